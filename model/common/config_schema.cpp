@@ -1,0 +1,65 @@
+// Every configuration key the model knows, with type, default, range, unit and meaning.
+// The README's "Configuration keys" table is generated from this list (ssdtlm-<platform> --help-config).
+#include "common/config.h"
+
+namespace ssdtlm {
+
+const std::vector<KeySpec>& config_schema() {
+  using T = KeyType;
+  static const std::vector<KeySpec> keys = {
+      // geometry
+      {"geometry.channels", T::Int, 8, 1, 256, {}, "", "channels (independent NAND buses)"},
+      {"geometry.dies_per_channel", T::Int, 8, 1, 64, {}, "", "dies (LUNs) sharing each channel bus"},
+      {"geometry.planes_per_die", T::Int, 1, 1, 8, {}, "", "planes per die; the FTL programs and erases all planes of a die together (multi-plane)"},
+      {"geometry.blocks_per_plane", T::Int, 160, 4, 1 << 20, {}, "", "erase blocks per plane"},
+      {"geometry.pages_per_block", T::Int, 256, 2, 4096, {}, "", "pages per erase block"},
+      {"geometry.page_bytes", T::Int, 8192, 4096, 65536, {}, "bytes", "flash page size; a multiple of the 4 KiB mapping unit"},
+      {"geometry.over_provisioning", T::Real, 0.25, 0.001, 4.0, {}, "ratio", "physical/logical - 1; the logical capacity is derived from it"},
+      // NAND and channel timing
+      {"timing.t_read_us", T::Real, 60.0, 0.01, 1e5, {}, "us", "array read time tR"},
+      {"timing.t_prog_us", T::Real, 700.0, 0.01, 1e6, {}, "us", "array program time tPROG"},
+      {"timing.t_erase_us", T::Real, 3500.0, 0.01, 1e7, {}, "us", "block erase time tBERS"},
+      {"timing.channel_mts", T::Real, 400.0, 1.0, 1e5, {}, "MT/s", "channel bus transfer rate"},
+      {"timing.channel_width_bytes", T::Int, 1, 1, 8, {}, "bytes", "bytes moved per bus transfer"},
+      {"timing.cmd_ns", T::Real, 20.0, 0.0, 1e5, {}, "ns", "command/address cycles on the bus per NAND operation"},
+      // NVMe front end and PCIe link
+      {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},
+      {"nvme.link_latency_ns", T::Real, 500.0, 0.0, 1e7, {}, "ns", "one-way PCIe latency per transfer"},
+      {"nvme.fetch_ns", T::Real, 20.0, 0.0, 1e6, {}, "ns", "controller time to fetch one submission entry (arbitration + 64 B)"},
+      // firmware
+      {"firmware.cores", T::Int, 1, 1, 64, {}, "", "FTL processor cores (each operation runs on the earliest free core)"},
+      {"firmware.cmd_ns", T::Real, 300.0, 0.0, 1e7, {}, "ns", "FTL CPU time per host command"},
+      {"firmware.flash_op_ns", T::Real, 100.0, 0.0, 1e7, {}, "ns", "FTL CPU time per NAND operation issued (incl. GC)"},
+      // write buffer
+      {"buffer.bytes", T::Int, 64ll << 20, 0, 1ll << 40, {}, "bytes", "DRAM write buffer capacity"},
+      {"buffer.policy", T::String, "fifo", 0, 0, {}, "", "flush ordering policy (registered FlushPolicy name)"},
+      {"buffer.high_watermark", T::Real, 0.9, 0.0, 1.0, {}, "ratio", "start flushing when the buffer is this full"},
+      {"buffer.low_watermark", T::Real, 0.8, 0.0, 1.0, {}, "ratio", "stop flushing when the buffer is down to this"},
+      // FTL
+      {"ftl.mapping", T::String, "page", 0, 0, {"page"}, "", "mapping scheme"},
+      {"ftl.gc_victim", T::String, "greedy", 0, 0, {}, "", "GC victim policy (registered VictimPolicy name)"},
+      {"ftl.gc_free_blocks", T::Int, 2, 2, 1 << 20, {}, "blocks", "per die: garbage collection runs while free blocks are below this"},
+      {"ftl.die_queue_depth", T::Int, 2, 1, 64, {}, "ops", "buffer flush programs outstanding per die"},
+      // host
+      {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs"},
+      {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)"},
+      // workload
+      {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential"}, "", "address pattern"},
+      {"workload.read_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are reads"},
+      {"workload.distribution", T::String, "random", 0, 0, {}, "", "random address distribution, fio spelling: random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:..."},
+      {"workload.random_map", T::Bool, false, 0, 0, {}, "", "random: visit every block once per pass (fio's default) instead of independent picks"},
+      {"workload.block_bytes", T::Int, 4096, 512, 64ll << 20, {}, "bytes", "request size"},
+      {"workload.address_range", T::Int, 0, 0, 1ll << 52, {}, "bytes", "bytes of the namespace addressed from offset 0 (0 = all)"},
+      {"workload.io_count", T::Int, 1000000, 1, 1ll << 40, {}, "I/Os", "I/Os in the timed run"},
+      // preconditioning (functional fast-forward, no timing)
+      {"precondition.fill", T::Bool, true, 0, 0, {}, "", "write the whole logical space sequentially first"},
+      {"precondition.drive_writes", T::Real, 1.0, 0.0, 1000.0, {}, "drive writes", "then overwrite with the workload's write pattern this many times"},
+      // checks and statistics
+      {"check.integrity", T::Bool, true, 0, 0, {}, "", "check every read against the last version written"},
+      {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row"},
+      {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
+  };
+  return keys;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,23 @@
+// Simulation time as integer picoseconds (SystemC's default resolution), with conversions.
+#pragma once
+#include <systemc>
+
+#include <cmath>
+#include <cstdint>
+
+namespace ssdtlm {
+
+constexpr uint64_t kNever = ~uint64_t(0);
+
+inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time ps_time(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
+inline uint64_t ns_to_ps(double ns) { return uint64_t(std::llround(ns * 1e3)); }
+inline uint64_t us_to_ps(double us) { return uint64_t(std::llround(us * 1e6)); }
+
+// Process activations of the model's own SC_METHODs (the kernel cost that scales with I/O count).
+inline uint64_t& kernel_activations() {
+  static uint64_t n = 0;
+  return n;
+}
+
+}  // namespace ssdtlm

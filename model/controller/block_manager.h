@@ -1,0 +1,60 @@
+// Block bookkeeping for all dies: free blocks (FIFO per die, so erases spread over blocks), one write
+// frontier per (die, stream), valid-unit counts, and the hand-off of full blocks to the victim policy.
+// Plain C++; every operation is O(1).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "controller/victim_policy.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+enum class BlockState : uint8_t { Free, Open, Full, Victim };
+
+// Frontier streams: user data and GC-relocated data; later stream-separation policies add more.
+constexpr uint32_t kUserStream = 0;
+constexpr uint32_t kGcStream = 1;
+
+class BlockManager {
+ public:
+  BlockManager(const Geometry& g, uint32_t streams, std::unique_ptr<VictimPolicy> victim);
+
+  // Next page of the (die, stream) frontier, opening a free block when needed: the ppa of its slot 0,
+  // or kInvalid when the frontier is full and the die has no free block.
+  uint32_t allocate_page(uint32_t die, uint32_t stream);
+  // Would allocate_page open a new block?
+  bool frontier_full(uint32_t die, uint32_t stream) const;
+  void page_done(uint32_t gblock);  // a program into gblock finished
+  void validate(uint32_t gblock);
+  void invalidate(uint32_t gblock);
+  uint32_t pick_victim(uint32_t die);  // global block id or kInvalid
+  void erased(uint32_t gblock);
+
+  uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
+  uint64_t total_free_blocks() const { return total_free_; }
+  uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
+  BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
+  uint32_t streams() const { return streams_; }
+
+ private:
+  struct Block {
+    uint32_t valid = 0;
+    uint16_t next_page = 0;
+    uint16_t inflight = 0;
+    BlockState state = BlockState::Free;
+  };
+  void maybe_close(uint32_t gblock);
+
+  const Geometry& g_;
+  uint32_t streams_;
+  std::unique_ptr<VictimPolicy> victim_;
+  std::vector<Block> blocks_;
+  std::vector<std::deque<uint32_t>> free_;  // per die, global block ids
+  std::vector<uint32_t> frontier_;          // [die * streams + stream] -> global block id or kInvalid
+  uint64_t total_free_ = 0;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,175 @@
+#include "controller/channel_controller.h"
+
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+ChannelController::ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel,
+                                     std::vector<Die*> dies, const Channel& bus, const DieTiming& timing)
+    : sc_module(name), tsock("tsock"), g_(g), channel_(channel), bus_(bus), timing_(timing), dies_(dies.size()) {
+  for (size_t i = 0; i < dies.size(); ++i) dies_[i].die = dies[i];
+  tsock.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
+  SC_HAS_PROCESS(ChannelController);
+  SC_METHOD(on_wake);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void ChannelController::trace(sc_core::sc_trace_file* tf) {
+  std::string base = std::string(name());
+  sc_core::sc_trace(tf, bus_busy_, base + ".bus_busy");
+  for (size_t i = 0; i < dies_.size(); ++i)
+    sc_core::sc_trace(tf, dies_[i].busy, base + ".die" + std::to_string(dies_[i].die->index()) + "_busy");
+}
+
+tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                      sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  FlashOp* op = gp.get_extension<FlashOp>();
+  uint64_t now = now_ps();
+  op->ready_ps = std::max<uint64_t>(op->ready_ps, now + delay.value());
+  op->next = nullptr;
+  DieState& d = dies_[op->die / g_.channels];
+  if (d.tail)
+    d.tail->next = op;
+  else
+    d.head = op;
+  d.tail = op;
+  ++d.queued;
+  phase = tlm::END_REQ;
+  step();
+  return tlm::TLM_UPDATED;
+}
+
+uint32_t ChannelController::bytes_of(const FlashOp& op) const {
+  if (op.cmd == FlashCmd::Program) return g_.units_per_page * kUnitBytes;
+  return uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
+}
+
+void ChannelController::start_array(DieState& d, FlashOp* op, uint64_t now) {
+  uint64_t t = op->cmd == FlashCmd::Read ? timing_.t_read_ps
+               : op->cmd == FlashCmd::Program ? timing_.t_prog_ps
+                                              : timing_.t_erase_ps;
+  d.array_op = op;
+  d.array_done = now + t;
+  stats_.die_array_busy_ps += t;
+}
+
+void ChannelController::complete(FlashOp* op, uint64_t now) {
+  op->done_ps = now;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  tsock->nb_transport_bw(*op->payload, phase, delay);
+}
+
+void ChannelController::advance(uint64_t now) {
+  // 1. The bus transfer in progress ends.
+  if (bus_op_ && bus_done_ <= now) {
+    FlashOp* op = bus_op_;
+    DieState& d = dies_[bus_die_];
+    bus_op_ = nullptr;
+    d.on_bus = false;
+    if (op->cmd == FlashCmd::Program) {
+      d.staged = op;  // in the cache register
+    } else {
+      d.read_out = nullptr;
+      complete(op, bus_done_);
+    }
+  }
+  // 2. Array operations end.
+  for (auto& d : dies_) {
+    if (!d.array_op || d.array_done > now) continue;
+    FlashOp* op = d.array_op;
+    d.array_op = nullptr;
+    switch (op->cmd) {
+      case FlashCmd::Read: {
+        size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
+        for (uint32_t m = op->slot_mask; m; m &= m - 1) {
+          uint32_t s = uint32_t(__builtin_ctz(m));
+          op->lpn[s] = d.die->lpn(uint32_t(base + s));
+          op->version[s] = d.die->version(uint32_t(base + s));
+        }
+        d.read_out = op;  // sensed into the page register; needs the bus for data-out
+      } break;
+      case FlashCmd::Program:
+        d.die->program(op->block, op->page, op->lpn, op->version, op->kind);
+        complete(op, d.array_done);
+        break;
+      case FlashCmd::Erase:
+        d.die->erase(op->block);
+        complete(op, d.array_done);
+        break;
+    }
+  }
+  // 3. Idle arrays take the staged program, else a ready read or erase at the head of the queue.
+  for (auto& d : dies_) {
+    if (d.array_op || d.read_out) continue;
+    if (d.staged) {
+      start_array(d, d.staged, now);
+      d.staged = nullptr;
+    } else if (d.head && !d.on_bus && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now) {
+      FlashOp* op = d.head;
+      d.head = op->next;
+      if (!d.head) d.tail = nullptr;
+      --d.queued;
+      start_array(d, op, now);
+    }
+  }
+  // 4. A free bus goes round-robin to a die with data to move out, or a program ready for data-in.
+  if (!bus_op_) {
+    const uint32_t n = uint32_t(dies_.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t k = (rr_ + i) % n;
+      DieState& d = dies_[k];
+      FlashOp* op = nullptr;
+      if (d.read_out) {
+        op = d.read_out;
+      } else if (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now && !d.staged &&
+                 (!d.array_op || d.array_op->cmd == FlashCmd::Program)) {
+        op = d.head;
+        d.head = op->next;
+        if (!d.head) d.tail = nullptr;
+        --d.queued;
+      }
+      if (!op) continue;
+      uint64_t t = bus_.transfer_ps(bytes_of(*op));
+      bus_op_ = op;
+      bus_die_ = k;
+      bus_done_ = now + t;
+      stats_.bus_busy_ps += t;
+      d.on_bus = true;
+      rr_ = k + 1;
+      break;
+    }
+  }
+}
+
+void ChannelController::on_wake() {
+  ++kernel_activations();
+  step();
+}
+
+void ChannelController::step() {
+  if (in_step_) {
+    again_ = true;
+    return;
+  }
+  in_step_ = true;
+  const uint64_t now = now_ps();
+  do {
+    again_ = false;
+    advance(now);
+  } while (again_);
+  uint64_t next = kNever;
+  if (bus_op_) next = bus_done_;
+  for (auto& d : dies_) {
+    if (d.array_op && d.array_done < next) next = d.array_done;
+    if (d.head && d.head->ready_ps > now && d.head->ready_ps < next) next = d.head->ready_ps;
+    d.busy = d.array_op || d.staged || d.read_out || d.on_bus;
+  }
+  bus_busy_ = bus_op_ != nullptr;
+  if (next != kNever) wake_.notify(ps_time(next - now));
+  in_step_ = false;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,75 @@
+// Per-channel flash controller: a queue per die, the bus arbiter and the NAND operation sequencer.
+//
+// ONFI timing: a program is data-in on the bus (command + bytes) then tPROG on the die; a read is tR on the
+// die then data-out on the bus; an erase is tBERS. Dies overlap array time with each other's transfers, and
+// cache programming lets the next program's data-in proceed while the array is in tPROG. Read and erase
+// command cycles (a few tens of ns) are folded into the array time rather than occupying the bus.
+//
+// One SC_METHOD per channel, woken only when the bus or a die array finishes, or a queued op becomes ready.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <vector>
+
+#include "flash/channel.h"
+#include "flash/die.h"
+#include "flash/flash_op.h"
+
+namespace ssdtlm {
+
+struct ChannelStats {
+  uint64_t bus_busy_ps = 0;
+  uint64_t die_array_busy_ps = 0;  // summed over the channel's dies
+};
+
+class ChannelController : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ChannelController> tsock;
+
+  ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
+                    const Channel& bus, const DieTiming& timing);
+
+  void trace(sc_core::sc_trace_file* tf);
+  const ChannelStats& stats() const { return stats_; }
+  size_t queued(uint32_t local_die) const { return dies_[local_die].queued; }
+
+ private:
+  struct DieState {
+    Die* die = nullptr;
+    FlashOp* head = nullptr;       // waiting ops, FIFO
+    FlashOp* tail = nullptr;
+    size_t queued = 0;
+    FlashOp* array_op = nullptr;   // in tR / tPROG / tBERS
+    uint64_t array_done = 0;
+    FlashOp* staged = nullptr;     // program with data-in done, waiting for the array (cache register)
+    FlashOp* read_out = nullptr;   // read sensed, waiting for / doing data-out
+    bool on_bus = false;
+    bool busy = false;             // traced
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void on_wake();       // the process
+  void step();          // advance to now and schedule the next wake; also called directly when work arrives
+  void advance(uint64_t now);
+  void start_array(DieState& d, FlashOp* op, uint64_t now);
+  void complete(FlashOp* op, uint64_t now);
+  uint32_t bytes_of(const FlashOp& op) const;
+
+  const Geometry& g_;
+  uint32_t channel_;
+  Channel bus_;
+  DieTiming timing_;
+  std::vector<DieState> dies_;
+  FlashOp* bus_op_ = nullptr;
+  uint32_t bus_die_ = 0;
+  uint64_t bus_done_ = 0;
+  uint32_t rr_ = 0;
+  bool in_step_ = false, again_ = false;
+  bool bus_busy_ = false;  // traced
+  ChannelStats stats_;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace ssdtlm

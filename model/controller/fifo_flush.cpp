@@ -1,0 +1,34 @@
+// FIFO flushing (the "FIFO-SSD" of seed 000): units leave the buffer in the order they first became
+// dirty; an overwrite of a dirty unit is absorbed in place and keeps its position.
+#include <vector>
+
+#include "controller/flush_policy.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+namespace {
+
+class FifoFlush : public FlushPolicy {
+ public:
+  explicit FifoFlush(uint32_t capacity) : ring_(capacity + 1) {}
+  void on_dirty(uint32_t slot, uint32_t) override {
+    ring_[tail_] = slot;
+    tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
+  }
+  uint32_t pop() override {
+    if (head_ == tail_) return kInvalid;
+    uint32_t s = ring_[head_];
+    head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
+    return s;
+  }
+
+ private:
+  std::vector<uint32_t> ring_;  // each slot is queued at most once, so capacity + 1 entries suffice
+  size_t head_ = 0, tail_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<FlushPolicy> make_fifo_flush(uint32_t capacity) { return std::make_unique<FifoFlush>(capacity); }
+
+}  // namespace ssdtlm

@@ -1,0 +1,33 @@
+// FIFO (oldest-written-first) victim selection, the cleaning order of a log-structured store.
+// Equals greedy in the large-block limit under uniform writes (Desnoyers, SYSTOR'12).
+#include <deque>
+#include <vector>
+
+#include "controller/victim_policy.h"
+
+namespace ssdtlm {
+namespace {
+
+class FifoVictim : public VictimPolicy {
+ public:
+  explicit FifoVictim(const Geometry& g) : g_(g), queues_(g.dies) {}
+  void insert(uint32_t b, uint32_t) override { queues_[b / g_.blocks_per_die].push_back(b); }
+  void update(uint32_t, uint32_t, uint32_t) override {}
+  uint32_t pick(uint32_t die) override {
+    auto& q = queues_[die];
+    if (q.empty()) return kInvalid;
+    uint32_t b = q.front();
+    q.pop_front();
+    return b;
+  }
+
+ private:
+  const Geometry& g_;
+  std::vector<std::deque<uint32_t>> queues_;
+};
+
+}  // namespace
+
+std::unique_ptr<VictimPolicy> make_fifo_victim(const Geometry& g) { return std::make_unique<FifoVictim>(g); }
+
+}  // namespace ssdtlm

@@ -1,0 +1,372 @@
+#include "controller/ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/config.h"
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+FtlParams FtlParams::from_config(const Config& c) {
+  FtlParams p;
+  p.cores = uint32_t(c.i("firmware.cores"));
+  p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
+  p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));
+  p.buffer_units = uint32_t(c.u("buffer.bytes") / kUnitBytes);
+  p.high_watermark = c.d("buffer.high_watermark");
+  p.low_watermark = c.d("buffer.low_watermark");
+  if (p.low_watermark > p.high_watermark)
+    throw ConfigError("key 'buffer.low_watermark': expected at most buffer.high_watermark (" +
+                      std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
+  p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
+  return p;
+}
+
+Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
+         IntegrityChecker* checker)
+    : sc_module(name),
+      p_(p),
+      ftl_(ftl),
+      g_(ftl.geometry()),
+      buffer_(std::move(buffer)),
+      checker_(checker),
+      core_free_(p.cores, 0),
+      flush_inflight_(g_.dies, 0),
+      gc_(g_.dies) {
+  for (uint32_t ch = 0; ch < g_.channels; ++ch) {
+    flash_isock.emplace_back(
+        std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
+    flash_isock.back()->register_nb_transport_bw(this, &Ftl::nb_transport_bw, int(ch));
+  }
+  free_blocks_ = ftl_.blocks().total_free_blocks();
+}
+
+void Ftl::trace(sc_core::sc_trace_file* tf) {
+  std::string base = name();
+  sc_core::sc_trace(tf, gc_active_, base + ".gc_active_dies");
+  sc_core::sc_trace(tf, buffer_occupied_, base + ".buffer_occupied_units");
+  sc_core::sc_trace(tf, free_blocks_, base + ".free_blocks");
+}
+
+uint64_t Ftl::cpu(uint64_t cost_ps) {
+  auto core = std::min_element(core_free_.begin(), core_free_.end());
+  uint64_t start = std::max(*core, now_ps());
+  *core = start + cost_ps;
+  return *core;
+}
+
+FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, Tag tag) {
+  tlm::tlm_generic_payload* gp = ops_.acquire();
+  FlashOp& op = PayloadPool<FlashOp>::ext(*gp);
+  op.cmd = cmd;
+  op.die = die;
+  op.tag = tag;
+  gp->set_command(cmd == FlashCmd::Read ? tlm::TLM_READ_COMMAND
+                  : cmd == FlashCmd::Program ? tlm::TLM_WRITE_COMMAND
+                                             : tlm::TLM_IGNORE_COMMAND);
+  return op;
+}
+
+void Ftl::send(FlashOp& op) {
+  op.ready_ps = cpu(p_.flash_op_ps);
+  op.payload->set_address(g_.ppa(op.die, op.block, op.page));
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  (*flash_isock[g_.channel_of_die(op.die)])->nb_transport_fw(*op.payload, phase, delay);
+}
+
+// ---------------------------------------------------------------- host commands
+
+void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
+  auto core = std::min_element(core_free_.begin(), core_free_.end());
+  *core = std::max(*core, arrival_ps) + p_.cmd_ps;
+  uint64_t t = *core;
+  cmd.ready_ps = t;
+  if (cmd.op == IoOp::Read) {
+    read(cmd, t);
+  } else if (cmd.op == IoOp::Write) {
+    if (!wait_head_ && buffer_->free_units() >= cmd.units) {
+      accept_write(cmd, t);
+    } else {
+      ++stats_.write_stalls;
+      cmd.next = nullptr;
+      (wait_tail_ ? wait_tail_->next : wait_head_) = &cmd;
+      wait_tail_ = &cmd;
+      pump();
+    }
+  } else {
+    throw std::logic_error("FTL: unsupported command");
+  }
+  buffer_occupied_ = buffer_->occupied();
+}
+
+void Ftl::read(NvmeCommand& cmd, uint64_t t) {
+  cmd.pending = 1;  // guard until every part is issued
+  if (checker_) cmd.expect.resize(cmd.units);
+  FlashOp* cur = nullptr;
+  for (uint32_t i = 0; i < cmd.units; ++i) {
+    uint32_t lpn = cmd.lpn + i;
+    uint32_t want = checker_ ? checker_->expected(lpn) : 0;
+    if (checker_) cmd.expect[i] = want;
+    uint32_t version;
+    if (buffer_->lookup(lpn, &version)) {
+      ++stats_.buffer_read_hits;
+      if (checker_) checker_->check(lpn, want, lpn, version, now_ps());
+      continue;
+    }
+    uint32_t ppa = ftl_.lookup(lpn);
+    if (ppa == kInvalid) {
+      ++stats_.unmapped_reads;
+      if (checker_) checker_->check(lpn, want, kInvalid, 0, now_ps());
+      continue;
+    }
+    uint32_t die = g_.die_of(ppa), block = g_.block_of(ppa), page = g_.page_of(ppa), slot = g_.slot_of(ppa);
+    if (!cur || cur->die != die || cur->block != block || cur->page != page) {
+      if (cur) send(*cur);
+      cur = &new_op(FlashCmd::Read, die, kHostRead);
+      cur->block = block;
+      cur->page = page;
+      cur->read_kind = ReadKind::User;
+      cur->owner = &cmd;
+      ++cmd.pending;
+      ++ftl_.counters().reads[uint32_t(ReadKind::User)];
+    }
+    cur->slot_mask |= 1u << slot;
+    cur->aux[slot] = i;
+  }
+  if (cur) send(*cur);
+  if (--cmd.pending == 0) finish_read(cmd);
+}
+
+void Ftl::finish_read(NvmeCommand& cmd) { frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps())); }
+
+void Ftl::on_host_read(FlashOp& op) {
+  auto& cmd = *static_cast<NvmeCommand*>(op.owner);
+  if (checker_)
+    for (uint32_t m = op.slot_mask; m; m &= m - 1) {
+      uint32_t s = uint32_t(__builtin_ctz(m)), i = op.aux[s];
+      checker_->check(cmd.lpn + i, cmd.expect[i], op.lpn[s], op.version[s], op.done_ps);
+    }
+  cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+  if (--cmd.pending == 0) finish_read(cmd);
+}
+
+void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
+  for (uint32_t i = 0; i < cmd.units; ++i) {
+    uint32_t lpn = cmd.lpn + i;
+    uint32_t version = checker_ ? checker_->next_version(lpn) : 0;
+    if (buffer_->write(lpn, version)) ++stats_.buffer_absorbed;
+  }
+  stats_.host_units_written += cmd.units;
+  frontend_->complete(cmd, std::max(t, now_ps()));
+  pump();
+}
+
+void Ftl::admit_writes() {
+  while (wait_head_ && buffer_->free_units() >= wait_head_->units) {
+    NvmeCommand* cmd = wait_head_;
+    wait_head_ = cmd->next;
+    if (!wait_head_) wait_tail_ = nullptr;
+    accept_write(*cmd, cmd->ready_ps);
+  }
+}
+
+// ---------------------------------------------------------------- buffer flushing
+
+void Ftl::pump() {
+  const uint32_t cap = buffer_->capacity();
+  const uint32_t high = std::max<uint32_t>(g_.units_per_page, uint32_t(cap * p_.high_watermark));
+  const uint32_t low = uint32_t(cap * p_.low_watermark);
+  if (buffer_->dirty() >= high || wait_head_) flushing_ = true;
+  while (flushing_) {
+    if (buffer_->dirty() < g_.units_per_page || (buffer_->dirty() <= low && !wait_head_)) {
+      flushing_ = false;
+      break;
+    }
+    uint32_t die = pick_flush_die();
+    if (die == kInvalid) break;
+    flush_page(die);
+  }
+}
+
+uint32_t Ftl::pick_flush_die() {
+  for (uint32_t i = 0; i < g_.dies; ++i) {
+    uint32_t d = flush_cursor_ + i < g_.dies ? flush_cursor_ + i : flush_cursor_ + i - g_.dies;
+    if (flush_inflight_[d] >= p_.die_queue_depth) continue;
+    // Opening a user block must leave a free block for the GC frontier.
+    if (ftl_.blocks().frontier_full(d, kUserStream) && ftl_.blocks().free_blocks(d) < 2) continue;
+    if (gc_[d].active && gc_[d].credit < 1.0) continue;  // host waits for GC progress on this die
+    flush_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
+    return d;
+  }
+  return kInvalid;
+}
+
+void Ftl::flush_page(uint32_t die) {
+  uint32_t ppa = ftl_.blocks().allocate_page(die, kUserStream);
+  FlashOp& op = new_op(FlashCmd::Program, die, kFlush);
+  op.block = g_.block_of(ppa);
+  op.page = g_.page_of(ppa);
+  op.kind = UnitKind::UD;
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    uint32_t slot = buffer_->take(&op.lpn[s], &op.version[s]);
+    op.aux[s] = slot;
+    if (slot == kInvalid) {
+      op.lpn[s] = kInvalid;
+      continue;
+    }
+    ftl_.map(op.lpn[s], ppa + s);
+    ++stats_.flushed_units;
+  }
+  ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
+  ++flush_inflight_[die];
+  if (gc_[die].active) gc_[die].credit -= 1.0;
+  send(op);
+  gc_kick(die);
+}
+
+void Ftl::on_flush(FlashOp& op) {
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (op.aux[s] != kInvalid) buffer_->release(op.aux[s]);
+  ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+  --flush_inflight_[op.die];
+  gc_kick(op.die);  // the page may have closed a block GC was waiting for
+  admit_writes();
+  pump();
+}
+
+// ---------------------------------------------------------------- garbage collection
+
+void Ftl::gc_kick(uint32_t die) {
+  GcJob& job = gc_[die];
+  if (job.active || !ftl_.gc_needed(die)) return;
+  uint32_t victim = ftl_.blocks().pick_victim(die);
+  if (victim == kInvalid) return;  // every block still open or programming: retried on the next completion
+  if (ftl_.blocks().valid(victim) == g_.units_per_block)
+    throw std::logic_error("die " + std::to_string(die) + ": GC victim holds only valid data (device full)");
+  job.active = true;
+  job.victim = victim;
+  job.next_page = 0;
+  job.reads = job.programs = job.staged = 0;
+  const uint32_t v = ftl_.blocks().valid(victim);
+  job.ratio = v ? double(g_.units_per_block - v) / double(v) / g_.units_per_page : 1e30;
+  job.credit = std::max(job.credit, 1.0);
+  ++gc_active_;
+  ++ftl_.counters().gc_victims;
+  gc_advance(die);
+}
+
+void Ftl::gc_advance(uint32_t die) {
+  GcJob& job = gc_[die];
+  const uint32_t block = job.victim % g_.blocks_per_die;
+  // One page read in flight at a time; staging holds at most two pages' worth.
+  while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
+    uint32_t page = job.next_page++;
+    uint32_t mask = ftl_.valid_mask(die, block, page);
+    if (!mask) continue;
+    FlashOp& op = new_op(FlashCmd::Read, die, kGcRead);
+    op.block = block;
+    op.page = page;
+    op.slot_mask = mask;
+    op.read_kind = ReadKind::Gc;
+    ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
+    ++job.reads;
+    send(op);
+  }
+  while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
+  const bool scanned = job.next_page == g_.pages_per_block && job.reads == 0;
+  if (scanned && job.staged > 0) gc_program(die, job.staged);
+  if (scanned && job.staged == 0 && job.programs == 0 && job.victim != kInvalid) {
+    FlashOp& op = new_op(FlashCmd::Erase, die, kGcErase);
+    op.block = block;
+    job.victim = kInvalid;  // erase issued
+    send(op);
+  }
+}
+
+void Ftl::gc_program(uint32_t die, uint32_t n) {
+  GcJob& job = gc_[die];
+  uint32_t ppa = ftl_.blocks().allocate_page(die, kGcStream);
+  if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for GC data");
+  FlashOp& op = new_op(FlashCmd::Program, die, kGcProgram);
+  op.block = g_.block_of(ppa);
+  op.page = g_.page_of(ppa);
+  op.kind = UnitKind::GUD;
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    bool real = s < n;
+    op.lpn[s] = real ? job.lpn[s] : kInvalid;
+    op.version[s] = real ? job.version[s] : 0;
+    op.aux[s] = real ? job.old[s] : kInvalid;
+  }
+  for (uint32_t s = n; s < job.staged; ++s) {
+    job.lpn[s - n] = job.lpn[s];
+    job.version[s - n] = job.version[s];
+    job.old[s - n] = job.old[s];
+  }
+  job.staged -= n;
+  job.credit += n * job.ratio;
+  ++job.programs;
+  ++ftl_.counters().programs[uint32_t(UnitKind::GUD)];
+  send(op);
+}
+
+void Ftl::on_gc_read(FlashOp& op) {
+  GcJob& job = gc_[op.die];
+  --job.reads;
+  for (uint32_t m = op.slot_mask; m; m &= m - 1) {
+    uint32_t s = uint32_t(__builtin_ctz(m));
+    uint32_t old = g_.ppa(op.die, op.block, op.page, s);
+    if (op.lpn[s] == kInvalid || ftl_.lookup(op.lpn[s]) != old) continue;  // overwritten meanwhile
+    job.lpn[job.staged] = op.lpn[s];
+    job.version[job.staged] = op.version[s];
+    job.old[job.staged] = old;
+    ++job.staged;
+  }
+  gc_advance(op.die);
+}
+
+void Ftl::on_gc_program(FlashOp& op) {
+  GcJob& job = gc_[op.die];
+  --job.programs;
+  uint32_t base = g_.ppa(op.die, op.block, op.page);
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (op.lpn[s] != kInvalid && ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) ++ftl_.counters().gc_units_moved;
+  ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+  gc_advance(op.die);
+}
+
+void Ftl::on_gc_erase(FlashOp& op) {
+  GcJob& job = gc_[op.die];
+  ftl_.blocks().erased(op.die * g_.blocks_per_die + op.block);
+  ++ftl_.counters().erases;
+  job.active = false;
+  job.credit = 1.0;
+  --gc_active_;
+  gc_kick(op.die);
+  admit_writes();
+  pump();
+}
+
+// ---------------------------------------------------------------- completions from the channels
+
+tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                        sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  FlashOp& op = PayloadPool<FlashOp>::ext(gp);
+  switch (Tag(op.tag)) {
+    case kHostRead: on_host_read(op); break;
+    case kFlush: on_flush(op); break;
+    case kGcRead: on_gc_read(op); break;
+    case kGcProgram: on_gc_program(op); break;
+    case kGcErase: on_gc_erase(op); break;
+  }
+  gp.release();
+  buffer_occupied_ = buffer_->occupied();
+  free_blocks_ = ftl_.blocks().total_free_blocks();
+  phase = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+}  // namespace ssdtlm

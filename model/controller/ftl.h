@@ -1,0 +1,118 @@
+// The FTL processor with its DRAM: takes host commands from the NVMe front end, buffers writes,
+// flushes the buffer as page programs striped over channels then dies, serves reads from the buffer
+// or flash, and runs garbage collection per die. Its firmware time is charged to `firmware.cores`
+// cores (each operation on the earliest free core). Flash operations leave through flash_isock[channel].
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <memory>
+#include <vector>
+
+#include "common/payload_pool.h"
+#include "controller/integrity_checker.h"
+#include "controller/nvme_command.h"
+#include "controller/page_ftl.h"
+#include "controller/write_buffer.h"
+#include "flash/flash_op.h"
+
+namespace ssdtlm {
+
+class Config;
+
+struct FtlParams {
+  uint32_t cores = 1;
+  uint64_t cmd_ps = 0;       // firmware time per host command
+  uint64_t flash_op_ps = 0;  // firmware time per NAND operation issued
+  uint32_t buffer_units = 0;
+  double high_watermark = 0.9, low_watermark = 0.8;
+  uint32_t die_queue_depth = 2;
+  static FtlParams from_config(const Config& c);
+};
+
+struct FtlStats {
+  uint64_t buffer_read_hits = 0;     // units served from DRAM
+  uint64_t buffer_absorbed = 0;      // writes absorbed by a dirty copy
+  uint64_t unmapped_reads = 0;       // units never written (returned as zeros)
+  uint64_t write_stalls = 0;         // commands that waited for buffer space
+  uint64_t host_units_written = 0;   // accepted into the buffer
+  uint64_t flushed_units = 0;
+};
+
+class Ftl : public sc_core::sc_module, public CommandSink {
+ public:
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<Ftl>>> flash_isock;  // one per channel
+
+  Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
+      IntegrityChecker* checker);
+
+  void bind_frontend(CompletionSink* f) { frontend_ = f; }
+  void submit(NvmeCommand& cmd, uint64_t arrival_ps) override;
+
+  PageFtl& page_ftl() { return ftl_; }
+  const WriteBuffer& buffer() const { return *buffer_; }
+  const FtlStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = FtlStats(); }
+  uint32_t gc_active_dies() const { return gc_active_; }
+  void trace(sc_core::sc_trace_file* tf);
+
+ private:
+  struct GcJob {
+    bool active = false;
+    uint32_t victim = kInvalid;  // global block
+    uint32_t next_page = 0;
+    uint32_t reads = 0, programs = 0;  // in flight
+    uint32_t staged = 0;
+    // Host pages this die may take while GC runs: each unit relocated earns (Np - v) / v units, so host
+    // writes and GC progress in the proportion the victim frees space and free blocks hold steady.
+    double credit = 1.0, ratio = 0.0;
+    uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
+  };
+  enum Tag : uint32_t { kHostRead, kFlush, kGcRead, kGcProgram, kGcErase };
+
+  tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  uint64_t cpu(uint64_t cost_ps);  // charge firmware time; returns when it is done
+  FlashOp& new_op(FlashCmd cmd, uint32_t die, Tag tag);
+  void send(FlashOp& op);
+
+  void read(NvmeCommand& cmd, uint64_t t);
+  void admit_writes();
+  void accept_write(NvmeCommand& cmd, uint64_t t);
+  void pump();  // flush engine
+  uint32_t pick_flush_die();
+  void flush_page(uint32_t die);
+  void gc_kick(uint32_t die);
+  void gc_advance(uint32_t die);
+  void gc_program(uint32_t die, uint32_t n);
+
+  void on_host_read(FlashOp& op);
+  void on_flush(FlashOp& op);
+  void on_gc_read(FlashOp& op);
+  void on_gc_program(FlashOp& op);
+  void on_gc_erase(FlashOp& op);
+  void finish_read(NvmeCommand& cmd);
+
+  FtlParams p_;
+  PageFtl& ftl_;
+  const Geometry& g_;
+  std::unique_ptr<WriteBuffer> buffer_;
+  IntegrityChecker* checker_;
+  CompletionSink* frontend_ = nullptr;
+  PayloadPool<FlashOp> ops_;
+  std::vector<uint64_t> core_free_;
+  std::vector<uint32_t> flush_inflight_;  // per die
+  std::vector<GcJob> gc_;
+  uint32_t flush_cursor_ = 0;
+  bool flushing_ = false;
+  NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
+  NvmeCommand* wait_tail_ = nullptr;
+  FtlStats stats_;
+  // traced
+  uint32_t gc_active_ = 0;
+  uint32_t buffer_occupied_ = 0;
+  uint64_t free_blocks_ = 0;
+};
+
+}  // namespace ssdtlm

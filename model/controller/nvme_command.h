@@ -1,0 +1,55 @@
+// An NVMe command as carried over the host -> controller TLM socket (extension of the generic payload),
+// and the two small interfaces between the NVMe front end and the FTL back end.
+#pragma once
+#include <tlm>
+
+#include <cstdint>
+#include <vector>
+
+#include "host/io_request.h"
+
+namespace ssdtlm {
+
+struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
+  IoOp op = IoOp::Read;
+  uint32_t lpn = 0;     // first 4 KiB mapping unit
+  uint32_t units = 0;   // mapping units covered
+  uint32_t bytes = 0;   // transfer length
+  uint16_t qid = 0;
+  uint16_t stream = 0;
+  uint64_t submit_ps = 0;    // host rang the doorbell
+  uint64_t complete_ps = 0;  // completion entry visible to the host
+  // controller-side state
+  uint32_t pending = 0;         // flash reads outstanding
+  uint64_t ready_ps = 0;        // data ready in the controller
+  std::vector<uint32_t> expect; // integrity: version expected per unit, captured at lookup
+  NvmeCommand* next = nullptr;  // intrusive queue link (submission queue, buffer wait queue)
+  tlm::tlm_generic_payload* payload = nullptr;
+
+  void reset() {
+    op = IoOp::Read;
+    lpn = units = bytes = pending = 0;
+    qid = stream = 0;
+    submit_ps = complete_ps = ready_ps = 0;
+    expect.clear();
+    next = nullptr;
+  }
+  tlm::tlm_extension_base* clone() const override { return new NvmeCommand(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const NvmeCommand&>(o); }
+};
+
+// The FTL side of the controller takes fetched commands...
+class CommandSink {
+ public:
+  virtual ~CommandSink() = default;
+  virtual void submit(NvmeCommand& cmd, uint64_t arrival_ps) = 0;
+};
+
+// ...and hands them back when the controller's part is done at ready_ps (data in DRAM / buffered).
+class CompletionSink {
+ public:
+  virtual ~CompletionSink() = default;
+  virtual void complete(NvmeCommand& cmd, uint64_t ready_ps) = 0;
+};
+
+}  // namespace ssdtlm

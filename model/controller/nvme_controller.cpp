@@ -1,0 +1,88 @@
+#include "controller/nvme_controller.h"
+
+#include "common/config.h"
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+namespace {
+constexpr uint32_t kSqeBytes = 64;  // submission queue entry
+constexpr uint32_t kCqeBytes = 16;  // completion queue entry
+}  // namespace
+
+NvmeParams NvmeParams::from_config(const Config& c) {
+  NvmeParams p;
+  p.link_bytes_per_s = c.d("nvme.link_mbps") * 1e6;
+  p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
+  p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
+  p.queues = uint32_t(c.i("host.queues"));
+  return p;
+}
+
+NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p)
+    : sc_module(name),
+      nvme_tsock("nvme_tsock"),
+      p_(p),
+      down_(p.link_bytes_per_s, p.link_latency_ps),
+      up_(p.link_bytes_per_s, p.link_latency_ps),
+      sq_(p.queues) {
+  nvme_tsock.register_nb_transport_fw(this, &NvmeController::nb_transport_fw);
+  SC_HAS_PROCESS(NvmeController);
+  SC_METHOD(on_wake);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                   sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  NvmeCommand* cmd = gp.get_extension<NvmeCommand>();
+  Queue& q = sq_[cmd->qid];
+  cmd->next = nullptr;
+  (q.tail ? q.tail->next : q.head) = cmd;
+  q.tail = cmd;
+  ++waiting_;
+  phase = tlm::END_REQ;
+  fetch();
+  return tlm::TLM_UPDATED;
+}
+
+void NvmeController::on_wake() {
+  ++kernel_activations();
+  fetch();
+}
+
+void NvmeController::fetch() {
+  if (in_fetch_) return;  // re-entered through a completion; the outer call continues
+  in_fetch_ = true;
+  const uint64_t now = now_ps();
+  if (waiting_ && engine_free_ <= now) {
+    const uint32_t n = uint32_t(sq_.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t k = rr_ + i < n ? rr_ + i : rr_ + i - n;
+      Queue& q = sq_[k];
+      if (!q.head) continue;
+      NvmeCommand* cmd = q.head;
+      q.head = cmd->next;
+      if (!q.head) q.tail = nullptr;
+      --waiting_;
+      rr_ = k + 1 == n ? 0 : k + 1;
+      engine_free_ = now + p_.fetch_ps;
+      backend_->submit(*cmd, down_.transfer(now, kSqeBytes));
+      break;
+    }
+  }
+  if (waiting_) wake_.notify(ps_time(engine_free_ > now ? engine_free_ - now : 0));
+  in_fetch_ = false;
+}
+
+void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
+  uint64_t t = cmd.op == IoOp::Read ? up_.transfer(ready_ps, cmd.bytes)     // read data to host memory
+                                    : down_.transfer(ready_ps, cmd.bytes);  // write data from host memory
+  cmd.complete_ps = up_.transfer(t, kCqeBytes);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());
+  nvme_tsock->nb_transport_bw(*cmd.payload, phase, delay);
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,77 @@
+// NVMe front end: submission queues fed by host doorbells, round-robin arbitration with one command
+// fetched per `fetch_ns`, and the PCIe link (one FIFO resource per direction: latency + bytes / bandwidth)
+// carrying command fetches, write data (host -> device), read data and completion entries (device -> host).
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <vector>
+
+#include "controller/nvme_command.h"
+
+namespace ssdtlm {
+
+class Config;
+
+struct NvmeParams {
+  double link_bytes_per_s = 3.938e9;
+  uint64_t link_latency_ps = 500000;
+  uint64_t fetch_ps = 20000;
+  uint32_t queues = 1;
+  static NvmeParams from_config(const Config& c);
+};
+
+// A link direction: requests served in call order, each after the previous one left the wire.
+class PcieLink {
+ public:
+  PcieLink(double bytes_per_s, uint64_t latency_ps) : ps_per_byte_(1e12 / bytes_per_s), latency_ps_(latency_ps) {}
+  // A transfer of `bytes` that may start at `t`; returns when it has arrived at the far end.
+  uint64_t transfer(uint64_t t, uint32_t bytes) {
+    uint64_t start = t > free_ ? t : free_;
+    uint64_t busy = uint64_t(bytes * ps_per_byte_ + 0.5);
+    free_ = start + busy;
+    busy_ps_ += busy;
+    return free_ + latency_ps_;
+  }
+  uint64_t busy_ps() const { return busy_ps_; }
+
+ private:
+  double ps_per_byte_;
+  uint64_t latency_ps_;
+  uint64_t free_ = 0;
+  uint64_t busy_ps_ = 0;
+};
+
+class NvmeController : public sc_core::sc_module, public CompletionSink {
+ public:
+  tlm_utils::simple_target_socket<NvmeController> nvme_tsock;
+
+  NvmeController(sc_core::sc_module_name name, const NvmeParams& p);
+  void bind_backend(CommandSink* b) { backend_ = b; }
+  void complete(NvmeCommand& cmd, uint64_t ready_ps) override;
+
+  const PcieLink& link_down() const { return down_; }
+  const PcieLink& link_up() const { return up_; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void on_wake();  // the process
+  void fetch();    // arbitrate and fetch the next command; also called directly on a doorbell
+
+  struct Queue {
+    NvmeCommand* head = nullptr;
+    NvmeCommand* tail = nullptr;
+  };
+  NvmeParams p_;
+  PcieLink down_, up_;
+  std::vector<Queue> sq_;
+  uint32_t rr_ = 0;
+  uint32_t waiting_ = 0;  // commands in submission queues
+  uint64_t engine_free_ = 0;
+  bool in_fetch_ = false;
+  CommandSink* backend_ = nullptr;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,71 @@
+// Page-level FTL algorithm: the logical-to-physical map in 4 KiB units, block bookkeeping, GC victim
+// choice, and a functional fast-forward path (the same algorithms without SystemC timing) used to
+// precondition a drive at millions of page writes per second. Plain C++.
+//
+// Validity is derived, not stored: a unit at ppa is valid iff map[oob_lpn(ppa)] == ppa. Model state per
+// logical page: 4 B map + (1 + over-provisioning) x 5 B of OOB (LPN + kind) + block metadata.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "controller/block_manager.h"
+#include "flash/die.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+// Exact NAND traffic counters (section 4 of the architecture): programs in pages by kind, reads in
+// page-read operations by purpose, erases in blocks.
+struct FlashCounters {
+  uint64_t programs[4] = {0, 0, 0, 0};  // indexed by UnitKind: UD, MD, GUD, GMD
+  uint64_t reads[3] = {0, 0, 0};        // indexed by ReadKind: user, map, gc
+  uint64_t erases = 0;
+  uint64_t gc_victims = 0;
+  uint64_t gc_units_moved = 0;
+};
+
+class PageFtl {
+ public:
+  PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks,
+          uint32_t streams = 2);
+
+  uint32_t lookup(uint32_t lpn) const { return l2p_[lpn]; }
+  // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
+  void map(uint32_t lpn, uint32_t ppa);
+  // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
+  bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa);
+  void unmap(uint32_t lpn);
+  bool valid(uint32_t ppa) const;
+  // Slots of one page that hold valid units (bit s = slot s).
+  uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
+
+  bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
+  uint32_t gc_free_blocks() const { return gc_free_blocks_; }
+  // Physical units available to data / logical units: all blocks less the free-block reserve, with the
+  // open blocks (one per stream) counted as half written on average.
+  double alpha() const;
+
+  // Fast-forward: program one page of user units (kInvalid = padding) on `die` at once, collecting
+  // garbage first if the die is short of free blocks.
+  void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions);
+
+  BlockManager& blocks() { return blocks_; }
+  const BlockManager& blocks() const { return blocks_; }
+  Die& die(uint32_t d) { return *dies_[d]; }
+  FlashCounters& counters() { return counters_; }
+  const Geometry& geometry() const { return g_; }
+
+ private:
+  void ff_collect(uint32_t die);
+  void ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+
+  const Geometry& g_;
+  std::vector<Die*> dies_;
+  BlockManager blocks_;
+  uint32_t gc_free_blocks_;
+  std::vector<uint32_t> l2p_;
+  FlashCounters counters_;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,38 @@
+#include "flash/die.h"
+
+#include <string>
+
+namespace ssdtlm {
+
+Die::Die(const Geometry& g, uint32_t index, bool keep_versions)
+    : g_(g),
+      index_(index),
+      lpn_(size_t(g.blocks_per_die) * g.units_per_block, kInvalid),
+      kind_(size_t(g.blocks_per_die) * g.units_per_block, 0),
+      write_ptr_(g.blocks_per_die, 0),
+      erases_(g.blocks_per_die, 0) {
+  if (keep_versions) versions_.assign(lpn_.size(), 0);
+}
+
+void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind) {
+  if (block >= g_.blocks_per_die || page != write_ptr_[block])
+    throw NandRuleViolation("die " + std::to_string(index_) + " block " + std::to_string(block) + ": program of page " +
+                            std::to_string(page) + " but the next erased page is " +
+                            std::to_string(write_ptr_[block]));
+  write_ptr_[block] = uint16_t(page + 1);
+  size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    lpn_[base + s] = lpns[s];
+    kind_[base + s] = uint8_t(kind);
+    if (!versions_.empty()) versions_[base + s] = versions ? versions[s] : 0;
+  }
+}
+
+void Die::erase(uint32_t block) {
+  write_ptr_[block] = 0;
+  ++erases_[block];
+  size_t base = size_t(block) * g_.units_per_block;
+  std::fill(lpn_.begin() + base, lpn_.begin() + base + g_.units_per_block, kInvalid);
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,52 @@
+// One NAND die (LUN): its blocks, pages and out-of-band data, with the NAND rules enforced
+// (pages of a block programmed in order, a page programmed once between erases).
+// The array timing lives here too; the channel controller sequences operations on the die.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+// What a programmed unit holds: who wrote it and which version (for the integrity checker).
+enum class UnitKind : uint8_t { UD = 0, MD = 1, GUD = 2, GMD = 3 };
+
+struct DieTiming {
+  uint64_t t_read_ps = 0, t_prog_ps = 0, t_erase_ps = 0;
+};
+
+// Raised when the model breaks a NAND rule: always a model bug, never bad input.
+struct NandRuleViolation : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+class Die {
+ public:
+  Die(const Geometry& g, uint32_t index, bool keep_versions);
+
+  // Programs the next page of `block` (must be `page`). lpns/versions hold units_per_page entries
+  // (kInvalid lpn = padding). versions may be null when versions are not kept.
+  void program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+  void erase(uint32_t block);
+
+  // Out-of-band data of one unit, by unit index within the die (block * units_per_block + offset).
+  uint32_t lpn(uint32_t unit) const { return lpn_[unit]; }
+  uint32_t version(uint32_t unit) const { return versions_.empty() ? 0 : versions_[unit]; }
+  UnitKind kind(uint32_t unit) const { return UnitKind(kind_[unit]); }
+  bool programmed(uint32_t block, uint32_t page) const { return page < write_ptr_[block]; }
+  uint32_t erase_count(uint32_t block) const { return erases_[block]; }
+  uint32_t index() const { return index_; }
+
+ private:
+  const Geometry& g_;
+  uint32_t index_;
+  std::vector<uint32_t> lpn_;       // per unit
+  std::vector<uint32_t> versions_;  // per unit, only with the integrity checker
+  std::vector<uint8_t> kind_;       // per unit
+  std::vector<uint16_t> write_ptr_; // per block: pages programmed
+  std::vector<uint32_t> erases_;    // per block
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,41 @@
+// A NAND operation as carried over the FTL -> channel controller TLM socket (extension of the
+// generic payload). Reads name the units wanted by a slot mask; programs carry the OOB of every unit.
+#pragma once
+#include <tlm>
+
+#include <cstdint>
+
+#include "flash/die.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+enum class FlashCmd : uint8_t { Read, Program, Erase };
+enum class ReadKind : uint8_t { User = 0, Map = 1, Gc = 2 };
+
+struct FlashOp : tlm::tlm_extension<FlashOp> {
+  FlashCmd cmd = FlashCmd::Read;
+  uint32_t die = 0;        // global die index (channel-first numbering)
+  uint32_t block = 0;      // within the die
+  uint32_t page = 0;
+  uint32_t slot_mask = 0;  // reads: units to transfer
+  UnitKind kind = UnitKind::UD;      // programs: what is written
+  ReadKind read_kind = ReadKind::User;
+  uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
+  uint64_t done_ps = 0;    // set by the channel controller on completion
+  uint32_t lpn[kMaxUnitsPerPage];      // programs: OOB to write; reads: OOB read back
+  uint32_t version[kMaxUnitsPerPage];
+  uint32_t aux[kMaxUnitsPerPage];      // initiator's per-unit data (buffer slot, wanted LPN, old address)
+  // Initiator bookkeeping: who waits for this operation.
+  void* owner = nullptr;
+  uint32_t tag = 0;
+  FlashOp* next = nullptr;  // intrusive queue link, owned by whoever queues the op
+  tlm::tlm_generic_payload* payload = nullptr;  // the payload this extension rides on
+
+  void reset() { *this = FlashOp(); }
+
+  tlm::tlm_extension_base* clone() const override { return new FlashOp(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const FlashOp&>(other); }
+};
+
+}  // namespace ssdtlm

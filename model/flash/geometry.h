@@ -1,0 +1,44 @@
+// NAND geometry and the derived numbers every layer agrees on.
+//
+// Physical unit address (ppa): ((die * blocks_per_die + block) * pages_per_block + page) * units_per_page + slot,
+// where a "page" is one multi-plane page (planes_per_die flash pages programmed together) and a unit is the
+// 4 KiB mapping unit. With planes_per_die > 1 the FTL erases the plane set together, so a block is
+// planes_per_die erase blocks (units_per_block grows accordingly).
+#pragma once
+#include <cstdint>
+
+namespace ssdtlm {
+
+class Config;
+
+constexpr uint32_t kUnitBytes = 4096;        // mapping unit
+constexpr uint32_t kMaxUnitsPerPage = 32;    // units one NAND operation can carry
+constexpr uint32_t kInvalid = 0xFFFFFFFFu;   // unmapped / no address
+
+struct Geometry {
+  uint32_t channels = 0, dies_per_channel = 0, planes = 0, blocks_per_die = 0, pages_per_block = 0, page_bytes = 0;
+  double over_provisioning = 0;
+
+  uint32_t dies = 0;             // channels * dies_per_channel
+  uint32_t units_per_page = 0;   // planes * page_bytes / 4096
+  uint32_t units_per_block = 0;  // units_per_page * pages_per_block (Np)
+  uint64_t physical_units = 0;
+  uint64_t logical_units = 0;    // floor(physical_units / (1 + over_provisioning)), a multiple of dies
+
+  // Validates the geometry keys; throws ConfigError naming the key. `reserved_blocks_per_die` is what the
+  // FTL keeps out of data (free-block threshold plus open blocks).
+  static Geometry from_config(const Config& c, uint32_t reserved_blocks_per_die);
+
+  uint32_t die_of(uint32_t ppa) const { return ppa / units_per_block / blocks_per_die; }
+  uint32_t block_of(uint32_t ppa) const { return (ppa / units_per_block) % blocks_per_die; }  // within die
+  uint32_t gblock_of(uint32_t ppa) const { return ppa / units_per_block; }                      // global
+  uint32_t page_of(uint32_t ppa) const { return (ppa / units_per_page) % pages_per_block; }
+  uint32_t slot_of(uint32_t ppa) const { return ppa % units_per_page; }
+  uint32_t channel_of_die(uint32_t die) const { return die % channels; }  // dies are numbered channel-first
+  uint32_t ppa(uint32_t die, uint32_t block, uint32_t page, uint32_t slot = 0) const {
+    return ((die * blocks_per_die + block) * pages_per_block + page) * units_per_page + slot;
+  }
+  uint64_t logical_bytes() const { return logical_units * kUnitBytes; }
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,115 @@
+#include "host/synthetic_workload.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ssdtlm {
+namespace {
+
+[[noreturn]] void bad_field(const char* field, const std::string& why) {
+  throw std::invalid_argument(std::string("SyntheticSpec.") + field + ": " + why);
+}
+
+// Independent stream k of a seed (splitmix64 of the seed xor a per-stream constant).
+uint64_t stream_seed(uint64_t seed, uint64_t k) {
+  uint64_t x = seed ^ (k * 0xD1B54A32D192ED03ull);
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+void check_fraction(const char* field, double v) {
+  if (!(v >= 0.0 && v <= 1.0)) bad_field(field, "expected a fraction in [0, 1], got " + std::to_string(v));
+}
+
+}  // namespace
+
+SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec)
+    : spec_(spec),
+      addr_rng_(stream_seed(spec.seed, 1)),
+      size_rng_(stream_seed(spec.seed, 2)),
+      op_rng_(stream_seed(spec.seed, 3)) {
+  const bool random = spec_.pattern == "random";
+  if (!random && spec_.pattern != "sequential")
+    bad_field("pattern", "expected 'random' or 'sequential', got '" + spec_.pattern + "'");
+  check_fraction("read_fraction", spec_.read_fraction);
+  check_fraction("trim_fraction", spec_.trim_fraction);
+  if (spec_.read_fraction + spec_.trim_fraction > 1.0 + 1e-12)
+    bad_field("trim_fraction", "read_fraction + trim_fraction must not exceed 1");
+
+  if (spec_.bssplit.empty()) {
+    if (spec_.block_bytes == 0) bad_field("block_bytes", "must be > 0 when bssplit is empty");
+    sizes_ = SizeMix::fixed(spec_.block_bytes);
+  } else {
+    try {
+      sizes_ = parse_bssplit(spec_.bssplit);
+    } catch (const std::invalid_argument& e) {
+      bad_field("bssplit", e.what());
+    }
+  }
+
+  // Alignment: block_align, or the block size (the smallest transfer, fio's default), and
+  // optionally a finer one for the transfers shorter than that.
+  align_.align = spec_.block_align ? spec_.block_align : sizes_.min_bytes();
+  align_.small_align = spec_.small_align;
+  if (spec_.small_align != 0 && (spec_.small_align > align_.align || align_.align % spec_.small_align != 0))
+    bad_field("small_align", std::to_string(spec_.small_align) + " does not divide the block alignment " +
+                                 std::to_string(align_.align));
+  unit_ = (spec_.small_align != 0 && sizes_.min_bytes() < align_.align) ? spec_.small_align : align_.align;
+
+  if (spec_.range_bytes == 0) bad_field("range_bytes", "must be > 0");
+  if (spec_.range_offset + spec_.range_bytes < spec_.range_offset)
+    bad_field("range_bytes", "range_offset + range_bytes overflows 64 bits");
+  if (spec_.range_bytes < sizes_.max_bytes())
+    bad_field("range_bytes", std::to_string(spec_.range_bytes) + " is smaller than the largest transfer (" +
+                                 std::to_string(sizes_.max_bytes()) + " bytes)");
+
+  if (random) {
+    if (spec_.range_offset % align_.align != 0)
+      bad_field("range_offset", std::to_string(spec_.range_offset) + " is not a multiple of the block alignment " +
+                                    std::to_string(align_.align));
+    const uint64_t units = spec_.range_bytes / unit_;
+    if (units == 0)
+      bad_field("range_bytes", std::to_string(spec_.range_bytes) + " is smaller than the alignment unit " +
+                                   std::to_string(unit_));
+    try {
+      dist_ = make_distribution(spec_.distribution, units, spec_.random_map, spec_.scatter, spec_.seed);
+    } catch (const std::invalid_argument& e) {
+      bad_field("distribution", e.what());
+    }
+  } else if (!spec_.distribution.empty() && spec_.distribution != "random") {
+    bad_field("distribution", "'" + spec_.distribution + "' needs pattern 'random' (sequential has none)");
+  }
+}
+
+uint64_t SyntheticWorkload::next_offset(uint32_t bytes) {
+  const uint64_t range = spec_.range_bytes;
+  if (!dist_) {  // sequential, wrapping at the end of the range
+    if (cursor_ + bytes > range) cursor_ = 0;
+    const uint64_t off = cursor_;
+    cursor_ += bytes;
+    return spec_.range_offset + off;
+  }
+  uint64_t off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
+  if (off + bytes > range) off = align_.align_down(range - bytes, bytes);
+  return spec_.range_offset + off;
+}
+
+bool SyntheticWorkload::next(IoRequest& r) {
+  if (spec_.io_count != 0 && issued_ >= spec_.io_count) return false;
+  const uint32_t bytes = sizes_.sample(size_rng_);
+  const double u = op_rng_.uniform();
+  r.op = u < spec_.trim_fraction                          ? IoOp::Trim
+         : u < spec_.trim_fraction + spec_.read_fraction ? IoOp::Read
+                                                           : IoOp::Write;
+  r.offset = next_offset(bytes);
+  r.bytes = bytes;
+  r.time_ns = 0;
+  r.stream = spec_.stream;
+  r.pc = 0;
+  ++issued_;
+  return true;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,72 @@
+// fio-like synthetic request generator.
+//
+// Offsets: "sequential" issues consecutive transfers from the start of the range and wraps to
+// the start when the next one would cross its end (no alignment is applied, as in fio's
+// sequential mode). "random" draws a unit index from the address distribution over the range,
+// where a unit is the finest alignment in use (block_align, or small_align when some transfer is
+// shorter than block_align), then rounds the offset down to the alignment of the drawn transfer
+// size and, if the transfer would cross the end of the range, moves it back to the last aligned
+// position where it fits.
+// Operations: each request is a trim with probability trim_fraction, a read with probability
+// read_fraction, a write otherwise. Sizes: bssplit (by count) or block_bytes.
+// Addresses, sizes and operations come from three Rng streams derived from `seed`, so changing
+// e.g. the read fraction does not change the address sequence. time_ns is 0 (closed loop).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/rng.h"
+#include "host/address_distribution.h"
+#include "host/io_request.h"
+#include "host/size_mix.h"
+
+namespace ssdtlm {
+
+struct SyntheticSpec {
+  std::string pattern = "random";      // "random" | "sequential"
+  double read_fraction = 0.0;          // share of requests that read, 0..1
+  std::string distribution = "random"; // fio random_distribution spelling; random pattern only
+  bool random_map = true;              // random/zoned: each unit once per pass (fio default)
+  bool scatter = true;                 // zipf/pareto/normal: spread hot ranks over the range
+  std::string bssplit;                 // fio bssplit; empty = every transfer is block_bytes
+  uint32_t block_bytes = 4096;         // transfer size when bssplit is empty
+  uint32_t block_align = 0;            // offset alignment; 0 = block size (the smallest size)
+  uint64_t range_offset = 0;           // first byte of the addressed range
+  uint64_t range_bytes = 0;            // length of the addressed range (> 0)
+  uint64_t io_count = 0;               // requests to generate; 0 = unlimited
+  double trim_fraction = 0.0;          // share of requests that trim, 0..1 (read + trim <= 1)
+  uint16_t stream = 0;                 // copied into every request
+  uint64_t seed = 1;
+  // Extension for JESD219: transfers shorter than block_align are aligned to small_align
+  // instead (0 = every transfer aligned to block_align). Must divide the effective block_align.
+  uint32_t small_align = 0;
+};
+
+class SyntheticWorkload : public Workload {
+ public:
+  // Validates the spec; throws std::invalid_argument naming the offending field.
+  explicit SyntheticWorkload(const SyntheticSpec& spec);
+
+  bool next(IoRequest& r) override;
+
+  const SyntheticSpec& spec() const { return spec_; }
+  uint64_t issued() const { return issued_; }
+  const SizeMix& sizes() const { return sizes_; }
+  const BlockAlign& alignment() const { return align_; }
+  uint64_t unit_bytes() const { return unit_; }  // granule of the random address distribution
+
+ private:
+  uint64_t next_offset(uint32_t bytes);
+
+  SyntheticSpec spec_;
+  SizeMix sizes_;
+  BlockAlign align_;
+  uint64_t unit_ = 0;
+  std::unique_ptr<AddressDistribution> dist_;  // random pattern only
+  Rng addr_rng_, size_rng_, op_rng_;
+  uint64_t cursor_ = 0;  // sequential: next offset relative to range_offset
+  uint64_t issued_ = 0;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,34 @@
+// Runs a platform: command line, configuration, preconditioning, the timed simulation and its outputs.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+struct RunOptions {
+  std::string vcd_path;  // empty = no waveform
+  bool progress = false;
+};
+
+struct RunResult {
+  nlohmann::json summary;
+  std::string timeseries_csv;
+  std::string latency_cdf_csv;
+  int exit_code = 0;  // 0 ok, 1 integrity errors
+};
+
+// Builds the platform from `c`, preconditions, simulates, and summarises. Throws ConfigError on bad
+// configuration. Once per process (SystemC elaborates once).
+RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o);
+
+// The platform executable's main: ssdtlm-<name> [--config FILE] [--set key=value]... [--out DIR]
+// [--vcd FILE] [--seed N] [--quiet]. Exit status 0 ok, 1 integrity errors, 2 bad input, 3 model error.
+int run_platform(int argc, char** argv, const PlatformInfo& info);
+
+// The effective configuration of a platform from its defaults, files and --set assignments.
+Config platform_config(const PlatformInfo& info);
+
+}  // namespace ssdtlm

@@ -1,0 +1,86 @@
+#include "sim/sampler.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+Sampler::Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps, uint64_t expected_ios, bool progress)
+    : sc_module(name), p_(p), interval_ps_(interval_ps), expected_ios_(expected_ios), progress_(progress) {
+  wall0_ = last_print_ = std::chrono::steady_clock::now();
+  SC_HAS_PROCESS(Sampler);
+  SC_METHOD(sample);
+  sensitive << tick_;
+  dont_initialize();
+  tick_.notify(ps_time(interval_ps_));
+}
+
+void Sampler::take(uint64_t now) {
+  if (now <= last_ps_) return;
+  const HostStats& h = p_.host().stats();
+  const FlashCounters& f = p_.ftl().page_ftl().counters();
+  const Geometry& g = p_.geometry();
+  double dt = double(now - last_ps_) / 1e12;
+  uint64_t reads = h.ios[0] - last_ios_[0], writes = h.ios[1] - last_ios_[1];
+  uint64_t bytes = h.bytes[0] + h.bytes[1] - last_bytes_;
+  uint64_t written = h.bytes[1] - last_written_;
+  uint64_t programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  uint64_t nand_bytes = (programs - last_programs_) * uint64_t(g.units_per_page) * kUnitBytes;
+  TimeseriesRow r;
+  r.t_ms = double(now) / 1e9;
+  r.read_iops = double(reads) / dt;
+  r.write_iops = double(writes) / dt;
+  r.iops = r.read_iops + r.write_iops;
+  r.mbps = double(bytes) / dt / 1e6;
+  r.waf = written ? double(nand_bytes) / double(written) : 0.0;
+  r.free_blocks = p_.ftl().page_ftl().blocks().total_free_blocks();
+  r.buffer_units = p_.ftl().buffer().occupied();
+  r.gc_active_dies = p_.ftl().gc_active_dies();
+  r.outstanding = p_.host().outstanding();
+  rows_.push_back(r);
+  last_ps_ = now;
+  last_ios_[0] = h.ios[0];
+  last_ios_[1] = h.ios[1];
+  last_bytes_ = h.bytes[0] + h.bytes[1];
+  last_written_ = h.bytes[1];
+  last_programs_ = programs;
+}
+
+void Sampler::sample() {
+  ++kernel_activations();
+  const uint64_t now = now_ps();
+  take(now);
+  if (progress_) {
+    auto wall = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(wall - last_print_).count() >= 2.0) {
+      last_print_ = wall;
+      double elapsed = std::chrono::duration<double>(wall - wall0_).count();
+      uint64_t done = p_.host().completed();
+      double rate = double(done) / elapsed;
+      double eta = rate > 0 && expected_ios_ > done ? double(expected_ios_ - done) / rate : 0.0;
+      std::fprintf(stderr, "[ssdtlm] sim %.3f s | %llu/%llu I/Os (%.0f%%) | %.0f I/Os per wall s | ETA %.0f s\n",
+                   double(now) / 1e12, (unsigned long long)done, (unsigned long long)expected_ios_,
+                   100.0 * double(done) / double(expected_ios_ ? expected_ios_ : 1), rate, eta);
+    }
+  }
+  if (!p_.host().finished()) tick_.notify(ps_time(interval_ps_));
+}
+
+void Sampler::finish() { take(p_.host().stats().last_complete_ps); }
+
+std::string Sampler::csv() const {
+  std::ostringstream os;
+  os << "t_ms,iops,read_iops,write_iops,mbps,waf,free_blocks,buffer_units,gc_active_dies,outstanding\n";
+  char line[256];
+  for (auto& r : rows_) {
+    std::snprintf(line, sizeof line, "%.3f,%.1f,%.1f,%.1f,%.3f,%.4f,%llu,%llu,%llu,%llu\n", r.t_ms, r.iops, r.read_iops,
+                  r.write_iops, r.mbps, r.waf, (unsigned long long)r.free_blocks, (unsigned long long)r.buffer_units,
+                  (unsigned long long)r.gc_active_dies, (unsigned long long)r.outstanding);
+    os << line;
+  }
+  return os.str();
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,40 @@
+// Samples the platform every stats.interval_ms of simulated time into timeseries rows, and reports
+// progress on stderr for long runs. One kernel event per interval.
+#pragma once
+#include <systemc>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+struct TimeseriesRow {
+  double t_ms;
+  double iops, read_iops, write_iops, mbps, waf;
+  uint64_t free_blocks, buffer_units, gc_active_dies, outstanding;
+};
+
+class Sampler : public sc_core::sc_module {
+ public:
+  Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps, uint64_t expected_ios, bool progress);
+  void finish();  // adds the last, partial interval
+  std::string csv() const;
+
+ private:
+  void sample();
+  void take(uint64_t now);
+
+  Platform& p_;
+  uint64_t interval_ps_;
+  uint64_t expected_ios_;
+  bool progress_;
+  std::vector<TimeseriesRow> rows_;
+  uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0;
+  std::chrono::steady_clock::time_point wall0_, last_print_;
+  sc_core::sc_event tick_;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,127 @@
+#include "sim/summary.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+namespace {
+nlohmann::json latency_json(const Histogram& h) {
+  auto us = [](uint64_t ns) { return double(ns) / 1e3; };
+  return {{"count", h.count()},        {"mean", h.mean() / 1e3},       {"p50", us(h.quantile(0.5))},
+          {"p90", us(h.quantile(0.9))}, {"p99", us(h.quantile(0.99))},  {"p999", us(h.quantile(0.999))},
+          {"p9999", us(h.quantile(0.9999))}, {"max", us(h.max())}};
+}
+}  // namespace
+
+nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s) {
+  const Geometry& g = p.geometry();
+  const HostStats& h = p.host().stats();
+  const FlashCounters& f = p.ftl().page_ftl().counters();
+  const FtlStats& fs = p.ftl().stats();
+  const double sim_s = double(h.last_complete_ps - h.first_submit_ps) / 1e12;
+  const uint64_t ios = h.ios[0] + h.ios[1];
+  const double page_bytes = double(g.units_per_page) * kUnitBytes;
+  const double host_written = double(h.bytes[1]);
+  auto rate = [&](double x) { return sim_s > 0 ? x / sim_s : 0.0; };
+  auto waf = [&](uint64_t programs) { return host_written > 0 ? double(programs) * page_bytes / host_written : 0.0; };
+
+  nlohmann::json s;
+  s["host"] = {{"ios", ios},
+               {"read_ios", h.ios[0]},
+               {"write_ios", h.ios[1]},
+               {"iops", rate(double(ios))},
+               {"read_iops", rate(double(h.ios[0]))},
+               {"write_iops", rate(double(h.ios[1]))},
+               {"mbps", rate(double(h.bytes[0] + h.bytes[1])) / 1e6},
+               {"read_mbps", rate(double(h.bytes[0])) / 1e6},
+               {"write_mbps", rate(double(h.bytes[1])) / 1e6},
+               {"bytes_read", h.bytes[0]},
+               {"bytes_written", h.bytes[1]},
+               {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
+  s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
+               {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
+               {"erases", f.erases},
+               {"gc_victims", f.gc_victims},
+               {"gc_units_moved", f.gc_units_moved},
+               {"page_bytes", page_bytes}};
+  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  s["waf"] = {{"total", waf(all)}, {"ud", waf(f.programs[0])}, {"md", waf(f.programs[1])},
+              {"gud", waf(f.programs[2])}, {"gmd", waf(f.programs[3])}};
+  IntegrityChecker* c = p.checker();
+  s["integrity"] = {{"enabled", c != nullptr},
+                    {"checked_reads", c ? c->checked() : 0},
+                    {"errors", c ? c->errors() : 0},
+                    {"first_error", c ? c->first_error() : ""}};
+  s["ftl"] = {{"alpha", p.ftl().page_ftl().alpha()},
+              {"free_blocks", p.ftl().page_ftl().blocks().total_free_blocks()},
+              {"buffer_read_hits", fs.buffer_read_hits},
+              {"buffer_absorbed_writes", fs.buffer_absorbed},
+              {"unmapped_reads", fs.unmapped_reads},
+              {"write_stalls", fs.write_stalls},
+              {"flushed_units", fs.flushed_units}};
+  double bus = 0, die = 0;
+  for (auto* ch : p.channels()) {
+    bus += double(ch->stats().bus_busy_ps);
+    die += double(ch->stats().die_array_busy_ps);
+  }
+  const double span_ps = double(h.last_complete_ps - h.first_submit_ps);
+  s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
+                      {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
+                      {"link_down", span_ps > 0 ? double(p.nvme().link_down().busy_ps()) / span_ps : 0.0},
+                      {"link_up", span_ps > 0 ? double(p.nvme().link_up().busy_ps()) / span_ps : 0.0}};
+  s["geometry"] = {{"logical_bytes", g.logical_bytes()},
+                   {"physical_bytes", g.physical_units * kUnitBytes},
+                   {"dies", g.dies},
+                   {"units_per_page", g.units_per_page},
+                   {"units_per_block", g.units_per_block}};
+  s["precondition"] = {{"units_written", pre.units_written}, {"wall_time_s", pre.wall_s}};
+  s["kernel"] = {{"activations", kernel_activations()},
+                 {"activations_per_io", ios ? double(kernel_activations()) / double(ios) : 0.0}};
+  s["sim_time_s"] = sim_s;
+  s["wall_time_s"] = wall_s;
+  return s;
+}
+
+std::string latency_cdf_csv(const HostStats& h) {
+  std::ostringstream os;
+  os << "op,latency_us,cumulative_fraction\n";
+  const char* names[2] = {"read", "write"};
+  char line[128];
+  for (int k = 0; k < 2; ++k)
+    for (auto& [ns, frac] : h.latency[k].cdf()) {
+      std::snprintf(line, sizeof line, "%s,%.3f,%.6f\n", names[k], double(ns) / 1e3, frac);
+      os << line;
+    }
+  return os.str();
+}
+
+std::string summary_text(const nlohmann::json& s) {
+  char buf[1024];
+  const auto& h = s["host"];
+  const auto& lr = h["latency_us"]["read"];
+  const auto& lw = h["latency_us"]["write"];
+  std::snprintf(buf, sizeof buf,
+                "I/Os        %llu (%llu reads, %llu writes) in %.4f simulated s\n"
+                "throughput  %.0f IOPS, %.1f MB/s\n"
+                "read  lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us\n"
+                "write lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us\n"
+                "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n"
+                "integrity   %llu reads checked, %llu errors\n"
+                "wall        %.2f s timed run (+%.2f s precondition), %.0f I/Os per wall s\n",
+                h["ios"].get<unsigned long long>(), h["read_ios"].get<unsigned long long>(),
+                h["write_ios"].get<unsigned long long>(), s["sim_time_s"].get<double>(), h["iops"].get<double>(),
+                h["mbps"].get<double>(), lr["mean"].get<double>(), lr["p99"].get<double>(), lr["p9999"].get<double>(),
+                lw["mean"].get<double>(), lw["p99"].get<double>(), lw["p9999"].get<double>(),
+                s["waf"]["total"].get<double>(), s["waf"]["ud"].get<double>(), s["waf"]["gud"].get<double>(),
+                s["waf"]["md"].get<double>(), s["waf"]["gmd"].get<double>(), s["ftl"]["alpha"].get<double>(),
+                s["integrity"]["checked_reads"].get<unsigned long long>(),
+                s["integrity"]["errors"].get<unsigned long long>(), s["wall_time_s"].get<double>(),
+                s["precondition"]["wall_time_s"].get<double>(),
+                s["wall_time_s"].get<double>() > 0 ? double(h["ios"].get<unsigned long long>()) / s["wall_time_s"].get<double>() : 0.0);
+  return buf;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,17 @@
+// summary.json and latency_cdf.csv from a finished run: every figure computed from simulated events.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "controller/precondition.h"
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s);
+std::string latency_cdf_csv(const HostStats& h);
+// A few lines for the terminal.
+std::string summary_text(const nlohmann::json& s);
+
+}  // namespace ssdtlm

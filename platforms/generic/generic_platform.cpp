@@ -1,0 +1,72 @@
+#include "generic_platform.h"
+
+#include "common/sim_time.h"
+#include "controller/flush_policy.h"
+#include "controller/victim_policy.h"
+#include "host/workload_factory.h"
+
+namespace ssdtlm {
+
+namespace platform_generic {
+extern const char* const kDefaultConfig;
+}
+
+GenericPlatform::GenericPlatform(const Config& c)
+    : g_(Geometry::from_config(c, uint32_t(c.i("ftl.gc_free_blocks")) + 2 /* user + GC frontiers */)) {
+  const bool check = c.b("check.integrity");
+  for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
+  if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
+
+  // FTL algorithms and DRAM write buffer
+  std::vector<Die*> all;
+  for (auto& d : dies_) all.push_back(d.get());
+  page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
+                                        uint32_t(c.i("ftl.gc_free_blocks")));
+  FtlParams fp = FtlParams::from_config(c);
+  if (fp.buffer_units < g_.units_per_page || fp.buffer_units * uint64_t(kUnitBytes) < c.u("workload.block_bytes"))
+    throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
+                      std::to_string(g_.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
+                      std::to_string(c.u("buffer.bytes")));
+  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units,
+                                              make_flush_policy(c.s("buffer.policy"), fp.buffer_units, "buffer.policy"));
+
+  // modules
+  workload_ = make_workload(c, g_.logical_bytes(), false);
+  HostParams hp{uint32_t(c.i("host.queues")), uint32_t(c.i("host.queue_depth")), g_.logical_bytes()};
+  host_ = std::make_unique<NvmeHost>("host", hp, *workload_);
+  nvme_ = std::make_unique<NvmeController>("nvme", NvmeParams::from_config(c));
+  ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
+  Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
+  DieTiming dt{us_to_ps(c.d("timing.t_read_us")), us_to_ps(c.d("timing.t_prog_us")), us_to_ps(c.d("timing.t_erase_us"))};
+  for (uint32_t ch = 0; ch < g_.channels; ++ch) {
+    std::vector<Die*> on_channel;
+    for (uint32_t k = 0; k < g_.dies_per_channel; ++k) on_channel.push_back(dies_[k * g_.channels + ch].get());
+    channels_.push_back(std::make_unique<ChannelController>(("ch" + std::to_string(ch)).c_str(), g_, ch, on_channel,
+                                                            bus, dt));
+  }
+
+  // wiring
+  host_->host_isock.bind(nvme_->nvme_tsock);
+  nvme_->bind_backend(ftl_.get());
+  ftl_->bind_frontend(nvme_.get());
+  for (uint32_t ch = 0; ch < g_.channels; ++ch) ftl_->flash_isock[ch]->bind(channels_[ch]->tsock);
+}
+
+std::vector<ChannelController*> GenericPlatform::channels() {
+  std::vector<ChannelController*> v;
+  for (auto& c : channels_) v.push_back(c.get());
+  return v;
+}
+
+void GenericPlatform::trace(sc_core::sc_trace_file* tf) {
+  host_->trace(tf);
+  ftl_->trace(tf);
+  for (auto& c : channels_) c->trace(tf);
+}
+
+PlatformInfo generic_platform_info() {
+  return {"generic", platform_generic::kDefaultConfig,
+          [](const Config& c) { return std::unique_ptr<Platform>(new GenericPlatform(c)); }};
+}
+
+}  // namespace ssdtlm

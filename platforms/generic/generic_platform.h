@@ -1,0 +1,38 @@
+// Platform "generic": the baseline SSD of seed 000 (8 channels x 8 dies, 8 KiB pages, 256 pages/block,
+// tR 60 us, tPROG 700 us, greedy GC, 16 GiB logical): NVMe host -> NVMe controller -> FTL with DRAM
+// write buffer -> one flash controller per channel -> dies.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+class GenericPlatform : public Platform {
+ public:
+  explicit GenericPlatform(const Config& c);
+
+  const Geometry& geometry() const override { return g_; }
+  NvmeHost& host() override { return *host_; }
+  NvmeController& nvme() override { return *nvme_; }
+  Ftl& ftl() override { return *ftl_; }
+  std::vector<ChannelController*> channels() override;
+  IntegrityChecker* checker() override { return checker_.get(); }
+  void trace(sc_core::sc_trace_file* tf) override;
+
+ private:
+  Geometry g_;
+  std::vector<std::unique_ptr<Die>> dies_;
+  std::unique_ptr<IntegrityChecker> checker_;
+  std::unique_ptr<PageFtl> page_ftl_;
+  std::unique_ptr<Workload> workload_;
+  std::unique_ptr<NvmeHost> host_;
+  std::unique_ptr<NvmeController> nvme_;
+  std::unique_ptr<Ftl> ftl_;
+  std::vector<std::unique_ptr<ChannelController>> channels_;
+};
+
+PlatformInfo generic_platform_info();
+
+}  // namespace ssdtlm
