@@ -241,48 +241,74 @@ void Ftl::on_flush(FlashOp& op) {
 
 void Ftl::gc_kick(uint32_t die) {
   GcJob& job = gc_[die];
-  if (job.active || !ftl_.gc_needed(die)) return;
-  uint32_t victim = ftl_.blocks().pick_victim(die);
-  if (victim == kInvalid) return;  // every block still open or programming: retried on the next completion
-  if (ftl_.blocks().valid(victim) == g_.units_per_block)
-    throw std::logic_error("die " + std::to_string(die) + ": GC victim holds only valid data (device full)");
+  if (job.active || !ftl_.gc_needed(die) || !gc_next_victim(die)) return;
   job.active = true;
+  ++gc_active_;
+  gc_advance(die);
+}
+
+bool Ftl::gc_next_victim(uint32_t die) {
+  GcJob& job = gc_[die];
+  uint32_t victim = ftl_.pick_victim(die);
+  if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
   job.victim = victim;
   job.next_page = 0;
-  job.reads = job.programs = job.staged = 0;
   const uint32_t v = ftl_.blocks().valid(victim);
   job.ratio = v ? double(g_.units_per_block - v) / double(v) / g_.units_per_page : 1e30;
   job.credit = std::max(job.credit, 1.0);
-  ++gc_active_;
-  ++ftl_.counters().gc_victims;
-  gc_advance(die);
+  return true;
 }
 
 void Ftl::gc_advance(uint32_t die) {
   GcJob& job = gc_[die];
-  const uint32_t block = job.victim % g_.blocks_per_die;
-  // One page read in flight at a time; staging holds at most two pages' worth.
-  while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
-    uint32_t page = job.next_page++;
-    uint32_t mask = ftl_.valid_mask(die, block, page);
-    if (!mask) continue;
-    FlashOp& op = new_op(FlashCmd::Read, die, kGcRead);
-    op.block = block;
-    op.page = page;
-    op.slot_mask = mask;
-    op.read_kind = ReadKind::Gc;
-    ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
-    ++job.reads;
-    send(op);
+  for (;;) {
+    if (job.victim != kInvalid) {
+      const uint32_t block = job.victim % g_.blocks_per_die;
+      while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
+        uint32_t page = job.next_page++;
+        uint32_t mask = ftl_.valid_mask(die, block, page);
+        if (!mask) continue;
+        FlashOp& op = new_op(FlashCmd::Read, die, kGcRead);
+        op.block = block;
+        op.page = page;
+        op.slot_mask = mask;
+        op.read_kind = ReadKind::Gc;
+        ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
+        ++job.reads;
+        send(op);
+      }
+    }
+    while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
+    if (job.victim != kInvalid && job.next_page == g_.pages_per_block && job.reads == 0) {
+      job.scanned.push_back(job.victim);
+      job.victim = kInvalid;
+    }
+    if (job.victim == kInvalid && job.reads == 0) {
+      // Another victim if free space is still short once the pending erases land, or to fill a page.
+      bool short_of_space =
+          ftl_.blocks().free_blocks(die) + job.erases + job.scanned.size() < ftl_.gc_free_blocks();
+      if ((short_of_space || job.staged > 0) && gc_next_victim(die)) continue;
+      if (job.staged > 0) gc_program(die, job.staged);  // no victim left: pad the page
+    }
+    break;
   }
-  while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
-  const bool scanned = job.next_page == g_.pages_per_block && job.reads == 0;
-  if (scanned && job.staged > 0) gc_program(die, job.staged);
-  if (scanned && job.staged == 0 && job.programs == 0 && job.victim != kInvalid) {
+  for (size_t i = 0; i < job.scanned.size();) {
+    uint32_t victim = job.scanned[i];
+    if (ftl_.blocks().valid(victim)) {
+      ++i;
+      continue;
+    }
     FlashOp& op = new_op(FlashCmd::Erase, die, kGcErase);
-    op.block = block;
-    job.victim = kInvalid;  // erase issued
+    op.block = victim % g_.blocks_per_die;
+    ++job.erases;
     send(op);
+    job.scanned[i] = job.scanned.back();
+    job.scanned.pop_back();
+  }
+  if (job.victim == kInvalid && !job.reads && !job.staged && !job.programs && !job.erases && job.scanned.empty()) {
+    job.active = false;
+    job.credit = 1.0;
+    --gc_active_;
   }
 }
 
@@ -341,9 +367,8 @@ void Ftl::on_gc_erase(FlashOp& op) {
   GcJob& job = gc_[op.die];
   ftl_.blocks().erased(op.die * g_.blocks_per_die + op.block);
   ++ftl_.counters().erases;
-  job.active = false;
-  job.credit = 1.0;
-  --gc_active_;
+  --job.erases;
+  gc_advance(op.die);
   gc_kick(op.die);
   admit_writes();
   pump();

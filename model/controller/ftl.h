@@ -58,12 +58,15 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void trace(sc_core::sc_trace_file* tf);
 
  private:
+  // Per-die GC: scans one victim at a time (one page read in flight), stages valid units across victims
+  // so every GC program is a full page, and erases a victim once its last unit has landed elsewhere.
   struct GcJob {
     bool active = false;
-    uint32_t victim = kInvalid;  // global block
+    uint32_t victim = kInvalid;  // block being scanned (global id)
     uint32_t next_page = 0;
-    uint32_t reads = 0, programs = 0;  // in flight
+    uint32_t reads = 0, programs = 0, erases = 0;  // in flight
     uint32_t staged = 0;
+    std::vector<uint32_t> scanned;  // victims read out, waiting for their units to be programmed
     // Host pages this die may take while GC runs: each unit relocated earns (Np - v) / v units, so host
     // writes and GC progress in the proportion the victim frees space and free blocks hold steady.
     double credit = 1.0, ratio = 0.0;
@@ -84,6 +87,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   uint32_t pick_flush_die();
   void flush_page(uint32_t die);
   void gc_kick(uint32_t die);
+  bool gc_next_victim(uint32_t die);
   void gc_advance(uint32_t die);
   void gc_program(uint32_t die, uint32_t n);
 

@@ -77,8 +77,9 @@ void NvmeController::fetch() {
 }
 
 void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
-  uint64_t t = cmd.op == IoOp::Read ? up_.transfer(ready_ps, cmd.bytes)     // read data to host memory
-                                    : down_.transfer(ready_ps, cmd.bytes);  // write data from host memory
+  // Reads: data then the completion entry go up back to back (posted writes keep their order).
+  // Writes: the data comes down from host memory first; then the completion entry goes up.
+  uint64_t t = cmd.op == IoOp::Read ? up_.send(ready_ps, cmd.bytes) : down_.transfer(ready_ps, cmd.bytes);
   cmd.complete_ps = up_.transfer(t, kCqeBytes);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());

@@ -26,14 +26,16 @@ struct NvmeParams {
 class PcieLink {
  public:
   PcieLink(double bytes_per_s, uint64_t latency_ps) : ps_per_byte_(1e12 / bytes_per_s), latency_ps_(latency_ps) {}
-  // A transfer of `bytes` that may start at `t`; returns when it has arrived at the far end.
-  uint64_t transfer(uint64_t t, uint32_t bytes) {
+  // A transfer of `bytes` that may start at `t`; returns when its last byte has left (the link is free
+  // for the next transfer then; the far end sees it latency() later).
+  uint64_t send(uint64_t t, uint32_t bytes) {
     uint64_t start = t > free_ ? t : free_;
     uint64_t busy = uint64_t(bytes * ps_per_byte_ + 0.5);
     free_ = start + busy;
     busy_ps_ += busy;
-    return free_ + latency_ps_;
+    return free_;
   }
+  uint64_t transfer(uint64_t t, uint32_t bytes) { return send(t, bytes) + latency_ps_; }
   uint64_t busy_ps() const { return busy_ps_; }
 
  private:

@@ -11,7 +11,9 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       dies_(std::move(dies)),
       blocks_(g, streams, std::move(victim)),
       gc_free_blocks_(gc_free_blocks),
-      l2p_(g.logical_units, kInvalid) {}
+      l2p_(g.logical_units, kInvalid),
+      ffgc_(g.dies),
+      full_victims_(g.dies, 0) {}
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
   uint32_t old = l2p_[lpn];
@@ -46,67 +48,92 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
   return mask;
 }
 
+uint32_t PageFtl::pick_victim(uint32_t die) {
+  uint32_t v = blocks_.pick_victim(die);
+  if (v == kInvalid) return v;
+  ++counters_.gc_victims;
+  if (blocks_.valid(v) < g_.units_per_block)
+    full_victims_[die] = 0;
+  else if (++full_victims_[die] > g_.blocks_per_die)
+    throw std::logic_error("die " + std::to_string(die) + ": GC finds only fully valid blocks (no reclaimable space)");
+  return v;
+}
+
 double PageFtl::alpha() const {
   double blocks = double(g_.blocks_per_die) - gc_free_blocks_ - 0.5 * blocks_.streams();
   return blocks * g_.units_per_block * g_.dies / double(g_.logical_units);
 }
 
-void PageFtl::ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions,
-                         UnitKind kind) {
+uint32_t PageFtl::ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions,
+                             UnitKind kind) {
   uint32_t ppa = blocks_.allocate_page(die, stream);
   if (ppa == kInvalid)
     throw std::logic_error("die " + std::to_string(die) + ": no free block for stream " + std::to_string(stream));
-  uint32_t b = g_.gblock_of(ppa);
   dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind);
   ++counters_.programs[uint32_t(kind)];
-  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    if (lpns[s] == kInvalid) continue;
-    if (kind == UnitKind::UD)
-      map(lpns[s], ppa + s);
-    else
-      remap_if(lpns[s], l2p_[lpns[s]], ppa + s);
+  return ppa;
+}
+
+void PageFtl::ff_gc_program(uint32_t die) {
+  FfGc& s = ffgc_[die];
+  for (uint32_t k = s.n; k < g_.units_per_page; ++k) s.lpn[k] = kInvalid;  // padding only when no victim is left
+  uint32_t ppa = ff_program(die, kGcStream, s.lpn, s.version, UnitKind::GUD);
+  for (uint32_t k = 0; k < s.n; ++k)
+    if (remap_if(s.lpn[k], s.old[k], ppa + k)) ++counters_.gc_units_moved;
+  blocks_.page_done(g_.gblock_of(ppa));
+  s.n = 0;
+  ff_erase_ready(die);
+}
+
+void PageFtl::ff_erase_ready(uint32_t die) {
+  auto& list = ffgc_[die].scanned;
+  for (size_t i = 0; i < list.size();) {
+    uint32_t victim = list[i];
+    if (blocks_.valid(victim)) {
+      ++i;
+      continue;
+    }
+    dies_[die]->erase(victim % g_.blocks_per_die);
+    ++counters_.erases;
+    blocks_.erased(victim);
+    list[i] = list.back();
+    list.pop_back();
   }
-  blocks_.page_done(b);
 }
 
 void PageFtl::ff_collect(uint32_t die) {
-  uint32_t victim = blocks_.pick_victim(die);
-  if (victim == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
-  if (blocks_.valid(victim) == g_.units_per_block)
-    throw std::logic_error("die " + std::to_string(die) + ": GC victim holds only valid data (device full)");
-  ++counters_.gc_victims;
+  FfGc& s = ffgc_[die];
+  uint32_t victim = pick_victim(die);
+  if (victim == kInvalid) {
+    if (!s.n) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
+    ff_gc_program(die);
+    return;
+  }
   Die& d = *dies_[die];
-  uint32_t block = victim % g_.blocks_per_die;
-  uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage], n = 0;
-  for (uint32_t p = 0; p < g_.pages_per_block && blocks_.valid(victim) > n; ++p) {
+  const uint32_t block = victim % g_.blocks_per_die;
+  for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
     uint32_t mask = valid_mask(die, block, p);
     if (!mask) continue;
     ++counters_.reads[2];
     for (; mask; mask &= mask - 1) {
-      uint32_t s = uint32_t(__builtin_ctz(mask));
-      uint32_t unit = block * g_.units_per_block + p * g_.units_per_page + s;
-      lpns[n] = d.lpn(unit);
-      versions[n] = d.version(unit);
-      if (++n == g_.units_per_page) {
-        ff_program(die, kGcStream, lpns, versions, UnitKind::GUD);
-        counters_.gc_units_moved += n;
-        n = 0;
-      }
+      uint32_t slot = uint32_t(__builtin_ctz(mask));
+      uint32_t unit = block * g_.units_per_block + p * g_.units_per_page + slot;
+      s.lpn[s.n] = d.lpn(unit);
+      s.version[s.n] = d.version(unit);
+      s.old[s.n] = g_.ppa(die, block, p, slot);
+      if (++s.n == g_.units_per_page) ff_gc_program(die);
     }
   }
-  if (n) {
-    counters_.gc_units_moved += n;
-    for (uint32_t s = n; s < g_.units_per_page; ++s) lpns[s] = kInvalid;
-    ff_program(die, kGcStream, lpns, versions, UnitKind::GUD);
-  }
-  d.erase(block);
-  ++counters_.erases;
-  blocks_.erased(victim);
+  s.scanned.push_back(victim);
+  ff_erase_ready(die);
 }
 
 void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) {
   while (gc_needed(die)) ff_collect(die);
-  ff_program(die, kUserStream, lpns, versions, UnitKind::UD);
+  uint32_t ppa = ff_program(die, kUserStream, lpns, versions, UnitKind::UD);
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (lpns[s] != kInvalid) map(lpns[s], ppa + s);
+  blocks_.page_done(g_.gblock_of(ppa));
 }
 
 }  // namespace ssdtlm

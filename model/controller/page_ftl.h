@@ -40,6 +40,9 @@ class PageFtl {
   // Slots of one page that hold valid units (bit s = slot s).
   uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
 
+  // The die's next GC victim (counted), or kInvalid. Throws when victims keep holding only valid data
+  // (the die has no reclaimable space: a configuration that cannot make progress).
+  uint32_t pick_victim(uint32_t die);
   bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
@@ -57,14 +60,25 @@ class PageFtl {
   const Geometry& geometry() const { return g_; }
 
  private:
+  // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is
+  // erased once its last valid unit has been programmed elsewhere.
+  struct FfGc {
+    uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage], old[kMaxUnitsPerPage];
+    uint32_t n = 0;
+    std::vector<uint32_t> scanned;  // victims read out, awaiting erase
+  };
   void ff_collect(uint32_t die);
-  void ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+  void ff_gc_program(uint32_t die);
+  void ff_erase_ready(uint32_t die);
+  uint32_t ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
 
   const Geometry& g_;
   std::vector<Die*> dies_;
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
   std::vector<uint32_t> l2p_;
+  std::vector<FfGc> ffgc_;
+  std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   FlashCounters counters_;
 };
 

@@ -3,11 +3,19 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
 namespace ssdtlm {
 namespace {
+
+// Shortest readable form of a number ("80", "0.25") for messages.
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
 
 constexpr uint64_t kGoldenRatio64 = 0x61C8864680B583EBull;
 
@@ -303,7 +311,7 @@ std::unique_ptr<AddressDistribution> make_zoned(const std::string& spec, const s
     for (auto& f : col) total += f.v;
     if (std::fabs(total - 100.0) > 1e-6)
       bad_spec(spec, expected + "; the " + what + " percentages add up to " +
-                         std::to_string(total));
+                         num(total));
   };
   complete(access, "access");
   complete(size, "size");

@@ -4,10 +4,18 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 
 namespace ssdtlm {
 namespace {
+
+// Shortest readable form of a number ("80", "0.25") for messages.
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
 
 bool parse_double(const std::string& s, double& out) {
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
@@ -30,12 +38,12 @@ SizeMix::SizeMix(std::vector<SizeEntry> entries) : entries_(std::move(entries)) 
   for (const auto& e : entries_) {
     if (e.bytes == 0) throw std::invalid_argument("size mix: a transfer size is 0");
     if (!(e.percent >= 0.0 && e.percent <= 100.0))
-      throw std::invalid_argument("size mix: percentage " + std::to_string(e.percent) +
+      throw std::invalid_argument("size mix: percentage " + num(e.percent) +
                                   " of size " + std::to_string(e.bytes) + " is not in [0, 100]");
     total += e.percent;
   }
   if (std::fabs(total - 100.0) > 1e-6)
-    throw std::invalid_argument("size mix: percentages add up to " + std::to_string(total) +
+    throw std::invalid_argument("size mix: percentages add up to " + num(total) +
                                 ", expected 100");
   double cum = 0;
   for (const auto& e : entries_) {
@@ -147,12 +155,12 @@ SizeMix parse_bssplit(const std::string& spec) {
     else
       sum += entries[i].percent;
   }
-  if (sum > 100.0 + 1e-9) fail("percentages add up to " + std::to_string(sum) + ", more than 100");
+  if (sum > 100.0 + 1e-9) fail("percentages add up to " + num(sum) + ", more than 100");
   if (nmissing) {
     for (size_t i = 0; i < entries.size(); ++i)
       if (missing[i]) entries[i].percent = (100.0 - sum) / nmissing;
   } else if (std::fabs(sum - 100.0) > 1e-6) {
-    fail("percentages add up to " + std::to_string(sum) + ", expected 100");
+    fail("percentages add up to " + num(sum) + ", expected 100");
   }
   return SizeMix(std::move(entries));
 }

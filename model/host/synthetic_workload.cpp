@@ -1,10 +1,18 @@
 #include "host/synthetic_workload.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace ssdtlm {
 namespace {
+
+// Shortest readable form of a number ("80", "0.25") for messages.
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
 
 [[noreturn]] void bad_field(const char* field, const std::string& why) {
   throw std::invalid_argument(std::string("SyntheticSpec.") + field + ": " + why);
@@ -20,7 +28,7 @@ uint64_t stream_seed(uint64_t seed, uint64_t k) {
 }
 
 void check_fraction(const char* field, double v) {
-  if (!(v >= 0.0 && v <= 1.0)) bad_field(field, "expected a fraction in [0, 1], got " + std::to_string(v));
+  if (!(v >= 0.0 && v <= 1.0)) bad_field(field, "expected a fraction in [0, 1], got " + num(v));
 }
 
 }  // namespace
