@@ -17,9 +17,7 @@ namespace ssdtlm {
 
 namespace {
 
-void quiet_kernel() {
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-}
+void quiet_kernel() { sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING); }
 
 // Writes through a temporary file and a rename, so an interrupted run never leaves a half-written file.
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -64,10 +62,12 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   Sampler sampler("sampler", *p, interval ? interval : 1, c.u("workload.io_count"), o.progress);
   sc_core::sc_trace_file* tf = nullptr;
   if (!o.vcd_path.empty()) {
+    std::filesystem::path parent = std::filesystem::path(o.vcd_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
     std::string base = o.vcd_path;
     if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
     tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-    tf->set_time_unit(1, sc_core::SC_NS);
+    tf->set_time_unit(1, sc_core::SC_PS);
     p->trace(tf);
   }
 
@@ -87,6 +87,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
     p->ftl().reset_stats();
   }
 
+  sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

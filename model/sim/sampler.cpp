@@ -68,6 +68,8 @@ void Sampler::sample() {
   if (!p_.host().finished()) tick_.notify(ps_time(interval_ps_));
 }
 
+void Sampler::start_clock() { wall0_ = last_print_ = std::chrono::steady_clock::now(); }
+
 void Sampler::finish() { take(p_.host().stats().last_complete_ps); }
 
 std::string Sampler::csv() const {

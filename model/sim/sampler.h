@@ -20,7 +20,8 @@ struct TimeseriesRow {
 class Sampler : public sc_core::sc_module {
  public:
   Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps, uint64_t expected_ios, bool progress);
-  void finish();  // adds the last, partial interval
+  void start_clock();  // call right before sc_start: progress rates count from here
+  void finish();       // adds the last, partial interval
   std::string csv() const;
 
  private:
