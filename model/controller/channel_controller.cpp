@@ -37,7 +37,8 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   d.tail = op;
   ++d.queued;
   phase = tlm::END_REQ;
-  step();
+  // With the bus busy and the die occupied, the wake already scheduled (end of the transfer) will see the op.
+  if (!bus_op_ || (!d.array_op && !d.read_out && !d.staged && !d.on_bus)) step();
   return tlm::TLM_UPDATED;
 }
 
@@ -62,6 +63,30 @@ void ChannelController::complete(FlashOp* op, uint64_t now) {
   tsock->nb_transport_bw(*op->payload, phase, delay);
 }
 
+void ChannelController::finish_array(DieState& d) {
+  FlashOp* op = d.array_op;
+  d.array_op = nullptr;
+  switch (op->cmd) {
+    case FlashCmd::Read: {
+      size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
+      for (uint32_t m = op->slot_mask; m; m &= m - 1) {
+        uint32_t s = uint32_t(__builtin_ctz(m));
+        op->lpn[s] = d.die->lpn(uint32_t(base + s));
+        op->version[s] = d.die->version(uint32_t(base + s));
+      }
+      d.read_out = op;  // sensed into the page register; needs the bus for data-out
+    } break;
+    case FlashCmd::Program:
+      d.die->program(op->block, op->page, op->lpn, op->version, op->kind);
+      complete(op, d.array_done);
+      break;
+    case FlashCmd::Erase:
+      d.die->erase(op->block);
+      complete(op, d.array_done);
+      break;
+  }
+}
+
 void ChannelController::advance(uint64_t now) {
   // 1. The bus transfer in progress ends.
   if (bus_op_ && bus_done_ <= now) {
@@ -76,33 +101,9 @@ void ChannelController::advance(uint64_t now) {
       complete(op, bus_done_);
     }
   }
-  // 2. Array operations end.
+  // 2. Array operations end; 3. idle arrays take the staged program, else a ready read or erase at the head.
   for (auto& d : dies_) {
-    if (!d.array_op || d.array_done > now) continue;
-    FlashOp* op = d.array_op;
-    d.array_op = nullptr;
-    switch (op->cmd) {
-      case FlashCmd::Read: {
-        size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
-        for (uint32_t m = op->slot_mask; m; m &= m - 1) {
-          uint32_t s = uint32_t(__builtin_ctz(m));
-          op->lpn[s] = d.die->lpn(uint32_t(base + s));
-          op->version[s] = d.die->version(uint32_t(base + s));
-        }
-        d.read_out = op;  // sensed into the page register; needs the bus for data-out
-      } break;
-      case FlashCmd::Program:
-        d.die->program(op->block, op->page, op->lpn, op->version, op->kind);
-        complete(op, d.array_done);
-        break;
-      case FlashCmd::Erase:
-        d.die->erase(op->block);
-        complete(op, d.array_done);
-        break;
-    }
-  }
-  // 3. Idle arrays take the staged program, else a ready read or erase at the head of the queue.
-  for (auto& d : dies_) {
+    if (d.array_op && d.array_done <= now) finish_array(d);
     if (d.array_op || d.read_out) continue;
     if (d.staged) {
       start_array(d, d.staged, now);

@@ -54,6 +54,7 @@ class ChannelController : public sc_core::sc_module {
   void step();          // advance to now and schedule the next wake; also called directly when work arrives
   void advance(uint64_t now);
   void start_array(DieState& d, FlashOp* op, uint64_t now);
+  void finish_array(DieState& d);  // the array op of d ends now
   void complete(FlashOp* op, uint64_t now);
   uint32_t bytes_of(const FlashOp& op) const;
 

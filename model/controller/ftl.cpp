@@ -185,8 +185,12 @@ void Ftl::pump() {
       flushing_ = false;
       break;
     }
+    if (no_flush_die_) break;  // nothing changed on the flash side since the last fruitless scan
     uint32_t die = pick_flush_die();
-    if (die == kInvalid) break;
+    if (die == kInvalid) {
+      no_flush_die_ = true;
+      break;
+    }
     flush_page(die);
   }
 }
@@ -380,6 +384,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);
+  no_flush_die_ = false;
   switch (Tag(op.tag)) {
     case kHostRead: on_host_read(op); break;
     case kFlush: on_flush(op); break;

@@ -110,6 +110,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   std::vector<GcJob> gc_;
   uint32_t flush_cursor_ = 0;
   bool flushing_ = false;
+  bool no_flush_die_ = false;  // the last scan found no die able to take a flush; cleared by any flash completion
   NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;
