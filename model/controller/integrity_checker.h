@@ -23,6 +23,7 @@ class IntegrityChecker {
   void check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps);
 
   uint64_t checked() const { return checked_; }
+  size_t memory_bytes() const { return expected_.capacity() * 4; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
 

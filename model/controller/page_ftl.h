@@ -58,6 +58,8 @@ class PageFtl {
   Die& die(uint32_t d) { return *dies_[d]; }
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
+  // Map plus per-block metadata (block state, free lists, frontiers, victim buckets), in bytes.
+  size_t memory_bytes() const { return l2p_.capacity() * 4 + size_t(g_.dies) * g_.blocks_per_die * 28; }
 
  private:
   // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is

@@ -18,6 +18,7 @@ class WriteBuffer {
   uint32_t occupied() const { return capacity() - uint32_t(free_.size()); }
   uint32_t free_units() const { return uint32_t(free_.size()); }
   uint32_t dirty() const { return dirty_; }
+  size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4; }
 
   // Buffers a write of lpn. Returns true if a dirty copy absorbed it (no new slot used).
   // Needs free_units() > 0 unless the write is absorbed.

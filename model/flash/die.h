@@ -38,6 +38,9 @@ class Die {
   bool programmed(uint32_t block, uint32_t page) const { return page < write_ptr_[block]; }
   uint32_t erase_count(uint32_t block) const { return erases_[block]; }
   uint32_t index() const { return index_; }
+  size_t memory_bytes() const {
+    return lpn_.capacity() * 4 + versions_.capacity() * 4 + kind_.capacity() + write_ptr_.capacity() * 2 + erases_.capacity() * 4;
+  }
 
  private:
   const Geometry& g_;

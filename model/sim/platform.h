@@ -28,6 +28,8 @@ class Platform {
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;
   virtual void trace(sc_core::sc_trace_file* tf) = 0;
+  // Bytes of model state that scale with the device (map, OOB, block metadata, buffer, checker).
+  virtual size_t model_bytes() const = 0;
 };
 
 struct PlatformInfo {

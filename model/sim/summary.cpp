@@ -1,5 +1,7 @@
 #include "sim/summary.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <sstream>
 
@@ -80,6 +82,11 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   s["precondition"] = {{"units_written", pre.units_written}, {"wall_time_s", pre.wall_s}};
   s["kernel"] = {{"activations", kernel_activations()},
                  {"activations_per_io", ios ? double(kernel_activations()) / double(ios) : 0.0}};
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  s["memory"] = {{"peak_rss_bytes", uint64_t(ru.ru_maxrss) * 1024},
+                 {"model_bytes", p.model_bytes()},
+                 {"model_bytes_per_logical_page", double(p.model_bytes()) / double(g.logical_units)}};
   s["sim_time_s"] = sim_s;
   s["wall_time_s"] = wall_s;
   return s;

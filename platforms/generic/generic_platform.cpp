@@ -64,6 +64,12 @@ void GenericPlatform::trace(sc_core::sc_trace_file* tf) {
   for (auto& c : channels_) c->trace(tf);
 }
 
+size_t GenericPlatform::model_bytes() const {
+  size_t n = page_ftl_->memory_bytes() + ftl_->buffer().memory_bytes() + (checker_ ? checker_->memory_bytes() : 0);
+  for (auto& d : dies_) n += d->memory_bytes();
+  return n;
+}
+
 PlatformInfo generic_platform_info() {
   return {"generic", platform_generic::kDefaultConfig,
           [](const Config& c) { return std::unique_ptr<Platform>(new GenericPlatform(c)); }};

@@ -20,6 +20,7 @@ class GenericPlatform : public Platform {
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
   void trace(sc_core::sc_trace_file* tf) override;
+  size_t model_bytes() const override;
 
  private:
   Geometry g_;

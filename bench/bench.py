@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
+
+usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--bin build/bin/ssdtlm-generic]
+
+Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
+activations per host I/O, peak RSS and model bytes per logical 4 KiB page. --growth adds the cost-growth table
+(100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BASE = ["--set", "check.integrity=false", "--set", "geometry.over_provisioning=0.25", "--set", "ftl.gc_victim=greedy"]
+
+WORKLOADS = {
+    "randwrite-4k-steady": ["--set", "workload.read_fraction=0", "--set", "host.queues=8", "--set", "host.queue_depth=8",
+                            "--set", "precondition.drive_writes=1"],
+    "randread-4k": ["--set", "workload.read_fraction=1", "--set", "host.queues=8", "--set", "host.queue_depth=8",
+                    "--set", "precondition.drive_writes=0"],
+    "mixed-70r30w-4k": ["--set", "workload.read_fraction=0.7", "--set", "host.queues=8", "--set", "host.queue_depth=8",
+                        "--set", "precondition.drive_writes=1"],
+    "seqwrite-128k": ["--set", "workload.pattern=sequential", "--set", "workload.block_bytes=131072",
+                      "--set", "precondition.fill=false", "--set", "precondition.drive_writes=0"],
+}
+
+
+def run(binary, args, ios):
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [binary, "--quiet", "--out", out] + BASE + args + ["--set", "workload.io_count=%d" % ios]
+        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "summary.json")) as f:
+            return json.load(f)
+
+
+def row(name, s):
+    n = s["nand"]
+    nand_ops = sum(n["programs"].values()) + sum(n["reads"].values()) + n["erases"]
+    wall = s["wall_time_s"]
+    return "%-22s %10d %9.3f %8.2f %12.0f %12.0f %8.2f %9.0f %8.2f" % (
+        name, s["host"]["ios"], s["sim_time_s"], wall, s["host"]["ios"] / wall, nand_ops / wall,
+        s["kernel"]["activations_per_io"], s["memory"]["peak_rss_bytes"] / 2**20,
+        s["memory"]["model_bytes_per_logical_page"])
+
+
+HEADER = "%-22s %10s %9s %8s %12s %12s %8s %9s %8s" % ("workload", "host I/Os", "sim s", "wall s", "I/Os/wall s",
+                                                       "NAND/wall s", "act/IO", "RSS MiB", "B/page")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ios", type=int, default=1000000)
+    ap.add_argument("--growth", action="store_true")
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
+    a = ap.parse_args()
+    print(HEADER)
+    for name, args in WORKLOADS.items():
+        print(row(name, run(a.bin, args, a.ios)), flush=True)
+    s = run(a.bin, ["--set", "precondition.drive_writes=2"], 1000)
+    units = s["precondition"]["units_written"]
+    pages = units / s["geometry"]["units_per_page"]
+    print("precondition (fast-forward): %d units in %.2f s = %.2f M page writes per wall s" % (
+        units, s["precondition"]["wall_time_s"], pages / s["precondition"]["wall_time_s"] / 1e6))
+    if a.growth:
+        print("\ncost growth, 4 KiB random write steady state")
+        print(HEADER)
+        for ios in (100000, 1000000, 10000000):
+            print(row("ios=%d" % ios, run(a.bin, WORKLOADS["randwrite-4k-steady"], ios)), flush=True)
+        for qd in (1, 32, 256, 1024):
+            args = WORKLOADS["randwrite-4k-steady"] + ["--set", "host.queues=1", "--set", "host.queue_depth=%d" % qd]
+            print(row("qd=%d" % qd, run(a.bin, args, a.ios)), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
