@@ -7,15 +7,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/text.h"
+
 namespace ssdtlm {
 namespace {
 
-// Shortest readable form of a number ("80", "0.25") for messages.
-std::string num(double v) {
-  std::ostringstream o;
-  o << v;
-  return o.str();
-}
+std::string num(double v) { return format_number(v); }
 
 constexpr uint64_t kGoldenRatio64 = 0x61C8864680B583EBull;
 

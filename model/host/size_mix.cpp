@@ -7,15 +7,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text.h"
+
 namespace ssdtlm {
 namespace {
 
-// Shortest readable form of a number ("80", "0.25") for messages.
-std::string num(double v) {
-  std::ostringstream o;
-  o << v;
-  return o.str();
-}
+std::string num(double v) { return format_number(v); }
 
 bool parse_double(const std::string& s, double& out) {
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;

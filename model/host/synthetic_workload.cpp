@@ -4,15 +4,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text.h"
+
 namespace ssdtlm {
 namespace {
 
-// Shortest readable form of a number ("80", "0.25") for messages.
-std::string num(double v) {
-  std::ostringstream o;
-  o << v;
-  return o.str();
-}
+std::string num(double v) { return format_number(v); }
 
 [[noreturn]] void bad_field(const char* field, const std::string& why) {
   throw std::invalid_argument(std::string("SyntheticSpec.") + field + ": " + why);
