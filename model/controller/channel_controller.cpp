@@ -77,7 +77,7 @@ void ChannelController::finish_array(DieState& d) {
       d.read_out = op;  // sensed into the page register; needs the bus for data-out
     } break;
     case FlashCmd::Program:
-      d.die->program(op->block, op->page, op->lpn, op->version, op->kind);
+      d.die->program(op->block, op->page, op->lpn, op->version, op->kind, op->stream);
       complete(op, d.array_done);
       break;
     case FlashCmd::Erase:

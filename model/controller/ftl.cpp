@@ -324,6 +324,7 @@ void Ftl::gc_program(uint32_t die, uint32_t n) {
   op.block = g_.block_of(ppa);
   op.page = g_.page_of(ppa);
   op.kind = UnitKind::GUD;
+  op.stream = kGcStream;
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     bool real = s < n;
     op.lpn[s] = real ? job.lpn[s] : kInvalid;

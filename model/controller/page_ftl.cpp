@@ -69,7 +69,7 @@ uint32_t PageFtl::ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns
   uint32_t ppa = blocks_.allocate_page(die, stream);
   if (ppa == kInvalid)
     throw std::logic_error("die " + std::to_string(die) + ": no free block for stream " + std::to_string(stream));
-  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind);
+  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind, uint8_t(stream));
   ++counters_.programs[uint32_t(kind)];
   return ppa;
 }

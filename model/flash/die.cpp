@@ -14,7 +14,8 @@ Die::Die(const Geometry& g, uint32_t index, bool keep_versions)
   if (keep_versions) versions_.assign(lpn_.size(), 0);
 }
 
-void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind) {
+void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind,
+                  uint8_t stream) {
   if (block >= g_.blocks_per_die || page != write_ptr_[block])
     throw NandRuleViolation("die " + std::to_string(index_) + " block " + std::to_string(block) + ": program of page " +
                             std::to_string(page) + " but the next erased page is " +
@@ -23,7 +24,7 @@ void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uin
   size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     lpn_[base + s] = lpns[s];
-    kind_[base + s] = uint8_t(kind);
+    kind_[base + s] = uint8_t(uint8_t(kind) | (stream << 2));
     if (!versions_.empty()) versions_[base + s] = versions ? versions[s] : 0;
   }
 }

@@ -28,13 +28,15 @@ class Die {
 
   // Programs the next page of `block` (must be `page`). lpns/versions hold units_per_page entries
   // (kInvalid lpn = padding). versions may be null when versions are not kept.
-  void program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+  void program(uint32_t block, uint32_t page, const uint32_t* lpns, const uint32_t* versions, UnitKind kind,
+               uint8_t stream = 0);
   void erase(uint32_t block);
 
   // Out-of-band data of one unit, by unit index within the die (block * units_per_block + offset).
   uint32_t lpn(uint32_t unit) const { return lpn_[unit]; }
   uint32_t version(uint32_t unit) const { return versions_.empty() ? 0 : versions_[unit]; }
-  UnitKind kind(uint32_t unit) const { return UnitKind(kind_[unit]); }
+  UnitKind kind(uint32_t unit) const { return UnitKind(kind_[unit] & 3); }
+  uint8_t stream(uint32_t unit) const { return uint8_t(kind_[unit] >> 2); }  // write frontier stream, 0..63
   bool programmed(uint32_t block, uint32_t page) const { return page < write_ptr_[block]; }
   uint32_t erase_count(uint32_t block) const { return erases_[block]; }
   uint32_t index() const { return index_; }
@@ -47,7 +49,7 @@ class Die {
   uint32_t index_;
   std::vector<uint32_t> lpn_;       // per unit
   std::vector<uint32_t> versions_;  // per unit, only with the integrity checker
-  std::vector<uint8_t> kind_;       // per unit
+  std::vector<uint8_t> kind_;       // per unit: kind in bits 0-1, stream in bits 2-7
   std::vector<uint16_t> write_ptr_; // per block: pages programmed
   std::vector<uint32_t> erases_;    // per block
 };

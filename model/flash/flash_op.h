@@ -20,6 +20,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   uint32_t page = 0;
   uint32_t slot_mask = 0;  // reads: units to transfer
   UnitKind kind = UnitKind::UD;      // programs: what is written
+  uint8_t stream = 0;                // programs: frontier stream the page belongs to
   ReadKind read_kind = ReadKind::User;
   uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
   uint64_t done_ps = 0;    // set by the channel controller on completion

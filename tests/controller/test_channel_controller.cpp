@@ -102,6 +102,7 @@ TEST_CASE("channel controller follows ONFI timing with die overlap and cache pro
       CHECK(op.lpn[1] == 1);  // OOB of die 0, page 0, slot 1
       CHECK(op.version[1] == 7);
     }
+  CHECK(h.dies[0]->kind(1) == UnitKind::UD);
   CHECK(h.dies[0]->programmed(0, 1));
   CHECK(!h.dies[0]->programmed(0, 2));
 }

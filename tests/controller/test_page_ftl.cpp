@@ -84,6 +84,7 @@ TEST_CASE("mapping: host writes invalidate the old copy and keep valid counts ex
   CHECK(d.ftl->valid(d.ftl->lookup(5)));
   CHECK(d.ftl->blocks().valid(d.g.gblock_of(first)) == 0);
   CHECK(d.ftl->blocks().valid(d.g.gblock_of(d.ftl->lookup(6))) == 2);
+  CHECK(d.ftl->die(d.g.die_of(first)).kind(first % (d.g.blocks_per_die * d.g.units_per_block)) == UnitKind::UD);
   d.ftl->unmap(6);
   CHECK(d.ftl->lookup(6) == kInvalid);
 }

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "common/analytic.h"
+#include "controller/precondition.h"
+#include "host/workload_factory.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;
@@ -101,4 +103,30 @@ TEST_CASE("WAF counters add up and every host write is accounted for", "[platfor
   CHECK(flushed + absorbed <= 100000);
   CHECK(flushed + absorbed + 256 >= 100000);
   CHECK(s["sim_time_s"].get<double>() > 0);
+}
+
+TEST_CASE("GC-relocated units carry the GC stream and kind in their out-of-band data", "[platform][gc]") {
+  Config c = generic_config({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
+                             "geometry.pages_per_block=16", "buffer.bytes=1048576", "workload.io_count=50000"});
+  std::unique_ptr<Platform> p = generic_platform_info().make(c);
+  auto quiet = [](uint64_t, uint64_t) {};
+  auto w = make_workload(c, p->geometry().logical_bytes(), true);
+  precondition(p->ftl().page_ftl(), p->checker(), true, 2.0, w.get(), quiet);
+  const Geometry& g = p->geometry();
+  uint64_t gud = 0, ud = 0;
+  for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
+    uint32_t ppa = p->ftl().page_ftl().lookup(lpn);
+    Die& d = p->ftl().page_ftl().die(g.die_of(ppa));
+    uint32_t unit = ppa % (g.blocks_per_die * g.units_per_block);
+    REQUIRE(d.lpn(unit) == lpn);
+    if (d.kind(unit) == UnitKind::GUD) {
+      ++gud;
+      CHECK(d.stream(unit) == kGcStream);
+    } else {
+      ++ud;
+      CHECK(d.stream(unit) == kUserStream);
+    }
+  }
+  CHECK(gud > 0);
+  CHECK(ud > 0);
 }
