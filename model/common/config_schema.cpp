@@ -44,7 +44,17 @@ const std::vector<KeySpec>& config_schema() {
       {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs"},
       {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)"},
       // workload
-      {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential"}, "", "address pattern"},
+      {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential", "trace"}, "", "address pattern, or replay of workload.trace_path"},
+      {"workload.preset", T::String, "none", 0, 0, {"none", "jesd219"}, "", "jesd219: JEDEC enterprise endurance workload (sizes, alignment, zones; keeps read_fraction)"},
+      {"workload.bssplit", T::String, "", 0, 0, {}, "", "fio bssplit size mix, e.g. 4k/70:64k/30 (empty = block_bytes)"},
+      {"workload.block_align", T::Int, 0, 0, 1ll << 30, {}, "bytes", "fio blockalign: offset alignment (0 = the block size)"},
+      {"workload.trim_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are TRIM (dataset management deallocate)"},
+      {"workload.trace_path", T::String, "", 0, 0, {}, "", "block trace to replay (pattern = trace)"},
+      {"workload.trace_format", T::String, "disksim_ns", 0, 0, {"disksim", "disksim_ns", "msr", "blkparse", "fio_iolog", "csv"}, "", "trace file format"},
+      {"workload.trace_timing", T::String, "closed", 0, 0, {"closed", "open"}, "", "closed: keep queue depth, ignore timestamps; open: issue at the trace's timestamps"},
+      {"workload.trace_time_scale", T::Real, 1.0, 1e-9, 1e9, {}, "ratio", "open loop: multiply trace times (0.5 = twice as fast)"},
+      {"workload.trace_lenient", T::Bool, false, 0, 0, {}, "", "skip and count malformed trace lines instead of stopping"},
+      {"workload.blkparse_event", T::String, "Q", 0, 0, {"Q", "D"}, "", "blkparse action that makes a request"},
       {"workload.read_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are reads"},
       {"workload.distribution", T::String, "random", 0, 0, {}, "", "random address distribution, fio spelling: random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:..."},
       {"workload.random_map", T::Bool, false, 0, 0, {}, "", "random: visit every block once per pass (fio's default) instead of independent picks"},
@@ -56,6 +66,7 @@ const std::vector<KeySpec>& config_schema() {
       {"precondition.drive_writes", T::Real, 1.0, 0.0, 1000.0, {}, "drive writes", "then overwrite with the workload's write pattern this many times"},
       // checks and statistics
       {"check.integrity", T::Bool, true, 0, 0, {}, "", "check every read against the last version written"},
+      {"stats.lpn_writes", T::Bool, false, 0, 0, {}, "", "write lpn_writes.csv (lpn,writes) with every logical page's host write count"},
       {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row"},
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
   };

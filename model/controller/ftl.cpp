@@ -21,6 +21,7 @@ FtlParams FtlParams::from_config(const Config& c) {
     throw ConfigError("key 'buffer.low_watermark': expected at most buffer.high_watermark (" +
                       std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
   p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
+  p.count_lpn_writes = c.b("stats.lpn_writes");
   return p;
 }
 
@@ -41,6 +42,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
     flash_isock.back()->register_nb_transport_bw(this, &Ftl::nb_transport_bw, int(ch));
   }
   free_blocks_ = ftl_.blocks().total_free_blocks();
+  if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
 }
 
 void Ftl::trace(sc_core::sc_trace_file* tf) {
@@ -86,18 +88,32 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   cmd.ready_ps = t;
   if (cmd.op == IoOp::Read) {
     read(cmd, t);
-  } else if (cmd.op == IoOp::Write) {
-    if (!wait_head_ && buffer_->free_units() >= cmd.units) {
-      accept_write(cmd, t);
-    } else {
-      ++stats_.write_stalls;
-      cmd.next = nullptr;
-      (wait_tail_ ? wait_tail_->next : wait_head_) = &cmd;
-      wait_tail_ = &cmd;
-      pump();
-    }
+  } else if (cmd.op == IoOp::Trim) {
+    trim(cmd, t);
   } else {
-    throw std::logic_error("FTL: unsupported command");
+    // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
+    // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
+    cmd.pending = 1;
+    for (int end = 0; end < 2; ++end) {
+      if (!(cmd.partial & (1 << end)) || (end == 1 && cmd.units == 1 && (cmd.partial & 1))) continue;
+      uint32_t lpn = cmd.lpn + (end ? cmd.units - 1 : 0), version;
+      if (buffer_->lookup(lpn, &version)) {
+        ++stats_.subpage_merged;
+        continue;
+      }
+      uint32_t ppa = ftl_.lookup(lpn);
+      if (ppa == kInvalid) continue;
+      ++stats_.subpage_rmw;
+      FlashOp& op = new_op(FlashCmd::Read, g_.die_of(ppa), kRmwRead);
+      op.block = g_.block_of(ppa);
+      op.page = g_.page_of(ppa);
+      op.slot_mask = 1u << g_.slot_of(ppa);
+      op.owner = &cmd;
+      ++cmd.pending;
+      ++ftl_.counters().reads[uint32_t(ReadKind::User)];
+      send(op);
+    }
+    if (--cmd.pending == 0) write(cmd);
   }
   buffer_occupied_ = buffer_->occupied();
 }
@@ -153,11 +169,36 @@ void Ftl::on_host_read(FlashOp& op) {
   if (--cmd.pending == 0) finish_read(cmd);
 }
 
+void Ftl::write(NvmeCommand& cmd) {
+  if (!wait_head_ && buffer_->free_units() >= cmd.units) {
+    accept_write(cmd, cmd.ready_ps);
+    return;
+  }
+  ++stats_.write_stalls;
+  cmd.next = nullptr;
+  (wait_tail_ ? wait_tail_->next : wait_head_) = &cmd;
+  wait_tail_ = &cmd;
+  pump();
+}
+
+void Ftl::trim(NvmeCommand& cmd, uint64_t t) {
+  const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
+  const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
+  for (uint32_t lpn = first; lpn < last; ++lpn) {
+    buffer_->discard(lpn);
+    ftl_.unmap(lpn);
+    if (checker_) checker_->trimmed(lpn);
+    ++stats_.trimmed_units;
+  }
+  frontend_->complete(cmd, std::max(t, now_ps()));
+}
+
 void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t version = checker_ ? checker_->next_version(lpn) : 0;
     if (buffer_->write(lpn, version)) ++stats_.buffer_absorbed;
+    if (!lpn_writes_.empty()) ++lpn_writes_[lpn];
   }
   stats_.host_units_written += cmd.units;
   frontend_->complete(cmd, std::max(t, now_ps()));
@@ -388,6 +429,11 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
   no_flush_die_ = false;
   switch (Tag(op.tag)) {
     case kHostRead: on_host_read(op); break;
+    case kRmwRead: {
+      auto& cmd = *static_cast<NvmeCommand*>(op.owner);
+      cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+      if (--cmd.pending == 0) write(cmd);
+    } break;
     case kFlush: on_flush(op); break;
     case kGcRead: on_gc_read(op); break;
     case kGcProgram: on_gc_program(op); break;

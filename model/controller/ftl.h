@@ -28,6 +28,7 @@ struct FtlParams {
   uint32_t buffer_units = 0;
   double high_watermark = 0.9, low_watermark = 0.8;
   uint32_t die_queue_depth = 2;
+  bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
   static FtlParams from_config(const Config& c);
 };
 
@@ -38,6 +39,9 @@ struct FtlStats {
   uint64_t write_stalls = 0;         // commands that waited for buffer space
   uint64_t host_units_written = 0;   // accepted into the buffer
   uint64_t flushed_units = 0;
+  uint64_t subpage_merged = 0;       // partial-unit writes merged into a buffered copy
+  uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first
+  uint64_t trimmed_units = 0;
 };
 
 class Ftl : public sc_core::sc_module, public CommandSink {
@@ -53,6 +57,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   PageFtl& page_ftl() { return ftl_; }
   const WriteBuffer& buffer() const { return *buffer_; }
   const FtlStats& stats() const { return stats_; }
+  const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() { stats_ = FtlStats(); }
   uint32_t gc_active_dies() const { return gc_active_; }
   void trace(sc_core::sc_trace_file* tf);
@@ -72,7 +77,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     double credit = 1.0, ratio = 0.0;
     uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
   };
-  enum Tag : uint32_t { kHostRead, kFlush, kGcRead, kGcProgram, kGcErase };
+  enum Tag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase };
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -81,6 +86,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void send(FlashOp& op);
 
   void read(NvmeCommand& cmd, uint64_t t);
+  void write(NvmeCommand& cmd);  // after any read-modify-write reads
+  void trim(NvmeCommand& cmd, uint64_t t);
   void admit_writes();
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void pump();  // flush engine
@@ -114,6 +121,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;
+  std::vector<uint32_t> lpn_writes_;
   // traced
   uint32_t gc_active_ = 0;
   uint32_t buffer_occupied_ = 0;

@@ -15,6 +15,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   uint32_t lpn = 0;     // first 4 KiB mapping unit
   uint32_t units = 0;   // mapping units covered
   uint32_t bytes = 0;   // transfer length
+  uint8_t partial = 0;  // bit 0: first unit only partly covered, bit 1: last unit (sub-page / unaligned)
   uint16_t qid = 0;
   uint16_t stream = 0;
   uint64_t submit_ps = 0;    // host rang the doorbell
@@ -29,6 +30,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   void reset() {
     op = IoOp::Read;
     lpn = units = bytes = pending = 0;
+    partial = 0;
     qid = stream = 0;
     submit_ps = complete_ps = ready_ps = 0;
     expect.clear();

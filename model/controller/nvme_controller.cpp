@@ -79,7 +79,10 @@ void NvmeController::fetch() {
 void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   // Reads: data then the completion entry go up back to back (posted writes keep their order).
   // Writes: the data comes down from host memory first; then the completion entry goes up.
-  uint64_t t = cmd.op == IoOp::Read ? up_.send(ready_ps, cmd.bytes) : down_.transfer(ready_ps, cmd.bytes);
+  // TRIM: the 16-byte dataset-management range comes down.
+  uint64_t t = cmd.op == IoOp::Read    ? up_.send(ready_ps, cmd.bytes)
+               : cmd.op == IoOp::Write ? down_.transfer(ready_ps, cmd.bytes)
+                                       : down_.transfer(ready_ps, 16);
   cmd.complete_ps = up_.transfer(t, kCqeBytes);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());

@@ -59,9 +59,9 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
     if (!overwrite->next(req)) break;
     if (req.op != IoOp::Write) continue;
     uint64_t first = req.offset / kUnitBytes, last = (req.offset + req.bytes - 1) / kUnitBytes;
-    for (uint64_t lpn = first; lpn <= last && lpn < logical && r.units_written < total; ++lpn, ++r.units_written) {
+    for (uint64_t lpn = first; lpn <= last && r.units_written < total; ++lpn, ++r.units_written) {
       tick();
-      w.add(uint32_t(lpn));
+      w.add(uint32_t(lpn % logical));  // trace addresses beyond the device fold back, as in the timed run
     }
   }
   w.finish();

@@ -21,7 +21,9 @@ namespace ssdtlm {
 struct HostParams {
   uint32_t queues = 1;
   uint32_t queue_depth = 1;
-  uint64_t logical_bytes = 0;  // namespace size: requests beyond it are an error
+  uint64_t logical_bytes = 0;   // namespace size: trace requests beyond it are folded back into it
+  uint64_t max_bytes = 0;       // largest request the device accepts (its write buffer)
+  bool open_loop = false;       // issue at the requests' time_ns instead of keeping queues full
 };
 
 struct HostStats {
@@ -29,6 +31,8 @@ struct HostStats {
   uint64_t ios[2] = {0, 0};
   uint64_t bytes[2] = {0, 0};
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
+  uint64_t trims = 0;            // TRIM commands (not counted in ios)
+  uint64_t folded = 0;           // requests folded back into the namespace
 };
 
 class NvmeHost : public sc_core::sc_module {
@@ -48,7 +52,10 @@ class NvmeHost : public sc_core::sc_module {
  private:
   void start();
   void wake();
-  bool issue(uint16_t qid);
+  void arrivals();            // open loop: issue every request whose time has come, while queues have room
+  bool next_request();        // fetches into next_; false when the workload is done or failed
+  void submit(uint16_t qid);  // sends next_ on queue qid
+  void fail();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   HostParams p_;
@@ -57,7 +64,12 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
   HostStats stats_;
   uint32_t outstanding_ = 0;  // traced
+  std::vector<uint32_t> queue_outstanding_;
+  uint32_t rr_ = 0;
+  IoRequest next_;
+  bool have_next_ = false;
   bool exhausted_ = false;
+  sc_core::sc_event arrive_;
   std::exception_ptr error_;
   sc_core::sc_event wake_;
 };

@@ -9,6 +9,7 @@
 
 #include "common/sim_time.h"
 #include "controller/precondition.h"
+#include "host/trace_reader.h"
 #include "host/workload_factory.h"
 #include "sim/sampler.h"
 #include "sim/summary.h"
@@ -99,6 +100,14 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   r.summary = make_summary(*p, pre, wall);
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
+  const auto& counts = p->ftl().lpn_writes();
+  if (!counts.empty()) {
+    std::string& out = r.lpn_writes_csv;
+    out = "lpn,writes\n";
+    char line[48];
+    for (size_t lpn = 0; lpn < counts.size(); ++lpn)
+      if (counts[lpn]) out.append(line, size_t(std::snprintf(line, sizeof line, "%zu,%u\n", lpn, counts[lpn])));
+  }
   r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() ? 1 : 0;
   return r;
 }
@@ -158,12 +167,19 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
     write_file(std::filesystem::path(out) / "summary.json", r.summary.dump(2) + "\n");
     write_file(std::filesystem::path(out) / "timeseries.csv", r.timeseries_csv);
     write_file(std::filesystem::path(out) / "latency_cdf.csv", r.latency_cdf_csv);
+    if (!r.lpn_writes_csv.empty()) write_file(std::filesystem::path(out) / "lpn_writes.csv", r.lpn_writes_csv);
     if (!quiet) std::cout << summary_text(r.summary) << "outputs in " << out << "/\n";
     if (r.exit_code)
       std::cerr << prog << ": integrity check failed: " << r.summary["integrity"]["first_error"].get<std::string>()
                 << "\n";
     return r.exit_code;
   } catch (const ConfigError& e) {
+    std::cerr << prog << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const TraceError& e) {  // a trace line that does not parse
+    std::cerr << prog << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {  // a request the device cannot take
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {

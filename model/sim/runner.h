@@ -17,6 +17,7 @@ struct RunResult {
   nlohmann::json summary;
   std::string timeseries_csv;
   std::string latency_cdf_csv;
+  std::string lpn_writes_csv;  // only with stats.lpn_writes
   int exit_code = 0;  // 0 ok, 1 integrity errors
 };
 

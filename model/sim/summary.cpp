@@ -42,6 +42,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"write_mbps", rate(double(h.bytes[1])) / 1e6},
                {"bytes_read", h.bytes[0]},
                {"bytes_written", h.bytes[1]},
+               {"trims", h.trims},
+               {"folded_requests", h.folded},
                {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
                {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
@@ -63,7 +65,10 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
               {"buffer_absorbed_writes", fs.buffer_absorbed},
               {"unmapped_reads", fs.unmapped_reads},
               {"write_stalls", fs.write_stalls},
-              {"flushed_units", fs.flushed_units}};
+              {"flushed_units", fs.flushed_units},
+              {"subpage_merged", fs.subpage_merged},
+              {"subpage_rmw", fs.subpage_rmw},
+              {"trimmed_units", fs.trimmed_units}};
   double bus = 0, die = 0;
   for (auto* ch : p.channels()) {
     bus += double(ch->stats().bus_busy_ps);

@@ -27,12 +27,15 @@ GenericPlatform::GenericPlatform(const Config& c)
     throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
                       std::to_string(g_.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
                       std::to_string(c.u("buffer.bytes")));
+  fp.count_lpn_writes = c.b("stats.lpn_writes");
   auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units,
                                               make_flush_policy(c.s("buffer.policy"), fp.buffer_units, "buffer.policy"));
 
   // modules
   workload_ = make_workload(c, g_.logical_bytes(), false);
-  HostParams hp{uint32_t(c.i("host.queues")), uint32_t(c.i("host.queue_depth")), g_.logical_bytes()};
+  HostParams hp{uint32_t(c.i("host.queues")), uint32_t(c.i("host.queue_depth")), g_.logical_bytes(),
+                uint64_t(fp.buffer_units) * kUnitBytes,
+                c.s("workload.pattern") == "trace" && c.s("workload.trace_timing") == "open"};
   host_ = std::make_unique<NvmeHost>("host", hp, *workload_);
   nvme_ = std::make_unique<NvmeController>("nvme", NvmeParams::from_config(c));
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
