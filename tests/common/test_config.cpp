@@ -84,6 +84,11 @@ TEST_CASE("the command line exits 2 on bad input and leaves earlier outputs inta
   CHECK_THAT(err2, Contains("unknown option"));
   auto [code3, err3] = run("--config /nonexistent.json");
   CHECK(code3 == 2);
+  std::system(("printf '0 0 8 8 0\\n10 0 oops 8 1\\n' > " + dir + "/bad.trace").c_str());
+  auto [code4, err4] = run("--set workload.pattern=trace --set workload.trace_path=" + dir +
+                           "/bad.trace --set workload.trace_format=disksim_ns --set precondition.drive_writes=0");
+  CHECK(code4 == 2);
+  CHECK_THAT(err4, Contains("bad.trace:2"));
   std::ifstream kept(dir + "/summary.json");
   std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
   CHECK(text == "keep\n");
