@@ -53,6 +53,22 @@ def main(out_dir):
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "latency_cdf.png", dpi=110)
+    lpn = out / "lpn_writes.csv"
+    if lpn.exists():  # seed 004's view: how writes spread over logical pages
+        counts = sorted((int(r["writes"]) for r in read_csv(lpn)), reverse=True)
+        total = float(sum(counts))
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        acc, xs, ys = 0, [], []
+        for i, c in enumerate(counts):
+            acc += c
+            xs.append((i + 1) / len(counts))
+            ys.append(acc / total)
+        ax.plot(xs, ys)
+        ax.set_xlabel("fraction of written logical pages (hottest first)")
+        ax.set_ylabel("cumulative fraction of writes")
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(out / "lpn_writes_cdf.png", dpi=110)
     print("plots in %s/timeseries.png and %s/latency_cdf.png" % (out, out))
 
 

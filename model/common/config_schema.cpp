@@ -58,6 +58,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.read_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are reads"},
       {"workload.distribution", T::String, "random", 0, 0, {}, "", "random address distribution, fio spelling: random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:..."},
       {"workload.random_map", T::Bool, false, 0, 0, {}, "", "random: visit every block once per pass (fio's default) instead of independent picks"},
+      {"workload.scatter", T::Bool, true, 0, 0, {}, "", "zipf/pareto/normal: scatter hot ranks over the range as fio does (false: hot = lowest addresses)"},
       {"workload.block_bytes", T::Int, 4096, 512, 64ll << 20, {}, "bytes", "request size"},
       {"workload.address_range", T::Int, 0, 0, 1ll << 52, {}, "bytes", "bytes of the namespace addressed from offset 0 (0 = all)"},
       {"workload.io_count", T::Int, 1000000, 1, 1ll << 40, {}, "I/Os", "I/Os in the timed run"},

@@ -77,6 +77,7 @@ std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes,
     s.range_bytes = range;
   }
   s.random_map = c.b("workload.random_map");
+  s.scatter = c.b("workload.scatter");
   s.trim_fraction = c.d("workload.trim_fraction");
   s.io_count = c.u("workload.io_count");
   s.seed = uint64_t(c.i("sim.seed")) * 2;
