@@ -20,6 +20,7 @@ const char* type_name(KeyType t) {
     case KeyType::Real: return "a number";
     case KeyType::Bool: return "true or false";
     case KeyType::String: return "a string";
+    case KeyType::Jobs: return "an array of job objects";
   }
   return "?";
 }
@@ -66,20 +67,21 @@ Config::Config() {
   for (auto& k : config_schema()) doc_[pointer(k.path)] = k.def;
 }
 
-void Config::assign(const KeySpec& k, const nlohmann::json& v, const std::string& origin) {
+nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const std::string& origin,
+                               const std::string& shown) const {
   auto fail = [&](const std::string& why) {
-    throw ConfigError(origin + ": key '" + k.path + "': expected " + expected(k) + ", got " + v.dump() + why);
+    throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump() + why);
   };
   nlohmann::json value = v;
   switch (k.type) {
-    case KeyType::Int: {
+    case KeyType::Int:
       if (v.is_number_integer()) break;
       if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) < 9e15) {
         value = int64_t(v.get<double>());
         break;
       }
       fail("");
-    } break;
+      break;
     case KeyType::Real:
       if (!v.is_number()) fail("");
       value = v.get<double>();
@@ -90,6 +92,8 @@ void Config::assign(const KeySpec& k, const nlohmann::json& v, const std::string
     case KeyType::String:
       if (!v.is_string()) fail("");
       break;
+    case KeyType::Jobs:
+      return checked_jobs(v, origin);
   }
   if (k.type == KeyType::Int || k.type == KeyType::Real) {
     double x = value.get<double>();
@@ -100,7 +104,58 @@ void Config::assign(const KeySpec& k, const nlohmann::json& v, const std::string
     for (auto& c : k.choices) ok |= (c == value.get<std::string>());
     if (!ok) fail("");
   }
-  doc_[pointer(k.path)] = value;
+  return value;
+}
+
+namespace {
+// The schema key a job field stands for.
+std::string job_key(const std::string& field) {
+  if (field == "queues" || field == "queue_depth") return "host." + field;
+  return "workload." + field;
+}
+}  // namespace
+
+nlohmann::json Config::checked_jobs(const nlohmann::json& v, const std::string& origin) const {
+  if (!v.is_array()) throw ConfigError(origin + ": key 'jobs': expected an array of job objects, got " + v.dump());
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t j = 0; j < v.size(); ++j) {
+    const std::string at = "jobs[" + std::to_string(j) + "]";
+    if (!v[j].is_object()) throw ConfigError(origin + ": key '" + at + "': expected an object, got " + v[j].dump());
+    nlohmann::json job = nlohmann::json::object();
+    for (auto it = v[j].begin(); it != v[j].end(); ++it) {
+      if (it.key() == "name") {
+        if (!it.value().is_string())
+          throw ConfigError(origin + ": key '" + at + ".name': expected a string, got " + it.value().dump());
+        job["name"] = it.value();
+        continue;
+      }
+      const KeySpec* k = find_key(job_key(it.key()));
+      if (!k || it.key().find('.') != std::string::npos)
+        throw ConfigError(origin + ": unknown key '" + at + "." + it.key() +
+                          "' (a job takes name, queues, queue_depth and the workload.* keys without 'workload.')");
+      job[it.key()] = checked(*k, it.value(), origin, at + "." + it.key());
+    }
+    out.push_back(job);
+  }
+  return out;
+}
+
+void Config::assign(const KeySpec& k, const nlohmann::json& v, const std::string& origin) {
+  doc_[pointer(k.path)] = checked(k, v, origin, k.path);
+}
+
+Config Config::job_config(size_t j) const {
+  Config c = *this;
+  if (j >= job_count()) return c;
+  for (auto it = doc_["jobs"][j].begin(); it != doc_["jobs"][j].end(); ++it)
+    if (it.key() != "name") c.doc_[pointer(job_key(it.key()))] = it.value();
+  c.doc_["jobs"] = nlohmann::json::array();
+  return c;
+}
+
+std::string Config::job_name(size_t j) const {
+  if (j < job_count() && doc_["jobs"][j].contains("name")) return doc_["jobs"][j]["name"].get<std::string>();
+  return "job" + std::to_string(j);
 }
 
 void Config::merge(const nlohmann::json& doc, const std::string& origin) {

@@ -16,7 +16,7 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class KeyType { Int, Real, Bool, String };
+enum class KeyType { Int, Real, Bool, String, Jobs };
 
 struct KeySpec {
   std::string path;      // dotted, e.g. "geometry.channels"
@@ -50,8 +50,19 @@ class Config {
 
   const nlohmann::json& json() const { return doc_; }
 
+  // Jobs (key "jobs"): an array of objects, each overriding workload.* keys (by their name without
+  // "workload.") and host.queues / host.queue_depth ("queues", "queue_depth"), plus a "name".
+  // Empty = one job made of workload.* and host.*.
+  size_t job_count() const { return doc_["jobs"].size(); }
+  // The configuration seen by job j: workload.* and host.* with the job's overrides applied.
+  Config job_config(size_t j) const;
+  std::string job_name(size_t j) const;
+
  private:
   void assign(const KeySpec& spec, const nlohmann::json& value, const std::string& origin);
+  nlohmann::json checked(const KeySpec& spec, const nlohmann::json& value, const std::string& origin,
+                         const std::string& shown) const;
+  nlohmann::json checked_jobs(const nlohmann::json& value, const std::string& origin) const;
   const nlohmann::json& at(const std::string& path) const;
   nlohmann::json doc_;
 };

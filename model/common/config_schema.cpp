@@ -61,7 +61,9 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.scatter", T::Bool, true, 0, 0, {}, "", "zipf/pareto/normal: scatter hot ranks over the range as fio does (false: hot = lowest addresses)"},
       {"workload.block_bytes", T::Int, 4096, 512, 64ll << 20, {}, "bytes", "request size"},
       {"workload.address_range", T::Int, 0, 0, 1ll << 52, {}, "bytes", "bytes of the namespace addressed from offset 0 (0 = all)"},
+      {"workload.seed_offset", T::Int, 0, 0, 1 << 30, {}, "", "added to the job's random seed (jobs differ by their index by default)"},
       {"workload.io_count", T::Int, 1000000, 1, 1ll << 40, {}, "I/Os", "I/Os in the timed run"},
+      {"jobs", T::Jobs, nlohmann::json::array(), 0, 0, {}, "", "several jobs in one run, each on its own queues: [{\"name\": \"a\", \"queues\": 2, \"read_fraction\": 1, ...}]; empty = one job from workload.* and host.*"},
       // preconditioning (functional fast-forward, no timing)
       {"precondition.fill", T::Bool, true, 0, 0, {}, "", "write the whole logical space sequentially first"},
       {"precondition.drive_writes", T::Real, 1.0, 0.0, 1000.0, {}, "drive writes", "then overwrite with the workload's write pattern this many times"},

@@ -14,12 +14,35 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
            const std::pair<uint64_t, tlm::tlm_generic_payload*>& b) {
   return a.first > b.first;
 }
+
+void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
+  if (cmd.op == IoOp::Trim) {
+    ++into.trims;
+  } else {
+    int k = cmd.op == IoOp::Read ? 0 : 1;
+    into.latency[k].record((cmd.complete_ps - cmd.submit_ps) / 1000);
+    ++into.ios[k];
+    into.bytes[k] += cmd.bytes;
+  }
+  into.last_complete_ps = now;
+}
 }  // namespace
 
-NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, Workload& workload)
-    : sc_module(name), host_isock("host_isock"), p_(p), workload_(workload), queue_outstanding_(p.queues, 0) {
+NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs)
+    : sc_module(name), host_isock("host_isock"), p_(p) {
+  size_t depth = 0;
+  for (auto& spec : jobs) {
+    auto j = std::make_unique<Job>();
+    j->spec = spec;
+    j->first_queue = uint32_t(queue_job_.size());
+    for (uint32_t q = 0; q < spec.queues; ++q) queue_job_.push_back(uint16_t(jobs_.size()));
+    depth += size_t(spec.queues) * spec.queue_depth;
+    any_open_loop_ |= spec.open_loop;
+    jobs_.push_back(std::move(j));
+  }
+  queue_outstanding_.assign(queue_job_.size(), 0);
+  heap_.reserve(depth);
   host_isock.register_nb_transport_bw(this, &NvmeHost::nb_transport_bw);
-  heap_.reserve(size_t(p.queues) * p.queue_depth);
   SC_HAS_PROCESS(NvmeHost);
   SC_METHOD(start);
   SC_METHOD(wake);
@@ -34,21 +57,24 @@ void NvmeHost::trace(sc_core::sc_trace_file* tf) { sc_core::sc_trace(tf, outstan
 
 void NvmeHost::fail() {
   error_ = std::current_exception();
-  exhausted_ = true;
-  have_next_ = false;
+  for (auto& j : jobs_)
+    if (!j->exhausted) {
+      j->exhausted = true;
+      ++exhausted_jobs_;
+    }
   sc_core::sc_stop();
 }
 
-bool NvmeHost::next_request() {
-  if (have_next_) return true;
-  if (exhausted_) return false;
+bool NvmeHost::next_request(Job& j) {
+  if (j.have_next) return true;
+  if (j.exhausted) return false;
   try {
-    if (!workload_.next(next_)) {
-      exhausted_ = true;
-      if (outstanding_ == 0) sc_core::sc_stop();
+    if (!j.spec.workload->next(j.next)) {
+      j.exhausted = true;
+      if (++exhausted_jobs_ == jobs_.size() && outstanding_ == 0) sc_core::sc_stop();
       return false;
     }
-    IoRequest& r = next_;
+    IoRequest& r = j.next;
     if (r.bytes == 0) throw std::invalid_argument("host: request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.bytes > p_.max_bytes)
       throw std::invalid_argument("host: request of " + std::to_string(r.bytes) + " bytes exceeds the " +
@@ -56,48 +82,55 @@ bool NvmeHost::next_request() {
     if (r.offset + r.bytes > p_.logical_bytes) {  // fold back into the namespace, keeping 512 B alignment
       r.offset %= p_.logical_bytes;
       if (r.offset + r.bytes > p_.logical_bytes) r.offset = (p_.logical_bytes - r.bytes) & ~uint64_t(511);
+      ++j.stats.folded;
       ++stats_.folded;
     }
   } catch (...) {
     fail();
     return false;
   }
-  have_next_ = true;
+  j.have_next = true;
   return true;
 }
 
 void NvmeHost::start() {
-  stats_.first_submit_ps = now_ps();
-  if (p_.open_loop) {
-    arrivals();
-    return;
+  const uint64_t now = now_ps();
+  stats_.first_submit_ps = now;
+  for (auto& j : jobs_) {
+    j->stats.first_submit_ps = now;
+    if (j->spec.open_loop) continue;
+    for (uint32_t d = 0; d < j->spec.queue_depth; ++d)
+      for (uint32_t q = 0; q < j->spec.queues && next_request(*j); ++q) submit(*j, uint16_t(j->first_queue + q));
   }
-  for (uint32_t d = 0; d < p_.queue_depth; ++d)
-    for (uint32_t q = 0; q < p_.queues; ++q) {
-      if (!next_request()) return;
-      submit(uint16_t(q));
-    }
+  if (any_open_loop_) arrivals();
 }
 
 void NvmeHost::arrivals() {
   const uint64_t now = now_ps();
-  while (next_request()) {
-    uint64_t due = next_.time_ns * 1000;
-    if (due > now) {
-      arrive_.notify(ps_time(due - now));
-      return;
+  uint64_t next_due = kNever;
+  for (auto& jp : jobs_) {
+    Job& j = *jp;
+    if (!j.spec.open_loop) continue;
+    while (next_request(j)) {
+      uint64_t due = j.next.time_ns * 1000;
+      if (due > now) {
+        next_due = std::min(next_due, due);
+        break;
+      }
+      uint32_t q = 0;
+      for (; q < j.spec.queues && queue_outstanding_[j.first_queue + j.rr] >= j.spec.queue_depth; ++q)
+        j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
+      if (q == j.spec.queues) break;  // every queue of the job is full: a completion calls again
+      submit(j, uint16_t(j.first_queue + j.rr));
+      j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
     }
-    uint32_t q = 0;
-    for (; q < p_.queues && queue_outstanding_[rr_] >= p_.queue_depth; ++q) rr_ = rr_ + 1 == p_.queues ? 0 : rr_ + 1;
-    if (q == p_.queues) return;  // every queue full: a completion calls again
-    submit(uint16_t(rr_));
-    rr_ = rr_ + 1 == p_.queues ? 0 : rr_ + 1;
   }
+  if (next_due != kNever) arrive_.notify(ps_time(next_due - now));
 }
 
-void NvmeHost::submit(uint16_t qid) {
-  const IoRequest& r = next_;
-  have_next_ = false;
+void NvmeHost::submit(Job& j, uint16_t qid) {
+  const IoRequest& r = j.next;
+  j.have_next = false;
   tlm::tlm_generic_payload* gp = pool_.acquire();
   NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
   const uint64_t first = r.offset / kUnitBytes, end = r.offset + r.bytes;
@@ -109,7 +142,7 @@ void NvmeHost::submit(uint16_t qid) {
   cmd.qid = qid;
   cmd.stream = r.stream;
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
-  cmd.submit_ps = p_.open_loop ? std::min<uint64_t>(now_ps(), r.time_ns * 1000) : now_ps();
+  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), r.time_ns * 1000) : now_ps();
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_address(r.offset);
   gp->set_data_length(r.bytes);
@@ -134,32 +167,27 @@ tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::
 void NvmeHost::wake() {
   ++kernel_activations();
   const uint64_t now = now_ps();
+  bool open_slot = false;
   while (!heap_.empty() && heap_.front().first <= now) {
     tlm::tlm_generic_payload* gp = heap_.front().second;
     std::pop_heap(heap_.begin(), heap_.end(), later);
     heap_.pop_back();
     NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
-    if (cmd.op == IoOp::Trim) {
-      ++stats_.trims;
-    } else {
-      int k = cmd.op == IoOp::Read ? 0 : 1;
-      stats_.latency[k].record((cmd.complete_ps - cmd.submit_ps) / 1000);
-      ++stats_.ios[k];
-      stats_.bytes[k] += cmd.bytes;
-    }
-    stats_.last_complete_ps = now;
-    uint16_t qid = cmd.qid;
+    const uint16_t qid = cmd.qid;
+    Job& j = *jobs_[queue_job_[qid]];
+    add(stats_, cmd, now);
+    add(j.stats, cmd, now);
     --outstanding_;
     --queue_outstanding_[qid];
     gp->release();
-    if (p_.open_loop) {
-      arrivals();
-    } else if (next_request()) {
-      submit(qid);
-    }
+    if (j.spec.open_loop)
+      open_slot = true;
+    else if (next_request(j))
+      submit(j, qid);
   }
-  if (exhausted_ && outstanding_ == 0) sc_core::sc_stop();
+  if (open_slot) arrivals();
   if (!heap_.empty()) wake_.notify(ps_time(heap_.front().first - now));
+  if (finished()) sc_core::sc_stop();
 }
 
 }  // namespace ssdtlm

@@ -53,7 +53,35 @@ class RepeatWrites : public Workload {
   size_t i_ = 0;
 };
 
+// Requests from several workloads in turn; a workload that runs dry drops out.
+class Interleave : public Workload {
+ public:
+  explicit Interleave(std::vector<std::unique_ptr<Workload>> parts) : parts_(std::move(parts)) {}
+  bool next(IoRequest& r) override {
+    while (!parts_.empty()) {
+      i_ %= parts_.size();
+      if (parts_[i_]->next(r)) {
+        ++i_;
+        return true;
+      }
+      parts_.erase(parts_.begin() + long(i_));
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Workload>> parts_;
+  size_t i_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<Workload> make_precondition_workload(const Config& c, uint64_t logical_bytes) {
+  if (c.job_count() == 0) return make_workload(c, logical_bytes, true);
+  std::vector<std::unique_ptr<Workload>> parts;
+  for (size_t j = 0; j < c.job_count(); ++j) parts.push_back(make_workload(c.job_config(j), logical_bytes, true));
+  return std::make_unique<Interleave>(std::move(parts));
+}
 
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
   if (c.s("workload.pattern") == "trace") {
@@ -80,7 +108,7 @@ std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes,
   s.scatter = c.b("workload.scatter");
   s.trim_fraction = c.d("workload.trim_fraction");
   s.io_count = c.u("workload.io_count");
-  s.seed = uint64_t(c.i("sim.seed")) * 2;
+  s.seed = uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003;
   if (for_precondition) {
     s.read_fraction = 0.0;
     s.trim_fraction = 0.0;

@@ -41,7 +41,7 @@ std::string usage(const std::string& name) {
 std::string config_table() {
   std::string s = "| key | type | default | range / choices | unit | meaning |\n|---|---|---|---|---|---|\n";
   for (auto& k : config_schema()) {
-    const char* type = k.type == KeyType::Int ? "int" : k.type == KeyType::Real ? "real" : k.type == KeyType::Bool ? "bool" : "string";
+    const char* type = k.type == KeyType::Int ? "int" : k.type == KeyType::Real ? "real" : k.type == KeyType::Bool ? "bool" : k.type == KeyType::Jobs ? "array" : "string";
     std::string range;
     if (k.type == KeyType::Int || k.type == KeyType::Real) {
       std::ostringstream os;
@@ -60,7 +60,9 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   quiet_kernel();
   std::unique_ptr<Platform> p = info.make(c);
   const uint64_t interval = uint64_t(c.d("stats.interval_ms") * 1e9);
-  Sampler sampler("sampler", *p, interval ? interval : 1, c.u("workload.io_count"), o.progress);
+  uint64_t expected = 0;  // for the progress line
+  for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) expected += c.job_config(j).u("workload.io_count");
+  Sampler sampler("sampler", *p, interval ? interval : 1, expected, o.progress);
   sc_core::sc_trace_file* tf = nullptr;
   if (!o.vcd_path.empty()) {
     std::filesystem::path parent = std::filesystem::path(o.vcd_path).parent_path();
@@ -77,7 +79,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   const double dw = c.d("precondition.drive_writes");
   const bool fill = c.b("precondition.fill");
   if (fill || dw > 0) {
-    std::unique_ptr<Workload> w = dw > 0 ? make_workload(c, p->geometry().logical_bytes(), true) : nullptr;
+    std::unique_ptr<Workload> w = dw > 0 ? make_precondition_workload(c, p->geometry().logical_bytes()) : nullptr;
     auto t0 = std::chrono::steady_clock::now();
     pre = precondition(p->ftl().page_ftl(), p->checker(), fill, dw, w.get(), [&](uint64_t done, uint64_t total) {
       if (o.progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))

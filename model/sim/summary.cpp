@@ -45,6 +45,22 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"trims", h.trims},
                {"folded_requests", h.folded},
                {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
+  if (p.host().jobs() > 1) {
+    nlohmann::json jobs = nlohmann::json::array();
+    for (size_t j = 0; j < p.host().jobs(); ++j) {
+      const HostStats& js = p.host().job_stats(j);
+      const double span = double(js.last_complete_ps - js.first_submit_ps) / 1e12;
+      auto jrate = [&](double x) { return span > 0 ? x / span : 0.0; };
+      jobs.push_back({{"name", p.host().job(j).name},
+                      {"ios", js.ios[0] + js.ios[1]},
+                      {"read_ios", js.ios[0]},
+                      {"write_ios", js.ios[1]},
+                      {"iops", jrate(double(js.ios[0] + js.ios[1]))},
+                      {"mbps", jrate(double(js.bytes[0] + js.bytes[1])) / 1e6},
+                      {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}}});
+    }
+    s["jobs"] = jobs;
+  }
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
                {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
                {"erases", f.erases},

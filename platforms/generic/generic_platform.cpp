@@ -32,12 +32,18 @@ GenericPlatform::GenericPlatform(const Config& c)
                                               make_flush_policy(c.s("buffer.policy"), fp.buffer_units, "buffer.policy"));
 
   // modules
-  workload_ = make_workload(c, g_.logical_bytes(), false);
-  HostParams hp{uint32_t(c.i("host.queues")), uint32_t(c.i("host.queue_depth")), g_.logical_bytes(),
-                uint64_t(fp.buffer_units) * kUnitBytes,
-                c.s("workload.pattern") == "trace" && c.s("workload.trace_timing") == "open"};
-  host_ = std::make_unique<NvmeHost>("host", hp, *workload_);
-  nvme_ = std::make_unique<NvmeController>("nvme", NvmeParams::from_config(c));
+  std::vector<HostJob> jobs;
+  for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) {
+    Config jc = c.job_config(j);
+    if (c.job_count() && !c.json()["jobs"][j].contains("seed_offset")) jc.set("workload.seed_offset=" + std::to_string(j));
+    workloads_.push_back(make_workload(jc, g_.logical_bytes(), false));
+    jobs.push_back({c.job_name(j), workloads_.back().get(), uint32_t(jc.i("host.queues")), uint32_t(jc.i("host.queue_depth")),
+                    jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open"});
+  }
+  host_ = std::make_unique<NvmeHost>("host", HostParams{g_.logical_bytes(), uint64_t(fp.buffer_units) * kUnitBytes}, jobs);
+  NvmeParams np = NvmeParams::from_config(c);
+  np.queues = host_->queues();
+  nvme_ = std::make_unique<NvmeController>("nvme", np);
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
   Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
   DieTiming dt{us_to_ps(c.d("timing.t_read_us")), us_to_ps(c.d("timing.t_prog_us")), us_to_ps(c.d("timing.t_erase_us"))};

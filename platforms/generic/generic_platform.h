@@ -27,7 +27,7 @@ class GenericPlatform : public Platform {
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<IntegrityChecker> checker_;
   std::unique_ptr<PageFtl> page_ftl_;
-  std::unique_ptr<Workload> workload_;
+  std::vector<std::unique_ptr<Workload>> workloads_;  // one per job
   std::unique_ptr<NvmeHost> host_;
   std::unique_ptr<NvmeController> nvme_;
   std::unique_ptr<Ftl> ftl_;

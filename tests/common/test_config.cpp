@@ -41,6 +41,19 @@ TEST_CASE("wrong types and out-of-range values name the key and the expectation"
   CHECK(c.i("geometry.channels") == 8);  // failed assignments leave the value alone
 }
 
+TEST_CASE("jobs are validated field by field", "[config]") {
+  Config c;
+  CHECK_THAT(error_of([&] { c.set("jobs=[{\"read_fraction\": 2}]"); }), Contains("jobs[0].read_fraction") && Contains("out of range"));
+  CHECK_THAT(error_of([&] { c.set("jobs=[{\"colour\": 1}]"); }), Contains("unknown key 'jobs[0].colour'"));
+  CHECK_THAT(error_of([&] { c.set("jobs={}"); }), Contains("array of job objects"));
+  c.set("jobs=[{\"name\": \"r\", \"queues\": 3, \"distribution\": \"zipf:1.2\"}]");
+  CHECK(c.job_count() == 1);
+  CHECK(c.job_name(0) == "r");
+  CHECK(c.job_config(0).i("host.queues") == 3);
+  CHECK(c.job_config(0).s("workload.distribution") == "zipf:1.2");
+  CHECK(c.job_config(0).i("host.queue_depth") == c.i("host.queue_depth"));
+}
+
 TEST_CASE("impossible geometry is rejected", "[config]") {
   Config c;
   c.set("geometry.over_provisioning=0.001");

@@ -95,3 +95,24 @@ TEST_CASE("open-loop replay of the TPC-C trace", "[platform][trace]") {
   CHECK(r.lpn_writes_csv.rfind("lpn,writes\n", 0) == 0);
   CHECK(r.lpn_writes_csv.size() > 100);
 }
+
+TEST_CASE("independent jobs run side by side on their own queues", "[platform][workload]") {
+  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=128",
+                             "geometry.pages_per_block=64", "buffer.bytes=1048576"});
+  c.merge_text(R"({"jobs": [
+      {"name": "reader", "queues": 2, "queue_depth": 16, "read_fraction": 1.0, "io_count": 40000},
+      {"name": "writer", "queues": 1, "queue_depth": 4, "pattern": "sequential", "block_bytes": 65536,
+       "io_count": 2000, "address_range": 134217728}]})",
+               "jobs.json");
+  RunResult r = run_generic(c);
+  const auto& s = r.summary;
+  REQUIRE(s["jobs"].size() == 2);
+  CHECK(s["jobs"][0]["name"] == "reader");
+  CHECK(s["jobs"][0]["read_ios"] == 40000);
+  CHECK(s["jobs"][0]["write_ios"] == 0);
+  CHECK(s["jobs"][1]["write_ios"] == 2000);
+  CHECK(s["host"]["ios"] == 42000);
+  CHECK(s["host"]["bytes_written"] == 2000ull * 65536);
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["integrity"]["checked_reads"] == 40000);
+}
