@@ -6,7 +6,14 @@ namespace ssdtlm {
 
 ChannelController::ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel,
                                      std::vector<Die*> dies, const Channel& bus, const DieTiming& timing)
-    : sc_module(name), tsock("tsock"), g_(g), channel_(channel), bus_(bus), timing_(timing), dies_(dies.size()) {
+    : sc_module(name),
+      tsock("tsock"),
+      g_(g),
+      channel_(channel),
+      bus_(bus),
+      timing_(timing),
+      dies_(dies.size()),
+      array_done_(dies.size(), kNever) {
   for (size_t i = 0; i < dies.size(); ++i) dies_[i].die = dies[i];
   tsock.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   SC_HAS_PROCESS(ChannelController);
@@ -16,6 +23,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
 }
 
 void ChannelController::trace(sc_core::sc_trace_file* tf) {
+  tracing_ = true;
   std::string base = std::string(name());
   sc_core::sc_trace(tf, bus_busy_, base + ".bus_busy");
   for (size_t i = 0; i < dies_.size(); ++i)
@@ -29,7 +37,8 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   uint64_t now = now_ps();
   op->ready_ps = std::max<uint64_t>(op->ready_ps, now + delay.value());
   op->next = nullptr;
-  DieState& d = dies_[op->die / g_.channels];
+  const uint32_t k = op->die / g_.channels;
+  DieState& d = dies_[k];
   if (d.tail)
     d.tail->next = op;
   else
@@ -37,8 +46,10 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   d.tail = op;
   ++d.queued;
   phase = tlm::END_REQ;
-  // With the bus busy and the die occupied, the wake already scheduled (end of the transfer) will see the op.
-  if (!bus_op_ || (!d.array_op && !d.read_out && !d.staged && !d.on_bus)) step();
+  if (d.head == op) {  // an op behind others changes nothing until they leave
+    kick_ |= uint64_t(1) << k;
+    step();
+  }
   return tlm::TLM_UPDATED;
 }
 
@@ -47,12 +58,12 @@ uint32_t ChannelController::bytes_of(const FlashOp& op) const {
   return uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
 }
 
-void ChannelController::start_array(DieState& d, FlashOp* op, uint64_t now) {
+void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t now) {
   uint64_t t = op->cmd == FlashCmd::Read ? timing_.t_read_ps
                : op->cmd == FlashCmd::Program ? timing_.t_prog_ps
                                               : timing_.t_erase_ps;
-  d.array_op = op;
-  d.array_done = now + t;
+  dies_[k].array_op = op;
+  array_done_[k] = now + t;
   stats_.die_array_busy_ps += t;
 }
 
@@ -63,9 +74,12 @@ void ChannelController::complete(FlashOp* op, uint64_t now) {
   tsock->nb_transport_bw(*op->payload, phase, delay);
 }
 
-void ChannelController::finish_array(DieState& d) {
+void ChannelController::finish_array(uint32_t k) {
+  DieState& d = dies_[k];
   FlashOp* op = d.array_op;
+  const uint64_t done = array_done_[k];
   d.array_op = nullptr;
+  array_done_[k] = kNever;
   switch (op->cmd) {
     case FlashCmd::Read: {
       size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
@@ -78,22 +92,48 @@ void ChannelController::finish_array(DieState& d) {
     } break;
     case FlashCmd::Program:
       d.die->program(op->block, op->page, op->lpn, op->version, op->kind, op->stream);
-      complete(op, d.array_done);
+      complete(op, done);
       break;
     case FlashCmd::Erase:
       d.die->erase(op->block);
-      complete(op, d.array_done);
+      complete(op, done);
       break;
   }
 }
 
+void ChannelController::update(uint32_t k, uint64_t now) {
+  DieState& d = dies_[k];
+  const uint64_t bit = uint64_t(1) << k;
+  // An idle array takes the staged program, else a ready read or erase at the head of the queue.
+  if (!d.array_op && !d.read_out) {
+    if (d.staged) {
+      start_array(k, d.staged, now);
+      d.staged = nullptr;
+    } else if (d.head && !d.on_bus && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now) {
+      FlashOp* op = d.head;
+      d.head = op->next;
+      if (!d.head) d.tail = nullptr;
+      --d.queued;
+      start_array(k, op, now);
+    }
+  }
+  // The bus: data-out of a sensed read, or data-in of a ready program (into the cache register while the
+  // array programs the previous page).
+  bool want = !d.on_bus && (d.read_out || (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now &&
+                                           !d.staged && (!d.array_op || d.array_op->cmd == FlashCmd::Program)));
+  bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
+  if (d.head && d.head->ready_ps > now && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
+  if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.on_bus;
+}
+
 void ChannelController::advance(uint64_t now) {
-  // 1. The bus transfer in progress ends.
+  // The bus transfer in progress ends.
   if (bus_op_ && bus_done_ <= now) {
     FlashOp* op = bus_op_;
     DieState& d = dies_[bus_die_];
     bus_op_ = nullptr;
     d.on_bus = false;
+    kick_ |= uint64_t(1) << bus_die_;
     if (op->cmd == FlashCmd::Program) {
       d.staged = op;  // in the cache register
     } else {
@@ -101,47 +141,41 @@ void ChannelController::advance(uint64_t now) {
       complete(op, bus_done_);
     }
   }
-  // 2. Array operations end; 3. idle arrays take the staged program, else a ready read or erase at the head.
-  for (auto& d : dies_) {
-    if (d.array_op && d.array_done <= now) finish_array(d);
-    if (d.array_op || d.read_out) continue;
-    if (d.staged) {
-      start_array(d, d.staged, now);
-      d.staged = nullptr;
-    } else if (d.head && !d.on_bus && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now) {
-      FlashOp* op = d.head;
+  // Array operations end.
+  const uint32_t n = uint32_t(dies_.size());
+  for (uint32_t k = 0; k < n; ++k)
+    if (array_done_[k] <= now) {
+      finish_array(k);
+      kick_ |= uint64_t(1) << k;
+    }
+  // A head op whose firmware time has come.
+  if (ready_min_ <= now) {
+    ready_min_ = kNever;
+    kick_ |= n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  }
+  for (uint64_t m = kick_; m; m &= m - 1) update(uint32_t(__builtin_ctzll(m)), now);
+  kick_ = 0;
+  // A free bus goes round-robin to a die that wants it.
+  if (!bus_op_ && bus_want_) {
+    uint64_t later = rr_ < 64 ? bus_want_ & (~uint64_t(0) << rr_) : 0;
+    uint32_t k = uint32_t(__builtin_ctzll(later ? later : bus_want_));
+    DieState& d = dies_[k];
+    FlashOp* op = d.read_out;
+    if (!op) {
+      op = d.head;
       d.head = op->next;
       if (!d.head) d.tail = nullptr;
       --d.queued;
-      start_array(d, op, now);
     }
-  }
-  // 4. A free bus goes round-robin to a die with data to move out, or a program ready for data-in.
-  if (!bus_op_) {
-    const uint32_t n = uint32_t(dies_.size());
-    for (uint32_t i = 0; i < n; ++i) {
-      uint32_t k = (rr_ + i) % n;
-      DieState& d = dies_[k];
-      FlashOp* op = nullptr;
-      if (d.read_out) {
-        op = d.read_out;
-      } else if (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now && !d.staged &&
-                 (!d.array_op || d.array_op->cmd == FlashCmd::Program)) {
-        op = d.head;
-        d.head = op->next;
-        if (!d.head) d.tail = nullptr;
-        --d.queued;
-      }
-      if (!op) continue;
-      uint64_t t = bus_.transfer_ps(bytes_of(*op));
-      bus_op_ = op;
-      bus_die_ = k;
-      bus_done_ = now + t;
-      stats_.bus_busy_ps += t;
-      d.on_bus = true;
-      rr_ = k + 1;
-      break;
-    }
+    uint64_t t = bus_.transfer_ps(bytes_of(*op));
+    bus_op_ = op;
+    bus_die_ = k;
+    bus_done_ = now + t;
+    stats_.bus_busy_ps += t;
+    d.on_bus = true;
+    bus_want_ &= ~(uint64_t(1) << k);
+    if (tracing_) d.busy = true;
+    rr_ = k + 1;
   }
 }
 
@@ -160,14 +194,10 @@ void ChannelController::step() {
   do {
     again_ = false;
     advance(now);
-  } while (again_);
-  uint64_t next = kNever;
-  if (bus_op_) next = bus_done_;
-  for (auto& d : dies_) {
-    if (d.array_op && d.array_done < next) next = d.array_done;
-    if (d.head && d.head->ready_ps > now && d.head->ready_ps < next) next = d.head->ready_ps;
-    d.busy = d.array_op || d.staged || d.read_out || d.on_bus;
-  }
+  } while (again_ || kick_);
+  uint64_t next = bus_op_ ? bus_done_ : kNever;
+  for (uint64_t t : array_done_) next = t < next ? t : next;
+  if (ready_min_ < next) next = ready_min_;
   bus_busy_ = bus_op_ != nullptr;
   if (next != kNever) wake_.notify(ps_time(next - now));
   in_step_ = false;

@@ -6,6 +6,7 @@
 // command cycles (a few tens of ns) are folded into the array time rather than occupying the bus.
 //
 // One SC_METHOD per channel, woken only when the bus or a die array finishes, or a queued op becomes ready.
+// Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -41,8 +42,7 @@ class ChannelController : public sc_core::sc_module {
     FlashOp* head = nullptr;       // waiting ops, FIFO
     FlashOp* tail = nullptr;
     size_t queued = 0;
-    FlashOp* array_op = nullptr;   // in tR / tPROG / tBERS
-    uint64_t array_done = 0;
+    FlashOp* array_op = nullptr;   // in tR / tPROG / tBERS, until array_done_[die]
     FlashOp* staged = nullptr;     // program with data-in done, waiting for the array (cache register)
     FlashOp* read_out = nullptr;   // read sensed, waiting for / doing data-out
     bool on_bus = false;
@@ -53,8 +53,9 @@ class ChannelController : public sc_core::sc_module {
   void on_wake();       // the process
   void step();          // advance to now and schedule the next wake; also called directly when work arrives
   void advance(uint64_t now);
-  void start_array(DieState& d, FlashOp* op, uint64_t now);
-  void finish_array(DieState& d);  // the array op of d ends now
+  void start_array(uint32_t k, FlashOp* op, uint64_t now);
+  void finish_array(uint32_t k);   // the array op of die k ends now
+  void update(uint32_t k, uint64_t now);  // start what die k can start; recompute whether it wants the bus
   void complete(FlashOp* op, uint64_t now);
   uint32_t bytes_of(const FlashOp& op) const;
 
@@ -63,6 +64,11 @@ class ChannelController : public sc_core::sc_module {
   Channel bus_;
   DieTiming timing_;
   std::vector<DieState> dies_;
+  std::vector<uint64_t> array_done_;  // per die, kNever when the array is idle (one contiguous scan)
+  uint64_t kick_ = 0;                 // dies whose state changed and need update()
+  uint64_t bus_want_ = 0;             // dies ready to use the bus
+  uint64_t ready_min_ = ~uint64_t(0); // earliest future ready time of a head op that blocks its die
+  bool tracing_ = false;
   FlashOp* bus_op_ = nullptr;
   uint32_t bus_die_ = 0;
   uint64_t bus_done_ = 0;
