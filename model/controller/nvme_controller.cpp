@@ -27,10 +27,6 @@ NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p
       up_(p.link_bytes_per_s, p.link_latency_ps),
       sq_(p.queues) {
   nvme_tsock.register_nb_transport_fw(this, &NvmeController::nb_transport_fw);
-  SC_HAS_PROCESS(NvmeController);
-  SC_METHOD(on_wake);
-  sensitive << wake_;
-  dont_initialize();
 }
 
 tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -47,32 +43,26 @@ tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp,
   return tlm::TLM_UPDATED;
 }
 
-void NvmeController::on_wake() {
-  ++kernel_activations();
-  fetch();
-}
-
 void NvmeController::fetch() {
   if (in_fetch_) return;  // re-entered through a completion; the outer call continues
   in_fetch_ = true;
+  // The engine takes every waiting command in round-robin order, one per fetch_ns; each reaches the FTL
+  // with its own fetch time annotated, so a burst of doorbells costs no kernel event.
   const uint64_t now = now_ps();
-  if (waiting_ && engine_free_ <= now) {
-    const uint32_t n = uint32_t(sq_.size());
-    for (uint32_t i = 0; i < n; ++i) {
-      uint32_t k = rr_ + i < n ? rr_ + i : rr_ + i - n;
-      Queue& q = sq_[k];
-      if (!q.head) continue;
-      NvmeCommand* cmd = q.head;
-      q.head = cmd->next;
-      if (!q.head) q.tail = nullptr;
-      --waiting_;
-      rr_ = k + 1 == n ? 0 : k + 1;
-      engine_free_ = now + p_.fetch_ps;
-      backend_->submit(*cmd, down_.transfer(now, kSqeBytes));
-      break;
-    }
+  const uint32_t n = uint32_t(sq_.size());
+  while (waiting_) {
+    uint32_t k = rr_;
+    while (!sq_[k].head) k = k + 1 == n ? 0 : k + 1;
+    Queue& q = sq_[k];
+    NvmeCommand* cmd = q.head;
+    q.head = cmd->next;
+    if (!q.head) q.tail = nullptr;
+    --waiting_;
+    rr_ = k + 1 == n ? 0 : k + 1;
+    const uint64_t start = engine_free_ > now ? engine_free_ : now;
+    engine_free_ = start + p_.fetch_ps;
+    backend_->submit(*cmd, down_.transfer(engine_free_, kSqeBytes));
   }
-  if (waiting_) wake_.notify(ps_time(engine_free_ > now ? engine_free_ - now : 0));
   in_fetch_ = false;
 }
 

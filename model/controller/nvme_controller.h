@@ -1,5 +1,6 @@
 // NVMe front end: submission queues fed by host doorbells, round-robin arbitration with one command
-// fetched per `fetch_ns`, and the PCIe link (one FIFO resource per direction: latency + bytes / bandwidth)
+// fetched per `fetch_ns` (no process of its own: a doorbell runs the fetch engine, which annotates each
+// command with the time its fetch completes), and the PCIe link (one FIFO resource per direction: latency + bytes / bandwidth)
 // carrying command fetches, write data (host -> device), read data and completion entries (device -> host).
 #pragma once
 #include <systemc>
@@ -58,8 +59,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void on_wake();  // the process
-  void fetch();    // arbitrate and fetch the next command; also called directly on a doorbell
+  void fetch();  // arbitrate and fetch the waiting commands (on a doorbell)
 
   struct Queue {
     NvmeCommand* head = nullptr;
@@ -73,7 +73,6 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
   uint64_t engine_free_ = 0;
   bool in_fetch_ = false;
   CommandSink* backend_ = nullptr;
-  sc_core::sc_event wake_;
 };
 
 }  // namespace ssdtlm

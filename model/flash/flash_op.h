@@ -33,7 +33,17 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   FlashOp* next = nullptr;  // intrusive queue link, owned by whoever queues the op
   tlm::tlm_generic_payload* payload = nullptr;  // the payload this extension rides on
 
-  void reset() { *this = FlashOp(); }
+  // Clears the header; the per-unit arrays are written by whoever fills the op.
+  void reset() {
+    cmd = FlashCmd::Read;
+    die = block = page = slot_mask = tag = 0;
+    kind = UnitKind::UD;
+    stream = 0;
+    read_kind = ReadKind::User;
+    ready_ps = done_ps = 0;
+    owner = nullptr;
+    next = nullptr;
+  }
 
   tlm::tlm_extension_base* clone() const override { return new FlashOp(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const FlashOp&>(other); }
