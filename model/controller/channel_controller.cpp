@@ -34,8 +34,7 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
                                                       sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   FlashOp* op = gp.get_extension<FlashOp>();
-  uint64_t now = now_ps();
-  op->ready_ps = std::max<uint64_t>(op->ready_ps, now + delay.value());
+  op->ready_ps = std::max<uint64_t>(op->ready_ps, now_ps() + delay.value());
   op->next = nullptr;
   const uint32_t k = op->die / g_.channels;
   DieState& d = dies_[k];
@@ -58,19 +57,28 @@ uint32_t ChannelController::bytes_of(const FlashOp& op) const {
   return uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
 }
 
-void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t now) {
-  uint64_t t = op->cmd == FlashCmd::Read ? timing_.t_read_ps
-               : op->cmd == FlashCmd::Program ? timing_.t_prog_ps
-                                              : timing_.t_erase_ps;
-  dies_[k].array_op = op;
-  array_done_[k] = now + t;
-  stats_.die_array_busy_ps += t;
+uint64_t ChannelController::array_time(const FlashOp& op) const {
+  return op.cmd == FlashCmd::Read ? timing_.t_read_ps : op.cmd == FlashCmd::Program ? timing_.t_prog_ps : timing_.t_erase_ps;
 }
 
-void ChannelController::complete(FlashOp* op, uint64_t now) {
-  op->done_ps = now;
+FlashOp* ChannelController::pop(DieState& d) {
+  FlashOp* op = d.head;
+  d.head = op->next;
+  if (!d.head) d.tail = nullptr;
+  --d.queued;
+  return op;
+}
+
+void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
+  dies_[k].array_op = op;
+  array_done_[k] = start + duration;
+  stats_.die_array_busy_ps += array_time(*op);
+}
+
+void ChannelController::complete(FlashOp* op, uint64_t done) {
+  op->done_ps = done;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;  // done_ps may lie ahead: the completion time is annotated
   tsock->nb_transport_bw(*op->payload, phase, delay);
 }
 
@@ -104,42 +112,62 @@ void ChannelController::finish_array(uint32_t k) {
 void ChannelController::update(uint32_t k, uint64_t now) {
   DieState& d = dies_[k];
   const uint64_t bit = uint64_t(1) << k;
-  // An idle array takes the staged program, else a ready read or erase at the head of the queue.
+  // An idle array takes the staged program, else a read or erase at the head whose firmware time is (nearly)
+  // over, once the die's own data-out has ended.
   if (!d.array_op && !d.read_out) {
     if (d.staged) {
-      start_array(k, d.staged, now);
+      start_array(k, d.staged, now, timing_.t_prog_ps);
       d.staged = nullptr;
-    } else if (d.head && !d.on_bus && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now) {
-      FlashOp* op = d.head;
-      d.head = op->next;
-      if (!d.head) d.tail = nullptr;
-      --d.queued;
-      start_array(k, op, now);
+    } else if (d.head && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs) {
+      FlashOp* op = pop(d);
+      start_array(k, op, std::max({now, op->ready_ps, d.free_at}), array_time(*op));
     }
   }
-  // The bus: data-out of a sensed read, or data-in of a ready program (into the cache register while the
-  // array programs the previous page).
-  bool want = !d.on_bus && (d.read_out || (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now &&
-                                           !d.staged && (!d.array_op || d.array_op->cmd == FlashCmd::Program)));
+  // The bus: data-out of a sensed read, or data-in of a program (cache program while the array programs).
+  // (A die's own data-out ends when the bus frees, so a granted program never overlaps it.)
+  const bool cache_busy = d.staged || (bus_pending_ && bus_die_ == k);
+  const bool want = d.read_out || (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs &&
+                                   !cache_busy && (!d.array_op || d.array_op->cmd == FlashCmd::Program));
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
-  if (d.head && d.head->ready_ps > now && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
-  if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.on_bus;
+  if (d.head && d.head->ready_ps > now + kLookaheadPs && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
+  if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.free_at > now;
+}
+
+void ChannelController::grant(uint32_t k, uint64_t now) {
+  DieState& d = dies_[k];
+  bus_want_ &= ~(uint64_t(1) << k);
+  bus_die_ = k;
+  rr_ = k + 1;
+  if (d.read_out) {  // data-out: the read is done when it ends
+    FlashOp* op = d.read_out;
+    d.read_out = nullptr;
+    const uint64_t t = bus_.transfer_ps(bytes_of(*op));
+    bus_free_at_ = now + t;
+    stats_.bus_busy_ps += t;
+    d.free_at = bus_free_at_;
+    kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
+    complete(op, bus_free_at_);
+    return;
+  }
+  FlashOp* op = pop(d);
+  const uint64_t start = std::max(now, op->ready_ps);
+  const uint64_t t = bus_.transfer_ps(bytes_of(*op));
+  bus_free_at_ = start + t;
+  stats_.bus_busy_ps += t;
+  if (!d.array_op) {
+    start_array(k, op, start, t + timing_.t_prog_ps);  // data-in then tPROG, as one piece
+  } else {
+    bus_pending_ = op;  // cache program: lands in the cache register at bus_free_at_
+  }
+  kick_ |= uint64_t(1) << k;
 }
 
 void ChannelController::advance(uint64_t now) {
-  // The bus transfer in progress ends.
-  if (bus_op_ && bus_done_ <= now) {
-    FlashOp* op = bus_op_;
-    DieState& d = dies_[bus_die_];
-    bus_op_ = nullptr;
-    d.on_bus = false;
+  // A cache-program transfer ends: the page waits in the cache register for the array.
+  if (bus_pending_ && bus_free_at_ <= now) {
+    dies_[bus_die_].staged = bus_pending_;
+    bus_pending_ = nullptr;
     kick_ |= uint64_t(1) << bus_die_;
-    if (op->cmd == FlashCmd::Program) {
-      d.staged = op;  // in the cache register
-    } else {
-      d.read_out = nullptr;
-      complete(op, bus_done_);
-    }
   }
   // Array operations end.
   const uint32_t n = uint32_t(dies_.size());
@@ -148,34 +176,19 @@ void ChannelController::advance(uint64_t now) {
       finish_array(k);
       kick_ |= uint64_t(1) << k;
     }
-  // A head op whose firmware time has come.
-  if (ready_min_ <= now) {
+  // Head ops whose firmware time has come (beyond the lookahead).
+  if (ready_min_ <= now + kLookaheadPs) {
     ready_min_ = kNever;
     kick_ |= n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
   }
-  for (uint64_t m = kick_; m; m &= m - 1) update(uint32_t(__builtin_ctzll(m)), now);
-  kick_ = 0;
-  // A free bus goes round-robin to a die that wants it.
-  if (!bus_op_ && bus_want_) {
-    uint64_t later = rr_ < 64 ? bus_want_ & (~uint64_t(0) << rr_) : 0;
-    uint32_t k = uint32_t(__builtin_ctzll(later ? later : bus_want_));
-    DieState& d = dies_[k];
-    FlashOp* op = d.read_out;
-    if (!op) {
-      op = d.head;
-      d.head = op->next;
-      if (!d.head) d.tail = nullptr;
-      --d.queued;
+  while (kick_ || (bus_want_ && bus_free_at_ <= now)) {
+    for (uint64_t m = kick_; m; m &= m - 1) update(uint32_t(__builtin_ctzll(m)), now);
+    kick_ = 0;
+    // A free bus goes round-robin to a die that wants it.
+    if (bus_want_ && bus_free_at_ <= now) {
+      uint64_t later = rr_ < 64 ? bus_want_ & (~uint64_t(0) << rr_) : 0;
+      grant(uint32_t(__builtin_ctzll(later ? later : bus_want_)), now);
     }
-    uint64_t t = bus_.transfer_ps(bytes_of(*op));
-    bus_op_ = op;
-    bus_die_ = k;
-    bus_done_ = now + t;
-    stats_.bus_busy_ps += t;
-    d.on_bus = true;
-    bus_want_ &= ~(uint64_t(1) << k);
-    if (tracing_) d.busy = true;
-    rr_ = k + 1;
   }
 }
 
@@ -195,10 +208,10 @@ void ChannelController::step() {
     again_ = false;
     advance(now);
   } while (again_ || kick_);
-  uint64_t next = bus_op_ ? bus_done_ : kNever;
+  uint64_t next = (bus_pending_ || bus_want_) && bus_free_at_ > now ? bus_free_at_ : kNever;
   for (uint64_t t : array_done_) next = t < next ? t : next;
-  if (ready_min_ < next) next = ready_min_;
-  bus_busy_ = bus_op_ != nullptr;
+  if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
+  bus_busy_ = bus_free_at_ > now;
   if (next != kNever) wake_.notify(ps_time(next - now));
   in_step_ = false;
 }

@@ -5,7 +5,12 @@
 // cache programming lets the next program's data-in proceed while the array is in tPROG. Read and erase
 // command cycles (a few tens of ns) are folded into the array time rather than occupying the bus.
 //
-// One SC_METHOD per channel, woken only when the bus or a die array finishes, or a queued op becomes ready.
+// Event economy (see docs/design.md): one SC_METHOD per channel. Whenever an operation's timing is already
+// determined when it starts, it is scheduled as a whole: a program whose die is idle occupies the array from
+// its data-in to the end of tPROG (one wake, at the end); a read is completed, with its completion time
+// annotated, when its data-out is granted (one wake, at the end of tR); an op whose firmware time ends within
+// kLookaheadPs starts at that time instead of costing a wake of its own. The bus end wakes the channel only
+// when another die waits for the bus or a cache-program transfer has to land in the cache register.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 #pragma once
 #include <systemc>
@@ -36,27 +41,32 @@ class ChannelController : public sc_core::sc_module {
   const ChannelStats& stats() const { return stats_; }
   size_t queued(uint32_t local_die) const { return dies_[local_die].queued; }
 
+  static constexpr uint64_t kLookaheadPs = 1000000;  // 1 us
+
  private:
   struct DieState {
     Die* die = nullptr;
-    FlashOp* head = nullptr;       // waiting ops, FIFO
+    FlashOp* head = nullptr;      // waiting ops, FIFO
     FlashOp* tail = nullptr;
     size_t queued = 0;
-    FlashOp* array_op = nullptr;   // in tR / tPROG / tBERS, until array_done_[die]
-    FlashOp* staged = nullptr;     // program with data-in done, waiting for the array (cache register)
-    FlashOp* read_out = nullptr;   // read sensed, waiting for / doing data-out
-    bool on_bus = false;
-    bool busy = false;             // traced
+    FlashOp* array_op = nullptr;  // owns the array (from its start, possibly in the future) until array_done_
+    FlashOp* staged = nullptr;    // cache program: data-in done, waiting for the array
+    FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
+    uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
+    bool busy = false;            // traced
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void on_wake();       // the process
-  void step();          // advance to now and schedule the next wake; also called directly when work arrives
+  void on_wake();  // the process
+  void step();     // advance to now and schedule the next wake; also called directly when work arrives
   void advance(uint64_t now);
-  void start_array(uint32_t k, FlashOp* op, uint64_t now);
-  void finish_array(uint32_t k);   // the array op of die k ends now
   void update(uint32_t k, uint64_t now);  // start what die k can start; recompute whether it wants the bus
-  void complete(FlashOp* op, uint64_t now);
+  void grant(uint32_t k, uint64_t now);   // the bus goes to die k
+  void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration);
+  void finish_array(uint32_t k);          // the array op of die k ends now
+  void complete(FlashOp* op, uint64_t done);
+  FlashOp* pop(DieState& d);
+  uint64_t array_time(const FlashOp& op) const;
   uint32_t bytes_of(const FlashOp& op) const;
 
   const Geometry& g_;
@@ -64,16 +74,16 @@ class ChannelController : public sc_core::sc_module {
   Channel bus_;
   DieTiming timing_;
   std::vector<DieState> dies_;
-  std::vector<uint64_t> array_done_;  // per die, kNever when the array is idle (one contiguous scan)
-  uint64_t kick_ = 0;                 // dies whose state changed and need update()
-  uint64_t bus_want_ = 0;             // dies ready to use the bus
-  uint64_t ready_min_ = ~uint64_t(0); // earliest future ready time of a head op that blocks its die
-  bool tracing_ = false;
-  FlashOp* bus_op_ = nullptr;
+  std::vector<uint64_t> array_done_;   // per die, kNever when the array is idle (one contiguous scan)
+  uint64_t kick_ = 0;                  // dies whose state changed and need update()
+  uint64_t bus_want_ = 0;              // dies ready to use the bus
+  uint64_t ready_min_ = ~uint64_t(0);  // earliest firmware-ready time beyond the lookahead of a blocking head op
+  uint64_t bus_free_at_ = 0;
+  FlashOp* bus_pending_ = nullptr;     // cache-program data-in in flight (lands in the cache register at the end)
   uint32_t bus_die_ = 0;
-  uint64_t bus_done_ = 0;
   uint32_t rr_ = 0;
   bool in_step_ = false, again_ = false;
+  bool tracing_ = false;
   bool bus_busy_ = false;  // traced
   ChannelStats stats_;
   sc_core::sc_event wake_;

@@ -35,6 +35,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       checker_(checker),
       core_free_(p.cores, 0),
       flush_inflight_(g_.dies, 0),
+      flushable_((g_.dies + 63) / 64, 0),
       gc_(g_.dies) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
@@ -43,6 +44,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
   }
   free_blocks_ = ftl_.blocks().total_free_blocks();
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
+  for (uint32_t d = 0; d < g_.dies; ++d) refresh(d);
 }
 
 void Ftl::trace(sc_core::sc_trace_file* tf) {
@@ -71,8 +73,8 @@ FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, Tag tag) {
   return op;
 }
 
-void Ftl::send(FlashOp& op) {
-  op.ready_ps = cpu(p_.flash_op_ps);
+void Ftl::send(FlashOp& op, uint64_t not_before) {
+  op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -226,23 +228,33 @@ void Ftl::pump() {
       flushing_ = false;
       break;
     }
-    if (no_flush_die_) break;  // nothing changed on the flash side since the last fruitless scan
     uint32_t die = pick_flush_die();
-    if (die == kInvalid) {
-      no_flush_die_ = true;
-      break;
-    }
+    if (die == kInvalid) break;
     flush_page(die);
   }
 }
 
+void Ftl::refresh(uint32_t d) {
+  // A die takes a flush while it has queue room, can open a user block without taking the GC frontier's
+  // last free block, and (while it collects) has GC credit.
+  const bool ok = flush_inflight_[d] < p_.die_queue_depth &&
+                  !(ftl_.blocks().frontier_full(d, kUserStream) && ftl_.blocks().free_blocks(d) < 2) &&
+                  !(gc_[d].active && gc_[d].credit < 1.0);
+  const uint64_t bit = uint64_t(1) << (d & 63);
+  flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
+}
+
 uint32_t Ftl::pick_flush_die() {
-  for (uint32_t i = 0; i < g_.dies; ++i) {
-    uint32_t d = flush_cursor_ + i < g_.dies ? flush_cursor_ + i : flush_cursor_ + i - g_.dies;
-    if (flush_inflight_[d] >= p_.die_queue_depth) continue;
-    // Opening a user block must leave a free block for the GC frontier.
-    if (ftl_.blocks().frontier_full(d, kUserStream) && ftl_.blocks().free_blocks(d) < 2) continue;
-    if (gc_[d].active && gc_[d].credit < 1.0) continue;  // host waits for GC progress on this die
+  // The next flushable die at or after the cursor (dies are numbered channel-first, so consecutive
+  // flushes go to different channels first).
+  const uint32_t words = uint32_t(flushable_.size());
+  for (uint32_t i = 0; i <= words; ++i) {
+    uint32_t w = ((flush_cursor_ >> 6) + i) % words;
+    uint64_t bits = flushable_[w];
+    if (i == 0) bits &= ~uint64_t(0) << (flush_cursor_ & 63);
+    if (i == words) bits &= (flush_cursor_ & 63) ? ~(~uint64_t(0) << (flush_cursor_ & 63)) : 0;
+    if (!bits) continue;
+    uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
     flush_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
     return d;
   }
@@ -270,6 +282,7 @@ void Ftl::flush_page(uint32_t die) {
   if (gc_[die].active) gc_[die].credit -= 1.0;
   send(op);
   gc_kick(die);
+  refresh(die);
 }
 
 void Ftl::on_flush(FlashOp& op) {
@@ -278,6 +291,7 @@ void Ftl::on_flush(FlashOp& op) {
   ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
   --flush_inflight_[op.die];
   gc_kick(op.die);  // the page may have closed a block GC was waiting for
+  refresh(op.die);
   admit_writes();
   pump();
 }
@@ -290,6 +304,7 @@ void Ftl::gc_kick(uint32_t die) {
   job.active = true;
   ++gc_active_;
   gc_advance(die);
+  refresh(die);
 }
 
 bool Ftl::gc_next_victim(uint32_t die) {
@@ -355,6 +370,7 @@ void Ftl::gc_advance(uint32_t die) {
     job.credit = 1.0;
     --gc_active_;
   }
+  refresh(die);
 }
 
 void Ftl::gc_program(uint32_t die, uint32_t n) {
@@ -381,12 +397,14 @@ void Ftl::gc_program(uint32_t die, uint32_t n) {
   job.credit += n * job.ratio;
   ++job.programs;
   ++ftl_.counters().programs[uint32_t(UnitKind::GUD)];
-  send(op);
+  send(op, job.data_ps);
+  refresh(die);
 }
 
 void Ftl::on_gc_read(FlashOp& op) {
   GcJob& job = gc_[op.die];
   --job.reads;
+  job.data_ps = std::max(job.data_ps, op.done_ps);
   for (uint32_t m = op.slot_mask; m; m &= m - 1) {
     uint32_t s = uint32_t(__builtin_ctz(m));
     uint32_t old = g_.ppa(op.die, op.block, op.page, s);
@@ -414,6 +432,7 @@ void Ftl::on_gc_erase(FlashOp& op) {
   ftl_.blocks().erased(op.die * g_.blocks_per_die + op.block);
   ++ftl_.counters().erases;
   --job.erases;
+  refresh(op.die);
   gc_advance(op.die);
   gc_kick(op.die);
   admit_writes();
@@ -426,7 +445,6 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);
-  no_flush_die_ = false;
   switch (Tag(op.tag)) {
     case kHostRead: on_host_read(op); break;
     case kRmwRead: {

@@ -75,6 +75,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     // Host pages this die may take while GC runs: each unit relocated earns (Np - v) / v units, so host
     // writes and GC progress in the proportion the victim frees space and free blocks hold steady.
     double credit = 1.0, ratio = 0.0;
+    uint64_t data_ps = 0;  // staged data is in DRAM from then (GC reads complete with their end time annotated)
     uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
   };
   enum Tag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase };
@@ -83,7 +84,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
                                      sc_core::sc_time& delay);
   uint64_t cpu(uint64_t cost_ps);  // charge firmware time; returns when it is done
   FlashOp& new_op(FlashCmd cmd, uint32_t die, Tag tag);
-  void send(FlashOp& op);
+  void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
 
   void read(NvmeCommand& cmd, uint64_t t);
   void write(NvmeCommand& cmd);  // after any read-modify-write reads
@@ -92,6 +93,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void pump();  // flush engine
   uint32_t pick_flush_die();
+  void refresh(uint32_t die);  // recompute whether the die may take a flush
   void flush_page(uint32_t die);
   void gc_kick(uint32_t die);
   bool gc_next_victim(uint32_t die);
@@ -117,7 +119,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   std::vector<GcJob> gc_;
   uint32_t flush_cursor_ = 0;
   bool flushing_ = false;
-  bool no_flush_die_ = false;  // the last scan found no die able to take a flush; cleared by any flash completion
+  std::vector<uint64_t> flushable_;  // bit set over dies: may take a buffer flush now (see refresh)
   NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;
