@@ -38,6 +38,7 @@ class BlockManager {
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }
+  void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
 
  private:
   struct Block {

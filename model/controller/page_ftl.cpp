@@ -12,14 +12,19 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       blocks_(g, streams, std::move(victim)),
       gc_free_blocks_(gc_free_blocks),
       l2p_(g.logical_units, kInvalid),
+      valid_bits_(g.physical_units / 64 + 2, 0),
       ffgc_(g.dies),
       full_victims_(g.dies, 0) {}
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
   uint32_t old = l2p_[lpn];
-  if (old != kInvalid) blocks_.invalidate(g_.gblock_of(old));
+  if (old != kInvalid) {
+    blocks_.invalidate(g_.gblock_of(old));
+    valid_bits_[old >> 6] &= ~(uint64_t(1) << (old & 63));
+  }
   l2p_[lpn] = ppa;
   blocks_.validate(g_.gblock_of(ppa));
+  valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
 }
 
 bool PageFtl::remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
@@ -32,20 +37,15 @@ void PageFtl::unmap(uint32_t lpn) {
   uint32_t old = l2p_[lpn];
   if (old == kInvalid) return;
   blocks_.invalidate(g_.gblock_of(old));
+  valid_bits_[old >> 6] &= ~(uint64_t(1) << (old & 63));
   l2p_[lpn] = kInvalid;
 }
 
-bool PageFtl::valid(uint32_t ppa) const {
-  uint32_t unit = ppa % (g_.blocks_per_die * g_.units_per_block);
-  uint32_t lpn = dies_[g_.die_of(ppa)]->lpn(unit);
-  return lpn != kInvalid && l2p_[lpn] == ppa;
-}
-
 uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const {
-  uint32_t base = g_.ppa(die, block, page), mask = 0;
-  for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (valid(base + s)) mask |= 1u << s;
-  return mask;
+  const uint32_t base = g_.ppa(die, block, page), shift = base & 63;
+  uint64_t bits = valid_bits_[base >> 6] >> shift;
+  if (shift + g_.units_per_page > 64) bits |= valid_bits_[(base >> 6) + 1] << (64 - shift);
+  return uint32_t(bits & ((uint64_t(1) << g_.units_per_page) - 1));
 }
 
 uint32_t PageFtl::pick_victim(uint32_t die) {
@@ -111,6 +111,9 @@ void PageFtl::ff_collect(uint32_t die) {
   }
   Die& d = *dies_[die];
   const uint32_t block = victim % g_.blocks_per_die;
+  // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
+  for (uint32_t u = block * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
+    if (valid(g_.ppa(die, 0, 0) + u)) prefetch_map(d.lpn(u));
   for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
     uint32_t mask = valid_mask(die, block, p);
     if (!mask) continue;

@@ -2,8 +2,9 @@
 // choice, and a functional fast-forward path (the same algorithms without SystemC timing) used to
 // precondition a drive at millions of page writes per second. Plain C++.
 //
-// Validity is derived, not stored: a unit at ppa is valid iff map[oob_lpn(ppa)] == ppa. Model state per
-// logical page: 4 B map + (1 + over-provisioning) x 5 B of OOB (LPN + kind) + block metadata.
+// A unit at ppa is valid iff map[oob_lpn(ppa)] == ppa; a bitmap over physical units (1 bit each, the
+// FTL's valid-page bitmap) keeps that answer at hand, so GC scans victims without map lookups.
+// Model state per logical page: 4 B map + (1 + over-provisioning) x (5 B of OOB + 1 bit) + block metadata.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -31,12 +32,18 @@ class PageFtl {
           uint32_t streams = 2);
 
   uint32_t lookup(uint32_t lpn) const { return l2p_[lpn]; }
+  // Hints for batched writers: bring lpn's map entry, then its current block's metadata, into cache.
+  void prefetch_map(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1); }
+  void prefetch_old(uint32_t lpn) const {
+    uint32_t ppa = l2p_[lpn];
+    if (ppa != kInvalid) blocks_.prefetch(g_.gblock_of(ppa));
+  }
   // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
   void map(uint32_t lpn, uint32_t ppa);
   // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
   bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa);
   void unmap(uint32_t lpn);
-  bool valid(uint32_t ppa) const;
+  bool valid(uint32_t ppa) const { return (valid_bits_[ppa >> 6] >> (ppa & 63)) & 1; }
   // Slots of one page that hold valid units (bit s = slot s).
   uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
 
@@ -59,7 +66,9 @@ class PageFtl {
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
   // Map plus per-block metadata (block state, free lists, frontiers, victim buckets), in bytes.
-  size_t memory_bytes() const { return l2p_.capacity() * 4 + size_t(g_.dies) * g_.blocks_per_die * 28; }
+  size_t memory_bytes() const {
+    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + size_t(g_.dies) * g_.blocks_per_die * 28;
+  }
 
  private:
   // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is
@@ -79,6 +88,7 @@ class PageFtl {
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
   std::vector<uint32_t> l2p_;
+  std::vector<uint64_t> valid_bits_;  // per physical unit
   std::vector<FfGc> ffgc_;
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   FlashCounters counters_;

@@ -11,12 +11,16 @@ namespace {
 class PageWriter {
  public:
   PageWriter(PageFtl& ftl, IntegrityChecker* checker) : ftl_(ftl), g_(ftl.geometry()), checker_(checker) {}
+  // Units pass through a short queue so the map entry and the old block's metadata of each are
+  // prefetched before the unit is written: random overwrites are bound by memory latency.
   void add(uint32_t lpn) {
-    lpns_[n_] = lpn;
-    versions_[n_] = checker_ ? checker_->next_version(lpn) : 0;
-    if (++n_ == g_.units_per_page) write();
+    ftl_.prefetch_map(lpn);
+    ring_[head_++ & (kAhead - 1)] = lpn;
+    if (head_ - tail_ > kAhead / 2) ftl_.prefetch_old(ring_[(tail_ + kAhead / 4) & (kAhead - 1)]);
+    if (head_ - tail_ == kAhead) place(ring_[tail_++ & (kAhead - 1)]);
   }
   void finish() {
+    while (tail_ != head_) place(ring_[tail_++ & (kAhead - 1)]);
     if (!n_) return;
     for (uint32_t s = n_; s < g_.units_per_page; ++s) lpns_[s] = kInvalid;  // padded page
     write();
@@ -31,6 +35,14 @@ class PageWriter {
     die_ = die_ + 1 == g_.dies ? 0 : die_ + 1;
     n_ = 0;
   }
+  void place(uint32_t lpn) {
+    lpns_[n_] = lpn;
+    versions_[n_] = checker_ ? checker_->next_version(lpn) : 0;
+    if (++n_ == g_.units_per_page) write();
+  }
+  static constexpr uint32_t kAhead = 32;
+  uint32_t ring_[kAhead];
+  uint64_t head_ = 0, tail_ = 0;
   uint32_t lpns_[kMaxUnitsPerPage], versions_[kMaxUnitsPerPage];
   uint32_t n_ = 0, die_ = 0;
 };
