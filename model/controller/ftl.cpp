@@ -408,7 +408,7 @@ void Ftl::on_gc_read(FlashOp& op) {
   for (uint32_t m = op.slot_mask; m; m &= m - 1) {
     uint32_t s = uint32_t(__builtin_ctz(m));
     uint32_t old = g_.ppa(op.die, op.block, op.page, s);
-    if (op.lpn[s] == kInvalid || ftl_.lookup(op.lpn[s]) != old) continue;  // overwritten meanwhile
+    if (op.lpn[s] == kInvalid || !ftl_.valid(old)) continue;  // overwritten or trimmed meanwhile
     job.lpn[job.staged] = op.lpn[s];
     job.version[job.staged] = op.version[s];
     job.old[job.staged] = old;
