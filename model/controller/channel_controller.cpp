@@ -212,7 +212,11 @@ void ChannelController::step() {
   for (uint64_t t : array_done_) next = t < next ? t : next;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
   bus_busy_ = bus_free_at_ > now;
-  if (next != kNever) wake_.notify(ps_time(next - now));
+  // An earlier pending wake already covers a later time (the step then reschedules); only move it forward.
+  if (next != kNever && (next < scheduled_ || scheduled_ <= now)) {
+    wake_.notify(ps_time(next - now));
+    scheduled_ = next;
+  }
   in_step_ = false;
 }
 

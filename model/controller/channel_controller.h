@@ -79,6 +79,7 @@ class ChannelController : public sc_core::sc_module {
   uint64_t bus_want_ = 0;              // dies ready to use the bus
   uint64_t ready_min_ = ~uint64_t(0);  // earliest firmware-ready time beyond the lookahead of a blocking head op
   uint64_t bus_free_at_ = 0;
+  uint64_t scheduled_ = 0;             // time of the pending wake (stale once passed)
   FlashOp* bus_pending_ = nullptr;     // cache-program data-in in flight (lands in the cache register at the end)
   uint32_t bus_die_ = 0;
   uint32_t rr_ = 0;

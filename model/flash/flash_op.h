@@ -24,14 +24,15 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   ReadKind read_kind = ReadKind::User;
   uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
   uint64_t done_ps = 0;    // set by the channel controller on completion
-  uint32_t lpn[kMaxUnitsPerPage];      // programs: OOB to write; reads: OOB read back
-  uint32_t version[kMaxUnitsPerPage];
-  uint32_t aux[kMaxUnitsPerPage];      // initiator's per-unit data (buffer slot, wanted LPN, old address)
-  // Initiator bookkeeping: who waits for this operation.
+  // Initiator bookkeeping: who waits for this operation. (Header fields share the first cache lines; the
+  // per-unit arrays follow.)
   void* owner = nullptr;
   uint32_t tag = 0;
   FlashOp* next = nullptr;  // intrusive queue link, owned by whoever queues the op
   tlm::tlm_generic_payload* payload = nullptr;  // the payload this extension rides on
+  uint32_t lpn[kMaxUnitsPerPage];      // programs: OOB to write; reads: OOB read back
+  uint32_t version[kMaxUnitsPerPage];
+  uint32_t aux[kMaxUnitsPerPage];      // initiator's per-unit data (buffer slot, wanted LPN, old address)
 
   // Clears the header; the per-unit arrays are written by whoever fills the op.
   void reset() {
