@@ -116,7 +116,7 @@ void ChannelController::update(uint32_t k, uint64_t now) {
   // over, once the die's own data-out has ended.
   if (!d.array_op && !d.read_out) {
     if (d.staged) {
-      start_array(k, d.staged, now, timing_.t_prog_ps);
+      start_array(k, d.staged, std::max(now, d.staged_at), timing_.t_prog_ps);
       d.staged = nullptr;
     } else if (d.head && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs) {
       FlashOp* op = pop(d);
@@ -125,9 +125,8 @@ void ChannelController::update(uint32_t k, uint64_t now) {
   }
   // The bus: data-out of a sensed read, or data-in of a program (cache program while the array programs).
   // (A die's own data-out ends when the bus frees, so a granted program never overlaps it.)
-  const bool cache_busy = d.staged || (bus_pending_ && bus_die_ == k);
   const bool want = d.read_out || (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs &&
-                                   !cache_busy && (!d.array_op || d.array_op->cmd == FlashCmd::Program));
+                                   !d.staged && (!d.array_op || d.array_op->cmd == FlashCmd::Program));
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
   if (d.head && d.head->ready_ps > now + kLookaheadPs && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
   if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.free_at > now;
@@ -157,18 +156,13 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   if (!d.array_op) {
     start_array(k, op, start, t + timing_.t_prog_ps);  // data-in then tPROG, as one piece
   } else {
-    bus_pending_ = op;  // cache program: lands in the cache register at bus_free_at_
+    d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
+    d.staged_at = bus_free_at_;
   }
   kick_ |= uint64_t(1) << k;
 }
 
 void ChannelController::advance(uint64_t now) {
-  // A cache-program transfer ends: the page waits in the cache register for the array.
-  if (bus_pending_ && bus_free_at_ <= now) {
-    dies_[bus_die_].staged = bus_pending_;
-    bus_pending_ = nullptr;
-    kick_ |= uint64_t(1) << bus_die_;
-  }
   // Array operations end.
   const uint32_t n = uint32_t(dies_.size());
   for (uint32_t k = 0; k < n; ++k)
@@ -208,7 +202,7 @@ void ChannelController::step() {
     again_ = false;
     advance(now);
   } while (again_ || kick_);
-  uint64_t next = (bus_pending_ || bus_want_) && bus_free_at_ > now ? bus_free_at_ : kNever;
+  uint64_t next = bus_want_ && bus_free_at_ > now ? bus_free_at_ : kNever;
   for (uint64_t t : array_done_) next = t < next ? t : next;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
   bus_busy_ = bus_free_at_ > now;

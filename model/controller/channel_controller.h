@@ -9,8 +9,8 @@
 // determined when it starts, it is scheduled as a whole: a program whose die is idle occupies the array from
 // its data-in to the end of tPROG (one wake, at the end); a read is completed, with its completion time
 // annotated, when its data-out is granted (one wake, at the end of tR); an op whose firmware time ends within
-// kLookaheadPs starts at that time instead of costing a wake of its own. The bus end wakes the channel only
-// when another die waits for the bus or a cache-program transfer has to land in the cache register.
+// kLookaheadPs starts at that time instead of costing a wake of its own; a cache program's tPROG starts when
+// both its data-in and the previous tPROG are over. The bus end wakes the channel only when a die waits for it.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 #pragma once
 #include <systemc>
@@ -50,7 +50,8 @@ class ChannelController : public sc_core::sc_module {
     FlashOp* tail = nullptr;
     size_t queued = 0;
     FlashOp* array_op = nullptr;  // owns the array (from its start, possibly in the future) until array_done_
-    FlashOp* staged = nullptr;    // cache program: data-in done, waiting for the array
+    FlashOp* staged = nullptr;    // cache program: data-in (ending at staged_at) into the cache register
+    uint64_t staged_at = 0;
     FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
     uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
     bool busy = false;            // traced
@@ -80,7 +81,6 @@ class ChannelController : public sc_core::sc_module {
   uint64_t ready_min_ = ~uint64_t(0);  // earliest firmware-ready time beyond the lookahead of a blocking head op
   uint64_t bus_free_at_ = 0;
   uint64_t scheduled_ = 0;             // time of the pending wake (stale once passed)
-  FlashOp* bus_pending_ = nullptr;     // cache-program data-in in flight (lands in the cache register at the end)
   uint32_t bus_die_ = 0;
   uint32_t rr_ = 0;
   bool in_step_ = false, again_ = false;
