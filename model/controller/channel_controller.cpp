@@ -112,23 +112,27 @@ void ChannelController::finish_array(uint32_t k) {
 void ChannelController::update(uint32_t k, uint64_t now) {
   DieState& d = dies_[k];
   const uint64_t bit = uint64_t(1) << k;
-  // An idle array takes the staged program, else a read or erase at the head whose firmware time is (nearly)
-  // over, once the die's own data-out has ended.
+  // An idle array takes the staged program, else the read or erase at the head, starting when its firmware
+  // time is over and the die's own data-out has ended (the head blocks the die's queue either way, so starting
+  // it ahead of time changes nothing but the wake it saves).
   if (!d.array_op && !d.read_out) {
     if (d.staged) {
       start_array(k, d.staged, std::max(now, d.staged_at), timing_.t_prog_ps);
       d.staged = nullptr;
-    } else if (d.head && d.head->cmd != FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs) {
+    } else if (d.head && d.head->cmd != FlashCmd::Program) {
       FlashOp* op = pop(d);
       start_array(k, op, std::max({now, op->ready_ps, d.free_at}), array_time(*op));
     }
   }
   // The bus: data-out of a sensed read, or data-in of a program (cache program while the array programs).
   // (A die's own data-out ends when the bus frees, so a granted program never overlaps it.)
-  const bool want = d.read_out || (d.head && d.head->cmd == FlashCmd::Program && d.head->ready_ps <= now + kLookaheadPs &&
-                                   !d.staged && (!d.array_op || d.array_op->cmd == FlashCmd::Program));
+  // A program ready by the time the bus frees (plus the lookahead) leaves no idle gap on the bus.
+  const uint64_t horizon = std::max(now, bus_free_at_) + kLookaheadPs;  // where the next bus slot starts, + lookahead
+  const bool program = d.head && d.head->cmd == FlashCmd::Program && !d.staged &&
+                       (!d.array_op || d.array_op->cmd == FlashCmd::Program);
+  const bool want = d.read_out || (program && d.head->ready_ps <= horizon);
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
-  if (d.head && d.head->ready_ps > now + kLookaheadPs && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
+  if (program && d.head->ready_ps > horizon && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
   if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.free_at > now;
 }
 
@@ -137,11 +141,12 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   bus_want_ &= ~(uint64_t(1) << k);
   bus_die_ = k;
   rr_ = k + 1;
+  const uint64_t at = std::max(now, bus_free_at_);  // the bus is a timeline reserved first come, first served
   if (d.read_out) {  // data-out: the read is done when it ends
     FlashOp* op = d.read_out;
     d.read_out = nullptr;
     const uint64_t t = bus_.transfer_ps(bytes_of(*op));
-    bus_free_at_ = now + t;
+    bus_free_at_ = at + t;
     stats_.bus_busy_ps += t;
     d.free_at = bus_free_at_;
     kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
@@ -149,7 +154,7 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
     return;
   }
   FlashOp* op = pop(d);
-  const uint64_t start = std::max(now, op->ready_ps);
+  const uint64_t start = std::max(at, op->ready_ps);
   const uint64_t t = bus_.transfer_ps(bytes_of(*op));
   bus_free_at_ = start + t;
   stats_.bus_busy_ps += t;
@@ -175,11 +180,11 @@ void ChannelController::advance(uint64_t now) {
     ready_min_ = kNever;
     kick_ |= n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
   }
-  while (kick_ || (bus_want_ && bus_free_at_ <= now)) {
+  while (kick_ || bus_want_) {
     for (uint64_t m = kick_; m; m &= m - 1) update(uint32_t(__builtin_ctzll(m)), now);
     kick_ = 0;
-    // A free bus goes round-robin to a die that wants it.
-    if (bus_want_ && bus_free_at_ <= now) {
+    // Dies that want the bus take the next slots of its timeline, round-robin among those asking at once.
+    if (bus_want_) {
       uint64_t later = rr_ < 64 ? bus_want_ & (~uint64_t(0) << rr_) : 0;
       grant(uint32_t(__builtin_ctzll(later ? later : bus_want_)), now);
     }
@@ -202,7 +207,7 @@ void ChannelController::step() {
     again_ = false;
     advance(now);
   } while (again_ || kick_);
-  uint64_t next = bus_want_ && bus_free_at_ > now ? bus_free_at_ : kNever;
+  uint64_t next = kNever;
   for (uint64_t t : array_done_) next = t < next ? t : next;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
   bus_busy_ = bus_free_at_ > now;

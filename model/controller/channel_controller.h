@@ -9,8 +9,10 @@
 // determined when it starts, it is scheduled as a whole: a program whose die is idle occupies the array from
 // its data-in to the end of tPROG (one wake, at the end); a read is completed, with its completion time
 // annotated, when its data-out is granted (one wake, at the end of tR); an op whose firmware time ends within
-// kLookaheadPs starts at that time instead of costing a wake of its own; a cache program's tPROG starts when
-// both its data-in and the previous tPROG are over. The bus end wakes the channel only when a die waits for it.
+// kLookaheadPs of the bus's next free slot starts then instead of costing a wake of its own; a cache program's
+// tPROG starts when both its data-in and the previous tPROG are over. The bus is a timeline: a die that needs
+// it takes the next free slot, first come first served (round-robin among simultaneous requests), so the end
+// of a transfer wakes nobody.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 #pragma once
 #include <systemc>
