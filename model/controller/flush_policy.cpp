@@ -1,8 +1,6 @@
 #include "controller/flush_policy.h"
 
-#include <map>
-
-#include "common/config.h"
+#include "common/registry.h"
 
 namespace ssdtlm {
 namespace {
@@ -14,20 +12,10 @@ const std::map<std::string, FlushFactory>& table() {
 }
 }  // namespace
 
-std::vector<std::string> flush_policy_names() {
-  std::vector<std::string> names;
-  for (auto& [n, f] : table()) names.push_back(n);
-  return names;
-}
+std::vector<std::string> flush_policy_names() { return registry_names(table()); }
 
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, uint32_t capacity, const std::string& key) {
-  auto it = table().find(name);
-  if (it == table().end()) {
-    std::string known;
-    for (auto& n : flush_policy_names()) known += " " + n;
-    throw ConfigError("key '" + key + "': unknown buffer policy '" + name + "', expected one of" + known);
-  }
-  return it->second(capacity);
+  return registry_find(table(), name, key, "buffer policy")(capacity);
 }
 
 }  // namespace ssdtlm

@@ -1,8 +1,6 @@
 #include "controller/victim_policy.h"
 
-#include <map>
-
-#include "common/config.h"
+#include "common/registry.h"
 
 namespace ssdtlm {
 namespace {
@@ -15,20 +13,10 @@ const std::map<std::string, VictimFactory>& table() {
 }
 }  // namespace
 
-std::vector<std::string> victim_policy_names() {
-  std::vector<std::string> names;
-  for (auto& [n, f] : table()) names.push_back(n);
-  return names;
-}
+std::vector<std::string> victim_policy_names() { return registry_names(table()); }
 
 std::unique_ptr<VictimPolicy> make_victim_policy(const std::string& name, const Geometry& g, const std::string& key) {
-  auto it = table().find(name);
-  if (it == table().end()) {
-    std::string known;
-    for (auto& n : victim_policy_names()) known += " " + n;
-    throw ConfigError("key '" + key + "': unknown victim policy '" + name + "', expected one of" + known);
-  }
-  return it->second(g);
+  return registry_find(table(), name, key, "victim policy")(g);
 }
 
 }  // namespace ssdtlm

@@ -80,7 +80,7 @@ TEST_CASE("TRIM unmaps data: trimmed units read back as zeros and GC moves less"
 }
 
 TEST_CASE("open-loop replay of the TPC-C trace", "[platform][trace]") {
-  const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/../shared/traces/tpcc-small.trace";
+  const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
   REQUIRE(std::ifstream(trace).good());
   Config c = generic_config({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
                              "workload.trace_timing=open", "precondition.drive_writes=0.2", "stats.lpn_writes=true"});
