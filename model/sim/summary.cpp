@@ -127,29 +127,31 @@ std::string latency_cdf_csv(const HostStats& h) {
 }
 
 std::string summary_text(const nlohmann::json& s) {
-  char buf[1024];
   const auto& h = s["host"];
-  const auto& lr = h["latency_us"]["read"];
-  const auto& lw = h["latency_us"]["write"];
-  std::snprintf(buf, sizeof buf,
-                "I/Os        %llu (%llu reads, %llu writes) in %.4f simulated s\n"
-                "throughput  %.0f IOPS, %.1f MB/s\n"
-                "read  lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us\n"
-                "write lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us\n"
-                "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n"
-                "integrity   %llu reads checked, %llu errors\n"
-                "wall        %.2f s timed run (+%.2f s precondition), %.0f I/Os per wall s\n",
-                h["ios"].get<unsigned long long>(), h["read_ios"].get<unsigned long long>(),
-                h["write_ios"].get<unsigned long long>(), s["sim_time_s"].get<double>(), h["iops"].get<double>(),
-                h["mbps"].get<double>(), lr["mean"].get<double>(), lr["p99"].get<double>(), lr["p9999"].get<double>(),
-                lw["mean"].get<double>(), lw["p99"].get<double>(), lw["p9999"].get<double>(),
-                s["waf"]["total"].get<double>(), s["waf"]["ud"].get<double>(), s["waf"]["gud"].get<double>(),
-                s["waf"]["md"].get<double>(), s["waf"]["gmd"].get<double>(), s["ftl"]["alpha"].get<double>(),
-                s["integrity"]["checked_reads"].get<unsigned long long>(),
-                s["integrity"]["errors"].get<unsigned long long>(), s["wall_time_s"].get<double>(),
-                s["precondition"]["wall_time_s"].get<double>(),
-                s["wall_time_s"].get<double>() > 0 ? double(h["ios"].get<unsigned long long>()) / s["wall_time_s"].get<double>() : 0.0);
-  return buf;
+  auto u = [](const nlohmann::json& j) { return j.get<unsigned long long>(); };
+  auto d = [](const nlohmann::json& j) { return j.get<double>(); };
+  char line[256];
+  std::string out;
+  auto add = [&](int n) { out.append(line, size_t(n)); };
+  add(std::snprintf(line, sizeof line, "I/Os        %llu (%llu reads, %llu writes) in %.4f simulated s\n", u(h["ios"]),
+                    u(h["read_ios"]), u(h["write_ios"]), d(s["sim_time_s"])));
+  add(std::snprintf(line, sizeof line, "throughput  %.0f IOPS, %.1f MB/s\n", d(h["iops"]), d(h["mbps"])));
+  for (const char* op : {"read", "write"}) {
+    const auto& l = h["latency_us"][op];
+    if (u(l["count"]) == 0) continue;
+    add(std::snprintf(line, sizeof line, "%-5s lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us  max %.1f us\n", op,
+                      d(l["mean"]), d(l["p99"]), d(l["p9999"]), d(l["max"])));
+  }
+  const auto& w = s["waf"];
+  add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n", d(w["total"]),
+                    d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"])));
+  if (s["integrity"]["enabled"].get<bool>())
+    add(std::snprintf(line, sizeof line, "integrity   %llu reads checked, %llu errors\n", u(s["integrity"]["checked_reads"]),
+                      u(s["integrity"]["errors"])));
+  const double wall = d(s["wall_time_s"]);
+  add(std::snprintf(line, sizeof line, "wall        %.2f s timed run (+%.2f s precondition), %.0f I/Os per wall s\n", wall,
+                    d(s["precondition"]["wall_time_s"]), wall > 0 ? double(u(h["ios"])) / wall : 0.0));
+  return out;
 }
 
 }  // namespace ssdtlm
