@@ -106,3 +106,13 @@ TEST_CASE("the command line exits 2 on bad input and leaves earlier outputs inta
   std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
   CHECK(text == "keep\n");
 }
+
+TEST_CASE("every configuration key is documented in the README", "[config][docs]") {
+  std::ifstream f(std::string(SSDTLM_SOURCE_DIR) + "/README.md");
+  REQUIRE(f.good());
+  std::string readme((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  for (auto& k : config_schema()) {
+    INFO("key " << k.path << " (regenerate the table with ssdtlm-generic --help-config)");
+    CHECK(readme.find("`" + k.path + "`") != std::string::npos);
+  }
+}
