@@ -13,8 +13,7 @@ class GreedyVictim : public VictimPolicy {
   explicit GreedyVictim(const Geometry& g)
       : g_(g),
         buckets_(size_t(g.dies) * (g.units_per_block + 1), kInvalid),
-        prev_(size_t(g.dies) * g.blocks_per_die, kInvalid),
-        next_(size_t(g.dies) * g.blocks_per_die, kInvalid),
+        links_(size_t(g.dies) * g.blocks_per_die, Link{kInvalid, kInvalid}),
         low_(g.dies, 0) {}
 
   void insert(uint32_t b, uint32_t valid) override { link(b, valid); }
@@ -42,24 +41,29 @@ class GreedyVictim : public VictimPolicy {
   }
   void link(uint32_t b, uint32_t valid) {
     uint32_t& h = head(b, valid);
-    prev_[b] = kInvalid;
-    next_[b] = h;
-    if (h != kInvalid) prev_[h] = b;
+    links_[b] = Link{kInvalid, h};
+    if (h != kInvalid) links_[h].prev = b;
     h = b;
     uint32_t die = b / g_.blocks_per_die;
     if (valid < low_[die]) low_[die] = valid;
   }
   void unlink(uint32_t b, uint32_t valid) {
-    if (prev_[b] != kInvalid)
-      next_[prev_[b]] = next_[b];
+    const Link l = links_[b];
+    if (l.prev != kInvalid)
+      links_[l.prev].next = l.next;
     else
-      head(b, valid) = next_[b];
-    if (next_[b] != kInvalid) prev_[next_[b]] = prev_[b];
-    prev_[b] = next_[b] = kInvalid;
+      head(b, valid) = l.next;
+    if (l.next != kInvalid) links_[l.next].prev = l.prev;
+    links_[b] = Link{kInvalid, kInvalid};
   }
 
+  struct Link {
+    uint32_t prev, next;  // neighbours in the block's bucket (one cache access per block)
+  };
   const Geometry& g_;
-  std::vector<uint32_t> buckets_, prev_, next_, low_;
+  std::vector<uint32_t> buckets_;
+  std::vector<Link> links_;
+  std::vector<uint32_t> low_;
 };
 
 }  // namespace
