@@ -75,8 +75,10 @@ def main():
     s = run(a.bin, ["--set", "precondition.drive_writes=2"], 1000)
     units = s["precondition"]["units_written"]
     pages = units / s["geometry"]["units_per_page"]
-    print("precondition (fast-forward): %d units in %.2f s = %.2f M page writes per wall s" % (
-        units, s["precondition"]["wall_time_s"], pages / s["precondition"]["wall_time_s"] / 1e6))
+    wall = s["precondition"]["wall_time_s"]
+    print("precondition (fast-forward, fill + 2 drive-writes): %d units in %.2f s = %.2f M host page writes "
+          "(%.2f M NAND page programs incl. GC) per wall s" % (
+              units, wall, pages / wall / 1e6, s["precondition"]["nand_programs"] / wall / 1e6))
     if a.growth:
         print("\ncost growth, 4 KiB random write steady state")
         print(HEADER)

@@ -12,6 +12,7 @@ namespace ssdtlm {
 
 struct PreconditionResult {
   uint64_t units_written = 0;
+  uint64_t nand_programs = 0;  // page programs, user data and GC copies
   double wall_s = 0;
 };
 

@@ -86,6 +86,8 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
         std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
                      (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
     });
+    const FlashCounters& f = p->ftl().page_ftl().counters();
+    pre.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
     p->ftl().page_ftl().counters() = FlashCounters();
     p->ftl().reset_stats();
   }
