@@ -2,6 +2,7 @@
 // flushes the buffer as page programs striped over channels then dies, serves reads from the buffer
 // or flash, and runs garbage collection per die. Its firmware time is charged to `firmware.cores`
 // cores (each operation on the earliest free core). Flash operations leave through flash_isock[channel].
+// Sources: ftl.cpp (host commands, buffer flushing, completions), ftl_gc.cpp (garbage collection).
 #pragma once
 #include <systemc>
 #include <tlm>
