@@ -13,8 +13,7 @@ void Ftl::gc_kick(uint32_t die) {
   if (job.active || !ftl_.gc_needed(die) || !gc_next_victim(die)) return;
   job.active = true;
   ++gc_active_;
-  gc_advance(die);
-  refresh(die);
+  gc_advance(die);  // ends with refresh(die)
 }
 
 bool Ftl::gc_next_victim(uint32_t die) {

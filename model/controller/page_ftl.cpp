@@ -16,12 +16,14 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       ffgc_(g.dies),
       full_victims_(g.dies, 0) {}
 
+void PageFtl::drop(uint32_t ppa) {
+  blocks_.invalidate(g_.gblock_of(ppa));
+  valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
+}
+
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
   uint32_t old = l2p_[lpn];
-  if (old != kInvalid) {
-    blocks_.invalidate(g_.gblock_of(old));
-    valid_bits_[old >> 6] &= ~(uint64_t(1) << (old & 63));
-  }
+  if (old != kInvalid) drop(old);
   l2p_[lpn] = ppa;
   blocks_.validate(g_.gblock_of(ppa));
   valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
@@ -36,8 +38,7 @@ bool PageFtl::remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
 void PageFtl::unmap(uint32_t lpn) {
   uint32_t old = l2p_[lpn];
   if (old == kInvalid) return;
-  blocks_.invalidate(g_.gblock_of(old));
-  valid_bits_[old >> 6] &= ~(uint64_t(1) << (old & 63));
+  drop(old);
   l2p_[lpn] = kInvalid;
 }
 

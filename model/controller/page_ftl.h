@@ -78,6 +78,7 @@ class PageFtl {
     uint32_t n = 0;
     std::vector<uint32_t> scanned;  // victims read out, awaiting erase
   };
+  void drop(uint32_t ppa);  // the unit at ppa stops being valid
   void ff_collect(uint32_t die);
   void ff_gc_program(uint32_t die);
   void ff_erase_ready(uint32_t die);
