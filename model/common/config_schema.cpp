@@ -67,6 +67,7 @@ const std::vector<KeySpec>& config_schema() {
       // preconditioning (functional fast-forward, no timing)
       {"precondition.fill", T::Bool, true, 0, 0, {}, "", "write the whole logical space sequentially first"},
       {"precondition.drive_writes", T::Real, 1.0, 0.0, 1000.0, {}, "drive writes", "then overwrite with the workload's write pattern this many times"},
+      {"precondition.threads", T::Int, 0, 0, 1024, {}, "", "fast-forward worker threads, 0 = one per hardware thread (the result does not depend on it)"},
       // checks and statistics
       {"check.integrity", T::Bool, true, 0, 0, {}, "", "check every read against the last version written"},
       {"stats.lpn_writes", T::Bool, false, 0, 0, {}, "", "write lpn_writes.csv (lpn,writes) with every logical page's host write count"},

@@ -1,6 +1,7 @@
 #include "controller/block_manager.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace ssdtlm {
 
@@ -9,24 +10,23 @@ BlockManager::BlockManager(const Geometry& g, uint32_t streams, std::unique_ptr<
       streams_(streams),
       victim_(std::move(victim)),
       blocks_(size_t(g.dies) * g.blocks_per_die),
+      ring_(blocks_.size()),
       free_(g.dies),
       frontier_(size_t(g.dies) * streams, kInvalid) {
-  for (uint32_t d = 0; d < g.dies; ++d)
-    for (uint32_t b = 0; b < g.blocks_per_die; ++b) free_[d].push_back(d * g.blocks_per_die + b);
+  for (uint32_t b = 0; b < ring_.size(); ++b) ring_[b] = b;
+  for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();
-}
-
-bool BlockManager::frontier_full(uint32_t die, uint32_t stream) const {
-  return frontier_[size_t(die) * streams_ + stream] == kInvalid;
 }
 
 uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   uint32_t& f = frontier_[size_t(die) * streams_ + stream];
   if (f == kInvalid) {
-    if (free_[die].empty()) return kInvalid;
-    f = free_[die].front();
-    free_[die].pop_front();
-    --total_free_;
+    FreeRing& r = free_[die];
+    if (r.count == 0) return kInvalid;
+    f = ring_[size_t(die) * g_.blocks_per_die + r.head];
+    r.head = r.head + 1 == g_.blocks_per_die ? 0 : r.head + 1;
+    --r.count;
+    total_free_.fetch_sub(1, std::memory_order_relaxed);
     blocks_[f].state = BlockState::Open;
     blocks_[f].next_page = 0;
   }
@@ -38,30 +38,13 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   return (b * g_.pages_per_block + page) * g_.units_per_page;
 }
 
-void BlockManager::maybe_close(uint32_t b) {
-  Block& blk = blocks_[b];
-  if (blk.state == BlockState::Open && blk.inflight == 0 && blk.next_page == g_.pages_per_block) {
-    blk.state = BlockState::Full;
-    victim_->insert(b, blk.valid);
-  }
+void BlockManager::close(uint32_t b) {
+  blocks_[b].state = BlockState::Full;
+  victim_->insert(b, blocks_[b].valid);
 }
 
-void BlockManager::page_done(uint32_t b) {
-  --blocks_[b].inflight;
-  maybe_close(b);
-}
-
-void BlockManager::validate(uint32_t b) {
-  Block& blk = blocks_[b];
-  ++blk.valid;
-  if (blk.state == BlockState::Full) victim_->update(b, blk.valid - 1, blk.valid);
-}
-
-void BlockManager::invalidate(uint32_t b) {
-  Block& blk = blocks_[b];
-  if (blk.valid == 0) throw std::logic_error("block " + std::to_string(b) + ": valid count below zero");
-  --blk.valid;
-  if (blk.state == BlockState::Full) victim_->update(b, blk.valid + 1, blk.valid);
+void BlockManager::underflow(uint32_t b) const {
+  throw std::logic_error("block " + std::to_string(b) + ": valid count below zero");
 }
 
 uint32_t BlockManager::pick_victim(uint32_t die) {
@@ -75,8 +58,14 @@ void BlockManager::erased(uint32_t b) {
   if (blk.valid != 0) throw std::logic_error("erase of block " + std::to_string(b) + " with valid data");
   blk.state = BlockState::Free;
   blk.next_page = 0;
-  free_[b / g_.blocks_per_die].push_back(b);
-  ++total_free_;
+  const uint32_t die = g_.die_of_gblock(b);
+  FreeRing& r = free_[die];
+  if (r.count == g_.blocks_per_die) throw std::logic_error("block " + std::to_string(b) + " erased while free");
+  uint32_t slot = r.head + r.count;
+  if (slot >= g_.blocks_per_die) slot -= g_.blocks_per_die;
+  ring_[size_t(die) * g_.blocks_per_die + slot] = b;
+  ++r.count;
+  total_free_.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace ssdtlm

@@ -1,9 +1,10 @@
 // Block bookkeeping for all dies: free blocks (FIFO per die, so erases spread over blocks), one write
 // frontier per (die, stream), valid-unit counts, and the hand-off of full blocks to the victim policy.
-// Plain C++; every operation is O(1).
+// Plain C++; every operation is O(1). The per-unit operations (validate, invalidate, page_done) are
+// inline: they run several times per simulated unit write.
 #pragma once
+#include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -26,15 +27,31 @@ class BlockManager {
   // or kInvalid when the frontier is full and the die has no free block.
   uint32_t allocate_page(uint32_t die, uint32_t stream);
   // Would allocate_page open a new block?
-  bool frontier_full(uint32_t die, uint32_t stream) const;
-  void page_done(uint32_t gblock);  // a program into gblock finished
-  void validate(uint32_t gblock);
-  void invalidate(uint32_t gblock);
+  bool frontier_full(uint32_t die, uint32_t stream) const {
+    return frontier_[size_t(die) * streams_ + stream] == kInvalid;
+  }
+  // A program into gblock finished.
+  void page_done(uint32_t b) {
+    Block& blk = blocks_[b];
+    if (--blk.inflight == 0 && blk.next_page == g_.pages_per_block && blk.state == BlockState::Open) close(b);
+  }
+  // n more (fewer) valid units in gblock.
+  void validate(uint32_t b, uint32_t n = 1) {
+    Block& blk = blocks_[b];
+    blk.valid += n;
+    if (blk.state == BlockState::Full) victim_->update(b, blk.valid - n, blk.valid);
+  }
+  void invalidate(uint32_t b) {
+    Block& blk = blocks_[b];
+    if (blk.valid == 0) underflow(b);
+    --blk.valid;
+    if (blk.state == BlockState::Full) victim_->update(b, blk.valid + 1, blk.valid);
+  }
   uint32_t pick_victim(uint32_t die);  // global block id or kInvalid
   void erased(uint32_t gblock);
 
-  uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
-  uint64_t total_free_blocks() const { return total_free_; }
+  uint32_t free_blocks(uint32_t die) const { return free_[die].count; }
+  uint64_t total_free_blocks() const { return total_free_.load(std::memory_order_relaxed); }
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }
@@ -47,15 +64,20 @@ class BlockManager {
     uint16_t inflight = 0;
     BlockState state = BlockState::Free;
   };
-  void maybe_close(uint32_t gblock);
+  struct FreeRing {  // a die's free blocks: ring_[die * blocks_per_die + (head + i) % blocks_per_die]
+    uint32_t head = 0, count = 0;
+  };
+  void close(uint32_t gblock);
+  [[noreturn]] void underflow(uint32_t gblock) const;
 
   const Geometry& g_;
   uint32_t streams_;
   std::unique_ptr<VictimPolicy> victim_;
   std::vector<Block> blocks_;
-  std::vector<std::deque<uint32_t>> free_;  // per die, global block ids
-  std::vector<uint32_t> frontier_;          // [die * streams + stream] -> global block id or kInvalid
-  uint64_t total_free_ = 0;
+  std::vector<uint32_t> ring_;    // free block ids (global), blocks_per_die slots per die
+  std::vector<FreeRing> free_;    // per die
+  std::vector<uint32_t> frontier_;  // [die * streams + stream] -> global block id or kInvalid
+  std::atomic<uint64_t> total_free_{0};  // dies may be worked on by parallel fast-forward workers
 };
 
 }  // namespace ssdtlm

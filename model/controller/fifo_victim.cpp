@@ -11,7 +11,7 @@ namespace {
 class FifoVictim : public VictimPolicy {
  public:
   explicit FifoVictim(const Geometry& g) : g_(g), queues_(g.dies) {}
-  void insert(uint32_t b, uint32_t) override { queues_[b / g_.blocks_per_die].push_back(b); }
+  void insert(uint32_t b, uint32_t) override { queues_[g_.die_of_gblock(b)].push_back(b); }
   void update(uint32_t, uint32_t, uint32_t) override {}
   uint32_t pick(uint32_t die) override {
     auto& q = queues_[die];

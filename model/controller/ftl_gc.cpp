@@ -32,7 +32,7 @@ void Ftl::gc_advance(uint32_t die) {
   GcJob& job = gc_[die];
   for (;;) {
     if (job.victim != kInvalid) {
-      const uint32_t block = job.victim % g_.blocks_per_die;
+      const uint32_t block = g_.block_in_die(job.victim);
       while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
         uint32_t page = job.next_page++;
         uint32_t mask = ftl_.valid_mask(die, block, page);
@@ -68,7 +68,7 @@ void Ftl::gc_advance(uint32_t die) {
       continue;
     }
     FlashOp& op = new_op(FlashCmd::Erase, die, kGcErase);
-    op.block = victim % g_.blocks_per_die;
+    op.block = g_.block_in_die(victim);
     ++job.erases;
     send(op);
     job.scanned[i] = job.scanned.back();

@@ -1,6 +1,12 @@
-// Greedy victim selection: the candidate block with the fewest valid units, in O(1) amortised.
-// Candidates sit in per-die buckets indexed by valid count (intrusive doubly linked lists); a per-die
-// lower bound on the smallest non-empty bucket makes pick() a short upward scan.
+// Greedy victim selection: the candidate block with the fewest valid units.
+//
+// Every invalidation of a full block updates the policy, so that update must touch little memory:
+// a dense per-block key (the candidate's valid count) and a per-die histogram of candidates by valid
+// count, two cache lines at most. pick() reads the histogram upward from a per-die lower bound to the
+// smallest valid count present, then scans the die's keys for a block with that count, starting after
+// the die's previous victim so that ties rotate over the blocks. The scan is sequential over
+// blocks_per_die keys and happens once per victim, which reclaims a block's worth of invalid units.
+#include <algorithm>
 #include <vector>
 
 #include "controller/victim_policy.h"
@@ -12,58 +18,51 @@ class GreedyVictim : public VictimPolicy {
  public:
   explicit GreedyVictim(const Geometry& g)
       : g_(g),
-        buckets_(size_t(g.dies) * (g.units_per_block + 1), kInvalid),
-        links_(size_t(g.dies) * g.blocks_per_die, Link{kInvalid, kInvalid}),
-        low_(g.dies, 0) {}
+        row_(g.units_per_block + 1),
+        key_(size_t(g.dies) * g.blocks_per_die, kInvalid),
+        count_(size_t(g.dies) * row_, 0),
+        low_(g.dies, 0),
+        cursor_(g.dies, 0) {}
 
-  void insert(uint32_t b, uint32_t valid) override { link(b, valid); }
+  void insert(uint32_t b, uint32_t valid) override {
+    key_[b] = valid;
+    const uint32_t die = g_.die_of_gblock(b);
+    ++count_[die * row_ + valid];
+    if (valid < low_[die]) low_[die] = valid;
+  }
   void update(uint32_t b, uint32_t old_valid, uint32_t new_valid) override {
-    unlink(b, old_valid);
-    link(b, new_valid);
+    key_[b] = new_valid;
+    const uint32_t die = g_.die_of_gblock(b);
+    --count_[die * row_ + old_valid];
+    ++count_[die * row_ + new_valid];
+    if (new_valid < low_[die]) low_[die] = new_valid;
   }
 
   uint32_t pick(uint32_t die) override {
-    uint32_t* row = &buckets_[size_t(die) * (g_.units_per_block + 1)];
-    for (uint32_t v = low_[die]; v <= g_.units_per_block; ++v) {
-      if (row[v] == kInvalid) continue;
-      low_[die] = v;
-      uint32_t b = row[v];
-      unlink(b, v);
-      return b;
-    }
-    low_[die] = g_.units_per_block;
-    return kInvalid;
+    const uint32_t* count = &count_[size_t(die) * row_];
+    uint32_t v = low_[die];
+    while (v < row_ && count[v] == 0) ++v;
+    low_[die] = v;
+    if (v == row_) return kInvalid;
+    const uint32_t base = die * g_.blocks_per_die;
+    uint32_t* key = &key_[base];
+    uint32_t* const end = key + g_.blocks_per_die;
+    uint32_t* hit = std::find(key + cursor_[die], end, v);
+    if (hit == end) hit = std::find(key, key + cursor_[die], v);
+    const uint32_t i = uint32_t(hit - key);
+    key[i] = kInvalid;
+    --count_[size_t(die) * row_ + v];
+    cursor_[die] = i + 1 == g_.blocks_per_die ? 0 : i + 1;
+    return base + i;
   }
 
  private:
-  uint32_t& head(uint32_t b, uint32_t valid) {
-    return buckets_[size_t(b / g_.blocks_per_die) * (g_.units_per_block + 1) + valid];
-  }
-  void link(uint32_t b, uint32_t valid) {
-    uint32_t& h = head(b, valid);
-    links_[b] = Link{kInvalid, h};
-    if (h != kInvalid) links_[h].prev = b;
-    h = b;
-    uint32_t die = b / g_.blocks_per_die;
-    if (valid < low_[die]) low_[die] = valid;
-  }
-  void unlink(uint32_t b, uint32_t valid) {
-    const Link l = links_[b];
-    if (l.prev != kInvalid)
-      links_[l.prev].next = l.next;
-    else
-      head(b, valid) = l.next;
-    if (l.next != kInvalid) links_[l.next].prev = l.prev;
-    links_[b] = Link{kInvalid, kInvalid};
-  }
-
-  struct Link {
-    uint32_t prev, next;  // neighbours in the block's bucket (one cache access per block)
-  };
   const Geometry& g_;
-  std::vector<uint32_t> buckets_;
-  std::vector<Link> links_;
-  std::vector<uint32_t> low_;
+  const uint32_t row_;          // histogram row length: valid counts 0..units_per_block
+  std::vector<uint32_t> key_;   // per block: valid count while a candidate, else kInvalid
+  std::vector<uint32_t> count_; // per die and valid count: candidates
+  std::vector<uint32_t> low_;   // per die: no candidate has fewer valid units
+  std::vector<uint32_t> cursor_;  // per die: where the next key scan starts
 };
 
 }  // namespace

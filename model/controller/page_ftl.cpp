@@ -14,19 +14,15 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       l2p_(g.logical_units, kInvalid),
       valid_bits_(g.physical_units / 64 + 2, 0),
       ffgc_(g.dies),
+      ff_counters_(g.dies),
       full_victims_(g.dies, 0) {}
-
-void PageFtl::drop(uint32_t ppa) {
-  blocks_.invalidate(g_.gblock_of(ppa));
-  valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
-}
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
   uint32_t old = l2p_[lpn];
   if (old != kInvalid) drop(old);
   l2p_[lpn] = ppa;
   blocks_.validate(g_.gblock_of(ppa));
-  valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
+  set_valid(ppa);
 }
 
 bool PageFtl::remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
@@ -49,10 +45,12 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
   return uint32_t(bits & ((uint64_t(1) << g_.units_per_page) - 1));
 }
 
-uint32_t PageFtl::pick_victim(uint32_t die) {
+uint32_t PageFtl::pick_victim(uint32_t die) { return pick_victim(die, counters_); }
+
+uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
   uint32_t v = blocks_.pick_victim(die);
   if (v == kInvalid) return v;
-  ++counters_.gc_victims;
+  ++c.gc_victims;
   if (blocks_.valid(v) < g_.units_per_block)
     full_victims_[die] = 0;
   else if (++full_victims_[die] > g_.blocks_per_die)
@@ -71,17 +69,29 @@ uint32_t PageFtl::ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns
   if (ppa == kInvalid)
     throw std::logic_error("die " + std::to_string(die) + ": no free block for stream " + std::to_string(stream));
   dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind, uint8_t(stream));
-  ++counters_.programs[uint32_t(kind)];
+  ++ff_counters_[die].programs[uint32_t(kind)];
   return ppa;
 }
 
 void PageFtl::ff_gc_program(uint32_t die) {
   FfGc& s = ffgc_[die];
   for (uint32_t k = s.n; k < g_.units_per_page; ++k) s.lpn[k] = kInvalid;  // padding only when no victim is left
-  uint32_t ppa = ff_program(die, kGcStream, s.lpn, s.version, UnitKind::GUD);
-  for (uint32_t k = 0; k < s.n; ++k)
-    if (remap_if(s.lpn[k], s.old[k], ppa + k)) ++counters_.gc_units_moved;
-  blocks_.page_done(g_.gblock_of(ppa));
+  const uint32_t ppa = ff_program(die, kGcStream, s.lpn, s.version, UnitKind::GUD);
+  // The new page's block is open (its program is in flight): its valid count is added once (the LPNs
+  // of GC units are distinct: each was valid in one place).
+  uint32_t moved = 0;
+  for (uint32_t k = 0; k < s.n; ++k) {
+    uint32_t& entry = l2p_[s.lpn[k]];
+    if (entry != s.old[k]) continue;
+    drop(entry);
+    entry = ppa + k;
+    set_valid(ppa + k);
+    ++moved;
+  }
+  const uint32_t gblock = g_.gblock_of(ppa);
+  blocks_.validate(gblock, moved);
+  blocks_.page_done(gblock);
+  ff_counters_[die].gc_units_moved += moved;
   s.n = 0;
   ff_erase_ready(die);
 }
@@ -94,8 +104,8 @@ void PageFtl::ff_erase_ready(uint32_t die) {
       ++i;
       continue;
     }
-    dies_[die]->erase(victim % g_.blocks_per_die);
-    ++counters_.erases;
+    dies_[die]->erase(g_.block_in_die(victim));
+    ++ff_counters_[die].erases;
     blocks_.erased(victim);
     list[i] = list.back();
     list.pop_back();
@@ -104,21 +114,21 @@ void PageFtl::ff_erase_ready(uint32_t die) {
 
 void PageFtl::ff_collect(uint32_t die) {
   FfGc& s = ffgc_[die];
-  uint32_t victim = pick_victim(die);
+  uint32_t victim = pick_victim(die, ff_counters_[die]);
   if (victim == kInvalid) {
     if (!s.n) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
     ff_gc_program(die);
     return;
   }
   Die& d = *dies_[die];
-  const uint32_t block = victim % g_.blocks_per_die;
+  const uint32_t block = g_.block_in_die(victim);
   // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
   for (uint32_t u = block * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
     if (valid(g_.ppa(die, 0, 0) + u)) prefetch_map(d.lpn(u));
   for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
     uint32_t mask = valid_mask(die, block, p);
     if (!mask) continue;
-    ++counters_.reads[2];
+    ++ff_counters_[die].reads[2];
     for (; mask; mask &= mask - 1) {
       uint32_t slot = uint32_t(__builtin_ctz(mask));
       uint32_t unit = block * g_.units_per_block + p * g_.units_per_page + slot;
@@ -134,10 +144,32 @@ void PageFtl::ff_collect(uint32_t die) {
 
 void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) {
   while (gc_needed(die)) ff_collect(die);
-  uint32_t ppa = ff_program(die, kUserStream, lpns, versions, UnitKind::UD);
-  for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (lpns[s] != kInvalid) map(lpns[s], ppa + s);
-  blocks_.page_done(g_.gblock_of(ppa));
+  const uint32_t ppa = ff_program(die, kUserStream, lpns, versions, UnitKind::UD);
+  // The new page's block is open (its program is in flight): its valid count is added once, before the
+  // units are mapped, since a page may hold two versions of one LPN (the first is dropped at once).
+  const uint32_t gblock = g_.gblock_of(ppa);
+  uint32_t units = 0;
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
+  blocks_.validate(gblock, units);
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    if (lpns[s] == kInvalid) continue;
+    uint32_t& entry = l2p_[lpns[s]];
+    if (entry != kInvalid) drop(entry);
+    entry = ppa + s;
+    set_valid(ppa + s);
+  }
+  blocks_.page_done(gblock);
+}
+
+void PageFtl::ff_merge_counters() {
+  for (FlashCounters& d : ff_counters_) {
+    for (int k = 0; k < 4; ++k) counters_.programs[k] += d.programs[k];
+    for (int k = 0; k < 3; ++k) counters_.reads[k] += d.reads[k];
+    counters_.erases += d.erases;
+    counters_.gc_victims += d.gc_victims;
+    counters_.gc_units_moved += d.gc_units_moved;
+    d = FlashCounters();
+  }
 }
 
 }  // namespace ssdtlm

@@ -36,7 +36,9 @@ class PageFtl {
   void prefetch_map(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1); }
   void prefetch_old(uint32_t lpn) const {
     uint32_t ppa = l2p_[lpn];
-    if (ppa != kInvalid) blocks_.prefetch(g_.gblock_of(ppa));
+    if (ppa == kInvalid) return;
+    blocks_.prefetch(g_.gblock_of(ppa));
+    __builtin_prefetch(&valid_bits_[ppa >> 6], 1);
   }
   // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
   void map(uint32_t lpn, uint32_t ppa);
@@ -57,8 +59,11 @@ class PageFtl {
   double alpha() const;
 
   // Fast-forward: program one page of user units (kInvalid = padding) on `die` at once, collecting
-  // garbage first if the die is short of free blocks.
+  // garbage first if the die is short of free blocks. Touches only the die's own state, its units' map
+  // entries and its own counters, so workers owning disjoint dies (and disjoint LPNs) may call it
+  // concurrently; ff_merge_counters() then adds the dies' counters to counters().
   void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions);
+  void ff_merge_counters();
 
   BlockManager& blocks() { return blocks_; }
   const BlockManager& blocks() const { return blocks_; }
@@ -78,7 +83,12 @@ class PageFtl {
     uint32_t n = 0;
     std::vector<uint32_t> scanned;  // victims read out, awaiting erase
   };
-  void drop(uint32_t ppa);  // the unit at ppa stops being valid
+  void drop(uint32_t ppa) {  // the unit at ppa stops being valid
+    blocks_.invalidate(g_.gblock_of(ppa));
+    valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
+  }
+  void set_valid(uint32_t ppa) { valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63); }
+  uint32_t pick_victim(uint32_t die, FlashCounters& c);
   void ff_collect(uint32_t die);
   void ff_gc_program(uint32_t die);
   void ff_erase_ready(uint32_t die);
@@ -91,6 +101,7 @@ class PageFtl {
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
   std::vector<FfGc> ffgc_;
+  std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   FlashCounters counters_;
 };

@@ -14,12 +14,23 @@ struct PreconditionResult {
   uint64_t units_written = 0;
   uint64_t nand_programs = 0;  // page programs, user data and GC copies
   double wall_s = 0;
+  unsigned threads = 1;        // workers that ran it
 };
 
 // Fills the logical space sequentially (if fill), then writes drive_writes x logical units taken from
-// the write requests of `overwrite`. Pages are striped over dies round-robin, channel first.
-// `progress(done, total)` is called now and then.
+// the write requests of `overwrite`.
+//
+// Placement is static: stripes of whole pages (at least 16 units, one cache line of map entries) are
+// dealt to the dies round-robin, channel first, so a unit always goes to the die of its stripe and each
+// die sees its own units in workload order. That makes the dies independent: `threads` workers (0 = one
+// per hardware thread) each take a contiguous range of dies, and the result is the same for any number
+// of workers. Each die pads its last partial page.
+// `progress(done, total)` is called now and then, from the calling thread.
 PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
-                                Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress);
+                                Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,
+                                unsigned threads = 1);
+
+// Units per placement stripe for geometry g (a multiple of units_per_page).
+uint32_t precondition_stripe_units(const Geometry& g);
 
 }  // namespace ssdtlm

@@ -1,5 +1,6 @@
 #include "flash/die.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ssdtlm {
@@ -21,12 +22,15 @@ void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uin
                             std::to_string(page) + " but the next erased page is " +
                             std::to_string(write_ptr_[block]));
   write_ptr_[block] = uint16_t(page + 1);
-  size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
-  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    lpn_[base + s] = lpns[s];
-    kind_[base + s] = uint8_t(uint8_t(kind) | (stream << 2));
-    if (!versions_.empty()) versions_[base + s] = versions ? versions[s] : 0;
-  }
+  const size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
+  const uint32_t n = g_.units_per_page;
+  std::copy(lpns, lpns + n, lpn_.begin() + base);
+  std::fill(kind_.begin() + base, kind_.begin() + base + n, uint8_t(uint8_t(kind) | (stream << 2)));
+  if (versions_.empty()) return;
+  if (versions)
+    std::copy(versions, versions + n, versions_.begin() + base);
+  else
+    std::fill(versions_.begin() + base, versions_.begin() + base + n, 0u);
 }
 
 void Die::erase(uint32_t block) {

@@ -30,6 +30,10 @@ Geometry Geometry::from_config(const Config& c, uint32_t reserved_blocks_per_die
   if (g.physical_units >= kInvalid)
     throw ConfigError("geometry: " + std::to_string(g.physical_units) +
                       " physical 4 KiB units exceed the 32-bit physical address space (16 TiB)");
+  g.by_slot_ = FastDiv(g.units_per_page);
+  g.by_unit_ = FastDiv(g.units_per_block);
+  g.by_page_ = FastDiv(g.pages_per_block);
+  g.by_block_ = FastDiv(g.blocks_per_die);
   uint64_t per_die = uint64_t(std::floor(double(g.physical_units) / (1.0 + g.over_provisioning) / g.dies));
   g.logical_units = per_die * g.dies;
   // Room for GC: a die must hold its logical share plus the reserved blocks plus at least one block of slack.

@@ -7,6 +7,8 @@
 #pragma once
 #include <cstdint>
 
+#include "common/fast_div.h"
+
 namespace ssdtlm {
 
 class Config;
@@ -29,16 +31,22 @@ struct Geometry {
   // FTL keeps out of data (free-block threshold plus open blocks).
   static Geometry from_config(const Config& c, uint32_t reserved_blocks_per_die);
 
-  uint32_t die_of(uint32_t ppa) const { return ppa / units_per_block / blocks_per_die; }
-  uint32_t block_of(uint32_t ppa) const { return (ppa / units_per_block) % blocks_per_die; }  // within die
-  uint32_t gblock_of(uint32_t ppa) const { return ppa / units_per_block; }                      // global
-  uint32_t page_of(uint32_t ppa) const { return (ppa / units_per_page) % pages_per_block; }
-  uint32_t slot_of(uint32_t ppa) const { return ppa % units_per_page; }
+  uint32_t die_of(uint32_t ppa) const { return by_block_.div(by_unit_.div(ppa)); }
+  uint32_t block_of(uint32_t ppa) const { return by_block_.mod(by_unit_.div(ppa)); }  // within die
+  uint32_t gblock_of(uint32_t ppa) const { return by_unit_.div(ppa); }                // global
+  uint32_t page_of(uint32_t ppa) const { return by_page_.mod(by_slot_.div(ppa)); }
+  uint32_t slot_of(uint32_t ppa) const { return by_slot_.mod(ppa); }
+  uint32_t die_of_gblock(uint32_t gblock) const { return by_block_.div(gblock); }
+  uint32_t block_in_die(uint32_t gblock) const { return by_block_.mod(gblock); }
   uint32_t channel_of_die(uint32_t die) const { return die % channels; }  // dies are numbered channel-first
   uint32_t ppa(uint32_t die, uint32_t block, uint32_t page, uint32_t slot = 0) const {
     return ((die * blocks_per_die + block) * pages_per_block + page) * units_per_page + slot;
   }
   uint64_t logical_bytes() const { return logical_units * kUnitBytes; }
+
+ private:
+  // Divisors of the address decoding: units_per_page, units_per_block, pages_per_block, blocks_per_die.
+  FastDiv by_slot_, by_unit_, by_page_, by_block_;
 };
 
 }  // namespace ssdtlm

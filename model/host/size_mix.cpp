@@ -47,11 +47,18 @@ SizeMix::SizeMix(std::vector<SizeEntry> entries) : entries_(std::move(entries)) 
     cum += e.percent / total;
     cum_.push_back(cum);
   }
+  bool many = false;
+  for (const auto& e : entries_)
+    if (e.percent > 0) {
+      many = many || (single_ != 0 && single_ != e.bytes);
+      single_ = e.bytes;
+    }
+  if (many) single_ = 0;
 }
 
 SizeMix SizeMix::fixed(uint32_t bytes) { return SizeMix({{bytes, 100.0}}); }
 
-uint32_t SizeMix::sample(Rng& rng) const {
+uint32_t SizeMix::draw(Rng& rng) const {
   const double u = rng.uniform();
   for (size_t i = 0; i < cum_.size(); ++i)
     if (u < cum_[i] && entries_[i].percent > 0) return entries_[i].bytes;

@@ -30,7 +30,8 @@ class SizeMix {
   explicit SizeMix(std::vector<SizeEntry> entries);
   static SizeMix fixed(uint32_t bytes);
 
-  uint32_t sample(Rng& rng) const;  // O(number of entries)
+  // O(number of entries). A mix of one size draws nothing from rng.
+  uint32_t sample(Rng& rng) const { return single_ ? single_ : draw(rng); }
   const std::vector<SizeEntry>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
   uint32_t min_bytes() const;   // smallest size with a non-zero share
@@ -40,6 +41,8 @@ class SizeMix {
  private:
   std::vector<SizeEntry> entries_;
   std::vector<double> cum_;  // cumulative share in [0, 1]
+  uint32_t single_ = 0;      // the size when only one has a non-zero share
+  uint32_t draw(Rng& rng) const;
 };
 
 // Parses a fio size token ("512", "4k", "1.5KiB", "1m"); throws std::invalid_argument
@@ -62,7 +65,7 @@ struct BlockAlign {
   // Rounds offset down to the alignment of a transfer of `bytes`.
   uint64_t align_down(uint64_t offset, uint32_t bytes) const {
     const uint32_t a = for_size(bytes);
-    return offset - offset % a;
+    return (a & (a - 1)) == 0 ? offset & ~uint64_t(a - 1) : offset - offset % a;
   }
 };
 

@@ -104,7 +104,9 @@ uint64_t SyntheticWorkload::next_offset(uint32_t bytes) {
 bool SyntheticWorkload::next(IoRequest& r) {
   if (spec_.io_count != 0 && issued_ >= spec_.io_count) return false;
   const uint32_t bytes = sizes_.sample(size_rng_);
-  const double u = op_rng_.uniform();
+  // Only a mix of operations draws (the op stream is its own, so pure mixes change no other draw).
+  const double mixed = spec_.trim_fraction + spec_.read_fraction;
+  const double u = mixed <= 0 ? 1.0 : spec_.trim_fraction == 0 && spec_.read_fraction >= 1 ? 0.0 : op_rng_.uniform();
   r.op = u < spec_.trim_fraction                          ? IoOp::Trim
          : u < spec_.trim_fraction + spec_.read_fraction ? IoOp::Read
                                                            : IoOp::Write;

@@ -85,7 +85,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
       if (o.progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
         std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
                      (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
-    });
+    }, unsigned(c.u("precondition.threads")));
     const FlashCounters& f = p->ftl().page_ftl().counters();
     pre.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
     p->ftl().page_ftl().counters() = FlashCounters();

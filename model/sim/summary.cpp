@@ -100,7 +100,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                    {"dies", g.dies},
                    {"units_per_page", g.units_per_page},
                    {"units_per_block", g.units_per_block}};
-  s["precondition"] = {{"units_written", pre.units_written}, {"nand_programs", pre.nand_programs}, {"wall_time_s", pre.wall_s}};
+  s["precondition"] = {{"units_written", pre.units_written}, {"nand_programs", pre.nand_programs}, {"wall_time_s", pre.wall_s},
+                       {"threads", pre.threads}};
   s["kernel"] = {{"activations", kernel_activations()},
                  {"activations_per_io", ios ? double(kernel_activations()) / double(ios) : 0.0}};
   struct rusage ru {};

@@ -1,0 +1,104 @@
+// The parallel fast-forward: workers own disjoint dies, so the drive it leaves must not depend on how
+// many workers ran it; and a drive whose units do not sit on their stripe's die runs on one worker.
+#include <catch2/catch.hpp>
+
+#include "common/config.h"
+#include "common/rng.h"
+#include "controller/precondition.h"
+
+using namespace ssdtlm;
+
+namespace {
+
+struct Drive {
+  Config c;
+  Geometry g;
+  std::vector<std::unique_ptr<Die>> dies;
+  std::unique_ptr<PageFtl> ftl;
+  std::unique_ptr<IntegrityChecker> checker;
+  explicit Drive(uint32_t planes = 1) {
+    c.set("geometry.channels=4");
+    c.set("geometry.dies_per_channel=2");
+    c.set("geometry.planes_per_die=" + std::to_string(planes));
+    c.set("geometry.blocks_per_plane=48");
+    c.set("geometry.pages_per_block=32");
+    c.set("geometry.page_bytes=8192");
+    c.set("geometry.over_provisioning=0.15");
+    g = Geometry::from_config(c, 4);
+    std::vector<Die*> raw;
+    for (uint32_t d = 0; d < g.dies; ++d) {
+      dies.push_back(std::make_unique<Die>(g, d, true));
+      raw.push_back(dies.back().get());
+    }
+    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy("greedy", g, "ftl.gc_victim"), 2);
+    checker = std::make_unique<IntegrityChecker>(g.logical_units);
+  }
+};
+
+// Writes of 4 KiB to 16 KiB at random unit offsets, with some reads and trims the precondition skips.
+class MixedWrites : public Workload {
+ public:
+  MixedWrites(uint64_t units, uint64_t seed) : units_(units), rng_(seed) {}
+  bool next(IoRequest& r) override {
+    const uint64_t k = rng_.below(10);
+    r.op = k == 0 ? IoOp::Read : k == 1 ? IoOp::Trim : IoOp::Write;
+    r.bytes = uint32_t(1 + rng_.below(4)) * kUnitBytes;
+    r.offset = rng_.below(units_) * kUnitBytes;  // may run past the end: folded back
+    return true;
+  }
+
+ private:
+  uint64_t units_;
+  Rng rng_;
+};
+
+PreconditionResult run(Drive& d, unsigned threads) {
+  MixedWrites w(d.g.logical_units, 11);
+  return precondition(*d.ftl, d.checker.get(), true, 3.0, &w, [](uint64_t, uint64_t) {}, threads);
+}
+
+}  // namespace
+
+TEST_CASE("fast-forward leaves the same drive for any number of workers", "[ftl][precondition]") {
+  const uint32_t planes = GENERATE(1u, 3u);  // 3 planes: pages of 6 units, stripes of 12
+  Drive one(planes), many(planes);
+  PreconditionResult r1 = run(one, 1), rn = run(many, 3);
+  CHECK(r1.threads == 1);
+  CHECK(rn.threads == 3);
+  CHECK(r1.units_written == rn.units_written);
+  const FlashCounters &a = one.ftl->counters(), &b = many.ftl->counters();
+  CHECK(a.gc_victims > 0);
+  for (int k = 0; k < 4; ++k) CHECK(a.programs[k] == b.programs[k]);
+  CHECK(a.reads[2] == b.reads[2]);
+  CHECK(a.erases == b.erases);
+  CHECK(a.gc_units_moved == b.gc_units_moved);
+  CHECK(one.ftl->blocks().total_free_blocks() == many.ftl->blocks().total_free_blocks());
+  const uint32_t stripe = precondition_stripe_units(one.g);
+  CHECK(stripe % one.g.units_per_page == 0);
+  uint64_t mismatched = 0, misplaced = 0, stale = 0;
+  for (uint32_t lpn = 0; lpn < one.g.logical_units; ++lpn) {
+    const uint32_t ppa = one.ftl->lookup(lpn);
+    mismatched += ppa != many.ftl->lookup(lpn);
+    REQUIRE(ppa != kInvalid);
+    misplaced += one.g.die_of(ppa) != lpn / stripe % one.g.dies;
+    // The out-of-band data of the mapped unit names the LPN and its newest version.
+    const Die& die = one.ftl->die(one.g.die_of(ppa));
+    const uint32_t unit = ppa % (one.g.blocks_per_die * one.g.units_per_block);
+    stale += die.lpn(unit) != lpn || die.version(unit) != one.checker->expected(lpn);
+  }
+  CHECK(mismatched == 0);
+  CHECK(misplaced == 0);
+  CHECK(stale == 0);
+}
+
+TEST_CASE("fast-forward runs on one worker when units sit off their stripe's die", "[ftl][precondition]") {
+  Drive d;
+  // One page on die 0 holding LPNs whose stripe belongs to die 1: the drive was not written by placement.
+  const uint32_t stripe = precondition_stripe_units(d.g);
+  uint32_t lpns[2] = {stripe, stripe + 1}, v[2] = {1, 2};
+  d.ftl->ff_write_page(0, lpns, v);
+  MixedWrites w(d.g.logical_units, 3);
+  PreconditionResult r = precondition(*d.ftl, nullptr, false, 1.0, &w, [](uint64_t, uint64_t) {}, 4);
+  CHECK(r.threads == 1);
+  CHECK(r.units_written == d.g.logical_units);
+}
