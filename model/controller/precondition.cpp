@@ -1,6 +1,7 @@
 #include "controller/precondition.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -61,68 +62,72 @@ struct Striping {
   uint32_t die(uint32_t lpn) const { return dies.mod(stripe.div(lpn)); }
 };
 
-// One worker's share: the dies [first, last). Collects each die's units into a page and writes full pages.
-// Units pass through a short queue so that the map entry and the old block's metadata of each are
-// prefetched before the unit is written: random overwrites are bound by memory latency.
+struct PlacedUnit {
+  uint32_t lpn, version, die;
+};
+
+// One group of dies [first, last), worked on by one worker at a time. Collects each die's units and writes them a few pages at
+// a time: the die's metadata stays in cache across those pages, and the map entries and old blocks of
+// the units are prefetched together first (random overwrites are bound by memory latency). Dies are
+// independent, so how writes to different dies interleave changes nothing.
 class DieWriter {
  public:
-  DieWriter(PageFtl& ftl, Striping s, uint32_t first, uint32_t last)
-      : ftl_(ftl), upp_(ftl.geometry().units_per_page), s_(s), first_(first), last_(last), open_(last - first) {}
+  DieWriter(PageFtl& ftl, uint32_t first, uint32_t last)
+      : ftl_(ftl),
+        upp_(ftl.geometry().units_per_page),
+        per_flush_(upp_ * std::max<uint32_t>(1, kUnitsPerFlush / upp_)),
+        first_(first),
+        last_(last),
+        pending_(size_t(last - first) * per_flush_),
+        count_(last - first, 0) {}
 
-  void take(const uint32_t* lpn, const uint32_t* version, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t die = s_.die(lpn[i]);
-      if (die < first_ || die >= last_) continue;
-      ftl_.prefetch_map(lpn[i]);
-      ring_[head_++ & (kAhead - 1)] = Unit{lpn[i], version ? version[i] : 0, die};
-      if (head_ - tail_ > kAhead / 2) ftl_.prefetch_old(ring_[(tail_ + kAhead / 4) & (kAhead - 1)].lpn);
-      if (head_ - tail_ == kAhead) place(ring_[tail_++ & (kAhead - 1)]);
+  // Units of this writer's dies, in workload order.
+  void take(const std::vector<PlacedUnit>& units) {
+    for (const PlacedUnit& u : units) {
+      const uint32_t k = u.die - first_;
+      pending_[size_t(k) * per_flush_ + count_[k]] = Unit{u.lpn, u.version};
+      if (++count_[k] == per_flush_) flush(u.die);
     }
   }
   void finish() {
-    while (tail_ != head_) place(ring_[tail_++ & (kAhead - 1)]);
-    for (uint32_t d = first_; d < last_; ++d) {
-      Open& o = open_[d - first_];
-      if (!o.n) continue;
-      for (uint32_t s = o.n; s < upp_; ++s) o.lpn[s] = kInvalid;  // padded page
-      ftl_.ff_write_page(d, o.lpn, o.version);
-      o.n = 0;
-    }
+    for (uint32_t d = first_; d < last_; ++d) flush(d);
   }
 
  private:
   struct Unit {
-    uint32_t lpn, version, die;
+    uint32_t lpn, version;
   };
-  struct Open {
-    uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage];
-    uint32_t n = 0;
-  };
-  void place(const Unit& u) {
-    Open& o = open_[u.die - first_];
-    o.lpn[o.n] = u.lpn;
-    o.version[o.n] = u.version;
-    if (++o.n == upp_) {
-      ftl_.ff_write_page(u.die, o.lpn, o.version);
-      o.n = 0;
+  static constexpr uint32_t kUnitsPerFlush = 32;
+  // Writes the die's pending units as pages, the last one padded if partial.
+  void flush(uint32_t die) {
+    const uint32_t k = die - first_, n = count_[k];
+    const Unit* u = &pending_[size_t(k) * per_flush_];
+    for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_map(u[i].lpn);
+    for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_old(u[i].lpn);
+    uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage];
+    for (uint32_t i = 0; i < n; i += upp_) {
+      for (uint32_t s = 0; s < upp_; ++s) {
+        const bool real = i + s < n;
+        lpns[s] = real ? u[i + s].lpn : kInvalid;  // kInvalid: padding
+        versions[s] = real ? u[i + s].version : 0;
+      }
+      ftl_.ff_write_page(die, lpns, versions);
     }
+    count_[k] = 0;
   }
-  static constexpr uint32_t kAhead = 32;
   PageFtl& ftl_;
-  const uint32_t upp_;
-  const Striping s_;
+  const uint32_t upp_, per_flush_;
   const uint32_t first_, last_;
-  std::vector<Open> open_;
-  Unit ring_[kAhead];
-  uint64_t head_ = 0, tail_ = 0;
+  std::vector<Unit> pending_;     // per owned die: per_flush_ slots
+  std::vector<uint32_t> count_;   // per owned die: pending units
 };
 
-// Workers 1..n-1 on their own threads; the caller is worker 0. Each batch is handed to all workers at
-// once and the caller waits for all of them before it refills the batch.
+// Helper threads that run one job at a time alongside the caller; wait() returns when all have
+// finished it and rethrows the first exception one of them raised.
 class Crew {
  public:
-  Crew(std::vector<DieWriter>& writers) : w_(writers), errors_(writers.size()) {
-    for (size_t i = 1; i < w_.size(); ++i) threads_.emplace_back([this, i] { loop(i); });
+  explicit Crew(unsigned helpers) {
+    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { loop(); });
   }
   ~Crew() {
     {
@@ -132,31 +137,26 @@ class Crew {
     go_.notify_all();
     for (auto& t : threads_) t.join();
   }
-  // Runs `job(writer)` on every worker and rethrows the first worker's exception.
-  void run(const std::function<void(DieWriter&)>& job) {
+  void start(const std::function<void()>& job) {
     {
       std::lock_guard<std::mutex> l(m_);
       job_ = &job;
-      busy_ = w_.size() - 1;
+      busy_ = threads_.size();
       ++round_;
     }
     go_.notify_all();
-    try {
-      job(w_[0]);
-    } catch (...) {
-      errors_[0] = std::current_exception();
-    }
+  }
+  void wait() {
     std::unique_lock<std::mutex> l(m_);
     done_.wait(l, [&] { return busy_ == 0; });
-    for (auto& e : errors_)
-      if (e) std::rethrow_exception(e);
+    if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  void loop(size_t i) {
+  void loop() {
     uint64_t seen = 0;
     for (;;) {
-      const std::function<void(DieWriter&)>* job;
+      const std::function<void()>* job;
       {
         std::unique_lock<std::mutex> l(m_);
         go_.wait(l, [&] { return stop_ || round_ != seen; });
@@ -164,42 +164,50 @@ class Crew {
         seen = round_;
         job = job_;
       }
+      std::exception_ptr e;
       try {
-        (*job)(w_[i]);
+        (*job)();
       } catch (...) {
-        errors_[i] = std::current_exception();
+        e = std::current_exception();
       }
       std::lock_guard<std::mutex> l(m_);
-      if (--busy_ == 0) done_.notify_one();
+      if (e && !error_) error_ = e;
+      if (--busy_ == 0) done_.notify_all();
     }
   }
-  std::vector<DieWriter>& w_;
-  std::vector<std::exception_ptr> errors_;
   std::vector<std::thread> threads_;
   std::mutex m_;
   std::condition_variable go_, done_;
-  const std::function<void(DieWriter&)>* job_ = nullptr;
+  const std::function<void()>* job_ = nullptr;
+  std::exception_ptr error_;
   size_t busy_ = 0;
   uint64_t round_ = 0;
   bool stop_ = false;
 };
 
-// Workers for the dies: at most `wanted` (0 = hardware threads) and one per die. One worker when the die
-// ranges would share valid-bitmap words, or when some unit does not live on its stripe's die (the drive
-// was written otherwise before): a worker would then invalidate units on another worker's dies.
-unsigned worker_count(const PageFtl& ftl, const Striping& s, unsigned wanted) {
+// Die groups: contiguous die ranges that workers claim one at a time. Several per worker, so that work
+// spreads evenly; one group (and one worker) when group boundaries would share valid-bitmap words, or
+// when some unit does not live on its stripe's die (the drive was written otherwise before): a worker
+// would then invalidate units on dies another worker is writing.
+uint32_t group_count(const PageFtl& ftl, const Striping& s, unsigned workers) {
   const Geometry& g = ftl.geometry();
-  unsigned n = wanted ? wanted : std::max(1u, std::thread::hardware_concurrency());
-  n = std::min<unsigned>(n, g.dies);
+  if (workers <= 1) return 1;
+  const uint32_t n = std::min<uint32_t>(g.dies, 8 * workers);
   const uint64_t units_per_die = uint64_t(g.blocks_per_die) * g.units_per_block;
-  for (unsigned t = 1; t < n; ++t)
-    if (uint64_t(t) * g.dies / n * units_per_die % 64) return 1;
-  for (uint32_t lpn = 0; n > 1 && lpn < g.logical_units; ++lpn) {
+  for (uint32_t k = 1; k < n; ++k)
+    if (uint64_t(k) * g.dies / n * units_per_die % 64) return 1;
+  for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
     const uint32_t ppa = ftl.lookup(lpn);
     if (ppa != kInvalid && g.die_of(ppa) != s.die(lpn)) return 1;
   }
   return n;
 }
+
+// One batch of the unit stream, binned by die group.
+struct Batch {
+  std::vector<std::vector<PlacedUnit>> group;
+  size_t units = 0;
+};
 
 }  // namespace
 
@@ -210,29 +218,77 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   const Geometry& g = ftl.geometry();
   UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite);
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
-
+  unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const uint32_t groups = group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
+  if (groups == 1) workers = 1;
   PreconditionResult r;
-  r.threads = worker_count(ftl, striping, threads);
-  std::vector<DieWriter> writers;
-  writers.reserve(r.threads);
-  for (unsigned t = 0; t < r.threads; ++t)
-    writers.emplace_back(ftl, striping, t * g.dies / r.threads, (t + 1) * g.dies / r.threads);
-  Crew crew(writers);
+  r.threads = workers;
 
+  std::vector<DieWriter> writers;
+  std::vector<uint32_t> group_of_die(g.dies);
+  writers.reserve(groups);
+  for (uint32_t k = 0; k < groups; ++k) {
+    const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
+    writers.emplace_back(ftl, first, last);
+    for (uint32_t d = first; d < last; ++d) group_of_die[d] = k;
+  }
+
+  // Generates and bins the next batch; false at the end of the stream.
   constexpr size_t kBatch = size_t(1) << 16;
-  std::vector<uint32_t> lpn(kBatch), version(checker ? kBatch : 0);
+  std::vector<uint32_t> lpn(kBatch);
+  auto refill = [&](Batch& b) {
+    b.group.resize(groups);
+    for (auto& v : b.group) v.clear();
+    b.units = source.next(lpn.data(), kBatch);
+    for (size_t i = 0; i < b.units; ++i) {
+      const uint32_t die = striping.die(lpn[i]);
+      b.group[group_of_die[die]].push_back(PlacedUnit{lpn[i], checker ? checker->next_version(lpn[i]) : 0, die});
+    }
+    return b.units != 0;
+  };
+
+  // While the workers write batch k, the caller generates batch k+1, then joins them. Each group's
+  // batches are written in order (a batch is finished before the next starts), so every die sees its
+  // units in workload order whatever the number of workers.
+  Crew crew(workers - 1);
+  Batch batch[2];
   uint64_t reported = 0;
-  for (size_t n; (n = source.next(lpn.data(), kBatch)) != 0;) {
-    if (checker)
-      for (size_t i = 0; i < n; ++i) version[i] = checker->next_version(lpn[i]);
-    const uint32_t* v = checker ? version.data() : nullptr;
-    crew.run([&](DieWriter& w) { w.take(lpn.data(), v, n); });
+  bool more = refill(batch[0]);
+  for (int cur = 0; more; cur ^= 1) {
+    std::atomic<uint32_t> next{0};
+    const Batch& b = batch[cur];
+    std::function<void()> work = [&] {
+      for (uint32_t k; (k = next.fetch_add(1)) < groups;) writers[k].take(b.group[k]);
+    };
+    crew.start(work);
+    std::exception_ptr error;
+    try {
+      more = refill(batch[cur ^ 1]);
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    crew.wait();
+    if (error) std::rethrow_exception(error);
     if (source.done() - reported >= (uint64_t(1) << 22)) {
       reported = source.done();
       progress(reported, source.total());
     }
   }
-  crew.run([](DieWriter& w) { w.finish(); });
+  std::atomic<uint32_t> next{0};
+  std::function<void()> finish = [&] {
+    for (uint32_t k; (k = next.fetch_add(1)) < groups;) writers[k].finish();
+  };
+  crew.start(finish);
+  std::exception_ptr error;
+  try {
+    finish();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  crew.wait();
+  if (error) std::rethrow_exception(error);
+
   ftl.ff_merge_counters();
   r.units_written = source.done();
   progress(r.units_written, source.total());

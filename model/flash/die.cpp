@@ -24,13 +24,17 @@ void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uin
   write_ptr_[block] = uint16_t(page + 1);
   const size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
   const uint32_t n = g_.units_per_page;
-  std::copy(lpns, lpns + n, lpn_.begin() + base);
-  std::fill(kind_.begin() + base, kind_.begin() + base + n, uint8_t(uint8_t(kind) | (stream << 2)));
+  // Plain loops: pages hold a handful of units, too few for a library copy to pay off.
+  uint32_t* lpn = &lpn_[base];
+  uint8_t* k = &kind_[base];
+  const uint8_t tag = uint8_t(uint8_t(kind) | (stream << 2));
+  for (uint32_t s = 0; s < n; ++s) {
+    lpn[s] = lpns[s];
+    k[s] = tag;
+  }
   if (versions_.empty()) return;
-  if (versions)
-    std::copy(versions, versions + n, versions_.begin() + base);
-  else
-    std::fill(versions_.begin() + base, versions_.begin() + base + n, 0u);
+  uint32_t* ver = &versions_[base];
+  for (uint32_t s = 0; s < n; ++s) ver[s] = versions ? versions[s] : 0;
 }
 
 void Die::erase(uint32_t block) {
