@@ -56,6 +56,10 @@ class BlockManager {
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }
   void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
+  size_t memory_bytes() const {
+    return blocks_.capacity() * sizeof(Block) + ring_.capacity() * 4 + free_.capacity() * sizeof(FreeRing) +
+           frontier_.capacity() * 4 + victim_->memory_bytes();
+  }
 
  private:
   struct Block {

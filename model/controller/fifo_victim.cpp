@@ -13,6 +13,11 @@ class FifoVictim : public VictimPolicy {
   explicit FifoVictim(const Geometry& g) : g_(g), queues_(g.dies) {}
   void insert(uint32_t b, uint32_t) override { queues_[g_.die_of_gblock(b)].push_back(b); }
   void update(uint32_t, uint32_t, uint32_t) override {}
+  size_t memory_bytes() const override {
+    size_t n = 0;
+    for (const auto& q : queues_) n += sizeof(q) + q.size() * sizeof(uint32_t);
+    return n;
+  }
   uint32_t pick(uint32_t die) override {
     auto& q = queues_[die];
     if (q.empty()) return kInvalid;

@@ -267,13 +267,17 @@ void Ftl::flush_page(uint32_t die) {
   op.block = g_.block_of(ppa);
   op.page = g_.page_of(ppa);
   op.kind = UnitKind::UD;
+  // The page's units first, then their map updates: the map entries are fetched from memory together.
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     uint32_t slot = buffer_->take(&op.lpn[s], &op.version[s]);
     op.aux[s] = slot;
-    if (slot == kInvalid) {
+    if (slot == kInvalid)
       op.lpn[s] = kInvalid;
-      continue;
-    }
+    else
+      ftl_.prefetch_map(op.lpn[s]);
+  }
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    if (op.lpn[s] == kInvalid) continue;
     ftl_.map(op.lpn[s], ppa + s);
     ++stats_.flushed_units;
   }

@@ -131,6 +131,8 @@ void Ftl::on_gc_program(FlashOp& op) {
   --job.programs;
   uint32_t base = g_.ppa(op.die, op.block, op.page);
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (op.lpn[s] != kInvalid) ftl_.prefetch_map(op.lpn[s]);
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
     if (op.lpn[s] != kInvalid && ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) ++ftl_.counters().gc_units_moved;
   ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
   gc_advance(op.die);

@@ -38,6 +38,10 @@ class GreedyVictim : public VictimPolicy {
     if (new_valid < low_[die]) low_[die] = new_valid;
   }
 
+  size_t memory_bytes() const override {
+    return (key_.capacity() + count_.capacity() + low_.capacity() + cursor_.capacity()) * sizeof(uint32_t);
+  }
+
   uint32_t pick(uint32_t die) override {
     const uint32_t* count = &count_[size_t(die) * row_];
     uint32_t v = low_[die];

@@ -70,10 +70,8 @@ class PageFtl {
   Die& die(uint32_t d) { return *dies_[d]; }
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
-  // Map plus per-block metadata (block state, free lists, frontiers, victim buckets), in bytes.
-  size_t memory_bytes() const {
-    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + size_t(g_.dies) * g_.blocks_per_die * 28;
-  }
+  // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
+  size_t memory_bytes() const { return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + blocks_.memory_bytes(); }
 
  private:
   // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is

@@ -2,6 +2,7 @@
 // programmed; its valid count only falls after that. pick() removes and returns a die's victim.
 // A new policy is one new file plus one line in victim_policy.cpp.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,6 +19,7 @@ class VictimPolicy {
   virtual void insert(uint32_t gblock, uint32_t valid) = 0;
   virtual void update(uint32_t gblock, uint32_t old_valid, uint32_t new_valid) = 0;
   virtual uint32_t pick(uint32_t die) = 0;                    // kInvalid when the die has no candidate
+  virtual size_t memory_bytes() const = 0;                    // state held, for the memory figures
 };
 
 using VictimFactory = std::function<std::unique_ptr<VictimPolicy>(const Geometry&)>;
