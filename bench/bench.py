@@ -4,7 +4,9 @@
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--bin build/bin/ssdtlm-generic]
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
-activations per host I/O, peak RSS and model bytes per logical 4 KiB page. --growth adds the cost-growth table
+activations per host I/O, peak RSS and model bytes per logical 4 KiB page. Then the fast-forward precondition on
+all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
+per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
 """
 import argparse
@@ -72,13 +74,27 @@ def main():
     print(HEADER)
     for name, args in WORKLOADS.items():
         print(row(name, run(a.bin, args, a.ios)), flush=True)
-    s = run(a.bin, ["--set", "precondition.drive_writes=2"], 1000)
-    units = s["precondition"]["units_written"]
-    pages = units / s["geometry"]["units_per_page"]
-    wall = s["precondition"]["wall_time_s"]
-    print("precondition (fast-forward, fill + 2 drive-writes): %d units in %.2f s = %.2f M host page writes "
-          "(%.2f M NAND page programs incl. GC) per wall s" % (
-              units, wall, pages / wall / 1e6, s["precondition"]["nand_programs"] / wall / 1e6))
+    print("\nfast-forward precondition (16 GiB logical, OP 25 %, greedy; a logical page is one 4 KiB unit)")
+    print("%-34s %8s %10s %8s %16s %16s %18s" % ("run", "threads", "units", "wall s", "logical pages/s",
+                                                 "flash pages/s", "NAND programs/s"))
+    for threads in (0, 1):
+        fill = run(a.bin, ["--set", "precondition.drive_writes=0", "--set", "precondition.threads=%d" % threads],
+                   1000)["precondition"]
+        both = run(a.bin, ["--set", "precondition.drive_writes=2", "--set", "precondition.threads=%d" % threads],
+                   1000)
+        upp = both["geometry"]["units_per_page"]
+        full = both["precondition"]
+        # The random phase alone: the difference of the two runs (fill + 2 drive-writes, fill only).
+        rand_units = full["units_written"] - fill["units_written"]
+        rand_wall = full["wall_time_s"] - fill["wall_time_s"]
+        rand_progs = full["nand_programs"] - fill["nand_programs"]
+        for name, units, wall, progs in (("sequential fill", fill["units_written"], fill["wall_time_s"],
+                                          fill["nand_programs"]),
+                                         ("fill + 2 drive-writes random", full["units_written"], full["wall_time_s"],
+                                          full["nand_programs"]),
+                                         ("  of which random overwrite", rand_units, rand_wall, rand_progs)):
+            print("%-34s %8d %10d %8.2f %16.0f %16.0f %18.0f" % (
+                name, full["threads"], units, wall, units / wall, units / upp / wall, progs / wall), flush=True)
     if a.growth:
         print("\ncost growth, 4 KiB random write steady state")
         print(HEADER)
