@@ -35,8 +35,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       checker_(checker),
       core_free_(p.cores, 0),
       flush_inflight_(g_.dies, 0),
-      flushable_((g_.dies + 63) / 64, 0),
-      gc_(g_.dies) {
+      gc_(g_.dies),
+      flushable_((g_.dies + 63) / 64, 0) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
