@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "common/crew.h"
 #include "common/fast_div.h"
 
 namespace ssdtlm {
@@ -66,10 +64,10 @@ struct PlacedUnit {
   uint32_t lpn, version, die;
 };
 
-// One group of dies [first, last), worked on by one worker at a time. Collects each die's units and writes them a few pages at
-// a time: the die's metadata stays in cache across those pages, and the map entries and old blocks of
-// the units are prefetched together first (random overwrites are bound by memory latency). Dies are
-// independent, so how writes to different dies interleave changes nothing.
+// One group of dies [first, last), worked on by one worker at a time. Collects each die's units and
+// writes them a few pages at a time: the die's metadata stays in cache across those pages, and the map
+// entries and old blocks of the units are prefetched together first (random overwrites are bound by
+// memory latency). Dies are independent, so how writes to different dies interleave changes nothing.
 class DieWriter {
  public:
   DieWriter(PageFtl& ftl, uint32_t first, uint32_t last)
@@ -120,69 +118,6 @@ class DieWriter {
   const uint32_t first_, last_;
   std::vector<Unit> pending_;     // per owned die: per_flush_ slots
   std::vector<uint32_t> count_;   // per owned die: pending units
-};
-
-// Helper threads that run one job at a time alongside the caller; wait() returns when all have
-// finished it and rethrows the first exception one of them raised.
-class Crew {
- public:
-  explicit Crew(unsigned helpers) {
-    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~Crew() {
-    {
-      std::lock_guard<std::mutex> l(m_);
-      stop_ = true;
-    }
-    go_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-  void start(const std::function<void()>& job) {
-    {
-      std::lock_guard<std::mutex> l(m_);
-      job_ = &job;
-      busy_ = threads_.size();
-      ++round_;
-    }
-    go_.notify_all();
-  }
-  void wait() {
-    std::unique_lock<std::mutex> l(m_);
-    done_.wait(l, [&] { return busy_ == 0; });
-    if (error_) std::rethrow_exception(error_);
-  }
-
- private:
-  void loop() {
-    uint64_t seen = 0;
-    for (;;) {
-      const std::function<void()>* job;
-      {
-        std::unique_lock<std::mutex> l(m_);
-        go_.wait(l, [&] { return stop_ || round_ != seen; });
-        if (stop_) return;
-        seen = round_;
-        job = job_;
-      }
-      std::exception_ptr e;
-      try {
-        (*job)();
-      } catch (...) {
-        e = std::current_exception();
-      }
-      std::lock_guard<std::mutex> l(m_);
-      if (e && !error_) error_ = e;
-      if (--busy_ == 0) done_.notify_all();
-    }
-  }
-  std::vector<std::thread> threads_;
-  std::mutex m_;
-  std::condition_variable go_, done_;
-  const std::function<void()>* job_ = nullptr;
-  std::exception_ptr error_;
-  size_t busy_ = 0;
-  uint64_t round_ = 0;
-  bool stop_ = false;
 };
 
 // Die groups: contiguous die ranges that workers claim one at a time. Several per worker, so that work
@@ -247,47 +182,30 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
     return b.units != 0;
   };
 
+  // Every group's job, on workers claiming groups one at a time; the caller runs `first` before joining.
+  Crew crew(workers - 1);
+  auto for_groups = [&](const std::function<void(uint32_t)>& job, const std::function<void()>& first) {
+    std::atomic<uint32_t> next{0};
+    crew.run([&] {
+      for (uint32_t k; (k = next.fetch_add(1)) < groups;) job(k);
+    }, first);
+  };
+
   // While the workers write batch k, the caller generates batch k+1, then joins them. Each group's
   // batches are written in order (a batch is finished before the next starts), so every die sees its
   // units in workload order whatever the number of workers.
-  Crew crew(workers - 1);
   Batch batch[2];
   uint64_t reported = 0;
   bool more = refill(batch[0]);
   for (int cur = 0; more; cur ^= 1) {
-    std::atomic<uint32_t> next{0};
     const Batch& b = batch[cur];
-    std::function<void()> work = [&] {
-      for (uint32_t k; (k = next.fetch_add(1)) < groups;) writers[k].take(b.group[k]);
-    };
-    crew.start(work);
-    std::exception_ptr error;
-    try {
-      more = refill(batch[cur ^ 1]);
-      work();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    crew.wait();
-    if (error) std::rethrow_exception(error);
+    for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, [&] { more = refill(batch[cur ^ 1]); });
     if (source.done() - reported >= (uint64_t(1) << 22)) {
       reported = source.done();
       progress(reported, source.total());
     }
   }
-  std::atomic<uint32_t> next{0};
-  std::function<void()> finish = [&] {
-    for (uint32_t k; (k = next.fetch_add(1)) < groups;) writers[k].finish();
-  };
-  crew.start(finish);
-  std::exception_ptr error;
-  try {
-    finish();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  crew.wait();
-  if (error) std::rethrow_exception(error);
+  for_groups([&](uint32_t k) { writers[k].finish(); }, nullptr);
 
   ftl.ff_merge_counters();
   r.units_written = source.done();

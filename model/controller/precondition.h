@@ -23,8 +23,8 @@ struct PreconditionResult {
 // Placement is static: stripes of whole pages (at least 16 units, one cache line of map entries) are
 // dealt to the dies round-robin, channel first, so a unit always goes to the die of its stripe and each
 // die sees its own units in workload order. That makes the dies independent: `threads` workers (0 = one
-// per hardware thread) each take a contiguous range of dies, and the result is the same for any number
-// of workers. Each die pads its last partial page.
+// per hardware thread) claim groups of dies batch by batch while the caller generates the next batch,
+// and the result is the same for any number of workers. Each die pads its last partial page.
 // `progress(done, total)` is called now and then, from the calling thread.
 PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
                                 Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,

@@ -1,0 +1,91 @@
+// A crew of helper threads that run one job at a time alongside the calling thread (plain C++, used
+// outside SystemC, e.g. by the parallel fast-forward). start() hands the job to every helper; wait()
+// returns when every helper has finished it and rethrows the first exception a helper raised; run() does
+// both around the caller's own share. With no helpers it costs nothing.
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ssdtlm {
+
+class Crew {
+ public:
+  explicit Crew(unsigned helpers) {
+    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~Crew() {
+    {
+      std::lock_guard<std::mutex> l(m_);
+      stop_ = true;
+    }
+    go_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  // Runs job on every helper and on the caller, which runs `first` (if any) before it; returns when all
+  // are done, rethrowing the first exception (the caller's first).
+  void run(const std::function<void()>& job, const std::function<void()>& first = nullptr) {
+    start(job);
+    std::exception_ptr error;
+    try {
+      if (first) first();
+      job();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    wait();  // the helpers may still use what the job refers to
+    if (error) std::rethrow_exception(error);
+  }
+  void start(const std::function<void()>& job) {
+    {
+      std::lock_guard<std::mutex> l(m_);
+      job_ = &job;
+      busy_ = threads_.size();
+      ++round_;
+    }
+    go_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> l(m_);
+    done_.wait(l, [&] { return busy_ == 0; });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void loop() {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void()>* job;
+      {
+        std::unique_lock<std::mutex> l(m_);
+        go_.wait(l, [&] { return stop_ || round_ != seen; });
+        if (stop_) return;
+        seen = round_;
+        job = job_;
+      }
+      std::exception_ptr e;
+      try {
+        (*job)();
+      } catch (...) {
+        e = std::current_exception();
+      }
+      std::lock_guard<std::mutex> l(m_);
+      if (e && !error_) error_ = e;
+      if (--busy_ == 0) done_.notify_all();
+    }
+  }
+  std::vector<std::thread> threads_;
+  std::mutex m_;
+  std::condition_variable go_, done_;
+  const std::function<void()>* job_ = nullptr;
+  std::exception_ptr error_;
+  size_t busy_ = 0;
+  uint64_t round_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace ssdtlm
