@@ -18,11 +18,8 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       full_victims_(g.dies, 0) {}
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
-  uint32_t old = l2p_[lpn];
-  if (old != kInvalid) drop(old);
-  l2p_[lpn] = ppa;
+  repoint(l2p_[lpn], ppa);
   blocks_.validate(g_.gblock_of(ppa));
-  set_valid(ppa);
 }
 
 bool PageFtl::remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
@@ -82,10 +79,8 @@ void PageFtl::ff_gc_program(uint32_t die) {
   uint32_t moved = 0;
   for (uint32_t k = 0; k < s.n; ++k) {
     uint32_t& entry = l2p_[s.lpn[k]];
-    if (entry != s.old[k]) continue;
-    drop(entry);
-    entry = ppa + k;
-    set_valid(ppa + k);
+    if (entry != s.old[k]) continue;  // overwritten since GC read it
+    repoint(entry, ppa + k);
     ++moved;
   }
   const uint32_t gblock = g_.gblock_of(ppa);
@@ -151,13 +146,8 @@ void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* 
   uint32_t units = 0;
   for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
   blocks_.validate(gblock, units);
-  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    if (lpns[s] == kInvalid) continue;
-    uint32_t& entry = l2p_[lpns[s]];
-    if (entry != kInvalid) drop(entry);
-    entry = ppa + s;
-    set_valid(ppa + s);
-  }
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (lpns[s] != kInvalid) repoint(l2p_[lpns[s]], ppa + s);
   blocks_.page_done(gblock);
 }
 

@@ -85,7 +85,13 @@ class PageFtl {
     blocks_.invalidate(g_.gblock_of(ppa));
     valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
   }
-  void set_valid(uint32_t ppa) { valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63); }
+  // Points a map entry at ppa and marks that unit valid, dropping the unit the entry pointed to; the
+  // caller adds the unit to its block's valid count.
+  void repoint(uint32_t& entry, uint32_t ppa) {
+    if (entry != kInvalid) drop(entry);
+    entry = ppa;
+    valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
+  }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   void ff_collect(uint32_t die);
   void ff_gc_program(uint32_t die);
