@@ -7,31 +7,19 @@
 #include "common/rng.h"
 #include "controller/page_ftl.h"
 #include "controller/precondition.h"
+#include "ff_drive.h"
 
 using namespace ssdtlm;
 
 namespace {
 
-struct Drive {
-  Config c;
-  Geometry g;
-  std::vector<std::unique_ptr<Die>> dies;
-  std::unique_ptr<PageFtl> ftl;
-  Drive(double op, uint32_t dies_n, uint32_t blocks, uint32_t pages, const std::string& victim = "greedy") {
-    c.set("geometry.channels=" + std::to_string(dies_n));
-    c.set("geometry.dies_per_channel=1");
-    c.set("geometry.blocks_per_plane=" + std::to_string(blocks));
-    c.set("geometry.pages_per_block=" + std::to_string(pages));
-    c.set("geometry.page_bytes=8192");
-    c.set("geometry.over_provisioning=" + std::to_string(op));
-    g = Geometry::from_config(c, 4);
-    std::vector<Die*> raw;
-    for (uint32_t d = 0; d < g.dies; ++d) {
-      dies.push_back(std::make_unique<Die>(g, d, false));
-      raw.push_back(dies.back().get());
-    }
-    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(victim, g, "ftl.gc_victim"), 2);
-  }
+struct Drive : FfDrive {
+  Drive(double op, uint32_t dies_n, uint32_t blocks, uint32_t pages, const std::string& victim = "greedy")
+      : FfDrive({"geometry.channels=" + std::to_string(dies_n), "geometry.dies_per_channel=1",
+                 "geometry.blocks_per_plane=" + std::to_string(blocks),
+                 "geometry.pages_per_block=" + std::to_string(pages), "geometry.page_bytes=8192",
+                 "geometry.over_provisioning=" + std::to_string(op)},
+                victim) {}
 };
 
 // Independent uniform 4 KiB writes over the whole logical space.

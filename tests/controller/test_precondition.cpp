@@ -2,37 +2,22 @@
 // many workers ran it; and a drive whose units do not sit on their stripe's die runs on one worker.
 #include <catch2/catch.hpp>
 
-#include "common/config.h"
 #include "common/rng.h"
 #include "controller/precondition.h"
+#include "ff_drive.h"
 
 using namespace ssdtlm;
 
 namespace {
 
-struct Drive {
-  Config c;
-  Geometry g;
-  std::vector<std::unique_ptr<Die>> dies;
-  std::unique_ptr<PageFtl> ftl;
+struct Drive : FfDrive {
+  explicit Drive(uint32_t planes = 1)
+      : FfDrive({"geometry.channels=4", "geometry.dies_per_channel=2", "geometry.planes_per_die=" + std::to_string(planes),
+                 "geometry.blocks_per_plane=48", "geometry.pages_per_block=32", "geometry.page_bytes=8192",
+                 "geometry.over_provisioning=0.15"},
+                "greedy", true),
+        checker(std::make_unique<IntegrityChecker>(g.logical_units)) {}
   std::unique_ptr<IntegrityChecker> checker;
-  explicit Drive(uint32_t planes = 1) {
-    c.set("geometry.channels=4");
-    c.set("geometry.dies_per_channel=2");
-    c.set("geometry.planes_per_die=" + std::to_string(planes));
-    c.set("geometry.blocks_per_plane=48");
-    c.set("geometry.pages_per_block=32");
-    c.set("geometry.page_bytes=8192");
-    c.set("geometry.over_provisioning=0.15");
-    g = Geometry::from_config(c, 4);
-    std::vector<Die*> raw;
-    for (uint32_t d = 0; d < g.dies; ++d) {
-      dies.push_back(std::make_unique<Die>(g, d, true));
-      raw.push_back(dies.back().get());
-    }
-    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy("greedy", g, "ftl.gc_victim"), 2);
-    checker = std::make_unique<IntegrityChecker>(g.logical_units);
-  }
 };
 
 // Writes of 4 KiB to 16 KiB at random unit offsets, with some reads and trims the precondition skips.

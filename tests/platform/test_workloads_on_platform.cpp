@@ -6,6 +6,7 @@
 
 #include "controller/precondition.h"
 #include "host/synthetic_workload.h"
+#include "../controller/ff_drive.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;
@@ -15,16 +16,11 @@ namespace {
 
 // Steady-state greedy WAF of 4 KiB writes drawn from `distribution`, by fast-forward on a 2-die drive.
 double fast_forward_waf(const std::string& distribution) {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=600",
-                             "geometry.pages_per_block=64", "geometry.over_provisioning=0.125", "check.integrity=false"});
-  Geometry g = Geometry::from_config(c, 4);
-  std::vector<std::unique_ptr<Die>> dies;
-  std::vector<Die*> raw;
-  for (uint32_t d = 0; d < g.dies; ++d) {
-    dies.push_back(std::make_unique<Die>(g, d, false));
-    raw.push_back(dies.back().get());
-  }
-  PageFtl ftl(g, raw, make_victim_policy("greedy", g, "ftl.gc_victim"), 2);
+  FfDrive d({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.planes_per_die=1",
+             "geometry.blocks_per_plane=600", "geometry.pages_per_block=64", "geometry.page_bytes=8192",
+             "geometry.over_provisioning=0.125"});
+  const Geometry& g = d.g;
+  PageFtl& ftl = *d.ftl;
   SyntheticSpec s;
   s.distribution = distribution;
   s.random_map = false;

@@ -1,0 +1,32 @@
+// A drive for algorithm-level tests without SystemC: the geometry from `geometry.*` settings, its dies and
+// a page FTL with the named victim policy. Not copyable (the FTL refers to the geometry member).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "controller/page_ftl.h"
+
+namespace ssdtlm {
+
+struct FfDrive {
+  Config c;
+  Geometry g;
+  std::vector<std::unique_ptr<Die>> dies;
+  std::unique_ptr<PageFtl> ftl;
+  FfDrive(const std::vector<std::string>& settings, const std::string& victim = "greedy", bool keep_versions = false) {
+    for (const auto& s : settings) c.set(s);
+    g = Geometry::from_config(c, 4);
+    std::vector<Die*> raw;
+    for (uint32_t d = 0; d < g.dies; ++d) {
+      dies.push_back(std::make_unique<Die>(g, d, keep_versions));
+      raw.push_back(dies.back().get());
+    }
+    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(victim, g, "ftl.gc_victim"), 2);
+  }
+  FfDrive(const FfDrive&) = delete;
+  FfDrive& operator=(const FfDrive&) = delete;
+};
+
+}  // namespace ssdtlm
