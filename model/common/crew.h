@@ -1,7 +1,5 @@
 // A crew of helper threads that run one job at a time alongside the calling thread (plain C++, used
-// outside SystemC, e.g. by the parallel fast-forward). start() hands the job to every helper; wait()
-// returns when every helper has finished it and rethrows the first exception a helper raised; run() does
-// both around the caller's own share. With no helpers it costs nothing.
+// outside SystemC, e.g. by the parallel fast-forward). With no helpers it costs nothing.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -40,6 +38,9 @@ class Crew {
     wait();  // the helpers may still use what the job refers to
     if (error) std::rethrow_exception(error);
   }
+
+ private:
+  // Hands the job to every helper.
   void start(const std::function<void()>& job) {
     {
       std::lock_guard<std::mutex> l(m_);
@@ -49,13 +50,12 @@ class Crew {
     }
     go_.notify_all();
   }
+  // Returns when every helper has finished the job; rethrows the first exception a helper raised.
   void wait() {
     std::unique_lock<std::mutex> l(m_);
     done_.wait(l, [&] { return busy_ == 0; });
     if (error_) std::rethrow_exception(error_);
   }
-
- private:
   void loop() {
     uint64_t seen = 0;
     for (;;) {

@@ -141,7 +141,6 @@ uint32_t group_count(const PageFtl& ftl, const Striping& s, unsigned workers) {
 // One batch of the unit stream, binned by die group.
 struct Batch {
   std::vector<std::vector<PlacedUnit>> group;
-  size_t units = 0;
 };
 
 }  // namespace
@@ -174,12 +173,12 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   auto refill = [&](Batch& b) {
     b.group.resize(groups);
     for (auto& v : b.group) v.clear();
-    b.units = source.next(lpn.data(), kBatch);
-    for (size_t i = 0; i < b.units; ++i) {
+    const size_t n = source.next(lpn.data(), kBatch);
+    for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping.die(lpn[i]);
       b.group[group_of_die[die]].push_back(PlacedUnit{lpn[i], checker ? checker->next_version(lpn[i]) : 0, die});
     }
-    return b.units != 0;
+    return n != 0;
   };
 
   // Every group's job, on workers claiming groups one at a time; the caller runs `first` before joining.
