@@ -1,0 +1,67 @@
+"""The run cache: one directory per finished run, named by the hash of what determines its results.
+
+A run's results are fixed by the executable (its build id: the schema defaults, the platform's config.json and the
+model are all inside it) and by the configuration the run adds on top of those defaults (its --config files'
+contents, its --set values and its seed, normalised by the keys' types). The key hashes exactly that, so a point
+whose effective configuration or executable changed gets a new key and runs again; anything else is reused.
+
+Layout: CACHE/<key>/ holds the platform's outputs (summary.json, config.json, timeseries.csv, latency_cdf.csv, ...)
+and run.json (command line, build id, request, worker, seconds, stderr tail). Entries are written whole (a temporary
+directory renamed into place), so an interrupted study leaves no half entry; only successful runs are stored.
+"""
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+KEY_FORMAT = 1  # bump when what goes into a key changes: every old entry then misses
+
+
+def cache_key(build_id, platform, request):
+    blob = json.dumps({"format": KEY_FORMAT, "build_id": build_id, "platform": platform, "config": request},
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+class Cache:
+    def __init__(self, root):
+        self.root = Path(root).resolve()
+
+    def path(self, key):
+        return self.root / key
+
+    def has(self, key):
+        d = self.path(key)
+        return (d / "run.json").is_file() and (d / "summary.json").is_file() and (d / "config.json").is_file()
+
+    def record(self, key):
+        return json.loads((self.path(key) / "run.json").read_text())
+
+    def summary(self, key):
+        return json.loads((self.path(key) / "summary.json").read_text())
+
+    def config(self, key):
+        return json.loads((self.path(key) / "config.json").read_text())
+
+    def store(self, key, files, record):
+        """Writes one finished run (files: {name: bytes}) and its record; replaces an older entry of the same key."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-%s-" % key, dir=self.root))
+        try:
+            for name, data in files.items():
+                if os.path.basename(name) != name or name in ("", ".", ".."):
+                    continue
+                (tmp / name).write_bytes(data)
+            (tmp / "run.json").write_text(json.dumps(record, indent=2) + "\n")
+            final = self.path(key)
+            if final.exists():
+                old = self.root / (".old-%s-%d" % (key, os.getpid()))
+                final.rename(old)
+                shutil.rmtree(old, ignore_errors=True)
+            tmp.rename(final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return self.path(key)

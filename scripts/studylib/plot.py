@@ -1,0 +1,158 @@
+"""Figures drawn from results.csv alone (and columns.json's units when it is there): PNG and SVG.
+
+A figure: one or more metrics ("y") against a column ("x"), one line per value of "lines", one column of panels
+per value of "facets", a row of panels per metric. Rows that share x, line and facet (repeats, or axes the figure
+does not show) are averaged; bars show their range (min..max), or the standard deviation with "errorbars": "std".
+"where" keeps only some rows: {"column": value or [values]}.
+"""
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from . import table  # noqa: E402
+
+
+class FigureError(Exception):
+    pass
+
+
+def load_units(out_dir):
+    path = Path(out_dir) / "columns.json"
+    if path.is_file():
+        return {k: v.get("unit", "") for k, v in json.loads(path.read_text()).items()}
+    return {}
+
+
+def label(column, units):
+    unit = units.get(column)
+    if unit is None:
+        unit = table.metric_unit(column)
+    unit = table.UNIT_TEXT.get(unit, unit)
+    return "%s (%s)" % (column, unit) if unit else column
+
+
+def _ordered(series):
+    """Distinct values: ascending for numbers, else in the order of the table (the study's order of the axis)."""
+    distinct = list(dict.fromkeys(series.tolist()))
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        return sorted(distinct)
+    return distinct
+
+
+def _text(v):
+    if isinstance(v, float) and v.is_integer():
+        return "%d" % v
+    return str(v)
+
+
+def draw(spec, results_csv, out_dir, study_name="", units=None):
+    """Draws one figure; returns the paths written (PNG, SVG)."""
+    df = pd.read_csv(results_csv)
+    if units is None:
+        units = load_units(Path(results_csv).parent)
+    name = spec["name"]
+    if "status" in df:
+        df = df[df["status"] == "ok"]
+    x, lines, facets, ys = spec["x"], spec.get("lines"), spec.get("facets"), list(spec["y"])
+    for col in [x, lines, facets] + ys + list(spec.get("where", {})):
+        if col and col not in df.columns:
+            raise FigureError("figure %s: no column %r in %s (columns: %s)" % (name, col, results_csv,
+                                                                                ", ".join(df.columns)))
+    for col, want in spec.get("where", {}).items():
+        want = want if isinstance(want, list) else [want]
+        df = df[df[col].isin(want)]
+    if df.empty:
+        raise FigureError("figure %s: no finished point to draw" % name)
+
+    shown = [c for c in (x, lines, facets) if c]
+    groups = df.groupby(shown, dropna=False)
+    averaged = [c for c in _varying_inputs(df) if c not in shown and (groups[c].nunique(dropna=False) > 1).any()]
+    facet_values = _ordered(df[facets]) if facets else [None]
+    line_values = _ordered(df[lines]) if lines else [None]
+    numeric_x = pd.api.types.is_numeric_dtype(df[x]) and not pd.api.types.is_bool_dtype(df[x])
+    x_values = _ordered(df[x])
+    errorbars = spec.get("errorbars", "range")
+
+    ncols, nrows = len(facet_values), len(ys)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(1.6 + 4.0 * ncols, 0.9 + 3.0 * nrows), squeeze=False,
+                             sharex=True, sharey="row")
+    for r, y in enumerate(ys):
+        for c, fv in enumerate(facet_values):
+            ax = axes[r][c]
+            sub = df if facets is None else df[df[facets] == fv]
+            for lv in line_values:
+                part = sub if lines is None else sub[sub[lines] == lv]
+                if part.empty:
+                    continue
+                g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max", "std", "count"])
+                if numeric_x:
+                    xs = list(g.index)
+                else:
+                    xs = [x_values.index(v) for v in g.index]
+                kwargs = {"marker": "o", "markersize": 4, "label": _text(lv) if lines else None}
+                if errorbars != "none" and (g["count"] > 1).any():
+                    if errorbars == "std":
+                        err = [g["std"].fillna(0), g["std"].fillna(0)]
+                    else:
+                        err = [g["mean"] - g["min"], g["max"] - g["mean"]]
+                    ax.errorbar(xs, g["mean"], yerr=err, capsize=3, **kwargs)
+                else:
+                    ax.plot(xs, g["mean"], **kwargs)
+            if facets is not None and r == 0:
+                ax.set_title("%s = %s" % (facets, _text(fv)), fontsize=10)
+            if r == nrows - 1:
+                ax.set_xlabel(spec.get("xlabel") or label(x, units))
+            if c == 0:
+                ax.set_ylabel(spec.get("ylabel") if spec.get("ylabel") and nrows == 1 else label(y, units))
+            if spec.get("xscale") == "log":
+                ax.set_xscale("log")
+            if spec.get("yscale") == "log":
+                ax.set_yscale("log")
+            if not numeric_x:
+                ax.set_xticks(range(len(x_values)))
+                ax.set_xticklabels([_text(v) for v in x_values])
+            ax.grid(True, alpha=0.3)
+    title = spec.get("title") or ("%s: %s" % (study_name, name) if study_name else name)
+    notes = []
+    if averaged:
+        bars = {"range": "bars: min..max", "std": "bars: ±1 std", "none": "no bars"}[errorbars]
+        notes.append("mean over %s (%s)" % (", ".join(averaged), bars))
+    fig.suptitle(title + ("\n" + "; ".join(notes) if notes else ""), fontsize=11)
+    if lines is not None:
+        handles, labels_ = axes[0][0].get_legend_handles_labels()
+        if handles:
+            fig.legend(handles, labels_, title=label(lines, units), loc="center left", bbox_to_anchor=(1.0, 0.5),
+                       fontsize=9, title_fontsize=9)
+    fig.tight_layout()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / (name + ".png"), out / (name + ".svg")]
+    fig.savefig(paths[0], dpi=120, bbox_inches="tight")
+    fig.savefig(paths[1], bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def _varying_inputs(df):
+    """The input columns (axes, configuration keys, seed) of a results table: those before 'status'."""
+    cols = list(df.columns)
+    end = cols.index("status") if "status" in cols else 0
+    return [c for c in cols[:end] if c != "point"]
+
+
+def draw_all(study, out_dir):
+    """Draws every figure of the study from OUT/results.csv into OUT/figures/; returns the paths written."""
+    out = Path(out_dir)
+    results = out / "results.csv"
+    if not results.is_file():
+        raise FigureError("%s: no results.csv (run the study first)" % out)
+    units = load_units(out)
+    paths = []
+    for spec in study.figures:
+        paths += draw(spec, results, out / "figures", study.name, units)
+    return paths
