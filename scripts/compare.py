@@ -1,13 +1,17 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Compares runs side by side: IOPS, WAF split (UD/MD/GUD/GMD) and p99 latency, one bar per run.
 
-usage: /usr/bin/python3 scripts/compare.py OUT.png RUN_DIR [RUN_DIR ...]
+usage: .venv/bin/python scripts/compare.py OUT.png RUN_DIR [RUN_DIR ...]
 """
 import json
 import sys
 from pathlib import Path
 
-import matplotlib
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from studylib import venv  # noqa: E402
+
+venv.ensure(("matplotlib",))
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -1,14 +1,18 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Plots one run directory: throughput/WAF/free blocks over time and the latency CDF.
 
-usage: /usr/bin/python3 scripts/plot_run.py OUT_DIR   (writes OUT_DIR/timeseries.png, OUT_DIR/latency_cdf.png)
+usage: .venv/bin/python scripts/plot_run.py OUT_DIR   (writes OUT_DIR/timeseries.png, OUT_DIR/latency_cdf.png)
 """
 import csv
 import json
 import sys
 from pathlib import Path
 
-import matplotlib
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from studylib import venv  # noqa: E402
+
+venv.ensure(("matplotlib",))
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -7,4 +7,4 @@ bash scripts/setup.sh
 bash scripts/build.sh
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 ./build/bin/ssdtlm-generic --out out/generic "$@"
-/usr/bin/python3 scripts/plot_run.py out/generic
+.venv/bin/python scripts/plot_run.py out/generic

@@ -14,26 +14,10 @@ finished, 1 when one failed (the others still run and are tabled), 2 for a study
 See docs/studies.md.
 """
 import argparse
-import os
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-
-
-def ensure_venv():
-    """Re-runs this script with the project's .venv/bin/python when the current Python lacks its packages."""
-    try:
-        import dask.distributed  # noqa: F401
-        import matplotlib  # noqa: F401
-        import pandas  # noqa: F401
-    except ImportError as e:
-        venv_python = ROOT / ".venv" / "bin" / "python"
-        if venv_python.exists() and Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
-            os.execv(str(venv_python), [str(venv_python), str(Path(sys.argv[0]).resolve())] + sys.argv[1:])
-        sys.exit("%s: %s: run `bash scripts/setup.sh` (it installs requirements.txt into .venv/), then "
-                 "`.venv/bin/python %s ...`" % (Path(sys.argv[0]).name, e, Path(sys.argv[0]).name))
 
 
 def main(argv=None):
@@ -56,8 +40,10 @@ def main(argv=None):
     if a.workers and a.scheduler:
         ap.error("--workers sizes the LocalCluster; with --scheduler the scheduler's workers are used")
 
-    ensure_venv()
     sys.path.insert(0, str(HERE))
+    from studylib import venv
+
+    venv.ensure()
     from studylib import engine, plot
     from studylib.spec import StudyError, load
 

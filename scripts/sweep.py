@@ -1,91 +1,105 @@
-#!/usr/bin/python3
-"""Runs a platform over a parameter sweep and plots metrics against the swept value.
+#!/usr/bin/env python3
+"""One-axis parameter sweep: a front end of the study engine (scripts/study.py, docs/studies.md).
 
-usage: /usr/bin/python3 scripts/sweep.py --sweep KEY=V1,V2,... [--set KEY=VALUE]... [--platform generic]
-                                         [--metric waf.total] [--metric host.iops]... [--out sweeps/NAME]
+usage: .venv/bin/python scripts/sweep.py --sweep KEY=V1,V2,... [--set KEY=VALUE]... [--platform generic]
+                                         [--metric waf.total] [--metric host.iops]... [--out sweeps/KEY]
+                                         [--workers N | --scheduler ADDRESS] [--rerun] [--dry-run]
+                                         [--cache DIR] [--bin-dir DIR]
 
-Each point runs build/bin/ssdtlm-<platform> with the --set options plus KEY=Vi into OUT/<KEY>=<Vi>/, then writes
-OUT/sweep.csv (value and every metric) and OUT/sweep.png (one panel per metric). Metrics are dotted paths into
-summary.json. A failing point stops the sweep with the platform's error message.
+The sweep is a study with one axis (KEY), the --set values as its base and one figure (each metric against KEY):
+its points run in parallel on Dask and come from the run cache when they ran before. Writes OUT/sweep.csv (KEY and
+each metric), OUT/sweep.png (+ .svg, one panel per metric) and the study's files (results.csv with every metric,
+runs.csv, commands.sh). Metrics are dotted paths into summary.json. A failing point is reported with its command
+line and error; the others still run, and the exit status is 1.
 """
 import argparse
-import csv
-import json
-import os
-import subprocess
+import re
 import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+HERE = Path(__file__).resolve().parent
+DEFAULT_METRICS = ["host.iops", "waf.total", "host.latency_us.write.p99"]
 
 
-def lookup(summary, path):
-    value = summary
-    for part in path.split("."):
-        value = value[part]
-    return value
-
-
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sweep", required=True, help="KEY=V1,V2,...")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE applied to every point")
     ap.add_argument("--platform", default="generic")
-    ap.add_argument("--metric", action="append", default=[])
-    ap.add_argument("--out", default=None)
-    a = ap.parse_args()
+    ap.add_argument("--metric", action="append", default=[], help="summary.json metric to plot (repeatable)")
+    ap.add_argument("--out", default=None, help="output directory (default: sweeps/KEY)")
+    ap.add_argument("--workers", type=int, help="LocalCluster worker processes (default: one per core)")
+    ap.add_argument("--scheduler", help="use a running Dask scheduler: tcp://host:8786 or a scheduler file")
+    ap.add_argument("--rerun", action="store_true", help="run every point again, even those in the cache")
+    ap.add_argument("--dry-run", action="store_true", help="list the points and their command lines")
+    ap.add_argument("--cache", help="cache directory (default: $SSDTLM_CACHE or out/cache)")
+    ap.add_argument("--bin-dir", help="where ssdtlm-<platform> is (default: $SSDTLM_BIN_DIR or build/bin)")
+    a = ap.parse_args(argv)
     if "=" not in a.sweep:
-        sys.exit("--sweep: expected KEY=V1,V2,..., got %r" % a.sweep)
+        ap.error("--sweep: expected KEY=V1,V2,..., got %r" % a.sweep)
+    if a.workers is not None and a.workers < 1:
+        ap.error("--workers: at least 1")
+    if a.workers and a.scheduler:
+        ap.error("--workers sizes the LocalCluster; with --scheduler the scheduler's workers are used")
+    return a
+
+
+def study_document(a):
+    """The study that this sweep stands for."""
     key, values = a.sweep.split("=", 1)
     values = [v for v in values.split(",") if v]
-    metrics = a.metric or ["host.iops", "waf.total", "host.latency_us.write.p99"]
-    root = Path(__file__).resolve().parent.parent
-    binary = root / "build" / "bin" / ("ssdtlm-" + a.platform)
-    if not binary.exists():
-        sys.exit("%s not found: build first (bash scripts/build.sh)" % binary)
-    out = Path(a.out or root / "sweeps" / key)
-    rows = []
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    for v in values:
-        point = out / ("%s=%s" % (key, v))
-        cmd = [str(binary), "--quiet", "--out", str(point)] + sum((["--set", s] for s in a.set), [])
-        cmd += ["--set", "%s=%s" % (key, v)]
-        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if done.returncode != 0:
-            sys.exit("point %s=%s failed (exit %d): %s" % (key, v, done.returncode, done.stderr.strip()))
-        summary = json.loads((point / "summary.json").read_text())
-        row = [v] + [lookup(summary, m) for m in metrics]
-        rows.append(row)
-        print("%s=%s  " % (key, v) + "  ".join("%s=%.4g" % (m, x) for m, x in zip(metrics, row[1:])), flush=True)
-    with open(out / "sweep.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow([key] + metrics)
-        w.writerows(rows)
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(7, 2.6 * len(metrics)), sharex=True, squeeze=False)
-    numeric = all(_is_number(v) for v in values)
-    xs = [float(v) for v in values] if numeric else list(range(len(values)))
-    for ax, (i, m) in zip(axes[:, 0], enumerate(metrics)):
-        ax.plot(xs, [r[i + 1] for r in rows], marker="o")
-        ax.set_ylabel(m)
-        ax.grid(True, alpha=0.3)
-    if not numeric:
-        axes[-1, 0].set_xticks(xs, values)
-    axes[-1, 0].set_xlabel(key)
-    fig.tight_layout()
-    fig.savefig(out / "sweep.png", dpi=110)
-    print("sweep in %s/sweep.csv and %s/sweep.png" % (out, out))
+    if not values:
+        raise SystemExit("--sweep: no values for %s" % key)
+    base = {}
+    for s in a.set:
+        if "=" not in s or s.startswith("="):
+            raise SystemExit("--set: expected KEY=VALUE, got %r" % s)
+        k, v = s.split("=", 1)
+        base[k] = v
+    metrics = a.metric or DEFAULT_METRICS
+    return {"name": "sweep_" + re.sub(r"[^A-Za-z0-9_.+-]", "_", key), "platform": a.platform, "set": base,
+            "sweep": {key: values}, "figures": [{"name": "sweep", "x": key, "y": metrics}]}, key, metrics
 
 
-def _is_number(s):
+def main(argv=None):
+    a = parse_args(argv)
+    sys.path.insert(0, str(HERE))
+    from studylib import venv
+
+    venv.ensure()
+    import pandas as pd
+
+    from studylib import engine, spec
+
+    doc, key, metrics = study_document(a)
+    out = Path(a.out or engine.ROOT / "sweeps" / key).resolve()
     try:
-        float(s)
-        return True
-    except ValueError:
-        return False
+        study = spec.Study(doc)
+        opts = engine.Options(out=out, workers=a.workers, scheduler=a.scheduler, dry_run=a.dry_run,
+                              bin_dir=a.bin_dir, cache=a.cache, rerun=a.rerun, figure_dir=out)
+        status = engine.run(study, opts)
+    except spec.StudyError as e:
+        print("sweep: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished points are in the cache; run the sweep again to go on", file=sys.stderr)
+        return 130
+    if a.dry_run or not (out / "results.csv").is_file():
+        return status
+    df = pd.read_csv(out / "results.csv")
+    missing = [m for m in metrics if m not in df.columns]
+    if not (df["status"] == "ok").any():
+        return status
+    if missing:
+        print("sweep: no metric %s in summary.json (see results.csv's columns)" % ", ".join(missing), file=sys.stderr)
+        return 2
+    df[[key] + metrics].to_csv(out / "sweep.csv", index=False)
+    for _, row in df.iterrows():
+        cells = ["%s=%.4g" % (m, row[m]) if row["status"] == "ok" else "%s=failed" % m for m in metrics]
+        print("%s=%s  %s" % (key, row[key], "  ".join(cells)), flush=True)
+    print("sweep in %s/sweep.csv and %s/sweep.png" % (out, out))
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -7,6 +7,7 @@ import shlex
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 from . import cache as cache_mod
@@ -33,7 +34,7 @@ def default_workers():
 
 class Options:
     def __init__(self, out=None, workers=None, scheduler=None, dry_run=False, bin_dir=None, worker_bin_dir=None,
-                 cache=None, rerun=False, timeout=None, figures=True):
+                 cache=None, rerun=False, timeout=None, figures=True, figure_dir=None):
         self.out = out
         self.workers = workers
         self.scheduler = scheduler
@@ -44,6 +45,7 @@ class Options:
         self.rerun = rerun
         self.timeout = timeout
         self.figures = figures
+        self.figure_dir = figure_dir  # default: OUT/figures
 
 
 class Log:
@@ -158,7 +160,7 @@ def run(study, opts, stream=None):
     build = task.build_id(str(executable))
     schema = Schema.from_executable(executable)
     config_docs = study.config_documents()
-    points = study.points()
+    points = study.points(default_seed=_default_seed(schema))
 
     unknown = sorted({k for p in points for k in p.settings if k not in schema.keys})
     for k in unknown:
@@ -237,8 +239,8 @@ def run(study, opts, stream=None):
     if opts.figures and study.figures:
         if rows and any(r["status"] == "ok" for r in rows):
             try:
-                paths = plot.draw_all(study, out)
-                log.say("figures: %s" % ", ".join(str(pth.relative_to(out)) for pth in paths if pth.suffix == ".png"))
+                paths = plot.draw_all(study, out, opts.figure_dir)
+                log.say("figures: %s" % ", ".join(_shown_path(pth, out) for pth in paths if pth.suffix == ".png"))
             except plot.FigureError as e:
                 log.say("figure not drawn: %s" % e)
                 log.done()
@@ -248,6 +250,20 @@ def run(study, opts, stream=None):
     log.say("results: %s (%d rows), runs: %s" % (out / "results.csv", len(rows), out / "runs.csv"))
     log.done()
     return 1 if failed_points else 0
+
+
+def _default_seed(schema):
+    try:
+        return int(float(schema.keys["sim.seed"]["default"]))
+    except (KeyError, ValueError):
+        return 1
+
+
+def _shown_path(path, out):
+    try:
+        return str(path.relative_to(out))
+    except ValueError:
+        return str(path)
 
 
 def _error_text(res):
@@ -326,7 +342,8 @@ def _execute(study, opts, log, by_key, to_run, reused, total, build, store, exec
     """Runs the points of to_run (cache keys) on Dask; stores each success in the cache as it arrives."""
     import cloudpickle
 
-    cloudpickle.register_pickle_by_value(task)  # workers need no copy of this repository
+    cloudpickle.register_pickle_by_value(task)  # the scheduler and workers need no copy of this repository
+    run_point = _by_value(task.run_point)
     progress = Progress(log, total, reused, len(to_run), interval=1.0 if log.tty else 15.0)
     client, cluster = _connect(opts, log)
     results = {}
@@ -344,7 +361,7 @@ def _execute(study, opts, log, by_key, to_run, reused, total, build, store, exec
         for key in to_run:
             p, request, argv, wargv, _ = by_key[key]
             t = {"point": p.index, "key": key, "argv": wargv, "build_id": build, "timeout": opts.timeout}
-            futures[key] = client.submit(task.run_point, t, key="ssdtlm-%s-%s" % (p.name, key), pure=False,
+            futures[key] = client.submit(run_point, t, key="ssdtlm-%s-%s" % (p.name, key), pure=False,
                                          retries=0)
         pending = set(futures)
         progress.maybe_show(0, force=True)
@@ -385,6 +402,17 @@ def _execute(study, opts, log, by_key, to_run, reused, total, build, store, exec
             cluster.close()
         log.done()
     return results
+
+
+def _by_value(fn):
+    """A copy of fn that plain pickle cannot find by name. distributed pickles a task graph with pickle first, which
+    would send studylib.task.run_point by reference (the scheduler and workers would have to import studylib);
+    failing that, it uses cloudpickle, which ships the function and the rest of studylib.task by value."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + ".by_value"
+    copy.__module__ = fn.__module__
+    copy.__doc__ = fn.__doc__
+    return copy
 
 
 def _collect(future, key):

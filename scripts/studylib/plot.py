@@ -145,7 +145,7 @@ def _varying_inputs(df):
     return [c for c in cols[:end] if c != "point"]
 
 
-def draw_all(study, out_dir):
+def draw_all(study, out_dir, figure_dir=None):
     """Draws every figure of the study from OUT/results.csv into OUT/figures/; returns the paths written."""
     out = Path(out_dir)
     results = out / "results.csv"
@@ -154,5 +154,5 @@ def draw_all(study, out_dir):
     units = load_units(out)
     paths = []
     for spec in study.figures:
-        paths += draw(spec, results, out / "figures", study.name, units)
+        paths += draw(spec, results, Path(figure_dir) if figure_dir else out / "figures", study.name, units)
     return paths

@@ -120,28 +120,30 @@ class Study:
             raise StudyError("sweep: an axis appears twice")
         return axes
 
-    def _seeds(self, repeat):
+    @staticmethod
+    def _seeds(repeat):
+        """[None] (one run per point), [+0, +1, ...] for a count (offsets from the point's seed), or seeds."""
         if repeat is None:
             return [None]
-        if isinstance(repeat, bool):
-            raise StudyError("repeat: expected a count or a list of seeds")
-        if isinstance(repeat, int):
+        if isinstance(repeat, int) and not isinstance(repeat, bool):
             if repeat < 1:
                 raise StudyError("repeat: expected at least 1")
-            first = self.base.get("sim.seed", 1)
-            try:
-                first = int(first)
-            except (TypeError, ValueError):
-                raise StudyError("repeat: set.sim.seed must be an integer")
-            return [first + i for i in range(repeat)]
+            return [("+", i) for i in range(repeat)]
         if isinstance(repeat, list) and repeat and all(isinstance(s, int) and not isinstance(s, bool) for s in repeat):
             if len(set(repeat)) != len(repeat):
                 raise StudyError("repeat: a seed appears twice")
             return list(repeat)
         raise StudyError("repeat: expected a count or a list of integer seeds")
 
-    def points(self):
-        """The runs, in order: the cartesian product of the axes (first axis slowest), then the seeds."""
+    def points(self, default_seed=1):
+        """The runs, in order: the cartesian product of the axes (first axis slowest), then the seeds.
+
+        Every point gets an explicit seed (--seed): its "repeat" seed, else its sim.seed from "set", the axes or the
+        config files, else default_seed (the executable's default).
+        """
+        file_seed = None
+        for doc in self.config_documents():
+            file_seed = flatten_config(doc).get("sim.seed", file_seed)
         out = []
         for combo in itertools.product(*[range(len(a)) for a in self.axes]):
             for seed in self.seeds:
@@ -150,6 +152,15 @@ class Study:
                 for axis, i in zip(self.axes, combo):
                     settings.update(axis.settings[i])
                     coords[axis.name] = axis.values[i]
+                own = settings.pop("sim.seed", file_seed if file_seed is not None else default_seed)
+                try:
+                    own = int(own)
+                except (TypeError, ValueError):
+                    raise StudyError("sim.seed: expected an integer, got %r" % (own,))
+                if seed is None:
+                    seed = own
+                elif isinstance(seed, tuple):
+                    seed = own + seed[1]
                 out.append(Point(len(out), coords, settings, seed, self))
         return out
 
@@ -169,7 +180,7 @@ class Point:
         self.index = index
         self.coords = coords      # axis name -> value (the axis's results.csv column)
         self.settings = settings  # config key -> value, from "set" and the axes (not the config files)
-        self.seed = seed          # from "repeat", else None (the configuration's own sim.seed)
+        self.seed = seed          # --seed: from "repeat", else the configuration's sim.seed
         self.study = study
 
     @property
@@ -178,7 +189,7 @@ class Point:
 
     def label(self):
         parts = ["%s=%s" % (k, text(v)) for k, v in self.coords.items()]
-        if self.seed is not None:
+        if self.study.seeds != [None]:
             parts.append("seed=%d" % self.seed)
         return " ".join(parts) or "(base)"
 
@@ -189,8 +200,7 @@ class Point:
             argv += ["--config", c]
         for k, v in self.settings.items():
             argv += ["--set", "%s=%s" % (k, format_value(schema.normalize(k, v)))]
-        if self.seed is not None:
-            argv += ["--seed", str(self.seed)]
+        argv += ["--seed", str(self.seed)]
         return argv
 
     def request(self, schema, config_docs):
@@ -201,8 +211,7 @@ class Point:
                 merged[k] = schema.normalize(k, v)
         for k, v in self.settings.items():
             merged[k] = schema.normalize(k, v)
-        if self.seed is not None:
-            merged["sim.seed"] = int(self.seed)
+        merged["sim.seed"] = int(self.seed)
         return dict(sorted(merged.items()))
 
 
