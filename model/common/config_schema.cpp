@@ -36,10 +36,18 @@ const std::vector<KeySpec>& config_schema() {
       {"buffer.high_watermark", T::Real, 0.9, 0.0, 1.0, {}, "ratio", "start flushing when the buffer is this full"},
       {"buffer.low_watermark", T::Real, 0.8, 0.0, 1.0, {}, "ratio", "stop flushing when the buffer is down to this"},
       // FTL
-      {"ftl.mapping", T::String, "page", 0, 0, {"page"}, "", "mapping scheme"},
+      {"ftl.mapping", T::String, "page", 0, 0, {"page", "dftl", "ptsd", "ptsd_entry"}, "", "mapping scheme: page = whole map in DRAM; dftl, ptsd, ptsd_entry = demand-based, translation pages on flash (docs/mapping.md)"},
       {"ftl.gc_victim", T::String, "greedy", 0, 0, {}, "", "GC victim policy (registered VictimPolicy name)"},
       {"ftl.gc_free_blocks", T::Int, 2, 2, 1 << 20, {}, "blocks", "per die: garbage collection runs while free blocks are below this"},
       {"ftl.die_queue_depth", T::Int, 2, 1, 64, {}, "ops", "buffer flush programs outstanding per die"},
+      // map cache (demand-based mapping schemes)
+      {"map.cache_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "DRAM for cached map entries; 0 = the whole map"},
+      {"map.segment_bytes", T::Int, 8192, 512, 16384, {}, "bytes", "map segment (translation page) size: the unit cached, read and written back; at most a flash page"},
+      {"map.entry_bytes", T::Int, 4, 1, 8, {}, "bytes", "bytes per map entry (one 4 KiB mapping unit)"},
+      {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
+      {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
+      // controller scheduling
+      {"sched.policy", T::String, "fifo", 0, 0, {"fifo", "read_priority"}, "", "read_priority: when the buffer must flush, stop writes, serve queued reads, then flush (seed 001)"},
       // host
       {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs"},
       {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)"},

@@ -8,16 +8,18 @@
 #include <memory>
 #include <vector>
 
-#include "controller/victim_policy.h"
+#include "controller/gc/victim_policy.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
 
 enum class BlockState : uint8_t { Free, Open, Full, Victim };
 
-// Frontier streams: user data and GC-relocated data; later stream-separation policies add more.
+// Frontier streams: user data, GC-relocated data and, with a demand-based mapping scheme, map segments
+// (translation pages); later stream-separation policies add more.
 constexpr uint32_t kUserStream = 0;
 constexpr uint32_t kGcStream = 1;
+constexpr uint32_t kMapStream = 2;
 
 class BlockManager {
  public:
@@ -41,11 +43,11 @@ class BlockManager {
     blk.valid += n;
     if (blk.state == BlockState::Full) victim_->update(b, blk.valid - n, blk.valid);
   }
-  void invalidate(uint32_t b) {
+  void invalidate(uint32_t b, uint32_t n = 1) {
     Block& blk = blocks_[b];
-    if (blk.valid == 0) underflow(b);
-    --blk.valid;
-    if (blk.state == BlockState::Full) victim_->update(b, blk.valid + 1, blk.valid);
+    if (blk.valid < n) underflow(b);
+    blk.valid -= n;
+    if (blk.state == BlockState::Full) victim_->update(b, blk.valid + n, blk.valid);
   }
   uint32_t pick_victim(uint32_t die);  // global block id or kInvalid
   void erased(uint32_t gblock);

@@ -54,7 +54,7 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
 
 uint32_t ChannelController::bytes_of(const FlashOp& op) const {
   if (op.cmd == FlashCmd::Program) return g_.units_per_page * kUnitBytes;
-  return uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
+  return op.bytes ? op.bytes : uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
 }
 
 uint64_t ChannelController::array_time(const FlashOp& op) const {

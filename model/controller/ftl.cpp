@@ -22,6 +22,7 @@ FtlParams FtlParams::from_config(const Config& c) {
                       std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
   p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
   p.count_lpn_writes = c.b("stats.lpn_writes");
+  p.read_priority = c.s("sched.policy") == "read_priority";
   return p;
 }
 
@@ -36,7 +37,10 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       core_free_(p.cores, 0),
       flush_inflight_(g_.dies, 0),
       gc_(g_.dies),
-      flushable_((g_.dies + 63) / 64, 0) {
+      flushable_((g_.dies + 63) / 64, 0),
+      cache_(ftl.map_cache()),
+      ts_(ftl.translation()) {
+  if (ts_) loading_.assign(ts_->segments(), nullptr);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
@@ -88,10 +92,16 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;
   uint64_t t = *core;
   cmd.ready_ps = t;
+  if (cmd.op == IoOp::Read) ++reads_outstanding_;
+  if (!map_phase(cmd)) continue_cmd(cmd);
+  buffer_occupied_ = buffer_->occupied();
+}
+
+void Ftl::continue_cmd(NvmeCommand& cmd) {
   if (cmd.op == IoOp::Read) {
-    read(cmd, t);
+    read(cmd, cmd.ready_ps);
   } else if (cmd.op == IoOp::Trim) {
-    trim(cmd, t);
+    trim(cmd, cmd.ready_ps);
   } else {
     // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
     // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
@@ -113,17 +123,17 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
       op.owner = &cmd;
       ++cmd.pending;
       ++ftl_.counters().reads[uint32_t(ReadKind::User)];
-      send(op);
+      send(op, cmd.ready_ps);
     }
     if (--cmd.pending == 0) write(cmd);
   }
-  buffer_occupied_ = buffer_->occupied();
 }
 
 void Ftl::read(NvmeCommand& cmd, uint64_t t) {
   cmd.pending = 1;  // guard until every part is issued
   if (checker_) cmd.expect.resize(cmd.units);
   FlashOp* cur = nullptr;
+  bool gc_wait = false;
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t want = checker_ ? checker_->expected(lpn) : 0;
@@ -142,7 +152,8 @@ void Ftl::read(NvmeCommand& cmd, uint64_t t) {
     }
     uint32_t die = g_.die_of(ppa), block = g_.block_of(ppa), page = g_.page_of(ppa), slot = g_.slot_of(ppa);
     if (!cur || cur->die != die || cur->block != block || cur->page != page) {
-      if (cur) send(*cur);
+      if (cur) send(*cur, cmd.ready_ps);
+      gc_wait |= gc_[die].reads + gc_[die].programs + gc_[die].erases > 0;  // GC work queued on the die
       cur = &new_op(FlashCmd::Read, die, kHostRead);
       cur->block = block;
       cur->page = page;
@@ -154,11 +165,16 @@ void Ftl::read(NvmeCommand& cmd, uint64_t t) {
     cur->slot_mask |= 1u << slot;
     cur->aux[slot] = i;
   }
-  if (cur) send(*cur);
+  if (cur) send(*cur, cmd.ready_ps);
+  if (cmd.path == ReadPath::Buffer && cur) cmd.path = gc_wait ? ReadPath::GcWait : ReadPath::Data;
   if (--cmd.pending == 0) finish_read(cmd);
 }
 
-void Ftl::finish_read(NvmeCommand& cmd) { frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps())); }
+void Ftl::finish_read(NvmeCommand& cmd) {
+  --reads_outstanding_;
+  frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  if (write_stop_) stop_or_resume_writes();
+}
 
 void Ftl::on_host_read(FlashOp& op) {
   auto& cmd = *static_cast<NvmeCommand*>(op.owner);
@@ -172,7 +188,16 @@ void Ftl::on_host_read(FlashOp& op) {
 }
 
 void Ftl::write(NvmeCommand& cmd) {
-  if (!wait_head_ && buffer_->free_units() >= cmd.units) {
+  if (p_.read_priority && !write_stop_) {
+    // Write-stop (seed 001 III-B): the write that would make the buffer flush waits, with every write
+    // after it, until queued reads are served and the flush is over.
+    const uint32_t high = std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p_.high_watermark));
+    if (buffer_->dirty() + cmd.units >= high) {
+      write_stop_ = true;
+      ++stats_.write_stops;
+    }
+  }
+  if (!wait_head_ && !write_stop_ && buffer_->free_units() >= cmd.units) {
     accept_write(cmd, cmd.ready_ps);
     return;
   }
@@ -180,7 +205,22 @@ void Ftl::write(NvmeCommand& cmd) {
   cmd.next = nullptr;
   (wait_tail_ ? wait_tail_->next : wait_head_) = &cmd;
   wait_tail_ = &cmd;
-  pump();
+  if (write_stop_) stop_or_resume_writes();
+  else pump();
+}
+
+void Ftl::stop_or_resume_writes() {
+  // Flush once no read is left to serve; let the held writes in once the flush has landed.
+  if (!write_stop_) return;
+  if (!flush_phase_) {
+    if (reads_outstanding_) return;
+    flush_phase_ = flushing_ = true;
+    pump();
+  }
+  if (flush_phase_ && !flushing_ && flushes_pending_ == 0) {
+    write_stop_ = flush_phase_ = false;
+    admit_writes();
+  }
 }
 
 void Ftl::trim(NvmeCommand& cmd, uint64_t t) {
@@ -208,8 +248,15 @@ void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
 }
 
 void Ftl::admit_writes() {
-  while (wait_head_ && buffer_->free_units() >= wait_head_->units) {
+  while (wait_head_ && !write_stop_ && buffer_->free_units() >= wait_head_->units) {
     NvmeCommand* cmd = wait_head_;
+    if (p_.read_priority &&
+        buffer_->dirty() + cmd->units >= std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p_.high_watermark))) {
+      write_stop_ = true;  // this write triggers the next flush
+      ++stats_.write_stops;
+      stop_or_resume_writes();
+      return;
+    }
     wait_head_ = cmd->next;
     if (!wait_head_) wait_tail_ = nullptr;
     accept_write(*cmd, cmd->ready_ps);
@@ -222,10 +269,11 @@ void Ftl::pump() {
   const uint32_t cap = buffer_->capacity();
   const uint32_t high = std::max<uint32_t>(g_.units_per_page, uint32_t(cap * p_.high_watermark));
   const uint32_t low = uint32_t(cap * p_.low_watermark);
-  if (buffer_->dirty() >= high || wait_head_) flushing_ = true;
+  if (!p_.read_priority && (buffer_->dirty() >= high || wait_head_)) flushing_ = true;  // read_priority: on write-stop
   while (flushing_) {
-    if (buffer_->dirty() < g_.units_per_page || (buffer_->dirty() <= low && !wait_head_)) {
+    if (buffer_->dirty() < g_.units_per_page || (buffer_->dirty() <= low && (!wait_head_ || p_.read_priority))) {
       flushing_ = false;
+      if (write_stop_) stop_or_resume_writes();
       break;
     }
     uint32_t die = pick_flush_die();
@@ -281,6 +329,9 @@ void Ftl::flush_page(uint32_t die) {
     ftl_.map(op.lpn[s], ppa + s);
     ++stats_.flushed_units;
   }
+  // The map updates go through the cache; the buffer slots stay until their flash work is done too.
+  map_updates(op.lpn, g_.units_per_page, Waiter{Waiter::Flush, &op, die}, &op.waits);
+  ++flushes_pending_;
   ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
   ++flush_inflight_[die];
   if (gc_[die].active) gc_[die].credit -= 1.0;
@@ -289,15 +340,23 @@ void Ftl::flush_page(uint32_t die) {
   refresh(die);
 }
 
-void Ftl::on_flush(FlashOp& op) {
-  for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (op.aux[s] != kInvalid) buffer_->release(op.aux[s]);
+bool Ftl::on_flush(FlashOp& op) {
   ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
   --flush_inflight_[op.die];
   gc_kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);
+  if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op
+  release_flush(op);
+  return true;
+}
+
+void Ftl::release_flush(FlashOp& op) {
+  for (uint32_t s = 0; s < g_.units_per_page; ++s)
+    if (op.aux[s] != kInvalid) buffer_->release(op.aux[s]);
+  --flushes_pending_;
   admit_writes();
   pump();
+  if (write_stop_) stop_or_resume_writes();
 }
 
 // ---------------------------------------------------------------- completions from the channels
@@ -306,6 +365,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);
+  bool release = true;
   switch (Tag(op.tag)) {
     case kHostRead: on_host_read(op); break;
     case kRmwRead: {
@@ -313,12 +373,17 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
       cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
       if (--cmd.pending == 0) write(cmd);
     } break;
-    case kFlush: on_flush(op); break;
+    case kFlush: release = on_flush(op); break;
     case kGcRead: on_gc_read(op); break;
     case kGcProgram: on_gc_program(op); break;
     case kGcErase: on_gc_erase(op); break;
+    case kMapLoad:
+    case kMapMerge:
+    case kMapWrite: on_map_op(op); break;
+    case kGcMapRead: on_gc_map_read(op); break;
+    case kGcMapProgram: on_gc_map_program(op); break;
   }
-  gp.release();
+  if (release) gp.release();
   buffer_occupied_ = buffer_->occupied();
   free_blocks_ = ftl_.blocks().total_free_blocks();
   phase = tlm::END_RESP;

@@ -2,7 +2,8 @@
 // flushes the buffer as page programs striped over channels then dies, serves reads from the buffer
 // or flash, and runs garbage collection per die. Its firmware time is charged to `firmware.cores`
 // cores (each operation on the earliest free core). Flash operations leave through flash_isock[channel].
-// Sources: ftl.cpp (host commands, buffer flushing, completions), ftl_gc.cpp (garbage collection).
+// Sources: ftl.cpp (host commands, buffer flushing, completions), ftl_gc.cpp (garbage collection),
+// ftl_map.cpp (map cache misses and write-backs as flash operations, map-block GC).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -13,9 +14,9 @@
 
 #include "common/payload_pool.h"
 #include "controller/integrity_checker.h"
-#include "controller/nvme_command.h"
+#include "common/nvme_command.h"
 #include "controller/page_ftl.h"
-#include "controller/write_buffer.h"
+#include "controller/buffer/write_buffer.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -30,6 +31,7 @@ struct FtlParams {
   double high_watermark = 0.9, low_watermark = 0.8;
   uint32_t die_queue_depth = 2;
   bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
+  bool read_priority = false;     // sched.policy=read_priority (seed 001 write-stop scheduling)
   static FtlParams from_config(const Config& c);
 };
 
@@ -43,6 +45,7 @@ struct FtlStats {
   uint64_t subpage_merged = 0;       // partial-unit writes merged into a buffered copy
   uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first
   uint64_t trimmed_units = 0;
+  uint64_t write_stops = 0;          // read_priority: times writes were stopped for a flush
 };
 
 class Ftl : public sc_core::sc_module, public CommandSink {
@@ -61,6 +64,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() { stats_ = FtlStats(); }
   uint32_t gc_active_dies() const { return gc_active_; }
+  MapCache& map_cache() { return cache_; }
   void trace(sc_core::sc_trace_file* tf);
 
  private:
@@ -78,8 +82,30 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     double credit = 1.0, ratio = 0.0;
     uint64_t data_ps = 0;  // staged data is in DRAM from then (GC reads complete with their end time annotated)
     uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
+    // Map blocks (ftl_map.cpp): the victim holds translation pages; live segments are read a page at a
+    // time and staged for new map pages.
+    bool map_victim = false;
+    uint32_t map_updates = 0;  // map accesses of relocated units still waiting for flash work
+    uint32_t reading = 0, staged_segs = 0;
+    uint32_t rseg[kMaxGather], seg[2 * kMaxGather];
+    uint64_t rloc[kMaxGather], loc[2 * kMaxGather];
   };
-  enum Tag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase };
+  enum Tag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
+                        kGcMapRead, kGcMapProgram };
+  // Who waits for a map operation: a host command, a flush program (its buffer slots), or a die's GC.
+  struct Waiter {
+    enum Kind : uint8_t { Cmd, Flush, Gc } kind;
+    void* p;
+    uint32_t die;
+  };
+  // One map flash operation in flight (a segment load, a merge read, a write-back) and its waiters.
+  struct MapWork {
+    std::vector<Waiter> waiters;
+    uint32_t seg = kInvalid;  // load: the segment arriving
+    uint32_t nwb = 0;         // merge read: the batch to write back once it is read
+    uint32_t wb[kMaxGather];
+    MapWork* next_free = nullptr;
+  };
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -102,11 +128,29 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void gc_program(uint32_t die, uint32_t n);
 
   void on_host_read(FlashOp& op);
-  void on_flush(FlashOp& op);
+  bool on_flush(FlashOp& op);  // false: the op is kept until its map work is done
   void on_gc_read(FlashOp& op);
   void on_gc_program(FlashOp& op);
   void on_gc_erase(FlashOp& op);
   void finish_read(NvmeCommand& cmd);
+  void release_flush(FlashOp& op);
+  void stop_or_resume_writes();
+
+  // map work (ftl_map.cpp)
+  bool map_phase(NvmeCommand& cmd);  // true: the command waits for map operations
+  void continue_cmd(NvmeCommand& cmd);
+  uint32_t map_issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w);
+  void map_updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits);
+  MapWork* new_work(const Waiter& w);
+  void issue_map_read(MapWork* work, uint32_t seg, Tag tag);
+  void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
+  uint32_t pick_map_die();
+  void on_map_op(FlashOp& op);
+  void waiter_done(const Waiter& w);
+  void gc_map_advance(uint32_t die);
+  void gc_map_program(uint32_t die, uint32_t n);
+  void on_gc_map_read(FlashOp& op);
+  void on_gc_map_program(FlashOp& op);
 
   FtlParams p_;
   PageFtl& ftl_;
@@ -125,6 +169,15 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;
   std::vector<uint32_t> lpn_writes_;
+  MapCache& cache_;
+  TranslationStore* ts_;  // null when the whole map stays in DRAM
+  std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
+  std::vector<std::unique_ptr<MapWork>> work_store_;
+  MapWork* free_work_ = nullptr;
+  uint32_t reads_outstanding_ = 0;  // host reads taken and not yet completed
+  uint32_t flushes_pending_ = 0;    // flush programs whose buffer slots are not yet released
+  bool write_stop_ = false;         // read_priority: writes held until the flush is over
+  bool flush_phase_ = false;        // read_priority: the reads are served, the flush runs
   // traced
   uint32_t gc_active_ = 0;
   uint32_t buffer_occupied_ = 0;

@@ -20,6 +20,8 @@ bool Ftl::gc_next_victim(uint32_t die) {
   GcJob& job = gc_[die];
   uint32_t victim = ftl_.pick_victim(die);
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
+  job.map_victim = ts_ && ts_->is_map_block(victim);
+  if (job.map_victim && job.staged) gc_program(die, job.staged);  // data and map pages do not mix
   job.victim = victim;
   job.next_page = 0;
   const uint32_t v = ftl_.blocks().valid(victim);
@@ -31,7 +33,9 @@ bool Ftl::gc_next_victim(uint32_t die) {
 void Ftl::gc_advance(uint32_t die) {
   GcJob& job = gc_[die];
   for (;;) {
-    if (job.victim != kInvalid) {
+    if (job.victim != kInvalid && job.map_victim) {
+      gc_map_advance(die);
+    } else if (job.victim != kInvalid) {
       const uint32_t block = g_.block_in_die(job.victim);
       while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
         uint32_t page = job.next_page++;
@@ -49,6 +53,7 @@ void Ftl::gc_advance(uint32_t die) {
     }
     while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
     if (job.victim != kInvalid && job.next_page == g_.pages_per_block && job.reads == 0) {
+      if (job.map_victim && job.staged_segs) gc_map_program(die, job.staged_segs);
       job.scanned.push_back(job.victim);
       job.victim = kInvalid;
     }
@@ -63,7 +68,8 @@ void Ftl::gc_advance(uint32_t die) {
   }
   for (size_t i = 0; i < job.scanned.size();) {
     uint32_t victim = job.scanned[i];
-    if (ftl_.blocks().valid(victim)) {
+    // A map victim's segments point at their new pages when those are issued: erase once they landed.
+    if (ftl_.blocks().valid(victim) || (job.programs && ts_ && ts_->is_map_block(victim))) {
       ++i;
       continue;
     }
@@ -74,7 +80,8 @@ void Ftl::gc_advance(uint32_t die) {
     job.scanned[i] = job.scanned.back();
     job.scanned.pop_back();
   }
-  if (job.victim == kInvalid && !job.reads && !job.staged && !job.programs && !job.erases && job.scanned.empty()) {
+  if (job.victim == kInvalid && !job.reads && !job.staged && !job.programs && !job.erases && job.scanned.empty() &&
+      !job.map_updates) {
     job.active = false;
     job.credit = 1.0;
     --gc_active_;
@@ -132,14 +139,19 @@ void Ftl::on_gc_program(FlashOp& op) {
   uint32_t base = g_.ppa(op.die, op.block, op.page);
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
     if (op.lpn[s] != kInvalid) ftl_.prefetch_map(op.lpn[s]);
+  uint32_t moved[kMaxUnitsPerPage], n = 0;
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (op.lpn[s] != kInvalid && ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) ++ftl_.counters().gc_units_moved;
+    if (op.lpn[s] != kInvalid && ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) moved[n++] = op.lpn[s];
+  ftl_.counters().gc_units_moved += n;
   ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+  // The moves update the map through the cache, batched per segment; GC finishes once that work is done.
+  if (n) map_updates(moved, n, Waiter{Waiter::Gc, nullptr, op.die}, &job.map_updates);
   gc_advance(op.die);
 }
 
 void Ftl::on_gc_erase(FlashOp& op) {
   GcJob& job = gc_[op.die];
+  if (ts_) ts_->erased(op.die * g_.blocks_per_die + op.block);
   ftl_.blocks().erased(op.die * g_.blocks_per_die + op.block);
   ++ftl_.counters().erases;
   --job.erases;

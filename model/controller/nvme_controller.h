@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "controller/nvme_command.h"
+#include "common/nvme_command.h"
 
 namespace ssdtlm {
 

@@ -1,5 +1,6 @@
 #include "controller/page_ftl.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -15,7 +16,11 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       valid_bits_(g.physical_units / 64 + 2, 0),
       ffgc_(g.dies),
       ff_counters_(g.dies),
-      full_victims_(g.dies, 0) {}
+      full_victims_(g.dies, 0) {
+  MapCacheParams whole;
+  whole.logical_units = g.logical_units;
+  cache_ = make_full_map(whole);
+}
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
   repoint(l2p_[lpn], ppa);
@@ -76,13 +81,14 @@ void PageFtl::ff_gc_program(uint32_t die) {
   const uint32_t ppa = ff_program(die, kGcStream, s.lpn, s.version, UnitKind::GUD);
   // The new page's block is open (its program is in flight): its valid count is added once (the LPNs
   // of GC units are distinct: each was valid in one place).
-  uint32_t moved = 0;
+  uint32_t moved = 0, moved_lpns[kMaxUnitsPerPage];
   for (uint32_t k = 0; k < s.n; ++k) {
     uint32_t& entry = l2p_[s.lpn[k]];
     if (entry != s.old[k]) continue;  // overwritten since GC read it
     repoint(entry, ppa + k);
-    ++moved;
+    moved_lpns[moved++] = s.lpn[k];
   }
+  if (tstore_) ff_map_update(moved_lpns, moved);
   const uint32_t gblock = g_.gblock_of(ppa);
   blocks_.validate(gblock, moved);
   blocks_.page_done(gblock);
@@ -102,6 +108,7 @@ void PageFtl::ff_erase_ready(uint32_t die) {
     dies_[die]->erase(g_.block_in_die(victim));
     ++ff_counters_[die].erases;
     blocks_.erased(victim);
+    if (tstore_) tstore_->erased(victim);
     list[i] = list.back();
     list.pop_back();
   }
@@ -113,6 +120,10 @@ void PageFtl::ff_collect(uint32_t die) {
   if (victim == kInvalid) {
     if (!s.n) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
     ff_gc_program(die);
+    return;
+  }
+  if (tstore_ && tstore_->is_map_block(victim)) {
+    ff_collect_map(die, victim);
     return;
   }
   Die& d = *dies_[die];
@@ -149,6 +160,96 @@ void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* 
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
     if (lpns[s] != kInvalid) repoint(l2p_[lpns[s]], ppa + s);
   blocks_.page_done(gblock);
+  if (tstore_) {
+    ff_map_update(lpns, g_.units_per_page);
+    ff_drain_map(die);
+  }
+}
+
+void PageFtl::set_mapping(std::unique_ptr<MapCache> cache, bool on_flash) {
+  cache_ = std::move(cache);
+  if (on_flash) {
+    if (blocks_.streams() <= kMapStream) throw std::logic_error("demand-based mapping needs the map frontier stream");
+    tstore_ = std::make_unique<TranslationStore>(g_, blocks_, cache_->params().segments(), cache_->params().segment_bytes);
+  }
+}
+
+uint32_t PageFtl::group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const {
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    if (in[i] != kInvalid) lpns[m++] = in[i];
+  std::sort(lpns, lpns + m);  // a page's worth of units at most
+  uint32_t groups = 0;
+  for (uint32_t i = 0; i < m; ++i)
+    if (i == 0 || cache_->segment_of(lpns[i]) != cache_->segment_of(lpns[i - 1])) start[groups++] = i;
+  start[groups] = m;
+  return groups;
+}
+
+void PageFtl::ff_map_update(const uint32_t* in, uint32_t n) {
+  uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
+  const uint32_t groups = group_by_segment(in, n, lpns, start);
+  MapAccess a;
+  for (uint32_t k = 0; k < groups; ++k) {
+    a.clear();
+    const uint32_t* first = lpns + start[k];
+    cache_->write(cache_->segment_of(*first), first, start[k + 1] - start[k], a);
+    ff_map_pending_.insert(ff_map_pending_.end(), a.wb, a.wb + a.nwb);
+  }
+}
+
+void PageFtl::ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind) {
+  uint32_t none[kMaxUnitsPerPage];
+  std::fill(none, none + g_.units_per_page, kInvalid);
+  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, kind, uint8_t(kMapStream));
+  ++ff_counters_[die].programs[uint32_t(kind)];
+  blocks_.page_done(g_.gblock_of(ppa));
+}
+
+void PageFtl::ff_drain_map(uint32_t die) {
+  const uint32_t k = tstore_->segments_per_page();
+  while (!ff_map_pending_.empty()) {
+    uint32_t to;
+    while ((to = tstore_->pick_die(die)) == kInvalid) ff_collect(die);  // may queue more write-backs
+    const uint32_t n = std::min<uint32_t>(k, uint32_t(ff_map_pending_.size()));
+    const uint32_t* segs = ff_map_pending_.data() + ff_map_pending_.size() - n;
+    ff_map_page(to, tstore_->place(to, segs, n), UnitKind::MD);
+    ff_map_pending_.resize(ff_map_pending_.size() - n);
+  }
+}
+
+void PageFtl::ff_collect_map(uint32_t die, uint32_t victim) {
+  // Live segments of the victim are read page by page and packed into new map pages (GMD).
+  const uint32_t k = tstore_->segments_per_page();
+  uint32_t segs[2 * kMaxGather];
+  uint64_t locs[2 * kMaxGather];
+  uint32_t n = 0, moved;
+  // The copies go to whichever die has room: the victim's own die is short of free blocks.
+  auto target = [&] {
+    uint32_t d = tstore_->pick_die(kInvalid);
+    if (d == kInvalid && tstore_->can_place(die, 0)) d = die;
+    if (d == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
+    return d;
+  };
+  for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
+    const uint32_t got = tstore_->live_in_page(victim, p, segs + n, locs + n);
+    if (!got) continue;
+    ++ff_counters_[die].reads[2];
+    n += got;
+    while (n >= k) {
+      const uint32_t to = target();
+      ff_map_page(to, tstore_->relocate(to, segs, locs, k, &moved), UnitKind::GMD);
+      std::copy(segs + k, segs + n, segs);
+      std::copy(locs + k, locs + n, locs);
+      n -= k;
+    }
+  }
+  if (n) {
+    const uint32_t to = target();
+    ff_map_page(to, tstore_->relocate(to, segs, locs, n, &moved), UnitKind::GMD);
+  }
+  ffgc_[die].scanned.push_back(victim);
+  ff_erase_ready(die);
 }
 
 void PageFtl::ff_merge_counters() {

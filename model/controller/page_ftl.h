@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "controller/block_manager.h"
+#include "controller/mapping/map_cache.h"
+#include "controller/mapping/translation_store.h"
 #include "flash/die.h"
 #include "flash/geometry.h"
 
@@ -65,13 +67,27 @@ class PageFtl {
   void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions);
   void ff_merge_counters();
 
+  // The map cache every access goes through (ftl.mapping), and with a demand-based scheme the
+  // translation pages on flash (needs the map frontier stream, kMapStream). Call once, before use.
+  void set_mapping(std::unique_ptr<MapCache> cache, bool on_flash);
+  MapCache& map_cache() { return *cache_; }
+  const MapCache& map_cache() const { return *cache_; }
+  TranslationStore* translation() { return tstore_.get(); }
+  const TranslationStore* translation() const { return tstore_.get(); }
+  // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
+  // number of groups, group g being lpns[start[g] .. start[g + 1]).
+  uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
+
   BlockManager& blocks() { return blocks_; }
   const BlockManager& blocks() const { return blocks_; }
   Die& die(uint32_t d) { return *dies_[d]; }
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
   // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
-  size_t memory_bytes() const { return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + blocks_.memory_bytes(); }
+  size_t memory_bytes() const {
+    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + blocks_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) +
+           (tstore_ ? tstore_->memory_bytes() : 0);
+  }
 
  private:
   // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is
@@ -97,6 +113,12 @@ class PageFtl {
   void ff_gc_program(uint32_t die);
   void ff_erase_ready(uint32_t die);
   uint32_t ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+  // Demand-based mapping in the fast-forward: map updates through the cache, write-backs queued and
+  // programmed on the die being written, map blocks collected like data blocks.
+  void ff_map_update(const uint32_t* lpns, uint32_t n);
+  void ff_drain_map(uint32_t die);
+  void ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind);
+  void ff_collect_map(uint32_t die, uint32_t victim);
 
   const Geometry& g_;
   std::vector<Die*> dies_;
@@ -108,6 +130,9 @@ class PageFtl {
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   FlashCounters counters_;
+  std::unique_ptr<MapCache> cache_;
+  std::unique_ptr<TranslationStore> tstore_;
+  std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
 };
 
 }  // namespace ssdtlm

@@ -153,7 +153,8 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite);
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  const uint32_t groups = group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
+  // With translation pages on flash the map cache is shared by every die: one worker.
+  const uint32_t groups = ftl.translation() ? 1 : group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
   if (groups == 1) workers = 1;
   PreconditionResult r;
   r.threads = workers;

@@ -25,6 +25,8 @@ struct PreconditionResult {
 // die sees its own units in workload order. That makes the dies independent: `threads` workers (0 = one
 // per hardware thread) claim groups of dies batch by batch while the caller generates the next batch,
 // and the result is the same for any number of workers. Each die pads its last partial page.
+// With a demand-based mapping scheme the writes go through the map cache (write-backs programmed on
+// the die being written) on one worker, so the timed run starts with the cache as the writes left it.
 // `progress(done, total)` is called now and then, from the calling thread.
 PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
                                 Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,

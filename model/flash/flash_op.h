@@ -19,6 +19,8 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   uint32_t block = 0;      // within the die
   uint32_t page = 0;
   uint32_t slot_mask = 0;  // reads: units to transfer
+  uint32_t bytes = 0;      // reads: bytes to transfer when not whole units (map segments); 0 = per slot_mask
+  uint32_t waits = 0;      // initiator's: map operations this op's completion waits for
   UnitKind kind = UnitKind::UD;      // programs: what is written
   uint8_t stream = 0;                // programs: frontier stream the page belongs to
   ReadKind read_kind = ReadKind::User;
@@ -37,7 +39,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   // Clears the header; the per-unit arrays are written by whoever fills the op.
   void reset() {
     cmd = FlashCmd::Read;
-    die = block = page = slot_mask = tag = 0;
+    die = block = page = slot_mask = tag = bytes = waits = 0;
     kind = UnitKind::UD;
     stream = 0;
     read_kind = ReadKind::User;

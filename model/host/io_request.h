@@ -2,9 +2,9 @@
 #pragma once
 #include <cstdint>
 
-namespace ssdtlm {
+#include "common/io_op.h"
 
-enum class IoOp : uint8_t { Read = 0, Write = 1, Trim = 2 };
+namespace ssdtlm {
 
 struct IoRequest {
   IoOp op = IoOp::Read;

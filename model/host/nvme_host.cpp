@@ -20,7 +20,12 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
     ++into.trims;
   } else {
     int k = cmd.op == IoOp::Read ? 0 : 1;
-    into.latency[k].record((cmd.complete_ps - cmd.submit_ps) / 1000);
+    const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+    into.latency[k].record(ns);
+    if (k == 0) {
+      ++into.path_count[int(cmd.path)];
+      into.path_ns[int(cmd.path)] += ns;
+    }
     ++into.ios[k];
     into.bytes[k] += cmd.bytes;
   }

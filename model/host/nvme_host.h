@@ -16,7 +16,7 @@
 
 #include "common/histogram.h"
 #include "common/payload_pool.h"
-#include "controller/nvme_command.h"
+#include "common/nvme_command.h"
 #include "host/io_request.h"
 
 namespace ssdtlm {
@@ -41,6 +41,7 @@ struct HostStats {
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t folded = 0;  // requests folded back into the namespace
+  uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
 };
 
 class NvmeHost : public sc_core::sc_module {

@@ -89,6 +89,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
     const FlashCounters& f = p->ftl().page_ftl().counters();
     pre.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
     p->ftl().page_ftl().counters() = FlashCounters();
+    p->ftl().page_ftl().map_cache().reset_stats();
     p->ftl().reset_stats();
   }
 

@@ -15,6 +15,8 @@ struct TimeseriesRow {
   double t_ms;
   double iops, read_iops, write_iops, mbps, waf;
   uint64_t free_blocks, buffer_units, gc_active_dies, outstanding;
+  double map_hit_ratio;  // map lookups that hit in the interval (1 when none)
+  uint64_t map_dirty_segments;
 };
 
 class Sampler : public sc_core::sc_module {
@@ -33,7 +35,7 @@ class Sampler : public sc_core::sc_module {
   uint64_t expected_ios_;
   bool progress_;
   std::vector<TimeseriesRow> rows_;
-  uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0;
+  uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0, last_lookups_ = 0, last_hits_ = 0;
   std::chrono::steady_clock::time_point wall0_, last_print_;
   sc_core::sc_event tick_;
 };

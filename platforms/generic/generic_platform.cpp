@@ -1,8 +1,8 @@
 #include "generic_platform.h"
 
 #include "common/sim_time.h"
-#include "controller/flush_policy.h"
-#include "controller/victim_policy.h"
+#include "controller/buffer/flush_policy.h"
+#include "controller/gc/victim_policy.h"
 #include "host/workload_factory.h"
 
 namespace ssdtlm {
@@ -11,8 +11,13 @@ namespace platform_generic {
 extern const char* const kDefaultConfig;
 }
 
+namespace {
+// Frontier streams: user and GC data, plus map pages with a demand-based mapping scheme.
+uint32_t frontier_streams(const Config& c) { return demand_based(c.s("ftl.mapping")) ? 3 : 2; }
+}  // namespace
+
 GenericPlatform::GenericPlatform(const Config& c)
-    : g_(Geometry::from_config(c, uint32_t(c.i("ftl.gc_free_blocks")) + 2 /* user + GC frontiers */)) {
+    : g_(Geometry::from_config(c, uint32_t(c.i("ftl.gc_free_blocks")) + frontier_streams(c))) {
   const bool check = c.b("check.integrity");
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
@@ -21,7 +26,9 @@ GenericPlatform::GenericPlatform(const Config& c)
   std::vector<Die*> all;
   for (auto& d : dies_) all.push_back(d.get());
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
-                                        uint32_t(c.i("ftl.gc_free_blocks")));
+                                        uint32_t(c.i("ftl.gc_free_blocks")), frontier_streams(c));
+  const std::string scheme = c.s("ftl.mapping");
+  page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), demand_based(scheme));
   FtlParams fp = FtlParams::from_config(c);
   if (fp.buffer_units < g_.units_per_page || fp.buffer_units * uint64_t(kUnitBytes) < c.u("workload.block_bytes"))
     throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
@@ -79,9 +86,10 @@ size_t GenericPlatform::model_bytes() const {
   return n;
 }
 
-PlatformInfo generic_platform_info() {
-  return {"generic", platform_generic::kDefaultConfig,
-          [](const Config& c) { return std::unique_ptr<Platform>(new GenericPlatform(c)); }};
+PlatformInfo generic_platform_info() { return generic_platform_info("generic", platform_generic::kDefaultConfig); }
+
+PlatformInfo generic_platform_info(const std::string& name, const char* default_config) {
+  return {name, default_config, [](const Config& c) { return std::unique_ptr<Platform>(new GenericPlatform(c)); }};
 }
 
 }  // namespace ssdtlm

@@ -35,5 +35,8 @@ class GenericPlatform : public Platform {
 };
 
 PlatformInfo generic_platform_info();
+// The generic wiring under another platform's name and defaults: a platform folder that holds only a
+// config.json (and optionally a .gtkw) is built with this (see CMakeLists.txt).
+PlatformInfo generic_platform_info(const std::string& name, const char* default_config);
 
 }  // namespace ssdtlm

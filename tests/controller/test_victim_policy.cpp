@@ -6,7 +6,7 @@
 
 #include "common/config.h"
 #include "common/rng.h"
-#include "controller/victim_policy.h"
+#include "controller/gc/victim_policy.h"
 
 using namespace ssdtlm;
 

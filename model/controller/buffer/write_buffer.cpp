@@ -1,4 +1,4 @@
-#include "controller/write_buffer.h"
+#include "controller/buffer/write_buffer.h"
 
 #include <stdexcept>
 

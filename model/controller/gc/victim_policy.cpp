@@ -1,4 +1,4 @@
-#include "controller/victim_policy.h"
+#include "controller/gc/victim_policy.h"
 
 #include "common/registry.h"
 

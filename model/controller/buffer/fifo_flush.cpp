@@ -2,7 +2,7 @@
 // dirty; an overwrite of a dirty unit is absorbed in place and keeps its position.
 #include <vector>
 
-#include "controller/flush_policy.h"
+#include "controller/buffer/flush_policy.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {

@@ -6,9 +6,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/io_request.h"
+#include "common/io_op.h"
 
 namespace ssdtlm {
+
+// How the controller served a host read, for the read-latency breakdown (host.read_paths): from DRAM
+// only; data reads only; it waited for a map segment read; it waited for a map write-back; one of its
+// data reads went to a die that was collecting garbage. A read is counted under the first that applies
+// of MapWrite, MapRead, GcWait, Data, Buffer.
+enum class ReadPath : uint8_t { Buffer = 0, Data = 1, MapRead = 2, MapWrite = 3, GcWait = 4 };
+constexpr int kReadPaths = 5;
 
 struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   IoOp op = IoOp::Read;
@@ -21,7 +28,9 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   uint64_t submit_ps = 0;    // host rang the doorbell
   uint64_t complete_ps = 0;  // completion entry visible to the host
   // controller-side state
-  uint32_t pending = 0;         // flash reads outstanding
+  uint32_t pending = 0;         // flash reads (or map operations) outstanding
+  bool map_wait = false;        // waiting for map operations before its own flash work
+  ReadPath path = ReadPath::Buffer;
   uint64_t ready_ps = 0;        // data ready in the controller
   std::vector<uint32_t> expect; // integrity: version expected per unit, captured at lookup
   NvmeCommand* next = nullptr;  // intrusive queue link (submission queue, buffer wait queue)
@@ -31,6 +40,8 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     op = IoOp::Read;
     lpn = units = bytes = pending = 0;
     partial = 0;
+    map_wait = false;
+    path = ReadPath::Buffer;
     qid = stream = 0;
     submit_ps = complete_ps = ready_ps = 0;
     expect.clear();

@@ -1,4 +1,4 @@
-#include "controller/flush_policy.h"
+#include "controller/buffer/flush_policy.h"
 
 #include "common/registry.h"
 

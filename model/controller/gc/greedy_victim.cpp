@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "controller/victim_policy.h"
+#include "controller/gc/victim_policy.h"
 
 namespace ssdtlm {
 namespace {

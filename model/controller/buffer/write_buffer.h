@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "controller/flush_policy.h"
+#include "controller/buffer/flush_policy.h"
 
 namespace ssdtlm {
 

@@ -3,7 +3,7 @@
 #include <deque>
 #include <vector>
 
-#include "controller/victim_policy.h"
+#include "controller/gc/victim_policy.h"
 
 namespace ssdtlm {
 namespace {

@@ -1,0 +1,295 @@
+// Ftl, part 3: the map cache on the timing path. Every map access asks the cache (mapping/) what it
+// needs; a miss becomes a segment read (tR + data-out of segment_bytes), a dirty write-back a map page
+// program (MD), and the access waits for them: a host read before its data reads, a flush before its
+// buffer slots are released, GC before it finishes. Map blocks are collected like data blocks: their
+// live segments are read and packed into new map pages (GMD). See ftl.h and docs/mapping.md.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "controller/ftl.h"
+
+namespace ssdtlm {
+
+// ---------------------------------------------------------------- map accesses of host commands
+
+bool Ftl::map_phase(NvmeCommand& cmd) {
+  const Waiter w{Waiter::Cmd, &cmd, 0};
+  const uint32_t eps = cache_.params().entries_per_segment();
+  uint32_t waits = 0;
+  bool wrote = false, loaded = false;
+  MapAccess a;
+  auto account = [&](uint32_t seg, bool needs_seg) {
+    const uint32_t n = map_issue(a, seg, needs_seg, w);
+    waits += n;
+    if (n && a.nwb) wrote = true;
+    else if (n) loaded = true;
+  };
+  if (cmd.op == IoOp::Trim) {
+    // TRIM unmaps the units it covers fully: map updates, batched per segment.
+    const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
+    const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);
+    uint32_t lpns[kMaxUnitsPerPage];
+    for (uint32_t lpn = first; lpn < last;) {
+      const uint32_t seg = lpn / eps, end = std::min({last, (seg + 1) * eps, lpn + kMaxUnitsPerPage});
+      uint32_t n = 0;
+      for (; lpn < end; ++lpn) lpns[n++] = lpn;
+      a.clear();
+      cache_.write(seg, lpns, n, a);
+      account(seg, cache_.write_needs_segment());
+    }
+  } else {
+    // Lookups of the units the command will read from flash: a read's units not in the buffer, a
+    // partial write's old end units (read-modify-write). One lookup per segment touched.
+    auto needs = [&](uint32_t lpn) {
+      uint32_t version;
+      return !buffer_->lookup(lpn, &version) && ftl_.lookup(lpn) != kInvalid;
+    };
+    auto lookup_range = [&](uint32_t lo, uint32_t hi) {  // [lo, hi)
+      for (uint32_t lpn = lo; lpn < hi;) {
+        const uint32_t seg = lpn / eps, end = std::min(hi, (seg + 1) * eps);
+        uint32_t first = kInvalid, n = 0;
+        for (uint32_t u = lpn; u < end; ++u)
+          if (needs(u)) {
+            if (first == kInvalid) first = u;
+            n = u - first + 1;
+          }
+        lpn = end;
+        if (first == kInvalid) continue;
+        a.clear();
+        cache_.read(seg, first, n, a);
+        account(seg, true);
+      }
+    };
+    if (cmd.op == IoOp::Read) {
+      lookup_range(cmd.lpn, cmd.lpn + cmd.units);
+    } else {
+      if (cmd.partial & 1) lookup_range(cmd.lpn, cmd.lpn + 1);
+      if ((cmd.partial & 2) && !(cmd.units == 1 && (cmd.partial & 1)))
+        lookup_range(cmd.lpn + cmd.units - 1, cmd.lpn + cmd.units);
+    }
+  }
+  cmd.path = wrote ? ReadPath::MapWrite : loaded ? ReadPath::MapRead : ReadPath::Buffer;
+  if (!waits) return false;
+  cmd.pending = waits;
+  cmd.map_wait = true;
+  return true;
+}
+
+void Ftl::map_updates(const uint32_t* in, uint32_t n, const Waiter& w, uint32_t* waits) {
+  uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
+  const uint32_t groups = ftl_.group_by_segment(in, n, lpns, start);
+  MapAccess a;
+  for (uint32_t k = 0; k < groups; ++k) {
+    a.clear();
+    const uint32_t* first = lpns + start[k];
+    const uint32_t seg = cache_.segment_of(*first);
+    cache_.write(seg, first, start[k + 1] - start[k], a);
+    *waits += map_issue(a, seg, cache_.write_needs_segment(), w);
+  }
+}
+
+// ---------------------------------------------------------------- map flash operations
+
+Ftl::MapWork* Ftl::new_work(const Waiter& w) {
+  MapWork* m = free_work_;
+  if (m) {
+    free_work_ = m->next_free;
+  } else {
+    work_store_.push_back(std::make_unique<MapWork>());
+    m = work_store_.back().get();
+  }
+  m->waiters.clear();
+  m->waiters.push_back(w);
+  m->seg = kInvalid;
+  m->nwb = 0;
+  m->next_free = nullptr;
+  return m;
+}
+
+uint32_t Ftl::map_issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w) {
+  if (!ts_) return 0;
+  uint32_t waits = 0;
+  if (a.load != kInvalid) {
+    if (ts_->where(a.load) != TranslationStore::kNowhere) {  // a never-written segment is made in DRAM
+      MapWork* m = new_work(w);
+      m->seg = a.load;
+      loading_[a.load] = m;
+      issue_map_read(m, a.load, kMapLoad);
+      ++waits;
+    }
+  } else if (needs_seg && loading_[seg]) {  // cached, but its load is still in flight
+    loading_[seg]->waiters.push_back(w);
+    ++waits;
+  }
+  if (a.nwb) {
+    MapWork* m = new_work(w);
+    if (a.merge != kInvalid && ts_->where(a.merge) != TranslationStore::kNowhere) {
+      m->nwb = a.nwb;
+      std::copy(a.wb, a.wb + a.nwb, m->wb);
+      issue_map_read(m, a.merge, kMapMerge);  // read, merge, then write back (on_map_op)
+    } else {
+      issue_write_back(m, a.wb, a.nwb);
+    }
+    ++waits;
+  }
+  return waits;
+}
+
+void Ftl::issue_map_read(MapWork* work, uint32_t seg, Tag tag) {
+  const uint32_t ppa = TranslationStore::page_ppa(ts_->where(seg));
+  FlashOp& op = new_op(FlashCmd::Read, g_.die_of(ppa), tag);
+  op.block = g_.block_of(ppa);
+  op.page = g_.page_of(ppa);
+  op.bytes = ts_->segment_bytes();
+  op.read_kind = ReadKind::Map;
+  op.owner = work;
+  ++ftl_.counters().reads[uint32_t(ReadKind::Map)];
+  send(op);
+}
+
+uint32_t Ftl::pick_map_die() {
+  const uint32_t d = ts_->pick_die(kInvalid);  // round robin, sparing dies short of free blocks
+  if (d == kInvalid) throw std::logic_error("no die has a free block for map data (every die is short of free blocks)");
+  return d;
+}
+
+void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
+  const uint32_t die = pick_map_die();
+  const uint32_t ppa = ts_->place(die, segs, n);
+  FlashOp& op = new_op(FlashCmd::Program, die, kMapWrite);
+  op.block = g_.block_of(ppa);
+  op.page = g_.page_of(ppa);
+  op.kind = UnitKind::MD;
+  op.stream = uint8_t(kMapStream);
+  std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);
+  std::fill(op.version, op.version + g_.units_per_page, 0u);
+  op.owner = work;
+  ++ftl_.counters().programs[uint32_t(UnitKind::MD)];
+  send(op);
+  gc_kick(die);
+  refresh(die);
+}
+
+void Ftl::on_map_op(FlashOp& op) {
+  MapWork* m = static_cast<MapWork*>(op.owner);
+  switch (Tag(op.tag)) {
+    case kMapLoad:
+      if (loading_[m->seg] == m) loading_[m->seg] = nullptr;
+      break;
+    case kMapMerge:
+      issue_write_back(m, m->wb, m->nwb);  // the same waiters wait for the write-back
+      return;
+    default:  // kMapWrite
+      ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+      gc_kick(op.die);
+      refresh(op.die);
+      break;
+  }
+  for (size_t i = 0; i < m->waiters.size(); ++i) {
+    const Waiter w = m->waiters[i];
+    if (w.kind == Waiter::Cmd) {
+      auto& cmd = *static_cast<NvmeCommand*>(w.p);
+      cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+    }
+    waiter_done(w);
+  }
+  m->next_free = free_work_;
+  free_work_ = m;
+}
+
+void Ftl::waiter_done(const Waiter& w) {
+  switch (w.kind) {
+    case Waiter::Cmd: {
+      auto& cmd = *static_cast<NvmeCommand*>(w.p);
+      if (--cmd.pending) return;
+      cmd.map_wait = false;
+      continue_cmd(cmd);
+    } break;
+    case Waiter::Flush: {
+      auto& op = *static_cast<FlashOp*>(w.p);
+      if (--op.waits || !op.done_ps) return;  // the program itself has not landed yet
+      release_flush(op);
+      op.payload->release();
+    } break;
+    case Waiter::Gc:
+      --gc_[w.die].map_updates;
+      gc_advance(w.die);
+      break;
+  }
+}
+
+// ---------------------------------------------------------------- map blocks in GC
+
+void Ftl::gc_map_advance(uint32_t die) {
+  GcJob& job = gc_[die];
+  const uint32_t k = ts_->segments_per_page();
+  while (job.staged_segs >= k) gc_map_program(die, k);
+  const uint32_t block = g_.block_in_die(job.victim);
+  while (job.reads == 0 && job.next_page < g_.pages_per_block) {
+    const uint32_t page = job.next_page++;
+    const uint32_t n = ts_->live_in_page(job.victim, page, job.rseg, job.rloc);
+    if (!n) continue;
+    FlashOp& op = new_op(FlashCmd::Read, die, kGcMapRead);
+    op.block = block;
+    op.page = page;
+    op.bytes = n * ts_->segment_bytes();
+    op.read_kind = ReadKind::Gc;
+    job.reading = n;
+    ++job.reads;
+    ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
+    send(op);
+  }
+}
+
+void Ftl::on_gc_map_read(FlashOp& op) {
+  GcJob& job = gc_[op.die];
+  --job.reads;
+  job.data_ps = std::max(job.data_ps, op.done_ps);
+  for (uint32_t i = 0; i < job.reading; ++i)
+    if (ts_->where(job.rseg[i]) == job.rloc[i]) {  // not rewritten meanwhile
+      job.seg[job.staged_segs] = job.rseg[i];
+      job.loc[job.staged_segs++] = job.rloc[i];
+    }
+  job.reading = 0;
+  gc_advance(op.die);
+}
+
+void Ftl::gc_map_program(uint32_t die, uint32_t n) {
+  GcJob& job = gc_[die];
+  uint32_t moved = 0;
+  uint32_t live = 0;
+  for (uint32_t i = 0; i < n; ++i) live += ts_->where(job.seg[i]) == job.loc[i];
+  if (live) {
+    // The copies go to whichever die has room: the victim's own die is short of free blocks.
+    const uint32_t to = pick_map_die();
+    const uint32_t ppa = ts_->relocate(to, job.seg, job.loc, n, &moved);
+    FlashOp& op = new_op(FlashCmd::Program, to, kGcMapProgram);
+    op.aux[0] = die;  // the collecting die
+    op.block = g_.block_of(ppa);
+    op.page = g_.page_of(ppa);
+    op.kind = UnitKind::GMD;
+    op.stream = uint8_t(kMapStream);
+    std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);
+    std::fill(op.version, op.version + g_.units_per_page, 0u);
+    ++job.programs;
+    ++ftl_.counters().programs[uint32_t(UnitKind::GMD)];
+    send(op, job.data_ps);
+    gc_kick(to);
+    refresh(to);
+  }
+  std::copy(job.seg + n, job.seg + job.staged_segs, job.seg);
+  std::copy(job.loc + n, job.loc + job.staged_segs, job.loc);
+  job.staged_segs -= n;
+}
+
+void Ftl::on_gc_map_program(FlashOp& op) {
+  const uint32_t die = op.aux[0];
+  --gc_[die].programs;
+  ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+  gc_kick(op.die);
+  refresh(op.die);
+  gc_advance(die);
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,126 @@
+#include "controller/mapping/map_cache.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "common/config.h"
+#include "common/registry.h"
+
+namespace ssdtlm {
+
+uint32_t MapCacheParams::cache_segments() const {
+  if (cache_bytes == 0) return segments();
+  return uint32_t(std::min<uint64_t>(cache_bytes / segment_bytes, segments()));
+}
+
+MapCacheParams MapCacheParams::from_config(const Config& c, const Geometry& g) {
+  MapCacheParams p;
+  p.logical_units = g.logical_units;
+  p.segment_bytes = uint32_t(c.i("map.segment_bytes"));
+  p.entry_bytes = uint32_t(c.i("map.entry_bytes"));
+  p.cache_bytes = c.u("map.cache_bytes");
+  p.clean_fraction = c.d("map.clean_fraction");
+  p.dirty_victim = c.s("map.dirty_victim");
+  const uint32_t page = g.units_per_page * kUnitBytes;
+  p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));
+  auto fail = [](const std::string& key, const std::string& what) { throw ConfigError("key '" + key + "': " + what); };
+  if (p.segment_bytes % p.entry_bytes)
+    fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + std::to_string(p.entry_bytes) + "), got " +
+                                  std::to_string(p.segment_bytes));
+  if (p.segment_bytes > page)
+    fail("map.segment_bytes", "expected at most one flash page (" + std::to_string(page) + " bytes), got " +
+                                  std::to_string(p.segment_bytes));
+  if (p.cache_bytes && p.cache_bytes < p.segment_bytes)
+    fail("map.cache_bytes", "expected 0 (the whole map) or at least one segment (" + std::to_string(p.segment_bytes) +
+                                " bytes), got " + std::to_string(p.cache_bytes));
+  if (!(p.clean_fraction > 0.0 && p.clean_fraction < 1.0))
+    fail("map.clean_fraction", "expected a share strictly between 0 and 1, got " + std::to_string(p.clean_fraction));
+  const std::string scheme = c.s("ftl.mapping");
+  if (scheme == "ptsd" || scheme == "ptsd_entry") {
+    const uint32_t segs = p.cache_segments(), clean = uint32_t(segs * p.clean_fraction);
+    if (clean < 1 || (scheme == "ptsd" && segs - clean < 1))
+      fail("map.cache_bytes", "expected room for at least one segment in each of the clean and dirty areas (" +
+                                  std::to_string(segs) + " segments at map.clean_fraction " +
+                                  std::to_string(p.clean_fraction) + ")");
+  }
+  return p;
+}
+
+MapCache::MapCache(const MapCacheParams& p)
+    : p_(p),
+      eps_(p.entries_per_segment()),
+      segments_(p.segments()),
+      dirty_bits_((p.logical_units + 63) / 64, 0),
+      dcount_(segments_, 0) {}
+
+size_t MapCache::memory_bytes() const { return dirty_bits_.capacity() * 8 + dcount_.capacity() * 4; }
+
+void MapCache::reset_stats() {
+  MapCacheStats fresh;
+  fresh.clean.capacity = stats_.clean.capacity;
+  fresh.dirty.capacity = stats_.dirty.capacity;
+  stats_ = fresh;
+}
+
+void MapCache::mark_dirty(const uint32_t* lpns, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t& w = dirty_bits_[lpns[i] >> 6];
+    const uint64_t bit = uint64_t(1) << (lpns[i] & 63);
+    if (w & bit) continue;
+    w |= bit;
+    ++dcount_[lpns[i] / eps_];
+    ++dirty_entries_;
+  }
+}
+
+void MapCache::write_back(uint32_t seg, MapAccess& a) {
+  const uint32_t n = dcount_[seg];
+  if (n) {
+    // Clear the segment's dirty bits: a word at a time (a segment is eps_ consecutive units).
+    const uint64_t first = uint64_t(seg) * eps_, last = std::min<uint64_t>(first + eps_, p_.logical_units);
+    for (uint64_t u = first; u < last;) {
+      if ((u & 63) == 0 && u + 64 <= last) {
+        dirty_bits_[u >> 6] = 0;
+        u += 64;
+      } else {
+        dirty_bits_[u >> 6] &= ~(uint64_t(1) << (u & 63));
+        ++u;
+      }
+    }
+    dcount_[seg] = 0;
+    dirty_entries_ -= n;
+  }
+  a.wb[a.nwb++] = seg;
+  a.wb_entries += n;
+  ++stats_.segment_writes;
+  stats_.batch_entries += n;
+}
+
+void MapCache::count_lookup(bool is_read, bool hit, MapAccess& a) {
+  a.hit = hit;
+  if (is_read)
+    ++(hit ? stats_.read_hits : stats_.read_misses);
+  else
+    ++(hit ? stats_.write_hits : stats_.write_misses);
+}
+
+namespace {
+const std::map<std::string, MapCacheFactory>& schemes() {
+  static const std::map<std::string, MapCacheFactory> table = {
+      {"page", make_full_map},
+      {"dftl", make_dftl_cache},
+      {"ptsd", make_ptsd_cache},
+      {"ptsd_entry", make_ptsd_entry_cache},
+  };
+  return table;
+}
+}  // namespace
+
+std::unique_ptr<MapCache> make_map_cache(const std::string& scheme, const MapCacheParams& p, const std::string& key) {
+  return registry_find(schemes(), scheme, key, "mapping scheme")(p);
+}
+
+std::vector<std::string> mapping_scheme_names() { return registry_names(schemes()); }
+
+}  // namespace ssdtlm

@@ -1,0 +1,131 @@
+// The map cache of a demand-based FTL: which map segments (translation pages) the controller's DRAM
+// holds, which are dirty, and what flash work each map access needs. One model serves every mapping
+// scheme (ftl.mapping); each scheme is one file implementing MapCache plus one line in map_cache.cpp.
+//
+// The model keeps no mapping values: the FTL's full map is the truth ("what is on flash" merged with
+// what the cache holds); the cache decides the cost. Plain C++, no SystemC; every operation O(1)
+// (amortised O(1) for the greedy batch choice). See docs/mapping.md.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+class Config;
+
+struct MapCacheParams {
+  uint64_t logical_units = 0;
+  uint32_t segment_bytes = 8192;    // one translation page / map segment
+  uint32_t entry_bytes = 4;         // one map entry
+  uint64_t cache_bytes = 0;         // DRAM for cached map entries; 0 = the whole map
+  double clean_fraction = 0.5;      // PTSD: share of the cache for the clean area
+  std::string dirty_victim = "greedy";  // ptsd_entry: greedy | lru
+  uint32_t segments_per_page = 1;   // map segments one flash page program carries (write-back gathering)
+
+  uint32_t entries_per_segment() const { return segment_bytes / entry_bytes; }
+  uint32_t segments() const {
+    return uint32_t((logical_units + entries_per_segment() - 1) / entries_per_segment());
+  }
+  uint64_t map_bytes() const { return logical_units * entry_bytes; }
+  // The global translation directory: one 4-byte flash address per segment, in SRAM.
+  uint64_t gtd_bytes() const { return uint64_t(segments()) * 4; }
+  // Whole segments the cache holds (the whole map when cache_bytes is 0).
+  uint32_t cache_segments() const;
+  // map.* keys checked against the geometry and ftl.mapping; ConfigError naming the key.
+  static MapCacheParams from_config(const Config& c, const Geometry& g);
+};
+
+// Does the scheme keep translation pages on flash (anything but "page")?
+inline bool demand_based(const std::string& scheme) { return scheme != "page"; }
+
+constexpr uint32_t kMaxGather = 64;  // segments gathered into one map page program at most
+
+// The flash work one map access needs. The access completes when its load (if any) and its write-back
+// program (if any) are done; a merge read precedes the write-back (batch update of an uncached segment).
+struct MapAccess {
+  bool hit = true;
+  uint32_t load = kInvalid;   // segment to read before the entry can be used
+  uint32_t merge = kInvalid;  // segment to read, merge and then write back (entry-granular batch update)
+  uint32_t nwb = 0;           // segments written back together in one map page program
+  uint32_t wb[kMaxGather];
+  uint32_t wb_entries = 0;    // dirty entries those segments carry
+  void clear() {
+    hit = true;
+    load = merge = kInvalid;
+    nwb = wb_entries = 0;
+  }
+};
+
+struct MapAreaStats {
+  uint64_t capacity = 0;  // segments (entries for an entry-granular area)
+  uint64_t hits = 0, insertions = 0, evictions = 0;
+};
+
+struct MapCacheStats {
+  uint64_t read_hits = 0, read_misses = 0, write_hits = 0, write_misses = 0;
+  uint64_t loads = 0;            // segment loads asked for
+  uint64_t segment_writes = 0;   // segments written back
+  uint64_t dirty_evictions = 0;  // write-back programs forced by eviction (batch updates for ptsd_entry)
+  uint64_t batch_entries = 0;    // dirty entries carried by the segments written back
+  MapAreaStats clean, dirty;     // PTSD's areas (clean only = the whole cache for dftl)
+  uint64_t lookups() const { return read_hits + read_misses + write_hits + write_misses; }
+  uint64_t hits() const { return read_hits + write_hits; }
+};
+
+class MapCache {
+ public:
+  explicit MapCache(const MapCacheParams& p);
+  virtual ~MapCache() = default;
+
+  // A host read looks up the entries [first, first + n) of segment seg (one lookup).
+  virtual void read(uint32_t seg, uint32_t first, uint32_t n, MapAccess& a) = 0;
+  // The entries lpns[0..n) of segment seg change (buffer flush, GC move, trim): one lookup, batched.
+  virtual void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) = 0;
+  // Segments holding dirty entries.
+  virtual uint32_t dirty_segments() const = 0;
+  // True when the scheme has areas worth reporting separately (PTSD).
+  virtual bool partitioned() const { return false; }
+  // Does recording an update need the segment in DRAM (so an update waits for a load in flight)?
+  virtual bool write_needs_segment() const { return true; }
+  virtual size_t memory_bytes() const;
+
+  const MapCacheParams& params() const { return p_; }
+  uint32_t segment_of(uint32_t lpn) const { return lpn / eps_; }
+  const MapCacheStats& stats() const { return stats_; }
+  void reset_stats();
+  uint64_t dirty_entries() const { return dirty_entries_; }
+
+ protected:
+  // Dirty-entry bookkeeping shared by the schemes: one bit per logical unit, a count per segment.
+  void mark_dirty(const uint32_t* lpns, uint32_t n);
+  // Segment seg is written back: its dirty entries are clean again. Adds it to a's write-back batch.
+  void write_back(uint32_t seg, MapAccess& a);
+  uint32_t dirty_count(uint32_t seg) const { return dcount_[seg]; }
+  bool is_dirty(uint32_t lpn) const { return (dirty_bits_[lpn >> 6] >> (lpn & 63)) & 1; }
+  void count_lookup(bool is_read, bool hit, MapAccess& a);
+
+  MapCacheParams p_;
+  uint32_t eps_, segments_;
+  MapCacheStats stats_;
+
+ private:
+  std::vector<uint64_t> dirty_bits_;  // per logical unit
+  std::vector<uint32_t> dcount_;      // per segment: dirty entries
+  uint64_t dirty_entries_ = 0;
+};
+
+using MapCacheFactory = std::unique_ptr<MapCache> (*)(const MapCacheParams&);
+std::unique_ptr<MapCache> make_full_map(const MapCacheParams& p);
+std::unique_ptr<MapCache> make_dftl_cache(const MapCacheParams& p);
+std::unique_ptr<MapCache> make_ptsd_cache(const MapCacheParams& p);
+std::unique_ptr<MapCache> make_ptsd_entry_cache(const MapCacheParams& p);
+
+// ftl.mapping name -> cache; ConfigError naming `key` for an unknown name.
+std::unique_ptr<MapCache> make_map_cache(const std::string& scheme, const MapCacheParams& p, const std::string& key);
+std::vector<std::string> mapping_scheme_names();
+
+}  // namespace ssdtlm

@@ -1,0 +1,153 @@
+// ftl.mapping=ptsd_entry (seed 001, section III-C): PTSD's clean area of whole segments, and a dirty
+// area of individual dirty entries grouped by segment, so an update is recorded without loading its
+// segment. An entry record costs 2 x map.entry_bytes (the logical address and the new physical one).
+// When the dirty area is full, a victim segment (map.dirty_victim: greedy = the segment with the most
+// dirty entries, lru = the least recently updated) is batch-updated: read from flash if the clean area
+// does not hold it, merged with its dirty entries and written back in one program. Reads see dirty
+// entries: a read whose entries are all dirty, or whose segment is in the clean area, hits.
+//
+// Greedy choice: segments with dirty entries sit in buckets by their count (intrusive lists); the
+// highest non-empty bucket is tracked with a pointer that rises by at most one per recorded entry, so
+// the choice is amortised O(1).
+#include <algorithm>
+
+#include "controller/mapping/lru_list.h"
+#include "controller/mapping/map_cache.h"
+
+namespace ssdtlm {
+namespace {
+
+class PtsdEntry : public MapCache {
+ public:
+  explicit PtsdEntry(const MapCacheParams& p)
+      : MapCache(p),
+        greedy_(p.dirty_victim == "greedy"),
+        clean_(segments_),
+        recent_(segments_),
+        bucket_head_(greedy_ ? eps_ + 1 : 0, kInvalid),
+        bprev_(greedy_ ? segments_ : 0, kInvalid),
+        bnext_(greedy_ ? segments_ : 0, kInvalid) {
+    const uint64_t bytes = p.cache_bytes ? p.cache_bytes : p.map_bytes();
+    clean_cap_ = uint32_t(p.cache_segments() * p.clean_fraction);
+    dirty_cap_ = std::max<uint64_t>(1, uint64_t(double(bytes) * (1.0 - p.clean_fraction)) / (2 * p.entry_bytes));
+    stats_.clean.capacity = clean_cap_;
+    stats_.dirty.capacity = dirty_cap_;
+  }
+
+  void read(uint32_t seg, uint32_t first, uint32_t n, MapAccess& a) override {
+    if (clean_.contains(seg)) {
+      count_lookup(true, true, a);
+      ++stats_.clean.hits;
+      clean_.touch(seg);
+      return;
+    }
+    if (dirty_count(seg) >= n && all_dirty(first, n)) {
+      count_lookup(true, true, a);
+      ++stats_.dirty.hits;
+      return;
+    }
+    count_lookup(true, false, a);
+    if (clean_.size() >= clean_cap_) {
+      clean_.remove(clean_.back());
+      ++stats_.clean.evictions;
+    }
+    clean_.push_front(seg);
+    ++stats_.clean.insertions;
+    a.load = seg;
+    ++stats_.loads;
+  }
+
+  void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) override {
+    // Recorded in the dirty area without a load: never a miss.
+    count_lookup(false, true, a);
+    const uint32_t before = dirty_count(seg);
+    if (clean_.contains(seg)) {
+      ++stats_.clean.hits;
+      clean_.touch(seg);  // its copy is patched too; it stays clean (flash copy + dirty entries = truth)
+    } else if (before) {
+      ++stats_.dirty.hits;
+    }
+    mark_dirty(lpns, n);
+    const uint32_t after = dirty_count(seg);
+    if (after != before) {
+      stats_.dirty.insertions += after - before;
+      if (greedy_) {
+        if (before) unlink(seg, before);
+        link(seg, after);
+      }
+    }
+    if (!greedy_ && after) {
+      if (recent_.contains(seg)) recent_.touch(seg);
+      else recent_.push_front(seg);
+    }
+    if (dirty_entries() > dirty_cap_) batch_update(seg, a);
+  }
+
+  uint32_t dirty_segments() const override { return greedy_ ? dirty_segs_ : recent_.size(); }
+  bool partitioned() const override { return true; }
+  bool write_needs_segment() const override { return false; }
+  size_t memory_bytes() const override {
+    return MapCache::memory_bytes() + clean_.memory_bytes() + recent_.memory_bytes() +
+           (bucket_head_.capacity() + bprev_.capacity() + bnext_.capacity()) * 4;
+  }
+
+ private:
+  bool all_dirty(uint32_t first, uint32_t n) const;
+
+  void batch_update(uint32_t current, MapAccess& a) {
+    uint32_t victim;
+    if (greedy_) {
+      while (bucket_head_[top_] == kInvalid) --top_;
+      victim = bucket_head_[top_];
+      unlink(victim, top_);
+    } else {
+      victim = recent_.back();
+      recent_.remove(victim);
+    }
+    ++stats_.dirty_evictions;
+    stats_.dirty.evictions += dirty_count(victim);
+    if (!clean_.contains(victim)) {
+      a.merge = victim;
+      ++stats_.loads;
+    }
+    write_back(victim, a);
+    (void)current;
+  }
+
+  // Greedy buckets: segments by dirty-entry count.
+  void link(uint32_t seg, uint32_t count) {
+    bprev_[seg] = kInvalid;
+    bnext_[seg] = bucket_head_[count];
+    if (bnext_[seg] != kInvalid) bprev_[bnext_[seg]] = seg;
+    bucket_head_[count] = seg;
+    if (count > top_) top_ = count;
+    ++dirty_segs_;
+  }
+  void unlink(uint32_t seg, uint32_t count) {
+    (bprev_[seg] == kInvalid ? bucket_head_[count] : bnext_[bprev_[seg]]) = bnext_[seg];
+    if (bnext_[seg] != kInvalid) bprev_[bnext_[seg]] = bprev_[seg];
+    --dirty_segs_;
+  }
+
+  bool greedy_;
+  LruList clean_;
+  LruList recent_;  // lru: segments with dirty entries, by last update
+  std::vector<uint32_t> bucket_head_, bprev_, bnext_;
+  uint32_t top_ = 0;
+  uint32_t dirty_segs_ = 0;  // greedy: segments in the buckets
+  uint32_t clean_cap_ = 0;
+  uint64_t dirty_cap_ = 0;   // entries
+};
+
+bool PtsdEntry::all_dirty(uint32_t first, uint32_t n) const {
+  // A segment's dirty entries cover the lookup only if every entry asked for is dirty.
+  for (uint32_t i = 0; i < n; ++i)
+    if (!is_dirty(first + i)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<MapCache> make_ptsd_entry_cache(const MapCacheParams& p) { return std::make_unique<PtsdEntry>(p); }
+
+}  // namespace ssdtlm
