@@ -149,7 +149,7 @@ void Ftl::issue_map_read(MapWork* work, uint32_t seg, Tag tag) {
 }
 
 uint32_t Ftl::pick_map_die() {
-  const uint32_t d = ts_->pick_die(kInvalid);  // round robin, sparing dies short of free blocks
+  const uint32_t d = ts_->pick_die();  // round robin, sparing dies short of free blocks
   if (d == kInvalid) throw std::logic_error("no die has a free block for map data (every die is short of free blocks)");
   return d;
 }

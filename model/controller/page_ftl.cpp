@@ -210,7 +210,9 @@ void PageFtl::ff_drain_map(uint32_t die) {
   const uint32_t k = tstore_->segments_per_page();
   while (!ff_map_pending_.empty()) {
     uint32_t to;
-    while ((to = tstore_->pick_die(die)) == kInvalid) ff_collect(die);  // may queue more write-backs
+    // Round robin over the dies, as in the timed FTL (not the die being written: segments are first
+    // touched, and evicted, at aligned stripe boundaries, which would pile the map onto one die).
+    while ((to = tstore_->pick_die()) == kInvalid) ff_collect(die);  // may queue more write-backs
     const uint32_t n = std::min<uint32_t>(k, uint32_t(ff_map_pending_.size()));
     const uint32_t* segs = ff_map_pending_.data() + ff_map_pending_.size() - n;
     ff_map_page(to, tstore_->place(to, segs, n), UnitKind::MD);
@@ -226,7 +228,7 @@ void PageFtl::ff_collect_map(uint32_t die, uint32_t victim) {
   uint32_t n = 0, moved;
   // The copies go to whichever die has room: the victim's own die is short of free blocks.
   auto target = [&] {
-    uint32_t d = tstore_->pick_die(kInvalid);
+    uint32_t d = tstore_->pick_die();
     if (d == kInvalid && tstore_->can_place(die, 0)) d = die;
     if (d == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
     return d;

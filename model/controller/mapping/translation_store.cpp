@@ -35,17 +35,16 @@ void TranslationStore::point(uint32_t seg, uint32_t ppa, uint32_t off) {
   if (after != before) blocks_.validate(b, after - before);
 }
 
-uint32_t TranslationStore::pick_die(uint32_t preferred) {
-  if (preferred != kInvalid && can_place(preferred, 2)) return preferred;
-  // A die keeping 2 free blocks needs no GC for it; one keeping 1 still has the block its GC needs.
-  for (uint32_t reserve : {2u, 1u})
-    for (uint32_t i = 0; i < g_.dies; ++i) {
-      const uint32_t d = cursor_ + i < g_.dies ? cursor_ + i : cursor_ + i - g_.dies;
-      if (can_place(d, reserve)) {
-        cursor_ = d + 1 == g_.dies ? 0 : d + 1;
-        return d;
-      }
+uint32_t TranslationStore::pick_die() {
+  // Round robin, so the map spreads over every die; a die keeps the free block its own GC needs (a die
+  // brought below its GC threshold collects on its next write).
+  for (uint32_t i = 0; i < g_.dies; ++i) {
+    const uint32_t d = cursor_ + i < g_.dies ? cursor_ + i : cursor_ + i - g_.dies;
+    if (can_place(d, 1)) {
+      cursor_ = d + 1 == g_.dies ? 0 : d + 1;
+      return d;
     }
+  }
   return kInvalid;
 }
 

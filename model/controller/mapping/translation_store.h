@@ -34,9 +34,9 @@ class TranslationStore {
   bool can_place(uint32_t die, uint32_t reserve) const {
     return !blocks_.frontier_full(die, kMapStream) || blocks_.free_blocks(die) > reserve;
   }
-  // A die to take the next map page: `preferred` (kInvalid: none) if it keeps 2 free blocks, else the
-  // next die round robin keeping 2, else one keeping 1 (what its own GC needs); kInvalid if none.
-  uint32_t pick_die(uint32_t preferred);
+  // The die to take the next map page: the next one round robin that keeps a free block for its own
+  // GC; kInvalid if none does.
+  uint32_t pick_die();
   // Allocates die's next map page and points segs[0..n) at it (the old copies become invalid).
   // Returns the page's ppa (slot 0); the caller programs it and calls blocks().page_done when it lands.
   uint32_t place(uint32_t die, const uint32_t* segs, uint32_t n);
