@@ -234,8 +234,11 @@ def run(study, opts, stream=None):
     (out / "columns.json").write_text(json.dumps(columns, indent=2, ensure_ascii=False) + "\n")
 
     executed = len(to_run)
-    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (wall)"
-            % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed)))
+    busy = sum(r.get("seconds") or 0.0 for r in results.values())
+    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (wall)%s"
+            % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed),
+               "; %.1f s wall, the runs took %.1f s on the workers (%.2f at once on average)"
+               % (elapsed, busy, busy / elapsed) if executed and elapsed > 0 else ""))
     if opts.figures and study.figures:
         if rows and any(r["status"] == "ok" for r in rows):
             try:

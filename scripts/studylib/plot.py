@@ -85,10 +85,14 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
         for c, fv in enumerate(facet_values):
             ax = axes[r][c]
             sub = df if facets is None else df[df[facets] == fv]
+            drawn = 0
             for lv in line_values:
                 part = sub if lines is None else sub[sub[lines] == lv]
+                if spec.get("yscale") == "log":
+                    part = part[part[y] > 0]  # nothing to show of zeros (e.g. the read latency of a write-only run)
                 if part.empty:
                     continue
+                drawn += 1
                 g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max", "std", "count"])
                 if numeric_x:
                     xs = list(g.index)
@@ -103,6 +107,9 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
                     ax.errorbar(xs, g["mean"], yerr=err, capsize=3, **kwargs)
                 else:
                     ax.plot(xs, g["mean"], **kwargs)
+            if not drawn:
+                ax.text(0.5, 0.5, "no values > 0" if spec.get("yscale") == "log" else "no values",
+                        transform=ax.transAxes, ha="center", va="center", color="grey")
             if facets is not None and r == 0:
                 ax.set_title("%s = %s" % (facets, _text(fv)), fontsize=10)
             if r == nrows - 1:
@@ -111,7 +118,7 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
                 ax.set_ylabel(spec.get("ylabel") if spec.get("ylabel") and nrows == 1 else label(y, units))
             if spec.get("xscale") == "log":
                 ax.set_xscale("log")
-            if spec.get("yscale") == "log":
+            if spec.get("yscale") == "log" and drawn:
                 ax.set_yscale("log")
             if not numeric_x:
                 ax.set_xticks(range(len(x_values)))
