@@ -88,6 +88,7 @@ void ChannelController::finish_array(uint32_t k) {
   const uint64_t done = array_done_[k];
   d.array_op = nullptr;
   array_done_[k] = kNever;
+  ++stats_.ops[uint32_t(op->cmd)];
   switch (op->cmd) {
     case FlashCmd::Read: {
       size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;

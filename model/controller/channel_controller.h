@@ -30,6 +30,7 @@ namespace ssdtlm {
 struct ChannelStats {
   uint64_t bus_busy_ps = 0;
   uint64_t die_array_busy_ps = 0;  // summed over the channel's dies
+  uint64_t ops[3] = {0, 0, 0};     // array operations finished, by FlashCmd (read, program, erase)
 };
 
 class ChannelController : public sc_core::sc_module {

@@ -144,11 +144,11 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   MapWork* new_work(const Waiter& w);
   void issue_map_read(MapWork* work, uint32_t seg, Tag tag);
   void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
-  uint32_t pick_map_die();
+  void retry_map_writes();  // write-backs and map GC copies that found no die with room
   void on_map_op(FlashOp& op);
   void waiter_done(const Waiter& w);
   void gc_map_advance(uint32_t die);
-  void gc_map_program(uint32_t die, uint32_t n);
+  bool gc_map_program(uint32_t die, uint32_t n);  // false: no die has room yet
   void on_gc_map_read(FlashOp& op);
   void on_gc_map_program(FlashOp& op);
 
@@ -172,6 +172,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   MapCache& cache_;
   TranslationStore* ts_;  // null when the whole map stays in DRAM
   std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
+  MapWork* wb_head_ = nullptr;     // write-backs waiting for a die with room, FIFO
+  MapWork* wb_tail_ = nullptr;
+  std::vector<uint32_t> map_gc_stalled_;  // dies whose map GC copies wait for room
   std::vector<std::unique_ptr<MapWork>> work_store_;
   MapWork* free_work_ = nullptr;
   uint32_t reads_outstanding_ = 0;  // host reads taken and not yet completed

@@ -52,8 +52,10 @@ void Ftl::gc_advance(uint32_t die) {
       }
     }
     while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
+    // Map segments staged from a victim whose scan is over (or left by a stalled copy) go out now.
+    if (job.staged_segs && (job.victim == kInvalid || job.next_page == g_.pages_per_block) && job.reads == 0)
+      gc_map_program(die, job.staged_segs);
     if (job.victim != kInvalid && job.next_page == g_.pages_per_block && job.reads == 0) {
-      if (job.map_victim && job.staged_segs) gc_map_program(die, job.staged_segs);
       job.scanned.push_back(job.victim);
       job.victim = kInvalid;
     }
@@ -81,7 +83,7 @@ void Ftl::gc_advance(uint32_t die) {
     job.scanned.pop_back();
   }
   if (job.victim == kInvalid && !job.reads && !job.staged && !job.programs && !job.erases && job.scanned.empty() &&
-      !job.map_updates) {
+      !job.map_updates && !job.staged_segs) {
     job.active = false;
     job.credit = 1.0;
     --gc_active_;
@@ -153,6 +155,7 @@ void Ftl::on_gc_erase(FlashOp& op) {
   GcJob& job = gc_[op.die];
   if (ts_) ts_->erased(op.die * g_.blocks_per_die + op.block);
   ftl_.blocks().erased(op.die * g_.blocks_per_die + op.block);
+  if (ts_) retry_map_writes();
   ++ftl_.counters().erases;
   --job.erases;
   refresh(op.die);

@@ -148,14 +148,18 @@ void Ftl::issue_map_read(MapWork* work, uint32_t seg, Tag tag) {
   send(op);
 }
 
-uint32_t Ftl::pick_map_die() {
-  const uint32_t d = ts_->pick_die();  // round robin, sparing dies short of free blocks
-  if (d == kInvalid) throw std::logic_error("no die has a free block for map data (every die is short of free blocks)");
-  return d;
-}
-
 void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
-  const uint32_t die = pick_map_die();
+  const uint32_t die = ts_->pick_die();  // round robin, sparing dies short of free blocks
+  if (die == kInvalid) {
+    // Every die is collecting with its last free block: the write-back (and whoever waits for it) waits
+    // for an erase (retry_map_writes). The segments stay dirty in DRAM meanwhile.
+    if (work->wb != segs) std::copy(segs, segs + n, work->wb);
+    work->nwb = n;
+    work->next_free = nullptr;
+    (wb_tail_ ? wb_tail_->next_free : wb_head_) = work;
+    wb_tail_ = work;
+    return;
+  }
   const uint32_t ppa = ts_->place(die, segs, n);
   FlashOp& op = new_op(FlashCmd::Program, die, kMapWrite);
   op.block = g_.block_of(ppa);
@@ -169,6 +173,17 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
   send(op);
   gc_kick(die);
   refresh(die);
+}
+
+void Ftl::retry_map_writes() {
+  while (wb_head_ && ts_->pick_die() != kInvalid) {
+    MapWork* m = wb_head_;
+    wb_head_ = m->next_free;
+    if (!wb_head_) wb_tail_ = nullptr;
+    issue_write_back(m, m->wb, m->nwb);
+  }
+  for (uint32_t d : map_gc_stalled_) gc_advance(d);
+  map_gc_stalled_.clear();
 }
 
 void Ftl::on_map_op(FlashOp& op) {
@@ -224,7 +239,8 @@ void Ftl::waiter_done(const Waiter& w) {
 void Ftl::gc_map_advance(uint32_t die) {
   GcJob& job = gc_[die];
   const uint32_t k = ts_->segments_per_page();
-  while (job.staged_segs >= k) gc_map_program(die, k);
+  while (job.staged_segs >= k)
+    if (!gc_map_program(die, k)) return;  // no room anywhere: retried after an erase
   const uint32_t block = g_.block_in_die(job.victim);
   while (job.reads == 0 && job.next_page < g_.pages_per_block) {
     const uint32_t page = job.next_page++;
@@ -255,14 +271,20 @@ void Ftl::on_gc_map_read(FlashOp& op) {
   gc_advance(op.die);
 }
 
-void Ftl::gc_map_program(uint32_t die, uint32_t n) {
+bool Ftl::gc_map_program(uint32_t die, uint32_t n) {
   GcJob& job = gc_[die];
   uint32_t moved = 0;
   uint32_t live = 0;
   for (uint32_t i = 0; i < n; ++i) live += ts_->where(job.seg[i]) == job.loc[i];
   if (live) {
     // The copies go to whichever die has room: the victim's own die is short of free blocks.
-    const uint32_t to = pick_map_die();
+    uint32_t to = ts_->pick_die();
+    if (to == kInvalid && ts_->can_place(die, 0)) to = die;
+    if (to == kInvalid) {  // every die is short of blocks: retried after the next erase
+      if (std::find(map_gc_stalled_.begin(), map_gc_stalled_.end(), die) == map_gc_stalled_.end())
+        map_gc_stalled_.push_back(die);
+      return false;
+    }
     const uint32_t ppa = ts_->relocate(to, job.seg, job.loc, n, &moved);
     FlashOp& op = new_op(FlashCmd::Program, to, kGcMapProgram);
     op.aux[0] = die;  // the collecting die
@@ -281,6 +303,7 @@ void Ftl::gc_map_program(uint32_t die, uint32_t n) {
   std::copy(job.seg + n, job.seg + job.staged_segs, job.seg);
   std::copy(job.loc + n, job.loc + job.staged_segs, job.loc);
   job.staged_segs -= n;
+  return true;
 }
 
 void Ftl::on_gc_map_program(FlashOp& op) {

@@ -132,10 +132,14 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
               {"trimmed_units", fs.trimmed_units},
               {"write_stops", fs.write_stops}};
   double bus = 0, die = 0;
+  uint64_t array_ops[3] = {0, 0, 0};
   for (auto* ch : p.channels()) {
     bus += double(ch->stats().bus_busy_ps);
     die += double(ch->stats().die_array_busy_ps);
+    for (int k = 0; k < 3; ++k) array_ops[k] += ch->stats().ops[k];
   }
+  // What the dies did, counted by the channels (the FTL's counters above count what it issued).
+  s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
   const double span_ps = double(h.last_complete_ps - h.first_submit_ps);
   s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
