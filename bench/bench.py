@@ -4,7 +4,8 @@
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--bin build/bin/ssdtlm-generic]
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
-activations per host I/O, peak RSS and model bytes per logical 4 KiB page. Then the fast-forward precondition on
+activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
+-ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map. Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
@@ -28,6 +29,11 @@ WORKLOADS = {
     "seqwrite-128k": ["--set", "workload.pattern=sequential", "--set", "workload.block_bytes=131072",
                       "--set", "precondition.fill=false", "--set", "precondition.drive_writes=0"],
 }
+# Demand-based mapping: the map cache holds 20% of the 16 MiB map (16 GiB logical, 4-byte entries).
+MAP_CACHE = ["--set", "map.cache_bytes=%d" % (16 * 2**20 // 5)]
+for scheme in ("dftl", "ptsd_entry"):
+    WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
+    WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
 
 
 REPEAT = 1
@@ -52,14 +58,14 @@ def row(name, s):
     n = s["nand"]
     nand_ops = sum(n["programs"].values()) + sum(n["reads"].values()) + n["erases"]
     wall = s["wall_time_s"]
-    return "%-22s %10d %9.3f %8.2f %12.0f %12.0f %8.2f %9.0f %8.2f" % (
+    return "%-24s %10d %9.3f %8.2f %12.0f %12.0f %8.2f %9.2f %9.0f %8.2f" % (
         name, s["host"]["ios"], s["sim_time_s"], wall, s["host"]["ios"] / wall, nand_ops / wall,
-        s["kernel"]["activations_per_io"], s["memory"]["peak_rss_bytes"] / 2**20,
-        s["memory"]["model_bytes_per_logical_page"])
+        s["kernel"]["activations_per_io"], s["kernel"]["activations"] / max(1, nand_ops),
+        s["memory"]["peak_rss_bytes"] / 2**20, s["memory"]["model_bytes_per_logical_page"])
 
 
-HEADER = "%-22s %10s %9s %8s %12s %12s %8s %9s %8s" % ("workload", "host I/Os", "sim s", "wall s", "I/Os/wall s",
-                                                       "NAND/wall s", "act/IO", "RSS MiB", "B/page")
+HEADER = "%-24s %10s %9s %8s %12s %12s %8s %9s %9s %8s" % ("workload", "host I/Os", "sim s", "wall s", "I/Os/wall s",
+                                                            "NAND/wall s", "act/IO", "act/NAND", "RSS MiB", "B/page")
 
 
 def main():
