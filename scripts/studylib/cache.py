@@ -33,8 +33,14 @@ class Cache:
         return self.root / key
 
     def has(self, key):
+        """True for a complete entry (one that cannot be read counts as missing: the point runs again)."""
         d = self.path(key)
-        return (d / "run.json").is_file() and (d / "summary.json").is_file() and (d / "config.json").is_file()
+        try:
+            for name in ("run.json", "summary.json", "config.json"):
+                json.loads((d / name).read_text())
+        except (OSError, ValueError):
+            return False
+        return True
 
     def record(self, key):
         return json.loads((self.path(key) / "run.json").read_text())

@@ -235,10 +235,10 @@ def run(study, opts, stream=None):
 
     executed = len(to_run)
     busy = sum(r.get("seconds") or 0.0 for r in results.values())
-    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (wall)%s"
-            % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed),
-               "; %.1f s wall, the runs took %.1f s on the workers (%.2f at once on average)"
-               % (elapsed, busy, busy / elapsed) if executed and elapsed > 0 else ""))
+    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (%.1f s) wall%s"
+            % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed), elapsed,
+               "; the runs took %.1f s on the workers, %.2f at a time on average" % (busy, busy / elapsed)
+               if executed and elapsed > 0 else ""))
     if opts.figures and study.figures:
         if rows and any(r["status"] == "ok" for r in rows):
             try:
@@ -323,13 +323,15 @@ def _connect(opts, log):
             client = Client(opts.scheduler, timeout="30s")
         n = len(client.scheduler_info(n_workers=-1).get("workers", {})) if _accepts_n_workers() else \
             len(client.scheduler_info().get("workers", {}))
-        log.say("scheduler %s, %d workers" % (client.scheduler.address, n))
+        log.say("scheduler %s, %d workers%s" % (client.scheduler.address, n,
+                                                 "" if n else " yet: the points wait for workers to join"))
         return client, None
     workers = opts.workers or default_workers()
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address=None, silence_logs=logging.ERROR)
     client = Client(cluster)
-    log.say("LocalCluster %s, %d single-threaded worker processes" % (cluster.scheduler_address, workers))
+    log.say("LocalCluster %s, %d single-threaded worker process%s" % (cluster.scheduler_address, workers,
+                                                                      "es" if workers > 1 else ""))
     return client, cluster
 
 

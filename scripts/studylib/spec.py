@@ -18,7 +18,8 @@ A study file is JSON:
                    "lines": "mix", "facets": "host.queue_depth"}]
     }
 
-Later values win: config files, then "set", then the axes in order, then the seed.
+Later values win: config files, then "set", then the axes in order, then the seed. Fields whose names start with
+"_" are ignored (comments; study.json's "_resolved").
 """
 import copy
 import itertools
@@ -54,7 +55,7 @@ class Study:
     def __init__(self, doc, path=None):
         if not isinstance(doc, dict):
             raise StudyError("a study file holds a JSON object")
-        unknown = set(doc) - KNOWN_FIELDS
+        unknown = {k for k in doc if k not in KNOWN_FIELDS and not str(k).startswith("_")}  # "_comment": ignored
         if unknown:
             raise StudyError("unknown field(s) %s; a study has %s" % (", ".join(sorted(unknown)),
                                                                      ", ".join(sorted(KNOWN_FIELDS))))

@@ -147,3 +147,20 @@ def test_tiny_study_is_valid():
     assert [p.label() for p in study.points()] == [
         "host.queue_depth=1 size=small", "host.queue_depth=1 size=large",
         "host.queue_depth=8 size=small", "host.queue_depth=8 size=large"]
+
+
+def test_cache_entries_are_whole(tmp_path):
+    store = cache.Cache(tmp_path / "c")
+    files = {"summary.json": b'{"waf": {"total": 2.0}}', "config.json": b"{}", "timeseries.csv": b"t\n"}
+    path = store.store("k1", files, {"key": "k1"})
+    assert store.has("k1") and store.summary("k1") == {"waf": {"total": 2.0}} and store.record("k1") == {"key": "k1"}
+    assert sorted(p.name for p in path.iterdir()) == ["config.json", "run.json", "summary.json", "timeseries.csv"]
+    store.store("k1", dict(files, **{"summary.json": b'{"waf": {"total": 3.0}}'}), {"key": "k1"})  # replaced
+    assert store.summary("k1")["waf"]["total"] == 3.0
+    assert [p.name for p in (tmp_path / "c").iterdir()] == ["k1"]  # no temporary directory left
+    (path / "summary.json").write_text("{trunc")
+    assert not store.has("k1") and not store.has("k2")  # unreadable or absent: the point runs again
+
+
+def test_comment_fields_are_ignored():
+    assert spec.Study({"_comment": "why this study", "sweep": {"host.queue_depth": [1]}}).points()
