@@ -175,10 +175,10 @@ def run(study, opts, stream=None):
     cached = {k for k in keys if store.has(k)} if not opts.rerun else set()
     to_run = [k for k in keys if k not in cached]
     reused_points = sum(1 for _, _, k, _, _ in plan if k in cached)
+    shape = [str(len(a)) for a in study.axes] + (["%d seeds" % len(study.seeds)] if len(study.seeds) > 1 else [])
     log.say("%d points (%s), %s build %s; %d in the cache %s, %d to run"
-            % (len(points), " x ".join(str(len(a)) for a in study.axes) +
-               (" x %d seeds" % len(study.seeds) if len(study.seeds) > 1 else "") if study.axes else "1",
-               executable.name, build[:20], reused_points, store.root, len(to_run)))
+            % (len(points), " x ".join(shape) or "no axes", executable.name, build[:20], reused_points, store.root,
+               len(to_run)))
     if len(keys) < len(points):
         log.say("note: %d points share a configuration with another point (run once)" % (len(points) - len(keys)))
 
@@ -317,10 +317,13 @@ def _connect(opts, log):
     from dask.distributed import Client, LocalCluster
 
     if opts.scheduler:
-        if os.path.isfile(opts.scheduler):
-            client = Client(scheduler_file=opts.scheduler, timeout="30s")
-        else:
-            client = Client(opts.scheduler, timeout="30s")
+        try:
+            if os.path.isfile(opts.scheduler):
+                client = Client(scheduler_file=opts.scheduler, timeout="30s")
+            else:
+                client = Client(opts.scheduler, timeout="30s")
+        except (OSError, ValueError) as e:  # TimeoutError is an OSError
+            raise StudyError("cannot reach the Dask scheduler %s: %s" % (opts.scheduler, e))
         n = len(client.scheduler_info(n_workers=-1).get("workers", {})) if _accepts_n_workers() else \
             len(client.scheduler_info().get("workers", {}))
         log.say("scheduler %s, %d workers%s" % (client.scheduler.address, n,
