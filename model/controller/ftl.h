@@ -144,6 +144,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   MapWork* new_work(const Waiter& w);
   void issue_map_read(MapWork* work, uint32_t seg, Tag tag);
   void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
+  FlashOp& map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind);  // a counted map page program
   void retry_map_writes();  // write-backs and map GC copies that found no die with room
   void on_map_op(FlashOp& op);
   void waiter_done(const Waiter& w);

@@ -148,6 +148,18 @@ void Ftl::issue_map_read(MapWork* work, uint32_t seg, Tag tag) {
   send(op);
 }
 
+FlashOp& Ftl::map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind) {
+  FlashOp& op = new_op(FlashCmd::Program, die, tag);
+  op.block = g_.block_of(ppa);
+  op.page = g_.page_of(ppa);
+  op.kind = kind;
+  op.stream = uint8_t(kMapStream);
+  std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);  // map pages carry no user units
+  std::fill(op.version, op.version + g_.units_per_page, 0u);
+  ++ftl_.counters().programs[uint32_t(kind)];
+  return op;
+}
+
 void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
   const uint32_t die = ts_->pick_die();  // round robin, sparing dies short of free blocks
   if (die == kInvalid) {
@@ -160,16 +172,8 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
     wb_tail_ = work;
     return;
   }
-  const uint32_t ppa = ts_->place(die, segs, n);
-  FlashOp& op = new_op(FlashCmd::Program, die, kMapWrite);
-  op.block = g_.block_of(ppa);
-  op.page = g_.page_of(ppa);
-  op.kind = UnitKind::MD;
-  op.stream = uint8_t(kMapStream);
-  std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);
-  std::fill(op.version, op.version + g_.units_per_page, 0u);
+  FlashOp& op = map_page_op(die, ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
   op.owner = work;
-  ++ftl_.counters().programs[uint32_t(UnitKind::MD)];
   send(op);
   gc_kick(die);
   refresh(die);
@@ -285,17 +289,9 @@ bool Ftl::gc_map_program(uint32_t die, uint32_t n) {
         map_gc_stalled_.push_back(die);
       return false;
     }
-    const uint32_t ppa = ts_->relocate(to, job.seg, job.loc, n, &moved);
-    FlashOp& op = new_op(FlashCmd::Program, to, kGcMapProgram);
+    FlashOp& op = map_page_op(to, ts_->relocate(to, job.seg, job.loc, n, &moved), kGcMapProgram, UnitKind::GMD);
     op.aux[0] = die;  // the collecting die
-    op.block = g_.block_of(ppa);
-    op.page = g_.page_of(ppa);
-    op.kind = UnitKind::GMD;
-    op.stream = uint8_t(kMapStream);
-    std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);
-    std::fill(op.version, op.version + g_.units_per_page, 0u);
     ++job.programs;
-    ++ftl_.counters().programs[uint32_t(UnitKind::GMD)];
     send(op, job.data_ps);
     gc_kick(to);
     refresh(to);

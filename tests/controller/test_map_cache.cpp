@@ -26,6 +26,7 @@ MapCacheParams params(uint32_t cache_segments, uint32_t entries_per_segment = 4,
 }
 
 struct Probe {
+  Probe(MapCache& cache, uint32_t entries_per_segment) : c(cache), eps(entries_per_segment) {}
   MapCache& c;
   uint32_t eps;
   MapAccess a;

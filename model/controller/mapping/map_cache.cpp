@@ -105,6 +105,17 @@ void MapCache::count_lookup(bool is_read, bool hit, MapAccess& a) {
     ++(hit ? stats_.write_hits : stats_.write_misses);
 }
 
+void MapCache::load_into(LruList& area, uint32_t cap, MapAreaStats& st, uint32_t seg, MapAccess& a) {
+  if (area.size() >= cap) {
+    area.remove(area.back());
+    ++st.evictions;
+  }
+  area.push_front(seg);
+  ++st.insertions;
+  a.load = seg;
+  ++stats_.loads;
+}
+
 namespace {
 const std::map<std::string, MapCacheFactory>& schemes() {
   static const std::map<std::string, MapCacheFactory> table = {

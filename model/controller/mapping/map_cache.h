@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/mapping/lru_list.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -107,6 +108,8 @@ class MapCache {
   uint32_t dirty_count(uint32_t seg) const { return dcount_[seg]; }
   bool is_dirty(uint32_t lpn) const { return (dirty_bits_[lpn >> 6] >> (lpn & 63)) & 1; }
   void count_lookup(bool is_read, bool hit, MapAccess& a);
+  // A miss loads seg into `area` (capacity cap, statistics st), dropping its LRU segment when full.
+  void load_into(LruList& area, uint32_t cap, MapAreaStats& st, uint32_t seg, MapAccess& a);
 
   MapCacheParams p_;
   uint32_t eps_, segments_;

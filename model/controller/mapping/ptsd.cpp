@@ -34,14 +34,7 @@ class Ptsd : public MapCache {
       clean_.touch(seg);
     } else {
       count_lookup(true, false, a);
-      if (clean_.size() >= clean_cap_) {
-        clean_.remove(clean_.back());
-        ++stats_.clean.evictions;
-      }
-      clean_.push_front(seg);
-      ++stats_.clean.insertions;
-      a.load = seg;
-      ++stats_.loads;
+      load_into(clean_, clean_cap_, stats_.clean, seg, a);
     }
   }
 

@@ -47,14 +47,7 @@ class PtsdEntry : public MapCache {
       return;
     }
     count_lookup(true, false, a);
-    if (clean_.size() >= clean_cap_) {
-      clean_.remove(clean_.back());
-      ++stats_.clean.evictions;
-    }
-    clean_.push_front(seg);
-    ++stats_.clean.insertions;
-    a.load = seg;
-    ++stats_.loads;
+    load_into(clean_, clean_cap_, stats_.clean, seg, a);
   }
 
   void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) override {
