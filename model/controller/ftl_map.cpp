@@ -186,8 +186,9 @@ void Ftl::retry_map_writes() {
     if (!wb_head_) wb_tail_ = nullptr;
     issue_write_back(m, m->wb, m->nwb);
   }
-  for (uint32_t d : map_gc_stalled_) gc_advance(d);
-  map_gc_stalled_.clear();
+  std::vector<uint32_t> stalled;
+  stalled.swap(map_gc_stalled_);  // gc_advance may stall again and append
+  for (uint32_t d : stalled) gc_advance(d);
 }
 
 void Ftl::on_map_op(FlashOp& op) {
@@ -280,25 +281,31 @@ bool Ftl::gc_map_program(uint32_t die, uint32_t n) {
   uint32_t moved = 0;
   uint32_t live = 0;
   for (uint32_t i = 0; i < n; ++i) live += ts_->where(job.seg[i]) == job.loc[i];
+  FlashOp* op = nullptr;
+  uint32_t to = kInvalid;
   if (live) {
     // The copies go to whichever die has room: the victim's own die is short of free blocks.
-    uint32_t to = ts_->pick_die();
+    to = ts_->pick_die();
     if (to == kInvalid && ts_->can_place(die, 0)) to = die;
     if (to == kInvalid) {  // every die is short of blocks: retried after the next erase
       if (std::find(map_gc_stalled_.begin(), map_gc_stalled_.end(), die) == map_gc_stalled_.end())
         map_gc_stalled_.push_back(die);
       return false;
     }
-    FlashOp& op = map_page_op(to, ts_->relocate(to, job.seg, job.loc, n, &moved), kGcMapProgram, UnitKind::GMD);
-    op.aux[0] = die;  // the collecting die
+    op = &map_page_op(to, ts_->relocate(to, job.seg, job.loc, n, &moved), kGcMapProgram, UnitKind::GMD);
+    op->aux[0] = die;  // the collecting die
     ++job.programs;
-    send(op, job.data_ps);
-    gc_kick(to);
-    refresh(to);
   }
+  // The staging is settled before the op leaves: the channel may complete operations (and re-enter GC)
+  // while it takes this one.
   std::copy(job.seg + n, job.seg + job.staged_segs, job.seg);
   std::copy(job.loc + n, job.loc + job.staged_segs, job.loc);
   job.staged_segs -= n;
+  if (op) {
+    send(*op, job.data_ps);
+    gc_kick(to);
+    refresh(to);
+  }
   return true;
 }
 
