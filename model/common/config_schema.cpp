@@ -33,6 +33,7 @@ const std::vector<KeySpec>& config_schema() {
       // write buffer
       {"buffer.bytes", T::Int, 64ll << 20, 0, 1ll << 40, {}, "bytes", "DRAM write buffer capacity"},
       {"buffer.policy", T::String, "fifo", 0, 0, {}, "", "flush ordering policy (registered FlushPolicy name)"},
+      {"buffer.max_age_ms", T::Real, 100.0, 0.001, 1e6, {}, "ms", "hexa: a buffered unit older than this is flushed next, whatever its group (no starvation)"},
       {"buffer.high_watermark", T::Real, 0.9, 0.0, 1.0, {}, "ratio", "start flushing when the buffer is this full"},
       {"buffer.low_watermark", T::Real, 0.8, 0.0, 1.0, {}, "ratio", "stop flushing when the buffer is down to this"},
       // FTL
@@ -45,6 +46,7 @@ const std::vector<KeySpec>& config_schema() {
       {"map.segment_bytes", T::Int, 8192, 512, 16384, {}, "bytes", "map segment (translation page) size: the unit cached, read and written back; at most a flash page"},
       {"map.entry_bytes", T::Int, 4, 1, 8, {}, "bytes", "bytes per map entry (one 4 KiB mapping unit)"},
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
+      {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
       {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
       // controller scheduling
       {"sched.policy", T::String, "fifo", 0, 0, {"fifo", "read_priority"}, "", "read_priority: when the buffer must flush, stop writes, serve queued reads, then flush (seed 001)"},
