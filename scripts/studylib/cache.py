@@ -1,9 +1,11 @@
 """The run cache: one directory per finished run, named by the hash of what determines its results.
 
 A run's results are fixed by the executable (its build id: the schema defaults, the platform's config.json and the
-model are all inside it) and by the configuration the run adds on top of those defaults (its --config files'
-contents, its --set values and its seed, normalised by the keys' types). The key hashes exactly that, so a point
-whose effective configuration or executable changed gets a new key and runs again; anything else is reused.
+model are all inside it), by the configuration the run adds on top of those defaults (its --config files'
+contents, its --set values and its seed, normalised by the keys' types), and by the files that configuration names
+(trace files: the contents of every existing file named by a *_path key). The key hashes exactly that, so a point
+whose effective configuration, input file or executable changed gets a new key and runs again; anything else is
+reused.
 
 Layout: CACHE/<key>/ holds the platform's outputs (summary.json, config.json, timeseries.csv, latency_cdf.csv, ...)
 and run.json (command line, build id, request, worker, seconds, stderr tail). Entries are written whole (a temporary
@@ -19,10 +21,42 @@ from pathlib import Path
 KEY_FORMAT = 1  # bump when what goes into a key changes: every old entry then misses
 
 
-def cache_key(build_id, platform, request):
-    blob = json.dumps({"format": KEY_FORMAT, "build_id": build_id, "platform": platform, "config": request},
-                      sort_keys=True, separators=(",", ":"))
+def cache_key(build_id, platform, request, inputs=None):
+    """inputs: {path: sha256} of the files the configuration names (traces), so that a changed file is a change."""
+    material = {"format": KEY_FORMAT, "build_id": build_id, "platform": platform, "config": request}
+    if inputs:
+        material["inputs"] = inputs
+    blob = json.dumps(material, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def input_files(request, cwd, memo=None):
+    """{path: sha256 of its contents} for every value of a key ending in "_path" (at any depth, e.g. in jobs) that
+    names an existing file, relative paths taken from cwd."""
+    memo = {} if memo is None else memo
+    found = {}
+
+    def walk(key, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(str(k), v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(key, v)
+        elif isinstance(value, str) and value and key.split(".")[-1].endswith("_path"):
+            path = os.path.join(cwd, value)
+            if os.path.isfile(path):
+                if path not in memo:
+                    h = hashlib.sha256()
+                    with open(path, "rb") as f:
+                        for block in iter(lambda: f.read(1 << 20), b""):
+                            h.update(block)
+                    memo[path] = h.hexdigest()
+                found[value] = memo[path]
+
+    for k, v in request.items():
+        walk(k, v)
+    return found
 
 
 class Cache:

@@ -167,9 +167,11 @@ def run(study, opts, stream=None):
         log.say("warning: %r is not a configuration key of %s: the points that set it will fail" % (k, executable.name))
 
     plan = []  # (point, request, key, argv for the record, argv for the worker)
+    cwd = os.getcwd()  # the points run here (relative paths in the configuration, e.g. traces, as by hand)
+    hashed = {}
     for p in points:
         request = p.request(schema, config_docs)
-        key = cache_mod.cache_key(build, study.platform, request)
+        key = cache_mod.cache_key(build, study.platform, request, cache_mod.input_files(request, cwd, hashed))
         plan.append((p, request, key, p.argv(executable, schema), p.argv(worker_executable, schema)))
     keys = list(dict.fromkeys(k for _, _, k, _, _ in plan))
     cached = {k for k in keys if store.has(k)} if not opts.rerun else set()
@@ -300,11 +302,12 @@ def _write_study_files(study, out, plan, executable, build):
     doc = dict(study.doc)
     doc["name"] = study.name
     doc["_resolved"] = {"study_file": str(study.path) if study.path else None, "executable": str(executable),
-                        "build_id": build, "config": study.configs}
+                        "build_id": build, "config": study.configs, "cwd": os.getcwd()}
     (out / "study.json").write_text(json.dumps(doc, indent=2) + "\n")
     lines = ["#!/bin/sh",
              "# Study %s: each point's platform command line. Outputs go to %s/rerun/<point>;" % (study.name, out),
-             "# the study's own copies are in the cache (runs.csv, column run_dir).",
+             "# the study's own copies are in the cache (runs.csv, column run_dir). Relative paths are from here:",
+             "cd %s" % shlex.quote(os.getcwd()),
              "export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"]
     for p, _, key, argv, _ in plan:
         lines.append("# %s  %s  (cache key %s)" % (p.name, p.label(), key))
@@ -368,7 +371,8 @@ def _execute(study, opts, log, by_key, to_run, reused, total, build, store, exec
         progress.t0 = time.time()
         for key in to_run:
             p, request, argv, wargv, _ = by_key[key]
-            t = {"point": p.index, "key": key, "argv": wargv, "build_id": build, "timeout": opts.timeout}
+            t = {"point": p.index, "key": key, "argv": wargv, "build_id": build, "timeout": opts.timeout,
+                 "cwd": os.getcwd()}
             futures[key] = client.submit(run_point, t, key="ssdtlm-%s-%s" % (p.name, key), pure=False,
                                          retries=0)
         pending = set(futures)

@@ -78,7 +78,7 @@ def run_point(task):
     """Runs one point and returns its outcome; never raises for a run that fails, only reports it.
 
     task: {"point": int, "key": str, "argv": [executable, ...args without --out], "build_id": str,
-           "timeout": seconds or None}
+           "timeout": seconds or None, "cwd": the client's working directory (used where it exists)}
     returns: {"point", "key", "exit_code" (None: did not run), "error" (str or None), "stderr_tail", "files"
               ({name: bytes} of the run's output directory), "seconds", "worker", "started", "build_id"}
     """
@@ -102,8 +102,9 @@ def run_point(task):
     try:
         out = os.path.join(tmp, "out")
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        cwd = task.get("cwd")  # the client's working directory, where it exists here (a shared file system)
         proc = subprocess.Popen(argv + ["--out", out], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, env=env)
+                                stderr=subprocess.PIPE, env=env, cwd=cwd if cwd and os.path.isdir(cwd) else None)
         plugin = _worker_plugin()
         if plugin:
             plugin.add(proc)

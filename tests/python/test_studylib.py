@@ -164,3 +164,17 @@ def test_cache_entries_are_whole(tmp_path):
 
 def test_comment_fields_are_ignored():
     assert spec.Study({"_comment": "why this study", "sweep": {"host.queue_depth": [1]}}).points()
+
+
+def test_files_named_by_the_configuration_are_part_of_the_key(tmp_path):
+    trace = tmp_path / "t.trace"
+    trace.write_text("0 0 8 1\n")
+    request = {"workload.trace_path": "t.trace", "jobs": [{"trace_path": str(trace)}], "workload.pattern": "trace"}
+    inputs = cache.input_files(request, str(tmp_path))
+    digest = __import__("hashlib").sha256(b"0 0 8 1\n").hexdigest()
+    assert inputs == {"t.trace": digest, str(trace): digest}
+    before = cache.cache_key("gnu:1", "generic", request, inputs)
+    trace.write_text("0 0 8 0\n")  # same path, other contents: another key
+    assert cache.cache_key("gnu:1", "generic", request, cache.input_files(request, str(tmp_path))) != before
+    assert cache.input_files({"workload.trace_path": "missing.trace"}, str(tmp_path)) == {}
+    assert cache.cache_key("gnu:1", "generic", {"a": 1}) == cache.cache_key("gnu:1", "generic", {"a": 1}, {})
