@@ -1,8 +1,12 @@
 #include "common/config.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "common/text.h"
+#include "common/units.h"
 
 namespace ssdtlm {
 namespace {
@@ -25,17 +29,73 @@ const char* type_name(KeyType t) {
   return "?";
 }
 
+bool is_bytes(const KeySpec& k) { return k.type == KeyType::Int && k.unit == "bytes"; }
+bool is_time(const KeySpec& k) { return k.type == KeyType::Real && time_unit_ns(k.unit) > 0; }
+bool is_ratio(const KeySpec& k) { return k.type == KeyType::Real && k.unit == "ratio"; }
+
+// A range limit in the key's own units: "1 TiB", "100 ms", "1099511627776".
+std::string limit(const KeySpec& k, double v) {
+  if (is_bytes(k)) return v == 0 ? "0" : format_size(v);
+  if (is_time(k)) return v == 0 ? "0" : format_time_ns(v * time_unit_ns(k.unit));
+  if (v == std::floor(v) && std::fabs(v) < 1e18) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return format_number(v);
+}
+
 std::string expected(const KeySpec& k) {
   std::ostringstream os;
-  os << type_name(k.type);
-  if (k.type == KeyType::Int || k.type == KeyType::Real) os << " in [" << k.min << ", " << k.max << "]";
+  if (is_bytes(k))
+    os << "a size";
+  else if (is_time(k))
+    os << "a time";
+  else if (is_ratio(k))
+    os << "a ratio";
+  else
+    os << type_name(k.type);
+  if (k.type == KeyType::Int || k.type == KeyType::Real) os << " in [" << limit(k, k.min) << ", " << limit(k, k.max) << "]";
   if (!k.choices.empty()) {
     os << " (one of";
     for (auto& c : k.choices) os << " " << c;
     os << ")";
   }
-  if (!k.unit.empty()) os << " [" << k.unit << "]";
+  if (is_bytes(k))
+    os << " (bytes, or with a unit: 4k, 64M, 1GiB)";
+  else if (is_time(k))
+    os << " (" << k.unit << " unless a unit is given: ns, us, ms, s)";
+  else if (is_ratio(k))
+    os << " (or a percentage: 25%)";
+  else if (k.type == KeyType::Bool)
+    os << " (also 1/0, yes/no, on/off)";
+  else if (!k.unit.empty())
+    os << " [" << k.unit << "]";
   return os.str();
+}
+
+// A value written as text ("64M", "0.7ms", "25%", "yes") in the key's own type; throws UnitError.
+nlohmann::json from_text(const KeySpec& k, const std::string& text) {
+  switch (k.type) {
+    case KeyType::Int: {
+      if (is_bytes(k)) return nlohmann::json(int64_t(parse_size(text)));
+      try {
+        return nlohmann::json(parse_integer(text));
+      } catch (const UnitError&) {
+        const double v = parse_number(text);  // "1e6"
+        if (v != std::floor(v) || std::fabs(v) >= 9e15) throw UnitError("an integer", text);
+        return nlohmann::json(int64_t(v));
+      }
+    }
+    case KeyType::Real:
+      if (is_time(k)) return nlohmann::json(parse_time_ns(text, time_unit_ns(k.unit)) / time_unit_ns(k.unit));
+      if (is_ratio(k)) return nlohmann::json(parse_ratio(text));
+      return nlohmann::json(parse_number(text));
+    case KeyType::Bool:
+      return nlohmann::json(parse_bool(text));
+    default:
+      return nlohmann::json(text);
+  }
 }
 
 // Walks a nested document, reporting every leaf as a dotted path.
@@ -73,6 +133,17 @@ nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const 
     throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump() + why);
   };
   nlohmann::json value = v;
+  if (v.is_string() && (k.type == KeyType::Int || k.type == KeyType::Real || k.type == KeyType::Bool)) {
+    try {
+      value = from_text(k, v.get<std::string>());
+    } catch (const UnitError& e) {
+      throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump() +
+                        (e.reason().empty() ? "" : " (" + e.reason() + ")"));
+    }
+    return checked(k, value, origin, shown);
+  }
+  if (k.type == KeyType::Bool && v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1))
+    return nlohmann::json(v.get<int64_t>() == 1);
   switch (k.type) {
     case KeyType::Int:
       if (v.is_number_integer()) break;
@@ -197,11 +268,19 @@ void Config::set(const std::string& assignment) {
   nlohmann::json v;
   if (k->type == KeyType::String) {
     v = text;
-  } else {
+  } else if (k->type == KeyType::Jobs) {
     try {
       v = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error&) {
       throw ConfigError("--set: key '" + path + "': expected " + expected(*k) + ", got '" + text + "'");
+    }
+  } else {
+    // A number or true/false as JSON; anything else ("64M", "0.7ms", "25%", "yes") as text in the key's units.
+    try {
+      v = nlohmann::json::parse(text);
+      if (!v.is_number() && !v.is_boolean()) v = text;
+    } catch (const nlohmann::json::parse_error&) {
+      v = text;
     }
   }
   assign(*k, v, "--set");

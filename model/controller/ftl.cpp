@@ -239,7 +239,7 @@ void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t version = checker_ ? checker_->next_version(lpn) : 0;
-    if (buffer_->write(lpn, version)) ++stats_.buffer_absorbed;
+    if (buffer_->write(lpn, version, t)) ++stats_.buffer_absorbed;
     if (!lpn_writes_.empty()) ++lpn_writes_[lpn];
   }
   stats_.host_units_written += cmd.units;
@@ -317,7 +317,7 @@ void Ftl::flush_page(uint32_t die) {
   op.kind = UnitKind::UD;
   // The page's units first, then their map updates: the map entries are fetched from memory together.
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    uint32_t slot = buffer_->take(&op.lpn[s], &op.version[s]);
+    uint32_t slot = buffer_->take(&op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
     if (slot == kInvalid)
       op.lpn[s] = kInvalid;
@@ -329,13 +329,15 @@ void Ftl::flush_page(uint32_t die) {
     ftl_.map(op.lpn[s], ppa + s);
     ++stats_.flushed_units;
   }
-  // The map updates go through the cache; the buffer slots stay until their flash work is done too.
-  map_updates(op.lpn, g_.units_per_page, Waiter{Waiter::Flush, &op, die}, &op.waits);
   ++flushes_pending_;
   ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
   ++flush_inflight_[die];
   if (gc_[die].active) gc_[die].credit -= 1.0;
   send(op);
+  // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
+  // the send: issuing map work lets the channels complete operations, which may flush the die's next page.
+  // The program itself cannot complete before its tPROG, so its wait count is complete by then.)
+  map_updates(op.lpn, g_.units_per_page, Waiter{Waiter::Flush, &op, die}, &op.waits);
   gc_kick(die);
   refresh(die);
 }

@@ -1,4 +1,5 @@
-// One host I/O request as produced by a workload generator or a trace reader.
+// One host I/O request as produced by a workload generator or a trace reader, and the Workload
+// interface the host draws them from.
 #pragma once
 #include <cstdint>
 
@@ -15,12 +16,40 @@ struct IoRequest {
   uint32_t pc = 0;       // program-context id (0 = none)
 };
 
+// How the host paces a job (fio's startdelay, stonewall, ramp_time, runtime, thinktime, rate). All zero =
+// start at once, keep the queues full until the workload runs dry, count everything.
+struct JobPacing {
+  uint64_t start_delay_ns = 0;
+  bool stonewall = false;        // start when every earlier job has finished
+  uint64_t ramp_ns = 0;          // completions before start + ramp are not counted in the host statistics
+  uint64_t runtime_ns = 0;       // stop issuing at start + ramp + runtime (0 = no time limit)
+  uint64_t think_ns = 0;         // idle time after every think_blocks completions
+  uint32_t think_blocks = 1;
+  double rate_iops = 0;          // submissions per second (0 = no cap)
+  double rate_bytes_per_s = 0;   // bytes per second (0 = no cap)
+};
+
+// How far a workload is: `done` of `total` `what` ("I/Os", "bytes", "trace requests"); total 0 = no limit known.
+struct WorkProgress {
+  uint64_t done = 0, total = 0;
+  const char* what = "I/Os";
+};
+
 // A source of requests. Plain C++, no SystemC: the host module asks it what to issue next.
 class Workload {
  public:
   virtual ~Workload() = default;
   // Fills r with the next request; returns false when the workload is exhausted.
   virtual bool next(IoRequest& r) = 0;
+  virtual WorkProgress progress() const { return WorkProgress(); }
+  // For open-loop replay: the arrival time of the last request (0 = unknown).
+  virtual uint64_t last_arrival_ns() const { return 0; }
+
+  const JobPacing& pacing() const { return pacing_; }
+  void set_pacing(const JobPacing& p) { pacing_ = p; }
+
+ private:
+  JobPacing pacing_;
 };
 
 }  // namespace ssdtlm

@@ -1,10 +1,13 @@
 #include "host/nvme_host.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "common/sim_time.h"
+#include "common/units.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -16,11 +19,13 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
 }
 
 void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
+  const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
   if (cmd.op == IoOp::Trim) {
     ++into.trims;
+    into.trim_bytes += cmd.bytes;
+    into.trim_latency.record(ns);
   } else {
     int k = cmd.op == IoOp::Read ? 0 : 1;
-    const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
     into.latency[k].record(ns);
     if (k == 0) {
       ++into.path_count[int(cmd.path)];
@@ -31,18 +36,26 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
   }
   into.last_complete_ps = now;
 }
+
+uint64_t ns_ps(uint64_t ns) { return ns > kNever / 1000 ? kNever : ns * 1000; }
+uint64_t sat_add(uint64_t a, uint64_t b) { return a > kNever - b ? kNever : a + b; }
 }  // namespace
 
 NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs)
-    : sc_module(name), host_isock("host_isock"), p_(p) {
+    : sc_module(name), host_isock("host_isock"), p_(p), timer_ps_(kNever) {
   size_t depth = 0;
   for (auto& spec : jobs) {
     auto j = std::make_unique<Job>();
     j->spec = spec;
+    j->pace = spec.workload ? spec.workload->pacing() : JobPacing();
+    if (j->pace.think_blocks == 0) j->pace.think_blocks = 1;
     j->first_queue = uint32_t(queue_job_.size());
+    j->group_start = j->pace.stonewall || jobs_.empty() ? jobs_.size() : jobs_.back()->group_start;
+    j->wake_ps = kNever;
+    j->end_ps = kNever;
     for (uint32_t q = 0; q < spec.queues; ++q) queue_job_.push_back(uint16_t(jobs_.size()));
     depth += size_t(spec.queues) * spec.queue_depth;
-    any_open_loop_ |= spec.open_loop;
+    if (!spec.open_loop) j->free.assign(size_t(spec.queues) * spec.queue_depth, 0);
     jobs_.push_back(std::move(j));
   }
   queue_outstanding_.assign(queue_job_.size(), 0);
@@ -53,21 +66,36 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
   SC_METHOD(wake);
   sensitive << wake_;
   dont_initialize();
-  SC_METHOD(arrivals);
-  sensitive << arrive_;
+  SC_METHOD(on_timer);
+  sensitive << timer_;
   dont_initialize();
 }
 
 void NvmeHost::trace(sc_core::sc_trace_file* tf) { sc_core::sc_trace(tf, outstanding_, std::string(name()) + ".outstanding"); }
 
+void NvmeHost::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  sc_core::sc_stop();
+}
+
 void NvmeHost::fail() {
   error_ = std::current_exception();
   for (auto& j : jobs_)
-    if (!j->exhausted) {
-      j->exhausted = true;
-      ++exhausted_jobs_;
+    if (j->state != State::Done) {
+      j->state = State::Done;
+      ++done_jobs_;
     }
-  sc_core::sc_stop();
+  stop();
+}
+
+void NvmeHost::arm(Job& j, uint64_t t) {
+  if (t >= j.wake_ps) return;
+  j.wake_ps = t;
+  if (t >= timer_ps_) return;
+  timer_ps_ = t;
+  const uint64_t now = now_ps();
+  timer_.notify(t > now ? ps_time(t - now) : sc_core::SC_ZERO_TIME);
 }
 
 bool NvmeHost::next_request(Job& j) {
@@ -75,21 +103,18 @@ bool NvmeHost::next_request(Job& j) {
   if (j.exhausted) return false;
   try {
     if (!j.spec.workload->next(j.next)) {
-      j.exhausted = true;
-      if (++exhausted_jobs_ == jobs_.size() && outstanding_ == 0) sc_core::sc_stop();
+      stop_issuing(j);
       return false;
     }
-    IoRequest& r = j.next;
+    const IoRequest& r = j.next;
     if (r.bytes == 0) throw std::invalid_argument("host: request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.bytes > p_.max_bytes)
       throw std::invalid_argument("host: request of " + std::to_string(r.bytes) + " bytes exceeds the " +
                                   std::to_string(p_.max_bytes) + "-byte write buffer (buffer.bytes)");
-    if (r.offset + r.bytes > p_.logical_bytes) {  // fold back into the namespace, keeping 512 B alignment
-      r.offset %= p_.logical_bytes;
-      if (r.offset + r.bytes > p_.logical_bytes) r.offset = (p_.logical_bytes - r.bytes) & ~uint64_t(511);
-      ++j.stats.folded;
-      ++stats_.folded;
-    }
+    if (r.offset > p_.logical_bytes || r.bytes > p_.logical_bytes - r.offset)
+      throw std::invalid_argument("host: job '" + j.spec.name + "': request at byte " + std::to_string(r.offset) +
+                                  " + " + std::to_string(r.bytes) + " lies beyond the namespace (" +
+                                  format_size(double(p_.logical_bytes)) + ")");
   } catch (...) {
     fail();
     return false;
@@ -101,36 +126,153 @@ bool NvmeHost::next_request(Job& j) {
 void NvmeHost::start() {
   const uint64_t now = now_ps();
   stats_.first_submit_ps = now;
-  for (auto& j : jobs_) {
-    j->stats.first_submit_ps = now;
-    if (j->spec.open_loop) continue;
-    for (uint32_t d = 0; d < j->spec.queue_depth; ++d)
-      for (uint32_t q = 0; q < j->spec.queues && next_request(*j); ++q) submit(*j, uint16_t(j->first_queue + q));
-  }
-  if (any_open_loop_) arrivals();
-}
-
-void NvmeHost::arrivals() {
-  const uint64_t now = now_ps();
-  uint64_t next_due = kNever;
   for (auto& jp : jobs_) {
     Job& j = *jp;
-    if (!j.spec.open_loop) continue;
-    while (next_request(j)) {
-      uint64_t due = j.next.time_ns * 1000;
-      if (due > now) {
-        next_due = std::min(next_due, due);
-        break;
-      }
-      uint32_t q = 0;
-      for (; q < j.spec.queues && queue_outstanding_[j.first_queue + j.rr] >= j.spec.queue_depth; ++q)
-        j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
-      if (q == j.spec.queues) break;  // every queue of the job is full: a completion calls again
-      submit(j, uint16_t(j.first_queue + j.rr));
-      j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
+    if (j.group_start > 0) continue;  // waits for the earlier groups
+    if (j.pace.start_delay_ns) {
+      j.delayed = true;
+      arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));
+    } else {
+      begin(j, now);
     }
   }
-  if (next_due != kNever) arrive_.notify(ps_time(next_due - now));
+  if (jobs_.empty()) stop();
+}
+
+void NvmeHost::begin(Job& j, uint64_t now) {
+  j.state = State::Running;
+  j.delayed = false;
+  j.start_ps = now;
+  j.measure_ps = sat_add(now, ns_ps(j.pace.ramp_ns));
+  j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
+  j.gate_ps = now;
+  j.stats.first_submit_ps = j.measure_ps;
+  j.stats.last_complete_ps = j.measure_ps;
+  if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
+  if (!measuring_) measured_.last_complete_ps = j.measure_ps;
+  measuring_ = true;
+  if (j.spec.open_loop) {
+    arrivals(j, now);
+  } else {
+    // Slots in the order the queues are filled: depth-major, so every queue gets its first command first.
+    j.free_head = 0;
+    j.free_count = 0;
+    for (uint32_t d = 0; d < j.spec.queue_depth; ++d)
+      for (uint32_t q = 0; q < j.spec.queues; ++q) j.free[j.free_count++] = uint16_t(j.first_queue + q);
+    pump(j, now);
+  }
+}
+
+// Starts the waiting jobs whose earlier groups have all finished.
+void NvmeHost::release_waiting(uint64_t now) {
+  size_t first_unfinished = 0;
+  while (first_unfinished < jobs_.size() && jobs_[first_unfinished]->state == State::Done) ++first_unfinished;
+  for (auto& jp : jobs_) {
+    Job& j = *jp;
+    if (j.state != State::Waiting || j.delayed || j.group_start > first_unfinished) continue;
+    if (j.pace.start_delay_ns) {
+      j.delayed = true;
+      arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));
+    } else {
+      begin(j, now);
+    }
+  }
+}
+
+void NvmeHost::stop_issuing(Job& j) {
+  j.exhausted = true;
+  j.have_next = false;
+  if (j.inflight == 0) finish(j);
+}
+
+void NvmeHost::finish(Job& j) {
+  if (j.state == State::Done) return;
+  j.state = State::Done;
+  ++done_jobs_;
+  if (done_jobs_ == jobs_.size()) {
+    stop();
+    return;
+  }
+  release_waiting(now_ps());
+}
+
+void NvmeHost::pump(Job& j, uint64_t now) {
+  if (j.state != State::Running || j.exhausted) return;
+  const bool think = j.pace.think_ns > 0;
+  const bool paced = j.pace.rate_iops > 0 || j.pace.rate_bytes_per_s > 0;
+  while (j.free_count > 0) {
+    if (now >= j.end_ps) {
+      stop_issuing(j);
+      return;
+    }
+    if (j.gate_ps > now) {
+      arm(j, j.gate_ps);
+      break;
+    }
+    if (think && j.batch_issued >= j.pace.think_blocks) break;  // the batch completes first
+    if (!next_request(j)) return;
+    const uint32_t bytes = j.next.bytes;
+    const uint16_t qid = j.free[j.free_head];
+    j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
+    --j.free_count;
+    submit(j, qid);
+    if (think) ++j.batch_issued;
+    if (paced) {
+      double gap_s = j.pace.rate_iops > 0 ? 1.0 / j.pace.rate_iops : 0.0;
+      if (j.pace.rate_bytes_per_s > 0) gap_s = std::max(gap_s, double(bytes) / j.pace.rate_bytes_per_s);
+      // A cap, never exceeded: the next submission waits a full gap after this one.
+      j.gate_ps = sat_add(std::max(j.gate_ps, now), uint64_t(std::llround(gap_s * 1e12)));
+    }
+  }
+  if (j.end_ps != kNever && !j.exhausted) arm(j, j.end_ps);
+}
+
+void NvmeHost::arrivals(Job& j, uint64_t now) {
+  if (j.state != State::Running || j.exhausted) return;
+  while (true) {
+    if (now >= j.end_ps) {
+      stop_issuing(j);
+      return;
+    }
+    if (!next_request(j)) return;
+    const uint64_t due = sat_add(j.start_ps, ns_ps(j.next.time_ns));
+    if (due > now) {
+      arm(j, std::min(due, j.end_ps));
+      return;
+    }
+    uint32_t q = 0;
+    for (; q < j.spec.queues && queue_outstanding_[j.first_queue + j.rr] >= j.spec.queue_depth; ++q)
+      j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
+    if (q == j.spec.queues) break;  // every queue of the job is full: a completion calls again
+    submit(j, uint16_t(j.first_queue + j.rr));
+    j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
+  }
+  if (j.end_ps != kNever) arm(j, j.end_ps);
+}
+
+void NvmeHost::on_timer() {
+  ++kernel_activations();
+  const uint64_t now = now_ps();
+  timer_ps_ = kNever;
+  for (auto& jp : jobs_) {
+    Job& j = *jp;
+    if (j.wake_ps > now) continue;
+    j.wake_ps = kNever;
+    if (j.state == State::Waiting) {
+      if (j.delayed) begin(j, now);
+    } else if (j.state == State::Running) {
+      if (j.spec.open_loop)
+        arrivals(j, now);
+      else
+        pump(j, now);
+    }
+  }
+  uint64_t next = kNever;
+  for (auto& jp : jobs_) next = std::min(next, jp->wake_ps);
+  if (next != kNever && next < timer_ps_) {
+    timer_ps_ = next;
+    timer_.notify(next > now ? ps_time(next - now) : sc_core::SC_ZERO_TIME);
+  }
 }
 
 void NvmeHost::submit(Job& j, uint16_t qid) {
@@ -147,12 +289,13 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.qid = qid;
   cmd.stream = r.stream;
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
-  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), r.time_ns * 1000) : now_ps();
+  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), sat_add(j.start_ps, ns_ps(r.time_ns))) : now_ps();
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_address(r.offset);
   gp->set_data_length(r.bytes);
   ++outstanding_;
   ++queue_outstanding_[qid];
+  ++j.inflight;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   host_isock->nb_transport_fw(*gp, phase, delay);
@@ -172,7 +315,6 @@ tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::
 void NvmeHost::wake() {
   ++kernel_activations();
   const uint64_t now = now_ps();
-  bool open_slot = false;
   while (!heap_.empty() && heap_.front().first <= now) {
     tlm::tlm_generic_payload* gp = heap_.front().second;
     std::pop_heap(heap_.begin(), heap_.end(), later);
@@ -181,18 +323,88 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     add(stats_, cmd, now);
-    add(j.stats, cmd, now);
+    if (now >= j.measure_ps) {
+      add(measured_, cmd, now);
+      add(j.stats, cmd, now);
+    }
     --outstanding_;
     --queue_outstanding_[qid];
+    --j.inflight;
     gp->release();
-    if (j.spec.open_loop)
-      open_slot = true;
-    else if (next_request(j))
-      submit(j, qid);
+    if (j.state != State::Running) continue;
+    if (j.exhausted) {
+      if (j.inflight == 0) finish(j);
+      continue;
+    }
+    if (j.spec.open_loop) {
+      arrivals(j, now);
+      continue;
+    }
+    size_t tail = j.free_head + j.free_count;
+    if (tail >= j.free.size()) tail -= j.free.size();
+    j.free[tail] = qid;
+    ++j.free_count;
+    if (j.pace.think_ns > 0 && ++j.batch_done >= j.pace.think_blocks && j.batch_done >= j.batch_issued) {
+      j.batch_done = j.batch_issued = 0;
+      j.gate_ps = std::max(j.gate_ps, sat_add(now, ns_ps(j.pace.think_ns)));
+    }
+    pump(j, now);
   }
-  if (open_slot) arrivals();
   if (!heap_.empty()) wake_.notify(ps_time(heap_.front().first - now));
-  if (finished()) sc_core::sc_stop();
+}
+
+HostProgress NvmeHost::progress() const {
+  const uint64_t now = now_ps();
+  HostProgress out;
+  double sum = 0;
+  bool known = true;
+  std::string one;
+  char buf[160];
+  for (auto& jp : jobs_) {
+    const Job& j = *jp;
+    double f = -1;
+    const WorkProgress w = j.spec.workload ? j.spec.workload->progress() : WorkProgress();
+    if (j.state == State::Done) {
+      f = 1;
+    } else if (j.state == State::Waiting) {
+      f = 0;
+    } else {
+      if (w.total) f = std::min(1.0, double(w.done) / double(w.total));
+      const uint64_t last = j.spec.open_loop && j.spec.workload ? j.spec.workload->last_arrival_ns() : 0;
+      if (j.end_ps != kNever && j.end_ps > j.start_ps)
+        f = std::max(f, double(now - j.start_ps) / double(j.end_ps - j.start_ps));
+      else if (last > 0)
+        f = std::max(f, std::min(1.0, double(now - j.start_ps) / (double(last) * 1e3)));
+    }
+    if (f < 0) known = false;
+    sum += std::max(f, 0.0);
+    if (jobs_.size() == 1) {
+      const uint64_t last = j.spec.open_loop && j.spec.workload ? j.spec.workload->last_arrival_ns() : 0;
+      if (j.spec.open_loop && last > 0)
+        std::snprintf(buf, sizeof buf, "trace time %.3f/%.3f s, %llu/%llu %s",
+                      double(now - std::min(now, j.start_ps)) / 1e12, double(last) / 1e9,
+                      (unsigned long long)w.done, (unsigned long long)w.total, w.what);
+      else if (j.end_ps != kNever)
+        std::snprintf(buf, sizeof buf, "%.3f/%.3f simulated s", double(now - std::min(now, j.start_ps)) / 1e12,
+                      double(j.end_ps - j.start_ps) / 1e12);
+      else if (w.total && std::string(w.what) == "bytes")
+        std::snprintf(buf, sizeof buf, "%s/%s", format_size(double(w.done)).c_str(), format_size(double(w.total)).c_str());
+      else if (w.total)
+        std::snprintf(buf, sizeof buf, "%llu/%llu %s", (unsigned long long)w.done, (unsigned long long)w.total, w.what);
+      else
+        std::snprintf(buf, sizeof buf, "%llu %s", (unsigned long long)w.done, w.what);
+      one = buf;
+    }
+  }
+  if (jobs_.empty()) return out;
+  out.fraction = known ? sum / double(jobs_.size()) : -1;
+  if (jobs_.size() == 1) {
+    out.text = one;
+  } else {
+    std::snprintf(buf, sizeof buf, "%zu/%zu jobs finished", done_jobs_, jobs_.size());
+    out.text = buf;
+  }
+  return out;
 }
 
 }  // namespace ssdtlm

@@ -3,6 +3,13 @@
 // Commands travel as TLM generic payloads with an NvmeCommand extension; a completion is the
 // controller's BEGIN_RESP, annotated with the time its completion entry reaches host memory.
 // Latency = submission (doorbell; open loop: arrival) to completion entry, per I/O, into histograms.
+//
+// Each job is paced by its workload's JobPacing (fio's startdelay, stonewall, ramp_time, runtime,
+// thinktime, rate_iops / rate): a job waits for its start (and, with stonewall, for every earlier job
+// group to finish), issues while it has a free queue slot and its rate allows, idles think_ns after
+// every think_blocks completions, and stops issuing when its workload runs dry or its runtime is over.
+// A job is finished when it has stopped issuing and has nothing in flight; the run ends with the last.
+// Every request must lie inside the namespace (trace readers refit theirs first, see trace_fit.h).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -23,25 +30,32 @@ namespace ssdtlm {
 
 struct HostJob {
   std::string name;
-  Workload* workload = nullptr;
+  Workload* workload = nullptr;  // its pacing() paces the job
   uint32_t queues = 1;
   uint32_t queue_depth = 1;
   bool open_loop = false;  // issue at the requests' time_ns instead of keeping queues full
 };
 
 struct HostParams {
-  uint64_t logical_bytes = 0;  // namespace size: requests beyond it are folded back into it
+  uint64_t logical_bytes = 0;  // namespace size: a request beyond it is an error
   uint64_t max_bytes = 0;      // largest request the device accepts (its write buffer)
 };
 
 struct HostStats {
   Histogram latency[2];  // [0] reads, [1] writes; ns
+  Histogram trim_latency;
   uint64_t ios[2] = {0, 0};
   uint64_t bytes[2] = {0, 0};
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
-  uint64_t folded = 0;  // requests folded back into the namespace
+  uint64_t trim_bytes = 0;
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
+};
+
+// How far the run is, for the progress line: fraction in [0, 1] (negative = unknown) and what counts.
+struct HostProgress {
+  double fraction = -1;
+  std::string text;
 };
 
 class NvmeHost : public sc_core::sc_module {
@@ -50,35 +64,60 @@ class NvmeHost : public sc_core::sc_module {
 
   NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs);
 
-  const HostStats& stats() const { return stats_; }  // all jobs
+  // Every completion of the timed run, all jobs (ramps included): the time series and the WAF use these.
+  const HostStats& stats() const { return stats_; }
+  // What fio reports: completions after each job's ramp (the same as stats() without ramp_ms).
+  const HostStats& measured_stats() const { return measured_; }
   size_t jobs() const { return jobs_.size(); }
   const HostJob& job(size_t j) const { return jobs_[j]->spec; }
-  const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }
+  const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
+  uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
   uint64_t completed() const { return stats_.ios[0] + stats_.ios[1]; }
   uint32_t outstanding() const { return outstanding_; }
-  bool finished() const { return exhausted_jobs_ == jobs_.size() && outstanding_ == 0; }
+  bool finished() const { return done_jobs_ == jobs_.size(); }
+  HostProgress progress() const;
   // Bad input met while running (a trace line, a request the device cannot take): the run stops.
   std::exception_ptr error() const { return error_; }
   void trace(sc_core::sc_trace_file* tf);
 
  private:
+  enum class State { Waiting, Running, Done };
   struct Job {
     HostJob spec;
+    JobPacing pace;
     uint32_t first_queue = 0;
-    uint32_t rr = 0;  // next queue (open loop)
+    size_t group_start = 0;  // first job of its stonewall group: every job before it must finish first
+    State state = State::Waiting;
+    bool delayed = false;    // start_delay timer armed
+    uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing
+    uint64_t gate_ps = 0;    // rate and think time: no submission before this
+    uint64_t wake_ps = 0;    // pending timer (kNever = none)
+    uint32_t inflight = 0;
+    uint32_t batch_issued = 0, batch_done = 0;  // think-time batch
+    uint32_t rr = 0;         // next queue (open loop)
+    std::vector<uint16_t> free;  // closed loop: a FIFO ring of queues with a free slot, one entry per slot
+    size_t free_head = 0, free_count = 0;
     IoRequest next;
     bool have_next = false;
-    bool exhausted = false;
+    bool exhausted = false;  // issues no more
     HostStats stats;
   };
   void start();
-  void wake();
-  void arrivals();                       // open-loop jobs: issue what is due while their queues have room
-  bool next_request(Job& j);             // fetches into j.next; false when the job is done or failed
-  void submit(Job& j, uint16_t qid);     // sends j.next on queue qid
+  void on_timer();
+  void arm(Job& j, uint64_t t);
+  void begin(Job& j, uint64_t now);
+  void release_waiting(uint64_t now);
+  void pump(Job& j, uint64_t now);      // closed loop: issue while slots, rate and think time allow
+  void arrivals(Job& j, uint64_t now);  // open loop: issue what is due while the job's queues have room
+  bool next_request(Job& j);            // fetches into j.next; false when the job is done or failed
+  void stop_issuing(Job& j);
+  void finish(Job& j);
+  void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
   void fail();
+  void stop();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void wake();
 
   HostParams p_;
   std::vector<std::unique_ptr<Job>> jobs_;
@@ -86,12 +125,14 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<uint32_t> queue_outstanding_;
   PayloadPool<NvmeCommand> pool_;
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
-  HostStats stats_;
+  HostStats stats_, measured_;
+  bool measuring_ = false;    // measured_.first_submit_ps set
   uint32_t outstanding_ = 0;  // traced
-  size_t exhausted_jobs_ = 0;
-  bool any_open_loop_ = false;
+  size_t done_jobs_ = 0;
+  bool stopped_ = false;
+  uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)
   std::exception_ptr error_;
-  sc_core::sc_event wake_, arrive_;
+  sc_core::sc_event wake_, timer_;
 };
 
 }  // namespace ssdtlm

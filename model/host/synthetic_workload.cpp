@@ -70,16 +70,31 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec)
     bad_field("range_bytes", std::to_string(spec_.range_bytes) + " is smaller than the largest transfer (" +
                                  std::to_string(sizes_.max_bytes()) + " bytes)");
 
+  span_ = spec_.range_bytes;
+  if (spec_.zone_range) {
+    if (spec_.zone_range > spec_.range_bytes)
+      bad_field("zone_range", std::to_string(spec_.zone_range) + " exceeds the range of " +
+                                  std::to_string(spec_.range_bytes) + " bytes");
+    if (spec_.zone_range < sizes_.max_bytes())
+      bad_field("zone_range", std::to_string(spec_.zone_range) + " is smaller than the largest transfer (" +
+                                  std::to_string(sizes_.max_bytes()) + " bytes)");
+    span_ = spec_.zone_range;
+    if (spec_.zone_size == 0) spec_.zone_size = spec_.zone_range;
+  } else if (spec_.zone_size || spec_.zone_skip) {
+    bad_field("zone_size", "zone_size and zone_skip need zone_range > 0");
+  }
+
   if (random) {
     if (spec_.range_offset % align_.align != 0)
       bad_field("range_offset", std::to_string(spec_.range_offset) + " is not a multiple of the block alignment " +
                                     std::to_string(align_.align));
-    const uint64_t units = spec_.range_bytes / unit_;
-    if (units == 0)
-      bad_field("range_bytes", std::to_string(spec_.range_bytes) + " is smaller than the alignment unit " +
-                                   std::to_string(unit_));
+    if (spec_.zone_range && (spec_.zone_range % align_.align || spec_.zone_skip % align_.align))
+      bad_field("zone_range", "zone_range and zone_skip must be multiples of the block alignment " +
+                                  std::to_string(align_.align));
+    if (span_ / unit_ == 0)
+      bad_field("range_bytes", std::to_string(span_) + " is smaller than the alignment unit " + std::to_string(unit_));
     try {
-      dist_ = make_distribution(spec_.distribution, units, spec_.random_map, spec_.scatter, spec_.seed);
+      make_dist();
     } catch (const std::invalid_argument& e) {
       bad_field("distribution", e.what());
     }
@@ -88,21 +103,46 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec)
   }
 }
 
+void SyntheticWorkload::make_dist() {
+  // Every zone draws from a fresh distribution (fio resets its random map per zone); the first keeps the seed.
+  dist_ = make_distribution(spec_.distribution, span_ / unit_, spec_.random_map, spec_.scatter,
+                            spec_.seed + zones_visited_ * 0x9E3779B97F4A7C15ull);
+}
+
+void SyntheticWorkload::next_zone() {
+  zone_bytes_ = 0;
+  cursor_ = 0;
+  ++zones_visited_;
+  zone_start_ += spec_.zone_range + spec_.zone_skip;
+  if (zone_start_ + spec_.zone_range > spec_.range_bytes) zone_start_ = 0;  // a partial last zone is skipped
+  if (dist_ && spec_.random_map) make_dist();
+}
+
 uint64_t SyntheticWorkload::next_offset(uint32_t bytes) {
-  const uint64_t range = spec_.range_bytes;
-  if (!dist_) {  // sequential, wrapping at the end of the range
-    if (cursor_ + bytes > range) cursor_ = 0;
-    const uint64_t off = cursor_;
+  if (spec_.zone_range && zone_bytes_ >= spec_.zone_size) next_zone();
+  const uint64_t base = spec_.range_offset + zone_start_;
+  uint64_t off;
+  if (!dist_) {  // sequential, wrapping at the end of the range (or zone)
+    if (cursor_ + bytes > span_) cursor_ = 0;
+    off = cursor_;
     cursor_ += bytes;
-    return spec_.range_offset + off;
+  } else {
+    off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
+    if (off + bytes > span_) off = align_.align_down(span_ - bytes, bytes);
   }
-  uint64_t off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
-  if (off + bytes > range) off = align_.align_down(range - bytes, bytes);
-  return spec_.range_offset + off;
+  zone_bytes_ += bytes;
+  return base + off;
+}
+
+WorkProgress SyntheticWorkload::progress() const {
+  if (spec_.io_count) return {issued_, spec_.io_count, "I/Os"};
+  if (spec_.io_bytes) return {issued_bytes_, spec_.io_bytes, "bytes"};
+  return {issued_, 0, "I/Os"};
 }
 
 bool SyntheticWorkload::next(IoRequest& r) {
   if (spec_.io_count != 0 && issued_ >= spec_.io_count) return false;
+  if (spec_.io_bytes != 0 && issued_bytes_ >= spec_.io_bytes) return false;
   const uint32_t bytes = sizes_.sample(size_rng_);
   // Only a mix of operations draws (the op stream is its own, so pure mixes change no other draw).
   const double mixed = spec_.trim_fraction + spec_.read_fraction;
@@ -116,6 +156,7 @@ bool SyntheticWorkload::next(IoRequest& r) {
   r.stream = spec_.stream;
   r.pc = 0;
   ++issued_;
+  issued_bytes_ += bytes;
   return true;
 }
 

@@ -7,6 +7,10 @@
 // shorter than block_align), then rounds the offset down to the alignment of the drawn transfer
 // size and, if the transfer would cross the end of the range, moves it back to the last aligned
 // position where it fits.
+// Strided zones (fio zonemode=strided): with zone_range > 0 the offsets above are drawn inside one zone
+// of zone_range bytes at a time; after zone_size bytes (default zone_range) the next zone starts
+// zone_range + zone_skip bytes further on, wrapping to the start of the range when a whole zone no longer
+// fits (fio also uses a last partial zone; we skip it). The random map starts afresh in every zone.
 // Operations: each request is a trim with probability trim_fraction, a read with probability
 // read_fraction, a write otherwise. Sizes: bssplit (by count) or block_bytes.
 // Addresses, sizes and operations come from three Rng streams derived from `seed`, so changing
@@ -35,6 +39,10 @@ struct SyntheticSpec {
   uint64_t range_offset = 0;           // first byte of the addressed range
   uint64_t range_bytes = 0;            // length of the addressed range (> 0)
   uint64_t io_count = 0;               // requests to generate; 0 = unlimited
+  uint64_t io_bytes = 0;               // stop once this many bytes were generated; 0 = unlimited
+  uint64_t zone_range = 0;             // strided zones: zone length (0 = none)
+  uint64_t zone_size = 0;              // bytes per zone visit (0 = zone_range)
+  uint64_t zone_skip = 0;              // gap after a zone
   double trim_fraction = 0.0;          // share of requests that trim, 0..1 (read + trim <= 1)
   uint16_t stream = 0;                 // copied into every request
   uint64_t seed = 1;
@@ -49,15 +57,19 @@ class SyntheticWorkload : public Workload {
   explicit SyntheticWorkload(const SyntheticSpec& spec);
 
   bool next(IoRequest& r) override;
+  WorkProgress progress() const override;
 
   const SyntheticSpec& spec() const { return spec_; }
   uint64_t issued() const { return issued_; }
+  uint64_t issued_bytes() const { return issued_bytes_; }
   const SizeMix& sizes() const { return sizes_; }
   const BlockAlign& alignment() const { return align_; }
   uint64_t unit_bytes() const { return unit_; }  // granule of the random address distribution
 
  private:
   uint64_t next_offset(uint32_t bytes);
+  void make_dist();
+  void next_zone();
 
   SyntheticSpec spec_;
   SizeMix sizes_;
@@ -65,8 +77,12 @@ class SyntheticWorkload : public Workload {
   uint64_t unit_ = 0;
   std::unique_ptr<AddressDistribution> dist_;  // random pattern only
   Rng addr_rng_, size_rng_, op_rng_;
-  uint64_t cursor_ = 0;  // sequential: next offset relative to range_offset
-  uint64_t issued_ = 0;
+  uint64_t cursor_ = 0;  // sequential: next offset relative to the zone (or range) start
+  uint64_t issued_ = 0, issued_bytes_ = 0;
+  uint64_t span_ = 0;        // bytes the offsets are drawn from: zone_range, or range_bytes
+  uint64_t zone_start_ = 0;  // relative to range_offset
+  uint64_t zone_bytes_ = 0;  // transferred in the current zone
+  uint64_t zones_visited_ = 0;
 };
 
 }  // namespace ssdtlm

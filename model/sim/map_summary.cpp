@@ -28,7 +28,9 @@ nlohmann::json map_summary(Platform& p) {
                       {"cache_segments", mp.cache_segments()},
                       {"map_bytes", mp.map_bytes()},
                       {"dirty_segments", mc.dirty_segments()},
-                      {"dirty_entries", mc.dirty_entries()}};
+                      {"dirty_entries", mc.dirty_entries()},
+                      {"dirty_limit", mp.protected_ratio < 1.0 ? mp.dirty_limit() : mp.segments()},
+                      {"buffer_aged_picks", p.ftl().buffer().policy().aged_picks()}};
   if (mc.partitioned()) {
     auto area = [](const MapAreaStats& a) {
       return nlohmann::json{{"capacity", a.capacity}, {"hits", a.hits}, {"insertions", a.insertions}, {"evictions", a.evictions}};

@@ -13,7 +13,8 @@ extern const char* const kDefaultConfig;
 
 namespace {
 // Frontier streams: user and GC data, plus map pages with a demand-based mapping scheme.
-uint32_t frontier_streams(const Config& c) { return demand_based(c.s("ftl.mapping")) ? 3 : 2; }
+bool map_pages(const Config& c) { return map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio")); }
+uint32_t frontier_streams(const Config& c) { return map_pages(c) ? 3 : 2; }
 }  // namespace
 
 GenericPlatform::GenericPlatform(const Config& c)
@@ -28,15 +29,20 @@ GenericPlatform::GenericPlatform(const Config& c)
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
                                         uint32_t(c.i("ftl.gc_free_blocks")), frontier_streams(c));
   const std::string scheme = c.s("ftl.mapping");
-  page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), demand_based(scheme));
+  page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));
   FtlParams fp = FtlParams::from_config(c);
   if (fp.buffer_units < g_.units_per_page || fp.buffer_units * uint64_t(kUnitBytes) < c.u("workload.block_bytes"))
     throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
                       std::to_string(g_.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
                       std::to_string(c.u("buffer.bytes")));
   fp.count_lpn_writes = c.b("stats.lpn_writes");
-  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units,
-                                              make_flush_policy(c.s("buffer.policy"), fp.buffer_units, "buffer.policy"));
+  FlushContext fc;
+  fc.capacity_units = fp.buffer_units;
+  fc.entries_per_segment = page_ftl_->map_cache().params().entries_per_segment();
+  fc.segments = page_ftl_->map_cache().params().segments();
+  fc.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
+  fc.cache = &page_ftl_->map_cache();
+  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(c.s("buffer.policy"), fc, "buffer.policy"));
 
   // modules
   std::vector<HostJob> jobs;

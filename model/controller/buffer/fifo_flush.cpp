@@ -11,11 +11,12 @@ namespace {
 class FifoFlush : public FlushPolicy {
  public:
   explicit FifoFlush(uint32_t capacity) : ring_(capacity + 1) {}
-  void on_dirty(uint32_t slot, uint32_t) override {
+  void on_dirty(uint32_t slot, uint32_t, uint64_t) override {
     ring_[tail_] = slot;
     tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
   }
-  uint32_t pop() override {
+  size_t memory_bytes() const override { return ring_.capacity() * 4; }
+  uint32_t pop(uint64_t) override {
     if (head_ == tail_) return kInvalid;
     uint32_t s = ring_[head_];
     head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
@@ -29,6 +30,6 @@ class FifoFlush : public FlushPolicy {
 
 }  // namespace
 
-std::unique_ptr<FlushPolicy> make_fifo_flush(uint32_t capacity) { return std::make_unique<FifoFlush>(capacity); }
+std::unique_ptr<FlushPolicy> make_fifo_flush(const FlushContext& c) { return std::make_unique<FifoFlush>(c.capacity_units); }
 
 }  // namespace ssdtlm

@@ -7,6 +7,7 @@ namespace {
 const std::map<std::string, FlushFactory>& table() {
   static const std::map<std::string, FlushFactory> t = {
       {"fifo", make_fifo_flush},
+      {"hexa", make_hexa_flush},
   };
   return t;
 }
@@ -14,8 +15,8 @@ const std::map<std::string, FlushFactory>& table() {
 
 std::vector<std::string> flush_policy_names() { return registry_names(table()); }
 
-std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, uint32_t capacity, const std::string& key) {
-  return registry_find(table(), name, key, "buffer policy")(capacity);
+std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key) {
+  return registry_find(table(), name, key, "buffer policy")(c);
 }
 
 }  // namespace ssdtlm

@@ -1,5 +1,5 @@
 // The order in which the write buffer flushes dirty units. A new policy is one new file plus one line
-// in flush_policy.cpp (buffer.policy).
+// in flush_policy.cpp (buffer.policy). Times are simulated picoseconds.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -9,19 +9,33 @@
 
 namespace ssdtlm {
 
+class MapCache;
+
 class FlushPolicy {
  public:
   virtual ~FlushPolicy() = default;
-  virtual void on_dirty(uint32_t slot, uint32_t lpn) = 0;  // a slot became dirty
-  virtual void on_overwrite(uint32_t slot, uint32_t lpn) {}  // a dirty slot absorbed a newer write
-  virtual uint32_t pop() = 0;                               // next dirty slot to flush, kInvalid if none
+  virtual void on_dirty(uint32_t slot, uint32_t lpn, uint64_t now_ps) = 0;  // a slot became dirty
+  virtual void on_overwrite(uint32_t slot, uint32_t lpn) {}                 // a dirty slot absorbed a newer write
+  virtual uint32_t pop(uint64_t now_ps) = 0;  // next dirty slot to flush, kInvalid if none
+  virtual size_t memory_bytes() const { return 0; }
+  virtual uint64_t aged_picks() const { return 0; }  // choices forced by an age bound
 };
 
-using FlushFactory = std::function<std::unique_ptr<FlushPolicy>(uint32_t capacity_units)>;
+// What a policy may know about the drive.
+struct FlushContext {
+  uint32_t capacity_units = 0;
+  uint32_t entries_per_segment = 1;  // map entries per map segment: units sharing a segment share a map write-back
+  uint32_t segments = 0;             // map segments (the logical space / entries_per_segment)
+  uint64_t max_age_ps = 0;           // buffer.max_age_ms
+  MapCache* cache = nullptr;         // the map cache (which segments are dirty); may be null in unit tests
+};
 
-std::unique_ptr<FlushPolicy> make_fifo_flush(uint32_t capacity_units);
+using FlushFactory = std::function<std::unique_ptr<FlushPolicy>(const FlushContext&)>;
 
-std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, uint32_t capacity_units, const std::string& key);
+std::unique_ptr<FlushPolicy> make_fifo_flush(const FlushContext& c);
+std::unique_ptr<FlushPolicy> make_hexa_flush(const FlushContext& c);
+
+std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key);
 std::vector<std::string> flush_policy_names();
 
 }  // namespace ssdtlm

@@ -46,7 +46,7 @@ void WriteBuffer::index_erase(uint32_t lpn) {
   index_[i] = kInvalid;
 }
 
-bool WriteBuffer::write(uint32_t lpn, uint32_t version) {
+bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps) {
   uint32_t s = find(lpn);
   if (s != kInvalid && slots_[s].state == Dirty) {
     slots_[s].version = version;
@@ -60,7 +60,7 @@ bool WriteBuffer::write(uint32_t lpn, uint32_t version) {
   slots_[n] = Slot{lpn, version, Dirty};
   index_insert(n);
   ++dirty_;
-  policy_->on_dirty(n, lpn);
+  policy_->on_dirty(n, lpn, now_ps);
   return false;
 }
 
@@ -71,9 +71,9 @@ bool WriteBuffer::lookup(uint32_t lpn, uint32_t* version) const {
   return true;
 }
 
-uint32_t WriteBuffer::take(uint32_t* lpn, uint32_t* version) {
+uint32_t WriteBuffer::take(uint32_t* lpn, uint32_t* version, uint64_t now_ps) {
   for (;;) {
-    uint32_t s = policy_->pop();
+    uint32_t s = policy_->pop(now_ps);
     if (s == kInvalid) return kInvalid;
     Slot& sl = slots_[s];
     if (sl.state == Dropped) {  // trimmed while dirty: nothing to flush

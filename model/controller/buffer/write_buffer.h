@@ -18,15 +18,18 @@ class WriteBuffer {
   uint32_t occupied() const { return capacity() - uint32_t(free_.size()); }
   uint32_t free_units() const { return uint32_t(free_.size()); }
   uint32_t dirty() const { return dirty_; }
-  size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4; }
+  const FlushPolicy& policy() const { return *policy_; }
+  size_t memory_bytes() const {
+    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes();
+  }
 
   // Buffers a write of lpn. Returns true if a dirty copy absorbed it (no new slot used).
   // Needs free_units() > 0 unless the write is absorbed.
-  bool write(uint32_t lpn, uint32_t version);
+  bool write(uint32_t lpn, uint32_t version, uint64_t now_ps = 0);
   // Newest buffered copy of lpn (dirty or being flushed).
   bool lookup(uint32_t lpn, uint32_t* version) const;
   // Next unit to flush per the policy: marks it in flight and returns its slot (kInvalid if none dirty).
-  uint32_t take(uint32_t* lpn, uint32_t* version);
+  uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0);
   // The program holding `slot` finished: the slot is free again.
   void release(uint32_t slot);
   // Drops a dirty or in-flight copy of lpn from the index (TRIM); in-flight data still completes.

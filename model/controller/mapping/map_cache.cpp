@@ -1,6 +1,7 @@
 #include "controller/mapping/map_cache.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -14,6 +15,10 @@ uint32_t MapCacheParams::cache_segments() const {
   return uint32_t(std::min<uint64_t>(cache_bytes / segment_bytes, segments()));
 }
 
+uint32_t MapCacheParams::dirty_limit() const {
+  return uint32_t(std::min<double>(segments(), std::ceil(protected_ratio * segments() - 1e-9)));
+}
+
 MapCacheParams MapCacheParams::from_config(const Config& c, const Geometry& g) {
   MapCacheParams p;
   p.logical_units = g.logical_units;
@@ -22,6 +27,7 @@ MapCacheParams MapCacheParams::from_config(const Config& c, const Geometry& g) {
   p.cache_bytes = c.u("map.cache_bytes");
   p.clean_fraction = c.d("map.clean_fraction");
   p.dirty_victim = c.s("map.dirty_victim");
+  p.protected_ratio = c.d("map.protected_ratio");
   const uint32_t page = g.units_per_page * kUnitBytes;
   p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));
   auto fail = [](const std::string& key, const std::string& what) { throw ConfigError("key '" + key + "': " + what); };
@@ -69,7 +75,7 @@ void MapCache::mark_dirty(const uint32_t* lpns, uint32_t n) {
     const uint64_t bit = uint64_t(1) << (lpns[i] & 63);
     if (w & bit) continue;
     w |= bit;
-    ++dcount_[lpns[i] / eps_];
+    if (dcount_[lpns[i] / eps_]++ == 0 && observer_) observer_->segment_dirty(lpns[i] / eps_, true);
     ++dirty_entries_;
   }
 }
@@ -90,6 +96,7 @@ void MapCache::write_back(uint32_t seg, MapAccess& a) {
     }
     dcount_[seg] = 0;
     dirty_entries_ -= n;
+    if (observer_) observer_->segment_dirty(seg, false);
   }
   a.wb[a.nwb++] = seg;
   a.wb_entries += n;

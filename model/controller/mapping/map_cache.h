@@ -24,6 +24,7 @@ struct MapCacheParams {
   uint32_t entry_bytes = 4;         // one map entry
   uint64_t cache_bytes = 0;         // DRAM for cached map entries; 0 = the whole map
   double clean_fraction = 0.5;      // PTSD: share of the cache for the clean area
+  double protected_ratio = 1.0;     // page: share of the segments that may be dirty at once (seed 000)
   std::string dirty_victim = "greedy";  // ptsd_entry: greedy | lru
   uint32_t segments_per_page = 1;   // map segments one flash page program carries (write-back gathering)
 
@@ -36,12 +37,18 @@ struct MapCacheParams {
   uint64_t gtd_bytes() const { return uint64_t(segments()) * 4; }
   // Whole segments the cache holds (the whole map when cache_bytes is 0).
   uint32_t cache_segments() const;
+  // page: dirty segments allowed at once, ceil(protected_ratio x segments).
+  uint32_t dirty_limit() const;
   // map.* keys checked against the geometry and ftl.mapping; ConfigError naming the key.
   static MapCacheParams from_config(const Config& c, const Geometry& g);
 };
 
 // Does the scheme keep translation pages on flash (anything but "page")?
 inline bool demand_based(const std::string& scheme) { return scheme != "page"; }
+// Does the map reach flash: a demand-based scheme, or a page map only partly protected (seed 000)?
+inline bool map_on_flash(const std::string& scheme, double protected_ratio) {
+  return demand_based(scheme) || protected_ratio < 1.0;
+}
 
 constexpr uint32_t kMaxGather = 64;  // segments gathered into one map page program at most
 
@@ -77,6 +84,14 @@ struct MapCacheStats {
   uint64_t hits() const { return read_hits + write_hits; }
 };
 
+// Told when a segment gets its first dirty entry and when it is written back (the write buffer's HEXA
+// order prefers segments that are dirty already).
+class SegmentObserver {
+ public:
+  virtual ~SegmentObserver() = default;
+  virtual void segment_dirty(uint32_t seg, bool dirty) = 0;
+};
+
 class MapCache {
  public:
   explicit MapCache(const MapCacheParams& p);
@@ -97,6 +112,8 @@ class MapCache {
   const MapCacheParams& params() const { return p_; }
   uint32_t segment_of(uint32_t lpn) const { return lpn / eps_; }
   const MapCacheStats& stats() const { return stats_; }
+  void set_observer(SegmentObserver* o) { observer_ = o; }
+  bool segment_dirty(uint32_t seg) const { return dcount_[seg] != 0; }
   void reset_stats();
   uint64_t dirty_entries() const { return dirty_entries_; }
 
@@ -113,6 +130,7 @@ class MapCache {
 
   MapCacheParams p_;
   uint32_t eps_, segments_;
+  SegmentObserver* observer_ = nullptr;
   MapCacheStats stats_;
 
  private:
