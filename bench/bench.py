@@ -5,7 +5,8 @@ usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--bin 
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
--ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map. Then the fast-forward precondition on
+-ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map; the rand4g-1g-p1 rows are
+seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA. Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
@@ -31,6 +32,13 @@ WORKLOADS = {
 }
 # Demand-based mapping: the map cache holds 20% of the 16 MiB map (16 GiB logical, 4-byte entries).
 MAP_CACHE = ["--set", "map.cache_bytes=%d" % (16 * 2**20 // 5)]
+# Seed 000: 1 % of the page map protected, 4 KiB random writes on a 4 GiB area, a 1 GiB buffer, FIFO and HEXA.
+for policy in ("fifo", "hexa"):
+    WORKLOADS["rand4g-1g-p1-" + policy] = [
+        "--set", "workload.read_fraction=0", "--set", "host.queues=4", "--set", "host.queue_depth=32",
+        "--set", "workload.address_range=4294967296", "--set", "precondition.fill=false",
+        "--set", "precondition.drive_writes=1", "--set", "map.protected_ratio=0.01",
+        "--set", "buffer.bytes=1073741824", "--set", "buffer.policy=" + policy, "--set", "buffer.max_age_ms=10000"]
 for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE

@@ -9,9 +9,11 @@
 // pages) before the next choice. An overwrite of a buffered unit is absorbed in place and keeps its
 // position; a trimmed unit is still popped (the buffer frees it).
 //
-// Cost: groups are ordered in a balanced tree keyed (segment not dirty, -size, first arrival, segment),
-// updated on every unit in or out and on every dirty/clean change of a segment that has a group:
-// O(log G) for G groups. The age check pops stale entries off an arrival-order queue: amortised O(1).
+// Cost: the groups other than the one being flushed are ordered in a balanced tree keyed (segment not
+// dirty, -size, first arrival, segment), updated when a unit joins such a group, when a group is chosen
+// or left, and when its segment turns dirty or clean: O(log G) for G groups. Taking units from the
+// current group touches no tree. The age check pops stale entries off an arrival-order queue:
+// amortised O(1).
 #include <deque>
 #include <set>
 #include <vector>
@@ -40,16 +42,17 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   void on_dirty(uint32_t slot, uint32_t lpn, uint64_t now) override {
     const uint32_t s = lpn / eps_;
     Group& g = groups_[s];
-    if (g.count)
-      order_.erase(key(s));
-    else
+    const bool ordered = s != cur_;  // the group being flushed is out of the order until it is left
+    if (g.count == 0)
       g.first = counter_ + 1;
+    else if (ordered)
+      order_.erase(key(s));
     if (cache_) g.dirty = cache_->segment_dirty(s);
     next_[slot] = kInvalid;
     (g.count ? next_[g.tail] : g.head) = slot;
     g.tail = slot;
     ++g.count;
-    order_.insert(key(s));
+    if (ordered) order_.insert(key(s));
     seg_[slot] = s;
     seq_[slot] = ++counter_;
     time_[slot] = now;
@@ -58,22 +61,24 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
 
   uint32_t pop(uint64_t now) override {
     while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
+    uint32_t next = cur_ != kInvalid && groups_[cur_].count ? cur_ : kInvalid;
     if (!arrivals_.empty() && now > time_[arrivals_.front().slot] + max_age_) {
       const uint32_t s = seg_[arrivals_.front().slot];  // the oldest unit's group goes first (it is its head)
-      if (s != cur_) ++aged_;
-      cur_ = s;
-    } else if (cur_ == kInvalid || groups_[cur_].count == 0) {
+      if (s != next) ++aged_;
+      next = s;
+    } else if (next == kInvalid) {
       if (order_.empty()) return kInvalid;
-      cur_ = order_.begin()->seg;
+      next = order_.begin()->seg;
+    }
+    if (next != cur_) {  // leave the current group (back into the order if it still has units), take the next
+      if (cur_ != kInvalid && groups_[cur_].count) order_.insert(key(cur_));
+      order_.erase(key(next));
+      cur_ = next;
     }
     Group& g = groups_[cur_];
-    order_.erase(key(cur_));
     const uint32_t slot = g.head;
     g.head = next_[slot];
-    if (--g.count)
-      order_.insert(key(cur_));
-    else
-      g.head = g.tail = kInvalid;
+    if (--g.count == 0) g.head = g.tail = kInvalid;
     seq_[slot] = 0;  // no longer buffered-dirty: its arrival entry is stale
     return slot;
   }
@@ -83,9 +88,10 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   void segment_dirty(uint32_t s, bool dirty) override {
     if (s >= groups_.size() || groups_[s].dirty == dirty) return;
     Group& g = groups_[s];
-    if (g.count) order_.erase(key(s));
+    const bool ordered = g.count && s != cur_;
+    if (ordered) order_.erase(key(s));
     g.dirty = dirty;
-    if (g.count) order_.insert(key(s));
+    if (ordered) order_.insert(key(s));
   }
 
   size_t memory_bytes() const override {
