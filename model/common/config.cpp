@@ -33,18 +33,6 @@ bool is_bytes(const KeySpec& k) { return k.type == KeyType::Int && k.unit == "by
 bool is_time(const KeySpec& k) { return k.type == KeyType::Real && time_unit_ns(k.unit) > 0; }
 bool is_ratio(const KeySpec& k) { return k.type == KeyType::Real && k.unit == "ratio"; }
 
-// A range limit in the key's own units: "1 TiB", "100 ms", "1099511627776".
-std::string limit(const KeySpec& k, double v) {
-  if (is_bytes(k)) return v == 0 ? "0" : format_size(v);
-  if (is_time(k)) return v == 0 ? "0" : format_time_ns(v * time_unit_ns(k.unit));
-  if (v == std::floor(v) && std::fabs(v) < 1e18) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  return format_number(v);
-}
-
 std::string expected(const KeySpec& k) {
   std::ostringstream os;
   if (is_bytes(k))
@@ -55,7 +43,7 @@ std::string expected(const KeySpec& k) {
     os << "a ratio";
   else
     os << type_name(k.type);
-  if (k.type == KeyType::Int || k.type == KeyType::Real) os << " in [" << limit(k, k.min) << ", " << limit(k, k.max) << "]";
+  if (k.type == KeyType::Int || k.type == KeyType::Real) os << " in [" << key_limit(k, k.min) << ", " << key_limit(k, k.max) << "]";
   if (!k.choices.empty()) {
     os << " (one of";
     for (auto& c : k.choices) os << " " << c;
@@ -115,6 +103,18 @@ void flatten(const nlohmann::json& j, const std::string& prefix, std::vector<std
 }
 
 }  // namespace
+
+// A range limit in the key's own units: "1 TiB", "100 ms", "1099511627776".
+std::string key_limit(const KeySpec& k, double v) {
+  if (k.type == KeyType::Int && k.unit == "bytes") return v == 0 ? "0" : format_size(v);
+  if (k.type == KeyType::Real && time_unit_ns(k.unit) > 0) return v == 0 ? "0" : format_time_ns(v * time_unit_ns(k.unit));
+  if (v == std::floor(v) && std::fabs(v) < 1e18) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return format_number(v);
+}
 
 const KeySpec* find_key(const std::string& path) {
   for (auto& k : config_schema())

@@ -69,4 +69,7 @@ class Config {
 
 const KeySpec* find_key(const std::string& path);
 
+// A range limit in the key's own units: "1 TiB" for sizes, "100 ms" for times, "1099511627776" for counts.
+std::string key_limit(const KeySpec& k, double v);
+
 }  // namespace ssdtlm

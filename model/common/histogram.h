@@ -1,5 +1,5 @@
 // Latency histogram with bounded relative error: exact below 256 ns, then 128 sub-buckets per power of
-// two (< 0.8% error). O(1) record, fixed memory (~60 KB), exact count/min/max/mean.
+// two (< 0.8% error). O(1) record, fixed memory (~60 KB), exact count/min/max/mean/standard deviation.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,7 @@ class Histogram {
     ++counts_[index(ns)];
     ++count_;
     sum_ += double(ns);
+    sum2_ += double(ns) * double(ns);
     if (ns < min_) min_ = ns;
     if (ns > max_) max_ = ns;
   }
@@ -24,6 +25,12 @@ class Histogram {
   double mean() const { return count_ ? sum_ / double(count_) : 0.0; }
   uint64_t min() const { return count_ ? min_ : 0; }
   uint64_t max() const { return max_; }
+  // Sample standard deviation (n - 1 in the denominator, as fio); 0 for fewer than two samples.
+  double stddev() const;
+  // Samples recorded with a value <= ns (bucket resolution: a bucket counts when its upper bound is <= ns).
+  uint64_t count_at_most(uint64_t ns) const;
+  // Adds another histogram's samples (fio's group_reporting).
+  void merge(const Histogram& o);
   // Smallest recorded value v such that at least fraction q of the samples are <= v (bucket upper bound,
   // clamped to the exact max).
   uint64_t quantile(double q) const;
@@ -49,7 +56,7 @@ class Histogram {
   }
   std::vector<uint64_t> counts_;
   uint64_t count_ = 0;
-  double sum_ = 0;
+  double sum_ = 0, sum2_ = 0;
   uint64_t min_ = ~uint64_t(0), max_ = 0;
 };
 

@@ -80,7 +80,7 @@ bool TraceWorkload::next(IoRequest& r) {
 }
 
 const std::vector<std::string>& trace_formats() {
-  static const std::vector<std::string> formats = {"disksim", "disksim_ns", "msr",
+  static const std::vector<std::string> formats = {"disksim", "disksim_ns", "mqsim", "msr",
                                                    "blkparse", "fio_iolog", "csv"};
   return formats;
 }
@@ -92,6 +92,9 @@ std::unique_ptr<TraceWorkload> open_trace(const std::string& path, const std::st
                                 std::to_string(opts.time_scale));
   if (opts.fio_v3_tick_ns == 0)
     throw std::invalid_argument("TraceOptions.fio_v3_tick_ns: must be > 0");
+  if (opts.devno >= 0 && format != "disksim" && format != "disksim_ns" && format != "mqsim" && format != "msr")
+    throw std::invalid_argument("TraceOptions.devno: format '" + format +
+                                "' carries no device number (only disksim, disksim_ns, mqsim and msr do)");
   if (format == "disksim") return std::make_unique<DisksimTrace>(path, opts, DisksimTrace::Time::Milliseconds);
   if (format == "disksim_ns" || format == "mqsim")
     return std::make_unique<DisksimTrace>(path, opts, DisksimTrace::Time::Nanoseconds);

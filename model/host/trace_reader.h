@@ -10,12 +10,13 @@
 //
 // Formats (open_trace names):
 //   disksim     "time_ms devno blkno bcount flags": time in ms (decimal), blkno and bcount in
-//               512 B sectors, flags bit 0 set = read, clear = write. devno is ignored.
+//               512 B sectors, flags bit 0 set = read, clear = write. With TraceOptions::devno >= 0
+//               only that device's lines make requests (the others are ignored); else devno is ignored.
 //   disksim_ns  the same fields with the time in ns: MQSim's ASCII traces, whose 5th field is
 //               the request type, 1 = read and 0 = write (consistent with bit 0). Alias "mqsim".
 //   msr         MSR Cambridge CSV "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime",
 //               Timestamp in Windows FILETIME 100 ns ticks, Type Read/Write (any case), Offset
-//               and Size in bytes. An optional header line is skipped.
+//               and Size in bytes. An optional header line is skipped. DiskNumber selects like devno.
 //   blkparse    blkparse's default text output "maj,min cpu seq time pid action rwbs sector +
 //               nsectors [process]"; only lines whose action is TraceOptions::blkparse_event
 //               ("Q" queued, "D" issued) make requests; rwbs with D = trim (discard), else
@@ -47,6 +48,7 @@ struct TraceOptions {
   bool lenient = false;                // skip and count malformed lines instead of throwing
   std::string blkparse_event = "Q";    // blkparse action that makes a request ("Q" or "D")
   uint64_t fio_v3_tick_ns = 1000;      // unit of fio iolog v3 timestamps (us; 1000000 for ms)
+  int64_t devno = -1;                  // disksim / msr: only this device's requests (-1 = every device)
 };
 
 class TraceError : public std::runtime_error {

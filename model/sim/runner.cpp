@@ -8,9 +8,13 @@
 #include <iostream>
 
 #include "common/sim_time.h"
+#include "common/units.h"
 #include "controller/precondition.h"
+#include "flash/geometry.h"
+#include "host/fio_job.h"
 #include "host/trace_reader.h"
 #include "host/workload_factory.h"
+#include "sim/fio_json.h"
 #include "sim/sampler.h"
 #include "sim/summary.h"
 
@@ -18,7 +22,42 @@ namespace ssdtlm {
 
 namespace {
 
-void quiet_kernel() { sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING); }
+#ifndef SSDTLM_VERSION
+#define SSDTLM_VERSION "0.14.0"
+#endif
+
+// SystemC prints its reports on stdout; ours go to stderr, so stdout carries only what was asked for
+// (the summary, or JSON with --output-format).
+void report_to_stderr(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) std::cerr << sc_core::sc_report_compose_message(rep) << std::endl;
+  sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::sc_actions(sc_core::SC_DISPLAY));
+}
+
+void quiet_kernel(bool quiet) {
+  sc_core::sc_report_handler::set_handler(report_to_stderr);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  if (quiet)  // warnings a normal run produces and that say nothing about the model
+    for (const char* id : {"sc_stop has already been called", "no activity or clock movement for sc_start() invocation",
+                           "/IEEE_Std_1666/deprecated"})
+      sc_core::sc_report_handler::set_actions(id, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+}
+
+// The git revision of the source tree this file was compiled from, asked of git at run time (the build
+// does not record it unless SSDTLM_GIT_REVISION is defined).
+std::string source_revision(std::string& where) {
+  std::filesystem::path root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+  where = root.string();
+  if (!std::filesystem::exists(root / ".git")) return "";
+  const std::string cmd = "git -C '" + root.string() + "' describe --always --dirty --abbrev=12 2>/dev/null";
+  std::string out;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[128];
+    while (std::fgets(buf, sizeof buf, f)) out += buf;
+    pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
 
 // Writes through a temporary file and a rename, so an interrupted run never leaves a half-written file.
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -34,8 +73,13 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
-         " [--config FILE]... [--set key.path=value]... [--out DIR] [--vcd FILE] [--seed N] [--quiet]\n"
-         "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n";
+         " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--vcd FILE] [--seed N]\n"
+         "       [--output-format text|json|fio-json] [--quiet]\n"
+         "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
+         "       ssdtlm-" + name + " --version\n"
+         "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
+         "workload.* key, host.queues or host.queue_depth also overrides it in every job), then --seed.\n"
+         "Sizes take units (4k, 64M, 1GiB), times too (0.7ms, 20ns), ratios a % (25%).\n";
 }
 
 std::string config_table() {
@@ -43,11 +87,7 @@ std::string config_table() {
   for (auto& k : config_schema()) {
     const char* type = k.type == KeyType::Int ? "int" : k.type == KeyType::Real ? "real" : k.type == KeyType::Bool ? "bool" : k.type == KeyType::Jobs ? "array" : "string";
     std::string range;
-    if (k.type == KeyType::Int || k.type == KeyType::Real) {
-      std::ostringstream os;
-      os << k.min << " .. " << k.max;
-      range = os.str();
-    }
+    if (k.type == KeyType::Int || k.type == KeyType::Real) range = key_limit(k, k.min) + " .. " + key_limit(k, k.max);
     for (auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
     s += "| `" + k.path + "` | " + type + " | `" + k.def.dump() + "` | " + range + " | " + k.unit + " | " + k.help + " |\n";
   }
@@ -56,13 +96,24 @@ std::string config_table() {
 
 }  // namespace
 
+std::string version_string() {
+#ifdef SSDTLM_GIT_REVISION
+  return std::string(SSDTLM_VERSION) + " (git " + SSDTLM_GIT_REVISION + ")";
+#else
+  std::string where;
+  const std::string rev = source_revision(where);
+  if (rev.empty()) return std::string(SSDTLM_VERSION) + " (git revision unknown: the build does not record it)";
+  return std::string(SSDTLM_VERSION) + " (git " + rev + ", read from the source tree " + where +
+         " at run time: the build does not record its revision)";
+#endif
+}
+
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
-  quiet_kernel();
+  quiet_kernel(o.quiet);
   std::unique_ptr<Platform> p = info.make(c);
   const uint64_t interval = uint64_t(c.d("stats.interval_ms") * 1e9);
-  uint64_t expected = 0;  // for the progress line
-  for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) expected += c.job_config(j).u("workload.io_count");
-  Sampler sampler("sampler", *p, interval ? interval : 1, expected, o.progress);
+  // The progress line asks the host what counts (trace requests, simulated time, I/Os).
+  Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
   sc_core::sc_trace_file* tf = nullptr;
   if (!o.vcd_path.empty()) {
     std::filesystem::path parent = std::filesystem::path(o.vcd_path).parent_path();
@@ -103,6 +154,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
 
   RunResult r;
   r.summary = make_summary(*p, pre, wall);
+  if (o.fio_json) r.fio_json = make_fio_json(*p, c, r.summary, o.fio, SSDTLM_VERSION);
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
   const auto& counts = p->ftl().lpn_writes();
@@ -123,10 +175,41 @@ Config platform_config(const PlatformInfo& info) {
   return c;
 }
 
+namespace {
+
+// "--set workload.K=V" (or host.queues / host.queue_depth) after a job file: the job file's jobs set every
+// such key explicitly, so the command line must override it in each job to win.
+void override_jobs(Config& c, const std::string& assignment) {
+  const std::string key = assignment.substr(0, assignment.find('='));
+  std::string field;
+  if (key.rfind("workload.", 0) == 0)
+    field = key.substr(9);
+  else if (key == "host.queues" || key == "host.queue_depth")
+    field = key.substr(5);
+  else
+    return;
+  nlohmann::json jobs = c.json()["jobs"];
+  bool changed = false;
+  for (auto& j : jobs)
+    if (j.contains(field)) {
+      j[field] = c.json().at(nlohmann::json::json_pointer("/" + key.substr(0, key.find('.')) + "/" + field));
+      changed = true;
+    }
+  if (changed) c.merge(nlohmann::json{{"jobs", jobs}}, "--set " + key);
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
 int run_platform(int argc, char** argv, const PlatformInfo& info) {
   const std::string prog = "ssdtlm-" + info.name;
   std::vector<std::string> configs, sets;
-  std::string out = "out", vcd, seed;
+  std::string out = "out", vcd, seed, fio_path, format = "text";
   bool quiet = false;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -145,8 +228,14 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
       } else if (flag == "--help-config") {
         std::cout << config_table();
         return 0;
+      } else if (flag == "--version") {
+        std::cout << prog << " " << version_string() << "\n" << "SystemC " << sc_core::sc_release() << "\n";
+        return 0;
       } else if (flag == "--config") {
         configs.push_back(take());
+      } else if (flag == "--fio") {
+        if (!fio_path.empty()) throw ConfigError("option --fio: one job file per run (got " + fio_path + " already)");
+        fio_path = take();
       } else if (flag == "--set") {
         sets.push_back(take());
       } else if (flag == "--out") {
@@ -155,6 +244,10 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
         vcd = take();
       } else if (flag == "--seed") {
         seed = take();
+      } else if (flag == "--output-format") {
+        format = take();
+        if (format != "text" && format != "json" && format != "fio-json")
+          throw ConfigError("option --output-format: expected text, json or fio-json, got '" + format + "'");
       } else if (flag == "--quiet") {
         quiet = true;
       } else {
@@ -163,17 +256,47 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
     }
     Config c = platform_config(info);
     for (auto& f : configs) c.merge_file(f);
-    for (auto& s : sets) c.set(s);
+    std::unique_ptr<FioJobFile> fio;
+    if (!fio_path.empty()) {
+      // Percentages and the default size of a job refer to the device the run will have.
+      Config probe = c;
+      for (auto& s : sets) probe.set(s);
+      const uint64_t device = Geometry::from_config(probe, 0).logical_bytes();
+      fio = std::make_unique<FioJobFile>(read_fio_job_file(fio_path, device));
+      c.merge(fio->config, fio_path);
+      if (!quiet) {
+        if (!fio->ignored.empty())
+          std::cerr << prog << ": " << fio_path << ": ignored (no effect on the modelled device): " << join(fio->ignored)
+                    << "\n";
+        for (auto& n : fio->notes) std::cerr << prog << ": note: " << n << "\n";
+      }
+    }
+    for (auto& s : sets) {
+      c.set(s);
+      if (fio) override_jobs(c, s);
+    }
     if (!seed.empty()) c.set("sim.seed=" + seed);
 
-    RunResult r = simulate(c, info, RunOptions{vcd, !quiet});
+    RunOptions ro;
+    ro.vcd_path = vcd;
+    ro.progress = !quiet;
+    ro.quiet = quiet;
+    ro.fio_json = format == "fio-json" || fio != nullptr;
+    ro.fio = fio.get();
+    RunResult r = simulate(c, info, ro);
     std::filesystem::create_directories(out);
     write_file(std::filesystem::path(out) / "config.json", c.json().dump(2) + "\n");
     write_file(std::filesystem::path(out) / "summary.json", r.summary.dump(2) + "\n");
     write_file(std::filesystem::path(out) / "timeseries.csv", r.timeseries_csv);
     write_file(std::filesystem::path(out) / "latency_cdf.csv", r.latency_cdf_csv);
     if (!r.lpn_writes_csv.empty()) write_file(std::filesystem::path(out) / "lpn_writes.csv", r.lpn_writes_csv);
-    if (!quiet) std::cout << summary_text(r.summary) << "outputs in " << out << "/\n";
+    if (ro.fio_json) write_file(std::filesystem::path(out) / "fio.json", r.fio_json.dump(2) + "\n");
+    if (format == "json")
+      std::cout << r.summary.dump(2) << "\n";
+    else if (format == "fio-json")
+      std::cout << r.fio_json.dump(2) << "\n";
+    else if (!quiet)
+      std::cout << summary_text(r.summary) << "outputs in " << out << "/\n";
     if (r.exit_code)
       std::cerr << prog << ": integrity check failed: " << r.summary["integrity"]["first_error"].get<std::string>()
                 << "\n";

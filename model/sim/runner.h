@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "host/fio_job.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {
@@ -11,10 +12,14 @@ namespace ssdtlm {
 struct RunOptions {
   std::string vcd_path;  // empty = no waveform
   bool progress = false;
+  bool quiet = false;                // silence SystemC's informational messages and the warnings we expect
+  bool fio_json = false;             // also make fio's JSON layout (RunResult::fio_json)
+  const FioJobFile* fio = nullptr;   // the job file the configuration came from, for fio_json
 };
 
 struct RunResult {
   nlohmann::json summary;
+  nlohmann::json fio_json;  // with RunOptions::fio_json
   std::string timeseries_csv;
   std::string latency_cdf_csv;
   std::string lpn_writes_csv;  // only with stats.lpn_writes
@@ -25,11 +30,15 @@ struct RunResult {
 // configuration. Once per process (SystemC elaborates once).
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o);
 
-// The platform executable's main: ssdtlm-<name> [--config FILE] [--set key=value]... [--out DIR]
-// [--vcd FILE] [--seed N] [--quiet]. Exit status 0 ok, 1 integrity errors, 2 bad input, 3 model error.
+// The platform executable's main: ssdtlm-<name> [--config FILE]... [--fio JOBFILE] [--set key=value]...
+// [--out DIR] [--vcd FILE] [--seed N] [--output-format text|json|fio-json] [--quiet] [--version].
+// Exit status 0 ok, 1 integrity errors, 2 bad input, 3 model error.
 int run_platform(int argc, char** argv, const PlatformInfo& info);
 
 // The effective configuration of a platform from its defaults, files and --set assignments.
 Config platform_config(const PlatformInfo& info);
+
+// The project version and the git revision it was built from ("0.14.0 (git 1a2b3c4d5e6f)").
+std::string version_string();
 
 }  // namespace ssdtlm

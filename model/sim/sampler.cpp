@@ -62,13 +62,19 @@ void Sampler::sample() {
     auto wall = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(wall - last_print_).count() >= 2.0) {
       last_print_ = wall;
-      double elapsed = std::chrono::duration<double>(wall - wall0_).count();
-      uint64_t done = p_.host().completed();
-      double rate = double(done) / elapsed;
-      double eta = rate > 0 && expected_ios_ > done ? double(expected_ios_ - done) / rate : 0.0;
-      std::fprintf(stderr, "[ssdtlm] sim %.3f s | %llu/%llu I/Os (%.0f%%) | %.0f I/Os per wall s | ETA %.0f s\n",
-                   double(now) / 1e12, (unsigned long long)done, (unsigned long long)expected_ios_,
-                   100.0 * double(done) / double(expected_ios_ ? expected_ios_ : 1), rate, eta);
+      // What counts comes from the host: trace requests, simulated time for runtime-bound or open-loop jobs,
+      // I/Os or bytes for synthetic ones (expected_ios_ is not used: it cannot know a trace's length).
+      const double elapsed = std::chrono::duration<double>(wall - wall0_).count();
+      const uint64_t done = p_.host().completed();
+      const HostProgress pr = p_.host().progress();
+      char pct[48] = "";
+      char eta[48] = "";
+      if (pr.fraction >= 0) {
+        std::snprintf(pct, sizeof pct, " (%.0f%%)", 100.0 * pr.fraction);
+        if (pr.fraction > 0) std::snprintf(eta, sizeof eta, " | ETA %.0f s", elapsed * (1.0 - pr.fraction) / pr.fraction);
+      }
+      std::fprintf(stderr, "[ssdtlm] sim %.3f s | %s%s | %llu I/Os done, %.0f per wall s%s\n", double(now) / 1e12,
+                   pr.text.c_str(), pct, (unsigned long long)done, elapsed > 0 ? double(done) / elapsed : 0.0, eta);
     }
   }
   if (!p_.host().finished()) tick_.notify(ps_time(interval_ps_));

@@ -2,31 +2,54 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "common/sim_time.h"
+#include "common/units.h"
+#include "host/trace_fit.h"
 
 namespace ssdtlm {
 
 namespace {
 nlohmann::json latency_json(const Histogram& h) {
   auto us = [](uint64_t ns) { return double(ns) / 1e3; };
-  return {{"count", h.count()},        {"mean", h.mean() / 1e3},       {"p50", us(h.quantile(0.5))},
-          {"p90", us(h.quantile(0.9))}, {"p99", us(h.quantile(0.99))},  {"p999", us(h.quantile(0.999))},
+  return {{"count", h.count()},        {"min", us(h.min())},           {"mean", h.mean() / 1e3},
+          {"stddev", h.stddev() / 1e3}, {"p50", us(h.quantile(0.5))},   {"p90", us(h.quantile(0.9))},
+          {"p95", us(h.quantile(0.95))}, {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))},
           {"p9999", us(h.quantile(0.9999))}, {"max", us(h.max())}};
+}
+
+// How a trace job's requests were fitted to the device (trace_fit.h).
+nlohmann::json trace_json(const FittedTrace& t) {
+  const TraceExtent& e = t.extent();
+  return {{"path", t.path()},
+          {"requests", e.requests},
+          {"skipped_lines", e.skipped_lines},
+          {"fit", trace_fit_name(t.requested())},
+          {"fit_applied", trace_fit_name(t.applied())},
+          {"refitted_requests", t.refitted()},
+          {"beyond_device_requests", e.beyond},
+          {"min_offset_bytes", e.min_offset},
+          {"span_bytes", e.max_end},
+          {"device_bytes", t.device_bytes()},
+          {"scale", t.scale()},
+          {"shift_bytes", t.shift()},
+          {"summary", t.describe()}};
 }
 }  // namespace
 
 nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s) {
   const Geometry& g = p.geometry();
-  const HostStats& h = p.host().stats();
+  const HostStats& h = p.host().measured_stats();  // fio's view: after each job's ramp
+  const HostStats& whole = p.host().stats();         // the whole timed run (the device counters' span)
   const FlashCounters& f = p.ftl().page_ftl().counters();
   const FtlStats& fs = p.ftl().stats();
   const double sim_s = double(h.last_complete_ps - h.first_submit_ps) / 1e12;
   const uint64_t ios = h.ios[0] + h.ios[1];
   const double page_bytes = double(g.units_per_page) * kUnitBytes;
-  const double host_written = double(h.bytes[1]);
+  const double host_written = double(whole.bytes[1]);  // the NAND counters cover the ramp too
   auto rate = [&](double x) { return sim_s > 0 ? x / sim_s : 0.0; };
   auto waf = [&](uint64_t programs) { return host_written > 0 ? double(programs) * page_bytes / host_written : 0.0; };
 
@@ -43,8 +66,25 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"bytes_read", h.bytes[0]},
                {"bytes_written", h.bytes[1]},
                {"trims", h.trims},
-               {"folded_requests", h.folded},
+               {"folded_requests", 0},
                {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
+  if (whole.ios[0] + whole.ios[1] != ios || whole.trims != h.trims)
+    s["host"]["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - ios},
+                         {"trims", whole.trims - h.trims},
+                         {"bytes_written", whole.bytes[1] - h.bytes[1]},
+                         {"bytes_read", whole.bytes[0] - h.bytes[0]}};
+  {
+    uint64_t folded = 0;
+    nlohmann::json traces = nlohmann::json::array();
+    for (size_t j = 0; j < p.host().jobs(); ++j)
+      if (auto* t = dynamic_cast<const FittedTrace*>(p.host().job(j).workload)) {
+        if (t->applied() == TraceFitMode::Wrap) folded += t->refitted();
+        traces.push_back(trace_json(*t));
+      }
+    s["host"]["folded_requests"] = folded;
+    if (traces.size() == 1) s["host"]["trace"] = traces[0];
+    if (traces.size() > 1) s["host"]["traces"] = traces;
+  }
   if (p.host().jobs() > 1) {
     nlohmann::json jobs = nlohmann::json::array();
     for (size_t j = 0; j < p.host().jobs(); ++j) {
@@ -55,8 +95,11 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                       {"ios", js.ios[0] + js.ios[1]},
                       {"read_ios", js.ios[0]},
                       {"write_ios", js.ios[1]},
+                      {"trims", js.trims},
                       {"iops", jrate(double(js.ios[0] + js.ios[1]))},
                       {"mbps", jrate(double(js.bytes[0] + js.bytes[1])) / 1e6},
+                      {"start_s", double(p.host().job_start_ps(j)) / 1e12},
+                      {"span_s", span},
                       {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}}});
     }
     s["jobs"] = jobs;
@@ -104,7 +147,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   }
   // What the dies did, counted by the channels (the FTL's counters above count what it issued).
   s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
-  const double span_ps = double(h.last_complete_ps - h.first_submit_ps);
+  const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
   s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
                       {"link_down", span_ps > 0 ? double(p.nvme().link_down().busy_ps()) / span_ps : 0.0},
@@ -124,6 +167,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                  {"model_bytes", p.model_bytes()},
                  {"model_bytes_per_logical_page", double(p.model_bytes()) / double(g.logical_units)}};
   s["sim_time_s"] = sim_s;
+  s["timed_run_s"] = span_ps / 1e12;
   s["wall_time_s"] = wall_s;
   return s;
 }
@@ -145,18 +189,30 @@ std::string summary_text(const nlohmann::json& s) {
   const auto& h = s["host"];
   auto u = [](const nlohmann::json& j) { return j.get<unsigned long long>(); };
   auto d = [](const nlohmann::json& j) { return j.get<double>(); };
-  char line[256];
+  char line[512];
   std::string out;
-  auto add = [&](int n) { out.append(line, size_t(n)); };
-  add(std::snprintf(line, sizeof line, "I/Os        %llu (%llu reads, %llu writes) in %.4f simulated s\n", u(h["ios"]),
-                    u(h["read_ios"]), u(h["write_ios"]), d(s["sim_time_s"])));
+  auto add = [&](int n) { out.append(line, size_t(std::min<int>(n, int(sizeof line) - 1))); };
+  add(std::snprintf(line, sizeof line, "I/Os        %llu (%llu reads, %llu writes", u(h["ios"]), u(h["read_ios"]),
+                    u(h["write_ios"])));
+  if (u(h["trims"])) add(std::snprintf(line, sizeof line, ", and %llu trims", u(h["trims"])));
+  add(std::snprintf(line, sizeof line, ") in %.4f simulated s\n", d(s["sim_time_s"])));
+  if (h.contains("ramp"))
+    add(std::snprintf(line, sizeof line, "ramp        %llu I/Os before the measured span (not counted above)\n",
+                      u(h["ramp"]["ios"])));
   add(std::snprintf(line, sizeof line, "throughput  %.0f IOPS, %.1f MB/s\n", d(h["iops"]), d(h["mbps"])));
   for (const char* op : {"read", "write"}) {
     const auto& l = h["latency_us"][op];
     if (u(l["count"]) == 0) continue;
-    add(std::snprintf(line, sizeof line, "%-5s lat   mean %.1f us  p99 %.1f us  p99.99 %.1f us  max %.1f us\n", op,
-                      d(l["mean"]), d(l["p99"]), d(l["p9999"]), d(l["max"])));
+    add(std::snprintf(line, sizeof line,
+                      "%-5s lat   min %.1f  mean %.1f (sd %.1f)  p95 %.1f  p99 %.1f  p99.99 %.1f  max %.1f us\n", op,
+                      d(l["min"]), d(l["mean"]), d(l["stddev"]), d(l["p95"]), d(l["p99"]), d(l["p9999"]), d(l["max"])));
   }
+  auto trace_line = [&](const nlohmann::json& t) {
+    add(std::snprintf(line, sizeof line, "trace fit   %s\n", t["summary"].get<std::string>().c_str()));
+  };
+  if (h.contains("trace")) trace_line(h["trace"]);
+  if (h.contains("traces"))
+    for (const auto& t : h["traces"]) trace_line(t);
   const auto& w = s["waf"];
   add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n", d(w["total"]),
                     d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"])));

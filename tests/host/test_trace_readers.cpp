@@ -295,7 +295,7 @@ TEST_CASE("trace factory errors", "[host][trace]") {
   CHECK_THROWS_AS(open_trace(path, "csv", bad), std::invalid_argument);
   CHECK_THROWS_WITH(open_trace(path + ".missing", "csv"), Catch::Contains(path + ".missing"));
   CHECK_THROWS_AS(open_trace(path + ".missing", "csv"), TraceError);
-  CHECK(trace_formats().size() == 6);
+  CHECK(trace_formats().size() == 7);
 }
 
 TEST_CASE("trace readers stream large files", "[host][trace]") {

@@ -79,7 +79,8 @@ TEST_CASE("open-loop replay of the TPC-C trace", "[platform][trace]") {
   const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
   REQUIRE(std::ifstream(trace).good());
   Config c = generic_config({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
-                             "workload.trace_timing=open", "precondition.drive_writes=0.2", "stats.lpn_writes=true"});
+                             "workload.trace_timing=open", "workload.trace_fit=wrap", "precondition.drive_writes=0.2",
+                             "stats.lpn_writes=true"});
   RunResult r = run_generic(c);
   const auto& s = r.summary;
   CHECK(s["host"]["ios"] == 6999);
