@@ -289,7 +289,9 @@ void Ftl::refresh(uint32_t d) {
                   !(ftl_.blocks().frontier_full(d, kUserStream) && ftl_.blocks().free_blocks(d) < 2) &&
                   !(gc_[d].active && gc_[d].credit < 1.0);
   const uint64_t bit = uint64_t(1) << (d & 63);
+  const bool was = flushable_[d >> 6] & bit;
   flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
+  if (ok && !was && wb_head_) retry_map_writes();  // map write-backs waiting for a ready die
 }
 
 uint32_t Ftl::pick_flush_die() {

@@ -145,6 +145,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void issue_map_read(MapWork* work, uint32_t seg, Tag tag);
   void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
   FlashOp& map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind);  // a counted map page program
+  uint32_t pick_map_die();  // kInvalid: no die may take a map page now
   void retry_map_writes();  // write-backs and map GC copies that found no die with room
   void on_map_op(FlashOp& op);
   void waiter_done(const Waiter& w);
@@ -173,6 +174,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   MapCache& cache_;
   TranslationStore* ts_;  // null when the whole map stays in DRAM
   std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
+  uint32_t map_cursor_ = 0;
+  bool in_retry_ = false;
   MapWork* wb_head_ = nullptr;     // write-backs waiting for a die with room, FIFO
   MapWork* wb_tail_ = nullptr;
   std::vector<uint32_t> map_gc_stalled_;  // dies whose map GC copies wait for room

@@ -160,11 +160,31 @@ FlashOp& Ftl::map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind) {
   return op;
 }
 
+uint32_t Ftl::pick_map_die() {
+  // Map pages are paced like the buffer's pages: round robin over the dies that may take a flush now
+  // (queue room, and GC credit while they collect), keeping the free block their own GC needs.
+  const uint32_t words = uint32_t(flushable_.size());
+  for (uint32_t i = 0; i <= words; ++i) {
+    const uint32_t w = ((map_cursor_ >> 6) + i) % words;
+    uint64_t bits = flushable_[w];
+    if (i == 0) bits &= ~uint64_t(0) << (map_cursor_ & 63);
+    for (; bits; bits &= bits - 1) {
+      const uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
+      if (!ts_->can_place(d, 1)) continue;
+      map_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
+      return d;
+    }
+  }
+  return kInvalid;
+}
+
 void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
-  const uint32_t die = ts_->pick_die();  // round robin, sparing dies short of free blocks
+  // GC's own write-backs are not paced: GC must progress for the dies to become ready again.
+  const bool for_gc = work->waiters.front().kind == Waiter::Gc;
+  const uint32_t die = for_gc ? ts_->pick_die() : pick_map_die();
   if (die == kInvalid) {
-    // Every die is collecting with its last free block: the write-back (and whoever waits for it) waits
-    // for an erase (retry_map_writes). The segments stay dirty in DRAM meanwhile.
+    // No die may take a page now (all are collecting or short of blocks): the write-back, and whoever
+    // waits for it, waits for a die to become ready (retry_map_writes). The segments stay dirty in DRAM.
     if (work->wb != segs) std::copy(segs, segs + n, work->wb);
     work->nwb = n;
     work->next_free = nullptr;
@@ -174,13 +194,16 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
   }
   FlashOp& op = map_page_op(die, ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
   op.owner = work;
+  if (gc_[die].active) gc_[die].credit -= 1.0;
   send(op);
   gc_kick(die);
   refresh(die);
 }
 
 void Ftl::retry_map_writes() {
-  while (wb_head_ && ts_->pick_die() != kInvalid) {
+  if (in_retry_) return;
+  in_retry_ = true;
+  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Gc ? ts_->pick_die() : pick_map_die()) != kInvalid) {
     MapWork* m = wb_head_;
     wb_head_ = m->next_free;
     if (!wb_head_) wb_tail_ = nullptr;
@@ -189,6 +212,7 @@ void Ftl::retry_map_writes() {
   std::vector<uint32_t> stalled;
   stalled.swap(map_gc_stalled_);  // gc_advance may stall again and append
   for (uint32_t d : stalled) gc_advance(d);
+  in_retry_ = false;
 }
 
 void Ftl::on_map_op(FlashOp& op) {
