@@ -49,14 +49,7 @@ class Dftl : public MapCache {
     ++stats_.clean.evictions;
     if (!dirty_.contains(victim)) return;
     dirty_.remove(victim);
-    write_back(victim, a);
-    ++stats_.dirty_evictions;
-    // Gather the oldest other dirty segments into the same map page.
-    while (a.nwb < p_.segments_per_page && a.nwb < kMaxGather && !dirty_.empty()) {
-      const uint32_t s = dirty_.back();
-      dirty_.remove(s);
-      write_back(s, a);
-    }
+    write_back_gathered(victim, dirty_, a, [](uint32_t) {});  // the gathered ones stay cached, clean
   }
 
   uint32_t cap_;

@@ -38,13 +38,7 @@ class FullMap : public MapCache {
     const uint32_t victim = dirty_.back();
     dirty_.remove(victim);
     ++stats_.dirty.evictions;
-    ++stats_.dirty_evictions;
-    write_back(victim, a);
-    while (a.nwb < p_.segments_per_page && a.nwb < kMaxGather && !dirty_.empty()) {
-      const uint32_t s = dirty_.back();
-      dirty_.remove(s);
-      write_back(s, a);
-    }
+    write_back_gathered(victim, dirty_, a, [](uint32_t) {});
   }
 
   bool limited_;

@@ -125,6 +125,20 @@ class MapCache {
   uint32_t dirty_count(uint32_t seg) const { return dcount_[seg]; }
   bool is_dirty(uint32_t lpn) const { return (dirty_bits_[lpn >> 6] >> (lpn & 63)) & 1; }
   void count_lookup(bool is_read, bool hit, MapAccess& a);
+  // A dirty eviction: writes back `victim` (already out of its lists) and gathers the oldest segments of
+  // `dirty` (LRU at its back) into the same map page, up to segments_per_page; each gathered segment,
+  // now clean, is handed to on_clean.
+  template <class OnClean>
+  void write_back_gathered(uint32_t victim, LruList& dirty, MapAccess& a, OnClean on_clean) {
+    write_back(victim, a);
+    ++stats_.dirty_evictions;
+    while (a.nwb < p_.segments_per_page && a.nwb < kMaxGather && !dirty.empty()) {
+      const uint32_t s = dirty.back();
+      dirty.remove(s);
+      write_back(s, a);
+      on_clean(s);
+    }
+  }
   // A miss loads seg into `area` (capacity cap, statistics st), dropping its LRU segment when full.
   void load_into(LruList& area, uint32_t cap, MapAreaStats& st, uint32_t seg, MapAccess& a);
 

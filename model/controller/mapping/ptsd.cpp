@@ -69,17 +69,12 @@ class Ptsd : public MapCache {
     const uint32_t victim = dirty_.back();
     dirty_.remove(victim);
     ++stats_.dirty.evictions;
-    ++stats_.dirty_evictions;
-    write_back(victim, a);
-    while (a.nwb < p_.segments_per_page && a.nwb < kMaxGather && !dirty_.empty()) {
-      const uint32_t s = dirty_.back();
-      dirty_.remove(s);
-      write_back(s, a);
-      if (clean_.size() < clean_cap_) {
+    write_back_gathered(victim, dirty_, a, [this](uint32_t s) {
+      if (clean_.size() < clean_cap_) {  // gathered segments are clean now: to the clean area if it has room
         clean_.push_back(s);
         ++stats_.clean.insertions;
       }
-    }
+    });
   }
 
   LruList clean_, dirty_;
