@@ -41,6 +41,7 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.gc_victim", T::String, "greedy", 0, 0, {}, "", "GC victim policy (registered VictimPolicy name)"},
       {"ftl.gc_free_blocks", T::Int, 2, 2, 1 << 20, {}, "blocks", "per die: garbage collection runs while free blocks are below this"},
       {"ftl.die_queue_depth", T::Int, 2, 1, 64, {}, "ops", "buffer flush programs outstanding per die"},
+      {"ftl.gc_unit", T::String, "block", 0, 0, {"block", "superblock"}, "", "block: each die is its own block pool, collected per die; superblock: a line of the same block on every die, written round-robin across dies and collected whole (FEMU bbssd; docs/streams.md)"},
       // map cache (demand-based mapping schemes)
       {"map.cache_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "DRAM for cached map entries; 0 = the whole map"},
       {"map.segment_bytes", T::Int, 8192, 512, 16384, {}, "bytes", "map segment (translation page) size: the unit cached, read and written back; at most a flash page"},
@@ -48,6 +49,12 @@ const std::vector<KeySpec>& config_schema() {
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
       {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
       {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
+      // stream separation (docs/streams.md)
+      {"streams.count", T::Int, 0, 0, 63, {}, "", "user streams besides the default stream 0 (0 = a single-stream SSD); each has its own write frontier per die"},
+      {"streams.assign", T::String, "single", 0, 0, {}, "", "which stream a host write goes to (registered StreamPolicy name): single = stream 0; manual = the host's stream id, clamped to streams.count; autostream = AutoStream MQ over LBA chunks; hotcold = per-LPN host write count above streams.hot_threshold"},
+      {"streams.hot_threshold", T::Int, 10, 0, 2147483647.0, {}, "writes", "hotcold: an LPN whose host-write count exceeds this is hot (stream 1; with streams.count > 1, counts of (T+1)*2^k and more go to stream k+1)"},
+      {"streams.autostream_chunk_bytes", T::Int, 1ll << 20, 4096, 1ll << 40, {}, "bytes", "autostream: LBA chunk whose update count decides the stream; a multiple of 4 KiB"},
+      {"streams.gc_stream", T::String, "shared", 0, 0, {"shared", "per_stream", "hotcold"}, "", "where GC copies go: shared = one GC frontier per die; per_stream = the GC frontier of the stream the data was written in; hotcold = by the LPN's host-write count, as streams.assign=hotcold"},
       // controller scheduling
       {"sched.policy", T::String, "fifo", 0, 0, {"fifo", "read_priority"}, "", "read_priority: when the buffer must flush, stop writes, serve queued reads, then flush (seed 001)"},
       // host
@@ -69,6 +76,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.blkparse_event", T::String, "Q", 0, 0, {"Q", "D"}, "", "blkparse action that makes a request"},
       {"workload.read_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are reads"},
       {"workload.distribution", T::String, "random", 0, 0, {}, "", "random address distribution, fio spelling: random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:..."},
+      {"workload.stream_hint", T::String, "none", 0, 0, {"none", "zone"}, "", "stream id on each write command (NVMe streams directive): zone = a write drawn from zone i of a zoned: distribution carries stream i+1 (needs streams.assign=manual)"},
       {"workload.random_map", T::Bool, false, 0, 0, {}, "", "random: visit every block once per pass (fio's default) instead of independent picks"},
       {"workload.scatter", T::Bool, true, 0, 0, {}, "", "zipf/pareto/normal: scatter hot ranks over the range as fio does (false: hot = lowest addresses)"},
       {"workload.block_bytes", T::Int, 4096, 512, 64ll << 20, {}, "bytes", "request size"},
@@ -97,6 +105,7 @@ const std::vector<KeySpec>& config_schema() {
       // checks and statistics
       {"check.integrity", T::Bool, true, 0, 0, {}, "", "check every read against the last version written"},
       {"stats.lpn_writes", T::Bool, false, 0, 0, {}, "", "write lpn_writes.csv (lpn,writes) with every logical page's host write count"},
+      {"stats.lifetimes", T::String, "auto", 0, 0, {"auto", "on", "off"}, "", "per-stream data lifetime quartiles in summary.json (5 B per logical page); auto = on when streams.count > 0"},
       {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row"},
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
   };

@@ -117,6 +117,8 @@ std::unique_ptr<Workload> make_precondition_workload(const Config& c, uint64_t l
 
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
   std::unique_ptr<Workload> w;
+  if (c.s("workload.stream_hint") != "none")
+    throw ConfigError("key 'workload.stream_hint': zone is not supported yet");
   if (c.s("workload.pattern") == "trace") {
     if (for_precondition) return std::make_unique<RepeatWrites>(c, logical_bytes);
     w = make_trace(c, logical_bytes);

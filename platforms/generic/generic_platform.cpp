@@ -3,6 +3,7 @@
 #include "common/sim_time.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/victim_policy.h"
+#include "controller/streams/streams.h"
 #include "host/workload_factory.h"
 
 namespace ssdtlm {
@@ -19,6 +20,11 @@ uint32_t frontier_streams(const Config& c) { return map_pages(c) ? 3 : 2; }
 
 GenericPlatform::GenericPlatform(const Config& c)
     : g_(Geometry::from_config(c, uint32_t(c.i("ftl.gc_free_blocks")) + frontier_streams(c))) {
+  const StreamParams sp = StreamParams::from_config(c);
+  if (sp.count > 0 || sp.gc != GcStreams::Shared)
+    throw ConfigError("key 'streams.count': stream separation is not supported yet (streams.count must be 0, "
+                      "streams.gc_stream shared)");
+  if (c.s("ftl.gc_unit") != "block") throw ConfigError("key 'ftl.gc_unit': superblock is not supported yet");
   const bool check = c.b("check.integrity");
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);

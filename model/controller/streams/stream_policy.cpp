@@ -1,0 +1,24 @@
+#include "controller/streams/stream_policy.h"
+
+#include "common/registry.h"
+
+namespace ssdtlm {
+namespace {
+const std::map<std::string, StreamFactory>& table() {
+  static const std::map<std::string, StreamFactory> t = {
+      {"single", make_single_stream},
+      {"manual", make_manual_stream},
+      {"autostream", make_autostream},
+      {"hotcold", make_hotcold_stream},
+  };
+  return t;
+}
+}  // namespace
+
+std::vector<std::string> stream_policy_names() { return registry_names(table()); }
+
+std::unique_ptr<StreamPolicy> make_stream_policy(const std::string& name, const StreamContext& c, const std::string& key) {
+  return registry_find(table(), name, key, "stream assignment")(c);
+}
+
+}  // namespace ssdtlm

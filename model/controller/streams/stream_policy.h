@@ -1,0 +1,56 @@
+// Stream assignment: which user stream (write frontier) a host write goes to. A new policy is one new
+// file plus one line in stream_policy.cpp (streams.assign). Plain C++, no SystemC; see docs/streams.md.
+//
+// Streams are numbered 0 .. streams-1; stream 0 is the default stream (a single-stream SSD writes only
+// to it). A policy sees every host write command in arrival order, once, before its units are buffered.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/streams/write_counts.h"
+
+namespace ssdtlm {
+
+struct StreamContext {
+  uint32_t streams = 1;          // user streams, streams.count + 1
+  uint64_t logical_units = 0;    // 4 KiB mapping units of the logical space
+  uint32_t hot_threshold = 10;   // hotcold: a count above this is hot
+  uint32_t chunk_units = 256;    // autostream: units per LBA chunk
+  const WriteCounts* counts = nullptr;  // per-LPN host-write counts (hotcold), the write being assigned included
+};
+
+class StreamPolicy {
+ public:
+  virtual ~StreamPolicy() = default;
+  // The streams of the units [lpn, lpn + units) of one host write whose command carries stream id `hint`
+  // (0 = none): out[i] in [0, streams) for unit lpn + i.
+  virtual void assign(uint32_t lpn, uint32_t units, uint32_t hint, uint8_t* out) = 0;
+  virtual size_t memory_bytes() const { return 0; }
+};
+
+using StreamFactory = std::function<std::unique_ptr<StreamPolicy>(const StreamContext&)>;
+
+std::unique_ptr<StreamPolicy> make_single_stream(const StreamContext& c);
+std::unique_ptr<StreamPolicy> make_manual_stream(const StreamContext& c);
+std::unique_ptr<StreamPolicy> make_autostream(const StreamContext& c);
+std::unique_ptr<StreamPolicy> make_hotcold_stream(const StreamContext& c);
+
+// Name -> factory; throws ConfigError naming `key` and the known names for an unknown name.
+std::unique_ptr<StreamPolicy> make_stream_policy(const std::string& name, const StreamContext& c, const std::string& key);
+std::vector<std::string> stream_policy_names();
+
+// Hot/cold classification by host-write count (seed 004): a count up to `threshold` is cold (stream 0),
+// above it hot. With more than two streams the hot side is split by powers of two: counts in
+// [(T+1)·2^k, (T+1)·2^(k+1)) go to stream k+1, the last stream taking everything above.
+inline uint32_t hotcold_stream(uint32_t count, uint32_t threshold, uint32_t streams) {
+  if (count <= threshold || streams < 2) return 0;
+  const uint64_t ratio = uint64_t(count) / (uint64_t(threshold) + 1);  // >= 1
+  const uint32_t level = 1 + uint32_t(63 - __builtin_clzll(ratio));
+  return level < streams ? level : streams - 1;
+}
+
+}  // namespace ssdtlm

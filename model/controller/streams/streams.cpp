@@ -1,0 +1,62 @@
+#include "controller/streams/streams.h"
+
+#include <algorithm>
+
+#include "common/config.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+StreamParams StreamParams::from_config(const Config& c) {
+  auto fail = [](const std::string& key, const std::string& what) { throw ConfigError("key '" + key + "': " + what); };
+  StreamParams p;
+  p.count = uint32_t(c.i("streams.count"));
+  p.assign = c.s("streams.assign");
+  p.hot_threshold = uint32_t(c.i("streams.hot_threshold"));
+  const uint64_t chunk = c.u("streams.autostream_chunk_bytes");
+  if (chunk % kUnitBytes)
+    fail("streams.autostream_chunk_bytes", "expected a multiple of the 4 KiB mapping unit, got " + std::to_string(chunk));
+  p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
+  const std::string gc = c.s("streams.gc_stream");
+  p.gc = gc == "per_stream" ? GcStreams::PerStream : gc == "hotcold" ? GcStreams::HotCold : GcStreams::Shared;
+  const std::string life = c.s("stats.lifetimes");
+  p.lifetimes = life == "on" || (life == "auto" && p.count > 0);
+
+  bool known = false;
+  for (const auto& n : stream_policy_names()) known |= n == p.assign;
+  if (!known) make_stream_policy(p.assign, StreamContext(), "streams.assign");  // throws, naming the policies
+  if (p.assign != "single" && p.count == 0)
+    fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
+  if (p.gc == GcStreams::HotCold && p.count == 0)
+    fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
+  if (p.count > 0 && c.s("buffer.policy") == "hexa")
+    fail("buffer.policy", "hexa orders the whole buffer by map segment and does not keep streams apart; with "
+                          "streams.count > 0 use fifo (hexa with streams is not supported yet)");
+  return p;
+}
+
+Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
+  if (p_.counts()) counts_ = std::make_unique<WriteCounts>(logical_units);
+  StreamContext ctx;
+  ctx.streams = p_.user_streams();
+  ctx.logical_units = logical_units;
+  ctx.hot_threshold = p_.hot_threshold;
+  ctx.chunk_units = p_.chunk_units;
+  ctx.counts = counts_.get();
+  policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
+  if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams());
+  reset_stats();
+}
+
+void Streams::reset_stats() {
+  stats_ = StreamStats();
+  stats_.writes.assign(p_.user_streams(), 0);
+  stats_.gc_writes.assign(p_.user_streams(), 0);
+  if (lifetimes_) lifetimes_->reset();
+}
+
+size_t Streams::memory_bytes() const {
+  return (counts_ ? counts_->memory_bytes() : 0) + policy_->memory_bytes() + (lifetimes_ ? lifetimes_->memory_bytes() : 0);
+}
+
+}  // namespace ssdtlm

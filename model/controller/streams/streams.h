@@ -1,0 +1,85 @@
+// Stream separation as one plain-C++ object the FTL asks (docs/streams.md): which user stream a host write
+// goes to (the StreamPolicy), which GC stream a relocated unit goes to (streams.gc_stream), the per-LPN
+// write counts hot/cold classification needs, and the per-stream statistics (writes, GC writes, padding,
+// lifetimes). The timed FTL and the fast-forward precondition share it, so preconditioning trains the
+// policies and the counts the timed run starts from.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/streams/lifetimes.h"
+#include "controller/streams/stream_policy.h"
+#include "controller/streams/write_counts.h"
+
+namespace ssdtlm {
+
+class Config;
+
+enum class GcStreams : uint8_t { Shared, PerStream, HotCold };
+
+struct StreamParams {
+  uint32_t count = 0;              // streams.count: user streams besides stream 0
+  std::string assign = "single";   // streams.assign
+  uint32_t hot_threshold = 10;     // streams.hot_threshold
+  uint32_t chunk_units = 256;      // streams.autostream_chunk_bytes / 4 KiB
+  GcStreams gc = GcStreams::Shared;
+  bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
+  uint32_t user_streams() const { return count + 1; }
+  uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
+  bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
+  // Reads and checks the streams.* keys and the combinations the model does not support (ConfigError
+  // naming the key).
+  static StreamParams from_config(const Config& c);
+};
+
+struct StreamStats {
+  std::vector<uint64_t> writes;     // host units assigned, per user stream
+  std::vector<uint64_t> gc_writes;  // units relocated by GC, per data stream (the stream they belong to)
+  uint64_t user_padding = 0;        // padding units in user (buffer flush) pages
+  uint64_t gc_padding = 0;          // padding units in GC pages
+  uint64_t requeued = 0;            // buffered units moved to another stream by an overwrite
+};
+
+class Streams {
+ public:
+  Streams(const StreamParams& p, uint64_t logical_units);
+
+  const StreamParams& params() const { return p_; }
+  uint32_t user_streams() const { return p_.user_streams(); }
+  uint32_t gc_streams() const { return p_.gc_streams(); }
+
+  // One host write command: counts its units' writes, then fills out[i], the stream of unit lpn + i.
+  void assign(uint32_t lpn, uint32_t units, uint32_t hint, uint8_t* out) {
+    if (counts_) for (uint32_t i = 0; i < units; ++i) counts_->add(lpn + i);
+    policy_->assign(lpn, units, hint, out);
+    for (uint32_t i = 0; i < units; ++i) ++stats_.writes[out[i]];
+  }
+  // A valid unit GC relocates: its data stream from now on (the stream in its out-of-band data, or with
+  // gc_stream=hotcold its LPN's class), and the GC stream (frontier) it goes to.
+  uint32_t gc_data_stream(uint32_t lpn, uint32_t oob_stream) const {
+    return p_.gc == GcStreams::HotCold ? hotcold_stream((*counts_)[lpn], p_.hot_threshold, user_streams()) : oob_stream;
+  }
+  uint32_t gc_stream_of(uint32_t data_stream) const { return p_.gc == GcStreams::Shared ? 0 : data_stream; }
+  void prefetch(uint32_t lpn) const {
+    if (counts_) counts_->prefetch(lpn);
+  }
+
+  const WriteCounts* counts() const { return counts_.get(); }
+  Lifetimes* lifetimes() { return lifetimes_.get(); }
+  const Lifetimes* lifetimes() const { return lifetimes_.get(); }
+  StreamStats& stats() { return stats_; }
+  const StreamStats& stats() const { return stats_; }
+  void reset_stats();
+  size_t memory_bytes() const;
+
+ private:
+  StreamParams p_;
+  std::unique_ptr<WriteCounts> counts_;
+  std::unique_ptr<StreamPolicy> policy_;
+  std::unique_ptr<Lifetimes> lifetimes_;
+  StreamStats stats_;
+};
+
+}  // namespace ssdtlm
