@@ -179,9 +179,10 @@ uint32_t Ftl::pick_map_die() {
 }
 
 void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
-  // GC's own write-backs are not paced: GC must progress for the dies to become ready again.
-  const bool for_gc = work->waiters.front().kind == Waiter::Gc;
-  const uint32_t die = for_gc ? ts_->pick_die() : pick_map_die();
+  // Only the buffer's write-backs are paced: GC must progress for the dies to become ready again, and a
+  // host read that evicts a dirty segment writes it to any die with room, as DFTL would.
+  const bool paced = work->waiters.front().kind == Waiter::Flush;
+  const uint32_t die = paced ? pick_map_die() : ts_->pick_die();
   if (die == kInvalid) {
     // No die may take a page now (all are collecting or short of blocks): the write-back, and whoever
     // waits for it, waits for a die to become ready (retry_map_writes). The segments stay dirty in DRAM.
@@ -203,7 +204,7 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
 void Ftl::retry_map_writes() {
   if (in_retry_) return;
   in_retry_ = true;
-  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Gc ? ts_->pick_die() : pick_map_die()) != kInvalid) {
+  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Flush ? pick_map_die() : ts_->pick_die()) != kInvalid) {
     MapWork* m = wb_head_;
     wb_head_ = m->next_free;
     if (!wb_head_) wb_tail_ = nullptr;
