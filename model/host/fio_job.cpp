@@ -417,8 +417,8 @@ class Interpreter {
     try {
       const std::string v = trim(l.value);
       double ns;
-      if (!v.empty() && v[0] == '(')  // fio: microseconds inside expressions
-        ns = Expr(v, [](const std::string& a) { return parse_time_ns(a, 1e3, true); }).eval();
+      if (!v.empty() && v[0] == '(')  // fio: the arithmetic is in microseconds
+        ns = 1e3 * Expr(v, [](const std::string& a) { return parse_time_ns(a, 1e3, true) / 1e3; }).eval();
       else
         ns = parse_time_ns(v, default_unit_ns, true);
       if (!(ns >= 0)) throw UnitError("a time", v, "negative");
@@ -762,8 +762,7 @@ class Builder {
       std::string name = parts[0].substr(0, parts[0].find(':'));
       for (size_t k = 0; k < 3; ++k) {
         std::string p = trim(k < parts.size() ? parts[k] : parts.back());
-        if (!p.empty() && p.find(':') == std::string::npos && !std::isalpha(static_cast<unsigned char>(p[0])))
-          p = name + ":" + p;
+        if (!p.empty() && !std::isalpha(static_cast<unsigned char>(p[0]))) p = name + ":" + p;
         per[k] = p;
       }
       dist = *one_value(per, d, s.dist_at, "random distributions");

@@ -198,13 +198,13 @@ void NvmeHost::finish(Job& j) {
 
 void NvmeHost::pump(Job& j, uint64_t now) {
   if (j.state != State::Running || j.exhausted) return;
+  if (now >= j.end_ps) {
+    stop_issuing(j);
+    return;
+  }
   const bool think = j.pace.think_ns > 0;
   const bool paced = j.pace.rate_iops > 0 || j.pace.rate_bytes_per_s > 0;
   while (j.free_count > 0) {
-    if (now >= j.end_ps) {
-      stop_issuing(j);
-      return;
-    }
     if (j.gate_ps > now) {
       arm(j, j.gate_ps);
       break;

@@ -14,7 +14,7 @@ namespace {
 struct Entry {
   std::string name;
   int groupid = 0;
-  nlohmann::json options = nlohmann::json::object();
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
   HostStats stats;
   bool first = true;
   uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
@@ -35,14 +35,14 @@ void merge(Entry& e, const HostStats& h) {
   e.first = false;
 }
 
-nlohmann::json lat_object(const Histogram& h, bool percentiles) {
-  nlohmann::json o = {{"min", h.min()},
+nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles) {
+  nlohmann::ordered_json o = {{"min", h.min()},
                       {"max", h.max()},
                       {"mean", h.mean()},
                       {"stddev", h.stddev()},
                       {"N", h.count()}};
   if (percentiles && h.count()) {
-    nlohmann::json p = nlohmann::json::object();
+    nlohmann::ordered_json p = nlohmann::ordered_json::object();
     char key[32];
     for (double q : fio_percentiles()) {
       std::snprintf(key, sizeof key, "%f", q);
@@ -53,9 +53,9 @@ nlohmann::json lat_object(const Histogram& h, bool percentiles) {
   return o;
 }
 
-nlohmann::json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0}, {"stddev", 0.0}, {"N", 0}}; }
+nlohmann::ordered_json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0}, {"stddev", 0.0}, {"N", 0}}; }
 
-nlohmann::json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s) {
+nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s) {
   const uint64_t runtime_ms = uint64_t(runtime_s * 1e3 + 0.5);
   const double bw_bytes = runtime_s > 0 ? double(bytes) / runtime_s : 0.0;
   return {{"io_bytes", bytes},
@@ -72,16 +72,16 @@ nlohmann::json direction(const Histogram& h, uint64_t ios, uint64_t bytes, doubl
           {"lat_ns", lat_object(h, false)}};
 }
 
-nlohmann::json options_json(const FioOptions& opts) {
-  nlohmann::json o = nlohmann::json::object();
+nlohmann::ordered_json options_json(const FioOptions& opts) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
   for (auto& [k, v] : opts) o[k] = v;
   return o;
 }
 
 // fio's latency bins: the share (%) of I/Os in (previous bound, bound], bounds in `unit_ns`.
-nlohmann::json latency_bins(const Histogram& all, const std::vector<const char*>& bounds, uint64_t unit_ns,
+nlohmann::ordered_json latency_bins(const Histogram& all, const std::vector<const char*>& bounds, uint64_t unit_ns,
                             bool open_end, uint64_t below_ns) {
-  nlohmann::json o = nlohmann::json::object();
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
   const double n = double(all.count());
   uint64_t prev = below_ns ? all.count_at_most(below_ns) : 0;
   for (const char* b : bounds) {
@@ -100,7 +100,7 @@ const std::vector<double>& fio_percentiles() {
   return p;
 }
 
-nlohmann::json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
+nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
                              const std::string& version) {
   const NvmeHost& host = p.host();
   std::vector<Entry> entries;
@@ -124,7 +124,7 @@ nlohmann::json make_fio_json(Platform& p, const Config& c, const nlohmann::json&
     merge(entries[at], host.job_stats(j));
   }
 
-  nlohmann::json jobs = nlohmann::json::array();
+  nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
   Histogram all_lat;
   uint64_t ticks_ns[3] = {0, 0, 0};
   for (const Entry& e : entries) {
@@ -137,7 +137,7 @@ nlohmann::json make_fio_json(Platform& p, const Config& c, const nlohmann::json&
     ticks_ns[0] += uint64_t(s.latency[0].mean() * double(s.latency[0].count()));
     ticks_ns[1] += uint64_t(s.latency[1].mean() * double(s.latency[1].count()));
     ticks_ns[2] += uint64_t(s.trim_latency.mean() * double(s.trim_latency.count()));
-    nlohmann::json job = {{"jobname", e.name},
+    nlohmann::ordered_json job = {{"jobname", e.name},
                           {"groupid", e.groupid},
                           {"error", 0},
                           {"eta", 0},
@@ -163,7 +163,7 @@ nlohmann::json make_fio_json(Platform& p, const Config& c, const nlohmann::json&
 
   const HostStats& h = host.measured_stats();
   const double util = summary.contains("utilization") ? summary["utilization"]["die_array"].get<double>() : 0.0;
-  nlohmann::json disk = {{"name", "ssdtlm"},
+  nlohmann::ordered_json disk = {{"name", "ssdtlm"},
                          {"read_ios", h.ios[0]},
                          {"write_ios", h.ios[1]},
                          {"read_sectors", h.bytes[0] / 512},
@@ -179,15 +179,15 @@ nlohmann::json make_fio_json(Platform& p, const Config& c, const nlohmann::json&
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
   char when[64] = "";
   std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&t));
-  nlohmann::json out;
+  nlohmann::ordered_json out;
   out["fio version"] = "ssdtlm-" + version;
   out["timestamp"] = uint64_t(t);
   out["timestamp_ms"] =
       uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());
   out["time"] = when;
-  out["global options"] = fio ? options_json(fio->global_options) : nlohmann::json::object();
+  out["global options"] = fio ? options_json(fio->global_options) : nlohmann::ordered_json::object();
   out["jobs"] = jobs;
-  out["disk_util"] = nlohmann::json::array({disk});
+  out["disk_util"] = nlohmann::ordered_json::array({disk});
   return out;
 }
 

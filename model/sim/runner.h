@@ -19,7 +19,7 @@ struct RunOptions {
 
 struct RunResult {
   nlohmann::json summary;
-  nlohmann::json fio_json;  // with RunOptions::fio_json
+  nlohmann::ordered_json fio_json;  // with RunOptions::fio_json (fio's key order)
   std::string timeseries_csv;
   std::string latency_cdf_csv;
   std::string lpn_writes_csv;  // only with stats.lpn_writes

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "common/config.h"
+#include "host/trace_reader.h"
 #include "platform/platform_run.h"
 
 using namespace ssdtlm;
@@ -115,4 +116,70 @@ TEST_CASE("every configuration key is documented in the README", "[config][docs]
     INFO("key " << k.path << " (regenerate the table with ssdtlm-generic --help-config)");
     CHECK(readme.find("`" + k.path + "`") != std::string::npos);
   }
+}
+
+TEST_CASE("sizes, times, ratios and booleans take human units in --set and in files", "[config][units]") {
+  Config c;
+  c.set("buffer.bytes=64M");
+  CHECK(c.i("buffer.bytes") == 64ll << 20);
+  c.set("buffer.bytes=1GiB");
+  CHECK(c.i("buffer.bytes") == 1ll << 30);
+  c.set("workload.block_bytes=4k");
+  CHECK(c.i("workload.block_bytes") == 4096);
+  c.set("timing.t_prog_us=0.7ms");
+  CHECK(c.d("timing.t_prog_us") == Approx(700));
+  c.set("timing.t_read_us=60000ns");
+  CHECK(c.d("timing.t_read_us") == Approx(60));
+  c.set("timing.t_read_us=45");  // a bare number stays in the key's unit
+  CHECK(c.d("timing.t_read_us") == Approx(45));
+  c.set("stats.interval_ms=1s");
+  CHECK(c.d("stats.interval_ms") == Approx(1000));
+  c.set("geometry.over_provisioning=7%");
+  CHECK(c.d("geometry.over_provisioning") == Approx(0.07));
+  c.set("precondition.fill=no");
+  CHECK_FALSE(c.b("precondition.fill"));
+  c.set("precondition.fill=1");
+  CHECK(c.b("precondition.fill"));
+  c.set("check.integrity=off");
+  CHECK_FALSE(c.b("check.integrity"));
+  c.set("workload.io_count=1e5");
+  CHECK(c.i("workload.io_count") == 100000);
+  c.set("workload.trace_devno=-1");
+  CHECK(c.i("workload.trace_devno") == -1);
+  c.merge_text(R"({"buffer": {"bytes": "256MiB"}, "timing": {"t_erase_us": "3.5ms"}, "check": {"integrity": "yes"},
+                   "jobs": [{"name": "j", "block_bytes": "64k", "read_fraction": "30%"}]})", "units.json");
+  CHECK(c.i("buffer.bytes") == 256ll << 20);
+  CHECK(c.d("timing.t_erase_us") == Approx(3500));
+  CHECK(c.b("check.integrity"));
+  CHECK(c.job_config(0).i("workload.block_bytes") == 65536);
+  CHECK(c.job_config(0).d("workload.read_fraction") == Approx(0.3));
+  // The effective configuration holds plain numbers, so it runs again unchanged.
+  CHECK(c.json()["buffer"]["bytes"].is_number_integer());
+  CHECK(c.json()["jobs"][0]["block_bytes"] == 65536);
+}
+
+TEST_CASE("unit errors name the key, print limits in units and say why", "[config][units]") {
+  Config c;
+  CHECK_THAT(error_of([&] { c.set("buffer.bytes=2TiB"); }),
+             Contains("buffer.bytes") && Contains("[0, 1 TiB]") && Contains("out of range"));
+  CHECK_THAT(error_of([&] { c.set("buffer.bytes=64Q"); }), Contains("buffer.bytes") && Contains("unknown unit 'Q'"));
+  CHECK_THAT(error_of([&] { c.set("buffer.bytes=-4k"); }), Contains("negative"));
+  CHECK_THAT(error_of([&] { c.set("workload.block_bytes=100M"); }), Contains("[512 B, 64 MiB]"));
+  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=1s"); }), Contains("timing.t_read_us") && Contains("[10 ns, 100 ms]"));
+  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=fast"); }), Contains("a time") && Contains("ns, us, ms, s"));
+  CHECK_THAT(error_of([&] { c.set("geometry.over_provisioning=lots"); }), Contains("percentage"));
+  CHECK_THAT(error_of([&] { c.set("workload.io_count=12abc"); }), Contains("workload.io_count") && Contains("integer"));
+  CHECK_THAT(error_of([&] { c.merge_text(R"({"buffer": {"bytes": "huge"}})", "u.json"); }),
+             Contains("u.json") && Contains("buffer.bytes"));
+  CHECK_THAT(error_of([&] { c.set("workload.io_count=1099511627777"); }), Contains("1099511627776"));
+  CHECK(c.i("buffer.bytes") == 64ll << 20);
+}
+
+TEST_CASE("the trace formats the readers support are the key's choices", "[config][trace]") {
+  const KeySpec* k = find_key("workload.trace_format");
+  REQUIRE(k);
+  CHECK(k->choices == trace_formats());
+  Config c;
+  c.set("workload.trace_format=mqsim");
+  CHECK(c.s("workload.trace_format") == "mqsim");
 }
