@@ -1,6 +1,7 @@
 // SyntheticWorkload: patterns, fractions, alignment, validation and speed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -233,4 +234,88 @@ TEST_CASE("a million synthetic requests take well under a second", "[host][synth
   CHECK(n == 1000000);
   CHECK(sum != 0);
   CHECK(secs < 1.0);
+}
+
+TEST_CASE("a byte limit ends the workload, and progress counts what limits it", "[host][synthetic]") {
+  SyntheticSpec s = base_spec();
+  s.bssplit = "4k/50:64k/50";
+  s.io_bytes = 1 << 20;
+  SyntheticWorkload w(s);
+  IoRequest r;
+  uint64_t bytes = 0, n = 0;
+  while (w.next(r)) {
+    bytes += r.bytes;
+    ++n;
+  }
+  CHECK(bytes >= (1u << 20));
+  CHECK(bytes < (1u << 20) + 65536);  // stops once the limit is reached
+  CHECK(w.issued_bytes() == bytes);
+  CHECK(w.progress().done == bytes);
+  CHECK(w.progress().total == 1u << 20);
+  CHECK(std::string(w.progress().what) == "bytes");
+  s.io_bytes = 0;
+  s.io_count = 10;
+  SyntheticWorkload c(s);
+  CHECK(c.progress().total == 10);
+  CHECK(std::string(c.progress().what) == "I/Os");
+}
+
+TEST_CASE("random offsets stay inside the range that starts at range_offset", "[host][synthetic]") {
+  SyntheticSpec s = base_spec();
+  s.range_offset = 3ull << 30;
+  s.range_bytes = 1ull << 30;
+  s.io_count = 20000;
+  SyntheticWorkload w(s);
+  IoRequest r;
+  uint64_t lo = ~uint64_t(0), hi = 0;
+  while (w.next(r)) {
+    lo = std::min(lo, r.offset);
+    hi = std::max(hi, r.offset + r.bytes);
+  }
+  CHECK(lo >= 3ull << 30);
+  CHECK(lo < (3ull << 30) + (16u << 20));
+  CHECK(hi <= 4ull << 30);
+  CHECK(hi > (4ull << 30) - (16u << 20));
+}
+
+TEST_CASE("strided zones: zone_size bytes in one zone, then the next zone_range + zone_skip further", "[host][synthetic]") {
+  SyntheticSpec s = base_spec();
+  s.range_bytes = 64ull << 20;
+  s.zone_range = 4u << 20;
+  s.zone_size = 1u << 20;  // 256 requests of 4 KiB per zone visit
+  s.zone_skip = 4u << 20;
+  s.random_map = true;
+  s.io_count = 256 * 10;
+  SyntheticWorkload w(s);
+  IoRequest r;
+  for (int visit = 0; visit < 10; ++visit) {
+    // zones start at 0, 8, 16, ... 56 MiB, then wrap to 0
+    const uint64_t start = uint64_t(visit % 8) * (8u << 20);
+    std::vector<uint64_t> seen;
+    for (int i = 0; i < 256; ++i) {
+      REQUIRE(w.next(r));
+      CHECK(r.offset >= start);
+      CHECK(r.offset + r.bytes <= start + (4u << 20));
+      seen.push_back(r.offset);
+    }
+    std::sort(seen.begin(), seen.end());
+    CHECK(std::unique(seen.begin(), seen.end()) == seen.end());  // the random map: no block twice per visit
+  }
+  SyntheticSpec q = base_spec();
+  q.pattern = "sequential";
+  q.range_bytes = 16u << 20;
+  q.zone_range = 1u << 20;
+  q.zone_size = 2u << 20;  // twice round the zone before moving on
+  q.io_count = 1024;
+  SyntheticWorkload seq(q);
+  for (int i = 0; i < 1024; ++i) {
+    REQUIRE(seq.next(r));
+    CHECK(r.offset == uint64_t(i / 512) * (1u << 20) + uint64_t(i % 256) * 4096);
+  }
+  SyntheticSpec bad = base_spec();
+  bad.zone_range = 2ull << 30;
+  CHECK_THROWS_WITH(SyntheticWorkload(bad), Catch::Contains("zone_range"));
+  bad.zone_range = 0;
+  bad.zone_skip = 4096;
+  CHECK_THROWS_WITH(SyntheticWorkload(bad), Catch::Contains("need zone_range"));
 }
