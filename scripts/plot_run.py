@@ -1,10 +1,19 @@
 #!/usr/bin/env python3
-"""Plots one run directory: throughput/WAF/free blocks over time and the latency CDF.
+"""Plots one run directory: its time series and its latency distribution, read without squinting.
 
-usage: .venv/bin/python scripts/plot_run.py OUT_DIR   (writes OUT_DIR/timeseries.png, OUT_DIR/latency_cdf.png)
+usage: .venv/bin/python scripts/plot_run.py OUT_DIR [--title TEXT]
+
+Writes OUT_DIR/timeseries.png: one panel per quantity with its own axis (IOPS, MB/s, interval WAF, free blocks,
+buffer occupancy, GC-active dies, outstanding commands, map hit ratio, dirty map segments); a series that is zero
+all along is left out, and so is a panel with nothing left.
+Writes OUT_DIR/latency_cdf.png: the CDF on a log latency axis, and beside it the tail on a "nines" axis
+(1 - CDF, log scale) with p99, p99.9 and p99.99 of each operation marked.
+With stats.lpn_writes, also OUT_DIR/lpn_writes_cdf.png (how writes spread over logical pages).
 """
+import argparse
 import csv
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -16,6 +25,23 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa: E402
+
+# (panel title / axis label, [(column, legend label, scale)]): one axis per panel, so counters of different
+# magnitudes never share one.
+PANELS = [
+    ("kIOPS", [("read_iops", "read", 1e-3), ("write_iops", "write", 1e-3)]),
+    ("MB/s", [("mbps", "host", 1.0)]),
+    ("WAF (interval)", [("waf", "NAND / host bytes", 1.0)]),
+    ("free blocks", [("free_blocks", "all dies", 1.0)]),
+    ("buffer (4 KiB units)", [("buffer_units", "occupied", 1.0)]),
+    ("GC-active dies", [("gc_active_dies", "dies", 1.0)]),
+    ("outstanding commands", [("outstanding", "host", 1.0)]),
+    ("map hit ratio", [("map_hit_ratio", "interval", 1.0)]),
+    ("dirty map segments", [("map_dirty_segments", "segments", 1.0)]),
+]
+
+TAIL_MARKS = [("p99", "p99", 1e-2), ("p999", "p99.9", 1e-3), ("p9999", "p99.99", 1e-4)]
 
 
 def read_csv(path):
@@ -23,60 +49,149 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def main(out_dir):
-    out = Path(out_dir)
-    summary = json.loads((out / "summary.json").read_text())
-    rows = read_csv(out / "timeseries.csv")
-    t = [float(r["t_ms"]) / 1e3 for r in rows]
-    fig, ax = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
-    ax[0].plot(t, [float(r["read_iops"]) / 1e3 for r in rows], label="read")
-    ax[0].plot(t, [float(r["write_iops"]) / 1e3 for r in rows], label="write")
-    ax[0].set_ylabel("kIOPS")
-    ax[0].legend()
-    ax[1].plot(t, [float(r["waf"]) for r in rows], color="tab:red")
-    ax[1].set_ylabel("WAF (interval)")
-    ax[2].plot(t, [int(r["free_blocks"]) for r in rows], label="free blocks")
-    ax[2].plot(t, [int(r["buffer_units"]) for r in rows], label="buffer units (4 KiB)")
-    ax[2].set_ylabel("count")
-    ax[2].set_xlabel("simulated time (s)")
-    ax[2].legend()
-    fig.suptitle("%s: %.0f IOPS, WAF %.2f" % (out.name, summary["host"]["iops"], summary["waf"]["total"]))
-    fig.tight_layout()
-    fig.savefig(out / "timeseries.png", dpi=110)
+def panels_with_data(rows):
+    """The panels and series worth drawing: a series that is 0 in every row is dropped."""
+    out = []
+    for label, series in PANELS:
+        kept = []
+        for col, name, scale in series:
+            if rows and col in rows[0]:
+                vals = [float(r[col]) * scale for r in rows]
+                if any(v != 0 for v in vals):
+                    kept.append((name, vals))
+        if label == "map hit ratio" and kept and all(v == 1.0 for v in kept[0][1]):
+            kept = []  # no map lookup missed: a flat line at 1 says nothing
+        if kept:
+            out.append((label, kept))
+    return out
 
-    cdf = read_csv(out / "latency_cdf.csv")
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+
+def plot_timeseries(out, summary, rows, title):
+    t = [float(r["t_ms"]) / 1e3 for r in rows]
+    panels = panels_with_data(rows)
+    if not panels:
+        return None
+    fig, axes = plt.subplots(len(panels), 1, figsize=(8, 1.9 * len(panels) + 0.8), sharex=True, squeeze=False)
+    for ax, (label, series) in zip(axes[:, 0], panels):
+        for name, vals in series:
+            ax.plot(t, vals, label=name, lw=1.2)
+        ax.set_ylabel(label)
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        ax.grid(True, alpha=0.3)
+        if len(series) > 1:
+            ax.legend(loc="best", fontsize=8)
+    axes[-1, 0].set_xlabel("simulated time (s)")
+    fig.suptitle(title or "%s: %.0f IOPS, WAF %.2f" % (out.name, summary["host"]["iops"], summary["waf"]["total"]))
+    fig.tight_layout()
+    path = out / "timeseries.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print("timeseries panels: " + "; ".join("%s (%s)" % (label, ", ".join(n for n, _ in series))
+                                            for label, series in panels))
+    return path
+
+
+def nines_formatter(y, _pos):
+    """1 - CDF on the tail axis, labelled as the percentile it stands for (0.01 -> 99%)."""
+    if y <= 0 or y > 1:
+        return ""
+    p = 100.0 * (1.0 - y)
+    return ("%.6f" % p).rstrip("0").rstrip(".") + "%"
+
+
+def plot_latency(out, summary, cdf, title):
+    fig, (ax, tail) = plt.subplots(1, 2, figsize=(12, 4.5))
+    floor = 1.0
+    colors = {"read": "tab:blue", "write": "tab:orange"}
     for op in ("read", "write"):
         pts = [(float(r["latency_us"]), float(r["cumulative_fraction"])) for r in cdf if r["op"] == op]
-        if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=op)
+        if not pts:
+            continue
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        ax.plot(xs, ys, label=op, color=colors[op])
+        # The tail: 1 - CDF, without the last point (where it is 0, off a log axis).
+        tx = [x for x, y in zip(xs, ys) if y < 1.0]
+        ty = [1.0 - y for y in ys if y < 1.0]
+        if tx:
+            tail.step(tx, ty, where="post", label=op, color=colors[op])
+            floor = min(floor, min(ty))
+        lat = summary["host"]["latency_us"][op]
+        for key, name, level in TAIL_MARKS:
+            if key in lat and lat["count"] * level >= 1:  # enough samples for that percentile to mean something
+                tail.plot([lat[key]], [level], "o", color=colors[op], ms=5)
+                left = op == "read"  # reads labelled to the left of their point, writes to the right
+                tail.annotate("%s %.0f us" % (name, lat[key]), (lat[key], level), textcoords="offset points",
+                              xytext=(-6 if left else 6, 4), ha="right" if left else "left", fontsize=8,
+                              color=colors[op])
     ax.set_xscale("log")
     ax.set_xlabel("latency (us)")
     ax.set_ylabel("cumulative fraction")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
+    ax.set_title("distribution")
+    tail.set_xscale("log")
+    tail.set_yscale("log")
+    low = 10.0 ** -max(4, int(math.ceil(-math.log10(max(floor, 1e-9)))))
+    tail.set_ylim(low, 1.0)
+    levels = [10.0 ** -k for k in range(0, 10) if 10.0 ** -k >= low]
+    tail.yaxis.set_major_locator(FixedLocator(levels))
+    tail.yaxis.set_major_formatter(FuncFormatter(nines_formatter))
+    tail.yaxis.set_minor_formatter(NullFormatter())
+    for _, _, level in TAIL_MARKS:
+        tail.axhline(level, color="grey", lw=0.6, ls=":")
+    tail.set_xlabel("latency (us)")
+    tail.set_ylabel("percentile (tail, 1 - CDF)")
+    tail.grid(True, which="major", alpha=0.3)
+    tail.set_title("tail")
+    if tail.lines:
+        tail.legend(loc="lower left")
+    fig.suptitle(title or "%s: latency" % out.name)
     fig.tight_layout()
-    fig.savefig(out / "latency_cdf.png", dpi=110)
+    path = out / "latency_cdf.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_lpn_writes(out):
     lpn = out / "lpn_writes.csv"
-    if lpn.exists():  # seed 004's view: how writes spread over logical pages
-        counts = sorted((int(r["writes"]) for r in read_csv(lpn)), reverse=True)
-        total = float(sum(counts))
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        acc, xs, ys = 0, [], []
-        for i, c in enumerate(counts):
-            acc += c
-            xs.append((i + 1) / len(counts))
-            ys.append(acc / total)
-        ax.plot(xs, ys)
-        ax.set_xlabel("fraction of written logical pages (hottest first)")
-        ax.set_ylabel("cumulative fraction of writes")
-        ax.grid(True, alpha=0.3)
-        fig.tight_layout()
-        fig.savefig(out / "lpn_writes_cdf.png", dpi=110)
-    print("plots in %s/timeseries.png and %s/latency_cdf.png" % (out, out))
+    if not lpn.exists():
+        return None
+    counts = sorted((int(r["writes"]) for r in read_csv(lpn)), reverse=True)
+    if not counts:
+        return None
+    total = float(sum(counts))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    acc, xs, ys = 0, [], []
+    for i, c in enumerate(counts):
+        acc += c
+        xs.append((i + 1) / len(counts))
+        ys.append(acc / total)
+    ax.plot(xs, ys)
+    ax.set_xlabel("fraction of written logical pages (hottest first)")
+    ax.set_ylabel("cumulative fraction of writes")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    path = out / "lpn_writes_cdf.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out_dir", help="a run's output directory (--out)")
+    ap.add_argument("--title", help="figure title (default: the directory name and its IOPS and WAF)")
+    a = ap.parse_args(argv)
+    out = Path(a.out_dir)
+    if not (out / "summary.json").exists():
+        sys.exit("%s: no summary.json: not a run directory" % out)
+    summary = json.loads((out / "summary.json").read_text())
+    written = [plot_timeseries(out, summary, read_csv(out / "timeseries.csv"), a.title),
+               plot_latency(out, summary, read_csv(out / "latency_cdf.csv"), a.title),
+               plot_lpn_writes(out)]
+    print("plots: " + ", ".join(str(p) for p in written if p))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    main()
