@@ -107,10 +107,12 @@ bool NvmeHost::next_request(Job& j) {
       return false;
     }
     const IoRequest& r = j.next;
-    if (r.bytes == 0) throw std::invalid_argument("host: request of 0 bytes at byte " + std::to_string(r.offset));
+    if (r.bytes == 0)
+      throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.bytes > p_.max_bytes)
-      throw std::invalid_argument("host: request of " + std::to_string(r.bytes) + " bytes exceeds the " +
-                                  std::to_string(p_.max_bytes) + "-byte write buffer (buffer.bytes)");
+      throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_size(double(r.bytes)) + " (" +
+                                  std::to_string(r.bytes) + " bytes) exceeds the write buffer of " +
+                                  format_size(double(p_.max_bytes)) + " (buffer.bytes)");
     if (r.offset > p_.logical_bytes || r.bytes > p_.logical_bytes - r.offset)
       throw std::invalid_argument("host: job '" + j.spec.name + "': request at byte " + std::to_string(r.offset) +
                                   " + " + std::to_string(r.bytes) + " lies beyond the namespace (" +
