@@ -57,6 +57,12 @@ std::string expected(const KeySpec& k) {
     os << " (or a percentage: 25%)";
   else if (k.type == KeyType::Bool)
     os << " (also 1/0, yes/no, on/off)";
+  else if (k.unit == "MB/s")
+    os << " [MB/s = 10^6 B/s; or with a unit: 3.9GB/s, 500MiB/s]";
+  else if (k.unit == "MT/s")
+    os << " [MT/s; or 1.2GT/s]";
+  else if (k.unit == "IOPS")
+    os << " [IOPS; or 10k, 1.5M]";
   else if (!k.unit.empty())
     os << " [" << k.unit << "]";
   return os.str();
@@ -78,6 +84,9 @@ nlohmann::json from_text(const KeySpec& k, const std::string& text) {
     case KeyType::Real:
       if (is_time(k)) return nlohmann::json(parse_time_ns(text, time_unit_ns(k.unit)) / time_unit_ns(k.unit));
       if (is_ratio(k)) return nlohmann::json(parse_ratio(text));
+      if (k.unit == "MB/s") return nlohmann::json(parse_bandwidth_mbps(text));
+      if (k.unit == "MT/s") return nlohmann::json(parse_transfer_rate_mts(text));
+      if (k.unit == "IOPS") return nlohmann::json(parse_si(text));
       return nlohmann::json(parse_number(text));
     case KeyType::Bool:
       return nlohmann::json(parse_bool(text));

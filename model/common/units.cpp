@@ -163,6 +163,58 @@ double parse_time_ns(std::string_view text, double default_unit_ns, bool fio_min
   return ns;
 }
 
+namespace {
+// The number of a rate and its unit, lower-cased, without a trailing "/s" or "ps".
+bool split_rate(std::string_view text, double& v, std::string& unit) {
+  std::string_view num, u;
+  split_number(trim(text), true, num, u);
+  if (!to_double(num, v) || v < 0) return false;
+  unit = lower(u);
+  if (unit.size() >= 2 && unit.compare(unit.size() - 2, 2, "/s") == 0) unit.resize(unit.size() - 2);
+  return true;
+}
+}  // namespace
+
+double parse_bandwidth_mbps(std::string_view text) {
+  const char* help = "a bandwidth such as 3938 (MB/s), 3.9GB/s or 500MiB/s";
+  double v = 0;
+  std::string u;
+  if (!split_rate(text, v, u)) throw UnitError(help, text);
+  static const struct {
+    const char* name;
+    double bytes;
+  } kUnits[] = {{"", 1e6},     {"b", 1},           {"kb", 1e3},          {"mb", 1e6},
+                {"gb", 1e9},   {"tb", 1e12},       {"kib", 1024.0},      {"mib", 1048576.0},
+                {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+  for (auto& k : kUnits)
+    if (u == k.name) return v * k.bytes / 1e6;
+  throw UnitError(help, text, "unknown unit '" + u + "'");
+}
+
+double parse_transfer_rate_mts(std::string_view text) {
+  const char* help = "a transfer rate such as 400 (MT/s) or 1.2GT/s";
+  double v = 0;
+  std::string u;
+  if (!split_rate(text, v, u)) throw UnitError(help, text);
+  if (u.empty() || u == "mt") return v;
+  if (u == "gt") return v * 1e3;
+  if (u == "kt") return v / 1e3;
+  throw UnitError(help, text, "unknown unit '" + u + "'");
+}
+
+double parse_si(std::string_view text) {
+  const char* help = "a number such as 10000, 10k or 1.5M";
+  double v = 0;
+  std::string_view num, u;
+  split_number(trim(text), true, num, u);
+  if (!to_double(num, v)) throw UnitError(help, text);
+  if (u.empty()) return v;
+  if (u == "k" || u == "K") return v * 1e3;
+  if (u == "M") return v * 1e6;
+  if (u == "G") return v * 1e9;
+  throw UnitError(help, text, "unknown prefix '" + std::string(u) + "' (k, M or G)");
+}
+
 double parse_ratio(std::string_view text) {
   std::string_view t = trim(text);
   bool percent = false;

@@ -14,6 +14,9 @@
 // Times: a decimal number and a unit: ns, us (usec, µs), ms (msec), s (sec), min, h, d; fio job files also
 // take "m" for minutes, as fio does. A bare number is in the caller's default unit.
 // Ratios: "0.25" or "25%". Booleans: true/false, 1/0, yes/no, on/off (any case).
+// Rates: bandwidths in MB/s (10^6 B/s) from "3938", "3.9GB/s", "500MiB/s", "800kB/s" (kB, MB, GB, TB decimal;
+// KiB, MiB, GiB, TiB binary; the "/s" may be left out); transfer rates in MT/s from "400" or "1.2GT/s"; counts
+// per second (IOPS) from "10000", "10k", "1.5M" (SI prefixes k, M, G).
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -54,6 +57,13 @@ bool parse_bool(std::string_view text);
 
 // A decimal or 0x-hex integer with an optional sign, nothing else ("12", "-1", "0x10").
 int64_t parse_integer(std::string_view text);
+
+// A bandwidth in MB/s (a bare number is MB/s).
+double parse_bandwidth_mbps(std::string_view text);
+// A transfer rate in MT/s (a bare number is MT/s).
+double parse_transfer_rate_mts(std::string_view text);
+// A number with an optional SI prefix k, M or G ("10k" = 10000; for IOPS).
+double parse_si(std::string_view text);
 
 // A plain decimal number ("1.5", "2e6"); finite.
 double parse_number(std::string_view text);

@@ -183,3 +183,17 @@ TEST_CASE("the trace formats the readers support are the key's choices", "[confi
   c.set("workload.trace_format=mqsim");
   CHECK(c.s("workload.trace_format") == "mqsim");
 }
+
+TEST_CASE("rates take their units: MB/s, MT/s and IOPS keys", "[config][units]") {
+  Config c;
+  c.set("nvme.link_mbps=7.88GB/s");
+  CHECK(c.d("nvme.link_mbps") == Approx(7880));
+  c.set("timing.channel_mts=1.2GT/s");
+  CHECK(c.d("timing.channel_mts") == Approx(1200));
+  c.set("workload.rate_iops=20k");
+  CHECK(c.d("workload.rate_iops") == Approx(20000));
+  c.set("workload.rate_mbps=100MiB/s");
+  CHECK(c.d("workload.rate_mbps") == Approx(104.8576));
+  CHECK_THAT(error_of([&] { c.set("nvme.link_mbps=fast"); }), Contains("nvme.link_mbps") && Contains("3.9GB/s"));
+  CHECK_THAT(error_of([&] { c.set("timing.channel_mts=500GT/s"); }), Contains("out of range"));
+}

@@ -139,3 +139,24 @@ TEST_CASE("limits print in human units", "[units]") {
   CHECK(time_unit_ns("us") == 1e3);
   CHECK(time_unit_ns("MB/s") == 0);
 }
+
+TEST_CASE("rates: bandwidths, transfer rates and counts per second", "[units]") {
+  CHECK(parse_bandwidth_mbps("3938") == Approx(3938));
+  CHECK(parse_bandwidth_mbps("3.9GB/s") == Approx(3900));
+  CHECK(parse_bandwidth_mbps("3.9 GB/s") == Approx(3900));
+  CHECK(parse_bandwidth_mbps("500MiB/s") == Approx(524.288));
+  CHECK(parse_bandwidth_mbps("800kB/s") == Approx(0.8));
+  CHECK(parse_bandwidth_mbps("100MB") == Approx(100));
+  CHECK(parse_bandwidth_mbps("1e9B/s") == Approx(1000));
+  CHECK_THROWS_WITH(parse_bandwidth_mbps("3 furlongs/s"), Contains("unknown unit"));
+  CHECK_THROWS_WITH(parse_bandwidth_mbps("-5MB/s"), Contains("bandwidth"));
+  CHECK(parse_transfer_rate_mts("400") == Approx(400));
+  CHECK(parse_transfer_rate_mts("1.2GT/s") == Approx(1200));
+  CHECK(parse_transfer_rate_mts("800 MT/s") == Approx(800));
+  CHECK_THROWS_AS(parse_transfer_rate_mts("1.2GHz"), UnitError);
+  CHECK(parse_si("10k") == Approx(10000));
+  CHECK(parse_si("1.5M") == Approx(1.5e6));
+  CHECK(parse_si("2G") == Approx(2e9));
+  CHECK(parse_si("250") == Approx(250));
+  CHECK_THROWS_WITH(parse_si("10m"), Contains("k, M or G"));
+}
