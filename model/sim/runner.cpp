@@ -22,6 +22,11 @@ namespace ssdtlm {
 
 namespace {
 
+// The build may record its version and git revision in a generated header (SSDTLM_VERSION, SSDTLM_GIT_REVISION);
+// without it the version is this default and the revision is asked of git at run time (version_string()).
+#if __has_include("ssdtlm_version.h")
+#include "ssdtlm_version.h"
+#endif
 #ifndef SSDTLM_VERSION
 #define SSDTLM_VERSION "0.14.0"
 #endif
