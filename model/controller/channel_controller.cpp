@@ -1,6 +1,8 @@
 #include "controller/channel_controller.h"
 
 #include "common/sim_time.h"
+#include "sim/wave_signals.h"
+#include "sim/wave_trace.h"
 
 namespace ssdtlm {
 
@@ -15,6 +17,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
       dies_(dies.size()),
       array_done_(dies.size(), kNever) {
   for (size_t i = 0; i < dies.size(); ++i) dies_[i].die = dies[i];
+  stats_.die_array_ps.assign(dies.size(), 0);
   tsock.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   SC_HAS_PROCESS(ChannelController);
   SC_METHOD(on_wake);
@@ -22,12 +25,31 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
   dont_initialize();
 }
 
-void ChannelController::trace(sc_core::sc_trace_file* tf) {
-  tracing_ = true;
-  std::string base = std::string(name());
-  sc_core::sc_trace(tf, bus_busy_, base + ".bus_busy");
-  for (size_t i = 0; i < dies_.size(); ++i)
-    sc_core::sc_trace(tf, dies_[i].busy, base + ".die" + std::to_string(dies_[i].die->index()) + "_busy");
+void ChannelController::trace(WaveTracer& w) {
+  // Names carry the channel and the die's index on it (global die index = k * channels + channel).
+  const int die_table = w.add_enum(wave_die_state_table()), bus_table = w.add_enum(wave_bus_dir_table());
+  const std::string ch = "ch" + std::to_string(channel_);
+  const uint32_t n = uint32_t(dies_.size());
+  WaveGroup group;
+  group.name = ch;
+  group.fold = true;
+  wave_owner_ = w.add(ch + ".bus.owner", std::max(2u, wave_bits(n - 1)), WaveStyle::Number, kWaveZ, -1,
+                      "die (index on the channel) whose transfer holds the bus; z when the bus is idle");
+  wave_dir_ = w.add(ch + ".bus.dir", kBusDirBits, WaveStyle::Enum, kBusIdle, bus_table,
+                    "transfer on the bus: out (read data-out) or in (program data-in), for user, map or GC work");
+  w.set_boundary(wave_owner_, kWaveZ);
+  w.set_boundary(wave_dir_, kBusIdle);
+  group.rows.push_back({wave_dir_, 1});
+  group.rows.push_back({wave_owner_, 1});
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t s = w.add(ch + ".die" + std::to_string(k) + ".state", kDieStateBits, WaveStyle::Enum, kDieIdle,
+                             die_table, "array operation of the die (tR, tPROG, tBERS) and whose work it is");
+    w.set_boundary(s, kDieIdle);
+    if (k == 0) wave_state_ = s;
+    group.rows.push_back({s, 1});
+  }
+  w.layout().groups.push_back(std::move(group));
+  wave_ = &w;
 }
 
 tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -72,7 +94,16 @@ FlashOp* ChannelController::pop(DieState& d) {
 void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
   dies_[k].array_op = op;
   array_done_[k] = start + duration;
-  stats_.die_array_busy_ps += array_time(*op);
+  const uint64_t t = array_time(*op);
+  stats_.die_array_busy_ps += t;
+  stats_.die_array_ps[k] += t;
+  // The array works during the last t of the piece (a program started by grant() has its data-in first).
+  if (wave_) wave_->interval(wave_state_ + k, start + duration - t, start + duration, wave_die_state(*op), kDieIdle);
+}
+
+void ChannelController::trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end) {
+  wave_->interval(wave_owner_, start, end, k, kWaveZ);
+  wave_->interval(wave_dir_, start, end, wave_bus_dir(op), kBusIdle);
 }
 
 void ChannelController::complete(FlashOp* op, uint64_t done) {
@@ -134,7 +165,6 @@ void ChannelController::update(uint32_t k, uint64_t now) {
   const bool want = d.read_out || (program && d.head->ready_ps <= horizon);
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
   if (program && d.head->ready_ps > horizon && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
-  if (tracing_) d.busy = d.array_op || d.staged || d.read_out || d.free_at > now;
 }
 
 void ChannelController::grant(uint32_t k, uint64_t now) {
@@ -149,6 +179,7 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
     const uint64_t t = bus_.transfer_ps(bytes_of(*op));
     bus_free_at_ = at + t;
     stats_.bus_busy_ps += t;
+    if (wave_) trace_bus(k, *op, at, bus_free_at_);
     d.free_at = bus_free_at_;
     kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
     complete(op, bus_free_at_);
@@ -159,6 +190,7 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   const uint64_t t = bus_.transfer_ps(bytes_of(*op));
   bus_free_at_ = start + t;
   stats_.bus_busy_ps += t;
+  if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
     start_array(k, op, start, t + timing_.t_prog_ps);  // data-in then tPROG, as one piece
   } else {
@@ -211,7 +243,6 @@ void ChannelController::step() {
   uint64_t next = kNever;
   for (uint64_t t : array_done_) next = t < next ? t : next;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
-  bus_busy_ = bus_free_at_ > now;
   // An earlier pending wake already covers a later time (the step then reschedules); only move it forward.
   if (next != kNever && (next < scheduled_ || scheduled_ <= now)) {
     wake_.notify(ps_time(next - now));

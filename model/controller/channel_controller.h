@@ -14,6 +14,10 @@
 // it takes the next free slot, first come first served (round-robin among simultaneous requests), so the end
 // of a transfer wakes nobody.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
+//
+// Waveform (trace()): every bus transfer and array operation is recorded with its exact start and end when
+// it is scheduled (chN.bus.owner, chN.bus.dir, chN.dieK.state), so nothing wakes to draw it; untraced, the
+// cost is one pointer test per transfer and per array operation.
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -29,9 +33,12 @@ namespace ssdtlm {
 
 struct ChannelStats {
   uint64_t bus_busy_ps = 0;
-  uint64_t die_array_busy_ps = 0;  // summed over the channel's dies
-  uint64_t ops[3] = {0, 0, 0};     // array operations finished, by FlashCmd (read, program, erase)
+  uint64_t die_array_busy_ps = 0;         // summed over the channel's dies
+  std::vector<uint64_t> die_array_ps;     // per die of the channel (local index): tR, tPROG and tBERS scheduled
+  uint64_t ops[3] = {0, 0, 0};            // array operations finished, by FlashCmd (read, program, erase)
 };
+
+class WaveTracer;
 
 class ChannelController : public sc_core::sc_module {
  public:
@@ -40,7 +47,8 @@ class ChannelController : public sc_core::sc_module {
   ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
                     const Channel& bus, const DieTiming& timing);
 
-  void trace(sc_core::sc_trace_file* tf);
+  // Adds this channel's signals (chN.bus.owner, chN.bus.dir, chN.dieK.state) and its layout group.
+  void trace(WaveTracer& w);
   const ChannelStats& stats() const { return stats_; }
   size_t queued(uint32_t local_die) const { return dies_[local_die].queued; }
 
@@ -57,7 +65,6 @@ class ChannelController : public sc_core::sc_module {
     uint64_t staged_at = 0;
     FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
     uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
-    bool busy = false;            // traced
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -68,6 +75,7 @@ class ChannelController : public sc_core::sc_module {
   void grant(uint32_t k, uint64_t now);   // the bus goes to die k
   void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration);
   void finish_array(uint32_t k);          // the array op of die k ends now
+  void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
   FlashOp* pop(DieState& d);
   uint64_t array_time(const FlashOp& op) const;
@@ -87,9 +95,9 @@ class ChannelController : public sc_core::sc_module {
   uint32_t bus_die_ = 0;
   uint32_t rr_ = 0;
   bool in_step_ = false, again_ = false;
-  bool tracing_ = false;
-  bool bus_busy_ = false;  // traced
   ChannelStats stats_;
+  WaveTracer* wave_ = nullptr;  // null: not traced
+  uint32_t wave_owner_ = 0, wave_dir_ = 0, wave_state_ = 0;  // signal ids (wave_state_: die 0's, then the others)
   sc_core::sc_event wake_;
 };
 

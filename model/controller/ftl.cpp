@@ -6,6 +6,7 @@
 
 #include "common/config.h"
 #include "common/sim_time.h"
+#include "sim/wave_signals.h"
 
 namespace ssdtlm {
 
@@ -46,16 +47,69 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
     flash_isock.back()->register_nb_transport_bw(this, &Ftl::nb_transport_bw, int(ch));
   }
-  free_blocks_ = ftl_.blocks().total_free_blocks();
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
   for (uint32_t d = 0; d < g_.dies; ++d) refresh(d);
 }
 
-void Ftl::trace(sc_core::sc_trace_file* tf) {
-  std::string base = name();
-  sc_core::sc_trace(tf, gc_active_, base + ".gc_active_dies");
-  sc_core::sc_trace(tf, buffer_occupied_, base + ".buffer_occupied_units");
-  sc_core::sc_trace(tf, free_blocks_, base + ".free_blocks");
+Ftl::~Ftl() = default;
+
+void Ftl::trace(WaveTracer& w) {
+  auto t = std::make_unique<FtlWave>(g_.dies, g_.blocks_per_die);
+  t->w = &w;
+  const BlockManager& b = ftl_.blocks();
+  uint64_t min = g_.blocks_per_die;
+  for (uint32_t d = 0; d < g_.dies; ++d) min = std::min<uint64_t>(min, b.free_blocks(d));
+  const uint64_t all = uint64_t(g_.blocks_per_die) * g_.dies;
+  auto add = [&](WaveValue& v, const std::string& path, uint64_t max, uint64_t initial, const char* help) {
+    v.signal = w.add(path, wave_bits(max), WaveStyle::Counter, initial, -1, help);
+    v.last = initial;
+  };
+  add(t->buffer, "ftl.buffer_units", buffer_->capacity(), buffer_->occupied(),
+      "4 KiB units held in the DRAM write buffer");
+  add(t->free_min, "ftl.free_blocks_min", g_.blocks_per_die, min, "free blocks of the die with the fewest");
+  add(t->free_total, "ftl.free_blocks", all, b.total_free_blocks(), "free blocks, all dies");
+  add(t->gc_active, "ftl.gc_active_dies", g_.dies, gc_active_, "dies collecting garbage");
+  add(t->map_dirty, "ftl.map_dirty_segments", cache_.params().segments(), cache_.dirty_segments(),
+      "map segments (translation pages) dirty in the DRAM map cache");
+  WaveGroup group;
+  group.name = "ftl";
+  group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}, {t->map_dirty.signal, 2}};
+  WaveGroup dies;
+  dies.name = "free blocks per die";
+  dies.closed = true;
+  dies.rows.push_back({t->free_total.signal, 2});
+  for (uint32_t ch = 0; ch < g_.channels; ++ch)
+    for (uint32_t k = 0; k < g_.dies_per_channel; ++k) {  // die k of channel ch is die k * channels + ch
+      const uint32_t d = k * g_.channels + ch;
+      const std::string name = "ch" + std::to_string(ch) + ".die" + std::to_string(k) + ".free_blocks";
+      add(t->die_free[d], name, g_.blocks_per_die, b.free_blocks(d), "free blocks of the die");
+      t->min.set(d, b.free_blocks(d));
+      dies.rows.push_back({t->die_free[d].signal, 1});
+    }
+  group.groups.push_back(std::move(dies));
+  w.layout().groups.push_back(std::move(group));
+  wave_ = std::move(t);
+}
+
+void Ftl::trace_sample() {
+  FtlWave& t = *wave_;
+  WaveTracer& w = *t.w;
+  const uint64_t now = now_ps();
+  if (!t.dirty.empty()) {
+    const BlockManager& b = ftl_.blocks();
+    for (uint32_t d : t.dirty) {
+      t.touched[d] = 0;
+      const uint64_t f = b.free_blocks(d);
+      t.die_free[d].set(w, now, f);
+      t.min.set(d, f);
+    }
+    t.dirty.clear();
+    t.free_min.set(w, now, t.min.min());
+    t.free_total.set(w, now, b.total_free_blocks());
+  }
+  t.buffer.set(w, now, buffer_->occupied());
+  t.gc_active.set(w, now, gc_active_);
+  t.map_dirty.set(w, now, cache_.dirty_segments());
 }
 
 uint64_t Ftl::cpu(uint64_t cost_ps) {
@@ -80,6 +134,7 @@ FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, Tag tag) {
 void Ftl::send(FlashOp& op, uint64_t not_before) {
   op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
+  if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   (*flash_isock[g_.channel_of_die(op.die)])->nb_transport_fw(*op.payload, phase, delay);
@@ -94,7 +149,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   cmd.ready_ps = t;
   if (cmd.op == IoOp::Read) ++reads_outstanding_;
   if (!map_phase(cmd)) continue_cmd(cmd);
-  buffer_occupied_ = buffer_->occupied();
+  if (wave_) trace_sample();
 }
 
 void Ftl::continue_cmd(NvmeCommand& cmd) {
@@ -369,6 +424,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);
+  if (wave_ && op.cmd == FlashCmd::Erase) wave_->touch(op.die);  // a block freed
   bool release = true;
   switch (Tag(op.tag)) {
     case kHostRead: on_host_read(op); break;
@@ -388,8 +444,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
     case kGcMapProgram: on_gc_map_program(op); break;
   }
   if (release) gp.release();
-  buffer_occupied_ = buffer_->occupied();
-  free_blocks_ = ftl_.blocks().total_free_blocks();
+  if (wave_) trace_sample();
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }

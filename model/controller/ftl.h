@@ -22,6 +22,8 @@
 namespace ssdtlm {
 
 class Config;
+class WaveTracer;
+struct FtlWave;
 
 struct FtlParams {
   uint32_t cores = 1;
@@ -54,6 +56,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
 
   Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
       IntegrityChecker* checker);
+  ~Ftl() override;
 
   void bind_frontend(CompletionSink* f) { frontend_ = f; }
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override;
@@ -65,7 +68,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void reset_stats() { stats_ = FtlStats(); }
   uint32_t gc_active_dies() const { return gc_active_; }
   MapCache& map_cache() { return cache_; }
-  void trace(sc_core::sc_trace_file* tf);
+  // Adds the FTL's signals (ftl.*, chN.dieK.free_blocks) and its layout group; sampled from then on.
+  void trace(WaveTracer& w);
 
  private:
   // Per-die GC: scans one victim at a time (one page read in flight), stages valid units across victims
@@ -135,6 +139,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void finish_read(NvmeCommand& cmd);
   void release_flush(FlashOp& op);
   void stop_or_resume_writes();
+  void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)
 
   // map work (ftl_map.cpp)
   bool map_phase(NvmeCommand& cmd);  // true: the command waits for map operations
@@ -185,10 +190,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   uint32_t flushes_pending_ = 0;    // flush programs whose buffer slots are not yet released
   bool write_stop_ = false;         // read_priority: writes held until the flush is over
   bool flush_phase_ = false;        // read_priority: the reads are served, the flush runs
-  // traced
   uint32_t gc_active_ = 0;
-  uint32_t buffer_occupied_ = 0;
-  uint64_t free_blocks_ = 0;
+  std::unique_ptr<FtlWave> wave_;  // null: not traced
 };
 
 }  // namespace ssdtlm

@@ -9,6 +9,7 @@
 #include "common/sim_time.h"
 #include "common/units.h"
 #include "flash/geometry.h"
+#include "sim/wave_trace.h"
 
 namespace ssdtlm {
 
@@ -71,7 +72,34 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
   dont_initialize();
 }
 
-void NvmeHost::trace(sc_core::sc_trace_file* tf) { sc_core::sc_trace(tf, outstanding_, std::string(name()) + ".outstanding"); }
+void NvmeHost::trace(WaveTracer& w) {
+  uint64_t depth = 0;
+  for (auto& j : jobs_) depth += uint64_t(j->spec.queues) * j->spec.queue_depth;
+  WaveGroup group;
+  group.name = "host";
+  wave_total_ = w.add("host.outstanding", wave_bits(depth), WaveStyle::Counter, outstanding_, -1,
+                      "commands submitted and not completed, all queues");
+  group.rows.push_back({wave_total_, 3});
+  WaveGroup queues;
+  queues.name = "queues";
+  queues.closed = queue_outstanding_.size() > 4;
+  for (size_t q = 0; q < queue_outstanding_.size(); ++q) {
+    const Job& j = *jobs_[queue_job_[q]];
+    const uint32_t s = w.add("host.q" + std::to_string(q) + ".outstanding", wave_bits(j.spec.queue_depth),
+                             WaveStyle::Counter, queue_outstanding_[q], -1,
+                             "commands outstanding on this queue pair (job " + j.spec.name + ")");
+    if (q == 0) wave_q0_ = s;
+    queues.rows.push_back({s, 1});
+  }
+  group.groups.push_back(std::move(queues));
+  w.layout().groups.push_back(std::move(group));
+  wave_ = &w;
+}
+
+void NvmeHost::trace_queue(uint16_t qid, uint64_t now) {
+  wave_->set(wave_total_, now, outstanding_);
+  wave_->set(wave_q0_ + qid, now, queue_outstanding_[qid]);
+}
 
 void NvmeHost::stop() {
   if (stopped_) return;
@@ -298,6 +326,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   ++outstanding_;
   ++queue_outstanding_[qid];
   ++j.inflight;
+  if (wave_) trace_queue(qid, now_ps());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   host_isock->nb_transport_fw(*gp, phase, delay);
@@ -332,6 +361,7 @@ void NvmeHost::wake() {
     --outstanding_;
     --queue_outstanding_[qid];
     --j.inflight;
+    if (wave_) trace_queue(qid, now);
     gp->release();
     if (j.state != State::Running) continue;
     if (j.exhausted) {

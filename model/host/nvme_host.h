@@ -28,6 +28,8 @@
 
 namespace ssdtlm {
 
+class WaveTracer;
+
 struct HostJob {
   std::string name;
   Workload* workload = nullptr;  // its pacing() paces the job
@@ -79,7 +81,8 @@ class NvmeHost : public sc_core::sc_module {
   HostProgress progress() const;
   // Bad input met while running (a trace line, a request the device cannot take): the run stops.
   std::exception_ptr error() const { return error_; }
-  void trace(sc_core::sc_trace_file* tf);
+  // Adds host.outstanding and host.qN.outstanding (commands submitted and not completed) and the layout group.
+  void trace(WaveTracer& w);
 
  private:
   enum class State { Waiting, Running, Done };
@@ -118,6 +121,7 @@ class NvmeHost : public sc_core::sc_module {
   void stop();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void wake();
+  void trace_queue(uint16_t qid, uint64_t now);
 
   HostParams p_;
   std::vector<std::unique_ptr<Job>> jobs_;
@@ -127,7 +131,9 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
   HostStats stats_, measured_;
   bool measuring_ = false;    // measured_.first_submit_ps set
-  uint32_t outstanding_ = 0;  // traced
+  uint32_t outstanding_ = 0;
+  WaveTracer* wave_ = nullptr;        // null: not traced
+  uint32_t wave_total_ = 0, wave_q0_ = 0;  // signal ids: host.outstanding, host.q0.outstanding (then q1, ...)
   size_t done_jobs_ = 0;
   bool stopped_ = false;
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)

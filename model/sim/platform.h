@@ -18,6 +18,8 @@
 
 namespace ssdtlm {
 
+class WaveTracer;
+
 class Platform {
  public:
   virtual ~Platform() = default;
@@ -27,7 +29,9 @@ class Platform {
   virtual Ftl& ftl() = 0;
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;
-  virtual void trace(sc_core::sc_trace_file* tf) = 0;
+  // Registers every signal of the waveform with `w` (and its place in the layout); called once, before the
+  // timed run, after preconditioning. Components record their changes themselves from then on.
+  virtual void trace(WaveTracer& w) = 0;
   // Bytes of model state that scale with the device (map, OOB, block metadata, buffer, checker).
   virtual size_t model_bytes() const = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "sim/fio_json.h"
 #include "sim/sampler.h"
 #include "sim/summary.h"
+#include "sim/wave_trace.h"
 
 namespace ssdtlm {
 
@@ -78,13 +80,16 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
-         " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--vcd FILE] [--seed N]\n"
-         "       [--output-format text|json|fio-json] [--quiet]\n"
+         " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
+         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format text|json|fio-json] [--quiet]\n"
          "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
          "       ssdtlm-" + name + " --version\n"
          "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
          "workload.* key, host.queues or host.queue_depth also overrides it in every job), then --seed.\n"
-         "Sizes take units (4k, 64M, 1GiB), times too (0.7ms, 20ns), ratios a % (25%).\n";
+         "Sizes take units (4k, 64M, 1GiB), times too (0.7ms, 20ns), ratios a % (25%).\n"
+         "--vcd FILE writes the waveform (FST when FILE ends in .fst, as --fst FILE does; FST needs GTKWave's\n"
+         "vcd2fst) and FILE.gtkw, its GTKWave layout: gtkwave FILE FILE.gtkw. --vcd-window traces only that span of\n"
+         "simulated time (ms; 100:200, or 100: to the end).\n";
 }
 
 std::string config_table() {
@@ -119,17 +124,6 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   const uint64_t interval = uint64_t(c.d("stats.interval_ms") * 1e9);
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
-  sc_core::sc_trace_file* tf = nullptr;
-  if (!o.vcd_path.empty()) {
-    std::filesystem::path parent = std::filesystem::path(o.vcd_path).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent);
-    std::string base = o.vcd_path;
-    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-    tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-    tf->set_time_unit(1, sc_core::SC_PS);
-    p->trace(tf);
-  }
-
   // Precondition by fast-forward, then start the statistics afresh.
   PreconditionResult pre;
   const double dw = c.d("precondition.drive_writes");
@@ -149,16 +143,58 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
     p->ftl().reset_stats();
   }
 
+  // The waveform covers the timed run: its signals start from the preconditioned state.
+  std::unique_ptr<WaveTracer> wave;
+  if (!o.vcd_path.empty()) {
+    WaveOptions wo;
+    wo.path = o.vcd_path;
+    wo.fst = o.fst || (o.vcd_path.size() > 4 && o.vcd_path.compare(o.vcd_path.size() - 4, 4, ".fst") == 0);
+    wo.start_ps = o.vcd_start_ps;
+    wo.end_ps = o.vcd_end_ps;
+    wo.version = "ssdtlm-" + info.name + " " + SSDTLM_VERSION;
+    const Geometry& g = p->geometry();
+    wo.comment = info.name + ": " + std::to_string(g.channels) + " channels x " + std::to_string(g.dies_per_channel) +
+                 " dies, seed " + std::to_string(c.u("sim.seed"));
+    wave = std::make_unique<WaveTracer>(wo, &now_ps);
+    p->trace(*wave);
+  }
+
   sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (p->host().error()) std::rethrow_exception(p->host().error());
-  if (tf) sc_core::sc_close_vcd_trace_file(tf);
   sampler.finish();
+  std::vector<std::string> layout;
+  double wave_s = 0;
+  if (wave) {  // the rest of the file (operations still running at the end included) and its layout
+    auto w0 = std::chrono::steady_clock::now();
+    wave->finish(now_ps());
+    layout = wave->write_layout();
+    wave_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    if (wave->stats().out_of_order)
+      std::cerr << "ssdtlm: warning: " << wave->stats().out_of_order
+                << " waveform changes arrived out of time order (a model bug; please report it)\n";
+  }
 
   RunResult r;
   r.summary = make_summary(*p, pre, wall);
+  if (wave) {
+    const WaveStats& ws = wave->stats();
+    std::error_code ec;
+    const uintmax_t bytes = std::filesystem::file_size(o.vcd_path, ec);
+    r.summary["waveform"] = {{"path", o.vcd_path},
+                             {"format", wave->options().fst ? "fst" : "vcd"},
+                             {"bytes", ec ? 0 : uint64_t(bytes)},
+                             {"vcd_bytes", ws.bytes},
+                             {"signals", wave->signals()},
+                             {"changes", ws.changes},
+                             {"start_ms", double(ws.first_ps) / 1e9},
+                             {"end_ms", double(ws.last_ps) / 1e9},
+                             {"out_of_order_changes", ws.out_of_order},
+                             {"finish_wall_s", wave_s},
+                             {"layout", layout}};
+  }
   if (o.fio_json) r.fio_json = make_fio_json(*p, c, r.summary, o.fio, SSDTLM_VERSION);
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
@@ -172,6 +208,31 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   }
   r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() ? 1 : 0;
   return r;
+}
+
+std::pair<uint64_t, uint64_t> parse_vcd_window(const std::string& text) {
+  const auto colon = text.find(':');
+  auto bad = [&]() {
+    return ConfigError("option --vcd-window: expected START_MS:END_MS (simulated milliseconds, START < END; "
+                       "either may be empty), got '" + text + "'");
+  };
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) throw bad();
+  auto ms = [&](const std::string& part, uint64_t empty) {
+    if (part.empty()) return empty;
+    size_t used = 0;
+    double v;
+    try {
+      v = std::stod(part, &used);
+    } catch (const std::exception&) {
+      throw bad();
+    }
+    if (used != part.size() || !(v >= 0) || v > 1e10) throw bad();
+    return uint64_t(std::llround(v * 1e9));
+  };
+  if (text.size() == 1) throw bad();  // ":" alone
+  const uint64_t start = ms(text.substr(0, colon), 0), end = ms(text.substr(colon + 1), ~uint64_t(0));
+  if (start >= end) throw bad();
+  return {start, end};
 }
 
 Config platform_config(const PlatformInfo& info) {
@@ -215,7 +276,8 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
   const std::string prog = "ssdtlm-" + info.name;
   std::vector<std::string> configs, sets;
   std::string out = "out", vcd, seed, fio_path, format = "text";
-  bool quiet = false;
+  bool quiet = false, fst = false, has_window = false;
+  std::pair<uint64_t, uint64_t> window{0, ~uint64_t(0)};
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i], value;
@@ -247,6 +309,12 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
         out = take();
       } else if (flag == "--vcd") {
         vcd = take();
+      } else if (flag == "--fst") {
+        vcd = take();
+        fst = true;
+      } else if (flag == "--vcd-window") {
+        window = parse_vcd_window(take());
+        has_window = true;
       } else if (flag == "--seed") {
         seed = take();
       } else if (flag == "--output-format") {
@@ -281,9 +349,17 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
       if (fio) override_jobs(c, s);
     }
     if (!seed.empty()) c.set("sim.seed=" + seed);
+    if (has_window && vcd.empty()) throw ConfigError("option --vcd-window: expected --vcd FILE or --fst FILE as well");
+    if ((fst || (vcd.size() > 4 && vcd.compare(vcd.size() - 4, 4, ".fst") == 0)) && !wave_fst_available())
+      throw ConfigError("option " + std::string(fst ? "--fst" : "--vcd") + " " + vcd +
+                        ": FST is written through GTKWave's vcd2fst, which is not on PATH (Debian package gtkwave; "
+                        "or write a .vcd)");
 
     RunOptions ro;
     ro.vcd_path = vcd;
+    ro.fst = fst;
+    ro.vcd_start_ps = window.first;
+    ro.vcd_end_ps = window.second;
     ro.progress = !quiet;
     ro.quiet = quiet;
     ro.fio_json = format == "fio-json" || fio != nullptr;

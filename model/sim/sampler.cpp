@@ -43,6 +43,11 @@ void Sampler::take(uint64_t now) {
   const uint64_t lookups = mc.stats().lookups(), hits = mc.stats().hits();
   r.map_hit_ratio = lookups > last_lookups_ ? double(hits - last_hits_) / double(lookups - last_lookups_) : 1.0;
   r.map_dirty_segments = mc.dirty_segments();
+  const uint64_t gc_programs = f.programs[uint32_t(UnitKind::GUD)] + f.programs[uint32_t(UnitKind::GMD)];
+  r.erases = f.erases - last_erases_;
+  r.gc_programs = gc_programs - last_gc_programs_;
+  last_erases_ = f.erases;
+  last_gc_programs_ = gc_programs;
   last_lookups_ = lookups;
   last_hits_ = hits;
   rows_.push_back(r);
@@ -87,13 +92,14 @@ void Sampler::finish() { take(p_.host().stats().last_complete_ps); }
 std::string Sampler::csv() const {
   std::ostringstream os;
   os << "t_ms,iops,read_iops,write_iops,mbps,waf,free_blocks,buffer_units,gc_active_dies,outstanding,map_hit_ratio,"
-        "map_dirty_segments\n";
+        "map_dirty_segments,erases,gc_programs\n";
   char line[320];
   for (auto& r : rows_) {
-    std::snprintf(line, sizeof line, "%.3f,%.1f,%.1f,%.1f,%.3f,%.4f,%llu,%llu,%llu,%llu,%.4f,%llu\n", r.t_ms, r.iops,
-                  r.read_iops, r.write_iops, r.mbps, r.waf, (unsigned long long)r.free_blocks,
+    std::snprintf(line, sizeof line, "%.3f,%.1f,%.1f,%.1f,%.3f,%.4f,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%llu\n", r.t_ms,
+                  r.iops, r.read_iops, r.write_iops, r.mbps, r.waf, (unsigned long long)r.free_blocks,
                   (unsigned long long)r.buffer_units, (unsigned long long)r.gc_active_dies,
-                  (unsigned long long)r.outstanding, r.map_hit_ratio, (unsigned long long)r.map_dirty_segments);
+                  (unsigned long long)r.outstanding, r.map_hit_ratio, (unsigned long long)r.map_dirty_segments,
+                  (unsigned long long)r.erases, (unsigned long long)r.gc_programs);
     os << line;
   }
   return os.str();

@@ -17,6 +17,7 @@ struct TimeseriesRow {
   uint64_t free_blocks, buffer_units, gc_active_dies, outstanding;
   double map_hit_ratio;  // map lookups that hit in the interval (1 when none)
   uint64_t map_dirty_segments;
+  uint64_t erases, gc_programs;  // in the interval, by the FTL's counters (erases done, GC page programs issued)
 };
 
 class Sampler : public sc_core::sc_module {
@@ -35,7 +36,8 @@ class Sampler : public sc_core::sc_module {
   uint64_t expected_ios_;
   bool progress_;
   std::vector<TimeseriesRow> rows_;
-  uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0, last_lookups_ = 0, last_hits_ = 0;
+  uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0, last_lookups_ = 0, last_hits_ = 0,
+           last_erases_ = 0, last_gc_programs_ = 0;
   std::chrono::steady_clock::time_point wall0_, last_print_;
   sc_core::sc_event tick_;
 };

@@ -152,6 +152,20 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
                       {"link_down", span_ps > 0 ? double(p.nvme().link_down().busy_ps()) / span_ps : 0.0},
                       {"link_up", span_ps > 0 ? double(p.nvme().link_up().busy_ps()) / span_ps : 0.0}};
+  {  // per channel (bus) and per die (array, by global index: die k of channel c is k * channels + c)
+    nlohmann::json buses = nlohmann::json::array(), dies = nlohmann::json::array();
+    std::vector<double> die_frac(g.dies, 0.0);
+    auto chans = p.channels();
+    for (size_t c = 0; c < chans.size(); ++c) {
+      const ChannelStats& cs = chans[c]->stats();
+      buses.push_back(span_ps > 0 ? double(cs.bus_busy_ps) / span_ps : 0.0);
+      for (size_t k = 0; k < cs.die_array_ps.size(); ++k)
+        die_frac[k * g.channels + c] = span_ps > 0 ? double(cs.die_array_ps[k]) / span_ps : 0.0;
+    }
+    for (double f : die_frac) dies.push_back(f);
+    s["utilization"]["channels"] = buses;
+    s["utilization"]["dies"] = dies;
+  }
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},

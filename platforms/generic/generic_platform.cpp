@@ -86,10 +86,11 @@ std::vector<ChannelController*> GenericPlatform::channels() {
   return v;
 }
 
-void GenericPlatform::trace(sc_core::sc_trace_file* tf) {
-  host_->trace(tf);
-  ftl_->trace(tf);
-  for (auto& c : channels_) c->trace(tf);
+void GenericPlatform::trace(WaveTracer& w) {
+  // Layout order: host, FTL, then one group per channel.
+  host_->trace(w);
+  ftl_->trace(w);
+  for (auto& c : channels_) c->trace(w);
 }
 
 size_t GenericPlatform::model_bytes() const {

@@ -19,7 +19,7 @@ class GenericPlatform : public Platform {
   Ftl& ftl() override { return *ftl_; }
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
-  void trace(sc_core::sc_trace_file* tf) override;
+  void trace(WaveTracer& w) override;
   size_t model_bytes() const override;
 
  private:

@@ -133,20 +133,3 @@ TEST_CASE("GC-relocated units carry the GC stream and kind in their out-of-band 
   CHECK(gud > 0);
   CHECK(ud > 0);
 }
-
-TEST_CASE("the waveform holds the traced signals", "[platform][vcd]") {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
-                             "geometry.pages_per_block=16", "buffer.bytes=1048576", "workload.io_count=5000",
-                             "workload.read_fraction=0.5"});
-  const std::string path = "vcd_test/out.vcd";
-  std::remove(path.c_str());
-  RunResult r = simulate(c, generic_platform_info(), RunOptions{path, false});
-  std::ifstream f(path);
-  REQUIRE(f.good());
-  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  for (const char* signal : {"outstanding", "buffer_occupied_units", "free_blocks", "gc_active_dies", "bus_busy",
-                             "die0_busy", "die3_busy"})
-    CHECK(text.find(signal) != std::string::npos);
-  CHECK(text.find("#") != std::string::npos);  // value changes over time
-  CHECK(r.summary["integrity"]["errors"] == 0);
-}
