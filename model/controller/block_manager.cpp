@@ -5,14 +5,15 @@
 
 namespace ssdtlm {
 
-BlockManager::BlockManager(const Geometry& g, uint32_t streams, std::unique_ptr<VictimPolicy> victim)
+BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim)
     : g_(g),
-      streams_(streams),
+      layout_(layout),
+      streams_(layout.frontiers()),
       victim_(std::move(victim)),
       blocks_(size_t(g.dies) * g.blocks_per_die),
       ring_(blocks_.size()),
       free_(g.dies),
-      frontier_(size_t(g.dies) * streams, kInvalid) {
+      frontier_(size_t(g.dies) * streams_, kInvalid) {
   for (uint32_t b = 0; b < ring_.size(); ++b) ring_[b] = b;
   for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();

@@ -15,15 +15,22 @@ namespace ssdtlm {
 
 enum class BlockState : uint8_t { Free, Open, Full, Victim };
 
-// Frontier streams: user data, GC-relocated data and, with a demand-based mapping scheme, map segments
-// (translation pages); later stream-separation policies add more.
-constexpr uint32_t kUserStream = 0;
-constexpr uint32_t kGcStream = 1;
-constexpr uint32_t kMapStream = 2;
+// The write frontiers of a die, numbered: the user streams (streams.count + 1, stream 0 the default), then
+// the GC streams (one shared, or one per user stream), then, with translation pages on flash, the map
+// stream. A single-stream drive has frontiers 0 (user), 1 (GC) and 2 (map).
+struct FrontierLayout {
+  uint32_t user = 1;
+  uint32_t gc = 1;
+  bool map = false;
+  uint32_t user_frontier(uint32_t stream) const { return stream; }
+  uint32_t gc_frontier(uint32_t gc_stream) const { return user + gc_stream; }
+  uint32_t map_frontier() const { return user + gc; }
+  uint32_t frontiers() const { return user + gc + (map ? 1 : 0); }
+};
 
 class BlockManager {
  public:
-  BlockManager(const Geometry& g, uint32_t streams, std::unique_ptr<VictimPolicy> victim);
+  BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim);
 
   // Next page of the (die, stream) frontier, opening a free block when needed: the ppa of its slot 0,
   // or kInvalid when the frontier is full and the die has no free block.
@@ -56,7 +63,15 @@ class BlockManager {
   uint64_t total_free_blocks() const { return total_free_.load(std::memory_order_relaxed); }
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
-  uint32_t streams() const { return streams_; }
+  uint32_t streams() const { return streams_; }  // frontiers per die
+  const FrontierLayout& layout() const { return layout_; }
+  // Free blocks a die keeps for its GC frontiers: a host flush (or a map page) may open a block only while
+  // the die has more than this, so GC can always open one block per GC stream to finish its victim.
+  uint32_t gc_reserve() const { return layout_.gc; }
+  // Could die take a page of `frontier` now, keeping `reserve` free blocks?
+  bool can_allocate(uint32_t die, uint32_t frontier, uint32_t reserve) const {
+    return !frontier_full(die, frontier) || free_[die].count > reserve;
+  }
   void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
   size_t memory_bytes() const {
     return blocks_.capacity() * sizeof(Block) + ring_.capacity() * 4 + free_.capacity() * sizeof(FreeRing) +
@@ -77,6 +92,7 @@ class BlockManager {
   [[noreturn]] void underflow(uint32_t gblock) const;
 
   const Geometry& g_;
+  FrontierLayout layout_;
   uint32_t streams_;
   std::unique_ptr<VictimPolicy> victim_;
   std::vector<Block> blocks_;

@@ -22,6 +22,7 @@ FtlParams FtlParams::from_config(const Config& c) {
     throw ConfigError("key 'buffer.low_watermark': expected at most buffer.high_watermark (" +
                       std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
   p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
+  p.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
   p.count_lpn_writes = c.b("stats.lpn_writes");
   p.read_priority = c.s("sched.policy") == "read_priority";
   return p;
@@ -33,6 +34,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       p_(p),
       ftl_(ftl),
       g_(ftl.geometry()),
+      streams_(ftl.streams()),
+      lifetimes_(ftl.streams().lifetimes()),
       buffer_(std::move(buffer)),
       checker_(checker),
       core_free_(p.cores, 0),
@@ -42,6 +45,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       cache_(ftl.map_cache()),
       ts_(ftl.translation()) {
   if (ts_) loading_.assign(ts_->segments(), nullptr);
+  for (GcJob& j : gc_) j.stage.resize(ftl.blocks().layout().gc);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
@@ -247,7 +251,7 @@ void Ftl::write(NvmeCommand& cmd) {
     // Write-stop (seed 001 III-B): the write that would make the buffer flush waits, with every write
     // after it, until queued reads are served and the flush is over.
     const uint32_t high = std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p_.high_watermark));
-    if (buffer_->dirty() + cmd.units >= high) {
+    if (buffer_->dirty() > 0 && buffer_->dirty() + cmd.units >= high) {  // nothing to flush: no stop
       write_stop_ = true;
       ++stats_.write_stops;
     }
@@ -285,17 +289,22 @@ void Ftl::trim(NvmeCommand& cmd, uint64_t t) {
     buffer_->discard(lpn);
     ftl_.unmap(lpn);
     if (checker_) checker_->trimmed(lpn);
+    if (lifetimes_) lifetimes_->trim(lpn, now_ps());
     ++stats_.trimmed_units;
   }
   frontend_->complete(cmd, std::max(t, now_ps()));
 }
 
 void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
+  // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
+  if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
+  streams_.assign(cmd.lpn, cmd.units, cmd.stream, unit_stream_.data());
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t version = checker_ ? checker_->next_version(lpn) : 0;
-    if (buffer_->write(lpn, version, t)) ++stats_.buffer_absorbed;
+    if (buffer_->write(lpn, version, t, unit_stream_[i])) ++stats_.buffer_absorbed;
     if (!lpn_writes_.empty()) ++lpn_writes_[lpn];
+    if (lifetimes_) lifetimes_->write(lpn, unit_stream_[i], now_ps());
   }
   stats_.host_units_written += cmd.units;
   frontend_->complete(cmd, std::max(t, now_ps()));
@@ -306,6 +315,7 @@ void Ftl::admit_writes() {
   while (wait_head_ && !write_stop_ && buffer_->free_units() >= wait_head_->units) {
     NvmeCommand* cmd = wait_head_;
     if (p_.read_priority &&
+        buffer_->dirty() > 0 &&
         buffer_->dirty() + cmd->units >= std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p_.high_watermark))) {
       write_stop_ = true;  // this write triggers the next flush
       ++stats_.write_stops;
@@ -326,60 +336,77 @@ void Ftl::pump() {
   const uint32_t low = uint32_t(cap * p_.low_watermark);
   if (!p_.read_priority && (buffer_->dirty() >= high || wait_head_)) flushing_ = true;  // read_priority: on write-stop
   while (flushing_) {
-    if (buffer_->dirty() < g_.units_per_page || (buffer_->dirty() <= low && (!wait_head_ || p_.read_priority))) {
+    // read_priority flushes below the low watermark if the write that stopped the others would not fit
+    // under the high one yet (a write of more than the gap between them).
+    const bool head_blocked = p_.read_priority && wait_head_ && buffer_->dirty() + wait_head_->units >= high;
+    // Forced: a write waits and no flush in flight will free room, so a partial page is better than none.
+    const uint32_t stream = buffer_->dirty() <= low && (!wait_head_ || p_.read_priority) && !head_blocked
+                                ? kInvalid
+                                : buffer_->flush_stream(now_ps(), g_.units_per_page, p_.max_age_ps,
+                                                        wait_head_ && flushes_pending_ == 0);
+    if (stream == kInvalid) {
       flushing_ = false;
       if (write_stop_) stop_or_resume_writes();
       break;
     }
-    uint32_t die = pick_flush_die();
+    uint32_t die = pick_flush_die(stream);
     if (die == kInvalid) break;
-    flush_page(die);
+    flush_page(die, stream);
   }
 }
 
 void Ftl::refresh(uint32_t d) {
-  // A die takes a flush while it has queue room, can open a user block without taking the GC frontier's
-  // last free block, and (while it collects) has GC credit.
-  const bool ok = flush_inflight_[d] < p_.die_queue_depth &&
-                  !(ftl_.blocks().frontier_full(d, kUserStream) && ftl_.blocks().free_blocks(d) < 2) &&
-                  !(gc_[d].active && gc_[d].credit < 1.0);
+  // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
+  // frontiers need (or has a user frontier with room), and (while it collects) has GC credit.
+  const BlockManager& b = ftl_.blocks();
+  bool room = b.free_blocks(d) > b.gc_reserve();
+  for (uint32_t s = 0; !room && s < streams_.user_streams(); ++s) room = !b.frontier_full(d, b.layout().user_frontier(s));
+  const bool ok = flush_inflight_[d] < p_.die_queue_depth && room && !(gc_[d].active && gc_[d].credit < 1.0);
   const uint64_t bit = uint64_t(1) << (d & 63);
   const bool was = flushable_[d >> 6] & bit;
   flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
   if (ok && !was && wb_head_) retry_map_writes();  // map write-backs waiting for a ready die
 }
 
-uint32_t Ftl::pick_flush_die() {
-  // The next flushable die at or after the cursor (dies are numbered channel-first, so consecutive
-  // flushes go to different channels first).
+uint32_t Ftl::pick_flush_die(uint32_t stream) {
+  // The next flushable die at or after the cursor that may take a page of the stream (dies are numbered
+  // channel-first, so consecutive flushes go to different channels first).
+  const BlockManager& b = ftl_.blocks();
+  const uint32_t frontier = b.layout().user_frontier(stream), reserve = b.gc_reserve();
+  const bool any = streams_.user_streams() == 1;  // one user frontier: refresh() has checked it
   const uint32_t words = uint32_t(flushable_.size());
   for (uint32_t i = 0; i <= words; ++i) {
     uint32_t w = ((flush_cursor_ >> 6) + i) % words;
     uint64_t bits = flushable_[w];
     if (i == 0) bits &= ~uint64_t(0) << (flush_cursor_ & 63);
     if (i == words) bits &= (flush_cursor_ & 63) ? ~(~uint64_t(0) << (flush_cursor_ & 63)) : 0;
-    if (!bits) continue;
-    uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
-    flush_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
-    return d;
+    for (; bits; bits &= bits - 1) {
+      uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
+      if (!any && !b.can_allocate(d, frontier, reserve)) continue;
+      flush_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
+      return d;
+    }
   }
   return kInvalid;
 }
 
-void Ftl::flush_page(uint32_t die) {
-  uint32_t ppa = ftl_.blocks().allocate_page(die, kUserStream);
+void Ftl::flush_page(uint32_t die, uint32_t stream) {
+  uint32_t ppa = ftl_.blocks().allocate_page(die, ftl_.blocks().layout().user_frontier(stream));
   FlashOp& op = new_op(FlashCmd::Program, die, kFlush);
   op.block = g_.block_of(ppa);
   op.page = g_.page_of(ppa);
   op.kind = UnitKind::UD;
+  op.stream = uint8_t(stream);
   // The page's units first, then their map updates: the map entries are fetched from memory together.
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    uint32_t slot = buffer_->take(&op.lpn[s], &op.version[s], now_ps());
+    uint32_t slot = buffer_->take(stream, &op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
-    if (slot == kInvalid)
+    if (slot == kInvalid) {
       op.lpn[s] = kInvalid;
-    else
+      ++streams_.stats().user_padding;
+    } else {
       ftl_.prefetch_map(op.lpn[s]);
+    }
   }
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     if (op.lpn[s] == kInvalid) continue;

@@ -32,6 +32,7 @@ struct FtlParams {
   uint32_t buffer_units = 0;
   double high_watermark = 0.9, low_watermark = 0.8;
   uint32_t die_queue_depth = 2;
+  uint64_t max_age_ps = 0;        // buffer.max_age_ms: with streams, a partial page older than this is flushed
   bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
   bool read_priority = false;     // sched.policy=read_priority (seed 001 write-stop scheduling)
   static FtlParams from_config(const Config& c);
@@ -65,27 +66,38 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   const WriteBuffer& buffer() const { return *buffer_; }
   const FtlStats& stats() const { return stats_; }
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
-  void reset_stats() { stats_ = FtlStats(); }
+  void reset_stats() {
+    stats_ = FtlStats();
+    streams_.reset_stats();
+  }
   uint32_t gc_active_dies() const { return gc_active_; }
   MapCache& map_cache() { return cache_; }
   // Adds the FTL's signals (ftl.*, chN.dieK.free_blocks) and its layout group; sampled from then on.
   void trace(WaveTracer& w);
 
  private:
-  // Per-die GC: scans one victim at a time (one page read in flight), stages valid units across victims
-  // so every GC program is a full page, and erases a victim once its last unit has landed elsewhere.
+  // Units staged for one GC stream's next page.
+  struct GcStage {
+    uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
+    uint32_t n = 0;
+  };
+  // Per-die GC: scans one victim at a time (one page read in flight), stages valid units per GC stream
+  // across victims so GC programs full pages, and erases a victim once its last unit has landed elsewhere.
+  // With one GC stream a partial page waits for the next victim (padded only when none is left); with
+  // several, the partial pages are padded once the die has its free blocks back.
   struct GcJob {
     bool active = false;
     uint32_t victim = kInvalid;  // block being scanned (global id)
     uint32_t next_page = 0;
     uint32_t reads = 0, programs = 0, erases = 0;  // in flight
-    uint32_t staged = 0;
+    uint32_t staged = 0;         // units staged, all GC streams
+    uint32_t full = 0;           // GC streams with a page or more staged
+    std::vector<GcStage> stage;  // per GC stream
     std::vector<uint32_t> scanned;  // victims read out, waiting for their units to be programmed
     // Host pages this die may take while GC runs: each unit relocated earns (Np - v) / v units, so host
     // writes and GC progress in the proportion the victim frees space and free blocks hold steady.
     double credit = 1.0, ratio = 0.0;
     uint64_t data_ps = 0;  // staged data is in DRAM from then (GC reads complete with their end time annotated)
-    uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
     // Map blocks (ftl_map.cpp): the victim holds translation pages; live segments are read a page at a
     // time and staged for new map pages.
     bool map_victim = false;
@@ -123,13 +135,15 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void admit_writes();
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void pump();  // flush engine
-  uint32_t pick_flush_die();
+  uint32_t pick_flush_die(uint32_t stream);  // the next die that may take a page of the stream
   void refresh(uint32_t die);  // recompute whether the die may take a flush
-  void flush_page(uint32_t die);
+  void flush_page(uint32_t die, uint32_t stream);
   void gc_kick(uint32_t die);
   bool gc_next_victim(uint32_t die);
   void gc_advance(uint32_t die);
-  void gc_program(uint32_t die, uint32_t n);
+  void gc_stage(uint32_t die, uint32_t gc_stream, uint32_t lpn, uint32_t version, uint32_t old);
+  void gc_program(uint32_t die, uint32_t gc_stream, uint32_t n);
+  void gc_pad(uint32_t die);  // programs every partial GC page, padded
 
   void on_host_read(FlashOp& op);
   bool on_flush(FlashOp& op);  // false: the op is kept until its map work is done
@@ -162,6 +176,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   FtlParams p_;
   PageFtl& ftl_;
   const Geometry& g_;
+  Streams& streams_;
+  Lifetimes* lifetimes_;         // null: not recorded
+  std::vector<uint8_t> unit_stream_;  // scratch: the streams of one write command's units
   std::unique_ptr<WriteBuffer> buffer_;
   IntegrityChecker* checker_;
   CompletionSink* frontend_ = nullptr;

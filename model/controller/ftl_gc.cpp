@@ -21,7 +21,7 @@ bool Ftl::gc_next_victim(uint32_t die) {
   uint32_t victim = ftl_.pick_victim(die);
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
   job.map_victim = ts_ && ts_->is_map_block(victim);
-  if (job.map_victim && job.staged) gc_program(die, job.staged);  // data and map pages do not mix
+  if (job.map_victim && job.staged) gc_pad(die);  // data and map pages do not mix
   job.victim = victim;
   job.next_page = 0;
   const uint32_t v = ftl_.blocks().valid(victim);
@@ -37,7 +37,7 @@ void Ftl::gc_advance(uint32_t die) {
       gc_map_advance(die);
     } else if (job.victim != kInvalid) {
       const uint32_t block = g_.block_in_die(job.victim);
-      while (job.reads == 0 && job.next_page < g_.pages_per_block && job.staged < g_.units_per_page) {
+      while (job.reads == 0 && job.next_page < g_.pages_per_block && job.full == 0) {
         uint32_t page = job.next_page++;
         uint32_t mask = ftl_.valid_mask(die, block, page);
         if (!mask) continue;
@@ -51,7 +51,8 @@ void Ftl::gc_advance(uint32_t die) {
         send(op);
       }
     }
-    while (job.staged >= g_.units_per_page) gc_program(die, g_.units_per_page);
+    for (uint32_t k = 0; job.full && k < job.stage.size(); ++k)
+      while (job.stage[k].n >= g_.units_per_page) gc_program(die, k, g_.units_per_page);
     // Map segments staged from a victim whose scan is over (or left by a stalled copy) go out now.
     if (job.staged_segs && (job.victim == kInvalid || job.next_page == g_.pages_per_block) && job.reads == 0)
       gc_map_program(die, job.staged_segs);
@@ -60,11 +61,18 @@ void Ftl::gc_advance(uint32_t die) {
       job.victim = kInvalid;
     }
     if (job.victim == kInvalid && job.reads == 0) {
-      // Another victim if free space is still short once the pending erases land, or to fill a page.
+      // Another victim if free space is still short once the pending erases land, or (one GC stream) to
+      // fill a page.
       bool short_of_space =
           ftl_.blocks().free_blocks(die) + job.erases + job.scanned.size() < ftl_.gc_free_blocks();
-      if ((short_of_space || job.staged > 0) && gc_next_victim(die)) continue;
-      if (job.staged > 0) gc_program(die, job.staged);  // no victim left: pad the page
+      const bool fill = job.staged > 0 && job.stage.size() == 1;
+      // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its
+      // units may need a block in each stream; gc_target spills only the last victim's units). The partial
+      // pages go out meanwhile: the erase needs them.
+      const bool wait = job.stage.size() > 1 && ftl_.blocks().free_blocks(die) == 0 &&
+                        (job.erases || !job.scanned.empty() || job.programs);
+      if ((short_of_space || fill) && !wait && gc_next_victim(die)) continue;
+      if (job.staged > 0) gc_pad(die);  // no victim left, several GC streams, or waiting: pad the pages
     }
     break;
   }
@@ -91,27 +99,53 @@ void Ftl::gc_advance(uint32_t die) {
   refresh(die);
 }
 
-void Ftl::gc_program(uint32_t die, uint32_t n) {
+void Ftl::gc_stage(uint32_t die, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {
   GcJob& job = gc_[die];
-  uint32_t ppa = ftl_.blocks().allocate_page(die, kGcStream);
+  GcStage& st = job.stage[k];
+  st.lpn[st.n] = lpn;
+  st.version[st.n] = version;
+  st.old[st.n] = old;
+  if (++st.n == g_.units_per_page) ++job.full;
+  ++job.staged;
+}
+
+void Ftl::gc_pad(uint32_t die) {
+  GcJob& job = gc_[die];
+  for (uint32_t k = 0; k < job.stage.size(); ++k)
+    while (job.stage[k].n) gc_program(die, k, std::min(job.stage[k].n, g_.units_per_page));
+}
+
+void Ftl::gc_program(uint32_t die, uint32_t k, uint32_t n) {
+  GcJob& job = gc_[die];
+  GcStage& st = job.stage[k];
+  const uint32_t target = ftl_.gc_target(die, k);
+  if (target != k) streams_.stats().gc_spilled += n;
+  uint32_t ppa = ftl_.blocks().allocate_page(die, ftl_.blocks().layout().gc_frontier(target));
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for GC data");
   FlashOp& op = new_op(FlashCmd::Program, die, kGcProgram);
   op.block = g_.block_of(ppa);
   op.page = g_.page_of(ppa);
   op.kind = UnitKind::GUD;
-  op.stream = kGcStream;
+  // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of
+  // their old copies (the first unit's here, the others' set when the page lands: on_gc_program).
+  const uint32_t die_base = g_.ppa(die, 0, 0);
+  op.stream = uint8_t(streams_.params().gc == GcStreams::Shared && n ? ftl_.die(die).stream(st.old[0] - die_base) : k);
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     bool real = s < n;
-    op.lpn[s] = real ? job.lpn[s] : kInvalid;
-    op.version[s] = real ? job.version[s] : 0;
-    op.aux[s] = real ? job.old[s] : kInvalid;
+    op.lpn[s] = real ? st.lpn[s] : kInvalid;
+    op.version[s] = real ? st.version[s] : 0;
+    op.aux[s] = real ? st.old[s] : kInvalid;
   }
-  for (uint32_t s = n; s < job.staged; ++s) {
-    job.lpn[s - n] = job.lpn[s];
-    job.version[s - n] = job.version[s];
-    job.old[s - n] = job.old[s];
+  const bool was_full = st.n >= g_.units_per_page;
+  for (uint32_t s = n; s < st.n; ++s) {
+    st.lpn[s - n] = st.lpn[s];
+    st.version[s - n] = st.version[s];
+    st.old[s - n] = st.old[s];
   }
+  st.n -= n;
   job.staged -= n;
+  if (was_full && st.n < g_.units_per_page) --job.full;
+  streams_.stats().gc_padding += g_.units_per_page - n;
   job.credit += n * job.ratio;
   ++job.programs;
   ++ftl_.counters().programs[uint32_t(UnitKind::GUD)];
@@ -123,14 +157,15 @@ void Ftl::on_gc_read(FlashOp& op) {
   GcJob& job = gc_[op.die];
   --job.reads;
   job.data_ps = std::max(job.data_ps, op.done_ps);
+  const bool one = job.stage.size() == 1;
+  const Die& d = ftl_.die(op.die);
+  const uint32_t die_base = g_.ppa(op.die, 0, 0);
   for (uint32_t m = op.slot_mask; m; m &= m - 1) {
     uint32_t s = uint32_t(__builtin_ctz(m));
     uint32_t old = g_.ppa(op.die, op.block, op.page, s);
     if (op.lpn[s] == kInvalid || !ftl_.valid(old)) continue;  // overwritten or trimmed meanwhile
-    job.lpn[job.staged] = op.lpn[s];
-    job.version[job.staged] = op.version[s];
-    job.old[job.staged] = old;
-    ++job.staged;
+    const uint32_t k = one ? 0 : streams_.gc_stream_of(streams_.gc_data_stream(op.lpn[s], d.stream(old - die_base)));
+    gc_stage(op.die, k, op.lpn[s], op.version[s], old);
   }
   gc_advance(op.die);
 }
@@ -141,9 +176,20 @@ void Ftl::on_gc_program(FlashOp& op) {
   uint32_t base = g_.ppa(op.die, op.block, op.page);
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
     if (op.lpn[s] != kInvalid) ftl_.prefetch_map(op.lpn[s]);
+  // Per-stream GC counts; the shared GC stream's units take their old copies' streams (still readable:
+  // a moved unit's old copy is valid until the remap below).
+  const bool shared = streams_.params().gc == GcStreams::Shared;
+  Die& d = ftl_.die(op.die);
+  const uint32_t die_base = g_.ppa(op.die, 0, 0);
   uint32_t moved[kMaxUnitsPerPage], n = 0;
-  for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (op.lpn[s] != kInvalid && ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) moved[n++] = op.lpn[s];
+  for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+    if (op.lpn[s] == kInvalid || ftl_.lookup(op.lpn[s]) != op.aux[s]) continue;
+    const uint32_t ds = shared ? d.stream(op.aux[s] - g_.ppa(g_.die_of(op.aux[s]), 0, 0)) : op.stream;
+    if (shared && ds != op.stream) d.set_stream(base + s - die_base, uint8_t(ds));
+    ++streams_.stats().gc_writes[ds];
+    ftl_.remap_if(op.lpn[s], op.aux[s], base + s);
+    moved[n++] = op.lpn[s];
+  }
   ftl_.counters().gc_units_moved += n;
   ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
   // The moves update the map through the cache, batched per segment; GC finishes once that work is done.

@@ -153,7 +153,7 @@ FlashOp& Ftl::map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind) {
   op.block = g_.block_of(ppa);
   op.page = g_.page_of(ppa);
   op.kind = kind;
-  op.stream = uint8_t(kMapStream);
+  op.stream = 0;  // map pages belong to no data stream (their kind says what they are)
   std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);  // map pages carry no user units
   std::fill(op.version, op.version + g_.units_per_page, 0u);
   ++ftl_.counters().programs[uint32_t(kind)];
@@ -170,7 +170,7 @@ uint32_t Ftl::pick_map_die() {
     if (i == 0) bits &= ~uint64_t(0) << (map_cursor_ & 63);
     for (; bits; bits &= bits - 1) {
       const uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
-      if (!ts_->can_place(d, 1)) continue;
+      if (!ts_->can_place(d, ftl_.blocks().gc_reserve())) continue;
       map_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
       return d;
     }

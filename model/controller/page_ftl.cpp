@@ -7,11 +7,11 @@
 namespace ssdtlm {
 
 PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim,
-                 uint32_t gc_free_blocks, uint32_t streams)
+                 uint32_t gc_free_blocks, const FrontierLayout& layout)
     : g_(g),
       dies_(std::move(dies)),
-      blocks_(g, streams, std::move(victim)),
-      gc_free_blocks_(gc_free_blocks),
+      blocks_(g, layout, std::move(victim)),
+      gc_free_blocks_(std::max(gc_free_blocks, layout.gc + 1)),
       l2p_(g.logical_units, kInvalid),
       valid_bits_(g.physical_units / 64 + 2, 0),
       ffgc_(g.dies),
@@ -20,6 +20,18 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
   MapCacheParams whole;
   whole.logical_units = g.logical_units;
   cache_ = make_full_map(whole);
+  for (FfGc& f : ffgc_) f.stage.resize(layout.gc);
+  StreamParams sp;
+  sp.count = layout.user - 1;
+  sp.assign = layout.user > 1 ? "manual" : "single";
+  sp.gc = layout.gc > 1 ? GcStreams::PerStream : GcStreams::Shared;
+  streams_ = std::make_unique<Streams>(sp, g.logical_units);
+}
+
+void PageFtl::set_streams(std::unique_ptr<Streams> s) {
+  if (s->user_streams() != blocks_.layout().user || s->gc_streams() != blocks_.layout().gc)
+    throw std::logic_error("stream separation does not match the frontier layout");
+  streams_ = std::move(s);
 }
 
 void PageFtl::map(uint32_t lpn, uint32_t ppa) {
@@ -65,20 +77,29 @@ double PageFtl::alpha() const {
   return blocks * g_.units_per_block * g_.dies / double(g_.logical_units);
 }
 
-uint32_t PageFtl::ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions,
-                             UnitKind kind) {
-  uint32_t ppa = blocks_.allocate_page(die, stream);
+uint32_t PageFtl::ff_program(uint32_t die, uint32_t frontier, const uint32_t* lpns, const uint32_t* versions,
+                             UnitKind kind, uint32_t tag) {
+  uint32_t ppa = blocks_.allocate_page(die, frontier);
   if (ppa == kInvalid)
-    throw std::logic_error("die " + std::to_string(die) + ": no free block for stream " + std::to_string(stream));
-  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind, uint8_t(stream));
+    throw std::logic_error("die " + std::to_string(die) + ": no free block for frontier " + std::to_string(frontier));
+  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, kind, uint8_t(tag));
   ++ff_counters_[die].programs[uint32_t(kind)];
   return ppa;
 }
 
-void PageFtl::ff_gc_program(uint32_t die) {
-  FfGc& s = ffgc_[die];
-  for (uint32_t k = s.n; k < g_.units_per_page; ++k) s.lpn[k] = kInvalid;  // padding only when no victim is left
-  const uint32_t ppa = ff_program(die, kGcStream, s.lpn, s.version, UnitKind::GUD);
+void PageFtl::ff_gc_program(uint32_t die, uint32_t gc_stream) {
+  FfStage& s = ffgc_[die].stage[gc_stream];
+  for (uint32_t k = s.n; k < g_.units_per_page; ++k) s.lpn[k] = kInvalid;  // padding
+  // A GC stream's pages hold one data stream, but for the shared GC stream with several user streams,
+  // whose units keep the stream their old copies carry.
+  const bool mixed = streams_->params().gc == GcStreams::Shared && blocks_.layout().user > 1;
+  Die& d = *dies_[die];
+  const uint32_t die_base = g_.ppa(die, 0, 0);
+  const uint32_t tag = mixed && s.n ? d.stream(s.old[0] - die_base) : gc_stream;
+  const uint32_t ppa =
+      ff_program(die, blocks_.layout().gc_frontier(gc_target(die, gc_stream)), s.lpn, s.version, UnitKind::GUD, tag);
+  if (mixed)
+    for (uint32_t k = 1; k < s.n; ++k) d.set_stream(ppa + k - die_base, d.stream(s.old[k] - die_base));
   // The new page's block is open (its program is in flight): its valid count is added once (the LPNs
   // of GC units are distinct: each was valid in one place).
   uint32_t moved = 0, moved_lpns[kMaxUnitsPerPage];
@@ -95,6 +116,12 @@ void PageFtl::ff_gc_program(uint32_t die) {
   ff_counters_[die].gc_units_moved += moved;
   s.n = 0;
   ff_erase_ready(die);
+}
+
+void PageFtl::ff_pad_gc(uint32_t die) {
+  FfGc& f = ffgc_[die];
+  for (uint32_t k = 0; k < f.stage.size(); ++k)
+    if (f.stage[k].n) ff_gc_program(die, k);
 }
 
 void PageFtl::ff_erase_ready(uint32_t die) {
@@ -115,11 +142,13 @@ void PageFtl::ff_erase_ready(uint32_t die) {
 }
 
 void PageFtl::ff_collect(uint32_t die) {
-  FfGc& s = ffgc_[die];
+  FfGc& f = ffgc_[die];
   uint32_t victim = pick_victim(die, ff_counters_[die]);
   if (victim == kInvalid) {
-    if (!s.n) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
-    ff_gc_program(die);
+    bool staged = false;
+    for (const FfStage& st : f.stage) staged |= st.n > 0;
+    if (!staged) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
+    ff_pad_gc(die);  // the staged units' victims can be erased once they land
     return;
   }
   if (tstore_ && tstore_->is_map_block(victim)) {
@@ -128,9 +157,14 @@ void PageFtl::ff_collect(uint32_t die) {
   }
   Die& d = *dies_[die];
   const uint32_t block = g_.block_in_die(victim);
+  const Streams& st = *streams_;
+  const bool one = f.stage.size() == 1;
   // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
   for (uint32_t u = block * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
-    if (valid(g_.ppa(die, 0, 0) + u)) prefetch_map(d.lpn(u));
+    if (valid(g_.ppa(die, 0, 0) + u)) {
+      prefetch_map(d.lpn(u));
+      st.prefetch(d.lpn(u));
+    }
   for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
     uint32_t mask = valid_mask(die, block, p);
     if (!mask) continue;
@@ -138,19 +172,27 @@ void PageFtl::ff_collect(uint32_t die) {
     for (; mask; mask &= mask - 1) {
       uint32_t slot = uint32_t(__builtin_ctz(mask));
       uint32_t unit = block * g_.units_per_block + p * g_.units_per_page + slot;
-      s.lpn[s.n] = d.lpn(unit);
+      const uint32_t lpn = d.lpn(unit);
+      const uint32_t k = one ? 0 : st.gc_stream_of(st.gc_data_stream(lpn, d.stream(unit)));
+      FfStage& s = f.stage[k];
+      s.lpn[s.n] = lpn;
       s.version[s.n] = d.version(unit);
       s.old[s.n] = g_.ppa(die, block, p, slot);
-      if (++s.n == g_.units_per_page) ff_gc_program(die);
+      if (++s.n == g_.units_per_page) ff_gc_program(die, k);
     }
   }
-  s.scanned.push_back(victim);
+  f.scanned.push_back(victim);
   ff_erase_ready(die);
 }
 
-void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) {
-  while (gc_needed(die)) ff_collect(die);
-  const uint32_t ppa = ff_program(die, kUserStream, lpns, versions, UnitKind::UD);
+void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
+  if (gc_needed(die)) {
+    while (gc_needed(die)) ff_collect(die);
+    // One GC stream carries its partial page over to the next collection (its victim waits); with several,
+    // the partial pages are padded, as in the timed FTL (a rare stream would hold its victims for long).
+    if (ffgc_[die].stage.size() > 1) ff_pad_gc(die);
+  }
+  const uint32_t ppa = ff_program(die, blocks_.layout().user_frontier(stream), lpns, versions, UnitKind::UD, stream);
   // The new page's block is open (its program is in flight): its valid count is added once, before the
   // units are mapped, since a page may hold two versions of one LPN (the first is dropped at once).
   const uint32_t gblock = g_.gblock_of(ppa);
@@ -169,7 +211,7 @@ void PageFtl::ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* 
 void PageFtl::set_mapping(std::unique_ptr<MapCache> cache, bool on_flash) {
   cache_ = std::move(cache);
   if (on_flash) {
-    if (blocks_.streams() <= kMapStream) throw std::logic_error("demand-based mapping needs the map frontier stream");
+    if (!blocks_.layout().map) throw std::logic_error("demand-based mapping needs the map frontier");
     tstore_ = std::make_unique<TranslationStore>(g_, blocks_, cache_->params().segments(), cache_->params().segment_bytes);
   }
 }
@@ -201,7 +243,7 @@ void PageFtl::ff_map_update(const uint32_t* in, uint32_t n) {
 void PageFtl::ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind) {
   uint32_t none[kMaxUnitsPerPage];
   std::fill(none, none + g_.units_per_page, kInvalid);
-  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, kind, uint8_t(kMapStream));
+  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, kind, 0);
   ++ff_counters_[die].programs[uint32_t(kind)];
   blocks_.page_done(g_.gblock_of(ppa));
 }

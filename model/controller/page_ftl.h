@@ -13,6 +13,7 @@
 #include "controller/block_manager.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
+#include "controller/streams/streams.h"
 #include "flash/die.h"
 #include "flash/geometry.h"
 
@@ -30,8 +31,9 @@ struct FlashCounters {
 
 class PageFtl {
  public:
+  // gc_free_blocks is raised to 1 + the GC streams if below (GC must be able to open a block per GC stream).
   PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks,
-          uint32_t streams = 2);
+          const FrontierLayout& layout = FrontierLayout());
 
   uint32_t lookup(uint32_t lpn) const { return l2p_[lpn]; }
   // Hints for batched writers: bring lpn's map entry, then its current block's metadata, into cache.
@@ -60,15 +62,35 @@ class PageFtl {
   // open blocks (one per stream) counted as half written on average.
   double alpha() const;
 
-  // Fast-forward: program one page of user units (kInvalid = padding) on `die` at once, collecting
-  // garbage first if the die is short of free blocks. Touches only the die's own state, its units' map
-  // entries and its own counters, so workers owning disjoint dies (and disjoint LPNs) may call it
-  // concurrently; ff_merge_counters() then adds the dies' counters to counters().
-  void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions);
+  // Fast-forward: program one page of user units (kInvalid = padding) of user stream `stream` on `die` at
+  // once, collecting garbage first if the die is short of free blocks. Touches only the die's own state,
+  // its units' map entries and its own counters (and reads the stream write counts), so workers owning
+  // disjoint dies (and disjoint LPNs) may call it concurrently; ff_merge_counters() then adds the dies'
+  // counters to counters().
+  void ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions);
+  void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) { ff_write_page(die, 0, lpns, versions); }
   void ff_merge_counters();
 
+  // The GC stream whose frontier takes GC stream k's next page on `die`: k itself, unless its frontier is
+  // full and the die has no free block left; then another GC stream's open block with room (the units keep
+  // their own stream tag). So GC finishes a victim it started with one free block however its units spread
+  // over the streams (a victim holds at most a block's worth, and the block it opened last has room for it).
+  uint32_t gc_target(uint32_t die, uint32_t k) const {
+    const FrontierLayout& l = blocks_.layout();
+    if (l.gc == 1 || !blocks_.frontier_full(die, l.gc_frontier(k)) || blocks_.free_blocks(die) > 0) return k;
+    for (uint32_t j = 0; j < l.gc; ++j)
+      if (!blocks_.frontier_full(die, l.gc_frontier(j))) return j;
+    return k;
+  }
+
+  // Stream separation (streams.*): user and GC stream assignment, write counts, per-stream statistics.
+  // Its user and GC stream counts must match the frontier layout. Call before use.
+  void set_streams(std::unique_ptr<Streams> s);
+  Streams& streams() { return *streams_; }
+  const Streams& streams() const { return *streams_; }
+
   // The map cache every access goes through (ftl.mapping), and with a demand-based scheme the
-  // translation pages on flash (needs the map frontier stream, kMapStream). Call once, before use.
+  // translation pages on flash (needs the map frontier in the layout). Call once, before use.
   void set_mapping(std::unique_ptr<MapCache> cache, bool on_flash);
   MapCache& map_cache() { return *cache_; }
   const MapCache& map_cache() const { return *cache_; }
@@ -86,15 +108,19 @@ class PageFtl {
   // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
   size_t memory_bytes() const {
     return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + blocks_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) +
-           (tstore_ ? tstore_->memory_bytes() : 0);
+           (tstore_ ? tstore_->memory_bytes() : 0) + (streams_ ? streams_->memory_bytes() : 0);
   }
 
  private:
-  // GC relocation state per die. Units are staged across victims so GC programs full pages; a victim is
-  // erased once its last valid unit has been programmed elsewhere.
-  struct FfGc {
+  // GC relocation state per die. Units are staged per GC stream, across victims, so GC programs full
+  // pages; a victim is erased once its last valid unit has been programmed elsewhere. With several GC
+  // streams the partial pages are padded once the die has its free blocks back (ff_pad_gc).
+  struct FfStage {
     uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage], old[kMaxUnitsPerPage];
     uint32_t n = 0;
+  };
+  struct FfGc {
+    std::vector<FfStage> stage;     // per GC stream
     std::vector<uint32_t> scanned;  // victims read out, awaiting erase
   };
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
@@ -110,9 +136,12 @@ class PageFtl {
   }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   void ff_collect(uint32_t die);
-  void ff_gc_program(uint32_t die);
+  void ff_gc_program(uint32_t die, uint32_t gc_stream);
+  void ff_pad_gc(uint32_t die);  // programs every partial GC page, padded
   void ff_erase_ready(uint32_t die);
-  uint32_t ff_program(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions, UnitKind kind);
+  // Programs one page on the frontier; `tag` is the stream written to the out-of-band data.
+  uint32_t ff_program(uint32_t die, uint32_t frontier, const uint32_t* lpns, const uint32_t* versions, UnitKind kind,
+                      uint32_t tag);
   // Demand-based mapping in the fast-forward: map updates through the cache, write-backs queued and
   // programmed on the die being written, map blocks collected like data blocks.
   void ff_map_update(const uint32_t* lpns, uint32_t n);
@@ -132,6 +161,7 @@ class PageFtl {
   FlashCounters counters_;
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;
+  std::unique_ptr<Streams> streams_;
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
 };
 

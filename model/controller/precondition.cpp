@@ -18,40 +18,69 @@ uint32_t precondition_stripe_units(const Geometry& g) {
 namespace {
 
 // The precondition's unit stream: the sequential fill, then the write requests of the overwrite
-// workload cut into 4 KiB units, up to the total.
+// workload cut into 4 KiB units, up to the total. Each write request (the fill in requests of
+// kFillRequestUnits) is given its streams by the stream policy, in workload order, so the policy and the
+// write counts evolve as they would in a timed run.
 class UnitSource {
  public:
-  UnitSource(uint64_t logical, bool fill, uint64_t over, Workload* w)
-      : logical_(logical), fill_end_(fill ? logical : 0), total_(fill_end_ + over), w_(w) {}
+  static constexpr uint32_t kFillRequestUnits = 32;  // 128 KiB sequential writes
+  UnitSource(uint64_t logical, bool fill, uint64_t over, Workload* w, Streams& streams)
+      : logical_(logical), fill_end_(fill ? logical : 0), total_(fill_end_ + over), w_(w), streams_(streams) {}
   uint64_t total() const { return total_; }
   uint64_t done() const { return done_; }
-  // Writes up to max units to out; returns how many (0: the stream has ended).
-  size_t next(uint32_t* out, size_t max) {
+  // Writes up to max units (and their streams) to out; returns how many (0: the stream has ended).
+  size_t next(uint32_t* out, uint8_t* stream, size_t max) {
     size_t n = 0;
-    for (; n < max && done_ < fill_end_; ++n) out[n] = uint32_t(done_++);
     while (n < max && done_ < total_) {
       if (cur_ > last_) {
-        IoRequest req;
-        if (!w_ || !w_->next(req)) {
-          total_ = done_;  // the workload ran out
-          break;
-        }
-        if (req.op != IoOp::Write) continue;
-        cur_ = req.offset / kUnitBytes;
-        last_ = (req.offset + req.bytes - 1) / kUnitBytes;
+        if (!start_request()) break;
         continue;
       }
-      out[n++] = uint32_t(cur_++ % logical_);  // trace addresses beyond the device fold back, as in the timed run
+      out[n] = uint32_t(cur_ % logical_);  // trace addresses beyond the device fold back, as in the timed run
+      stream[n++] = streams_of_[size_t(cur_++ - first_)];
       ++done_;
     }
     return n;
   }
 
  private:
+  // The next request's units [cur_, last_] and their streams; false when the workload has run out.
+  bool start_request() {
+    uint64_t first, last;
+    uint32_t hint = 0;
+    if (done_ < fill_end_) {
+      first = done_;
+      last = std::min<uint64_t>(fill_end_, first + kFillRequestUnits) - 1;
+    } else {
+      IoRequest req;
+      do {
+        if (!w_ || !w_->next(req)) {
+          total_ = done_;  // the workload ran out
+          return false;
+        }
+      } while (req.op != IoOp::Write);
+      first = req.offset / kUnitBytes;
+      last = (req.offset + req.bytes - 1) / kUnitBytes;
+      hint = req.stream;
+    }
+    first_ = cur_ = first;
+    last_ = last;
+    const uint64_t units = last - first + 1;
+    streams_of_.resize(std::max<size_t>(streams_of_.size(), size_t(units)));
+    if (first % logical_ + units <= logical_) {
+      streams_.assign(uint32_t(first % logical_), uint32_t(units), hint, streams_of_.data());
+    } else {  // folds over the end of the device: unit by unit
+      for (uint64_t u = 0; u < units; ++u) streams_.assign(uint32_t((first + u) % logical_), 1, hint, &streams_of_[u]);
+    }
+    return true;
+  }
+
   uint64_t logical_, fill_end_, total_;
   Workload* w_;
+  Streams& streams_;
   uint64_t done_ = 0;
-  uint64_t cur_ = 1, last_ = 0;  // units left of the current request
+  uint64_t first_ = 0, cur_ = 1, last_ = 0;  // units left of the current request
+  std::vector<uint8_t> streams_of_;          // the current request's unit streams
 };
 
 // Static placement: stripe -> die, round-robin.
@@ -61,45 +90,64 @@ struct Striping {
 };
 
 struct PlacedUnit {
-  uint32_t lpn, version, die;
+  uint32_t lpn, version, die, stream;
+  uint32_t seq;  // position in the unit stream (low 32 bits), to order versions of one LPN
 };
 
-// One group of dies [first, last), worked on by one worker at a time. Collects each die's units and
-// writes them a few pages at a time: the die's metadata stays in cache across those pages, and the map
-// entries and old blocks of the units are prefetched together first (random overwrites are bound by
+// One group of dies [first, last), worked on by one worker at a time. Collects each (die, stream)'s units
+// and writes them a few pages at a time: the die's metadata stays in cache across those pages, and the
+// map entries and old blocks of the units are prefetched together first (random overwrites are bound by
 // memory latency). Dies are independent, so how writes to different dies interleave changes nothing.
+// With several streams a die's units wait in one list per stream, so a unit may reach flash after a newer
+// version of its LPN that went out in another stream: `written` (per LPN, the stream position of the
+// version on flash; an LPN lives on one die, so one worker owns its entry) drops such a superseded unit,
+// as the write buffer would have absorbed it.
 class DieWriter {
  public:
-  DieWriter(PageFtl& ftl, uint32_t first, uint32_t last)
+  DieWriter(PageFtl& ftl, uint32_t first, uint32_t last, std::vector<uint32_t>* written)
       : ftl_(ftl),
+        written_(written),
         upp_(ftl.geometry().units_per_page),
         per_flush_(upp_ * std::max<uint32_t>(1, kUnitsPerFlush / upp_)),
+        streams_(ftl.streams().user_streams()),
         first_(first),
         last_(last),
-        pending_(size_t(last - first) * per_flush_),
-        count_(last - first, 0) {}
+        pending_(size_t(last - first) * streams_ * per_flush_),
+        count_(size_t(last - first) * streams_, 0) {}
 
   // Units of this writer's dies, in workload order.
   void take(const std::vector<PlacedUnit>& units) {
     for (const PlacedUnit& u : units) {
-      const uint32_t k = u.die - first_;
-      pending_[size_t(k) * per_flush_ + count_[k]] = Unit{u.lpn, u.version};
-      if (++count_[k] == per_flush_) flush(u.die);
+      const size_t k = size_t(u.die - first_) * streams_ + u.stream;
+      pending_[k * per_flush_ + count_[k]] = Unit{u.lpn, u.version, u.seq};
+      if (++count_[k] == per_flush_) flush(u.die, u.stream);
     }
   }
   void finish() {
-    for (uint32_t d = first_; d < last_; ++d) flush(d);
+    for (uint32_t d = first_; d < last_; ++d)
+      for (uint32_t s = 0; s < streams_; ++s) flush(d, s);
   }
 
  private:
   struct Unit {
-    uint32_t lpn, version;
+    uint32_t lpn, version, seq;
   };
   static constexpr uint32_t kUnitsPerFlush = 32;
-  // Writes the die's pending units as pages, the last one padded if partial.
-  void flush(uint32_t die) {
-    const uint32_t k = die - first_, n = count_[k];
-    const Unit* u = &pending_[size_t(k) * per_flush_];
+  // Writes the (die, stream)'s pending units as pages, the last one padded if partial.
+  void flush(uint32_t die, uint32_t stream) {
+    const size_t k = size_t(die - first_) * streams_ + stream;
+    uint32_t n = count_[k];
+    Unit* u = &pending_[k * per_flush_];
+    if (written_) {  // drop the units a newer version has overtaken; the rest are flash's newest
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t& w = (*written_)[u[i].lpn];
+        if (int32_t(u[i].seq - w) < 0) continue;
+        w = u[i].seq;
+        u[m++] = u[i];
+      }
+      n = m;
+    }
     for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_map(u[i].lpn);
     for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_old(u[i].lpn);
     uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage];
@@ -109,15 +157,16 @@ class DieWriter {
         lpns[s] = real ? u[i + s].lpn : kInvalid;  // kInvalid: padding
         versions[s] = real ? u[i + s].version : 0;
       }
-      ftl_.ff_write_page(die, lpns, versions);
+      ftl_.ff_write_page(die, stream, lpns, versions);
     }
     count_[k] = 0;
   }
   PageFtl& ftl_;
-  const uint32_t upp_, per_flush_;
+  std::vector<uint32_t>* written_;  // null with one stream (its units reach flash in order)
+  const uint32_t upp_, per_flush_, streams_;
   const uint32_t first_, last_;
-  std::vector<Unit> pending_;     // per owned die: per_flush_ slots
-  std::vector<uint32_t> count_;   // per owned die: pending units
+  std::vector<Unit> pending_;     // per owned (die, stream): per_flush_ slots
+  std::vector<uint32_t> count_;   // per owned (die, stream): pending units
 };
 
 // Die groups: contiguous die ranges that workers claim one at a time. Several per worker, so that work
@@ -150,7 +199,7 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
                                 unsigned threads) {
   auto t0 = std::chrono::steady_clock::now();
   const Geometry& g = ftl.geometry();
-  UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite);
+  UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite, ftl.streams());
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   // With translation pages on flash the map cache is shared by every die: one worker.
@@ -161,23 +210,28 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
 
   std::vector<DieWriter> writers;
   std::vector<uint32_t> group_of_die(g.dies);
+  std::vector<uint32_t> written;  // per LPN, with several streams (DieWriter)
+  if (ftl.streams().user_streams() > 1) written.assign(g.logical_units, 0);
   writers.reserve(groups);
   for (uint32_t k = 0; k < groups; ++k) {
     const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
-    writers.emplace_back(ftl, first, last);
+    writers.emplace_back(ftl, first, last, written.empty() ? nullptr : &written);
     for (uint32_t d = first; d < last; ++d) group_of_die[d] = k;
   }
 
   // Generates and bins the next batch; false at the end of the stream.
   constexpr size_t kBatch = size_t(1) << 16;
   std::vector<uint32_t> lpn(kBatch);
+  std::vector<uint8_t> stream(kBatch);
+  uint32_t seq = 0;
   auto refill = [&](Batch& b) {
     b.group.resize(groups);
     for (auto& v : b.group) v.clear();
-    const size_t n = source.next(lpn.data(), kBatch);
+    const size_t n = source.next(lpn.data(), stream.data(), kBatch);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping.die(lpn[i]);
-      b.group[group_of_die[die]].push_back(PlacedUnit{lpn[i], checker ? checker->next_version(lpn[i]) : 0, die});
+      b.group[group_of_die[die]].push_back(
+          PlacedUnit{lpn[i], checker ? checker->next_version(lpn[i]) : 0, die, stream[i], ++seq});
     }
     return n != 0;
   };
@@ -193,13 +247,22 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
 
   // While the workers write batch k, the caller generates batch k+1, then joins them. Each group's
   // batches are written in order (a batch is finished before the next starts), so every die sees its
-  // units in workload order whatever the number of workers.
+  // units in workload order whatever the number of workers. When GC classifies by write count
+  // (streams.gc_stream=hotcold), the next batch is generated only after this one is written: GC then
+  // reads counts that include at most this batch's later writes (a lookahead of under kBatch units),
+  // whatever the number of workers.
+  const bool overlap = ftl.streams().params().gc != GcStreams::HotCold;
   Batch batch[2];
   uint64_t reported = 0;
   bool more = refill(batch[0]);
   for (int cur = 0; more; cur ^= 1) {
     const Batch& b = batch[cur];
-    for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, [&] { more = refill(batch[cur ^ 1]); });
+    if (overlap) {
+      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, [&] { more = refill(batch[cur ^ 1]); });
+    } else {
+      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, nullptr);
+      more = refill(batch[cur ^ 1]);
+    }
     if (source.done() - reported >= (uint64_t(1) << 22)) {
       reported = source.done();
       progress(reported, source.total());

@@ -21,6 +21,9 @@ void Die::program(uint32_t block, uint32_t page, const uint32_t* lpns, const uin
     throw NandRuleViolation("die " + std::to_string(index_) + " block " + std::to_string(block) + ": program of page " +
                             std::to_string(page) + " but the next erased page is " +
                             std::to_string(write_ptr_[block]));
+  if (stream > kMaxStream)
+    throw NandRuleViolation("die " + std::to_string(index_) + ": stream tag " + std::to_string(stream) +
+                            " does not fit the 6-bit out-of-band field");
   write_ptr_[block] = uint16_t(page + 1);
   const size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
   const uint32_t n = g_.units_per_page;

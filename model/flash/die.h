@@ -36,7 +36,12 @@ class Die {
   uint32_t lpn(uint32_t unit) const { return lpn_[unit]; }
   uint32_t version(uint32_t unit) const { return versions_.empty() ? 0 : versions_[unit]; }
   UnitKind kind(uint32_t unit) const { return UnitKind(kind_[unit] & 3); }
-  uint8_t stream(uint32_t unit) const { return uint8_t(kind_[unit] >> 2); }  // write frontier stream, 0..63
+  // The data stream a unit was written to (streams.*), 0..63: the six upper bits of its kind byte.
+  uint8_t stream(uint32_t unit) const { return uint8_t(kind_[unit] >> 2); }
+  // Rewrites one programmed unit's stream tag: for pages whose units belong to different streams (GC copies
+  // with streams.gc_stream=shared), whose per-unit tags the program's single `stream` cannot carry.
+  void set_stream(uint32_t unit, uint8_t stream) { kind_[unit] = uint8_t((kind_[unit] & 3) | (stream << 2)); }
+  static constexpr uint32_t kMaxStream = 63;
   bool programmed(uint32_t block, uint32_t page) const { return page < write_ptr_[block]; }
   uint32_t erase_count(uint32_t block) const { return erases_[block]; }
   uint32_t index() const { return index_; }

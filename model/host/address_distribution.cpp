@@ -237,21 +237,27 @@ class ZonedDistribution final : public AddressDistribution {
     double cum_access;  // cumulative access share in [0, 1] up to and including this zone
     uint64_t start;
     std::unique_ptr<AddressDistribution> pick;
+    uint32_t index;     // position in the spec (zones with no access are left out of zones_)
   };
   ZonedDistribution(uint64_t n, std::vector<Zone> zones) : n_(n), zones_(std::move(zones)) {}
 
   uint64_t next(Rng& rng) override {
     const double u = rng.uniform();
     for (auto& z : zones_)
-      if (u < z.cum_access) return z.start + z.pick->next(rng);
-    auto& z = zones_.back();  // rounding: u >= the last cumulative share
-    return z.start + z.pick->next(rng);
+      if (u < z.cum_access) return draw(z, rng);
+    return draw(zones_.back(), rng);  // rounding: u >= the last cumulative share
   }
   uint64_t blocks() const override { return n_; }
+  uint32_t last_zone() const override { return last_; }
 
  private:
+  uint64_t draw(Zone& z, Rng& rng) {
+    last_ = z.index;
+    return z.start + z.pick->next(rng);
+  }
   uint64_t n_;
   std::vector<Zone> zones_;
+  uint32_t last_ = 0;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -325,7 +331,7 @@ std::unique_ptr<AddressDistribution> make_zoned(const std::string& spec, const s
     if (end <= start)
       bad_spec(spec, expected + "; zone " + std::to_string(i + 1) + " covers no block of a " +
                          std::to_string(n) + "-block range");
-    zones.push_back({cum_access / 100.0, start, make_uniform(end - start, random_map)});
+    zones.push_back({cum_access / 100.0, start, make_uniform(end - start, random_map), uint32_t(i)});
   }
   return std::make_unique<ZonedDistribution>(n, std::move(zones));
 }

@@ -33,6 +33,8 @@ class AddressDistribution {
   // Next block index in [0, blocks()). O(1) per call (amortised for the random map).
   virtual uint64_t next(Rng& rng) = 0;
   virtual uint64_t blocks() const = 0;
+  // zoned: the zone (0-based, in the order the spec lists them) the last next() drew from; 0 otherwise.
+  virtual uint32_t last_zone() const { return 0; }
 };
 
 // Builds a distribution from fio's spelling (see above) over nblocks blocks.

@@ -101,6 +101,9 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec)
   } else if (!spec_.distribution.empty() && spec_.distribution != "random") {
     bad_field("distribution", "'" + spec_.distribution + "' needs pattern 'random' (sequential has none)");
   }
+  if (spec_.zone_streams && (!random || spec_.distribution.rfind("zoned:", 0) != 0))
+    bad_field("zone_streams", "needs pattern 'random' with a zoned: distribution, got " + spec_.pattern + " " +
+                                  spec_.distribution);
 }
 
 void SyntheticWorkload::make_dist() {
@@ -153,7 +156,7 @@ bool SyntheticWorkload::next(IoRequest& r) {
   r.offset = next_offset(bytes);
   r.bytes = bytes;
   r.time_ns = 0;
-  r.stream = spec_.stream;
+  r.stream = spec_.zone_streams ? uint16_t(dist_->last_zone() + 1) : spec_.stream;
   r.pc = 0;
   ++issued_;
   issued_bytes_ += bytes;

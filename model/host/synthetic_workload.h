@@ -15,6 +15,8 @@
 // read_fraction, a write otherwise. Sizes: bssplit (by count) or block_bytes.
 // Addresses, sizes and operations come from three Rng streams derived from `seed`, so changing
 // e.g. the read fraction does not change the address sequence. time_ns is 0 (closed loop).
+// Stream hint: every request carries `stream`, or with zone_streams (a zoned distribution) the number of
+// the zone its offset was drawn from, plus one (the NVMe stream id of workload.stream_hint=zone).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -45,6 +47,7 @@ struct SyntheticSpec {
   uint64_t zone_skip = 0;              // gap after a zone
   double trim_fraction = 0.0;          // share of requests that trim, 0..1 (read + trim <= 1)
   uint16_t stream = 0;                 // copied into every request
+  bool zone_streams = false;           // zoned distribution: a request from zone i carries stream i + 1
   uint64_t seed = 1;
   // Extension for JESD219: transfers shorter than block_align are aligned to small_align
   // instead (0 = every transfer aligned to block_align). Must divide the effective block_align.

@@ -47,27 +47,33 @@ std::unique_ptr<Workload> make_trace(const Config& c, uint64_t logical_bytes) {
 }
 
 // The writes of a trace, cycled endlessly (preconditioning with the trace's own write pattern). The trace is
-// read once; its writes are kept as (offset, bytes) pairs.
+// read once; its writes are kept as (offset, bytes, stream id).
 class RepeatWrites : public Workload {
  public:
   RepeatWrites(const Config& c, uint64_t logical_bytes) {
     auto w = make_trace(c, logical_bytes);
     IoRequest r;
     while (w->next(r))
-      if (r.op == IoOp::Write) writes_.emplace_back(r.offset, r.bytes);
+      if (r.op == IoOp::Write) writes_.push_back({r.offset, r.bytes, r.stream});
   }
   bool next(IoRequest& r) override {
     if (writes_.empty()) return false;
     r = IoRequest();
     r.op = IoOp::Write;
-    r.offset = writes_[i_].first;
-    r.bytes = writes_[i_].second;
+    r.offset = writes_[i_].offset;
+    r.bytes = writes_[i_].bytes;
+    r.stream = writes_[i_].stream;
     i_ = i_ + 1 == writes_.size() ? 0 : i_ + 1;
     return true;
   }
 
  private:
-  std::vector<std::pair<uint64_t, uint32_t>> writes_;
+  struct Write {
+    uint64_t offset;
+    uint32_t bytes;
+    uint16_t stream;
+  };
+  std::vector<Write> writes_;
   size_t i_ = 0;
 };
 
@@ -117,9 +123,14 @@ std::unique_ptr<Workload> make_precondition_workload(const Config& c, uint64_t l
 
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
   std::unique_ptr<Workload> w;
-  if (c.s("workload.stream_hint") != "none")
-    throw ConfigError("key 'workload.stream_hint': zone is not supported yet");
+  const bool zone_hint = c.s("workload.stream_hint") == "zone";
+  if (zone_hint && c.s("streams.assign") != "manual")
+    throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
+                      "uses (got streams.assign=" + c.s("streams.assign") + ")");
   if (c.s("workload.pattern") == "trace") {
+    if (zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
+                        "own stream ids, csv format)");
     if (for_precondition) return std::make_unique<RepeatWrites>(c, logical_bytes);
     w = make_trace(c, logical_bytes);
     w->set_pacing(pacing(c));
@@ -156,6 +167,10 @@ std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes,
   s.random_map = c.b("workload.random_map");
   s.scatter = c.b("workload.scatter");
   s.trim_fraction = c.d("workload.trim_fraction");
+  s.zone_streams = zone_hint;
+  if (zone_hint && (s.pattern != "random" || s.distribution.rfind("zoned:", 0) != 0))
+    throw ConfigError("key 'workload.stream_hint': zone needs workload.pattern=random with a zoned: distribution, got " +
+                      s.pattern + (s.pattern == "random" ? " " + s.distribution : ""));
   s.io_count = c.u("workload.io_count");
   s.seed = uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003;
   if (for_precondition) {

@@ -113,6 +113,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     s["host"]["read_paths"] = paths;
   }
   s["map"] = map_summary(p);
+  s["streams"] = stream_summary(p);
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
                {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
                {"erases", f.erases},

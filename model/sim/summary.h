@@ -12,6 +12,8 @@ namespace ssdtlm {
 nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s);
 // The "map" object of summary.json: map cache, GTD and map traffic (map_summary.cpp).
 nlohmann::json map_summary(Platform& p);
+// The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).
+nlohmann::json stream_summary(Platform& p);
 std::string latency_cdf_csv(const HostStats& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);

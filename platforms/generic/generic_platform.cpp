@@ -13,18 +13,28 @@ extern const char* const kDefaultConfig;
 }
 
 namespace {
-// Frontier streams: user and GC data, plus map pages with a demand-based mapping scheme.
 bool map_pages(const Config& c) { return map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio")); }
-uint32_t frontier_streams(const Config& c) { return map_pages(c) ? 3 : 2; }
+// The write frontiers of every die: the user streams, the GC streams and, with a demand-based mapping
+// scheme, map pages.
+FrontierLayout frontier_layout(const Config& c) {
+  const StreamParams sp = StreamParams::from_config(c);
+  FrontierLayout l;
+  l.user = sp.user_streams();
+  l.gc = sp.gc_streams();
+  l.map = map_pages(c);
+  return l;
+}
+// Blocks per die kept from data: the GC threshold (at least one more than the GC streams) and an open block
+// per frontier.
+uint32_t reserved_blocks(const Config& c) {
+  const FrontierLayout l = frontier_layout(c);
+  return std::max<uint32_t>(uint32_t(c.i("ftl.gc_free_blocks")), l.gc + 1) + l.frontiers();
+}
 }  // namespace
 
-GenericPlatform::GenericPlatform(const Config& c)
-    : g_(Geometry::from_config(c, uint32_t(c.i("ftl.gc_free_blocks")) + frontier_streams(c))) {
-  const StreamParams sp = StreamParams::from_config(c);
-  if (sp.count > 0 || sp.gc != GcStreams::Shared)
-    throw ConfigError("key 'streams.count': stream separation is not supported yet (streams.count must be 0, "
-                      "streams.gc_stream shared)");
+GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
   if (c.s("ftl.gc_unit") != "block") throw ConfigError("key 'ftl.gc_unit': superblock is not supported yet");
+  const StreamParams sp = StreamParams::from_config(c);
   const bool check = c.b("check.integrity");
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
@@ -33,7 +43,8 @@ GenericPlatform::GenericPlatform(const Config& c)
   std::vector<Die*> all;
   for (auto& d : dies_) all.push_back(d.get());
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
-                                        uint32_t(c.i("ftl.gc_free_blocks")), frontier_streams(c));
+                                        uint32_t(c.i("ftl.gc_free_blocks")), frontier_layout(c));
+  page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
   const std::string scheme = c.s("ftl.mapping");
   page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));
   FtlParams fp = FtlParams::from_config(c);
@@ -48,7 +59,8 @@ GenericPlatform::GenericPlatform(const Config& c)
   fc.segments = page_ftl_->map_cache().params().segments();
   fc.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
   fc.cache = &page_ftl_->map_cache();
-  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(c.s("buffer.policy"), fc, "buffer.policy"));
+  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(c.s("buffer.policy"), fc, "buffer.policy"),
+                                              sp.user_streams());
 
   // modules
   std::vector<HostJob> jobs;

@@ -224,7 +224,9 @@ TEST_CASE("map-block valid counts are kept in unit equivalents", "[mapping][unit
   c.set("geometry.pages_per_block=4");
   c.set("geometry.over_provisioning=1");
   const Geometry g = Geometry::from_config(c, 5);
-  BlockManager blocks(g, 3, make_greedy_victim(g));
+  FrontierLayout layout;
+  layout.map = true;  // user, GC and map frontiers
+  BlockManager blocks(g, layout, make_greedy_victim(g));
   TranslationStore ts(g, blocks, 40, 1024);  // 8 segments to a 2-unit page
   REQUIRE(ts.segments_per_page() == 8);
   uint32_t segs[8] = {0, 1, 2, 3, 4, 5, 6, 7};

@@ -108,7 +108,7 @@ TEST_CASE("WAF counters add up and every host write is accounted for", "[platfor
   CHECK(s["sim_time_s"].get<double>() > 0);
 }
 
-TEST_CASE("GC-relocated units carry the GC stream and kind in their out-of-band data", "[platform][gc]") {
+TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-band data", "[platform][gc]") {
   Config c = generic_config({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
                              "geometry.pages_per_block=16", "buffer.bytes=1048576", "workload.io_count=50000"});
   std::unique_ptr<Platform> p = generic_platform_info().make(c);
@@ -124,10 +124,10 @@ TEST_CASE("GC-relocated units carry the GC stream and kind in their out-of-band 
     REQUIRE(d.lpn(unit) == lpn);
     if (d.kind(unit) == UnitKind::GUD) {
       ++gud;
-      CHECK(d.stream(unit) == kGcStream);
+      CHECK(d.stream(unit) == 0);  // single-stream drive: everything belongs to stream 0
     } else {
       ++ud;
-      CHECK(d.stream(unit) == kUserStream);
+      CHECK(d.stream(unit) == 0);
     }
   }
   CHECK(gud > 0);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "controller/precondition.h"
+#include "host/workload_factory.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;
@@ -36,4 +38,117 @@ TEST_CASE("stream settings the model cannot honour are refused, naming the key",
   std::ifstream f("streams_cli.txt");
   std::string err((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   CHECK_THAT(err, Contains("streams.count"));
+}
+
+namespace {
+
+// A small drive with much GC, mixed reads, writes of 4-16 KiB and some TRIMs, every read checked.
+RunResult integrity_run(const std::string& assign, const std::string& gc, std::initializer_list<std::string> more = {}) {
+  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=128",
+                             "geometry.pages_per_block=16", "geometry.over_provisioning=0.25", "buffer.bytes=1048576",
+                             "workload.read_fraction=0.4", "workload.trim_fraction=0.02",
+                             "workload.bssplit=4k/60:8k/25:16k/15", "workload.block_align=4096",
+                             "workload.distribution=zoned:60/10:30/30:10/60", "workload.io_count=150000",
+                             "precondition.drive_writes=2", "host.queues=4", "host.queue_depth=16",
+                             "streams.count=3", "streams.assign=" + assign, "streams.gc_stream=" + gc,
+                             "streams.hot_threshold=3", "streams.autostream_chunk_bytes=65536"});
+  for (auto& s : more) c.set(s);
+  RunResult r = run_generic(c);
+  const auto& s = r.summary;
+  INFO(s.dump(2));
+  CHECK(r.exit_code == 0);
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 50000);
+  CHECK(s["nand"]["gc_victims"].get<uint64_t>() > 300);
+  // Every accepted unit went to some stream; GC moved units of some stream.
+  uint64_t writes = 0, gc_writes = 0;
+  for (auto& w : s["streams"]["writes"]) writes += w.get<uint64_t>();
+  for (auto& w : s["streams"]["gc_writes"]) gc_writes += w.get<uint64_t>();
+  CHECK(writes == s["host"]["bytes_written"].get<uint64_t>() / 4096);  // 4 KiB-aligned writes
+  CHECK(gc_writes == s["nand"]["gc_units_moved"].get<uint64_t>());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("integrity: manual streams from zone hints, shared GC stream", "[platform][streams][integrity]") {
+  integrity_run("manual", "shared", {"workload.stream_hint=zone"});
+}
+TEST_CASE("integrity: manual streams from zone hints, GC per stream", "[platform][streams][integrity]") {
+  integrity_run("manual", "per_stream", {"workload.stream_hint=zone"});
+}
+TEST_CASE("integrity: manual streams from zone hints, GC by write count", "[platform][streams][integrity]") {
+  integrity_run("manual", "hotcold", {"workload.stream_hint=zone"});
+}
+TEST_CASE("integrity: AutoStream, shared GC stream", "[platform][streams][integrity]") {
+  integrity_run("autostream", "shared");
+}
+TEST_CASE("integrity: AutoStream, GC per stream", "[platform][streams][integrity]") {
+  integrity_run("autostream", "per_stream");
+}
+TEST_CASE("integrity: AutoStream, GC by write count", "[platform][streams][integrity]") {
+  integrity_run("autostream", "hotcold");
+}
+TEST_CASE("integrity: hot/cold by write count, shared GC stream", "[platform][streams][integrity]") {
+  integrity_run("hotcold", "shared");
+}
+TEST_CASE("integrity: hot/cold by write count, GC per stream", "[platform][streams][integrity]") {
+  integrity_run("hotcold", "per_stream");
+}
+TEST_CASE("integrity: hot/cold by write count, GC by write count", "[platform][streams][integrity]") {
+  integrity_run("hotcold", "hotcold");
+}
+TEST_CASE("integrity: a buffer of a few pages per stream, aged partial pages", "[platform][streams][integrity]") {
+  // 16 units for 4 streams and writes of up to 4 units: partial pages must flush (forced or aged).
+  RunResult r = integrity_run("manual", "per_stream", {"workload.stream_hint=zone", "buffer.bytes=65536", "buffer.max_age_ms=1"});
+  CHECK(r.summary["streams"]["padding_units"]["user"].get<uint64_t>() > 0);
+  CHECK(r.summary["streams"]["aged_pages"].get<uint64_t>() > 0);
+}
+TEST_CASE("integrity: streams with a demand-based map (map frontier after the GC streams)", "[platform][streams][integrity]") {
+  integrity_run("hotcold", "per_stream", {"ftl.mapping=dftl", "map.cache_bytes=65536"});
+}
+
+TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in blocks of one stream",
+          "[platform][streams][precondition]") {
+  // Units wait per (die, stream), so an older version may reach flash after a newer one in another stream:
+  // the precondition must drop it. Zone hints: LPNs of the hot zone are stream 1, the others stream 2,
+  // the sequential fill stream 0.
+  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=128",
+                             "geometry.pages_per_block=16", "buffer.bytes=1048576", "streams.count=2",
+                             "streams.assign=manual", "workload.stream_hint=zone", "streams.gc_stream=per_stream",
+                             "workload.distribution=zoned:80/20:20/80", "precondition.threads=2"});
+  std::unique_ptr<Platform> p = generic_platform_info().make(c);
+  auto w = make_workload(c, p->geometry().logical_bytes(), true);
+  precondition(p->ftl().page_ftl(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
+  const Geometry& g = p->geometry();
+  PageFtl& ftl = p->ftl().page_ftl();
+  const uint64_t hot = g.logical_units / 5;  // zone 1: the first 20 % of the range
+  uint64_t stale = 0, wrong_stream = 0, fill = 0;
+  for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
+    const uint32_t ppa = ftl.lookup(lpn);
+    REQUIRE(ppa != kInvalid);
+    Die& d = ftl.die(g.die_of(ppa));
+    const uint32_t unit = ppa % (g.blocks_per_die * g.units_per_block);
+    stale += d.version(unit) != p->checker()->expected(lpn);
+    const uint32_t s = d.stream(unit);
+    if (s == 0) ++fill;  // never overwritten since the fill
+    else wrong_stream += s != (lpn < hot ? 1u : 2u);
+  }
+  CHECK(stale == 0);
+  CHECK(wrong_stream == 0);
+  CHECK(fill < g.logical_units / 2);  // 3 drive-writes, 20 % of them to 80 % of the LPNs: e^-0.75 untouched
+  // Every block holds valid units of one stream only (user and GC frontiers are per stream).
+  uint64_t mixed = 0;
+  for (uint32_t d = 0; d < g.dies; ++d)
+    for (uint32_t b = 0; b < g.blocks_per_die; ++b) {
+      int seen = -1;
+      for (uint32_t u = 0; u < g.units_per_block; ++u) {
+        const uint32_t ppa = g.ppa(d, b, 0) + u;
+        if (!ftl.valid(ppa)) continue;
+        const int s = ftl.die(d).stream(b * g.units_per_block + u);
+        if (seen >= 0 && s != seen) ++mixed;
+        seen = s;
+      }
+    }
+  CHECK(mixed == 0);
 }

@@ -1,13 +1,21 @@
 #include "controller/buffer/write_buffer.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "flash/geometry.h"
 
 namespace ssdtlm {
 
-WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> policy)
-    : slots_(capacity_units, Slot{kInvalid, 0, Free}), policy_(std::move(policy)) {
+WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> policy, uint32_t streams)
+    : slots_(capacity_units, Slot{kInvalid, 0, Free, 0}), policy_(std::move(policy)), streams_(std::max<uint32_t>(1, streams)) {
+  if (streams_ > 1) {
+    next_.assign(capacity_units, kInvalid);
+    time_.assign(capacity_units, 0);
+    head_.assign(streams_, kInvalid);
+    tail_.assign(streams_, kInvalid);
+    sdirty_.assign(streams_, 0);
+  }
   free_.reserve(capacity_units);
   for (uint32_t s = capacity_units; s-- > 0;) free_.push_back(s);
   size_t n = 16;
@@ -46,22 +54,76 @@ void WriteBuffer::index_erase(uint32_t lpn) {
   index_[i] = kInvalid;
 }
 
-bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps) {
+bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_t stream) {
   uint32_t s = find(lpn);
   if (s != kInvalid && slots_[s].state == Dirty) {
-    slots_[s].version = version;
-    policy_->on_overwrite(s, lpn);
-    return true;
+    if (slots_[s].stream == stream) {
+      slots_[s].version = version;
+      policy_->on_overwrite(s, lpn);
+      return true;
+    }
+    drop(s);  // rewritten to another stream: the new copy joins that stream's FIFO
+    ++requeued_;
+    s = kInvalid;
   }
   if (free_.empty()) throw std::logic_error("write buffer: write without a free slot");
   if (s != kInvalid) index_erase(lpn);  // an older copy is being flushed; the new one supersedes it
   uint32_t n = free_.back();
   free_.pop_back();
-  slots_[n] = Slot{lpn, version, Dirty};
+  slots_[n] = Slot{lpn, version, Dirty, uint8_t(stream)};
   index_insert(n);
   ++dirty_;
-  policy_->on_dirty(n, lpn, now_ps);
+  if (streams_ == 1) {
+    policy_->on_dirty(n, lpn, now_ps);
+  } else {
+    next_[n] = kInvalid;
+    time_[n] = now_ps;
+    (tail_[stream] == kInvalid ? head_[stream] : next_[tail_[stream]]) = n;
+    tail_[stream] = n;
+    ++sdirty_[stream];
+  }
   return false;
+}
+
+void WriteBuffer::drop(uint32_t slot) {
+  Slot& sl = slots_[slot];
+  index_erase(sl.lpn);
+  sl.state = Dropped;  // the policy (or the stream FIFO) still holds it; take() frees it
+  --dirty_;
+  if (streams_ > 1) --sdirty_[sl.stream];
+}
+
+uint64_t WriteBuffer::head_time(uint32_t stream) {
+  for (;;) {
+    const uint32_t h = head_[stream];
+    if (h == kInvalid) return ~uint64_t(0);
+    if (slots_[h].state != Dropped) return time_[h];
+    head_[stream] = next_[h];  // a dropped copy at the head: free it
+    if (head_[stream] == kInvalid) tail_[stream] = kInvalid;
+    slots_[h].state = Free;
+    free_.push_back(h);
+  }
+}
+
+uint32_t WriteBuffer::flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced) {
+  if (streams_ == 1) return dirty_ >= page_units || (forced && dirty_ > 0) ? 0 : kInvalid;
+  uint32_t best = kInvalid, largest = kInvalid;
+  uint64_t best_time = ~uint64_t(0);
+  bool best_aged = false;
+  for (uint32_t s = 0; s < streams_; ++s) {
+    if (sdirty_[s] == 0) continue;
+    const uint64_t t = head_time(s);
+    const bool aged = now_ps > t && now_ps - t > max_age_ps;
+    if ((sdirty_[s] >= page_units || aged) && t < best_time) {
+      best = s;
+      best_time = t;
+      best_aged = sdirty_[s] < page_units;
+    }
+    if (largest == kInvalid || sdirty_[s] > sdirty_[largest]) largest = s;
+  }
+  if (best == kInvalid && forced) return largest;
+  aged_ += best_aged;
+  return best;
 }
 
 bool WriteBuffer::lookup(uint32_t lpn, uint32_t* version) const {
@@ -71,18 +133,28 @@ bool WriteBuffer::lookup(uint32_t lpn, uint32_t* version) const {
   return true;
 }
 
-uint32_t WriteBuffer::take(uint32_t* lpn, uint32_t* version, uint64_t now_ps) {
+uint32_t WriteBuffer::take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps) {
   for (;;) {
-    uint32_t s = policy_->pop(now_ps);
+    uint32_t s;
+    if (streams_ == 1) {
+      s = policy_->pop(now_ps);
+    } else {
+      s = head_[stream];
+      if (s != kInvalid) {
+        head_[stream] = next_[s];
+        if (head_[stream] == kInvalid) tail_[stream] = kInvalid;
+      }
+    }
     if (s == kInvalid) return kInvalid;
     Slot& sl = slots_[s];
-    if (sl.state == Dropped) {  // trimmed while dirty: nothing to flush
+    if (sl.state == Dropped) {  // trimmed (or moved to another stream) while dirty: nothing to flush
       sl.state = Free;
       free_.push_back(s);
       continue;
     }
     sl.state = InFlight;
     --dirty_;
+    if (streams_ > 1) --sdirty_[stream];
     *lpn = sl.lpn;
     *version = sl.version;
     return s;
@@ -99,11 +171,10 @@ void WriteBuffer::release(uint32_t slot) {
 void WriteBuffer::discard(uint32_t lpn) {
   uint32_t s = find(lpn);
   if (s == kInvalid) return;
-  index_erase(lpn);
-  if (slots_[s].state == Dirty) {
-    slots_[s].state = Dropped;  // the policy still holds it; take() frees it
-    --dirty_;
-  }
+  if (slots_[s].state == Dirty)
+    drop(s);
+  else
+    index_erase(lpn);
 }
 
 }  // namespace ssdtlm

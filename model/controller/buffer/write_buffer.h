@@ -1,6 +1,17 @@
 // The DRAM write buffer: capacity in 4 KiB units, an LPN index for read hits and overwrite absorption,
 // and a FlushPolicy that orders dirty units. A flushed unit stays in DRAM (and serves reads) until its
-// program completes. Plain C++, O(1) per operation, no allocation after construction.
+// program completes. Plain C++, O(1) per operation (O(streams) to choose a stream), no allocation after
+// construction.
+//
+// Streams (streams.count > 0): each unit keeps the stream of its latest write, and every flash page is
+// filled from one stream. Each stream is a FIFO of its own (intrusive list over the slots; the FlushPolicy
+// is then not used). An overwrite in the same stream is absorbed in place; one in another stream moves
+// the unit to the new stream's tail (the old copy is dropped, like a trimmed one). Which stream flushes
+// next (flush_stream): among the streams that have a full page of dirty units, or whose oldest unit is
+// older than the age bound, the one whose oldest unit is oldest, so pages leave in arrival order of their
+// first unit. A stream with less than a page therefore waits, without padding, until it fills a page or
+// its oldest unit reaches the age bound (no starvation); only then, or when no stream has a full page
+// and the buffer cannot admit the next write otherwise, is a partial page flushed and padded.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -12,24 +23,36 @@ namespace ssdtlm {
 
 class WriteBuffer {
  public:
-  WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> policy);
+  // streams > 1: per-stream FIFOs; `policy` is kept for policy() but orders nothing.
+  WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> policy, uint32_t streams = 1);
 
   uint32_t capacity() const { return uint32_t(slots_.size()); }
   uint32_t occupied() const { return capacity() - uint32_t(free_.size()); }
   uint32_t free_units() const { return uint32_t(free_.size()); }
   uint32_t dirty() const { return dirty_; }
+  uint32_t streams() const { return streams_; }
+  uint32_t dirty(uint32_t stream) const { return streams_ == 1 ? dirty_ : sdirty_[stream]; }
+  uint64_t requeued() const { return requeued_; }  // dirty units moved to another stream by an overwrite
   const FlushPolicy& policy() const { return *policy_; }
   size_t memory_bytes() const {
-    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes();
+    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes() +
+           next_.capacity() * 4 + time_.capacity() * 8 + (head_.capacity() + tail_.capacity() + sdirty_.capacity()) * 4;
   }
 
-  // Buffers a write of lpn. Returns true if a dirty copy absorbed it (no new slot used).
+  // Buffers a write of lpn to `stream`. Returns true if a dirty copy absorbed it (no new slot used).
   // Needs free_units() > 0 unless the write is absorbed.
-  bool write(uint32_t lpn, uint32_t version, uint64_t now_ps = 0);
+  bool write(uint32_t lpn, uint32_t version, uint64_t now_ps = 0, uint32_t stream = 0);
   // Newest buffered copy of lpn (dirty or being flushed).
   bool lookup(uint32_t lpn, uint32_t* version) const;
   // Next unit to flush per the policy: marks it in flight and returns its slot (kInvalid if none dirty).
-  uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0);
+  uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0) { return take(0, lpn, version, now_ps); }
+  // Next unit of `stream` to flush (the policy's choice with one stream).
+  uint32_t take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps);
+  // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
+  // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
+  uint32_t flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced);
+  // Pages chosen by flush_stream for their age (streams > 1).
+  uint64_t aged_pages() const { return aged_; }
   // The program holding `slot` finished: the slot is free again.
   void release(uint32_t slot);
   // Drops a dirty or in-flight copy of lpn from the index (TRIM); in-flight data still completes.
@@ -41,7 +64,10 @@ class WriteBuffer {
     uint32_t lpn;
     uint32_t version;
     State state;
+    uint8_t stream;
   };
+  void drop(uint32_t slot);  // a dirty slot leaves the index and its stream's count; its FIFO frees it later
+  uint64_t head_time(uint32_t stream);  // arrival of the stream's oldest dirty unit, ~0 if none
   uint32_t find(uint32_t lpn) const;  // slot or kInvalid
   void index_insert(uint32_t slot);
   void index_erase(uint32_t lpn);
@@ -53,6 +79,12 @@ class WriteBuffer {
   size_t mask_;
   uint32_t dirty_ = 0;
   std::unique_ptr<FlushPolicy> policy_;
+  // streams > 1: FIFO per stream over the slots
+  uint32_t streams_ = 1;
+  std::vector<uint32_t> next_;    // per slot: next slot of its stream's FIFO
+  std::vector<uint64_t> time_;    // per slot: when it became dirty
+  std::vector<uint32_t> head_, tail_, sdirty_;  // per stream
+  uint64_t requeued_ = 0, aged_ = 0;
 };
 
 }  // namespace ssdtlm

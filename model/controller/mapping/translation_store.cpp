@@ -40,7 +40,7 @@ uint32_t TranslationStore::pick_die() {
   // brought below its GC threshold collects on its next write).
   for (uint32_t i = 0; i < g_.dies; ++i) {
     const uint32_t d = cursor_ + i < g_.dies ? cursor_ + i : cursor_ + i - g_.dies;
-    if (can_place(d, 1)) {
+    if (can_place(d, blocks_.gc_reserve())) {
       cursor_ = d + 1 == g_.dies ? 0 : d + 1;
       return d;
     }
@@ -49,7 +49,7 @@ uint32_t TranslationStore::pick_die() {
 }
 
 uint32_t TranslationStore::place(uint32_t die, const uint32_t* segs, uint32_t n) {
-  const uint32_t ppa = blocks_.allocate_page(die, kMapStream);
+  const uint32_t ppa = blocks_.allocate_page(die, blocks_.layout().map_frontier());
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for map data");
   for (uint32_t i = 0; i < n; ++i) point(segs[i], ppa, i);
   return ppa;
@@ -57,7 +57,7 @@ uint32_t TranslationStore::place(uint32_t die, const uint32_t* segs, uint32_t n)
 
 uint32_t TranslationStore::relocate(uint32_t die, const uint32_t* segs, const uint64_t* olds, uint32_t n,
                                     uint32_t* moved) {
-  const uint32_t ppa = blocks_.allocate_page(die, kMapStream);
+  const uint32_t ppa = blocks_.allocate_page(die, blocks_.layout().map_frontier());
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
   uint32_t m = 0;
   for (uint32_t i = 0; i < n; ++i)

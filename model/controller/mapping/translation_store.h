@@ -32,10 +32,10 @@ class TranslationStore {
 
   // May die take a map page now and still leave `reserve` free blocks?
   bool can_place(uint32_t die, uint32_t reserve) const {
-    return !blocks_.frontier_full(die, kMapStream) || blocks_.free_blocks(die) > reserve;
+    return blocks_.can_allocate(die, blocks_.layout().map_frontier(), reserve);
   }
-  // The die to take the next map page: the next one round robin that keeps a free block for its own
-  // GC; kInvalid if none does.
+  // The die to take the next map page: the next one round robin that keeps the free blocks its own GC
+  // needs (BlockManager::gc_reserve); kInvalid if none does.
   uint32_t pick_die();
   // Allocates die's next map page and points segs[0..n) at it (the old copies become invalid).
   // Returns the page's ppa (slot 0); the caller programs it and calls blocks().page_done when it lands.

@@ -39,7 +39,7 @@ struct StreamStats {
   std::vector<uint64_t> gc_writes;  // units relocated by GC, per data stream (the stream they belong to)
   uint64_t user_padding = 0;        // padding units in user (buffer flush) pages
   uint64_t gc_padding = 0;          // padding units in GC pages
-  uint64_t requeued = 0;            // buffered units moved to another stream by an overwrite
+  uint64_t gc_spilled = 0;          // GC units written to another GC stream's block (die short of free blocks)
 };
 
 class Streams {
