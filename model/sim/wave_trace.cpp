@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -44,15 +45,29 @@ std::string vcd_id(size_t n) {
   return id;
 }
 
+// Decimal digits of v at p, two at a time; returns the end.
 char* put_uint(char* p, uint64_t v) {
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = char('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n) *p++ = tmp[--n];
-  return p;
+  char* e = tmp + sizeof tmp;
+  while (v >= 100) {
+    const unsigned r = unsigned(v % 100);
+    v /= 100;
+    *--e = pairs[2 * r + 1];
+    *--e = pairs[2 * r];
+  }
+  if (v >= 10) {
+    *--e = pairs[2 * v + 1];
+    *--e = pairs[2 * v];
+  } else {
+    *--e = char('0' + v);
+  }
+  const size_t n = size_t(tmp + sizeof tmp - e);
+  std::memcpy(p, e, n);
+  return p + n;
 }
 
 }  // namespace
@@ -82,7 +97,7 @@ WaveTracer::WaveTracer(WaveOptions o, Clock clock) : o_(std::move(o)), clock_(cl
     file_ = std::fopen(o_.path.c_str(), "wb");
   }
   if (!file_) throw std::runtime_error(o_.path + ": cannot write the waveform");
-  buf_.reserve(1 << 20);
+  buf_.resize(kBufferBytes + 256);
 }
 
 WaveTracer::~WaveTracer() {
@@ -104,7 +119,6 @@ int WaveTracer::add_enum(WaveEnum e) {
 
 uint32_t WaveTracer::add(const std::string& path, uint32_t width, WaveStyle style, uint64_t initial, int table,
                          const std::string& help) {
-  if (sig_.size() >> kSignalBits) throw std::logic_error("waveform: too many signals");
   if (header_done_) throw std::logic_error("waveform: signal " + path + " added after the first record was written");
   if (width == 0 || width > 64) throw std::logic_error("waveform: signal " + path + " has a width outside 1..64");
   for (auto& g : sig_)
@@ -128,17 +142,38 @@ std::string WaveTracer::gtkwave_name(uint32_t s) const {
   return n;
 }
 
+char* WaveTracer::room(size_t n) {
+  if (pos_ + n > buf_.size()) drain();
+  return buf_.data() + pos_;
+}
+
 void WaveTracer::out(const char* p, size_t n) {
-  buf_.append(p, n);
-  if (buf_.size() >= (1 << 20)) drain();
+  if (n > kBufferBytes) {  // a large header: straight to the file
+    drain();
+    if (std::fwrite(p, 1, n, file_) != n) throw std::runtime_error(o_.path + ": cannot write the waveform");
+    stats_.bytes += n;
+    return;
+  }
+  std::memcpy(room(n), p, n);
+  pos_ += n;
+  if (pos_ >= kBufferBytes) drain();
 }
 
 void WaveTracer::drain() {
-  if (buf_.empty()) return;
-  if (std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size())
+  if (!pos_) return;
+  if (std::fwrite(buf_.data(), 1, pos_, file_) != pos_)
     throw std::runtime_error(o_.path + ": cannot write the waveform" + (pipe_ ? " (vcd2fst stopped)" : ""));
-  stats_.bytes += buf_.size();
-  buf_.clear();
+  stats_.bytes += pos_;
+  pos_ = 0;
+}
+
+void WaveTracer::stamp(uint64_t t) {
+  char* const start = room(24);
+  char* p = start;
+  *p++ = '#';
+  p = put_uint(p, t);
+  *p++ = '\n';
+  pos_ += size_t(p - start);
 }
 
 void WaveTracer::header() {
@@ -192,8 +227,8 @@ void WaveTracer::header() {
 }
 
 void WaveTracer::put_value(const Signal& g, uint64_t v) {
-  char line[96];
-  char* p = line;
+  char* const start = room(80);
+  char* p = start;
   if (g.width == 1) {
     *p++ = v == kWaveZ ? 'z' : (v & 1) ? '1' : '0';
   } else {
@@ -209,16 +244,12 @@ void WaveTracer::put_value(const Signal& g, uint64_t v) {
   }
   for (char c : g.id) *p++ = c;
   *p++ = '\n';
-  out(line, size_t(p - line));
+  pos_ += size_t(p - start);
 }
 
 void WaveTracer::dumpvars(uint64_t t) {
   dumped_ = true;
-  char stamp[32];
-  stamp[0] = '#';
-  char* e = put_uint(stamp + 1, t);
-  *e++ = '\n';
-  out(stamp, size_t(e - stamp));
+  stamp(t);
   out("$dumpvars\n", 10);
   for (auto& g : sig_) {
     put_value(g, g.initial);
@@ -231,128 +262,87 @@ void WaveTracer::dumpvars(uint64_t t) {
   stats_.first_ps = stats_.last_ps = t;
 }
 
-void WaveTracer::commit(uint64_t t) {
+void WaveTracer::change(uint64_t t, uint32_t s, uint64_t v) {
+  Signal& g = sig_[s];
   if (!dumped_) {
     if (t == o_.start_ps) {  // changes at the very start are the initial values
-      for (uint32_t s : touched_) {
-        sig_[s].initial = sig_[s].pending;
-        sig_[s].touched = false;
-      }
-      touched_.clear();
-      dumpvars(t);
+      g.initial = v;
       return;
     }
     dumpvars(o_.start_ps);
   }
-  bool stamped = false;
-  for (uint32_t s : touched_) {
-    Signal& g = sig_[s];
-    g.touched = false;
-    const bool edge = g.pending == g.written;  // a record repeated the value: an operation boundary
-    if (edge && (!g.boundary || g.pending == g.idle)) continue;
-    if (!stamped) {
-      char stamp[32];
-      stamp[0] = '#';
-      char* e = put_uint(stamp + 1, t);
-      *e++ = '\n';
-      out(stamp, size_t(e - stamp));
-      stamped = true;
-    }
-    if (edge) {
-      put_value(g, g.idle);
-      ++stats_.changes;
-    }
-    put_value(g, g.pending);
-    if (g.style == WaveStyle::Enum) {  // busy (non-zero) stretches, for the layout's zoom
-      if (g.written != 0) {
-        stats_.busy_ps += t - g.since;
-        ++stats_.busy_intervals;
-      }
-      g.since = t;
-    }
-    g.written = g.pending;
-    ++stats_.changes;
-  }
-  touched_.clear();
-  if (stamped) {
+  const bool edge = v == g.written;  // a record repeated the value: an operation boundary
+  if (edge && (!g.boundary || v == g.idle)) return;
+  if (t != stats_.last_ps) {
+    stamp(t);
     ++stats_.timestamps;
     stats_.last_ps = t;
   }
+  if (edge) {
+    put_value(g, g.idle);
+    ++stats_.changes;
+  }
+  put_value(g, v);
+  if (g.style == WaveStyle::Enum) {  // busy (non-zero) stretches, for the layout's zoom
+    if (g.written != 0) {
+      stats_.busy_ps += t - g.since;
+      ++stats_.busy_intervals;
+    }
+    g.since = t;
+  }
+  g.written = v;
+  ++stats_.changes;
 }
 
 void WaveTracer::flush(uint64_t horizon) {
   if (finished_) return;
   if (!header_done_) header();
-  // Merge the queues through a min-heap of packed keys (time since the earliest record << kSignalBits |
-  // signal); a span too long to pack (over 2^42 ps, 4.4 s, per flush) is merged in slices that fit.
-  constexpr uint64_t kSpan = uint64_t(1) << (64 - kSignalBits);
-  uint64_t cur = kWaveForever;
-  while (true) {
-    uint64_t base = kWaveForever;
-    for (const Signal& g : sig_)
-      if (g.head < g.q.size() && g.q[g.head].t < horizon) base = std::min(base, g.q[g.head].t);
-    if (base == kWaveForever) break;
-    const uint64_t limit = horizon - base > kSpan ? base + kSpan : horizon;
-    heap_.clear();
-    for (uint32_t s = 0; s < sig_.size(); ++s) {
-      const Signal& g = sig_[s];
-      if (g.head < g.q.size() && g.q[g.head].t < limit)
-        heap_.push_back((g.q[g.head].t - base) << kSignalBits | s);
-    }
-    std::make_heap(heap_.begin(), heap_.end(), std::greater<uint64_t>());
-    uint64_t* h = heap_.data();
-    size_t n = heap_.size();
-    auto sift_down = [&](uint64_t key) {  // puts key at the root's place and restores the min-heap
-      size_t i = 0;
-      while (true) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && h[c + 1] < h[c]) ++c;
-        if (h[c] >= key) break;
-        h[i] = h[c];
-        i = c;
-      }
-      h[i] = key;
-    };
-    while (n) {
-      const uint64_t key = h[0];
-      const uint32_t s = uint32_t(key & ((uint64_t(1) << kSignalBits) - 1));
-      const uint64_t t = base + (key >> kSignalBits);
-      if (t != cur) {
-        if (cur != kWaveForever) commit(cur);
-        cur = t;
-      }
-      Signal& g = sig_[s];
-      uint64_t v;
-      do {  // the last record of this signal at time t wins
-        v = g.q[g.head].v;
-        ++g.head;
-        --queued_;
-      } while (g.head < g.q.size() && g.q[g.head].t == t);
-      g.pending = v;
-      if (!g.touched) {
-        g.touched = true;
-        touched_.push_back(s);
-      }
-      if (g.head < g.q.size() && g.q[g.head].t < limit) {
-        sift_down((g.q[g.head].t - base) << kSignalBits | s);
-      } else {
-        --n;
-        if (n) sift_down(h[n]);
-      }
-    }
-  }
-  if (cur != kWaveForever) commit(cur);  // nothing later than the horizon can still land at cur
-  for (auto& g : sig_) {
-    if (g.head == g.q.size()) {
+  // Gather every record before the horizon (each signal's in its own time order), then order them by time
+  // with a distribution sort: as many buckets as records over their time span, each bucket sorted by
+  // insertion (records spread over time, so buckets hold about one). Per signal, times strictly increase
+  // in the queue (a record at a time already queued replaces it), so the order among equal times does not
+  // matter.
+  merge_.clear();
+  uint64_t lo = kWaveForever, hi = 0;
+  for (uint32_t s = 0; s < sig_.size(); ++s) {
+    Signal& g = sig_[s];
+    size_t k = g.head;
+    for (; k < g.q.size() && g.q[k].t < horizon; ++k) merge_.push_back({g.q[k].t, g.q[k].v, s});
+    if (k == g.head) continue;
+    lo = std::min(lo, g.q[g.head].t);
+    hi = std::max(hi, g.q[k - 1].t);
+    queued_ -= k - g.head;
+    if (k == g.q.size()) {
       g.q.clear();
       g.head = 0;
-    } else if (g.head && g.head * 2 >= g.q.size()) {
-      g.q.erase(g.q.begin(), g.q.begin() + std::ptrdiff_t(g.head));
+    } else if (k * 2 >= g.q.size()) {
+      g.q.erase(g.q.begin(), g.q.begin() + std::ptrdiff_t(k));
       g.head = 0;
+    } else {
+      g.head = k;
     }
   }
+  const size_t n = merge_.size();
+  if (n) {
+    uint32_t shift = 0;  // bucket width 2^shift ps: at most about n buckets over [lo, hi]
+    while (((hi - lo) >> shift) >= n) ++shift;
+    const size_t buckets = size_t((hi - lo) >> shift) + 1;
+    bucket_.assign(buckets + 1, 0);
+    for (const Record& r : merge_) ++bucket_[size_t((r.t - lo) >> shift) + 1];
+    for (size_t b = 1; b <= buckets; ++b) bucket_[b] += bucket_[b - 1];
+    sorted_.resize(n);
+    for (const Record& r : merge_) sorted_[bucket_[size_t((r.t - lo) >> shift)]++] = r;
+    for (size_t a = 1; a < n; ++a) {  // insertion sort: only moves records within their bucket
+      if (sorted_[a].t >= sorted_[a - 1].t) continue;
+      const Record r = sorted_[a];
+      size_t b = a;
+      for (; b > 0 && sorted_[b - 1].t > r.t; --b) sorted_[b] = sorted_[b - 1];
+      sorted_[b] = r;
+    }
+    for (const Record& r : sorted_) change(r.t, r.s, r.v);  // per signal at most one record per time
+  }
   flush_at_ = queued_ + kFlushRecords;
+  floor_ = std::max(floor_, horizon);
 }
 
 void WaveTracer::finish(uint64_t end_ps) {
@@ -362,11 +352,7 @@ void WaveTracer::finish(uint64_t end_ps) {
   // The file lasts to the end of the run (or of the window), and at least to its last change.
   const uint64_t end = std::max(stats_.last_ps, std::min(std::max(end_ps, o_.start_ps), o_.end_ps));
   if (end > stats_.last_ps) {
-    char stamp[32];
-    stamp[0] = '#';
-    char* e = put_uint(stamp + 1, end);
-    *e++ = '\n';
-    out(stamp, size_t(e - stamp));
+    stamp(end);
     ++stats_.timestamps;
     stats_.last_ps = end;
   }

@@ -15,6 +15,7 @@
 // Plain C++: the present comes from a clock function (the SystemC time in a simulation).
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -74,9 +75,9 @@ class WaveTracer {
   // Value v from time t on. Per signal, t never decreases, and it is never before the clock's present.
   void set(uint32_t s, uint64_t t, uint64_t v) {
     Signal& g = sig_[s];
-    if (t < g.last_t) {
+    if (t < g.last_t || t < floor_) {  // before the signal's last record, or before what is written already
       ++stats_.out_of_order;
-      t = g.last_t;
+      t = std::max(g.last_t, floor_);
     }
     g.last_t = t;
     if (t > o_.end_ps) return;
@@ -119,7 +120,6 @@ class WaveTracer {
   std::string gtkwave_name(uint32_t s) const;
 
   static constexpr size_t kFlushRecords = 1 << 16;  // queued records that trigger a flush
-  static constexpr uint32_t kSignalBits = 22;        // signals at most 4 M
 
  private:
   struct Change {
@@ -137,18 +137,18 @@ class WaveTracer {
     uint64_t last_t = 0;      // latest record
     uint64_t initial = 0;     // value at the start of the file
     uint64_t written = 0;     // value last written
-    uint64_t pending = 0;     // value at the time stamp being merged
     uint64_t since = 0;       // Enum: start of the written non-zero value
-    bool touched = false;     // changed at that time stamp
     bool boundary = false;    // see set_boundary
     uint64_t idle = 0;
   };
 
   void header();
-  void commit(uint64_t t);  // writes the pending changes of time stamp t
+  void change(uint64_t t, uint32_t s, uint64_t v);  // writes one record, in time order
   void dumpvars(uint64_t t);
   void put_value(const Signal& g, uint64_t v);
+  char* room(size_t n);  // where the next n bytes of text go
   void out(const char* p, size_t n);
+  void stamp(uint64_t t);  // "#t"
   void drain();  // hands the text buffer to the file
 
   WaveOptions o_;
@@ -158,12 +158,19 @@ class WaveTracer {
   std::vector<Signal> sig_;
   std::vector<WaveEnum> enums_;
   WaveLayout layout_;
-  std::vector<uint32_t> touched_;
-  std::vector<uint64_t> heap_;  // merge: (time - base) << kSignalBits | signal
+  struct Record {
+    uint64_t t, v;
+    uint32_t s;
+  };
+  std::vector<Record> merge_, sorted_;  // flush: the records before the horizon, gathered and by time
+  std::vector<size_t> bucket_;
   size_t queued_ = 0;
   size_t flush_at_ = kFlushRecords;
+  uint64_t floor_ = 0;  // the last flush's horizon: every later record is at or after it
   bool header_done_ = false, dumped_ = false, finished_ = false;
-  std::string buf_;
+  std::vector<char> buf_;  // text not yet in the file: buf_[0, pos_)
+  size_t pos_ = 0;
+  static constexpr size_t kBufferBytes = 1 << 20;
   WaveStats stats_;
 };
 

@@ -392,6 +392,7 @@ TEST_CASE("tracing leaves the simulation unchanged and adds no kernel events", "
   for (auto* s : {&a, &b}) {
     s->erase("waveform");
     s->erase("wall_time_s");
+    s->erase("cpu_time_s");
     s->erase("memory");
     (*s)["precondition"].erase("wall_time_s");
   }
