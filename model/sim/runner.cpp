@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cmath>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -162,10 +161,8 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
 
   sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = std::clock() / double(CLOCKS_PER_SEC);
   sc_core::sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu = std::clock() / double(CLOCKS_PER_SEC) - cpu0;  // the process's CPU time: one thread runs
   if (p->host().error()) std::rethrow_exception(p->host().error());
   sampler.finish();
   std::vector<std::string> layout;
@@ -182,7 +179,6 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
 
   RunResult r;
   r.summary = make_summary(*p, pre, wall);
-  r.summary["cpu_time_s"] = cpu;  // CPU time of the timed run (wall_time_s also counts waiting on a busy host)
   if (wave) {
     const WaveStats& ws = wave->stats();
     std::error_code ec;

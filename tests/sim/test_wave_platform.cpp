@@ -392,7 +392,6 @@ TEST_CASE("tracing leaves the simulation unchanged and adds no kernel events", "
   for (auto* s : {&a, &b}) {
     s->erase("waveform");
     s->erase("wall_time_s");
-    s->erase("cpu_time_s");
     s->erase("memory");
     (*s)["precondition"].erase("wall_time_s");
   }
