@@ -73,11 +73,15 @@ void Ftl::trace(WaveTracer& w) {
   add(t->free_min, "ftl.free_blocks_min", g_.blocks_per_die, min, "free blocks of the die with the fewest");
   add(t->free_total, "ftl.free_blocks", all, b.total_free_blocks(), "free blocks, all dies");
   add(t->gc_active, "ftl.gc_active_dies", g_.dies, gc_active_, "dies collecting garbage");
-  add(t->map_dirty, "ftl.map_dirty_segments", cache_.params().segments(), cache_.dirty_segments(),
-      "map segments (translation pages) dirty in the DRAM map cache");
   WaveGroup group;
   group.name = "ftl";
-  group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}, {t->map_dirty.signal, 2}};
+  group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}};
+  t->map = ts_ != nullptr;  // the map reaches flash: its DRAM cache holds dirty segments
+  if (t->map) {
+    add(t->map_dirty, "ftl.map_dirty_segments", cache_.params().segments(), cache_.dirty_segments(),
+        "map segments (translation pages) dirty in the DRAM map cache");
+    group.rows.push_back({t->map_dirty.signal, 2});
+  }
   WaveGroup dies;
   dies.name = "free blocks per die";
   dies.closed = true;
@@ -113,7 +117,7 @@ void Ftl::trace_sample() {
   }
   t.buffer.set(w, now, buffer_->occupied());
   t.gc_active.set(w, now, gc_active_);
-  t.map_dirty.set(w, now, cache_.dirty_segments());
+  if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
 }
 
 uint64_t Ftl::cpu(uint64_t cost_ps) {

@@ -55,10 +55,11 @@ std::vector<std::string> WaveTracer::write_layout(uint64_t span_ps, uint64_t sta
     written.push_back(p.string());
   }
 
-  // The span shown: a few busy stretches of the states, within the file.
+  // The span shown: about ten of the operations that take the states' time (the busy stretches' mean length
+  // weighted by length, so a few erases weigh more than many short reads), within the file.
   const uint64_t first = stats_.first_ps, last = std::max(stats_.last_ps, first + 1);
   if (!span_ps)
-    span_ps = stats_.busy_intervals ? 8 * (stats_.busy_ps / stats_.busy_intervals) : (last - first) / 10;
+    span_ps = stats_.busy_ps > 0 ? uint64_t(10 * stats_.busy_ps2 / stats_.busy_ps) : (last - first) / 10;
   span_ps = std::min(std::max<uint64_t>(span_ps, 1000), last - first);
   if (start_ps == kWaveForever) start_ps = first + (last - first - span_ps) / 2;  // the middle of the file
   const double zoom = kZoomOffset - std::log2(double(span_ps));

@@ -125,6 +125,7 @@ struct FtlWave {
   FtlWave(size_t dies, uint64_t blocks_per_die) : min(dies, blocks_per_die), die_free(dies), touched(dies, 0) {}
   WaveTracer* w = nullptr;
   WaveValue buffer, gc_active, free_min, free_total, map_dirty;
+  bool map = false;  // map_dirty is traced (the map reaches flash)
   WaveMin min;
   std::vector<WaveValue> die_free;
   std::vector<uint8_t> touched;  // per die: free blocks to sample

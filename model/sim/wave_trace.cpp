@@ -285,8 +285,9 @@ void WaveTracer::change(uint64_t t, uint32_t s, uint64_t v) {
   put_value(g, v);
   if (g.style == WaveStyle::Enum) {  // busy (non-zero) stretches, for the layout's zoom
     if (g.written != 0) {
-      stats_.busy_ps += t - g.since;
-      ++stats_.busy_intervals;
+      const double d = double(t - g.since);
+      stats_.busy_ps += d;
+      stats_.busy_ps2 += d * d;
     }
     g.since = t;
   }

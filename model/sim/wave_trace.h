@@ -43,7 +43,7 @@ struct WaveStats {
   uint64_t bytes = 0;         // VCD text produced (the FST file is smaller)
   uint64_t first_ps = 0, last_ps = 0;  // time span of the file
   uint64_t out_of_order = 0;  // records earlier than a previous record of the same signal (a bug if not 0)
-  uint64_t busy_ps = 0, busy_intervals = 0;  // written non-zero stretches of Enum signals (the layout's zoom)
+  double busy_ps = 0, busy_ps2 = 0;  // written non-zero stretches of Enum signals: sum of lengths and of squares
 };
 
 class WaveTracer {

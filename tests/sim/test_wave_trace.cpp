@@ -285,8 +285,9 @@ TEST_CASE("the GTKWave layout names every signal with its range and alias, filte
   }
   const uint32_t count = w.add("ftl.buffer_units", 12, WaveStyle::Counter, 0);
   w.layout().groups.insert(w.layout().groups.begin(), WaveGroup{"ftl", {{count, 3}}, {}, false, false});
-  w.interval(states[0], 1000000, 2000000, kDieProgGc, 0);  // 1 us busy: the layout shows 8 us
-  w.finish(10000000);
+  w.interval(states[0], 1000000, 2000000, kDieReadGc, 0);  // 1 us and 3 us busy: weighted by length, 2.5 us
+  w.interval(states[1], 5000000, 8000000, kDieProgGc, 0);
+  w.finish(100000000);
   const std::vector<std::string> files = w.write_layout();
   REQUIRE(files.size() == 2);
   const std::string gtkw = read_text(path + ".gtkw");
@@ -305,12 +306,12 @@ TEST_CASE("the GTKWave layout names every signal with its range and alias, filte
   CHECK(gtkw.find("@800200\n-ch0\n") != std::string::npos);
   CHECK(gtkw.find("@c00200\n-ch5\n") != std::string::npos);
   CHECK(gtkw.find("@1401200\n-ch5\n") != std::string::npos);
-  // Zoomed to 8 busy stretches (8 us) in the middle of the file.
-  const double zoom = 2.62 - std::log2(8e6);
+  // Zoomed to ten such stretches (25 us) in the middle of the file (100 us).
+  const double zoom = 2.62 - std::log2(25e6);
   char line[64];
   std::snprintf(line, sizeof line, "*%.6f -1", zoom);
   CHECK(gtkw.find(line) != std::string::npos);
-  CHECK(gtkw.find("[timestart] 1000000\n") != std::string::npos);
+  CHECK(gtkw.find("[timestart] 37500000\n") != std::string::npos);
 }
 
 TEST_CASE("WaveMin follows the minimum of counts changing in small steps", "[wave]") {
