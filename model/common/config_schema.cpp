@@ -33,7 +33,7 @@ const std::vector<KeySpec>& config_schema() {
       // write buffer
       {"buffer.bytes", T::Int, 64ll << 20, 0, 1ll << 40, {}, "bytes", "DRAM write buffer capacity"},
       {"buffer.policy", T::String, "fifo", 0, 0, {}, "", "flush ordering policy (registered FlushPolicy name)"},
-      {"buffer.max_age_ms", T::Real, 10000.0, 0.001, 1e7, {}, "ms", "hexa: a buffered unit older than this is flushed next, whatever its group (no starvation); keep it above the buffer's residence time (bytes / write rate), else hexa turns into fifo (map.buffer_aged_picks counts such picks)"},
+      {"buffer.max_age_ms", T::Real, 10000.0, 0.001, 1e7, {}, "ms", "hexa: a buffered unit older than this is flushed next, whatever its group (no starvation); keep it above the buffer's residence time (bytes / write rate), else hexa turns into fifo (map.buffer_aged_picks counts such picks). With streams: a stream whose oldest unit is older than this may flush a partial (padded) page (streams.aged_pages)"},
       {"buffer.high_watermark", T::Real, 0.9, 0.0, 1.0, {}, "ratio", "start flushing when the buffer is this full"},
       {"buffer.low_watermark", T::Real, 0.8, 0.0, 1.0, {}, "ratio", "stop flushing when the buffer is down to this"},
       // FTL
@@ -55,6 +55,7 @@ const std::vector<KeySpec>& config_schema() {
       {"streams.hot_threshold", T::Int, 10, 0, 2147483647.0, {}, "writes", "hotcold: an LPN whose host-write count exceeds this is hot (stream 1; with streams.count > 1, counts of (T+1)*2^k and more go to stream k+1)"},
       {"streams.autostream_chunk_bytes", T::Int, 1ll << 20, 4096, 1ll << 40, {}, "bytes", "autostream: LBA chunk whose update count decides the stream; a multiple of 4 KiB"},
       {"streams.gc_stream", T::String, "shared", 0, 0, {"shared", "per_stream", "hotcold"}, "", "where GC copies go: shared = one GC frontier per die; per_stream = the GC frontier of the stream the data was written in; hotcold = by the LPN's host-write count, as streams.assign=hotcold"},
+      {"streams.gc_frontier", T::String, "own", 0, 0, {"own", "user"}, "", "own: GC copies go to GC frontiers of their own; user: GC stream k writes into user stream k's frontier (one write pointer per stream for host and GC data, as FEMU's bbssd and seed 004)"},
       // controller scheduling
       {"sched.policy", T::String, "fifo", 0, 0, {"fifo", "read_priority"}, "", "read_priority: when the buffer must flush, stop writes, serve queued reads, then flush (seed 001)"},
       // host

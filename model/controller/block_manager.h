@@ -17,15 +17,17 @@ enum class BlockState : uint8_t { Free, Open, Full, Victim };
 
 // The write frontiers of a die, numbered: the user streams (streams.count + 1, stream 0 the default), then
 // the GC streams (one shared, or one per user stream), then, with translation pages on flash, the map
-// stream. A single-stream drive has frontiers 0 (user), 1 (GC) and 2 (map).
+// stream. A single-stream drive has frontiers 0 (user), 1 (GC) and 2 (map). With gc_in_user
+// (streams.gc_frontier=user) GC stream k writes into user stream k's frontier and has none of its own.
 struct FrontierLayout {
   uint32_t user = 1;
   uint32_t gc = 1;
+  bool gc_in_user = false;
   bool map = false;
   uint32_t user_frontier(uint32_t stream) const { return stream; }
-  uint32_t gc_frontier(uint32_t gc_stream) const { return user + gc_stream; }
-  uint32_t map_frontier() const { return user + gc; }
-  uint32_t frontiers() const { return user + gc + (map ? 1 : 0); }
+  uint32_t gc_frontier(uint32_t gc_stream) const { return gc_in_user ? gc_stream : user + gc_stream; }
+  uint32_t map_frontier() const { return user + (gc_in_user ? 0 : gc); }
+  uint32_t frontiers() const { return map_frontier() + (map ? 1 : 0); }
 };
 
 class BlockManager {

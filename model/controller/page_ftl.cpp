@@ -25,6 +25,7 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
   sp.count = layout.user - 1;
   sp.assign = layout.user > 1 ? "manual" : "single";
   sp.gc = layout.gc > 1 ? GcStreams::PerStream : GcStreams::Shared;
+  sp.gc_in_user = layout.gc_in_user;
   streams_ = std::make_unique<Streams>(sp, g.logical_units);
 }
 

@@ -26,6 +26,7 @@ nlohmann::json stream_summary(Platform& p) {
   nlohmann::json j = {{"count", st.params().count},
                       {"assign", st.params().assign},
                       {"gc_stream", gc_name(st.params().gc)},
+                      {"gc_frontier", st.params().gc_in_user ? "user" : "own"},
                       {"writes", s.writes},
                       {"gc_writes", s.gc_writes},
                       {"default_fraction", all ? double(s.writes[0]) / double(all) : 0.0},

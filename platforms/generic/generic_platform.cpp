@@ -21,6 +21,7 @@ FrontierLayout frontier_layout(const Config& c) {
   FrontierLayout l;
   l.user = sp.user_streams();
   l.gc = sp.gc_streams();
+  l.gc_in_user = sp.gc_in_user;
   l.map = map_pages(c);
   return l;
 }

@@ -19,6 +19,7 @@ StreamParams StreamParams::from_config(const Config& c) {
   p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
   const std::string gc = c.s("streams.gc_stream");
   p.gc = gc == "per_stream" ? GcStreams::PerStream : gc == "hotcold" ? GcStreams::HotCold : GcStreams::Shared;
+  p.gc_in_user = c.s("streams.gc_frontier") == "user";
   const std::string life = c.s("stats.lifetimes");
   p.lifetimes = life == "on" || (life == "auto" && p.count > 0);
 

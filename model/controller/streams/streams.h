@@ -25,6 +25,7 @@ struct StreamParams {
   uint32_t hot_threshold = 10;     // streams.hot_threshold
   uint32_t chunk_units = 256;      // streams.autostream_chunk_bytes / 4 KiB
   GcStreams gc = GcStreams::Shared;
+  bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
