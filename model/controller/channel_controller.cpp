@@ -39,6 +39,7 @@ void ChannelController::trace(WaveTracer& w) {
                     "transfer on the bus: out (read data-out) or in (program data-in), for user, map or GC work");
   w.set_boundary(wave_owner_, kWaveZ);
   w.set_boundary(wave_dir_, kBusIdle);
+  w.pair(wave_owner_, wave_dir_);  // one record carries both
   group.rows.push_back({wave_dir_, 1});
   group.rows.push_back({wave_owner_, 1});
   for (uint32_t k = 0; k < n; ++k) {
@@ -102,8 +103,7 @@ void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uin
 }
 
 void ChannelController::trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end) {
-  wave_->interval(wave_owner_, start, end, k, kWaveZ);
-  wave_->interval(wave_dir_, start, end, wave_bus_dir(op), kBusIdle);
+  wave_->interval_pair(wave_owner_, start, end, k, wave_bus_dir(op), kWaveZ, kBusIdle);
 }
 
 void ChannelController::complete(FlashOp* op, uint64_t done) {

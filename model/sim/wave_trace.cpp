@@ -130,6 +130,10 @@ uint32_t WaveTracer::add(const std::string& path, uint32_t width, WaveStyle styl
   g.table = table;
   g.help = help;
   g.id = vcd_id(sig_.size());
+  if (g.id.size() + 3 > sizeof g.tail) throw std::logic_error("waveform: too many signals");
+  const std::string tail = (width > 1 ? " " : "") + g.id + "\n";
+  std::memcpy(g.tail, tail.data(), tail.size());
+  g.tail_len = uint8_t(tail.size());
   g.initial = g.written = initial;
   sig_.push_back(std::move(g));
   return uint32_t(sig_.size() - 1);
@@ -168,10 +172,34 @@ void WaveTracer::drain() {
 }
 
 void WaveTracer::stamp(uint64_t t) {
-  char* const start = room(24);
+  // "#t": the digits above the last eight change rarely and are kept formatted; the last eight are written
+  // two at a time.
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char* const start = room(32);
   char* p = start;
   *p++ = '#';
-  p = put_uint(p, t);
+  const uint64_t high = t / 100000000, low = t % 100000000;
+  if (high == 0) {
+    p = put_uint(p, t);
+  } else {
+    if (high != stamp_high_) {
+      stamp_high_ = high;
+      stamp_high_len_ = uint32_t(put_uint(stamp_high_text_, high) - stamp_high_text_);
+    }
+    std::memcpy(p, stamp_high_text_, 24);
+    p += stamp_high_len_;
+    uint32_t v = uint32_t(low);
+    for (int k = 6; k >= 0; k -= 2) {
+      const uint32_t r = v % 100;
+      v /= 100;
+      p[k] = pairs[2 * r];
+      p[k + 1] = pairs[2 * r + 1];
+    }
+    p += 8;
+  }
   *p++ = '\n';
   pos_ += size_t(p - start);
 }
@@ -227,7 +255,7 @@ void WaveTracer::header() {
 }
 
 void WaveTracer::put_value(const Signal& g, uint64_t v) {
-  char* const start = room(80);
+  char* const start = room(96);
   char* p = start;
   if (g.width == 1) {
     *p++ = v == kWaveZ ? 'z' : (v & 1) ? '1' : '0';
@@ -237,20 +265,24 @@ void WaveTracer::put_value(const Signal& g, uint64_t v) {
       *p++ = 'z';
     } else {
       if (g.width < 64 && v >> g.width) v = (uint64_t(1) << g.width) - 1;  // a value beyond the declared width
-      int top = v ? 63 - __builtin_clzll(v) : 0;
-      for (int b = top; b >= 0; --b) *p++ = char('0' + ((v >> b) & 1));
+      const int n = v ? 64 - __builtin_clzll(v) : 1;
+      for (int b = n - 1; b >= 0; --b) p[n - 1 - b] = char('0' + ((v >> b) & 1));
+      p += n;
     }
-    *p++ = ' ';
   }
-  for (char c : g.id) *p++ = c;
-  *p++ = '\n';
-  pos_ += size_t(p - start);
+  std::memcpy(p, g.tail, sizeof g.tail);  // " id\n" (vectors) or "id\n" (scalars)
+  pos_ += size_t(p - start) + g.tail_len;
 }
 
 void WaveTracer::dumpvars(uint64_t t) {
   dumped_ = true;
   stamp(t);
   out("$dumpvars\n", 10);
+  for (auto& g : sig_)
+    if (g.partner != ~0u) {  // a pair's stream holds both initial values
+      sig_[g.partner].initial = unpack(g.initial >> 32);
+      g.initial = unpack(g.initial & 0xFFFFFFFFull);
+    }
   for (auto& g : sig_) {
     put_value(g, g.initial);
     g.written = g.initial;
@@ -262,7 +294,28 @@ void WaveTracer::dumpvars(uint64_t t) {
   stats_.first_ps = stats_.last_ps = t;
 }
 
+void WaveTracer::pair(uint32_t a, uint32_t b) {
+  if (header_done_ || a == b || sig_[a].partner != ~0u || sig_[b].partner != ~0u)
+    throw std::logic_error("waveform: cannot pair " + sig_[a].path + " with " + sig_[b].path);
+  sig_[a].partner = b;
+  sig_[a].initial = pack(sig_[a].initial, sig_[b].initial);  // unpacked again in dumpvars
+}
+
 void WaveTracer::change(uint64_t t, uint32_t s, uint64_t v) {
+  const uint32_t b = sig_[s].partner;
+  if (b == ~0u) return change_one(t, s, v);
+  if (!dumped_) {
+    if (t == o_.start_ps) {  // the initial values, both in the stream's (unpacked by dumpvars)
+      sig_[s].initial = v;
+      return;
+    }
+    dumpvars(o_.start_ps);
+  }
+  change_one(t, s, unpack(v & 0xFFFFFFFFull));
+  change_one(t, b, unpack(v >> 32));
+}
+
+void WaveTracer::change_one(uint64_t t, uint32_t s, uint64_t v) {
   Signal& g = sig_[s];
   if (!dumped_) {
     if (t == o_.start_ps) {  // changes at the very start are the initial values

@@ -82,7 +82,7 @@ class WaveTracer {
     g.last_t = t;
     if (t > o_.end_ps) return;
     if (t < o_.start_ps) {  // before the window: only the value at its start matters
-      g.initial = v;
+      g.initial = v;  // (a pair's stream: both values, packed)
       return;
     }
     if (g.head < g.q.size() && g.q.back().t == t) {  // a later value at the same time replaces the earlier
@@ -96,6 +96,17 @@ class WaveTracer {
   void interval(uint32_t s, uint64_t from, uint64_t to, uint64_t v, uint64_t after) {
     set(s, from, v);
     set(s, to, after);
+  }
+
+  // Two signals that always change together (a bus's owner and direction) recorded as one stream: half the
+  // records. After pair(a, b), a's records carry both values (set_pair); b is never set on its own. Values
+  // are below 2^32 - 1, or kWaveZ.
+  void pair(uint32_t a, uint32_t b);
+  void set_pair(uint32_t a, uint64_t t, uint64_t va, uint64_t vb) { set(a, t, pack(va, vb)); }
+  void interval_pair(uint32_t a, uint64_t from, uint64_t to, uint64_t va, uint64_t vb, uint64_t after_a,
+                     uint64_t after_b) {
+    set(a, from, pack(va, vb));
+    set(a, to, pack(after_a, after_b));
   }
 
   // Writes every change before `horizon` (no later record may be earlier than it).
@@ -132,6 +143,8 @@ class WaveTracer {
     int table = -1;
     std::string help;
     std::string id;           // VCD identifier code
+    char tail[8] = {};        // what follows a value: " id\n" (vectors) or "id\n" (scalars)
+    uint8_t tail_len = 0;
     std::vector<Change> q;    // recorded, not yet written, in time order
     size_t head = 0;          // first unwritten entry of q
     uint64_t last_t = 0;      // latest record
@@ -139,11 +152,15 @@ class WaveTracer {
     uint64_t written = 0;     // value last written
     uint64_t since = 0;       // Enum: start of the written non-zero value
     bool boundary = false;    // see set_boundary
+    uint32_t partner = ~0u;   // pair(): the second signal this one's records carry (~0u: none)
     uint64_t idle = 0;
   };
 
   void header();
   void change(uint64_t t, uint32_t s, uint64_t v);  // writes one record, in time order
+  void change_one(uint64_t t, uint32_t s, uint64_t v);
+  static uint64_t pack(uint64_t a, uint64_t b) { return (b == kWaveZ ? 0xFFFFFFFFull : b) << 32 | (a == kWaveZ ? 0xFFFFFFFFull : a); }
+  static uint64_t unpack(uint64_t v) { return v == 0xFFFFFFFFull ? kWaveZ : v; }  // one 32-bit half
   void dumpvars(uint64_t t);
   void put_value(const Signal& g, uint64_t v);
   char* room(size_t n);  // where the next n bytes of text go
@@ -166,6 +183,9 @@ class WaveTracer {
   std::vector<size_t> bucket_;
   size_t queued_ = 0;
   size_t flush_at_ = kFlushRecords;
+  uint64_t stamp_high_ = ~uint64_t(0);  // stamp(): the digits of t / 10^8 last written
+  char stamp_high_text_[24] = {};
+  uint32_t stamp_high_len_ = 0;
   uint64_t floor_ = 0;  // the last flush's horizon: every later record is at or after it
   bool header_done_ = false, dumped_ = false, finished_ = false;
   std::vector<char> buf_;  // text not yet in the file: buf_[0, pos_)

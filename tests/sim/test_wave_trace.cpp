@@ -234,6 +234,34 @@ TEST_CASE("values are written as VCD scalars and vectors, z for an undriven bus"
   CHECK(v.at("x.owner").changes.back().second == kVcdZ);
 }
 
+TEST_CASE("a pair of signals recorded as one stream reads back as two, window and boundaries included", "[wave]") {
+  const std::string path = scratch("pair.vcd");
+  WaveOptions o = to(path);
+  o.start_ps = 100;
+  g_now = 0;
+  {
+    WaveTracer w(o, fake_clock);
+    const uint32_t owner = w.add("ch0.bus.owner", 3, WaveStyle::Number, kWaveZ);
+    const uint32_t dir = w.add("ch0.bus.dir", 3, WaveStyle::Enum, kBusIdle);
+    w.set_boundary(owner, kWaveZ);
+    w.set_boundary(dir, kBusIdle);
+    w.pair(owner, dir);
+    CHECK_THROWS_AS(w.pair(dir, owner), std::logic_error);
+    w.interval_pair(owner, 50, 150, 2, kBusOutUser, kWaveZ, kBusIdle);  // open when the window starts
+    w.interval_pair(owner, 150, 200, 2, kBusOutUser, kWaveZ, kBusIdle);  // the same die and kind again
+    w.interval_pair(owner, 200, 260, 5, kBusOutUser, kWaveZ, kBusIdle);  // another die, the same kind
+    w.interval_pair(owner, 300, 400, 0, kBusInGc, kWaveZ, kBusIdle);
+    g_now = 500;
+    w.finish(500);
+  }
+  Vcd v = read_vcd(path);
+  using C = std::vector<std::pair<uint64_t, uint64_t>>;
+  CHECK(v.at("ch0.bus.owner").changes == C{{100, 2}, {150, kVcdZ}, {150, 2}, {200, 5}, {260, kVcdZ}, {300, 0}, {400, kVcdZ}});
+  CHECK(v.at("ch0.bus.dir").changes ==
+        C{{100, kBusOutUser}, {150, 0}, {150, kBusOutUser}, {200, 0}, {200, kBusOutUser}, {260, 0}, {300, kBusInGc}, {400, 0}});
+  CHECK(v.time_where("ch0.bus.owner", [](uint64_t x) { return x != kVcdZ; }) == 260);
+}
+
 TEST_CASE("records earlier than the same signal's last record are counted as errors", "[wave]") {
   g_now = 0;
   WaveTracer w(to(scratch("late.vcd")), fake_clock);
