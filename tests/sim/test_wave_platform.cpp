@@ -313,8 +313,9 @@ TEST_CASE("erases and GC programs in the die states match the FTL's counters in 
   const auto rows = read_csv_rows(r.timeseries_csv);
   REQUIRE(rows.size() > 20);
   // Erases count when they complete (the end of tBERS); GC programs when the FTL issues them, before their
-  // data-in and tPROG: the count at t lies between the programs started by t and those started by t + lag.
-  const uint64_t lag = 20 * t_prog;
+  // data-in and tPROG: the count at t lies between the programs started by t and those started by t + lag, where
+  // lag covers what a program may wait for on its die (an erase, or the tPROG before it) and its data-in.
+  const uint64_t lag = t_erase + 2 * t_prog;
   uint64_t erased = 0, programmed = 0;
   size_t erase_mismatch = 0, program_mismatch = 0;
   for (size_t i = 0; i + 1 < rows.size(); ++i) {  // the last row ends at the last completion, not on the grid
