@@ -68,8 +68,10 @@ class BlockManager {
   uint32_t streams() const { return streams_; }  // frontiers per die
   const FrontierLayout& layout() const { return layout_; }
   // Free blocks a die keeps for its GC frontiers: a host flush (or a map page) may open a block only while
-  // the die has more than this, so GC can always open one block per GC stream to finish its victim.
-  uint32_t gc_reserve() const { return layout_.gc; }
+  // the die has more than this. One per GC stream, but less than the GC threshold (PageFtl sets it), so GC
+  // runs whenever host writes cannot open a block; GC itself never needs more than one (it spills).
+  uint32_t gc_reserve() const { return gc_reserve_; }
+  void set_gc_reserve(uint32_t n) { gc_reserve_ = n; }
   // Could die take a page of `frontier` now, keeping `reserve` free blocks?
   bool can_allocate(uint32_t die, uint32_t frontier, uint32_t reserve) const {
     return !frontier_full(die, frontier) || free_[die].count > reserve;
@@ -96,6 +98,7 @@ class BlockManager {
   const Geometry& g_;
   FrontierLayout layout_;
   uint32_t streams_;
+  uint32_t gc_reserve_ = 1;
   std::unique_ptr<VictimPolicy> victim_;
   std::vector<Block> blocks_;
   std::vector<uint32_t> ring_;    // free block ids (global), blocks_per_die slots per die

@@ -46,6 +46,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       ts_(ftl.translation()) {
   if (ts_) loading_.assign(ts_->segments(), nullptr);
   for (GcJob& j : gc_) j.stage.resize(ftl.blocks().layout().gc);
+  die_streams_.assign(g_.dies, 0);
+  stream_dies_.assign(streams_.user_streams(), 0);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
@@ -156,6 +158,10 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   uint64_t t = *core;
   cmd.ready_ps = t;
   if (cmd.op == IoOp::Read) ++reads_outstanding_;
+  if (!started_) {  // the first command: the dies as preconditioning left them
+    started_ = true;
+    for (uint32_t d = 0; d < g_.dies; ++d) refresh(d);
+  }
   if (!map_phase(cmd)) continue_cmd(cmd);
   if (wave_) trace_sample();
 }
@@ -344,28 +350,50 @@ void Ftl::pump() {
     // under the high one yet (a write of more than the gap between them).
     const bool head_blocked = p_.read_priority && wait_head_ && buffer_->dirty() + wait_head_->units >= high;
     // Forced: a write waits and no flush in flight will free room, so a partial page is better than none.
+    const bool forced = wait_head_ && flushes_pending_ == 0;
     const uint32_t stream = buffer_->dirty() <= low && (!wait_head_ || p_.read_priority) && !head_blocked
                                 ? kInvalid
-                                : buffer_->flush_stream(now_ps(), g_.units_per_page, p_.max_age_ps,
-                                                        wait_head_ && flushes_pending_ == 0);
+                                : buffer_->flush_stream(now_ps(), g_.units_per_page, p_.max_age_ps, forced);
     if (stream == kInvalid) {
       flushing_ = false;
       if (write_stop_) stop_or_resume_writes();
       break;
     }
-    uint32_t die = pick_flush_die(stream);
+    // The stream: the buffer's choice among the streams some die may take now; the die: the next one round
+    // robin that may take it (a die short of free blocks takes only streams whose open block has room).
+    const uint32_t s = streams_.user_streams() == 1
+                           ? stream
+                           : buffer_->flush_stream(now_ps(), g_.units_per_page, p_.max_age_ps, forced, takeable_);
+    const uint32_t die = s == kInvalid ? kInvalid : pick_flush_die(s);
     if (die == kInvalid) break;
-    flush_page(die, stream);
+    flush_page(die, s);
   }
+}
+
+uint64_t Ftl::user_streams_of(uint32_t d) const {
+  const BlockManager& b = ftl_.blocks();
+  const uint32_t n = streams_.user_streams();
+  if (b.free_blocks(d) > b.gc_reserve()) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  uint64_t mask = 0;
+  for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(!b.frontier_full(d, b.layout().user_frontier(s))) << s;
+  return mask;
 }
 
 void Ftl::refresh(uint32_t d) {
   // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
-  // frontiers need (or has a user frontier with room), and (while it collects) has GC credit.
-  const BlockManager& b = ftl_.blocks();
-  bool room = b.free_blocks(d) > b.gc_reserve();
-  for (uint32_t s = 0; !room && s < streams_.user_streams(); ++s) room = !b.frontier_full(d, b.layout().user_frontier(s));
-  const bool ok = flush_inflight_[d] < p_.die_queue_depth && room && !(gc_[d].active && gc_[d].credit < 1.0);
+  // frontiers need (or has user frontiers with room: then of those streams only), and (while it collects)
+  // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
+  const bool ready = flush_inflight_[d] < p_.die_queue_depth && !(gc_[d].active && gc_[d].credit < 1.0);
+  const uint64_t now = ready ? user_streams_of(d) : 0, before = die_streams_[d];
+  const bool ok = now != 0;
+  if (now != before) {
+    die_streams_[d] = now;
+    for (uint64_t x = now ^ before; x; x &= x - 1) {
+      const uint32_t s = uint32_t(__builtin_ctzll(x));
+      const uint32_t n = now >> s & 1 ? stream_dies_[s]++ : --stream_dies_[s];
+      if (n == 0) takeable_ ^= uint64_t(1) << s;  // the first die to take it, or the last to stop
+    }
+  }
   const uint64_t bit = uint64_t(1) << (d & 63);
   const bool was = flushable_[d >> 6] & bit;
   flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
@@ -373,11 +401,8 @@ void Ftl::refresh(uint32_t d) {
 }
 
 uint32_t Ftl::pick_flush_die(uint32_t stream) {
-  // The next flushable die at or after the cursor that may take a page of the stream (dies are numbered
+  // The next flushable die at or after the cursor that may take the stream (dies are numbered
   // channel-first, so consecutive flushes go to different channels first).
-  const BlockManager& b = ftl_.blocks();
-  const uint32_t frontier = b.layout().user_frontier(stream), reserve = b.gc_reserve();
-  const bool any = streams_.user_streams() == 1;  // one user frontier: refresh() has checked it
   const uint32_t words = uint32_t(flushable_.size());
   for (uint32_t i = 0; i <= words; ++i) {
     uint32_t w = ((flush_cursor_ >> 6) + i) % words;
@@ -386,7 +411,7 @@ uint32_t Ftl::pick_flush_die(uint32_t stream) {
     if (i == words) bits &= (flush_cursor_ & 63) ? ~(~uint64_t(0) << (flush_cursor_ & 63)) : 0;
     for (; bits; bits &= bits - 1) {
       uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
-      if (!any && !b.can_allocate(d, frontier, reserve)) continue;
+      if (!(die_streams_[d] >> stream & 1)) continue;
       flush_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
       return d;
     }

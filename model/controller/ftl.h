@@ -135,7 +135,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void admit_writes();
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void pump();  // flush engine
-  uint32_t pick_flush_die(uint32_t stream);  // the next die that may take a page of the stream
+  uint32_t pick_flush_die(uint32_t stream);  // the next die that may take a page of the stream, round robin
+  uint64_t user_streams_of(uint32_t die) const;  // bit set over the user streams the die has blocks for
   void refresh(uint32_t die);  // recompute whether the die may take a flush
   void flush_page(uint32_t die, uint32_t stream);
   void gc_kick(uint32_t die);
@@ -189,6 +190,10 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   uint32_t flush_cursor_ = 0;
   bool flushing_ = false;
   std::vector<uint64_t> flushable_;  // bit set over dies: may take a buffer flush now (see refresh)
+  std::vector<uint64_t> die_streams_;  // per die: the user streams it may take a page of now (0: not flushable)
+  std::vector<uint32_t> stream_dies_;  // per user stream: dies that may take it
+  uint64_t takeable_ = 0;              // bit set over user streams: some die may take it
+  bool started_ = false;               // a command has arrived
   NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;

@@ -41,6 +41,10 @@ void Ftl::gc_advance(uint32_t die) {
         uint32_t page = job.next_page++;
         uint32_t mask = ftl_.valid_mask(die, block, page);
         if (!mask) continue;
+        if (streams_.params().gc == GcStreams::HotCold)  // GC classifies the units by count: fetch the counts now
+          for (uint32_t m = mask; m; m &= m - 1)
+            streams_.prefetch(ftl_.die(die).lpn((block * g_.pages_per_block + page) * g_.units_per_page +
+                                                uint32_t(__builtin_ctz(m))));
         FlashOp& op = new_op(FlashCmd::Read, die, kGcRead);
         op.block = block;
         op.page = page;
@@ -129,7 +133,8 @@ void Ftl::gc_program(uint32_t die, uint32_t k, uint32_t n) {
   // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of
   // their old copies (the first unit's here, the others' set when the page lands: on_gc_program).
   const uint32_t die_base = g_.ppa(die, 0, 0);
-  op.stream = uint8_t(streams_.params().gc == GcStreams::Shared && n ? ftl_.die(die).stream(st.old[0] - die_base) : k);
+  const bool mixed = streams_.params().gc == GcStreams::Shared && streams_.user_streams() > 1;
+  op.stream = uint8_t(mixed && n ? ftl_.die(die).stream(st.old[0] - die_base) : k);
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
     bool real = s < n;
     op.lpn[s] = real ? st.lpn[s] : kInvalid;
@@ -176,18 +181,17 @@ void Ftl::on_gc_program(FlashOp& op) {
   uint32_t base = g_.ppa(op.die, op.block, op.page);
   for (uint32_t s = 0; s < g_.units_per_page; ++s)
     if (op.lpn[s] != kInvalid) ftl_.prefetch_map(op.lpn[s]);
-  // Per-stream GC counts; the shared GC stream's units take their old copies' streams (still readable:
-  // a moved unit's old copy is valid until the remap below).
-  const bool shared = streams_.params().gc == GcStreams::Shared;
+  // Per-stream GC counts; the shared GC stream's units take their old copies' streams.
+  const bool shared = streams_.params().gc == GcStreams::Shared && streams_.user_streams() > 1;
   Die& d = ftl_.die(op.die);
   const uint32_t die_base = g_.ppa(op.die, 0, 0);
   uint32_t moved[kMaxUnitsPerPage], n = 0;
   for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-    if (op.lpn[s] == kInvalid || ftl_.lookup(op.lpn[s]) != op.aux[s]) continue;
+    if (op.lpn[s] == kInvalid || !ftl_.remap_if(op.lpn[s], op.aux[s], base + s)) continue;
+    // (remapping clears the old copy's valid bit, not its out-of-band data)
     const uint32_t ds = shared ? d.stream(op.aux[s] - g_.ppa(g_.die_of(op.aux[s]), 0, 0)) : op.stream;
     if (shared && ds != op.stream) d.set_stream(base + s - die_base, uint8_t(ds));
     ++streams_.stats().gc_writes[ds];
-    ftl_.remap_if(op.lpn[s], op.aux[s], base + s);
     moved[n++] = op.lpn[s];
   }
   ftl_.counters().gc_units_moved += n;

@@ -11,7 +11,7 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
     : g_(g),
       dies_(std::move(dies)),
       blocks_(g, layout, std::move(victim)),
-      gc_free_blocks_(std::max(gc_free_blocks, layout.gc + 1)),
+      gc_free_blocks_(gc_free_blocks),
       l2p_(g.logical_units, kInvalid),
       valid_bits_(g.physical_units / 64 + 2, 0),
       ffgc_(g.dies),
@@ -21,6 +21,7 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
   whole.logical_units = g.logical_units;
   cache_ = make_full_map(whole);
   for (FfGc& f : ffgc_) f.stage.resize(layout.gc);
+  blocks_.set_gc_reserve(std::max<uint32_t>(1, std::min<uint32_t>(layout.gc, gc_free_blocks - 1)));
   StreamParams sp;
   sp.count = layout.user - 1;
   sp.assign = layout.user > 1 ? "manual" : "single";
@@ -183,6 +184,8 @@ void PageFtl::ff_collect(uint32_t die) {
     }
   }
   f.scanned.push_back(victim);
+  // Several GC streams and no free block left: the partial pages go out, so the victims they hold erase.
+  if (f.stage.size() > 1 && blocks_.free_blocks(die) == 0) ff_pad_gc(die);
   ff_erase_ready(die);
 }
 

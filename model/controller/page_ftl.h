@@ -31,7 +31,7 @@ struct FlashCounters {
 
 class PageFtl {
  public:
-  // gc_free_blocks is raised to 1 + the GC streams if below (GC must be able to open a block per GC stream).
+  // Host writes keep min(GC streams, gc_free_blocks - 1) free blocks for GC (BlockManager::gc_reserve).
   PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks,
           const FrontierLayout& layout = FrontierLayout());
 

@@ -39,11 +39,13 @@ nlohmann::json stream_summary(Platform& p) {
     for (uint32_t k = 0; k < l->streams(); ++k) {
       const Lifetimes::PerStream& ps = l->stream(k);
       per.push_back({{"versions", ps.births},
+                     {"sampled_versions", ps.sampled_births},
                      {"alive", l->alive(k)},
                      {"time_us", quartiles(ps.time_ns, 1e-3)},
                      {"host_writes", quartiles(ps.writes, 1.0)}});
     }
     j["lifetime"] = per;
+    j["lifetime_sample"] = 1u << l->sample_shift();  // one logical unit in this many is recorded
   }
   return j;
 }

@@ -25,12 +25,8 @@ FrontierLayout frontier_layout(const Config& c) {
   l.map = map_pages(c);
   return l;
 }
-// Blocks per die kept from data: the GC threshold (at least one more than the GC streams) and an open block
-// per frontier.
-uint32_t reserved_blocks(const Config& c) {
-  const FrontierLayout l = frontier_layout(c);
-  return std::max<uint32_t>(uint32_t(c.i("ftl.gc_free_blocks")), l.gc + 1) + l.frontiers();
-}
+// Blocks per die kept from data: the GC threshold and an open block per frontier.
+uint32_t reserved_blocks(const Config& c) { return uint32_t(c.i("ftl.gc_free_blocks")) + frontier_layout(c).frontiers(); }
 }  // namespace
 
 GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {

@@ -2,6 +2,7 @@
 // GC stream mode, placement by stream, and the hot/cold WAF of ../shared/VALIDATION.md.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
@@ -116,7 +117,8 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
   Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=128",
                              "geometry.pages_per_block=16", "buffer.bytes=1048576", "streams.count=2",
                              "streams.assign=manual", "workload.stream_hint=zone", "streams.gc_stream=per_stream",
-                             "workload.distribution=zoned:80/20:20/80", "precondition.threads=2"});
+                             "workload.distribution=zoned:80/20:20/80", "precondition.threads=2",
+                             "ftl.gc_free_blocks=4"});  // a free block per GC stream: GC never spills
   std::unique_ptr<Platform> p = generic_platform_info().make(c);
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
   precondition(p->ftl().page_ftl(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
@@ -197,4 +199,37 @@ TEST_CASE("hot/cold 80/20, two streams with per-stream GC frontiers: the split+G
   const double waf = hotcold_waf(kSplit);
   CHECK(waf == Approx(2.67).epsilon(0.03));
   CHECK(waf == Approx(2.66).epsilon(0.03));
+}
+
+TEST_CASE("per-stream statistics: writes, GC writes and lifetimes follow the zones", "[platform][streams][stats]") {
+  // Zoned 80/20 with zone hints: stream 1 takes 80 % of the writes on 20 % of the LPNs. A hot LPN is
+  // rewritten after a geometric number of host writes with mean L * 0.2 / 0.8 (L logical units): quartiles
+  // ln(4/3), ln 2 and ln 4 times that mean.
+  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=128",
+                             "geometry.pages_per_block=16", "buffer.bytes=262144", "workload.distribution=zoned:80/20:20/80",
+                             "workload.io_count=200000", "precondition.drive_writes=2", "host.queues=4", "host.queue_depth=16",
+                             "streams.count=2", "streams.assign=manual", "workload.stream_hint=zone",
+                             "streams.gc_stream=per_stream"});
+  RunResult r = run_generic(c);
+  const auto& s = r.summary["streams"];
+  INFO(s.dump(2));
+  CHECK(s["default_fraction"].get<double>() == 0.0);
+  const double w1 = s["writes"][1].get<double>(), w2 = s["writes"][2].get<double>();
+  CHECK(w1 / (w1 + w2) == Approx(0.8).epsilon(0.01));
+  CHECK(s["gc_writes"][1].get<uint64_t>() + s["gc_writes"][2].get<uint64_t>() + s["gc_writes"][0].get<uint64_t>() ==
+        r.summary["nand"]["gc_units_moved"].get<uint64_t>());
+  const double logical = r.summary["geometry"]["logical_bytes"].get<double>() / 4096;
+  const double mean = logical * 0.2 / 0.8;
+  const auto& hot = s["lifetime"][1]["host_writes"];
+  CHECK(hot["count"].get<uint64_t>() > 12000);  // completed lifetimes of the sampled units (one in eight)
+  CHECK(s["lifetime_sample"].get<uint32_t>() == 8);
+  CHECK(hot["p25"].get<double>() == Approx(mean * std::log(4.0 / 3)).epsilon(0.05));
+  CHECK(hot["p50"].get<double>() == Approx(mean * std::log(2.0)).epsilon(0.05));
+  CHECK(hot["p75"].get<double>() == Approx(mean * std::log(4.0)).epsilon(0.05));
+  // In simulated time: host writes / write rate (units per second).
+  const double rate = r.summary["host"]["write_iops"].get<double>();
+  CHECK(s["lifetime"][1]["time_us"]["p50"].get<double>() == Approx(mean * std::log(2.0) / rate * 1e6).epsilon(0.06));
+  // Cold data lives longer; much of it is still alive at the end.
+  CHECK(s["lifetime"][2]["host_writes"]["p50"].get<double>() > 4 * hot["p50"].get<double>());
+  CHECK(s["lifetime"][2]["alive"].get<uint64_t>() > s["lifetime"][1]["alive"].get<uint64_t>());
 }

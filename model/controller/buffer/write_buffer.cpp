@@ -15,6 +15,8 @@ WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> p
     head_.assign(streams_, kInvalid);
     tail_.assign(streams_, kInvalid);
     sdirty_.assign(streams_, 0);
+    head_t_.assign(streams_, ~uint64_t(0));
+    if (streams_ > 64) throw std::logic_error("write buffer: more than 64 streams");
   }
   free_.reserve(capacity_units);
   for (uint32_t s = capacity_units; s-- > 0;) free_.push_back(s);
@@ -78,9 +80,10 @@ bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_
   } else {
     next_[n] = kInvalid;
     time_[n] = now_ps;
+    if (tail_[stream] == kInvalid) head_t_[stream] = now_ps;
     (tail_[stream] == kInvalid ? head_[stream] : next_[tail_[stream]]) = n;
     tail_[stream] = n;
-    ++sdirty_[stream];
+    if (sdirty_[stream]++ == 0) nonempty_ |= uint64_t(1) << stream;
   }
   return false;
 }
@@ -90,29 +93,40 @@ void WriteBuffer::drop(uint32_t slot) {
   index_erase(sl.lpn);
   sl.state = Dropped;  // the policy (or the stream FIFO) still holds it; take() frees it
   --dirty_;
-  if (streams_ > 1) --sdirty_[sl.stream];
+  if (streams_ > 1) {
+    if (--sdirty_[sl.stream] == 0) nonempty_ &= ~(uint64_t(1) << sl.stream);
+    if (head_[sl.stream] == slot) free_dropped_heads(sl.stream);  // keeps head_t_ the oldest live arrival
+  }
 }
 
-uint64_t WriteBuffer::head_time(uint32_t stream) {
-  for (;;) {
-    const uint32_t h = head_[stream];
-    if (h == kInvalid) return ~uint64_t(0);
-    if (slots_[h].state != Dropped) return time_[h];
-    head_[stream] = next_[h];  // a dropped copy at the head: free it
-    if (head_[stream] == kInvalid) tail_[stream] = kInvalid;
+void WriteBuffer::pop_head(uint32_t stream) {
+  const uint32_t h = head_[stream];
+  head_[stream] = next_[h];
+  if (head_[stream] == kInvalid) {
+    tail_[stream] = kInvalid;
+    head_t_[stream] = ~uint64_t(0);
+  } else if (slots_[head_[stream]].state != Dropped) {
+    head_t_[stream] = time_[head_[stream]];
+  }
+}
+
+void WriteBuffer::free_dropped_heads(uint32_t stream) {
+  for (uint32_t h; (h = head_[stream]) != kInvalid && slots_[h].state == Dropped;) {
+    pop_head(stream);
     slots_[h].state = Free;
     free_.push_back(h);
   }
 }
 
-uint32_t WriteBuffer::flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced) {
+uint32_t WriteBuffer::flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced,
+                                   uint64_t allowed) {
   if (streams_ == 1) return dirty_ >= page_units || (forced && dirty_ > 0) ? 0 : kInvalid;
   uint32_t best = kInvalid, largest = kInvalid;
   uint64_t best_time = ~uint64_t(0);
   bool best_aged = false;
-  for (uint32_t s = 0; s < streams_; ++s) {
-    if (sdirty_[s] == 0) continue;
-    const uint64_t t = head_time(s);
+  for (uint64_t bits = nonempty_ & allowed; bits; bits &= bits - 1) {  // the allowed streams with dirty units
+    const uint32_t s = uint32_t(__builtin_ctzll(bits));
+    const uint64_t t = head_t_[s];
     const bool aged = now_ps > t && now_ps - t > max_age_ps;
     if ((sdirty_[s] >= page_units || aged) && t < best_time) {
       best = s;
@@ -140,10 +154,7 @@ uint32_t WriteBuffer::take(uint32_t stream, uint32_t* lpn, uint32_t* version, ui
       s = policy_->pop(now_ps);
     } else {
       s = head_[stream];
-      if (s != kInvalid) {
-        head_[stream] = next_[s];
-        if (head_[stream] == kInvalid) tail_[stream] = kInvalid;
-      }
+      if (s != kInvalid) pop_head(stream);
     }
     if (s == kInvalid) return kInvalid;
     Slot& sl = slots_[s];
@@ -154,7 +165,10 @@ uint32_t WriteBuffer::take(uint32_t stream, uint32_t* lpn, uint32_t* version, ui
     }
     sl.state = InFlight;
     --dirty_;
-    if (streams_ > 1) --sdirty_[stream];
+    if (streams_ > 1) {
+      if (--sdirty_[stream] == 0) nonempty_ &= ~(uint64_t(1) << stream);
+      free_dropped_heads(stream);
+    }
     *lpn = sl.lpn;
     *version = sl.version;
     return s;

@@ -50,7 +50,9 @@ class WriteBuffer {
   uint32_t take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps);
   // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
   // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
-  uint32_t flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced);
+  // `allowed`: a bit set over the streams that may be chosen (the others are ignored).
+  uint32_t flush_stream(uint64_t now_ps, uint32_t page_units, uint64_t max_age_ps, bool forced,
+                        uint64_t allowed = ~uint64_t(0));
   // Pages chosen by flush_stream for their age (streams > 1).
   uint64_t aged_pages() const { return aged_; }
   // The program holding `slot` finished: the slot is free again.
@@ -67,7 +69,8 @@ class WriteBuffer {
     uint8_t stream;
   };
   void drop(uint32_t slot);  // a dirty slot leaves the index and its stream's count; its FIFO frees it later
-  uint64_t head_time(uint32_t stream);  // arrival of the stream's oldest dirty unit, ~0 if none
+  void pop_head(uint32_t stream);        // unlinks the head of a stream's FIFO
+  void free_dropped_heads(uint32_t stream);
   uint32_t find(uint32_t lpn) const;  // slot or kInvalid
   void index_insert(uint32_t slot);
   void index_erase(uint32_t lpn);
@@ -84,6 +87,8 @@ class WriteBuffer {
   std::vector<uint32_t> next_;    // per slot: next slot of its stream's FIFO
   std::vector<uint64_t> time_;    // per slot: when it became dirty
   std::vector<uint32_t> head_, tail_, sdirty_;  // per stream
+  std::vector<uint64_t> head_t_;                // per stream: arrival of its head (kept live: a dropped head is freed at once)
+  uint64_t nonempty_ = 0;                       // bit set over streams (at most 64): sdirty_ > 0
   uint64_t requeued_ = 0, aged_ = 0;
 };
 

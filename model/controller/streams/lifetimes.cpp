@@ -4,11 +4,14 @@
 
 namespace ssdtlm {
 
-Lifetimes::Lifetimes(uint64_t logical_units, uint32_t streams)
-    : born_(logical_units, 0), stream_(logical_units, kNone), per_(streams) {}
+Lifetimes::Lifetimes(uint64_t logical_units, uint32_t streams, uint32_t sample_shift)
+    : shift_(sample_shift),
+      mask_((1u << sample_shift) - 1),
+      unit_(size_t((logical_units + mask_) >> sample_shift)),
+      per_(streams) {}
 
 void Lifetimes::reset() {
-  std::fill(stream_.begin(), stream_.end(), kNone);
+  for (Unit& u : unit_) u.stream = kNone;
   times_.clear();
   seq_ = 0;
   for (auto& p : per_) p = PerStream();

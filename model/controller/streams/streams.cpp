@@ -21,7 +21,8 @@ StreamParams StreamParams::from_config(const Config& c) {
   p.gc = gc == "per_stream" ? GcStreams::PerStream : gc == "hotcold" ? GcStreams::HotCold : GcStreams::Shared;
   p.gc_in_user = c.s("streams.gc_frontier") == "user";
   const std::string life = c.s("stats.lifetimes");
-  p.lifetimes = life == "on" || (life == "auto" && p.count > 0);
+  p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
+  p.lifetime_shift = life == "all" ? 0 : 3;
 
   bool known = false;
   for (const auto& n : stream_policy_names()) known |= n == p.assign;
@@ -45,7 +46,7 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.chunk_units = p_.chunk_units;
   ctx.counts = counts_.get();
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
-  if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams());
+  if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);
   reset_stats();
 }
 

@@ -27,6 +27,7 @@ struct StreamParams {
   GcStreams gc = GcStreams::Shared;
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
+  uint32_t lifetime_shift = 3;     // record one logical unit in 2^shift (stats.lifetimes=all: 0)
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
@@ -66,6 +67,7 @@ class Streams {
   void prefetch(uint32_t lpn) const {
     if (counts_) counts_->prefetch(lpn);
   }
+
 
   const WriteCounts* counts() const { return counts_.get(); }
   Lifetimes* lifetimes() { return lifetimes_.get(); }
