@@ -6,7 +6,10 @@ usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--bin 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
 -ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map; the rand4g-1g-p1 rows are
-seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA. Then the fast-forward precondition on
+seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA; the -streams8 rows run
+randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
+machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
+the same way (-hotcold-gc). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
@@ -39,6 +42,11 @@ for policy in ("fifo", "hexa"):
         "--set", "workload.address_range=4294967296", "--set", "precondition.fill=false",
         "--set", "precondition.drive_writes=1", "--set", "map.protected_ratio=0.01",
         "--set", "buffer.bytes=1073741824", "--set", "buffer.policy=" + policy, "--set", "buffer.max_age_ms=10000"]
+# Stream separation: 9 user streams; the same workload as randwrite-4k-steady.
+STREAMS8 = ["--set", "streams.count=8", "--set", "streams.hot_threshold=1"]
+WORKLOADS["randwrite-4k-streams8-single"] = WORKLOADS["randwrite-4k-steady"] + STREAMS8 + ["--set", "streams.assign=single"]
+WORKLOADS["randwrite-4k-streams8-hotcold"] = WORKLOADS["randwrite-4k-steady"] + STREAMS8 + ["--set", "streams.assign=hotcold"]
+WORKLOADS["randwrite-4k-streams8-hotcold-gc"] = WORKLOADS["randwrite-4k-streams8-hotcold"] + ["--set", "streams.gc_stream=hotcold"]
 for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
