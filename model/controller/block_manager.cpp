@@ -1,5 +1,6 @@
 #include "controller/block_manager.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -19,15 +20,53 @@ BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std:
   total_free_ = blocks_.size();
 }
 
-uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
-  uint32_t& f = frontier_[size_t(die) * streams_ + stream];
-  if (f == kInvalid) {
+uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
+  if (!lines_) {
     FreeRing& r = free_[die];
     if (r.count == 0) return kInvalid;
-    f = ring_[size_t(die) * g_.blocks_per_die + r.head];
+    const uint32_t b = ring_[size_t(die) * g_.blocks_per_die + r.head];
     r.head = r.head + 1 == g_.blocks_per_die ? 0 : r.head + 1;
     --r.count;
     total_free_.fetch_sub(1, std::memory_order_relaxed);
+    return b;
+  }
+  // The die's block of the frontier's next line, opening that line if no other die has yet.
+  Seq& q = seq_[stream];
+  uint64_t& t = taken_[size_t(die) * streams_ + stream];
+  if (t == q.base + q.lines.size()) {
+    if (free_lines_.empty()) return kInvalid;
+    forget_filled(stream);
+    if (q.lines.size() >= kOpenLines) retire_oldest(stream);
+    const uint32_t line = free_lines_.front();
+    free_lines_.pop_front();
+    line_[line].state = BlockState::Open;
+    q.lines.push_back(line);
+  }
+  const uint32_t b = die * g_.blocks_per_die + q.lines[size_t(t - q.base)];
+  ++t;
+  return b;
+}
+
+void BlockManager::forget_filled(uint32_t stream) {
+  // A die is in the line before the next it would take while its frontier block is open.
+  Seq& q = seq_[stream];
+  uint64_t low = q.base + q.lines.size();
+  for (uint32_t d = 0; d < g_.dies; ++d) {
+    const size_t i = size_t(d) * streams_ + stream;
+    low = std::min(low, taken_[i] - (frontier_[i] != kInvalid ? 1 : 0));
+  }
+  while (q.base < low) {
+    q.lines.pop_front();
+    ++q.base;
+  }
+}
+
+uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
+  uint32_t& f = frontier_[size_t(die) * streams_ + stream];
+  if (f == kInvalid) {
+    const uint32_t b = open_block(die, stream);
+    if (b == kInvalid) return kInvalid;
+    f = b;
     blocks_[f].state = BlockState::Open;
     blocks_[f].next_page = 0;
   }
@@ -39,9 +78,81 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   return (b * g_.pages_per_block + page) * g_.units_per_page;
 }
 
+void BlockManager::retire_oldest(uint32_t stream) {
+  // Every die still writing its block of the frontier's oldest line (or yet to start it) leaves it now:
+  // the block is closed with its remaining pages unwritten, so the line can fill and become a candidate.
+  Seq& q = seq_[stream];
+  const uint32_t line = q.lines.front();
+  for (uint32_t d = 0; d < g_.dies; ++d) {
+    uint64_t& t = taken_[size_t(d) * streams_ + stream];
+    uint32_t& f = frontier_[size_t(d) * streams_ + stream];
+    const uint32_t b = d * g_.blocks_per_die + line;
+    if (t == q.base) {  // never started: an empty block, closed as it is (GC erases it with the line)
+      ++t;
+      blocks_[b].state = BlockState::Open;
+    } else if (f != b) {
+      continue;  // the die has moved past it
+    } else {
+      f = kInvalid;
+    }
+    Block& blk = blocks_[b];
+    retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
+    blk.next_page = uint16_t(g_.pages_per_block);
+    if (blk.inflight == 0) close(b);  // else the last program in flight closes it
+  }
+  q.lines.pop_front();
+  ++q.base;
+}
+
 void BlockManager::close(uint32_t b) {
   blocks_[b].state = BlockState::Full;
-  victim_->insert(b, blocks_[b].valid);
+  if (!lines_) {
+    victim_->insert(b, blocks_[b].valid);
+    return;
+  }
+  const uint32_t line = g_.block_in_die(b);
+  Line& l = line_[line];
+  if (++l.closed == g_.dies) {  // every die's block is full: the line is a candidate
+    l.state = BlockState::Full;
+    line_victim_->insert(line, l.valid);
+  }
+}
+
+void BlockManager::enable_lines(const std::string& victim_policy, const std::string& key) {
+  lines_ = true;
+  line_g_ = g_.lines();
+  line_victim_ = make_victim_policy(victim_policy, line_g_, key);
+  line_.assign(g_.blocks_per_die, Line());
+  free_lines_.clear();
+  for (uint32_t l = 0; l < g_.blocks_per_die; ++l) free_lines_.push_back(l);
+  seq_.assign(streams_, Seq());
+  taken_.assign(size_t(g_.dies) * streams_, 0);
+  line_taken_.assign(g_.dies, 0);
+}
+
+bool BlockManager::start_line() {
+  const uint32_t line = line_victim_->pick(0);
+  if (line == kInvalid) return false;
+  line_[line].state = BlockState::Victim;
+  started_.push_back(line);
+  ++line_started_;
+  ++lines_in_gc_;
+  return true;
+}
+
+uint32_t BlockManager::next_line_block(uint32_t die) {
+  uint64_t& t = line_taken_[die];
+  if (t == line_started_) return kInvalid;
+  const uint32_t b = die * g_.blocks_per_die + started_[size_t(t - start_base_)];
+  blocks_[b].state = BlockState::Victim;
+  ++t;
+  uint64_t low = t;
+  for (uint32_t d = 0; d < g_.dies; ++d) low = std::min(low, line_taken_[d]);
+  while (start_base_ < low) {
+    started_.pop_front();
+    ++start_base_;
+  }
+  return b;
 }
 
 void BlockManager::underflow(uint32_t b) const {
@@ -59,6 +170,15 @@ void BlockManager::erased(uint32_t b) {
   if (blk.valid != 0) throw std::logic_error("erase of block " + std::to_string(b) + " with valid data");
   blk.state = BlockState::Free;
   blk.next_page = 0;
+  if (lines_) {  // the line is free once every die's block is
+    Line& l = line_[g_.block_in_die(b)];
+    if (++l.erased == g_.dies) {
+      l = Line();
+      free_lines_.push_back(g_.block_in_die(b));
+      --lines_in_gc_;
+    }
+    return;
+  }
   const uint32_t die = g_.die_of_gblock(b);
   FreeRing& r = free_[die];
   if (r.count == g_.blocks_per_die) throw std::logic_error("block " + std::to_string(b) + " erased while free");

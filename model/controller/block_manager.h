@@ -2,8 +2,21 @@
 // frontier per (die, stream), valid-unit counts, and the hand-off of full blocks to the victim policy.
 // Plain C++; every operation is O(1). The per-unit operations (validate, invalidate, page_done) are
 // inline: they run several times per simulated unit write.
+//
+// Superblock mode (ftl.gc_unit=superblock, enable_lines): block b of every die makes line b, the unit of
+// allocation and of garbage collection (FEMU bbssd's "line"). Free lines form one FIFO; a frontier's
+// blocks come from a sequence of lines it opens in turn, die by die (each die writes its block of the
+// frontier's current line, then its block of the next; a die ahead of the others opens the next line),
+// so every line is written by one frontier across all dies. A line is a GC candidate once all its blocks
+// are full, ranked by its total valid units (the victim policy over Geometry::lines()); GC collects a
+// victim line block by block on every die (start_line / next_line_block) and the line is free again
+// once every block is erased. free_blocks(die) then counts free lines. Dies fill their blocks of a line
+// unevenly (a die's GC copies stay in the die), so a frontier keeps at most kOpenLines lines open: the die
+// that would open one more retires the oldest, closing the other dies' blocks of it where they are.
 #pragma once
 #include <atomic>
+#include <deque>
+#include <string>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -50,19 +63,49 @@ class BlockManager {
   void validate(uint32_t b, uint32_t n = 1) {
     Block& blk = blocks_[b];
     blk.valid += n;
-    if (blk.state == BlockState::Full) victim_->update(b, blk.valid - n, blk.valid);
+    if (lines_) {
+      Line& l = line_[g_.block_in_die(b)];
+      l.valid += n;
+      if (l.state == BlockState::Full) line_victim_->update(g_.block_in_die(b), l.valid - n, l.valid);
+    } else if (blk.state == BlockState::Full) {
+      victim_->update(b, blk.valid - n, blk.valid);
+    }
   }
   void invalidate(uint32_t b, uint32_t n = 1) {
     Block& blk = blocks_[b];
     if (blk.valid < n) underflow(b);
     blk.valid -= n;
-    if (blk.state == BlockState::Full) victim_->update(b, blk.valid + n, blk.valid);
+    if (lines_) {
+      Line& l = line_[g_.block_in_die(b)];
+      l.valid -= n;
+      if (l.state == BlockState::Full) line_victim_->update(g_.block_in_die(b), l.valid + n, l.valid);
+    } else if (blk.state == BlockState::Full) {
+      victim_->update(b, blk.valid + n, blk.valid);
+    }
   }
-  uint32_t pick_victim(uint32_t die);  // global block id or kInvalid
+  uint32_t pick_victim(uint32_t die);  // global block id or kInvalid (block mode)
   void erased(uint32_t gblock);
 
-  uint32_t free_blocks(uint32_t die) const { return free_[die].count; }
-  uint64_t total_free_blocks() const { return total_free_.load(std::memory_order_relaxed); }
+  // Superblock mode: lines, victim lines chosen by the named victim policy over Geometry::lines().
+  void enable_lines(const std::string& victim_policy, const std::string& key);
+  bool lines() const { return lines_; }
+  // Picks the next victim line for every die to collect its block of; false if no line is a candidate.
+  bool start_line();
+  // The die's block of the oldest started victim line it has not collected yet, or kInvalid.
+  uint32_t next_line_block(uint32_t die);
+  bool line_pending(uint32_t die) const { return lines_ && line_taken_[die] < line_started_; }
+  uint32_t free_lines() const { return uint32_t(free_lines_.size()); }
+  uint32_t lines_in_gc() const { return lines_in_gc_; }  // victim lines not yet free again
+  uint32_t line_valid(uint32_t line) const { return line_[line].valid; }
+  // A frontier keeps at most this many lines open: a die about to open one more first retires the oldest,
+  // closing the blocks other dies have not filled (dies progress unevenly: GC copies stay in their die).
+  static constexpr size_t kOpenLines = 2;
+  uint64_t retired_units() const { return retired_units_; }  // pages left unwritten by retirement, in units
+
+  uint32_t free_blocks(uint32_t die) const { return lines_ ? uint32_t(free_lines_.size()) : free_[die].count; }
+  uint64_t total_free_blocks() const {
+    return lines_ ? uint64_t(free_lines_.size()) * g_.dies : total_free_.load(std::memory_order_relaxed);
+  }
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }  // frontiers per die
@@ -72,9 +115,12 @@ class BlockManager {
   // runs whenever host writes cannot open a block; GC itself never needs more than one (it spills).
   uint32_t gc_reserve() const { return gc_reserve_; }
   void set_gc_reserve(uint32_t n) { gc_reserve_ = n; }
-  // Could die take a page of `frontier` now, keeping `reserve` free blocks?
+  // Could die take a page of `frontier` now, keeping `reserve` free blocks (lines)?
   bool can_allocate(uint32_t die, uint32_t frontier, uint32_t reserve) const {
-    return !frontier_full(die, frontier) || free_[die].count > reserve;
+    if (!frontier_full(die, frontier)) return true;
+    if (!lines_) return free_[die].count > reserve;
+    const Seq& q = seq_[frontier];  // a line another die already opened for the frontier takes nothing
+    return taken_[size_t(die) * streams_ + frontier] < q.base + q.lines.size() || free_lines_.size() > reserve;
   }
   void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
   size_t memory_bytes() const {
@@ -92,6 +138,18 @@ class BlockManager {
   struct FreeRing {  // a die's free blocks: ring_[die * blocks_per_die + (head + i) % blocks_per_die]
     uint32_t head = 0, count = 0;
   };
+  struct Line {
+    uint32_t valid = 0;
+    uint32_t closed = 0, erased = 0;  // blocks full, blocks erased (of dies)
+    BlockState state = BlockState::Free;
+  };
+  struct Seq {  // lines a frontier has opened, oldest first; lines[i] is its (base + i)-th
+    std::deque<uint32_t> lines;
+    uint64_t base = 0;
+  };
+  uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
+  void forget_filled(uint32_t stream);  // drops the lines no die still writes or has to start
+  void retire_oldest(uint32_t stream);
   void close(uint32_t gblock);
   [[noreturn]] void underflow(uint32_t gblock) const;
 
@@ -105,6 +163,19 @@ class BlockManager {
   std::vector<FreeRing> free_;    // per die
   std::vector<uint32_t> frontier_;  // [die * streams + stream] -> global block id or kInvalid
   std::atomic<uint64_t> total_free_{0};  // dies may be worked on by parallel fast-forward workers
+  // superblock mode
+  bool lines_ = false;
+  Geometry line_g_;
+  std::unique_ptr<VictimPolicy> line_victim_;
+  std::vector<Line> line_;
+  std::deque<uint32_t> free_lines_;
+  std::vector<Seq> seq_;             // per frontier
+  std::vector<uint64_t> taken_;      // per (die, frontier): lines of the frontier's sequence it has used
+  std::deque<uint32_t> started_;     // victim lines in the order started; started_[i] is the (start_base_ + i)-th
+  uint64_t start_base_ = 0, line_started_ = 0;
+  std::vector<uint64_t> line_taken_;  // per die: started victim lines whose block it has taken
+  uint32_t lines_in_gc_ = 0;
+  uint64_t retired_units_ = 0;
 };
 
 }  // namespace ssdtlm

@@ -194,6 +194,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   std::vector<uint32_t> stream_dies_;  // per user stream: dies that may take it
   uint64_t takeable_ = 0;              // bit set over user streams: some die may take it
   bool started_ = false;               // a command has arrived
+  bool kick_lines_ = false;            // superblock GC started a victim line: the other dies must join
   NvmeCommand* wait_head_ = nullptr;  // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
   FtlStats stats_;

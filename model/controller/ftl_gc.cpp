@@ -10,7 +10,8 @@ namespace ssdtlm {
 
 void Ftl::gc_kick(uint32_t die) {
   GcJob& job = gc_[die];
-  if (job.active || !ftl_.gc_needed(die) || !gc_next_victim(die)) return;
+  // (Superblock mode: also when a victim line holds a block of this die to collect.)
+  if (job.active || !(ftl_.gc_needed(die) || ftl_.blocks().line_pending(die)) || !gc_next_victim(die)) return;
   job.active = true;
   ++gc_active_;
   gc_advance(die);  // ends with refresh(die)
@@ -18,8 +19,10 @@ void Ftl::gc_kick(uint32_t die) {
 
 bool Ftl::gc_next_victim(uint32_t die) {
   GcJob& job = gc_[die];
+  const uint32_t started = ftl_.blocks().lines_in_gc();
   uint32_t victim = ftl_.pick_victim(die);
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
+  if (ftl_.blocks().lines_in_gc() != started) kick_lines_ = true;  // a new victim line: every die collects its block
   job.map_victim = ts_ && ts_->is_map_block(victim);
   if (job.map_victim && job.staged) gc_pad(die);  // data and map pages do not mix
   job.victim = victim;
@@ -65,11 +68,11 @@ void Ftl::gc_advance(uint32_t die) {
       job.victim = kInvalid;
     }
     if (job.victim == kInvalid && job.reads == 0) {
-      // Another victim if free space is still short once the pending erases land, or (one GC stream) to
-      // fill a page.
-      bool short_of_space =
-          ftl_.blocks().free_blocks(die) + job.erases + job.scanned.size() < ftl_.gc_free_blocks();
-      const bool fill = job.staged > 0 && job.stage.size() == 1;
+      // Another victim if free space is still short once the pending erases land, or (one GC stream, block
+      // mode) to fill a page; superblock mode: the die's block of every victim line started.
+      const bool short_of_space = ftl_.gc_short(die, job.erases + uint32_t(job.scanned.size())) ||
+                                  ftl_.blocks().line_pending(die);
+      const bool fill = job.staged > 0 && job.stage.size() == 1 && !ftl_.blocks().lines();
       // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its
       // units may need a block in each stream; gc_target spills only the last victim's units). The partial
       // pages go out meanwhile: the erase needs them.
@@ -101,6 +104,11 @@ void Ftl::gc_advance(uint32_t die) {
     --gc_active_;
   }
   refresh(die);
+  if (kick_lines_) {  // superblock mode: a victim line was started; the idle dies start on their blocks
+    kick_lines_ = false;
+    for (uint32_t d = 0; d < g_.dies; ++d)
+      if (!gc_[d].active && ftl_.blocks().line_pending(d)) gc_kick(d);
+  }
 }
 
 void Ftl::gc_stage(uint32_t die, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {

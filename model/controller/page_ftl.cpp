@@ -64,10 +64,38 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
 uint32_t PageFtl::pick_victim(uint32_t die) { return pick_victim(die, counters_); }
 
 uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
-  uint32_t v = blocks_.pick_victim(die);
-  if (v == kInvalid) return v;
-  ++c.gc_victims;
-  if (blocks_.valid(v) < g_.units_per_block)
+  uint32_t v, valid, full;
+  if (blocks_.lines()) {  // the die's block of the victim line, or of a new one once the last is free again
+    v = blocks_.next_line_block(die);
+    const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && blocks_.start_line();
+    if (started) v = blocks_.next_line_block(die);
+    if (v == kInvalid) return v;
+    ++c.gc_victims;
+    if (!started) return v;
+    // Lines collected while no host data was programmed: GC frees no more than its copies (and the lines it
+    // retires) take, a configuration that cannot make progress (too little spare for its frontiers).
+    uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
+    for (const FlashCounters& f : ff_counters_) host += f.programs[uint32_t(UnitKind::UD)];
+    if (host != host_at_line_) {
+      host_at_line_ = host;
+      idle_lines_ = 0;
+    } else if (++idle_lines_ > 2 * g_.blocks_per_die) {
+      throw std::logic_error("superblock GC collected " + std::to_string(idle_lines_) +
+                             " lines without room for host data: too little spare for the open lines of its "
+                             "frontiers (raise geometry.over_provisioning or geometry.pages_per_block, or use "
+                             "fewer streams)");
+    }
+    die = 0;  // one count for the whole drive
+    valid = blocks_.line_valid(g_.block_in_die(v));
+    full = g_.units_per_block * g_.dies;
+  } else {
+    v = blocks_.pick_victim(die);
+    if (v == kInvalid) return v;
+    ++c.gc_victims;
+    valid = blocks_.valid(v);
+    full = g_.units_per_block;
+  }
+  if (valid < full)
     full_victims_[die] = 0;
   else if (++full_victims_[die] > g_.blocks_per_die)
     throw std::logic_error("die " + std::to_string(die) + ": GC finds only fully valid blocks (no reclaimable space)");
@@ -143,7 +171,22 @@ void PageFtl::ff_erase_ready(uint32_t die) {
   }
 }
 
+void PageFtl::ff_collect_line() {
+  // A whole victim line at once, each die's block moved within the die (one worker: every die is touched).
+  if (!blocks_.start_line())  // every line is free or open: the configuration check should have refused it
+    throw std::logic_error("GC found no victim line (" + std::to_string(blocks_.free_lines()) + " free)");
+  for (uint32_t d = 0; d < g_.dies; ++d) {
+    const uint32_t victim = pick_victim(d, ff_counters_[d]);
+    if (victim != kInvalid) ff_collect_block(d, victim);
+  }
+  for (uint32_t d = 0; d < g_.dies; ++d) ff_pad_gc(d);  // every block of the line erases now
+}
+
 void PageFtl::ff_collect(uint32_t die) {
+  if (blocks_.lines()) {
+    ff_collect_line();
+    return;
+  }
   FfGc& f = ffgc_[die];
   uint32_t victim = pick_victim(die, ff_counters_[die]);
   if (victim == kInvalid) {
@@ -157,15 +200,20 @@ void PageFtl::ff_collect(uint32_t die) {
     ff_collect_map(die, victim);
     return;
   }
+  ff_collect_block(die, victim);
+}
+
+void PageFtl::ff_collect_block(uint32_t die, uint32_t victim) {
+  FfGc& f = ffgc_[die];
   Die& d = *dies_[die];
   const uint32_t block = g_.block_in_die(victim);
   const Streams& st = *streams_;
-  const bool one = f.stage.size() == 1;
+  const bool one = f.stage.size() == 1, by_count = st.params().gc == GcStreams::HotCold;
   // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
   for (uint32_t u = block * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
     if (valid(g_.ppa(die, 0, 0) + u)) {
       prefetch_map(d.lpn(u));
-      st.prefetch(d.lpn(u));
+      if (by_count) st.prefetch(d.lpn(u));
     }
   for (uint32_t p = 0; p < g_.pages_per_block; ++p) {
     uint32_t mask = valid_mask(die, block, p);

@@ -57,6 +57,18 @@ class PageFtl {
   // (the die has no reclaimable space: a configuration that cannot make progress).
   uint32_t pick_victim(uint32_t die);
   bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
+  // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
+  // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
+  bool gc_short(uint32_t die, uint32_t pending) const {
+    return blocks_.lines() ? blocks_.free_lines() + blocks_.lines_in_gc() < gc_free_blocks_
+                           : blocks_.free_blocks(die) + pending < gc_free_blocks_;
+  }
+  // Superblock mode (ftl.gc_unit=superblock): lines as the unit of allocation and GC, one victim line at a
+  // time; host writes leave a free line per GC stream (which the GC threshold must exceed). Call before use.
+  void set_superblock(const std::string& victim_policy, const std::string& key) {
+    blocks_.enable_lines(victim_policy, key);
+    blocks_.set_gc_reserve(blocks_.layout().gc);
+  }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
@@ -77,7 +89,7 @@ class PageFtl {
   // over the streams (a victim holds at most a block's worth, and the block it opened last has room for it).
   uint32_t gc_target(uint32_t die, uint32_t k) const {
     const FrontierLayout& l = blocks_.layout();
-    if (l.gc == 1 || !blocks_.frontier_full(die, l.gc_frontier(k)) || blocks_.free_blocks(die) > 0) return k;
+    if (l.gc == 1 || blocks_.can_allocate(die, l.gc_frontier(k), 0)) return k;
     for (uint32_t j = 0; j < l.gc; ++j)
       if (!blocks_.frontier_full(die, l.gc_frontier(j))) return j;
     return k;
@@ -136,6 +148,8 @@ class PageFtl {
   }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   void ff_collect(uint32_t die);
+  void ff_collect_block(uint32_t die, uint32_t victim);
+  void ff_collect_line();  // superblock mode
   void ff_gc_program(uint32_t die, uint32_t gc_stream);
   void ff_pad_gc(uint32_t die);  // programs every partial GC page, padded
   void ff_erase_ready(uint32_t die);
@@ -158,6 +172,7 @@ class PageFtl {
   std::vector<FfGc> ffgc_;
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
+  uint64_t host_at_line_ = 0, idle_lines_ = 0;  // superblock mode: lines started since host data last landed
   FlashCounters counters_;
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;

@@ -202,8 +202,11 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite, ftl.streams());
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  // With translation pages on flash the map cache is shared by every die: one worker.
-  const uint32_t groups = ftl.translation() ? 1 : group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
+  // With translation pages on flash the map cache is shared by every die, and superblock GC collects a line
+  // on every die: one worker.
+  const uint32_t groups = ftl.translation() || ftl.blocks().lines()
+                              ? 1
+                              : group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
   if (groups == 1) workers = 1;
   PreconditionResult r;
   r.threads = workers;

@@ -7,6 +7,16 @@
 
 namespace ssdtlm {
 
+Geometry Geometry::lines() const {
+  Geometry l = *this;
+  l.channels = l.dies_per_channel = l.dies = 1;
+  l.pages_per_block = pages_per_block * dies;
+  l.units_per_block = units_per_block * dies;
+  l.by_unit_ = FastDiv(l.units_per_block);
+  l.by_page_ = FastDiv(l.pages_per_block);
+  return l;
+}
+
 Geometry Geometry::from_config(const Config& c, uint32_t reserved_blocks_per_die) {
   Geometry g;
   g.channels = uint32_t(c.i("geometry.channels"));

@@ -43,6 +43,9 @@ struct Geometry {
     return ((die * blocks_per_die + block) * pages_per_block + page) * units_per_page + slot;
   }
   uint64_t logical_bytes() const { return logical_units * kUnitBytes; }
+  // Superblock lines (ftl.gc_unit=superblock) as a geometry of one die whose blocks are the lines: block b
+  // of every die makes line b, of units_per_block x dies units. For line-level GC victim policies.
+  Geometry lines() const;
 
  private:
   // Divisors of the address decoding: units_per_page, units_per_block, pages_per_block, blocks_per_die.

@@ -128,8 +128,11 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                     {"checked_reads", c ? c->checked() : 0},
                     {"errors", c ? c->errors() : 0},
                     {"first_error", c ? c->first_error() : ""}};
+  const BlockManager& blocks = p.ftl().page_ftl().blocks();
   s["ftl"] = {{"alpha", p.ftl().page_ftl().alpha()},
-              {"free_blocks", p.ftl().page_ftl().blocks().total_free_blocks()},
+              {"gc_unit", blocks.lines() ? "superblock" : "block"},
+              {"line_retired_units", blocks.retired_units()},
+              {"free_blocks", blocks.total_free_blocks()},
               {"buffer_read_hits", fs.buffer_read_hits},
               {"buffer_absorbed_writes", fs.buffer_absorbed},
               {"unmapped_reads", fs.unmapped_reads},

@@ -25,12 +25,27 @@ FrontierLayout frontier_layout(const Config& c) {
   l.map = map_pages(c);
   return l;
 }
-// Blocks per die kept from data: the GC threshold and an open block per frontier.
-uint32_t reserved_blocks(const Config& c) { return uint32_t(c.i("ftl.gc_free_blocks")) + frontier_layout(c).frontiers(); }
+// Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
+// BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
+uint32_t reserved_blocks(const Config& c) {
+  const uint32_t open = c.s("ftl.gc_unit") == "superblock" ? uint32_t(BlockManager::kOpenLines) : 1;
+  return uint32_t(c.i("ftl.gc_free_blocks")) + open * frontier_layout(c).frontiers();
+}
 }  // namespace
 
 GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
-  if (c.s("ftl.gc_unit") != "block") throw ConfigError("key 'ftl.gc_unit': superblock is not supported yet");
+  const bool superblock = c.s("ftl.gc_unit") == "superblock";
+  if (superblock && uint32_t(c.i("ftl.gc_free_blocks")) < frontier_layout(c).gc + 1)
+    throw ConfigError("key 'ftl.gc_free_blocks': superblock GC needs a free line for each of the " +
+                      std::to_string(frontier_layout(c).gc) + " GC stream(s) and one more to start, at least " +
+                      std::to_string(frontier_layout(c).gc + 1) + " (lines), got " + std::to_string(c.i("ftl.gc_free_blocks")));
+  if (superblock && frontier_layout(c).gc > 1 && !frontier_layout(c).gc_in_user)
+    throw ConfigError("key 'streams.gc_stream': superblock GC with several GC frontiers of their own is not supported "
+                      "yet (each die copies its own victim block, so the GC lines fill unevenly and retired lines waste "
+                      "the spare); use streams.gc_frontier=user (seed 004, FEMU) or streams.gc_stream=shared");
+  if (superblock && map_pages(c))
+    throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
+                      "map.protected_ratio below 1) is not supported yet");
   const StreamParams sp = StreamParams::from_config(c);
   const bool check = c.b("check.integrity");
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
@@ -42,6 +57,7 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
                                         uint32_t(c.i("ftl.gc_free_blocks")), frontier_layout(c));
   page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
+  if (superblock) page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
   const std::string scheme = c.s("ftl.mapping");
   page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));
   FtlParams fp = FtlParams::from_config(c);

@@ -1,0 +1,155 @@
+// Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
+#include <catch2/catch.hpp>
+
+#include "common/config.h"
+#include "controller/block_manager.h"
+
+using namespace ssdtlm;
+
+namespace {
+
+// 2 dies x 4 blocks x 2 pages of one unit: lines 0..3 of 4 units each.
+Geometry two_dies() {
+  Config c;
+  c.set("geometry.channels=1");
+  c.set("geometry.dies_per_channel=2");
+  c.set("geometry.blocks_per_plane=4");
+  c.set("geometry.pages_per_block=2");
+  c.set("geometry.page_bytes=4096");
+  c.set("geometry.over_provisioning=1");
+  return Geometry::from_config(c, 0);
+}
+
+// Programs the next page of (die, frontier) with one valid unit, completing it at once; returns its block.
+uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t frontier) {
+  const uint32_t ppa = b.allocate_page(die, frontier);
+  REQUIRE(ppa != kInvalid);
+  const uint32_t block = g.gblock_of(ppa);
+  b.validate(block);
+  b.page_done(block);
+  return block;
+}
+
+}  // namespace
+
+TEST_CASE("superblock: a frontier writes block b of every die and opens lines in FIFO order", "[controller][superblock]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.enable_lines("greedy", "ftl.gc_victim");
+  CHECK(b.free_lines() == 4);
+  CHECK(b.free_blocks(0) == 4);
+  CHECK(b.total_free_blocks() == 8);
+  // Die 0 runs ahead of die 1 on the user frontier: it opens lines 0 and 1; die 1 then finds them open.
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 0);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 0);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 1);
+  CHECK(b.free_lines() == 2);
+  const uint32_t d1 = write(b, g, 1, 0);
+  CHECK(g.die_of_gblock(d1) == 1);
+  CHECK(g.block_in_die(d1) == 0);  // die 1's block of line 0, no new line taken
+  CHECK(b.free_lines() == 2);
+  // The GC frontier takes the next free line; the two frontiers never share one.
+  CHECK(g.block_in_die(write(b, g, 1, 1)) == 2);
+  CHECK(b.free_lines() == 1);
+  // A die may take a page of a line another die opened even with no free line left to spare.
+  CHECK(b.can_allocate(1, 0, 1) == true);  // die 1's block of line 0 still has a page
+  write(b, g, 1, 0);                        // line 0 full on both dies
+  CHECK(b.can_allocate(1, 0, 5) == true);   // line 1 is already open for the user frontier
+  CHECK(g.block_in_die(write(b, g, 1, 0)) == 1);
+  CHECK(b.can_allocate(0, 1, 1) == true);   // die 0 joins the GC frontier's line 2
+  CHECK(b.can_allocate(0, 0, 1) == true);   // its block of line 1 has a page left
+}
+
+TEST_CASE("superblock: a line is a GC candidate once full on every die and is collected whole", "[controller][superblock]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.enable_lines("greedy", "ftl.gc_victim");
+  // Fill line 0 on die 0 only: not a candidate yet.
+  write(b, g, 0, 0);
+  write(b, g, 0, 0);
+  CHECK(b.start_line() == false);
+  write(b, g, 1, 0);
+  write(b, g, 1, 0);  // line 0 full: 4 valid units
+  // Line 1: full, then one unit on each die invalidated (2 valid): the greedy victim.
+  uint32_t blocks[2];
+  for (uint32_t d = 0; d < 2; ++d) {
+    blocks[d] = write(b, g, d, 0);
+    write(b, g, d, 0);
+  }
+  b.invalidate(blocks[0]);
+  b.invalidate(blocks[1]);
+  CHECK(b.line_valid(0) == 4);
+  CHECK(b.line_valid(1) == 2);
+  CHECK(b.free_lines() == 2);
+  REQUIRE(b.start_line());
+  CHECK(b.lines_in_gc() == 1);
+  CHECK(b.line_pending(0));
+  CHECK(b.line_pending(1));
+  const uint32_t v1 = b.next_line_block(1), v0 = b.next_line_block(0);
+  CHECK(v0 == blocks[0]);
+  CHECK(v1 == blocks[1]);
+  CHECK(b.next_line_block(0) == kInvalid);  // one victim line at a time, each die's block once
+  CHECK_FALSE(b.line_pending(0));
+  CHECK(b.state(v0) == BlockState::Victim);
+  // The copies leave; the line is free again only once both blocks are erased.
+  b.invalidate(v0);
+  b.invalidate(v1);
+  CHECK(b.line_valid(1) == 0);
+  b.erased(v0);
+  CHECK(b.free_lines() == 2);
+  CHECK(b.lines_in_gc() == 1);
+  b.erased(v1);
+  CHECK(b.free_lines() == 3);
+  CHECK(b.lines_in_gc() == 0);
+  CHECK(b.state(v1) == BlockState::Free);
+  // Line 1 went to the back of the free FIFO: lines 2 and 3 open first.
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 2);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 2);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 1);
+}
+
+TEST_CASE("superblock: valid counts of a line follow its blocks through the victim order", "[controller][superblock]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.enable_lines("greedy", "ftl.gc_victim");
+  uint32_t first[3][2];
+  for (uint32_t line = 0; line < 3; ++line)
+    for (uint32_t d = 0; d < 2; ++d) {
+      first[line][d] = write(b, g, d, 0);
+      write(b, g, d, 0);
+    }
+  // Line 0 keeps 1 valid unit, line 1 all 4, line 2 two: greedy takes line 0, then line 2.
+  b.invalidate(first[0][0], 2);
+  b.invalidate(first[0][1]);
+  b.invalidate(first[2][1], 2);
+  REQUIRE(b.start_line());
+  CHECK(b.next_line_block(0) == first[0][0]);
+  CHECK(b.next_line_block(1) == first[0][1]);
+  b.invalidate(first[0][1]);
+  b.erased(first[0][0]);
+  b.erased(first[0][1]);
+  REQUIRE(b.start_line());
+  CHECK(b.next_line_block(1) == first[2][1]);
+}
+
+TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled blocks", "[controller][superblock]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.enable_lines("greedy", "ftl.gc_victim");
+  write(b, g, 1, 0);  // die 1 writes one page of line 0
+  for (int i = 0; i < 4; ++i) write(b, g, 0, 0);  // die 0 fills its blocks of lines 0 and 1
+  CHECK(b.free_lines() == 2);
+  CHECK(b.start_line() == false);  // lines 0 and 1 wait for die 1
+  // Die 0 opens line 2: line 0 is retired, die 1's block of it closed half written; line 0 is a candidate.
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 2);
+  CHECK(b.retired_units() == 1);
+  CHECK(g.block_in_die(write(b, g, 1, 0)) == 1);  // die 1 continues in line 1
+  REQUIRE(b.start_line());
+  CHECK(g.block_in_die(b.next_line_block(1)) == 0);
+  // Die 0 opens line 3 while die 1 is still in line 1: line 1 is retired too.
+  write(b, g, 0, 0);
+  CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
+  CHECK(b.retired_units() == 2);  // die 1's block of line 1: one page left unwritten
+}
