@@ -139,14 +139,14 @@ Config::Config() {
 nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const std::string& origin,
                                const std::string& shown) const {
   auto fail = [&](const std::string& why) {
-    throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump() + why);
+    throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + why);
   };
   nlohmann::json value = v;
   if (v.is_string() && (k.type == KeyType::Int || k.type == KeyType::Real || k.type == KeyType::Bool)) {
     try {
       value = from_text(k, v.get<std::string>());
     } catch (const UnitError& e) {
-      throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump() +
+      throw ConfigError(origin + ": key '" + shown + "': expected " + expected(k) + ", got " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
                         (e.reason().empty() ? "" : " (" + e.reason() + ")"));
     }
     return checked(k, value, origin, shown);
@@ -171,6 +171,9 @@ nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const 
       break;
     case KeyType::String:
       if (!v.is_string()) fail("");
+      if (!valid_utf8(v.get<std::string>()))  // config.json and summary.json could not hold it
+        throw ConfigError(origin + ": key '" + shown + "': expected UTF-8 text (it is written to config.json), got " +
+                          escape_bytes(v.get<std::string>()));
       break;
     case KeyType::Jobs:
       return checked_jobs(v, origin);
@@ -196,16 +199,16 @@ std::string job_key(const std::string& field) {
 }  // namespace
 
 nlohmann::json Config::checked_jobs(const nlohmann::json& v, const std::string& origin) const {
-  if (!v.is_array()) throw ConfigError(origin + ": key 'jobs': expected an array of job objects, got " + v.dump());
+  if (!v.is_array()) throw ConfigError(origin + ": key 'jobs': expected an array of job objects, got " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   nlohmann::json out = nlohmann::json::array();
   for (size_t j = 0; j < v.size(); ++j) {
     const std::string at = "jobs[" + std::to_string(j) + "]";
-    if (!v[j].is_object()) throw ConfigError(origin + ": key '" + at + "': expected an object, got " + v[j].dump());
+    if (!v[j].is_object()) throw ConfigError(origin + ": key '" + at + "': expected an object, got " + v[j].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     nlohmann::json job = nlohmann::json::object();
     for (auto it = v[j].begin(); it != v[j].end(); ++it) {
       if (it.key() == "name") {
-        if (!it.value().is_string())
-          throw ConfigError(origin + ": key '" + at + ".name': expected a string, got " + it.value().dump());
+        if (!it.value().is_string() || !valid_utf8(it.value().get<std::string>()))
+          throw ConfigError(origin + ": key '" + at + ".name': expected a UTF-8 string, got " + it.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         job["name"] = it.value();
         continue;
       }
@@ -251,9 +254,36 @@ void Config::merge(const nlohmann::json& doc, const std::string& origin) {
 
 void Config::merge_text(const std::string& text, const std::string& origin) {
   nlohmann::json doc;
+  // The key being read, so that a value the parser refuses (1e400 overflows a double) names its key.
+  std::vector<std::string> keys;
+  std::vector<long> index;  // per level: -1 in an object, else the array element being read
+  auto where = [&]() {
+    std::string p;
+    for (size_t i = 0; i < keys.size(); ++i)
+      p += index[i] >= 0 ? "[" + std::to_string(index[i]) + "]" : (p.empty() ? "" : ".") + keys[i];
+    return p;
+  };
+  auto element_done = [&]() {
+    if (!index.empty() && index.back() >= 0) ++index.back();
+  };
+  using E = nlohmann::json::parse_event_t;
+  nlohmann::json::parser_callback_t track = [&](int, E event, nlohmann::json& parsed) {
+    switch (event) {
+      case E::object_start: keys.emplace_back(); index.push_back(-1); break;
+      case E::array_start: keys.emplace_back(); index.push_back(0); break;
+      case E::key: keys.back() = parsed.get<std::string>(); break;
+      case E::object_end: case E::array_end: keys.pop_back(); index.pop_back(); element_done(); break;
+      case E::value: element_done(); break;
+    }
+    return true;
+  };
   try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::json::parse(text, track);
+  } catch (const nlohmann::json::out_of_range& e) {  // number overflow
+    const std::string key = where();
+    throw ConfigError(origin + ": " + (key.empty() ? "" : "key '" + key + "': ") +
+                      "expected a number within a double's range (about 1.8e308): " + e.what());
+  } catch (const nlohmann::json::exception& e) {
     throw ConfigError(origin + ": not valid JSON: " + e.what());
   }
   merge(doc, origin);
@@ -280,7 +310,7 @@ void Config::set(const std::string& assignment) {
   } else if (k->type == KeyType::Jobs) {
     try {
       v = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {  // parse_error, or out_of_range for a number that overflows
       throw ConfigError("--set: key '" + path + "': expected " + expected(*k) + ", got '" + text + "'");
     }
   } else {
@@ -288,7 +318,7 @@ void Config::set(const std::string& assignment) {
     try {
       v = nlohmann::json::parse(text);
       if (!v.is_number() && !v.is_boolean()) v = text;
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {  // not JSON, or a number that overflows (1e400): as text
       v = text;
     }
   }

@@ -108,6 +108,7 @@ const std::vector<KeySpec>& config_schema() {
       {"stats.lpn_writes", T::Bool, false, 0, 0, {}, "", "write lpn_writes.csv (lpn,writes) with every logical page's host write count"},
       {"stats.lifetimes", T::String, "auto", 0, 0, {"auto", "on", "all", "off"}, "", "per-stream data lifetime quartiles in summary.json: on = estimated from one logical unit in 8 (0.6 B per logical page), all = every unit (5 B, about 15 % more wall time on random writes); auto = on when streams.count > 0"},
       {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row"},
+      {"sim.max_memory_bytes", T::Int, 0, 0, 1ll << 60, {}, "bytes", "refuse (exit 2, before allocating) a configuration whose estimated model memory exceeds this; 0 = the machine's physical memory (summary memory.estimated_bytes)"},
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
   };
   return keys;

@@ -142,6 +142,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void gc_kick(uint32_t die);
   bool gc_next_victim(uint32_t die);
   void gc_advance(uint32_t die);
+  void check_gc_erase(uint32_t die, uint32_t victim);
   void gc_stage(uint32_t die, uint32_t gc_stream, uint32_t lpn, uint32_t version, uint32_t old);
   void gc_program(uint32_t die, uint32_t gc_stream, uint32_t n);
   void gc_pad(uint32_t die);  // programs every partial GC page, padded

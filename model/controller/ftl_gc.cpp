@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/sim_time.h"
 #include "controller/ftl.h"
 
 namespace ssdtlm {
@@ -90,6 +91,7 @@ void Ftl::gc_advance(uint32_t die) {
       ++i;
       continue;
     }
+    if (checker_) check_gc_erase(die, victim);
     FlashOp& op = new_op(FlashCmd::Erase, die, kGcErase);
     op.block = g_.block_in_die(victim);
     ++job.erases;
@@ -109,6 +111,21 @@ void Ftl::gc_advance(uint32_t die) {
     for (uint32_t d = 0; d < g_.dies; ++d)
       if (!gc_[d].active && ftl_.blocks().line_pending(d)) gc_kick(d);
   }
+}
+
+// check.integrity: the block about to be erased holds no live unit, and no staged GC copy of a unit still
+// current there waits for its program (a copy whose unit was overwritten since is dropped when it lands).
+void Ftl::check_gc_erase(uint32_t die, uint32_t victim) {
+  const GcJob& job = gc_[die];
+  for (const GcStage& st : job.stage)
+    for (uint32_t i = 0; i < st.n; ++i)
+      if (g_.gblock_of(st.old[i]) == victim && ftl_.lookup(st.lpn[i]) == st.old[i]) {
+        checker_->violation("erase of die " + std::to_string(die) + " block " + std::to_string(g_.block_in_die(victim)) +
+                                " while a GC copy of LPN " + std::to_string(st.lpn[i]) + " from it is still pending",
+                            now_ps());
+        return;
+      }
+  ftl_.check_erase(victim, *checker_, now_ps());
 }
 
 void Ftl::gc_stage(uint32_t die, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {
@@ -177,6 +194,7 @@ void Ftl::on_gc_read(FlashOp& op) {
     uint32_t s = uint32_t(__builtin_ctz(m));
     uint32_t old = g_.ppa(op.die, op.block, op.page, s);
     if (op.lpn[s] == kInvalid || !ftl_.valid(old)) continue;  // overwritten or trimmed meanwhile
+    if (checker_) ftl_.check_gc_source(op.lpn[s], old, *checker_, op.done_ps);
     const uint32_t k = one ? 0 : streams_.gc_stream_of(streams_.gc_data_stream(op.lpn[s], d.stream(old - die_base)));
     gc_stage(op.die, k, op.lpn[s], op.version[s], old);
   }

@@ -15,4 +15,9 @@ void IntegrityChecker::check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint
                    std::to_string(got_version);
 }
 
+void IntegrityChecker::violation(const std::string& what, uint64_t time_ps) {
+  std::lock_guard<std::mutex> lock(first_mutex_);
+  if (errors_++ == 0) first_error_ = what + " at " + std::to_string(time_ps / 1000) + " ns";
+}
+
 }  // namespace ssdtlm

@@ -1,8 +1,14 @@
 // End-to-end data integrity: every accepted write of a 4 KiB unit gets a new version number; every read
 // is checked against the version current when the controller looked the unit up. A stale, lost or
 // misplaced unit is an error, reported with the first occurrence.
+//
+// Invariants stronger than reads (checked by the FTL, reported here): an erase may not hit a block that a live
+// mapping or a pending GC copy still refers to, and a GC copy's source must be its unit's current location
+// (PageFtl::check_erase, PageFtl::check_gc_source). A violation is an integrity error like a bad read.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +28,13 @@ class IntegrityChecker {
   // A read of `lpn` expected `want`; the device returned the unit tagged (got_lpn, got_version).
   void check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps);
 
+  // An invariant the FTL found broken (thread-safe: preconditioning workers call it).
+  void violation(const std::string& what, uint64_t time_ps);
+  void erase_checked() { erases_checked_.fetch_add(1, std::memory_order_relaxed); }
+  void gc_copy_checked() { gc_copies_checked_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t erases_checked() const { return erases_checked_.load(std::memory_order_relaxed); }
+  uint64_t gc_copies_checked() const { return gc_copies_checked_.load(std::memory_order_relaxed); }
+
   uint64_t checked() const { return checked_; }
   size_t memory_bytes() const { return expected_.capacity() * 4; }
   uint64_t errors() const { return errors_; }
@@ -30,7 +43,9 @@ class IntegrityChecker {
  private:
   std::vector<uint32_t> expected_;
   uint32_t counter_ = 0;  // global write sequence: versions are unique, so a stale copy never matches
-  uint64_t checked_ = 0, errors_ = 0;
+  uint64_t checked_ = 0;
+  std::atomic<uint64_t> errors_{0}, erases_checked_{0}, gc_copies_checked_{0};
+  std::mutex first_mutex_;  // first_error_ when a worker thread reports a violation
   std::string first_error_;
 };
 

@@ -154,13 +154,55 @@ void PageFtl::ff_pad_gc(uint32_t die) {
     if (f.stage[k].n) ff_gc_program(die, k);
 }
 
+bool PageFtl::check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const {
+  c.erase_checked();
+  const uint32_t die = g_.die_of_gblock(gblock), block = g_.block_in_die(gblock);
+  const Die& d = *dies_[die];
+  const uint32_t first = block * g_.units_per_block, base = g_.ppa(die, 0, 0);
+  for (uint32_t u = first; u < first + g_.units_per_block; ++u) {
+    const uint32_t ppa = base + u, lpn = d.lpn(u);
+    const bool data = d.kind(u) == UnitKind::UD || d.kind(u) == UnitKind::GUD;
+    const bool mapped = data && lpn != kInvalid && lpn < l2p_.size() && l2p_[lpn] == ppa;
+    if (!mapped && !valid(ppa)) continue;
+    c.violation("erase of die " + std::to_string(die) + " block " + std::to_string(block) + " while unit " +
+                    std::to_string(u - first) + (mapped ? " is the current location of LPN " + std::to_string(lpn)
+                                                        : " is still marked valid") +
+                    " (" + std::to_string(blocks_.valid(gblock)) + " valid units counted)",
+                time_ps);
+    return false;
+  }
+  return true;
+}
+
+void PageFtl::gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const {
+  const uint32_t now = l2p_[lpn];
+  c.violation("GC copy of LPN " + std::to_string(lpn) + " from die " + std::to_string(g_.die_of(old)) + " block " +
+                  std::to_string(g_.block_of(old)) + " page " + std::to_string(g_.page_of(old)) +
+                  ", which is not its current location (" +
+                  (now == kInvalid ? std::string("unmapped")
+                                   : "die " + std::to_string(g_.die_of(now)) + " block " +
+                                         std::to_string(g_.block_of(now)) + " page " + std::to_string(g_.page_of(now))) +
+                  ")",
+              time_ps);
+}
+
 void PageFtl::ff_erase_ready(uint32_t die) {
   auto& list = ffgc_[die].scanned;
   for (size_t i = 0; i < list.size();) {
     uint32_t victim = list[i];
-    if (blocks_.valid(victim)) {
+    if (blocks_.valid(victim) && !early_erase_) {
       ++i;
       continue;
+    }
+    if (checker_ && !check_erase(victim, *checker_, 0) && early_erase_) {
+      // The injected fault: drop the block's live units, as a real early erase would lose them.
+      for (uint32_t u = 0; u < g_.units_per_block; ++u) {
+        const uint32_t ppa = victim * g_.units_per_block + u;
+        if (!valid(ppa)) continue;
+        valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
+        l2p_[dies_[die]->lpn(ppa - g_.ppa(die, 0, 0))] = kInvalid;
+      }
+      blocks_.invalidate(victim, blocks_.valid(victim));
     }
     dies_[die]->erase(g_.block_in_die(victim));
     ++ff_counters_[die].erases;
@@ -223,6 +265,7 @@ void PageFtl::ff_collect_block(uint32_t die, uint32_t victim) {
       uint32_t slot = uint32_t(__builtin_ctz(mask));
       uint32_t unit = block * g_.units_per_block + p * g_.units_per_page + slot;
       const uint32_t lpn = d.lpn(unit);
+      if (checker_) check_gc_source(lpn, g_.ppa(die, block, p, slot), *checker_, 0);
       const uint32_t k = one ? 0 : st.gc_stream_of(st.gc_data_stream(lpn, d.stream(unit)));
       FfStage& s = f.stage[k];
       s.lpn[s.n] = lpn;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "controller/block_manager.h"
+#include "controller/integrity_checker.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
 #include "controller/streams/streams.h"
@@ -114,6 +115,23 @@ class PageFtl {
 
   BlockManager& blocks() { return blocks_; }
   const BlockManager& blocks() const { return blocks_; }
+
+  // Invariant checks (check.integrity): set the checker to have fast-forward GC run them too; the timed FTL
+  // calls them itself. check_erase: no unit of the global block is valid or the current location of its LPN
+  // (scans the block's units: O(units per block) per erase). check_gc_source: a GC copy of lpn from `old` is
+  // made only while old is lpn's current location. A failure is reported to the checker and returns false.
+  void set_checker(IntegrityChecker* c) { checker_ = c; }
+  bool check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const;
+  bool check_gc_source(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const {
+    c.gc_copy_checked();
+    if (l2p_[lpn] == old) return true;
+    gc_source_violation(lpn, old, c, time_ps);
+    return false;
+  }
+  // Test hook: GC erases its victims as soon as they are scanned, before their copies are programmed (the
+  // fault the erase check exists for). Never set outside tests.
+  void inject_early_erase(bool on) { early_erase_ = on; }
+  bool early_erase() const { return early_erase_; }
   Die& die(uint32_t d) { return *dies_[d]; }
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
@@ -178,6 +196,9 @@ class PageFtl {
   std::unique_ptr<TranslationStore> tstore_;
   std::unique_ptr<Streams> streams_;
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
+  IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
+  bool early_erase_ = false;              // test hook (inject_early_erase)
+  void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;
 };
 
 }  // namespace ssdtlm

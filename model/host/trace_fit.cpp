@@ -1,5 +1,6 @@
 #include "host/trace_fit.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/units.h"
@@ -55,7 +56,10 @@ FittedTrace::FittedTrace(std::function<std::unique_ptr<TraceWorkload>()> open, u
         extent_.first_beyond_offset = r.offset;
         extent_.first_beyond_bytes = r.bytes;
       }
-      extent_.last_arrival_ns = r.time_ns;
+      if (!first && r.time_ns < extent_.last_arrival_ns && extent_.backward_times++ == 0)
+        extent_.first_backward_line = scan->lines_read();
+      if (r.bytes % 512 && extent_.unaligned_sizes++ == 0) extent_.first_unaligned_line = scan->lines_read();
+      extent_.last_arrival_ns = std::max(extent_.last_arrival_ns, r.time_ns);
       ++extent_.requests;
       first = false;
     }

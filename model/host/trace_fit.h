@@ -42,6 +42,11 @@ struct TraceExtent {
   uint32_t first_beyond_bytes = 0;
   uint64_t last_arrival_ns = 0;
   uint64_t skipped_lines = 0;            // malformed lines skipped (lenient)
+  // Accepted with a counted warning (summary host.trace.warnings): requests timed before a request earlier
+  // in the file (open loop issues them at once, out of trace order; closed loop ignores times), and sizes
+  // that are not a multiple of 512 B (served, as sub-unit writes are). First line of each, 0 when none.
+  uint64_t backward_times = 0, first_backward_line = 0;
+  uint64_t unaligned_sizes = 0, first_unaligned_line = 0;
 };
 
 class FittedTrace : public Workload {

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "host/blkparse_trace.h"
@@ -70,6 +71,18 @@ bool TraceWorkload::next(IoRequest& r) {
     } else {
       const long double scaled = std::floor((long double)rel * opts_.time_scale + 0.5L);
       req.time_ns = scaled >= 18446744073709551615.0L ? ~uint64_t(0) : uint64_t(scaled);
+    }
+    if (opts_.max_time_ns && req.time_ns > opts_.max_time_ns) {
+      char limit[40], scale[32], got[32];
+      std::snprintf(limit, sizeof limit, "%llu.%09llu s", (unsigned long long)(opts_.max_time_ns / 1000000000),
+                    (unsigned long long)(opts_.max_time_ns % 1000000000));
+      std::snprintf(scale, sizeof scale, "%g", opts_.time_scale);
+      std::snprintf(got, sizeof got, "%.6g s", double((long double)rel * opts_.time_scale / 1e9L));
+      throw TraceError(path_, lines_,
+                       std::string("expected a time at most ") + limit +
+                           " after the trace's first request (SystemC's limit, 2^64 ps) once scaled by "
+                           "workload.trace_time_scale=" + scale + "; this one is " + got,
+                       text);
     }
     r = req;
     ++requests_;

@@ -3,7 +3,8 @@
 // Every reader streams its file line by line (constant memory, any file size) and yields one
 // IoRequest per data line. time_ns is relative to the first request of the trace (earlier
 // timestamps that appear later are clamped to 0; times are not reordered), multiplied by
-// TraceOptions::time_scale. A malformed line throws TraceError
+// TraceOptions::time_scale; a time beyond TraceOptions::max_time_ns is an error naming the line (open loop:
+// SystemC's 2^64 ps). A malformed line throws TraceError
 //   "<file>:<line>: <what was expected>, got '<line text>'"
 // or, with lenient = true, is skipped and counted in skipped_lines(). Lines that carry no
 // request by design (comments, headers, file actions, other blkparse events) are neither.
@@ -49,7 +50,13 @@ struct TraceOptions {
   std::string blkparse_event = "Q";    // blkparse action that makes a request ("Q" or "D")
   uint64_t fio_v3_tick_ns = 1000;      // unit of fio iolog v3 timestamps (us; 1000000 for ms)
   int64_t devno = -1;                  // disksim / msr: only this device's requests (-1 = every device)
+  // Open-loop replay: a request whose scaled relative time exceeds this (ns) is a TraceError naming its line
+  // (0 = no limit). SystemC counts time in 64-bit picoseconds, so the host sets kMaxOpenLoopTimeNs.
+  uint64_t max_time_ns = 0;
 };
+
+// The latest arrival an open-loop replay can schedule: 2^64 ps - 1, in whole ns (about 213.5 days).
+constexpr uint64_t kMaxOpenLoopTimeNs = ~uint64_t(0) / 1000;
 
 class TraceError : public std::runtime_error {
  public:

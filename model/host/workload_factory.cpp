@@ -25,6 +25,7 @@ std::unique_ptr<Workload> make_trace(const Config& c, uint64_t logical_bytes) {
   o.lenient = c.b("workload.trace_lenient");
   o.blkparse_event = c.s("workload.blkparse_event");
   o.devno = c.i("workload.trace_devno");
+  if (c.s("workload.trace_timing") == "open") o.max_time_ns = kMaxOpenLoopTimeNs;
   const std::string format = c.s("workload.trace_format");
   try {
     open_trace(path, format, o);  // option and format errors first, naming their keys

@@ -1,7 +1,9 @@
 #include "sim/runner.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -15,7 +17,10 @@
 #include "host/fio_job.h"
 #include "host/trace_reader.h"
 #include "host/workload_factory.h"
+#include "common/text.h"
 #include "sim/fio_json.h"
+#include "sim/memory_estimate.h"
+#include "sim/output_dir.h"
 #include "sim/sampler.h"
 #include "sim/summary.h"
 #include "sim/wave_trace.h"
@@ -66,18 +71,6 @@ std::string source_revision(std::string& where) {
   return out;
 }
 
-// Writes through a temporary file and a rename, so an interrupted run never leaves a half-written file.
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error(path.string() + ": cannot write");
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
          " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
@@ -120,6 +113,7 @@ std::string version_string() {
 
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
   quiet_kernel(o.quiet);
+  const uint64_t estimated = check_memory(c, Geometry::from_config(c, 0));  // before anything large is allocated
   std::unique_ptr<Platform> p = info.make(c);
   const uint64_t interval = uint64_t(c.d("stats.interval_ms") * 1e9);
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
@@ -148,6 +142,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   if (!o.vcd_path.empty()) {
     WaveOptions wo;
     wo.path = o.vcd_path;
+    wo.write_path = waveform_temp_path(o.vcd_path);  // renamed to path when the run succeeds
     wo.fst = o.fst || (o.vcd_path.size() > 4 && o.vcd_path.compare(o.vcd_path.size() - 4, 4, ".fst") == 0);
     wo.start_ps = o.vcd_start_ps;
     wo.end_ps = o.vcd_end_ps;
@@ -164,12 +159,17 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   sc_core::sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (p->host().error()) std::rethrow_exception(p->host().error());
+  if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
+    throw std::runtime_error("the simulation stalled at " + std::to_string(double(now_ps()) / 1e12) + " s with " +
+                             std::to_string(p->host().outstanding()) +
+                             " commands outstanding and jobs unfinished (no event pending)");
   sampler.finish();
   std::vector<std::string> layout;
   double wave_s = 0;
   if (wave) {  // the rest of the file (operations still running at the end included) and its layout
     auto w0 = std::chrono::steady_clock::now();
     wave->finish(now_ps());
+    std::filesystem::rename(wave->options().write_path, o.vcd_path);
     layout = wave->write_layout();
     wave_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     if (wave->stats().out_of_order)
@@ -179,6 +179,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
 
   RunResult r;
   r.summary = make_summary(*p, pre, wall);
+  r.summary["memory"]["estimated_bytes"] = estimated;
   if (wave) {
     const WaveStats& ws = wave->stats();
     std::error_code ec;
@@ -262,6 +263,33 @@ void override_jobs(Config& c, const std::string& assignment) {
       changed = true;
     }
   if (changed) c.merge(nlohmann::json{{"jobs", jobs}}, "--set " + key);
+}
+
+// A waveform path that cannot be written, or that summary.json cannot hold (not UTF-8), stops the run
+// before the simulation: the file is made (and removed again) where the tracer will write it.
+void check_waveform_path(const std::string& path, const std::string& option) {
+  if (!valid_utf8(path))
+    throw ConfigError("option " + option + ": expected a UTF-8 path (it is recorded in summary.json), got " +
+                      escape_bytes(path));
+  namespace fs = std::filesystem;
+  if (fs::is_directory(path)) throw ConfigError("option " + option + " " + path + ": expected a file, got a directory");
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const std::string probe = waveform_temp_path(path);
+  FILE* f = ec ? nullptr : std::fopen(probe.c_str(), "wb");
+  if (!f)
+    throw ConfigError("option " + option + " " + path + ": cannot write the waveform there (" +
+                      (ec ? ec.message() : std::string(std::strerror(errno))) + ")");
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+// JSON for the outputs; a byte that is not UTF-8 (a fio job file may hold one) becomes U+FFFD, not an error
+// after the whole simulation (configuration strings are checked to be UTF-8 up front).
+template <class Json>
+std::string json_text(const Json& j) {
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -364,18 +392,21 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
     ro.quiet = quiet;
     ro.fio_json = format == "fio-json" || fio != nullptr;
     ro.fio = fio.get();
+    // Where the results go is checked before the simulation, not after it.
+    if (!vcd.empty()) check_waveform_path(vcd, fst ? "--fst" : "--vcd");
+    OutputDir staged(out);
     RunResult r = simulate(c, info, ro);
-    std::filesystem::create_directories(out);
-    write_file(std::filesystem::path(out) / "config.json", c.json().dump(2) + "\n");
-    write_file(std::filesystem::path(out) / "summary.json", r.summary.dump(2) + "\n");
-    write_file(std::filesystem::path(out) / "timeseries.csv", r.timeseries_csv);
-    write_file(std::filesystem::path(out) / "latency_cdf.csv", r.latency_cdf_csv);
-    if (!r.lpn_writes_csv.empty()) write_file(std::filesystem::path(out) / "lpn_writes.csv", r.lpn_writes_csv);
-    if (ro.fio_json) write_file(std::filesystem::path(out) / "fio.json", r.fio_json.dump(2) + "\n");
+    staged.write("config.json", json_text(c.json()) + "\n");
+    staged.write("summary.json", json_text(r.summary) + "\n");
+    staged.write("timeseries.csv", r.timeseries_csv);
+    staged.write("latency_cdf.csv", r.latency_cdf_csv);
+    if (!r.lpn_writes_csv.empty()) staged.write("lpn_writes.csv", r.lpn_writes_csv);
+    if (ro.fio_json) staged.write("fio.json", json_text(r.fio_json) + "\n");
+    staged.commit(output_file_names());
     if (format == "json")
-      std::cout << r.summary.dump(2) << "\n";
+      std::cout << json_text(r.summary) << "\n";
     else if (format == "fio-json")
-      std::cout << r.fio_json.dump(2) << "\n";
+      std::cout << json_text(r.fio_json) << "\n";
     else if (!quiet)
       std::cout << summary_text(r.summary) << "outputs in " << out << "/\n";
     if (r.exit_code)

@@ -1,5 +1,6 @@
 #include "sim/sampler.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -17,8 +18,8 @@ Sampler::Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps
   tick_.notify(ps_time(interval_ps_));
 }
 
-void Sampler::take(uint64_t now) {
-  if (now <= last_ps_) return;
+bool Sampler::take(uint64_t now) {
+  if (now <= last_ps_) return false;
   const HostStats& h = p_.host().stats();
   const FlashCounters& f = p_.ftl().page_ftl().counters();
   const Geometry& g = p_.geometry();
@@ -46,23 +47,32 @@ void Sampler::take(uint64_t now) {
   const uint64_t gc_programs = f.programs[uint32_t(UnitKind::GUD)] + f.programs[uint32_t(UnitKind::GMD)];
   r.erases = f.erases - last_erases_;
   r.gc_programs = gc_programs - last_gc_programs_;
+  const uint64_t nand_reads = f.reads[0] + f.reads[1] + f.reads[2];
+  // An interval in which nothing happened (no completion, no NAND operation, no map lookup, nothing outstanding,
+  // no GC) is not a row: its gauges are the previous row's and its rates zero (docs: idle gaps are skipped).
+  const bool idle = reads == 0 && writes == 0 && h.trims == last_trims_ && programs == last_programs_ &&
+                    r.erases == 0 && nand_reads == last_nand_reads_ && lookups == last_lookups_ && r.outstanding == 0 &&
+                    r.gc_active_dies == 0;
+  last_trims_ = h.trims;
+  last_nand_reads_ = nand_reads;
   last_erases_ = f.erases;
   last_gc_programs_ = gc_programs;
   last_lookups_ = lookups;
   last_hits_ = hits;
-  rows_.push_back(r);
+  if (!idle) rows_.push_back(r);
   last_ps_ = now;
   last_ios_[0] = h.ios[0];
   last_ios_[1] = h.ios[1];
   last_bytes_ = h.bytes[0] + h.bytes[1];
   last_written_ = h.bytes[1];
   last_programs_ = programs;
+  return idle;
 }
 
 void Sampler::sample() {
   ++kernel_activations();
   const uint64_t now = now_ps();
-  take(now);
+  const bool idle = take(now);
   if (progress_) {
     auto wall = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(wall - last_print_).count() >= 2.0) {
@@ -82,7 +92,19 @@ void Sampler::sample() {
                    pr.text.c_str(), pct, (unsigned long long)done, elapsed > 0 ? double(done) / elapsed : 0.0, eta);
     }
   }
-  if (!p_.host().finished()) tick_.notify(ps_time(interval_ps_));
+  if (p_.host().finished()) return;
+  if (!idle) {
+    tick_.notify(ps_time(interval_ps_));
+    return;
+  }
+  // Idle: sleep to the interval in which the next event falls (an open-loop trace's gap of days is a few
+  // kernel events, not one per interval), keeping the rows on the interval grid. Nothing pending at all
+  // means the model stalled: no tick either, so sc_start returns and simulate() reports it.
+  if (!sc_core::sc_pending_activity()) return;
+  const uint64_t gap = sc_core::sc_time_to_pending_activity().value();
+  const uint64_t k = std::max<uint64_t>(1, gap / interval_ps_ + (gap % interval_ps_ ? 1 : 0));
+  if (k > 1) last_ps_ = now + (k - 1) * interval_ps_;  // nothing happens before the next event
+  tick_.notify(ps_time(k * interval_ps_));
 }
 
 void Sampler::start_clock() { wall0_ = last_print_ = std::chrono::steady_clock::now(); }

@@ -1,5 +1,6 @@
 // Samples the platform every stats.interval_ms of simulated time into timeseries rows, and reports
-// progress on stderr for long runs. One kernel event per interval.
+// progress on stderr for long runs. One kernel event per interval; an interval with no activity makes no
+// row, and an idle gap (an open-loop trace waiting for its next arrival) is crossed in one event.
 #pragma once
 #include <systemc>
 
@@ -29,7 +30,7 @@ class Sampler : public sc_core::sc_module {
 
  private:
   void sample();
-  void take(uint64_t now);
+  bool take(uint64_t now);  // adds the row ending at now unless nothing happened in it; returns true if idle
 
   Platform& p_;
   uint64_t interval_ps_;
@@ -37,7 +38,7 @@ class Sampler : public sc_core::sc_module {
   bool progress_;
   std::vector<TimeseriesRow> rows_;
   uint64_t last_ps_ = 0, last_ios_[2] = {0, 0}, last_bytes_ = 0, last_written_ = 0, last_programs_ = 0, last_lookups_ = 0, last_hits_ = 0,
-           last_erases_ = 0, last_gc_programs_ = 0;
+           last_erases_ = 0, last_gc_programs_ = 0, last_trims_ = 0, last_nand_reads_ = 0;
   std::chrono::steady_clock::time_point wall0_, last_print_;
   sc_core::sc_event tick_;
 };

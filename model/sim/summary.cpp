@@ -36,7 +36,12 @@ nlohmann::json trace_json(const FittedTrace& t) {
           {"device_bytes", t.device_bytes()},
           {"scale", t.scale()},
           {"shift_bytes", t.shift()},
-          {"summary", t.describe()}};
+          {"summary", t.describe()},
+          {"warnings",
+           {{"backward_times", e.backward_times},
+            {"first_backward_line", e.first_backward_line},
+            {"unaligned_sizes", e.unaligned_sizes},
+            {"first_unaligned_line", e.first_unaligned_line}}}};
 }
 }  // namespace
 
@@ -126,6 +131,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   IntegrityChecker* c = p.checker();
   s["integrity"] = {{"enabled", c != nullptr},
                     {"checked_reads", c ? c->checked() : 0},
+                    {"erases_checked", c ? c->erases_checked() : 0},
+                    {"gc_copies_checked", c ? c->gc_copies_checked() : 0},
                     {"errors", c ? c->errors() : 0},
                     {"first_error", c ? c->first_error() : ""}};
   const BlockManager& blocks = p.ftl().page_ftl().blocks();
@@ -227,6 +234,15 @@ std::string summary_text(const nlohmann::json& s) {
   }
   auto trace_line = [&](const nlohmann::json& t) {
     add(std::snprintf(line, sizeof line, "trace fit   %s\n", t["summary"].get<std::string>().c_str()));
+    const auto& tw = t["warnings"];
+    if (u(tw["backward_times"]))
+      add(std::snprintf(line, sizeof line,
+                        "trace warn  %llu requests timed before an earlier line's (first at line %llu): open loop "
+                        "issues them at once\n",
+                        u(tw["backward_times"]), u(tw["first_backward_line"])));
+    if (u(tw["unaligned_sizes"]))
+      add(std::snprintf(line, sizeof line, "trace warn  %llu request sizes not a multiple of 512 B (first at line %llu)\n",
+                        u(tw["unaligned_sizes"]), u(tw["first_unaligned_line"])));
   };
   if (h.contains("trace")) trace_line(h["trace"]);
   if (h.contains("traces"))

@@ -1,5 +1,7 @@
 #include "sim/wave_trace.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
 #include <cstring>
@@ -84,17 +86,18 @@ uint32_t wave_rows(const WaveGroup& g, bool open) {
 
 WaveTracer::WaveTracer(WaveOptions o, Clock clock) : o_(std::move(o)), clock_(clock) {
   if (o_.start_ps > o_.end_ps) throw std::runtime_error("waveform window: the start lies after the end");
-  std::filesystem::path parent = std::filesystem::path(o_.path).parent_path();
+  const std::string& target = o_.write_path.empty() ? o_.path : o_.write_path;
+  std::filesystem::path parent = std::filesystem::path(target).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   if (o_.fst) {
     if (!on_path("vcd2fst"))
       throw std::runtime_error("FST output needs GTKWave's vcd2fst on PATH (Debian package gtkwave)");
     std::signal(SIGPIPE, SIG_IGN);  // a failing vcd2fst is reported by pclose, not by killing the run
-    const std::string cmd = "vcd2fst -v - -f " + shell_quote(o_.path) + " >/dev/null";
+    const std::string cmd = "vcd2fst -v - -f " + shell_quote(target) + " >/dev/null";
     file_ = popen(cmd.c_str(), "w");
     pipe_ = true;
   } else {
-    file_ = std::fopen(o_.path.c_str(), "wb");
+    file_ = std::fopen(target.c_str(), "wb");
   }
   if (!file_) throw std::runtime_error(o_.path + ": cannot write the waveform");
   buf_.resize(kBufferBytes + 256);
@@ -107,7 +110,11 @@ WaveTracer::~WaveTracer() {
     else
       std::fclose(file_);
   }
+  std::error_code ec;
+  if (!finished_ && !o_.write_path.empty()) std::filesystem::remove(o_.write_path, ec);  // a failed run's part
 }
+
+std::string waveform_temp_path(const std::string& path) { return path + ".partial-" + std::to_string(::getpid()); }
 
 int WaveTracer::add_enum(WaveEnum e) {
   for (size_t i = 0; i < enums_.size(); ++i)

@@ -29,6 +29,8 @@ constexpr uint64_t kWaveForever = ~uint64_t(0);  // open end of a window
 
 struct WaveOptions {
   std::string path;            // the waveform file
+  std::string write_path;      // the file actually written, when not `path` (a temporary renamed at success);
+                               // removed if the tracer is destroyed before finish()
   bool fst = false;            // FST: the VCD text is piped through vcd2fst (GTKWave) into `path`
   uint64_t start_ps = 0;       // window: only [start_ps, end_ps] is written
   uint64_t end_ps = kWaveForever;
@@ -196,6 +198,9 @@ class WaveTracer {
 
 // Whether FST can be written: GTKWave's vcd2fst is on PATH.
 bool wave_fst_available();
+
+// Where a run writes its waveform until it succeeds: "PATH.partial-<pid>" (renamed to PATH at the end).
+std::string waveform_temp_path(const std::string& path);
 
 // Bits needed for values up to max (at least 1).
 inline uint32_t wave_bits(uint64_t max) {

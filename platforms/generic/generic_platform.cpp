@@ -59,6 +59,7 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
   if (superblock) page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
   const std::string scheme = c.s("ftl.mapping");
+  page_ftl_->set_checker(checker_.get());  // preconditioning's GC checks its erases and copies too
   page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));
   FtlParams fp = FtlParams::from_config(c);
   if (fp.buffer_units < g_.units_per_page || fp.buffer_units * uint64_t(kUnitBytes) < c.u("workload.block_bytes"))

@@ -197,3 +197,23 @@ TEST_CASE("rates take their units: MB/s, MT/s and IOPS keys", "[config][units]")
   CHECK_THAT(error_of([&] { c.set("nvme.link_mbps=fast"); }), Contains("nvme.link_mbps") && Contains("3.9GB/s"));
   CHECK_THAT(error_of([&] { c.set("timing.channel_mts=500GT/s"); }), Contains("out of range"));
 }
+
+TEST_CASE("a number that overflows a double names its key in files and in --set", "[config]") {
+  Config c;
+  CHECK_THAT(error_of([&] { c.merge_text(R"({"timing": {"t_read_us": 1e400}})", "big.json"); }),
+             Contains("big.json") && Contains("key 'timing.t_read_us'") && Contains("1e400"));
+  CHECK_THAT(error_of([&] { c.merge_text(R"({"jobs": [{"name": "a"}, {"read_fraction": -1e400}]})", "jobs.json"); }),
+             Contains("key 'jobs[1].read_fraction'"));
+  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=1e400"); }), Contains("key 'timing.t_read_us'") && Contains("1e400"));
+  CHECK_THAT(error_of([&] { c.set("geometry.channels=1e400"); }), Contains("key 'geometry.channels'"));
+  CHECK_THAT(error_of([&] { c.set(R"(jobs=[{"read_fraction": 1e400}])"); }), Contains("key 'jobs'"));
+}
+
+TEST_CASE("string keys must be UTF-8: config.json and summary.json hold them", "[config]") {
+  Config c;
+  CHECK_THAT(error_of([&] { c.set("workload.trace_path=/tmp/\xff\xfe.trace"); }),
+             Contains("key 'workload.trace_path'") && Contains("UTF-8") && Contains("\\xff\\xfe"));
+  CHECK_THAT(error_of([&] { c.set("workload.trace_path=/tmp/\xed\xa0\x80"); }), Contains("UTF-8"));  // a surrogate
+  c.set("workload.trace_path=/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");  // é € and an emoji are fine
+  CHECK(c.s("workload.trace_path") == "/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");
+}

@@ -174,3 +174,18 @@ TEST_CASE("trace devno: one device of a multi-device DiskSim or MSR trace", "[ho
   CHECK_THROWS_AS(trace_fit_mode("squeeze"), std::invalid_argument);
   CHECK(trace_fit_mode("scale") == TraceFitMode::Scale);
 }
+
+TEST_CASE("trace fit: backward times and sizes that are not multiples of 512 B are counted with their first line", "[host][trace][fit]") {
+  TempDir dir;
+  auto t = fit(dir.write("w.csv", "# c\n0,W,0,4096\n30,W,4096,1000\n20,R,0,4096\n10,R,0,4096\n40,W,0,513\n"),
+               TraceFitMode::Wrap);
+  const TraceExtent& e = t->extent();
+  CHECK(e.backward_times == 2);
+  CHECK(e.first_backward_line == 4);
+  CHECK(e.unaligned_sizes == 2);
+  CHECK(e.first_unaligned_line == 3);
+  CHECK(e.last_arrival_ns == 40);
+  auto clean = fit(dir.write("c.csv", kTrace), TraceFitMode::Wrap);
+  CHECK(clean->extent().backward_times == 0);
+  CHECK(clean->extent().unaligned_sizes == 0);
+}

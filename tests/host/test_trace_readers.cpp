@@ -317,3 +317,17 @@ TEST_CASE("trace readers stream large files", "[host][trace]") {
   CHECK(last_time == uint64_t(n - 1) * 10);
   CHECK(w->lines_read() == uint64_t(n));
 }
+
+TEST_CASE("open-loop limit: a time beyond 2^64 ps is an error naming the line and the limit", "[host][trace]") {
+  TempDir tmp;
+  // 18446744073709552 ns is just past 2^64 ps; with time_scale 1e9 a 0.02 s gap is too.
+  const std::string path = tmp.write("far.csv", "0,W,0,4096\n18446744073709551,W,4096,4096\n18446744073709552,W,0,4096\n");
+  TraceOptions open;
+  open.max_time_ns = kMaxOpenLoopTimeNs;
+  const std::string e = trace_error(path, "csv", open);
+  CHECK_THAT(e, Catch::Contains("far.csv:3") && Catch::Contains("at most 18446744.073709551 s") && Catch::Contains("2^64 ps"));
+  CHECK(read_all(path, "csv").size() == 3);  // no limit in closed loop: times are ignored there
+  const std::string scaled = tmp.write("s.csv", "0,W,0,4096\n10000000,W,0,4096\n20000000,W,0,4096\n");
+  open.time_scale = 1e9;
+  CHECK_THAT(trace_error(scaled, "csv", open), Catch::Contains("s.csv:3") && Catch::Contains("trace_time_scale=1e+09"));
+}
