@@ -48,7 +48,6 @@ struct ChannelStats {
   uint64_t suspends[3] = {0, 0, 0};       // suspensions, by FlashCmd of the suspended op (program, erase)
   uint64_t suspended_reads = 0;           // reads served while an operation was suspended
   uint64_t suspended_ps = 0;              // how much later suspended operations ended (suspend to end of resume)
-  uint64_t suspend_limited = 0;           // reads that found the operation at flash.max_suspends and waited
   uint64_t read_overtakes = 0;            // read_first: reads served ahead of an older program or erase
 };
 

@@ -24,7 +24,7 @@ struct FlashHarness : sc_core::sc_module {
   PayloadPool<FlashOp> pool;
   std::vector<FlashOp> done;  // completed ops, in completion order
 
-  // `params` gets the harness's tR/tPROG/tBERS; a null pointer = plain timing.
+  // `params` gets the harness's tR/tPROG/tBERS (kTr, kTprog, kTerase); FlashParams() = plain timing.
   FlashHarness(sc_core::sc_module_name n, FlashParams params, uint32_t dies_on_channel = 1) : sc_module(n) {
     cfg.set("geometry.channels=1");
     cfg.set("geometry.dies_per_channel=" + std::to_string(dies_on_channel));
