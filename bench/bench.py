@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
 
-usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--bin build/bin/ssdtlm-generic]
+usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only REGEX] [--bin build/bin/ssdtlm-generic]
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
@@ -9,7 +9,9 @@ activations per host I/O and per NAND operation, peak RSS and model bytes per lo
 seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA; the -streams8 rows run
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
-the same way (-hotcold-gc). Then the fast-forward precondition on
+the same way (-hotcold-gc); the mixed-70r30w-4k-* rows turn on flash-side concurrency (-suspend: program/erase
+suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types). --only REGEX runs only the
+rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
@@ -17,6 +19,7 @@ per wall second, for the sequential fill, fill plus 2 drive-writes of random ove
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -50,6 +53,14 @@ WORKLOADS["randwrite-4k-streams8-hotcold-gc"] = WORKLOADS["randwrite-4k-streams8
 for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
+# Flash-side concurrency (docs/hardware.md), each on mixed-70r30w-4k: program/erase suspend, read_first die
+# scheduling, both, and TLC page types.
+MIXED = WORKLOADS["mixed-70r30w-4k"]
+WORKLOADS["mixed-70r30w-4k-suspend"] = MIXED + ["--set", "flash.suspend=program_erase"]
+WORKLOADS["mixed-70r30w-4k-read_first"] = MIXED + ["--set", "flash.die_sched=read_first"]
+WORKLOADS["mixed-70r30w-4k-susp-rf"] = MIXED + ["--set", "flash.suspend=program_erase", "--set", "flash.die_sched=read_first"]
+WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", "timing.page_read_us=50,70,110",
+                                            "--set", "timing.page_prog_us=500,2000,5000"]
 
 
 REPEAT = 1
@@ -89,13 +100,18 @@ def main():
     ap.add_argument("--ios", type=int, default=1000000)
     ap.add_argument("--growth", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed")
+    ap.add_argument("--only", default="", help="run only the workload rows matching this regular expression")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
     a = ap.parse_args()
     global REPEAT
     REPEAT = max(1, a.repeat)
     print(HEADER)
     for name, args in WORKLOADS.items():
+        if a.only and not re.search(a.only, name):
+            continue
         print(row(name, run(a.bin, args, a.ios)), flush=True)
+    if a.only:
+        return 0
     print("\nfast-forward precondition (16 GiB logical, OP 25 %, greedy; a logical page is one 4 KiB unit)")
     print("%-34s %8s %10s %8s %16s %16s %18s" % ("run", "threads", "units", "wall s", "logical pages/s",
                                                  "flash pages/s", "NAND programs/s"))

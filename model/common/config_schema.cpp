@@ -22,6 +22,17 @@ const std::vector<KeySpec>& config_schema() {
       {"timing.channel_mts", T::Real, 400.0, 1.0, 1e5, {}, "MT/s", "channel bus transfer rate"},
       {"timing.channel_width_bytes", T::Int, 1, 1, 8, {}, "bytes", "bytes moved per bus transfer"},
       {"timing.cmd_ns", T::Real, 20.0, 0.0, 1e5, {}, "ns", "command/address cycles on the bus per NAND operation"},
+      {"timing.t_suspend_us", T::Real, 20.0, 0.0, 1e5, {}, "us", "flash.suspend: time for a die to suspend a program or erase before the read that interrupts it starts its tR"},
+      {"timing.t_resume_us", T::Real, 20.0, 0.0, 1e5, {}, "us", "flash.suspend: time for a die to resume a suspended program or erase (added to its remaining array time)"},
+      {"timing.page_read_us", T::String, "", 0, 0, {}, "us", "flash.cell mlc/tlc/qlc: tR per page type, comma-separated in wordline order (LSB, CSB, MSB, TSB), e.g. 50,70,110; empty = timing.t_read_us for every type"},
+      {"timing.page_prog_us", T::String, "", 0, 0, {}, "us", "flash.cell mlc/tlc/qlc: tPROG per page type, comma-separated in wordline order, e.g. 500,2000,5000; empty = timing.t_prog_us for every type"},
+      // flash-side hardware concurrency (docs/hardware.md)
+      {"flash.suspend", T::String, "none", 0, 0, {"none", "program", "program_erase"}, "", "program/erase suspend: a read reaching the head of a die's queue while the die programs (program) or programs or erases (program_erase) suspends that operation, runs, and resumes it"},
+      {"flash.max_suspends", T::Int, 8, 1, 1000000, {}, "", "flash.suspend: the most times one program or erase is suspended; later reads wait for it to end"},
+      {"flash.die_sched", T::String, "fifo", 0, 0, {"fifo", "read_first"}, "", "order of a die's queue: fifo = arrival order; read_first = a queued read overtakes queued programs and erases (user, map and GC), at most flash.read_first_limit reads ahead of the oldest one"},
+      {"flash.read_first_limit", T::Int, 8, 1, 1000000, {}, "reads", "read_first: reads that may overtake the oldest queued program or erase of a die; then it is served (no starvation)"},
+      {"flash.cell", T::String, "slc", 0, 0, {"slc", "mlc", "tlc", "qlc"}, "", "bits per cell: page p of a block is page type p mod bits (LSB, CSB, MSB, TSB), with timing.page_read_us and timing.page_prog_us"},
+      {"flash.one_shot", T::Bool, false, 0, 0, {}, "", "mlc/tlc/qlc: one-shot programming: a wordline's pages take their data-in, then the last one programs the wordline in one tPROG (the largest of timing.page_prog_us); the others take no array time"},
       // NVMe front end and PCIe link
       {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},
       {"nvme.link_latency_ns", T::Real, 500.0, 0.0, 1e7, {}, "ns", "one-way PCIe latency per transfer"},

@@ -8,15 +8,22 @@ namespace ssdtlm {
 
 ChannelController::ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel,
                                      std::vector<Die*> dies, const Channel& bus, const DieTiming& timing)
+    : ChannelController(name, g, channel, std::move(dies), bus, FlashParams::plain(timing)) {}
+
+ChannelController::ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel,
+                                     std::vector<Die*> dies, const Channel& bus, const FlashParams& params)
     : sc_module(name),
       tsock("tsock"),
       g_(g),
       channel_(channel),
       bus_(bus),
-      timing_(timing),
+      params_(params),
       dies_(dies.size()),
       array_done_(dies.size(), kNever) {
-  for (size_t i = 0; i < dies.size(); ++i) dies_[i].die = dies[i];
+  for (size_t i = 0; i < dies.size(); ++i) {
+    dies_[i].die = dies[i];
+    dies_[i].queue.configure(params_.die_sched == DieSched::ReadFirst, params_.read_first_limit);
+  }
   stats_.die_array_ps.assign(dies.size(), 0);
   tsock.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   SC_HAS_PROCESS(ChannelController);
@@ -61,14 +68,9 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   op->next = nullptr;
   const uint32_t k = op->die / g_.channels;
   DieState& d = dies_[k];
-  if (d.tail)
-    d.tail->next = op;
-  else
-    d.head = op;
-  d.tail = op;
-  ++d.queued;
+  d.queue.push(op);
   phase = tlm::END_REQ;
-  if (d.head == op) {  // an op behind others changes nothing until they leave
+  if (d.queue.front() == op) {  // an op behind others changes nothing until they leave
     kick_ |= uint64_t(1) << k;
     step();
   }
@@ -81,25 +83,69 @@ uint32_t ChannelController::bytes_of(const FlashOp& op) const {
 }
 
 uint64_t ChannelController::array_time(const FlashOp& op) const {
-  return op.cmd == FlashCmd::Read ? timing_.t_read_ps : op.cmd == FlashCmd::Program ? timing_.t_prog_ps : timing_.t_erase_ps;
+  return op.cmd == FlashCmd::Read ? params_.read_ps(op.page) : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page) : params_.timing.t_erase_ps;
 }
 
-FlashOp* ChannelController::pop(DieState& d) {
-  FlashOp* op = d.head;
-  d.head = op->next;
-  if (!d.head) d.tail = nullptr;
-  --d.queued;
-  return op;
+const ChannelStats& ChannelController::stats() const {
+  stats_.read_overtakes = 0;
+  for (const DieState& d : dies_) stats_.read_overtakes += d.queue.overtakes();
+  return stats_;
 }
 
 void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
-  dies_[k].array_op = op;
+  DieState& d = dies_[k];
+  d.array_op = op;
   array_done_[k] = start + duration;
   const uint64_t t = array_time(*op);
+  d.array_from = start + duration - t;
+  if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
   stats_.die_array_busy_ps += t;
   stats_.die_array_ps[k] += t;
   // The array works during the last t of the piece (a program started by grant() has its data-in first).
   if (wave_) wave_->interval(wave_state_ + k, start + duration - t, start + duration, wave_die_state(*op), kDieIdle);
+}
+
+bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
+  DieState& d = dies_[k];
+  FlashOp* op = d.array_op;
+  FlashOp* read = d.queue.front();
+  if (op->cmd == FlashCmd::Read || (op->cmd == FlashCmd::Erase && params_.suspend != SuspendMode::ProgramErase)) return false;
+  // The suspension starts when the read is ready and the array is in its own array time (not in data-in).
+  const uint64_t at = std::max({now, read->ready_ps, d.array_from});
+  if (at >= array_done_[k] || d.suspends >= params_.max_suspends) return false;
+  d.suspended = op;
+  d.remaining = array_done_[k] - at;
+  d.suspended_at = at;
+  ++d.suspends;
+  ++stats_.suspends[uint32_t(op->cmd)];
+  const uint64_t ts = params_.t_suspend_ps;
+  stats_.die_array_busy_ps += ts;
+  stats_.die_array_ps[k] += ts;
+  if (wave_) {
+    wave_->retract(wave_state_ + k, at);
+    wave_->interval(wave_state_ + k, at, at + ts, kDieSuspended, kDieIdle);
+  }
+  d.queue.pop();
+  ++stats_.suspended_reads;
+  start_array(k, read, at, ts + array_time(*read));
+  return true;
+}
+
+void ChannelController::resume(uint32_t k, uint64_t now) {
+  DieState& d = dies_[k];
+  FlashOp* op = d.suspended;
+  const uint64_t at = std::max(now, d.free_at), tr = params_.t_resume_ps;  // after the last read's data-out
+  d.suspended = nullptr;
+  d.array_op = op;
+  d.array_from = at + tr;
+  array_done_[k] = at + tr + d.remaining;
+  stats_.suspended_ps += at + tr - d.suspended_at;
+  stats_.die_array_busy_ps += tr;
+  stats_.die_array_ps[k] += tr;
+  if (wave_) {
+    wave_->interval(wave_state_ + k, at, at + tr, kDieSuspended, kDieIdle);
+    wave_->interval(wave_state_ + k, at + tr, array_done_[k], wave_die_state(*op), kDieIdle);
+  }
 }
 
 void ChannelController::trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end) {
@@ -148,23 +194,37 @@ void ChannelController::update(uint32_t k, uint64_t now) {
   // time is over and the die's own data-out has ended (the head blocks the die's queue either way, so starting
   // it ahead of time changes nothing but the wake it saves).
   if (!d.array_op && !d.read_out) {
-    if (d.staged) {
-      start_array(k, d.staged, std::max(now, d.staged_at), timing_.t_prog_ps);
+    FlashOp* head = d.queue.front();
+    if (d.suspended) {  // within a suspension: the next read that was ready when it began, else resume
+      if (head && head->cmd == FlashCmd::Read && head->ready_ps <= d.suspended_at) {
+        d.queue.pop();
+        ++stats_.suspended_reads;
+        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), array_time(*head));
+      } else {
+        resume(k, now);
+      }
+    } else if (d.staged) {
+      start_array(k, d.staged, std::max(now, d.staged_at), params_.prog_ps(d.staged->page));
       d.staged = nullptr;
-    } else if (d.head && d.head->cmd != FlashCmd::Program) {
-      FlashOp* op = pop(d);
+    } else if (head && head->cmd != FlashCmd::Program) {
+      FlashOp* op = d.queue.pop();
       start_array(k, op, std::max({now, op->ready_ps, d.free_at}), array_time(*op));
     }
+  } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
+             d.queue.front()->cmd == FlashCmd::Read) {
+    try_suspend(k, now);
   }
   // The bus: data-out of a sensed read, or data-in of a program (cache program while the array programs).
   // (A die's own data-out ends when the bus frees, so a granted program never overlaps it.)
   // A program ready by the time the bus frees (plus the lookahead) leaves no idle gap on the bus.
+  // No data-in while an operation is suspended (the cache register is the suspended program's).
   const uint64_t horizon = std::max(now, bus_free_at_) + kLookaheadPs;  // where the next bus slot starts, + lookahead
-  const bool program = d.head && d.head->cmd == FlashCmd::Program && !d.staged &&
+  FlashOp* head = d.queue.front();
+  const bool program = head && head->cmd == FlashCmd::Program && !d.staged && !d.suspended &&
                        (!d.array_op || d.array_op->cmd == FlashCmd::Program);
-  const bool want = d.read_out || (program && d.head->ready_ps <= horizon);
+  const bool want = d.read_out || (program && head->ready_ps <= horizon);
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
-  if (program && d.head->ready_ps > horizon && d.head->ready_ps < ready_min_) ready_min_ = d.head->ready_ps;
+  if (program && head->ready_ps > horizon && head->ready_ps < ready_min_) ready_min_ = head->ready_ps;
 }
 
 void ChannelController::grant(uint32_t k, uint64_t now) {
@@ -185,14 +245,14 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
     complete(op, bus_free_at_);
     return;
   }
-  FlashOp* op = pop(d);
+  FlashOp* op = d.queue.pop();
   const uint64_t start = std::max(at, op->ready_ps);
   const uint64_t t = bus_.transfer_ps(bytes_of(*op));
   bus_free_at_ = start + t;
   stats_.bus_busy_ps += t;
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
-    start_array(k, op, start, t + timing_.t_prog_ps);  // data-in then tPROG, as one piece
+    start_array(k, op, start, t + params_.prog_ps(op->page));  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;

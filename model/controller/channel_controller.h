@@ -15,6 +15,13 @@
 // of a transfer wakes nobody.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 //
+// Suspend (flash.suspend, docs/hardware.md): a read at the head of a die's queue while the die's array is in
+// tPROG (or tBERS) suspends it at the read's ready time: t_suspend, the read's tR, its data-out, then t_resume
+// and the remaining array time, tracked exactly. The suspension serves every read at the head of the queue
+// that was ready when it began (reads arriving later wait for the resume or suspend it again), at most
+// max_suspends times per operation. All of it is scheduled when it is decided: no extra wakes.
+// Die scheduling (flash.die_sched): each die's queue is a DieQueue (fifo or read_first).
+//
 // Waveform (trace()): every bus transfer and array operation is recorded with its exact start and end when
 // it is scheduled (chN.bus.owner, chN.bus.dir, chN.dieK.state), so nothing wakes to draw it; untraced, the
 // cost is one pointer test per transfer and per array operation.
@@ -27,7 +34,9 @@
 
 #include "flash/channel.h"
 #include "flash/die.h"
+#include "flash/die_queue.h"
 #include "flash/flash_op.h"
+#include "flash/flash_params.h"
 
 namespace ssdtlm {
 
@@ -36,6 +45,10 @@ struct ChannelStats {
   uint64_t die_array_busy_ps = 0;         // summed over the channel's dies
   std::vector<uint64_t> die_array_ps;     // per die of the channel (local index): tR, tPROG and tBERS scheduled
   uint64_t ops[3] = {0, 0, 0};            // array operations finished, by FlashCmd (read, program, erase)
+  uint64_t suspends[3] = {0, 0, 0};       // suspensions, by FlashCmd of the suspended op (program, erase)
+  uint64_t suspended_reads = 0;           // reads served while an operation was suspended
+  uint64_t suspended_ps = 0;              // how much later suspended operations ended (suspend to end of resume)
+  uint64_t read_overtakes = 0;            // read_first: reads served ahead of an older program or erase
 };
 
 class WaveTracer;
@@ -46,25 +59,30 @@ class ChannelController : public sc_core::sc_module {
 
   ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
                     const Channel& bus, const DieTiming& timing);
+  ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
+                    const Channel& bus, const FlashParams& params);
 
   // Adds this channel's signals (chN.bus.owner, chN.bus.dir, chN.dieK.state) and its layout group.
   void trace(WaveTracer& w);
-  const ChannelStats& stats() const { return stats_; }
-  size_t queued(uint32_t local_die) const { return dies_[local_die].queued; }
+  const ChannelStats& stats() const;
+  size_t queued(uint32_t local_die) const { return dies_[local_die].queue.size(); }
 
   static constexpr uint64_t kLookaheadPs = 1000000;  // 1 us
 
  private:
   struct DieState {
     Die* die = nullptr;
-    FlashOp* head = nullptr;      // waiting ops, FIFO
-    FlashOp* tail = nullptr;
-    size_t queued = 0;
+    DieQueue queue;               // waiting ops
     FlashOp* array_op = nullptr;  // owns the array (from its start, possibly in the future) until array_done_
     FlashOp* staged = nullptr;    // cache program: data-in (ending at staged_at) into the cache register
     uint64_t staged_at = 0;
     FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
     uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
+    uint64_t array_from = 0;      // the array op's own array time starts then (after data-in, suspend or resume)
+    uint32_t suspends = 0;        // suspensions of the current array op (or of the suspended one)
+    FlashOp* suspended = nullptr; // the program or erase suspended for reads (flash.suspend)
+    uint64_t remaining = 0;       // its array time left
+    uint64_t suspended_at = 0;    // when the suspension began (reads ready by then are served within it)
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -74,17 +92,18 @@ class ChannelController : public sc_core::sc_module {
   void update(uint32_t k, uint64_t now);  // start what die k can start; recompute whether it wants the bus
   void grant(uint32_t k, uint64_t now);   // the bus goes to die k
   void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration);
+  bool try_suspend(uint32_t k, uint64_t now);  // a read at the head suspends the die's program or erase
+  void resume(uint32_t k, uint64_t now);
   void finish_array(uint32_t k);          // the array op of die k ends now
   void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
-  FlashOp* pop(DieState& d);
   uint64_t array_time(const FlashOp& op) const;
   uint32_t bytes_of(const FlashOp& op) const;
 
   const Geometry& g_;
   uint32_t channel_;
   Channel bus_;
-  DieTiming timing_;
+  FlashParams params_;
   std::vector<DieState> dies_;
   std::vector<uint64_t> array_done_;   // per die, kNever when the array is idle (one contiguous scan)
   uint64_t kick_ = 0;                  // dies whose state changed and need update()
@@ -95,7 +114,7 @@ class ChannelController : public sc_core::sc_module {
   uint32_t bus_die_ = 0;
   uint32_t rr_ = 0;
   bool in_step_ = false, again_ = false;
-  ChannelStats stats_;
+  mutable ChannelStats stats_;
   WaveTracer* wave_ = nullptr;  // null: not traced
   uint32_t wave_owner_ = 0, wave_dir_ = 0, wave_state_ = 0;  // signal ids (wave_state_: die 0's, then the others)
   sc_core::sc_event wake_;

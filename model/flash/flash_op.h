@@ -31,6 +31,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   void* owner = nullptr;
   uint32_t tag = 0;
   FlashOp* next = nullptr;  // intrusive queue link, owned by whoever queues the op
+  uint64_t seq = 0;         // arrival number in a die's queue (DieQueue)
   tlm::tlm_generic_payload* payload = nullptr;  // the payload this extension rides on
   uint32_t lpn[kMaxUnitsPerPage];      // programs: OOB to write; reads: OOB read back
   uint32_t version[kMaxUnitsPerPage];

@@ -150,14 +150,26 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
               {"trimmed_units", fs.trimmed_units},
               {"write_stops", fs.write_stops}};
   double bus = 0, die = 0;
-  uint64_t array_ops[3] = {0, 0, 0};
+  uint64_t array_ops[3] = {0, 0, 0}, suspends[3] = {0, 0, 0}, suspended_reads = 0, suspended_ps = 0, overtakes = 0;
   for (auto* ch : p.channels()) {
-    bus += double(ch->stats().bus_busy_ps);
-    die += double(ch->stats().die_array_busy_ps);
-    for (int k = 0; k < 3; ++k) array_ops[k] += ch->stats().ops[k];
+    const ChannelStats& cs = ch->stats();
+    bus += double(cs.bus_busy_ps);
+    die += double(cs.die_array_busy_ps);
+    for (int k = 0; k < 3; ++k) array_ops[k] += cs.ops[k], suspends[k] += cs.suspends[k];
+    suspended_reads += cs.suspended_reads;
+    suspended_ps += cs.suspended_ps;
+    overtakes += cs.read_overtakes;
   }
   // What the dies did, counted by the channels (the FTL's counters above count what it issued).
   s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
+  // flash.suspend and flash.die_sched (docs/hardware.md)
+  const uint64_t suspensions = suspends[1] + suspends[2];
+  s["nand"]["suspend"] = {{"program_suspends", suspends[1]},
+                          {"erase_suspends", suspends[2]},
+                          {"reads_served", suspended_reads},
+                          {"suspended_s", double(suspended_ps) / 1e12},
+                          {"mean_suspended_us", suspensions ? double(suspended_ps) / 1e6 / double(suspensions) : 0.0}};
+  s["nand"]["read_overtakes"] = overtakes;
   const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
   s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},

@@ -100,6 +100,17 @@ class WaveTracer {
     set(s, to, after);
   }
 
+  // Takes back a signal's records at or after t (an operation cut short by a suspension). t is never before
+  // the present, so none of them is written yet.
+  void retract(uint32_t s, uint64_t t) {
+    Signal& g = sig_[s];
+    while (g.q.size() > g.head && g.q.back().t >= t) {
+      g.q.pop_back();
+      --queued_;
+    }
+    g.last_t = std::max(floor_, std::min(g.last_t, t));
+  }
+
   // Two signals that always change together (a bus's owner and direction) recorded as one stream: half the
   // records. After pair(a, b), a's records carry both values (set_pair); b is never set on its own. Values
   // are below 2^32 - 1, or kWaveZ.

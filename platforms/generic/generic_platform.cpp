@@ -91,12 +91,12 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   nvme_ = std::make_unique<NvmeController>("nvme", np);
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
   Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
-  DieTiming dt{us_to_ps(c.d("timing.t_read_us")), us_to_ps(c.d("timing.t_prog_us")), us_to_ps(c.d("timing.t_erase_us"))};
+  const FlashParams fparams = FlashParams::from_config(c);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     std::vector<Die*> on_channel;
     for (uint32_t k = 0; k < g_.dies_per_channel; ++k) on_channel.push_back(dies_[k * g_.channels + ch].get());
     channels_.push_back(std::make_unique<ChannelController>(("ch" + std::to_string(ch)).c_str(), g_, ch, on_channel,
-                                                            bus, dt));
+                                                            bus, fparams));
   }
 
   // wiring

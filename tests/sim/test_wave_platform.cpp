@@ -298,6 +298,28 @@ TEST_CASE("waveform busy lines match the summary: steady-state random writes wit
   check_busy_fractions(r, dir + "/run.vcd");
 }
 
+TEST_CASE("waveform busy lines match the summary: a 70/30 mix with GC and program/erase suspend", "[platform][wave][suspend]") {
+  // Suspended operations are cut where they are suspended; t_suspend and t_resume show as `suspended`.
+  const std::string dir = fresh_dir("suspend_busy");
+  RunResult r = run_traced(gc_config({"workload.read_fraction=0.7", "flash.suspend=program_erase", "flash.die_sched=read_first"}),
+                           dir + "/run.vcd");
+  CHECK(r.summary["waveform"]["out_of_order_changes"] == 0);
+  REQUIRE(r.summary["nand"]["suspend"]["program_suspends"].get<uint64_t>() > 1000);
+  REQUIRE(r.summary["nand"]["suspend"]["erase_suspends"].get<uint64_t>() > 10);
+  check_busy_fractions(r, dir + "/run.vcd");
+  // every suspension shows t_suspend and t_resume (20 us each by default) in the `suspended` state
+  const Vcd v = read_vcd(dir + "/run.vcd");
+  const uint32_t dies = r.summary["geometry"]["dies"].get<uint32_t>(), channels = uint32_t(r.summary["utilization"]["channels"].size());
+  uint64_t suspended_ps = 0;
+  for (uint32_t ch = 0; ch < channels; ++ch)
+    for (uint32_t k = 0; k < dies / channels; ++k)
+      suspended_ps += v.time_where("ch" + std::to_string(ch) + ".die" + std::to_string(k) + ".state",
+                                   [](uint64_t x) { return x == kDieSuspended; });
+  const auto& su = r.summary["nand"]["suspend"];
+  const double suspensions = su["program_suspends"].get<double>() + su["erase_suspends"].get<double>();
+  CHECK(double(suspended_ps) == Approx(suspensions * 40e6).epsilon(1e-3));
+}
+
 TEST_CASE("erases and GC programs in the die states match the FTL's counters in time", "[platform][wave][gc]") {
   const std::string dir = fresh_dir("gc_times");
   Config c = gc_config({"stats.interval_ms=1"});
