@@ -131,6 +131,15 @@ void BlockManager::enable_lines(const std::string& victim_policy, const std::str
 }
 
 bool BlockManager::start_line() {
+  declined_ = false;
+  if (worth_line_ != ~0u && free_lines_.size() >= urgent_) {
+    const uint32_t best = line_victim_->peek(0);
+    if (best != kInvalid && line_[best].valid > worth_line_) {
+      declined_ = true;
+      ++declines_;
+      return false;
+    }
+  }
   const uint32_t line = line_victim_->pick(0);
   if (line == kInvalid) return false;
   line_[line].state = BlockState::Victim;
@@ -160,6 +169,15 @@ void BlockManager::underflow(uint32_t b) const {
 }
 
 uint32_t BlockManager::pick_victim(uint32_t die) {
+  declined_ = false;
+  if (worth_ != ~0u && free_[die].count >= urgent_) {
+    const uint32_t best = victim_->peek(die);
+    if (best != kInvalid && blocks_[best].valid > worth_) {
+      declined_ = true;
+      ++declines_;
+      return kInvalid;
+    }
+  }
   uint32_t b = victim_->pick(die);
   if (b != kInvalid) blocks_[b].state = BlockState::Victim;
   return b;

@@ -84,6 +84,16 @@ class BlockManager {
     }
   }
   uint32_t pick_victim(uint32_t die);  // global block id or kInvalid (block mode)
+  // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): while at least `urgent` blocks
+  // (lines) are free, pick_victim and start_line decline a victim with more than `max_valid` valid units
+  // (`max_valid_line` for lines); declined() tells whether the last pick was declined.
+  void set_worth(uint32_t max_valid, uint32_t max_valid_line, uint32_t urgent) {
+    worth_ = max_valid;
+    worth_line_ = max_valid_line;
+    urgent_ = urgent;
+  }
+  bool declined() const { return declined_; }
+  uint64_t declines() const { return declines_; }
   void erased(uint32_t gblock);
 
   // Superblock mode: lines, victim lines chosen by the named victim policy over Geometry::lines().
@@ -176,6 +186,9 @@ class BlockManager {
   std::vector<uint64_t> line_taken_;  // per die: started victim lines whose block it has taken
   uint32_t lines_in_gc_ = 0;
   uint64_t retired_units_ = 0;
+  uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
+  bool declined_ = false;
+  uint64_t declines_ = 0;
 };
 
 }  // namespace ssdtlm

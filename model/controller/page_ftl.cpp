@@ -213,36 +213,41 @@ void PageFtl::ff_erase_ready(uint32_t die) {
   }
 }
 
-void PageFtl::ff_collect_line() {
+bool PageFtl::ff_collect_line() {
   // A whole victim line at once, each die's block moved within the die (one worker: every die is touched).
-  if (!blocks_.start_line())  // every line is free or open: the configuration check should have refused it
+  if (!blocks_.start_line()) {
+    if (blocks_.declined()) return false;  // no line worth collecting yet (ftl.gc_min_invalid)
+    // Every line is free or open: the configuration check should have refused it.
     throw std::logic_error("GC found no victim line (" + std::to_string(blocks_.free_lines()) + " free)");
+  }
   for (uint32_t d = 0; d < g_.dies; ++d) {
     const uint32_t victim = pick_victim(d, ff_counters_[d]);
     if (victim != kInvalid) ff_collect_block(d, victim);
   }
   for (uint32_t d = 0; d < g_.dies; ++d) ff_pad_gc(d);  // every block of the line erases now
+  return true;
 }
 
-void PageFtl::ff_collect(uint32_t die) {
-  if (blocks_.lines()) {
-    ff_collect_line();
-    return;
-  }
+bool PageFtl::ff_collect(uint32_t die) {
+  if (blocks_.lines()) return ff_collect_line();
   FfGc& f = ffgc_[die];
   uint32_t victim = pick_victim(die, ff_counters_[die]);
+  if (victim == kInvalid && blocks_.declined()) {
+    ff_pad_gc(die);
+    return false;
+  }
   if (victim == kInvalid) {
     bool staged = false;
     for (const FfStage& st : f.stage) staged |= st.n > 0;
     if (!staged) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
     ff_pad_gc(die);  // the staged units' victims can be erased once they land
-    return;
+    return true;
   }
-  if (tstore_ && tstore_->is_map_block(victim)) {
+  if (tstore_ && tstore_->is_map_block(victim))
     ff_collect_map(die, victim);
-    return;
-  }
-  ff_collect_block(die, victim);
+  else
+    ff_collect_block(die, victim);
+  return true;
 }
 
 void PageFtl::ff_collect_block(uint32_t die, uint32_t victim) {
@@ -282,7 +287,8 @@ void PageFtl::ff_collect_block(uint32_t die, uint32_t victim) {
 
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
   if (gc_needed(die)) {
-    while (gc_needed(die)) ff_collect(die);
+    while (gc_needed(die) && ff_collect(die)) {
+    }
     // One GC stream carries its partial page over to the next collection (its victim waits); with several,
     // the partial pages are padded, as in the timed FTL (a rare stream would hold its victims for long).
     if (ffgc_[die].stage.size() > 1) ff_pad_gc(die);
@@ -349,7 +355,8 @@ void PageFtl::ff_drain_map(uint32_t die) {
     uint32_t to;
     // Round robin over the dies, as in the timed FTL (not the die being written: segments are first
     // touched, and evicted, at aligned stripe boundaries, which would pile the map onto one die).
-    while ((to = tstore_->pick_die()) == kInvalid) ff_collect(die);  // may queue more write-backs
+    while ((to = tstore_->pick_die()) == kInvalid)  // may queue more write-backs
+      if (!ff_collect(die)) throw std::logic_error("no die can take a map page and no victim is worth collecting");
     const uint32_t n = std::min<uint32_t>(k, uint32_t(ff_map_pending_.size()));
     const uint32_t* segs = ff_map_pending_.data() + ff_map_pending_.size() - n;
     ff_map_page(to, tstore_->place(to, segs, n), UnitKind::MD);

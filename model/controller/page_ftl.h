@@ -165,9 +165,9 @@ class PageFtl {
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
-  void ff_collect(uint32_t die);
+  bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
   void ff_collect_block(uint32_t die, uint32_t victim);
-  void ff_collect_line();  // superblock mode
+  bool ff_collect_line();  // superblock mode
   void ff_gc_program(uint32_t die, uint32_t gc_stream);
   void ff_pad_gc(uint32_t die);  // programs every partial GC page, padded
   void ff_erase_ready(uint32_t die);

@@ -139,6 +139,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   s["ftl"] = {{"alpha", p.ftl().page_ftl().alpha()},
               {"gc_unit", blocks.lines() ? "superblock" : "block"},
               {"line_retired_units", blocks.retired_units()},
+              {"gc_declined_victims", blocks.declines()},
               {"free_blocks", blocks.total_free_blocks()},
               {"buffer_read_hits", fs.buffer_read_hits},
               {"buffer_absorbed_writes", fs.buffer_absorbed},

@@ -1,5 +1,7 @@
 #include "generic_platform.h"
 
+#include <cmath>
+
 #include "common/sim_time.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/victim_policy.h"
@@ -27,18 +29,26 @@ FrontierLayout frontier_layout(const Config& c) {
 }
 // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
 // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
+// With ftl.gc_min_invalid, GC may leave free blocks below ftl.gc_free_blocks: only the urgent ones are kept.
+uint32_t kept_free_blocks(const Config& c) {
+  return uint32_t(c.d("ftl.gc_min_invalid") > 0 ? c.i("ftl.gc_urgent_free_blocks") : c.i("ftl.gc_free_blocks"));
+}
 uint32_t reserved_blocks(const Config& c) {
   const uint32_t open = c.s("ftl.gc_unit") == "superblock" ? uint32_t(BlockManager::kOpenLines) : 1;
-  return uint32_t(c.i("ftl.gc_free_blocks")) + open * frontier_layout(c).frontiers();
+  return kept_free_blocks(c) + open * frontier_layout(c).frontiers();
 }
 }  // namespace
 
 GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
   const bool superblock = c.s("ftl.gc_unit") == "superblock";
-  if (superblock && uint32_t(c.i("ftl.gc_free_blocks")) < frontier_layout(c).gc + 1)
-    throw ConfigError("key 'ftl.gc_free_blocks': superblock GC needs a free line for each of the " +
+  const std::string kept_key = c.d("ftl.gc_min_invalid") > 0 ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks";
+  if (c.d("ftl.gc_min_invalid") > 0 && c.i("ftl.gc_urgent_free_blocks") > c.i("ftl.gc_free_blocks"))
+    throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
+                      std::to_string(c.i("ftl.gc_free_blocks")) + "), got " + std::to_string(c.i("ftl.gc_urgent_free_blocks")));
+  if (superblock && kept_free_blocks(c) < frontier_layout(c).gc + 1)
+    throw ConfigError("key '" + kept_key + "': superblock GC needs a free line for each of the " +
                       std::to_string(frontier_layout(c).gc) + " GC stream(s) and one more to start, at least " +
-                      std::to_string(frontier_layout(c).gc + 1) + " (lines), got " + std::to_string(c.i("ftl.gc_free_blocks")));
+                      std::to_string(frontier_layout(c).gc + 1) + " (lines), got " + std::to_string(kept_free_blocks(c)));
   if (superblock && frontier_layout(c).gc > 1 && !frontier_layout(c).gc_in_user)
     throw ConfigError("key 'streams.gc_stream': superblock GC with several GC frontiers of their own is not supported "
                       "yet (each die copies its own victim block, so the GC lines fill unevenly and retired lines waste "
@@ -58,6 +68,13 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
                                         uint32_t(c.i("ftl.gc_free_blocks")), frontier_layout(c));
   page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
   if (superblock) page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
+  if (c.d("ftl.gc_min_invalid") > 0) {  // a victim must hold at least this many invalid units
+    const auto most_valid = [&](uint64_t units) {
+      return uint32_t(units - uint64_t(std::ceil(c.d("ftl.gc_min_invalid") * double(units))));
+    };
+    page_ftl_->blocks().set_worth(most_valid(g_.units_per_block), most_valid(uint64_t(g_.units_per_block) * g_.dies),
+                                  uint32_t(c.i("ftl.gc_urgent_free_blocks")));
+  }
   const std::string scheme = c.s("ftl.mapping");
   page_ftl_->set_checker(checker_.get());  // preconditioning's GC checks its erases and copies too
   page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));

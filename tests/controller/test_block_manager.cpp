@@ -153,3 +153,45 @@ TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled 
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
   CHECK(b.retired_units() == 2);  // die 1's block of line 1: one page left unwritten
 }
+
+TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until free blocks run short", "[controller][gc]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.set_worth(1, ~0u, 2);  // at most 1 valid unit of 2 while 2 or more blocks are free
+  const uint32_t first = write(b, g, 0, 0);
+  write(b, g, 0, 0);  // block 0 full: 2 valid
+  write(b, g, 0, 0);  // block 1 opened: 2 free
+  CHECK(b.free_blocks(0) == 2);
+  CHECK(b.pick_victim(0) == kInvalid);
+  CHECK(b.declined());
+  b.invalidate(first);
+  CHECK(b.pick_victim(0) == first);  // half invalid: worth it
+  CHECK_FALSE(b.declined());
+  b.invalidate(first);
+  b.erased(first);
+  write(b, g, 0, 0);  // block 1 full: 2 valid
+  write(b, g, 0, 0);  // block 2 opened
+  write(b, g, 0, 0);
+  write(b, g, 0, 0);  // block 3 opened: 1 free (block 0)
+  CHECK(b.free_blocks(0) == 1);
+  CHECK(b.pick_victim(0) != kInvalid);  // short of free blocks: any victim
+  CHECK(b.declines() == 1);
+}
+
+TEST_CASE("gc_min_invalid: a victim line with too little invalid data waits", "[controller][gc][superblock]") {
+  const Geometry g = two_dies();
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.enable_lines("greedy", "ftl.gc_victim");
+  b.set_worth(~0u, 2, 2);  // lines of 4 units: at most 2 valid while 2 or more lines are free
+  uint32_t blocks[2];
+  for (uint32_t d = 0; d < 2; ++d) {
+    blocks[d] = write(b, g, d, 0);
+    write(b, g, d, 0);
+  }
+  CHECK(b.start_line() == false);
+  CHECK(b.declined());
+  b.invalidate(blocks[0]);
+  CHECK(b.start_line() == false);  // 3 valid of 4
+  b.invalidate(blocks[1]);
+  CHECK(b.start_line());
+}

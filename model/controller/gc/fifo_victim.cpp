@@ -18,6 +18,7 @@ class FifoVictim : public VictimPolicy {
     for (const auto& q : queues_) n += sizeof(q) + q.size() * sizeof(uint32_t);
     return n;
   }
+  uint32_t peek(uint32_t die) override { return queues_[die].empty() ? kInvalid : queues_[die].front(); }
   uint32_t pick(uint32_t die) override {
     auto& q = queues_[die];
     if (q.empty()) return kInvalid;

@@ -42,22 +42,27 @@ class GreedyVictim : public VictimPolicy {
     return (key_.capacity() + count_.capacity() + low_.capacity() + cursor_.capacity()) * sizeof(uint32_t);
   }
 
-  uint32_t pick(uint32_t die) override {
+  uint32_t peek(uint32_t die) override {
     const uint32_t* count = &count_[size_t(die) * row_];
     uint32_t v = low_[die];
     while (v < row_ && count[v] == 0) ++v;
     low_[die] = v;
     if (v == row_) return kInvalid;
     const uint32_t base = die * g_.blocks_per_die;
-    uint32_t* key = &key_[base];
-    uint32_t* const end = key + g_.blocks_per_die;
-    uint32_t* hit = std::find(key + cursor_[die], end, v);
+    const uint32_t* key = &key_[base];
+    const uint32_t* const end = key + g_.blocks_per_die;
+    const uint32_t* hit = std::find(key + cursor_[die], end, v);
     if (hit == end) hit = std::find(key, key + cursor_[die], v);
-    const uint32_t i = uint32_t(hit - key);
-    key[i] = kInvalid;
-    --count_[size_t(die) * row_ + v];
+    return base + uint32_t(hit - key);
+  }
+  uint32_t pick(uint32_t die) override {
+    const uint32_t b = peek(die);
+    if (b == kInvalid) return b;
+    const uint32_t i = b - die * g_.blocks_per_die;
+    --count_[size_t(die) * row_ + key_[b]];
+    key_[b] = kInvalid;
     cursor_[die] = i + 1 == g_.blocks_per_die ? 0 : i + 1;
-    return base + i;
+    return b;
   }
 
  private:

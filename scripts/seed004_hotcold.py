@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Seed 004 (hot/cold separation by per-LPN host-write count, FEMU bbssd) on platform femu_hotcold.
+
+usage: python3 scripts/seed004_hotcold.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
+
+Steps:
+  1. run the study studies/seed004_hotcold.json (40 points: 2 GC triggers x 5 distributions x 4 hot thresholds,
+     300 s of simulated 4 KiB random writes each on a fresh drive) with scripts/study.py --workers N (default 2) into
+     DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied to DIR/bin first.
+  2. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
+     one line per threshold; left column FEMU's two-level GC trigger, right column forced GC only) and
+     seed004_lpn_cdf.png/.svg (the LPN write-count CDF of each distribution, threshold 0), and write
+     DIR/seed004_table.csv: mean IOPS and WAF over 10..300 s per point beside the seed's ranges.
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from studylib import venv  # noqa: E402
+
+venv.ensure(("matplotlib",))
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+STUDY = ROOT / "studies" / "seed004_hotcold.json"
+DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
+THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
+              "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
+GCS = ["femu", "forced"]
+# The seed's steady ranges (IOPS low, high, WAF low, high) per distribution and threshold, read off its text.
+PAPER = {
+    ("normal", 0): (18000, 18200, 3.0, 3.1), ("normal", 1): (18200, 19300, 2.7, 3.0),
+    ("normal", 5): (18000, 19000, 2.75, 3.05), ("normal", 10): (18000, 19000, 2.7, 3.1),
+    ("pareto", 0): (18000, 18500, 3.0, 3.1), ("pareto", 1): (18500, 19000, 2.7, 2.9),
+    ("pareto", 8): (18300, 19000, 2.8, 3.1), ("pareto", 18): (18300, 18900, 2.8, 3.0),
+    ("zipf0.8", 0): (15000, 16000, 3.7, 3.8), ("zipf0.8", 10): (18000, 19400, 2.6, 3.2),
+    ("zipf0.8", 30): (17500, 18500, 2.6, 3.0), ("zipf0.8", 50): (17300, 18700, 2.6, 3.1),
+    ("zipf1.2", 0): (15000, 15000, 4.8, 5.0), ("zipf1.2", 6): (19000, 21000, 2.0, 2.9),
+    ("zipf1.2", 20): (19000, 21000, 1.9, 3.0), ("zipf1.2", 50): (19500, 21000, 1.9, 3.2),
+    ("uniform", 0): (18600, 19100, 2.76, 2.9), ("uniform", 5): (18900, 19800, 2.47, 2.9),
+    ("uniform", 13): (18900, 19600, 2.51, 2.9), ("uniform", 18): (18800, 20000, 2.45, 2.9),
+}
+
+
+def run_study(out_dir, workers, bin_dir):
+    argv = [sys.executable, str(HERE / "study.py"), str(STUDY), "--workers", str(workers), "--out", str(out_dir),
+            "--bin-dir", str(bin_dir)]
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    print("+ " + " ".join(argv), flush=True)
+    t0 = time.time()
+    rc = subprocess.run(argv, cwd=str(ROOT), env=env).returncode
+    return rc, time.time() - t0
+
+
+def load(study_out):
+    """(gc, distribution, threshold) -> {"row": results row, "dir": the run's output directory}."""
+    dirs = {}
+    with open(study_out / "runs.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            dirs[r["point"]] = r["run_dir"]
+    points = {}
+    with open(study_out / "results.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                continue
+            dist, t = r["run"].rsplit(" t", 1)
+            points[(r["gc"], dist, int(t))] = {"row": r, "dir": Path(dirs[r["point"]])}
+    return points
+
+
+def series(run_dir):
+    t, iops, waf = [], [], []
+    with open(run_dir / "timeseries.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            t.append(float(r["t_ms"]) / 1000)
+            iops.append(float(r["iops"]))
+            waf.append(float(r["waf"]))
+    return t, iops, waf
+
+
+def fig_distribution(points, dist, path):
+    fig, ax = plt.subplots(2, 2, figsize=(11, 6.5), sharex=True, squeeze=False)
+    for j, gc in enumerate(GCS):
+        for t in THRESHOLDS[dist]:
+            p = points.get((gc, dist, t))
+            if not p:
+                continue
+            x, iops, waf = series(p["dir"])
+            label = "threshold %d%s" % (t, " (no separation)" if t == 0 else "")
+            ax[0][j].plot(x, iops, marker="o", ms=3, label=label)
+            ax[1][j].plot(x, waf, marker="o", ms=3, label=label)
+        ax[0][j].set_title("%s: %s" % (dist, "FEMU GC trigger (background + forced)" if gc == "femu" else "forced GC only"))
+        ax[0][j].set_ylabel("IOPS (per 10 s)")
+        ax[1][j].set_ylabel("WAF (per 10 s)")
+        ax[1][j].set_xlabel("simulated time (s)")
+        ax[0][j].set_ylim(bottom=0)
+        ax[1][j].set_ylim(bottom=0)
+        ax[0][j].grid(alpha=0.3)
+        ax[1][j].grid(alpha=0.3)
+    ax[0][0].legend(fontsize=8)
+    fig.suptitle("Seed 004 on femu_hotcold: %s, 4 KiB random writes, QD 32, fresh drive" % dist)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(str(path) + "." + ext, dpi=110)
+    plt.close(fig)
+
+
+def fig_cdf(points, path):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for dist in DISTS:
+        p = points.get(("femu", dist, 0))
+        if not p:
+            continue
+        counts = []
+        with open(p["dir"] / "lpn_writes.csv", newline="") as f:
+            for r in csv.DictReader(f):
+                if int(r["writes"]) > 0:
+                    counts.append(int(r["writes"]))
+        counts.sort()
+        n = len(counts)
+        xs, ys = [], []
+        for i, c in enumerate(counts):
+            if i + 1 == n or counts[i + 1] != c:
+                xs.append(c)
+                ys.append((i + 1) / n)
+        ax.step(xs, ys, where="post", label="%s (%d LPNs written)" % (dist, n))
+    ax.set_xscale("log")
+    ax.set_xlabel("host writes per LPN (written LPNs only)")
+    ax.set_ylabel("CDF")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("Seed 004: LPN write counts after 300 s")
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(str(path) + "." + ext, dpi=110)
+    plt.close(fig)
+
+
+def table(points, path):
+    lines = []
+    for dist in DISTS:
+        for t in THRESHOLDS[dist]:
+            line = {"distribution": dist, "threshold": t}
+            for gc in GCS:
+                p = points.get((gc, dist, t))
+                if not p:
+                    continue
+                x, iops, waf = series(p["dir"])
+                keep = [i for i, s in enumerate(x) if s > 10.0]  # the seed leaves out its first interval
+                line["iops_" + gc] = sum(iops[i] for i in keep) / max(1, len(keep))
+                line["waf_" + gc] = sum(waf[i] for i in keep) / max(1, len(keep))
+                line["waf_total_" + gc] = float(p["row"]["waf.total"])
+            lo_i, hi_i, lo_w, hi_w = PAPER[(dist, t)]
+            line.update(paper_iops="%d-%d" % (lo_i, hi_i), paper_waf="%.2f-%.2f" % (lo_w, hi_w))
+            lines.append(line)
+    keys = ["distribution", "threshold", "iops_femu", "waf_femu", "waf_total_femu", "iops_forced", "waf_forced",
+            "waf_total_forced", "paper_iops", "paper_waf"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
+        w.writeheader()
+        for l in lines:
+            w.writerow({k: ("%.3f" % v if isinstance(v, float) else v) for k, v in l.items()})
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="out/seed004", help="output directory (default out/seed004)")
+    ap.add_argument("--figures", help="where the figures go (default: --out)")
+    ap.add_argument("--workers", type=int, default=2, help="study workers (default 2)")
+    ap.add_argument("--bin-dir", help="run the ssdtlm-femu_hotcold found here (default: a copy of build/bin's in DIR/bin)")
+    ap.add_argument("--plot-only", action="store_true", help="redraw from DIR/studies/seed004_hotcold")
+    a = ap.parse_args()
+    out = Path(a.out) if Path(a.out).is_absolute() else ROOT / a.out
+    figs = Path(a.figures) if a.figures else out
+    figs = figs if figs.is_absolute() else ROOT / figs
+    study_out = out / "studies" / "seed004_hotcold"
+    rc = 0
+    if not a.plot_only:
+        bin_dir = Path(a.bin_dir) if a.bin_dir else out / "bin"
+        if not a.bin_dir:
+            bin_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / "build" / "bin" / "ssdtlm-femu_hotcold", bin_dir / "ssdtlm-femu_hotcold")
+        rc, wall = run_study(study_out, a.workers, bin_dir)
+        print("study wall time: %.1f s with --workers %d" % (wall, a.workers))
+    points = load(study_out)
+    figs.mkdir(parents=True, exist_ok=True)
+    for dist in DISTS:
+        fig_distribution(points, dist, figs / ("seed004_" + dist.replace(".", "")))
+    fig_cdf(points, figs / "seed004_lpn_cdf")
+    lines = table(points, out / "seed004_table.csv")
+    print("%-8s %4s %9s %7s %9s %7s %13s %10s" % ("dist", "thr", "IOPS femu", "WAF", "IOPS frc", "WAF",
+                                                  "paper IOPS", "paper WAF"))
+    for l in lines:
+        print("%-8s %4d %9.0f %7.3f %9.0f %7.3f %13s %10s" % (
+            l["distribution"], l["threshold"], l.get("iops_femu", 0), l.get("waf_femu", 0), l.get("iops_forced", 0),
+            l.get("waf_forced", 0), l["paper_iops"], l["paper_waf"]))
+    print("wrote %s/seed004_*.png|svg and %s/seed004_table.csv" % (figs, out))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
