@@ -9,7 +9,8 @@ activations per host I/O and per NAND operation, peak RSS and model bytes per lo
 seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA; the -streams8 rows run
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
-the same way (-hotcold-gc); the mixed-70r30w-4k-* rows turn on flash-side concurrency (-suspend: program/erase
+the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-min-invalid
+adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows turn on flash-side concurrency (-suspend: program/erase
 suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types). --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -50,6 +51,11 @@ STREAMS8 = ["--set", "streams.count=8", "--set", "streams.hot_threshold=1"]
 WORKLOADS["randwrite-4k-streams8-single"] = WORKLOADS["randwrite-4k-steady"] + STREAMS8 + ["--set", "streams.assign=single"]
 WORKLOADS["randwrite-4k-streams8-hotcold"] = WORKLOADS["randwrite-4k-steady"] + STREAMS8 + ["--set", "streams.assign=hotcold"]
 WORKLOADS["randwrite-4k-streams8-hotcold-gc"] = WORKLOADS["randwrite-4k-streams8-hotcold"] + ["--set", "streams.gc_stream=hotcold"]
+# Superblock GC (lines over all 64 dies), and with FEMU's two-level GC trigger.
+WORKLOADS["randwrite-4k-superblock"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.gc_unit=superblock",
+                                                                           "--set", "ftl.gc_free_blocks=4"]
+WORKLOADS["randwrite-4k-superblock-min-invalid"] = WORKLOADS["randwrite-4k-superblock"] + [
+    "--set", "ftl.gc_free_blocks=8", "--set", "ftl.gc_min_invalid=0.125", "--set", "ftl.gc_urgent_free_blocks=4"]
 for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE

@@ -44,9 +44,6 @@ import argparse
 import csv
 import json
 import math
-import os
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -55,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from studylib import venv  # noqa: E402
+from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
 
 venv.ensure(("matplotlib",))
 import matplotlib  # noqa: E402
@@ -212,31 +210,6 @@ def check_study(info):
 
 # ---------------------------------------------------------------------------------------------------------------
 # Study and figures
-
-def snapshot_binary(out):
-    """Copies build/bin/ssdtlm-hexa_femu to DIR/bin/ so that a rebuild during the study (others work in the same
-    tree) cannot fail its points; the run cache is keyed by the build id, not the path, so the runs are those of
-    that build wherever it lies."""
-    src = ROOT / "build" / "bin" / "ssdtlm-hexa_femu"
-    if not src.is_file():
-        sys.exit("%s missing: run bash scripts/build.sh" % src)
-    dst_dir = out / "bin"
-    dst_dir.mkdir(parents=True, exist_ok=True)
-    dst = dst_dir / src.name
-    shutil.copy2(src, dst)
-    return dst_dir
-
-
-def run_study(out_dir, workers, bin_dir):
-    argv = [sys.executable, str(HERE / "study.py"), str(STUDY), "--workers", str(workers), "--out", str(out_dir),
-            "--bin-dir", str(bin_dir)]
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    print("+ " + " ".join(argv), flush=True)
-    t0 = time.time()
-    rc = subprocess.run(argv, cwd=str(ROOT), env=env).returncode
-    wall = time.time() - t0
-    return rc, wall
-
 
 def load(results_csv):
     rows = {}
@@ -404,8 +377,8 @@ def main():
         print("TPC-C precondition.drive_writes = %.9f (the 12 GiB database once)" % drive_writes(info))
         if a.prepare_only:
             return 0
-        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out)
-        rc, wall = run_study(study_out, a.workers, bin_dir)
+        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "hexa_femu")
+        rc, wall = run_study(STUDY, study_out, a.workers, bin_dir)
         out.mkdir(parents=True, exist_ok=True)
         (out / "study_wall_time.txt").write_text("%.1f s with --workers %d, exit status %d, %s\n" % (
             wall, a.workers, rc, time.strftime("%Y-%m-%d %H:%M:%S")))

@@ -14,17 +14,14 @@ Steps:
 """
 import argparse
 import csv
-import os
-import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from studylib import venv  # noqa: E402
+from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
 
 venv.ensure(("matplotlib",))
 import matplotlib  # noqa: E402
@@ -50,16 +47,6 @@ PAPER = {
     ("uniform", 0): (18600, 19100, 2.76, 2.9), ("uniform", 5): (18900, 19800, 2.47, 2.9),
     ("uniform", 13): (18900, 19600, 2.51, 2.9), ("uniform", 18): (18800, 20000, 2.45, 2.9),
 }
-
-
-def run_study(out_dir, workers, bin_dir):
-    argv = [sys.executable, str(HERE / "study.py"), str(STUDY), "--workers", str(workers), "--out", str(out_dir),
-            "--bin-dir", str(bin_dir)]
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    print("+ " + " ".join(argv), flush=True)
-    t0 = time.time()
-    rc = subprocess.run(argv, cwd=str(ROOT), env=env).returncode
-    return rc, time.time() - t0
 
 
 def load(study_out):
@@ -187,11 +174,8 @@ def main():
     study_out = out / "studies" / "seed004_hotcold"
     rc = 0
     if not a.plot_only:
-        bin_dir = Path(a.bin_dir) if a.bin_dir else out / "bin"
-        if not a.bin_dir:
-            bin_dir.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / "build" / "bin" / "ssdtlm-femu_hotcold", bin_dir / "ssdtlm-femu_hotcold")
-        rc, wall = run_study(study_out, a.workers, bin_dir)
+        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "femu_hotcold")
+        rc, wall = run_study(STUDY, study_out, a.workers, bin_dir)
         print("study wall time: %.1f s with --workers %d" % (wall, a.workers))
     points = load(study_out)
     figs.mkdir(parents=True, exist_ok=True)
