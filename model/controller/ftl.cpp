@@ -374,10 +374,10 @@ uint64_t Ftl::user_streams_of(uint32_t d) const {
   const BlockManager& b = ftl_.blocks();
   const uint32_t n = streams_.user_streams();
   if (b.free_blocks(d) > b.gc_reserve()) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
-  // Superblock GC into the user frontiers: a die collecting its block of a victim line may need every page
-  // left in its frontiers (its block of the line is free again only once every die has erased theirs), so
-  // with no line to spare its host writes wait for the line.
-  if (b.lines() && b.layout().gc_in_user && gc_[d].active) return 0;
+  // GC into the user frontiers: a die collecting a victim may need every page left in its frontiers (in
+  // superblock mode its block of the line is free again only once every die has erased theirs), so with no
+  // block to spare its host writes wait for GC.
+  if (b.layout().gc_in_user && gc_[d].active) return 0;
   uint64_t mask = 0;
   for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(!b.frontier_full(d, b.layout().user_frontier(s))) << s;
   return mask;
