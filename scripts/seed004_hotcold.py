@@ -4,11 +4,12 @@
 usage: python3 scripts/seed004_hotcold.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
 
 Steps:
-  1. run the study studies/seed004_hotcold.json (40 points: 2 GC triggers x 5 distributions x 4 hot thresholds,
-     300 s of simulated 4 KiB random writes each on a fresh drive) with scripts/study.py --workers N (default 2) into
+  1. run the study studies/seed004_hotcold.json (60 points: 3 drive/GC settings x 5 distributions x 4 hot thresholds,
+     300 s of simulated 4 KiB random writes each) with scripts/study.py --workers N (default 2) into
      DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied to DIR/bin first.
   2. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
-     one line per threshold; left column FEMU's two-level GC trigger, right column forced GC only) and
+     one line per threshold; columns: fresh drive with FEMU's two-level GC trigger, fresh drive with forced GC
+     only, full drive with forced GC only) and
      seed004_lpn_cdf.png/.svg (the LPN write-count CDF of each distribution, threshold 0), and write
      DIR/seed004_table.csv: mean IOPS and WAF over 10..300 s per point beside the seed's ranges.
 """
@@ -33,7 +34,9 @@ STUDY = ROOT / "studies" / "seed004_hotcold.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
-GCS = ["femu", "forced"]
+GCS = ["femu", "forced", "full"]
+GC_TITLES = {"femu": "fresh drive, FEMU GC trigger", "forced": "fresh drive, forced GC only",
+             "full": "full drive, forced GC only"}
 # The seed's steady ranges (IOPS low, high, WAF low, high) per distribution and threshold, read off its text.
 PAPER = {
     ("normal", 0): (18000, 18200, 3.0, 3.1), ("normal", 1): (18200, 19300, 2.7, 3.0),
@@ -78,7 +81,7 @@ def series(run_dir):
 
 
 def fig_distribution(points, dist, path):
-    fig, ax = plt.subplots(2, 2, figsize=(11, 6.5), sharex=True, squeeze=False)
+    fig, ax = plt.subplots(2, len(GCS), figsize=(5.5 * len(GCS), 6.5), sharex=True, squeeze=False)
     for j, gc in enumerate(GCS):
         for t in THRESHOLDS[dist]:
             p = points.get((gc, dist, t))
@@ -88,7 +91,7 @@ def fig_distribution(points, dist, path):
             label = "threshold %d%s" % (t, " (no separation)" if t == 0 else "")
             ax[0][j].plot(x, iops, marker="o", ms=3, label=label)
             ax[1][j].plot(x, waf, marker="o", ms=3, label=label)
-        ax[0][j].set_title("%s: %s" % (dist, "FEMU GC trigger (background + forced)" if gc == "femu" else "forced GC only"))
+        ax[0][j].set_title("%s: %s" % (dist, GC_TITLES[gc]))
         ax[0][j].set_ylabel("IOPS (per 10 s)")
         ax[1][j].set_ylabel("WAF (per 10 s)")
         ax[1][j].set_xlabel("simulated time (s)")
@@ -97,7 +100,7 @@ def fig_distribution(points, dist, path):
         ax[0][j].grid(alpha=0.3)
         ax[1][j].grid(alpha=0.3)
     ax[0][0].legend(fontsize=8)
-    fig.suptitle("Seed 004 on femu_hotcold: %s, 4 KiB random writes, QD 32, fresh drive" % dist)
+    fig.suptitle("Seed 004 on femu_hotcold: %s, 4 KiB random writes, QD 32" % dist)
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(str(path) + "." + ext, dpi=110)
@@ -152,8 +155,8 @@ def table(points, path):
             lo_i, hi_i, lo_w, hi_w = PAPER[(dist, t)]
             line.update(paper_iops="%d-%d" % (lo_i, hi_i), paper_waf="%.2f-%.2f" % (lo_w, hi_w))
             lines.append(line)
-    keys = ["distribution", "threshold", "iops_femu", "waf_femu", "waf_total_femu", "iops_forced", "waf_forced",
-            "waf_total_forced", "paper_iops", "paper_waf"]
+    keys = ["distribution", "threshold"] + ["%s_%s" % (m, gc) for gc in GCS for m in ("iops", "waf", "waf_total")] + [
+        "paper_iops", "paper_waf"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
         w.writeheader()
@@ -185,12 +188,12 @@ def main():
         fig_distribution(points, dist, figs / ("seed004_" + dist.replace(".", "")))
     fig_cdf(points, figs / "seed004_lpn_cdf")
     lines = table(points, out / "seed004_table.csv")
-    print("%-8s %4s %9s %7s %9s %7s %13s %10s" % ("dist", "thr", "IOPS femu", "WAF", "IOPS frc", "WAF",
-                                                  "paper IOPS", "paper WAF"))
+    print("%-8s %4s" % ("dist", "thr") + "".join(" %9s %6s" % ("IOPS " + gc, "WAF") for gc in GCS) +
+          " %13s %10s" % ("paper IOPS", "paper WAF"))
     for l in lines:
-        print("%-8s %4d %9.0f %7.3f %9.0f %7.3f %13s %10s" % (
-            l["distribution"], l["threshold"], l.get("iops_femu", 0), l.get("waf_femu", 0), l.get("iops_forced", 0),
-            l.get("waf_forced", 0), l["paper_iops"], l["paper_waf"]))
+        print("%-8s %4d" % (l["distribution"], l["threshold"]) +
+              "".join(" %9.0f %6.3f" % (l.get("iops_" + gc, 0), l.get("waf_" + gc, 0)) for gc in GCS) +
+              " %13s %10s" % (l["paper_iops"], l["paper_waf"]))
     print("wrote %s/seed004_*.png|svg and %s/seed004_table.csv" % (figs, out))
     return rc
 
