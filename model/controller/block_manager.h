@@ -107,6 +107,12 @@ class BlockManager {
     return lines_ ? uint64_t(free_lines_.size()) * g_.dies : total_free_.load(std::memory_order_relaxed);
   }
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
+  // Blocks closed so far, and the count when gblock last closed (power-loss recovery: a block closed after a
+  // map segment's write-back may hold updates that segment's flash copy lacks).
+  uint32_t close_clock() const { return close_clock_.load(std::memory_order_relaxed); }
+  const std::atomic<uint32_t>* close_clock_ptr() const { return &close_clock_; }
+  uint32_t closed_at(uint32_t gblock) const { return close_seq_[gblock]; }
+  uint32_t pages_written(uint32_t gblock) const { return blocks_[gblock].next_page; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }  // frontiers per die
   const FrontierLayout& layout() const { return layout_; }
@@ -176,6 +182,8 @@ class BlockManager {
   std::vector<uint64_t> line_taken_;  // per die: started victim lines whose block it has taken
   uint32_t lines_in_gc_ = 0;
   uint64_t retired_units_ = 0;
+  std::atomic<uint32_t> close_clock_{0};  // fast-forward workers close blocks of different dies concurrently
+  std::vector<uint32_t> close_seq_;  // per block
 };
 
 }  // namespace ssdtlm
