@@ -71,6 +71,17 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     pump();
     if (wave_) trace_sample();
   }
+  // GC programs and erases issued and not finished (torn by a power loss now).
+  uint64_t gc_programs_in_flight() const {
+    uint64_t n = 0;
+    for (const GcJob& j : gc_) n += j.programs;
+    return n;
+  }
+  uint64_t gc_erases_in_flight() const {
+    uint64_t n = 0;
+    for (const GcJob& j : gc_) n += j.erases;
+    return n;
+  }
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const {
     uint64_t n = 0;

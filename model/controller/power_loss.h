@@ -52,6 +52,7 @@ struct RecoveryReport {
   uint64_t blocks_scanned = 0, pages_scanned = 0;
   uint64_t units_replayed = 0;     // units whose recovered mapping came from the out-of-band scan
   uint64_t torn_units = 0;         // map entries pointing at a program still in flight
+  uint64_t torn_gc_programs = 0, torn_erases = 0;  // GC work in flight (set by the caller)
   uint64_t map_programs = 0;       // map pages written after the replay
   uint64_t reads = 0;              // NAND reads of the recovery (dump, translation pages, scan)
   uint64_t lost_acknowledged = 0, lost_unacknowledged = 0;

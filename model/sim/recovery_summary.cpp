@@ -24,6 +24,8 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
                       {"pages_scanned", r.pages_scanned},
                       {"units_replayed", r.units_replayed},
                       {"torn_units", r.torn_units},
+                      {"torn_gc_programs", r.torn_gc_programs},
+                      {"torn_erases", r.torn_erases},
                       {"map_programs", r.map_programs},
                       {"reads", r.reads},
                       {"lost_acknowledged_writes", r.lost_acknowledged},
@@ -42,6 +44,9 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
     t.reads += r.reads;
     t.map_programs += r.map_programs;
     t.mismatches += r.mismatches;
+    t.torn_units += r.torn_units;
+    t.torn_gc_programs += r.torn_gc_programs;
+    t.torn_erases += r.torn_erases;
     max_ps = std::max(max_ps, r.time_ps);
   }
   return {{"power_losses", rs.size()},
@@ -60,6 +65,9 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
           {"lost_acknowledged_writes", t.lost_acknowledged},
           {"lost_unacknowledged_writes", t.lost_unacknowledged},
           {"mismatches", t.mismatches},
+          {"torn_units", t.torn_units},
+          {"torn_gc_programs", t.torn_gc_programs},
+          {"torn_erases", t.torn_erases},
           {"events", events}};
 }
 

@@ -174,6 +174,8 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
       if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p->host().finished() || p->host().error()) break;
       Ftl& f = p->ftl();
       recoveries.push_back(power_loss(state, f.page_ftl(), f.buffer(), *p->checker(), pp, fp, bus, f.waiting_write_units(), now_ps()));
+      recoveries.back().torn_gc_programs = f.gc_programs_in_flight();
+      recoveries.back().torn_erases = f.gc_erases_in_flight();
       p->host().hold_until(now_ps() + recoveries.back().time_ps);
       f.resume_after_power_loss();
     }
