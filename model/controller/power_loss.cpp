@@ -121,18 +121,28 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   std::unordered_map<uint32_t, uint32_t> saved;  // lpn -> version, from the dump
   std::vector<uint32_t> buffered;
   std::vector<uint32_t> unsaved_versions;  // buffered copies the dump does not hold
+  if (state.marked.empty()) state.marked.assign((logical + 63) / 64, 0);
+  std::vector<uint64_t> unsaved_lpns((logical + 63) / 64, 0);
+  std::vector<uint64_t> in_dump((logical + 63) / 64, 0);  // bit per lpn: its buffered copy is in the dump
+  auto dumped = [&](uint32_t lpn) { return (in_dump[lpn >> 6] >> (lpn & 63)) & 1; };  // bit per lpn: has a version in unsaved_versions
+  auto unsave = [&](uint32_t lpn, uint32_t version) {
+    unsaved_versions.push_back(version);
+    unsaved_lpns[lpn >> 6] |= uint64_t(1) << (lpn & 63);
+  };
   buffer.for_each([&](uint32_t lpn, uint32_t version, bool dirty, bool newest) {
     if (!newest) {  // an older copy still being programmed: superseded in DRAM, nothing to save
-      unsaved_versions.push_back(version);
+      unsave(lpn, version);
       return;
     }
     buffered.push_back(lpn);
     ++r.buffer_units;
     if (dirty) ++r.buffer_dirty_units;
-    if (p.buffer_protected && take(kUnitBytes))
+    if (p.buffer_protected && take(kUnitBytes)) {
       saved[lpn] = version;
+      in_dump[lpn >> 6] |= uint64_t(1) << (lpn & 63);
+    }
     else
-      unsaved_versions.push_back(version);
+      unsave(lpn, version);
   });
   r.buffer_saved = saved.size();
 
@@ -168,8 +178,10 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   std::unordered_set<uint32_t>& torn = state.torn_versions;
   std::unordered_set<uint32_t> pending(unsaved_versions.begin(), unsaved_versions.end());
   std::unordered_map<uint32_t, uint32_t>& floor = state.floor;
-  auto stale = [&](uint32_t lpn, uint32_t v) {
-    if (floor.empty()) return false;
+  // A copy an earlier loss tore (completed by the model since) or declared stale: never trusted.
+  auto untrusted = [&](uint32_t lpn, uint32_t v) {
+    if (!state.is_marked(lpn)) return false;
+    if (torn.count(v)) return true;
     auto f = floor.find(lpn);
     return f != floor.end() && v <= f->second;
   };
@@ -206,6 +218,9 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
   // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
   std::vector<uint32_t> scan_ver(logical, 0), scan_ppa(logical, kInvalid), all_ver, all_ppa;
+  // map_ver[lpn]: the version at the live map's entry when that copy is durable and trusted, else 0 (found
+  // in the same sequential pass over the blocks, instead of one random probe of the dies per unit).
+  std::vector<uint32_t> map_ver(logical, 0);
   if (unsaved) {
     all_ver.assign(logical, 0);
     all_ppa.assign(logical, kInvalid);
@@ -227,9 +242,9 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
         const UnitKind k = die.kind(u);
         if (k != UnitKind::UD && k != UnitKind::GUD) continue;
         const uint32_t v = die.version(u), ppa = g.ppa(d, blk, pg, sl);
-        if (!torn.empty() && torn.count(v)) continue;  // a torn page the model completed after an earlier loss
-        if (stale(lpn, v)) continue;
-        if (!pending.empty()) pending.erase(v);         // programmed: not lost
+        if (untrusted(lpn, v)) continue;
+        if (ftl.lookup(lpn) == ppa) map_ver[lpn] = v;
+        if ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1) pending.erase(v);  // programmed: not lost
         if (scan[b] && v >= scan_ver[lpn]) {
           scan_ver[lpn] = v;
           scan_ppa[lpn] = ppa;
@@ -249,7 +264,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     Die& die = ftl.die(d);
     if (!usable[g.gblock_of(ppa)] || !die.programmed(blk, pg)) return false;
     const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(ppa);
-    if (die.lpn(u) != lpn || (!torn.empty() && torn.count(die.version(u))) || stale(lpn, die.version(u))) return false;
+    if (die.lpn(u) != lpn || untrusted(lpn, die.version(u))) return false;
     *v = die.version(u);
     return true;
   };
@@ -257,12 +272,14 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     if (!saved.count(lpn)) buffer.discard(lpn);
   if (saved.size() < buffered.size()) buffer.reclaim_dropped(now_ps);
   std::vector<uint32_t> changed;  // segments of units whose last write was lost
+  std::vector<uint32_t> moved;    // units the recovery remapped
   for (uint32_t lpn = 0; lpn < logical; ++lpn) {
     uint32_t rv = 0, rppa = kInvalid;
     const uint32_t e = ftl.lookup(lpn);
     if (seg[lpn / eps] != 2) {  // the checkpoint entry, checked against the out-of-band data it points at
       if (e != kInvalid) {
-        if (durable(lpn, e, &rv)) {
+        if (map_ver[lpn]) {
+          rv = map_ver[lpn];
           rppa = e;
         } else {
           ++r.torn_units;
@@ -275,39 +292,46 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
       rv = all_ver[lpn];
       rppa = all_ppa[lpn];
       uint32_t ev = 0;
-      if (e != kInvalid && rppa != e && durable(lpn, e, &ev) && ev == rv) rppa = e;  // same version: keep the live copy
+      if (e != kInvalid && rppa != e && (ev = map_ver[lpn]) != 0 && ev == rv) rppa = e;  // same version: keep the live copy
       if (rppa != kInvalid && scan[g.gblock_of(rppa)]) ++r.units_replayed;
     }
-    auto it = saved.find(lpn);
+    const bool from_dump = dumped(lpn);
     const uint32_t acked = checker.expected(lpn);
-    const uint32_t got = it != saved.end() ? it->second : rv;
+    const uint32_t got = from_dump ? saved.find(lpn)->second : rv;
     if (got > acked) {
       checker.violation("power loss: LPN " + std::to_string(lpn) + " recovered version " + std::to_string(got) +
                         " newer than any written (" + std::to_string(acked) + ")", now_ps);
       continue;
     }
     if (got == acked) {
-      if (it == saved.end() && e != rppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
+      if (!from_dump && e != rppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
         if (rppa == kInvalid) ftl.unmap(lpn); else ftl.map(lpn, rppa);
+        moved.push_back(lpn);
+        map_ver[lpn] = rppa == kInvalid ? 0 : rv;
       }
       continue;
     }
     ++r.lost_acknowledged;
     changed.push_back(lpn / eps);
+    moved.push_back(lpn);
     uint32_t live = rv;
     if (rppa == kInvalid || bm.state(g.gblock_of(rppa)) == BlockState::Victim) {
       // Unmapped, or the older copy sits in a block GC is collecting (it would not move it again): unmapped,
       // and the recovery's checkpoint says so.
       live = 0;
       ftl.unmap(lpn);
+      map_ver[lpn] = 0;
       floor[lpn] = acked;
+      state.mark(lpn);
     } else if (e != rppa) {
       ftl.map(lpn, rppa);
     }
+    map_ver[lpn] = live;
     checker.recovered(lpn, live);
   }
   // Buffered copies lost now may still be programmed by operations already in the channels: never trust them.
   torn.insert(pending.begin(), pending.end());
+  for (uint32_t w = 0; w < unsaved_lpns.size(); ++w) state.marked[w] |= unsaved_lpns[w];
   // The recovery ends with a checkpoint: the segments it replayed or changed are written back (a map on
   // flash, or a page map with a flash copy); a page map that lives in DRAM only keeps them dirty.
   if (!whole_map_in_dram) {
@@ -326,10 +350,22 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   for (uint32_t lpn = 0; lpn < logical; ++lpn) {
     const uint32_t want = checker.expected(lpn);
     uint32_t got = 0;
-    if (!buffer.lookup(lpn, &got)) {
+    if (!dumped(lpn) || !buffer.lookup(lpn, &got)) {  // only what the dump saved is still buffered
       const uint32_t e = ftl.lookup(lpn);
-      if (e != kInvalid && !durable(lpn, e, &got)) got = kInvalid;  // in flight, with no copy in DRAM
+      if (e != kInvalid && !(got = map_ver[lpn])) got = kInvalid;  // in flight, with no copy in DRAM
     }
+    if (got != want && r.mismatches++ == 0)
+      checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
+                        (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
+                        std::to_string(want), now_ps);
+  }
+  // The units the recovery remapped, once more straight from the dies' out-of-band data.
+  for (uint32_t lpn : moved) {
+    uint32_t got = 0, want = checker.expected(lpn);
+    const uint32_t e = ftl.lookup(lpn);
+    if (buffer.lookup(lpn, &got)) continue;
+    if (e != kInvalid && !durable(lpn, e, &got)) got = kInvalid;
+    if (e == kInvalid) got = 0;
     if (got != want && r.mismatches++ == 0)
       checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
                         (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +

@@ -68,6 +68,9 @@ struct RecoveryReport {
 struct PowerLossState {
   std::unordered_set<uint32_t> torn_versions;
   std::unordered_map<uint32_t, uint32_t> floor;  // lpn -> copies with a version <= this are stale
+  std::vector<uint64_t> marked;  // per lpn, a bit: it has torn versions or a floor (tested before the hash sets)
+  bool is_marked(uint32_t lpn) const { return !marked.empty() && (marked[lpn >> 6] >> (lpn & 63)) & 1; }
+  void mark(uint32_t lpn) { marked[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
 };
 
 // The power loss at `now_ps` and the recovery. `unacknowledged_units`: write units taken from the host and
