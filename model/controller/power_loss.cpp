@@ -99,8 +99,9 @@ struct Timeline {
 
 }  // namespace
 
-RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker, const PowerLossParams& p,
-                          const FlashParams& flash, const Channel& bus, uint64_t unacknowledged_units, uint64_t now_ps) {
+RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
+                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+                          uint64_t unacknowledged_units, uint64_t now_ps) {
   const Geometry& g = ftl.geometry();
   const BlockManager& bm = ftl.blocks();
   const MapCache& cache = ftl.map_cache();
@@ -122,9 +123,9 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   std::vector<uint32_t> buffered;
   std::vector<uint32_t> unsaved_versions;  // buffered copies the dump does not hold
   if (state.marked.empty()) state.marked.assign((logical + 63) / 64, 0);
-  std::vector<uint64_t> unsaved_lpns((logical + 63) / 64, 0);
-  std::vector<uint64_t> in_dump((logical + 63) / 64, 0);  // bit per lpn: its buffered copy is in the dump
-  auto dumped = [&](uint32_t lpn) { return (in_dump[lpn >> 6] >> (lpn & 63)) & 1; };  // bit per lpn: has a version in unsaved_versions
+  std::vector<uint64_t> unsaved_lpns((logical + 63) / 64, 0);  // bit per lpn: has a version in unsaved_versions
+  std::vector<uint64_t> in_dump((logical + 63) / 64, 0);       // bit per lpn: its buffered copy is in the dump
+  auto dumped = [&](uint32_t lpn) { return (in_dump[lpn >> 6] >> (lpn & 63)) & 1; };
   auto unsave = [&](uint32_t lpn, uint32_t version) {
     unsaved_versions.push_back(version);
     unsaved_lpns[lpn >> 6] |= uint64_t(1) << (lpn & 63);
@@ -140,9 +141,9 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     if (p.buffer_protected && take(kUnitBytes)) {
       saved[lpn] = version;
       in_dump[lpn >> 6] |= uint64_t(1) << (lpn & 63);
-    }
-    else
+    } else {
       unsave(lpn, version);
+    }
   });
   r.buffer_saved = saved.size();
 

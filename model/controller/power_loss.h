@@ -75,7 +75,8 @@ struct PowerLossState {
 
 // The power loss at `now_ps` and the recovery. `unacknowledged_units`: write units taken from the host and
 // not yet acknowledged (lost by definition). Integrity problems go to `checker`.
-RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker, const PowerLossParams& p,
-                          const FlashParams& flash, const Channel& bus, uint64_t unacknowledged_units, uint64_t now_ps);
+RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
+                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+                          uint64_t unacknowledged_units, uint64_t now_ps);
 
 }  // namespace ssdtlm
