@@ -10,8 +10,10 @@ seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO again
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
 the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-min-invalid
-adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows turn on flash-side concurrency (-suspend: program/erase
-suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types). --only REGEX runs only the
+adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows turn on flash-side concurrency
+(-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types);
+mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
+recoveries (docs/power_loss.md) in its first 2 simulated seconds. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -67,6 +69,10 @@ WORKLOADS["mixed-70r30w-4k-read_first"] = MIXED + ["--set", "flash.die_sched=rea
 WORKLOADS["mixed-70r30w-4k-susp-rf"] = MIXED + ["--set", "flash.suspend=program_erase", "--set", "flash.die_sched=read_first"]
 WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", "timing.page_read_us=50,70,110",
                                             "--set", "timing.page_prog_us=500,2000,5000"]
+# Power loss (docs/power_loss.md): needs the integrity checker, so its reference row has it on too.
+WORKLOADS["mixed-70r30w-4k-checked"] = MIXED + ["--set", "check.integrity=true"]
+WORKLOADS["mixed-70r30w-4k-powerloss20"] = WORKLOADS["mixed-70r30w-4k-checked"] + [
+    "--set", "fault.power_loss_count=20", "--set", "fault.power_loss_window_ms=2000"]
 
 
 REPEAT = 1

@@ -116,6 +116,13 @@ const std::vector<KeySpec>& config_schema() {
       {"precondition.fill", T::Bool, true, 0, 0, {}, "", "write the whole logical space sequentially first"},
       {"precondition.drive_writes", T::Real, 1.0, 0.0, 1000.0, {}, "drive writes", "then overwrite with the workload's write pattern this many times"},
       {"precondition.threads", T::Int, 0, 0, 1024, {}, "", "fast-forward worker threads, 0 = one per hardware thread (the result does not depend on it)"},
+      // power loss and recovery (docs/power_loss.md)
+      {"fault.power_loss_at_ms", T::String, "", 0, 0, {}, "ms", "power losses at these simulated instants, comma-separated (e.g. 20,35.5); each tears the flash operations in flight, saves what power.protected_bytes allows, recovers from flash and continues the workload (summary recovery.*)"},
+      {"fault.power_loss_count", T::Int, 0, 0, 100000, {}, "", "also this many power losses at random instants, uniform in [0, fault.power_loss_window_ms) (instants after the run ends do not happen)"},
+      {"fault.power_loss_window_ms", T::Real, 0.0, 0.0, 1e10, {}, "ms", "fault.power_loss_count: the span of simulated time the random instants are drawn from (required with a count)"},
+      {"fault.power_loss_seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "fault.power_loss_count: seed of the random instants"},
+      {"power.protected_bytes", T::Int, 0, 0, 1ll << 44, {}, "bytes", "DRAM the capacitors can save to the dump area at a power loss, in this order: the write buffer's units (buffer.power_protected), the GTD, then dirty map segments (at most map.protected_ratio of the segments); 0 = as much as those need"},
+      {"buffer.power_protected", T::Bool, true, 0, 0, {}, "", "the capacitors save the write buffer's unwritten units at a power loss; false = they are lost (recovery.lost_acknowledged_writes)"},
       // checks and statistics
       {"check.integrity", T::Bool, true, 0, 0, {}, "", "check every read against the last version written"},
       {"stats.lpn_writes", T::Bool, false, 0, 0, {}, "", "write lpn_writes.csv (lpn,writes) with every logical page's host write count"},

@@ -18,6 +18,7 @@ BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std:
   for (uint32_t b = 0; b < ring_.size(); ++b) ring_[b] = b;
   for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();
+  close_seq_.assign(blocks_.size(), 0);
 }
 
 uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
@@ -106,6 +107,7 @@ void BlockManager::retire_oldest(uint32_t stream) {
 
 void BlockManager::close(uint32_t b) {
   blocks_[b].state = BlockState::Full;
+  close_seq_[b] = close_clock_.fetch_add(1, std::memory_order_relaxed) + 1;
   if (!lines_) {
     victim_->insert(b, blocks_[b].valid);
     return;

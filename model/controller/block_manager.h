@@ -117,6 +117,12 @@ class BlockManager {
     return lines_ ? uint64_t(free_lines_.size()) * g_.dies : total_free_.load(std::memory_order_relaxed);
   }
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
+  // Blocks closed so far, and the count when gblock last closed (power-loss recovery: a block closed after a
+  // map segment's write-back may hold updates that segment's flash copy lacks).
+  uint32_t close_clock() const { return close_clock_.load(std::memory_order_relaxed); }
+  const std::atomic<uint32_t>* close_clock_ptr() const { return &close_clock_; }
+  uint32_t closed_at(uint32_t gblock) const { return close_seq_[gblock]; }
+  uint32_t pages_written(uint32_t gblock) const { return blocks_[gblock].next_page; }
   BlockState state(uint32_t gblock) const { return blocks_[gblock].state; }
   uint32_t streams() const { return streams_; }  // frontiers per die
   const FrontierLayout& layout() const { return layout_; }
@@ -189,6 +195,8 @@ class BlockManager {
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;
   uint64_t declines_ = 0;
+  std::atomic<uint32_t> close_clock_{0};  // fast-forward workers close blocks of different dies concurrently
+  std::vector<uint32_t> close_seq_;  // per block
 };
 
 }  // namespace ssdtlm

@@ -64,6 +64,30 @@ class Ftl : public sc_core::sc_module, public CommandSink {
 
   PageFtl& page_ftl() { return ftl_; }
   const WriteBuffer& buffer() const { return *buffer_; }
+  WriteBuffer& buffer() { return *buffer_; }
+  // After a power loss emptied buffer slots: take the writes waiting for room, and flush.
+  void resume_after_power_loss() {
+    admit_writes();
+    pump();
+    if (wave_) trace_sample();
+  }
+  // GC programs and erases issued and not finished (torn by a power loss now).
+  uint64_t gc_programs_in_flight() const {
+    uint64_t n = 0;
+    for (const GcJob& j : gc_) n += j.programs;
+    return n;
+  }
+  uint64_t gc_erases_in_flight() const {
+    uint64_t n = 0;
+    for (const GcJob& j : gc_) n += j.erases;
+    return n;
+  }
+  // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
+  uint64_t waiting_write_units() const {
+    uint64_t n = 0;
+    for (const NvmeCommand* c = wait_head_; c; c = c->next) n += c->units;
+    return n;
+  }
   const FtlStats& stats() const { return stats_; }
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() {

@@ -24,6 +24,9 @@ class IntegrityChecker {
   }
   uint32_t expected(uint32_t lpn) const { return expected_[lpn]; }
   void trimmed(uint32_t lpn) { expected_[lpn] = 0; }
+  // After a power loss: lpn now holds `version` (an older one, or 0, when its last write was lost).
+  void recovered(uint32_t lpn, uint32_t version) { expected_[lpn] = version; }
+  uint64_t logical_units() const { return expected_.size(); }
 
   // A read of `lpn` expected `want`; the device returned the unit tagged (got_lpn, got_version).
   void check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps);

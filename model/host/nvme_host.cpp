@@ -235,8 +235,8 @@ void NvmeHost::pump(Job& j, uint64_t now) {
   const bool think = j.pace.think_ns > 0;
   const bool paced = j.pace.rate_iops > 0 || j.pace.rate_bytes_per_s > 0;
   while (j.free_count > 0) {
-    if (j.gate_ps > now) {
-      arm(j, j.gate_ps);
+    if (j.gate_ps > now || hold_ps_ > now) {
+      arm(j, std::max(j.gate_ps, hold_ps_));
       break;
     }
     if (think && j.batch_issued >= j.pace.think_blocks) break;  // the batch completes first
@@ -262,6 +262,10 @@ void NvmeHost::arrivals(Job& j, uint64_t now) {
   while (true) {
     if (now >= j.end_ps) {
       stop_issuing(j);
+      return;
+    }
+    if (hold_ps_ > now) {
+      arm(j, hold_ps_);
       return;
     }
     if (!next_request(j)) return;

@@ -81,6 +81,8 @@ class NvmeHost : public sc_core::sc_module {
   HostProgress progress() const;
   // Bad input met while running (a trace line, a request the device cannot take): the run stops.
   std::exception_ptr error() const { return error_; }
+  // No submission before t (simulated ps): the device is down (a power loss and its recovery).
+  void hold_until(uint64_t t) { hold_ps_ = std::max(hold_ps_, t); }
   // Adds host.outstanding and host.qN.outstanding (commands submitted and not completed) and the layout group.
   void trace(WaveTracer& w);
 
@@ -136,6 +138,7 @@ class NvmeHost : public sc_core::sc_module {
   uint32_t wave_total_ = 0, wave_q0_ = 0;  // signal ids: host.outstanding, host.q0.outstanding (then q1, ...)
   size_t done_jobs_ = 0;
   bool stopped_ = false;
+  uint64_t hold_ps_ = 0;      // hold_until
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)
   std::exception_ptr error_;
   sc_core::sc_event wake_, timer_;

@@ -12,6 +12,7 @@
 
 #include "common/sim_time.h"
 #include "common/units.h"
+#include "controller/power_loss.h"
 #include "controller/precondition.h"
 #include "flash/geometry.h"
 #include "host/fio_job.h"
@@ -114,7 +115,13 @@ std::string version_string() {
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
   quiet_kernel(o.quiet);
   const uint64_t estimated = check_memory(c, Geometry::from_config(c, 0));  // before anything large is allocated
+  const std::vector<uint64_t> losses = power_loss_instants(c);
+  if (!losses.empty() && !c.b("check.integrity"))
+    throw ConfigError("fault.power_loss_at_ms / fault.power_loss_count: need check.integrity=true (recovery replays "
+                      "by the write versions it keeps, and checks every unit against them)");
   std::unique_ptr<Platform> p = info.make(c);
+  if (!losses.empty())  // map checkpoints are tracked from the start, preconditioning included
+    p->ftl().page_ftl().map_cache().set_checkpoint_clock(p->ftl().page_ftl().blocks().close_clock_ptr());
   const uint64_t interval = uint64_t(c.d("stats.interval_ms") * 1e9);
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
@@ -156,7 +163,24 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
 
   sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  std::vector<RecoveryReport> recoveries;
+  if (!losses.empty()) {
+    const PowerLossParams pp = PowerLossParams::from_config(c);
+    const FlashParams fp = FlashParams::from_config(c);
+    const Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
+    PowerLossState state;
+    for (uint64_t t : losses) {
+      if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
+      if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p->host().finished() || p->host().error()) break;
+      Ftl& f = p->ftl();
+      recoveries.push_back(power_loss(state, f.page_ftl(), f.buffer(), *p->checker(), pp, fp, bus, f.waiting_write_units(), now_ps()));
+      recoveries.back().torn_gc_programs = f.gc_programs_in_flight();
+      recoveries.back().torn_erases = f.gc_erases_in_flight();
+      p->host().hold_until(now_ps() + recoveries.back().time_ps);
+      f.resume_after_power_loss();
+    }
+  }
+  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (p->host().error()) std::rethrow_exception(p->host().error());
   if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
@@ -180,6 +204,7 @@ RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& 
   RunResult r;
   r.summary = make_summary(*p, pre, wall);
   r.summary["memory"]["estimated_bytes"] = estimated;
+  if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) {
     const WaveStats& ws = wave->stats();
     std::error_code ec;

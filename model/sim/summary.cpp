@@ -266,6 +266,12 @@ std::string summary_text(const nlohmann::json& s) {
   if (s["integrity"]["enabled"].get<bool>())
     add(std::snprintf(line, sizeof line, "integrity   %llu reads checked, %llu errors\n", u(s["integrity"]["checked_reads"]),
                       u(s["integrity"]["errors"])));
+  if (s.contains("recovery")) {
+    const auto& r = s["recovery"];
+    add(std::snprintf(line, sizeof line,
+                      "power loss  %llu losses, recovery %.2f ms in all (max %.2f), %llu acknowledged writes lost\n",
+                      u(r["power_losses"]), d(r["time_ms"]), d(r["max_time_ms"]), u(r["lost_acknowledged_writes"])));
+  }
   const double wall = d(s["wall_time_s"]);
   add(std::snprintf(line, sizeof line, "wall        %.2f s timed run, %.0f I/Os per wall s\n", wall,
                     wall > 0 ? double(u(h["ios"])) / wall : 0.0));

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "controller/power_loss.h"
 #include "controller/precondition.h"
 #include "sim/platform.h"
 
@@ -14,6 +15,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
 nlohmann::json map_summary(Platform& p);
 // The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).
 nlohmann::json stream_summary(Platform& p);
+// The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
+nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
 std::string latency_cdf_csv(const HostStats& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);

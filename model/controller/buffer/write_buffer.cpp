@@ -191,4 +191,39 @@ void WriteBuffer::discard(uint32_t lpn) {
     index_erase(lpn);
 }
 
+void WriteBuffer::reclaim_dropped(uint64_t now_ps) {
+  std::vector<uint32_t> keep;
+  if (streams_ == 1) {
+    for (uint32_t s; (s = policy_->pop(now_ps)) != kInvalid;) {
+      if (slots_[s].state == Dropped) {
+        slots_[s].state = Free;
+        free_.push_back(s);
+      } else {
+        keep.push_back(s);
+      }
+    }
+    for (uint32_t s : keep) policy_->on_dirty(s, slots_[s].lpn, now_ps);
+    return;
+  }
+  for (uint32_t st = 0; st < streams_; ++st) {
+    keep.clear();
+    for (uint32_t s = head_[st]; s != kInvalid; s = next_[s]) {
+      if (slots_[s].state == Dropped) {
+        slots_[s].state = Free;
+        free_.push_back(s);
+      } else {
+        keep.push_back(s);
+      }
+    }
+    head_[st] = tail_[st] = kInvalid;
+    head_t_[st] = ~uint64_t(0);
+    for (uint32_t s : keep) {
+      next_[s] = kInvalid;
+      (tail_[st] == kInvalid ? head_[st] : next_[tail_[st]]) = s;
+      tail_[st] = s;
+    }
+    if (!keep.empty()) head_t_[st] = time_[keep.front()];
+  }
+}
+
 }  // namespace ssdtlm

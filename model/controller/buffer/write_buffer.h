@@ -59,6 +59,18 @@ class WriteBuffer {
   void release(uint32_t slot);
   // Drops a dirty or in-flight copy of lpn from the index (TRIM); in-flight data still completes.
   void discard(uint32_t lpn);
+  // Frees every dropped slot now, instead of when the flush order reaches it (after a power loss has
+  // discarded many); the dirty units keep their order (ages restart at now_ps with one stream). O(capacity).
+  void reclaim_dropped(uint64_t now_ps);
+  // Calls f(lpn, version, dirty, newest) for every buffered copy (dirty, or in flight: dirty = false); newest:
+  // the copy reads are served from (an older copy may still be in flight). O(capacity); for power losses.
+  template <class F>
+  void for_each(F f) const {
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+      const Slot& s = slots_[i];
+      if (s.state == Dirty || s.state == InFlight) f(s.lpn, s.version, s.state == Dirty, find(s.lpn) == i);
+    }
+  }
 
  private:
   enum State : uint8_t { Free, Dirty, InFlight, Dropped };

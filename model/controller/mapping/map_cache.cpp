@@ -82,6 +82,7 @@ void MapCache::mark_dirty(const uint32_t* lpns, uint32_t n) {
 
 void MapCache::write_back(uint32_t seg, MapAccess& a) {
   const uint32_t n = dcount_[seg];
+  if (clock_) ckpt_[seg] = clock_->load(std::memory_order_relaxed) + 1;
   if (n) {
     // Clear the segment's dirty bits: a word at a time (a segment is eps_ consecutive units).
     const uint64_t first = uint64_t(seg) * eps_, last = std::min<uint64_t>(first + eps_, p_.logical_units);

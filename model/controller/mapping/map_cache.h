@@ -6,6 +6,7 @@
 // what the cache holds); the cache decides the cost. Plain C++, no SystemC; every operation O(1)
 // (amortised O(1) for the greedy batch choice). See docs/mapping.md.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -114,6 +115,16 @@ class MapCache {
   const MapCacheStats& stats() const { return stats_; }
   void set_observer(SegmentObserver* o) { observer_ = o; }
   bool segment_dirty(uint32_t seg) const { return dcount_[seg] != 0; }
+  // Power-loss recovery: remember, per segment, `clock` (BlockManager::close_clock) at its last write-back.
+  // Costs one store per write-back once set; nothing otherwise.
+  void set_checkpoint_clock(const std::atomic<uint32_t>* clock) {
+    clock_ = clock;
+    ckpt_.assign(segments_total(), 0);
+  }
+  // The clock at seg's last write-back (0: never written back since the clock was set).
+  uint32_t checkpoint(uint32_t seg) const { return ckpt_.empty() || !ckpt_[seg] ? 0 : ckpt_[seg] - 1; }
+  bool ever_written_back(uint32_t seg) const { return !ckpt_.empty() && ckpt_[seg] != 0; }
+  uint32_t segments_total() const { return uint32_t(dcount_.size()); }
   void reset_stats();
   uint64_t dirty_entries() const { return dirty_entries_; }
 
@@ -150,6 +161,8 @@ class MapCache {
  private:
   std::vector<uint64_t> dirty_bits_;  // per logical unit
   std::vector<uint32_t> dcount_;      // per segment: dirty entries
+  const std::atomic<uint32_t>* clock_ = nullptr;  // set_checkpoint_clock
+  std::vector<uint32_t> ckpt_;        // per segment, with a clock: its value at the last write-back (+1)
   uint64_t dirty_entries_ = 0;
 };
 

@@ -1,0 +1,378 @@
+#include "controller/power_loss.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "common/config.h"
+#include "common/rng.h"
+#include "controller/buffer/write_buffer.h"
+#include "controller/integrity_checker.h"
+#include "controller/page_ftl.h"
+
+namespace ssdtlm {
+
+PowerLossParams PowerLossParams::from_config(const Config& c) {
+  PowerLossParams p;
+  p.protected_bytes = c.u("power.protected_bytes");
+  p.buffer_protected = c.b("buffer.power_protected");
+  p.protected_ratio = c.d("map.protected_ratio");
+  p.map_on_flash = c.s("ftl.mapping") != "page";
+  p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
+  p.cores = uint32_t(c.u("firmware.cores"));
+  return p;
+}
+
+std::vector<uint64_t> power_loss_instants(const Config& c) {
+  std::vector<uint64_t> t;
+  const std::string list = c.s("fault.power_loss_at_ms");
+  size_t pos = 0;
+  while (pos < list.size()) {
+    size_t end = list.find(',', pos);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(pos, end - pos);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    double ms = -1;
+    size_t used = 0;
+    try {
+      ms = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || !(ms > 0) || ms > 1.8e7)
+      throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
+                        item + "' in '" + list + "'");
+    t.push_back(uint64_t(std::llround(ms * 1e9)));
+    pos = end + 1;
+  }
+  const uint64_t n = c.u("fault.power_loss_count");
+  const double window = c.d("fault.power_loss_window_ms");
+  if (n && !(window > 0))
+    throw ConfigError("fault.power_loss_window_ms: expected a span > 0 ms to draw fault.power_loss_count=" +
+                      std::to_string(n) + " random instants from");
+  Rng rng(c.u("fault.power_loss_seed") * 0x9E3779B97F4A7C15ull + 0x5EED);
+  for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
+namespace {
+
+// Work of the recovery (or of the dump) per die and per channel, timed as the channel controller times it:
+// a read is tR then its data-out on the channel's bus, a program its data-in then tPROG. Dies work in
+// parallel; a die's own operations and a channel's transfers are serial.
+struct Timeline {
+  const Geometry& g;
+  const FlashParams& f;
+  const Channel& bus;
+  std::vector<uint64_t> die, chan;
+  uint64_t ops = 0;
+  uint32_t rr = 0;
+  Timeline(const Geometry& geo, const FlashParams& fp, const Channel& b)
+      : g(geo), f(fp), bus(b), die(geo.dies, 0), chan(geo.channels, 0) {}
+  void read(uint32_t d, uint32_t page, uint32_t bytes) {
+    const uint64_t x = bus.transfer_ps(bytes);
+    die[d] += f.read_ps(page) + x;
+    chan[g.channel_of_die(d)] += x;
+    ++ops;
+  }
+  void program(uint32_t d, uint32_t page) {
+    const uint64_t x = bus.transfer_ps(g.units_per_page * kUnitBytes);
+    die[d] += x + f.prog_ps(page);
+    chan[g.channel_of_die(d)] += x;
+    ++ops;
+  }
+  uint32_t next_die() {  // round robin, channel first (dies are numbered channel-first)
+    const uint32_t d = rr;
+    rr = rr + 1 == g.dies ? 0 : rr + 1;
+    return d;
+  }
+  uint64_t span(uint64_t op_ps, uint32_t cores) const {
+    uint64_t t = 0;
+    for (uint64_t x : die) t = std::max(t, x);
+    for (uint64_t x : chan) t = std::max(t, x);
+    return std::max(t, ops * op_ps / std::max<uint32_t>(1, cores));
+  }
+};
+
+}  // namespace
+
+RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
+                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+                          uint64_t unacknowledged_units, uint64_t now_ps) {
+  const Geometry& g = ftl.geometry();
+  const BlockManager& bm = ftl.blocks();
+  const MapCache& cache = ftl.map_cache();
+  const MapCacheParams& mp = cache.params();
+  const uint32_t logical = uint32_t(g.logical_units), eps = mp.entries_per_segment(), nseg = mp.segments();
+  RecoveryReport r;
+  r.at_ps = now_ps;
+  r.lost_unacknowledged = unacknowledged_units;
+  uint64_t budget = p.protected_bytes ? p.protected_bytes : ~uint64_t(0);
+  auto take = [&](uint64_t bytes) {
+    if (budget < bytes) return false;
+    budget -= bytes;
+    r.dump_bytes += bytes;
+    return true;
+  };
+
+  // 1. The write buffer: the newest buffered copy of each unit (dirty, or being programmed), saved first.
+  std::unordered_map<uint32_t, uint32_t> saved;  // lpn -> version, from the dump
+  std::vector<uint32_t> buffered;
+  std::vector<uint32_t> unsaved_versions;  // buffered copies the dump does not hold
+  if (state.marked.empty()) state.marked.assign((logical + 63) / 64, 0);
+  std::vector<uint64_t> unsaved_lpns((logical + 63) / 64, 0);  // bit per lpn: has a version in unsaved_versions
+  std::vector<uint64_t> in_dump((logical + 63) / 64, 0);       // bit per lpn: its buffered copy is in the dump
+  auto dumped = [&](uint32_t lpn) { return (in_dump[lpn >> 6] >> (lpn & 63)) & 1; };
+  auto unsave = [&](uint32_t lpn, uint32_t version) {
+    unsaved_versions.push_back(version);
+    unsaved_lpns[lpn >> 6] |= uint64_t(1) << (lpn & 63);
+  };
+  buffer.for_each([&](uint32_t lpn, uint32_t version, bool dirty, bool newest) {
+    if (!newest) {  // an older copy still being programmed: superseded in DRAM, nothing to save
+      unsave(lpn, version);
+      return;
+    }
+    buffered.push_back(lpn);
+    ++r.buffer_units;
+    if (dirty) ++r.buffer_dirty_units;
+    if (p.buffer_protected && take(kUnitBytes)) {
+      saved[lpn] = version;
+      in_dump[lpn >> 6] |= uint64_t(1) << (lpn & 63);
+    } else {
+      unsave(lpn, version);
+    }
+  });
+  r.buffer_saved = saved.size();
+
+  // 2. The map. seg[s]: 0 = its flash copy is current (or it holds nothing), 1 = saved in the dump,
+  // 2 = dirty and not saved: its flash copy (if any) is older than the map at the loss, and recovery replays
+  // its later updates from the out-of-band data of the blocks closed since that copy was written.
+  std::vector<uint8_t> seg(nseg, 0);
+  const bool whole_map_in_dram = !p.map_on_flash && p.protected_ratio >= 1.0;  // never written back
+  if (!whole_map_in_dram) take(mp.gtd_bytes());  // the GTD locates the segments on flash
+  std::vector<uint32_t> dirty;
+  for (uint32_t s = 0; s < nseg; ++s)
+    if (whole_map_in_dram || cache.segment_dirty(s)) dirty.push_back(s);
+  r.segments_dirty = dirty.size();
+  // Oldest checkpoint first: saving those shortens the scan most.
+  std::stable_sort(dirty.begin(), dirty.end(),
+                   [&](uint32_t a, uint32_t b) { return cache.checkpoint(a) < cache.checkpoint(b); });
+  const uint64_t ratio_cap = whole_map_in_dram ? nseg : uint64_t(std::ceil(p.protected_ratio * nseg));
+  for (uint32_t s : dirty) {
+    if (r.segments_saved < ratio_cap && take(mp.segment_bytes)) {
+      seg[s] = 1;
+      ++r.segments_saved;
+    } else {
+      seg[s] = 2;
+    }
+  }
+  r.dump_programs = (r.dump_bytes + g.page_bytes - 1) / g.page_bytes;
+  {
+    Timeline dump(g, flash, bus);
+    for (uint64_t i = 0; i < r.dump_programs; ++i) dump.program(dump.next_die(), uint32_t(i % g.pages_per_block));
+    r.dump_ps = dump.span(p.flash_op_ps, p.cores);
+  }
+
+  std::unordered_set<uint32_t>& torn = state.torn_versions;
+  std::unordered_set<uint32_t> pending(unsaved_versions.begin(), unsaved_versions.end());
+  std::unordered_map<uint32_t, uint32_t>& floor = state.floor;
+  // A copy an earlier loss tore (completed by the model since) or declared stale: never trusted.
+  auto untrusted = [&](uint32_t lpn, uint32_t v) {
+    if (!state.is_marked(lpn)) return false;
+    if (torn.count(v)) return true;
+    auto f = floor.find(lpn);
+    return f != floor.end() && v <= f->second;
+  };
+
+  // 3. Recovery reads: the dump, the translation pages, the out-of-band scan.
+  Timeline rec(g, flash, bus);
+  for (uint64_t i = 0; i < r.dump_programs; ++i) rec.read(rec.next_die(), uint32_t(i % g.pages_per_block), g.page_bytes);
+  uint64_t oldest = ~uint64_t(0);  // oldest checkpoint among the unsaved segments
+  uint64_t unsaved = 0;
+  for (uint32_t s = 0; s < nseg; ++s) {
+    const bool on_flash = cache.ever_written_back(s);
+    if (seg[s] == 2) {
+      oldest = std::min<uint64_t>(oldest, on_flash ? cache.checkpoint(s) : 0);
+      ++unsaved;
+    }
+    // page: the whole map comes back into DRAM (every flash copy the dump does not supersede); a demand-based
+    // map reads only the segments whose updates it replays, to merge and write them back.
+    if (on_flash && (p.map_on_flash ? seg[s] == 2 : seg[s] != 1)) {
+      rec.read(rec.next_die(), s % g.pages_per_block, mp.segment_bytes);
+      ++r.segments_read;
+    }
+  }
+  // Blocks scanned: every open block (to find where writing stopped), and with unsaved segments every block
+  // closed after the oldest of their checkpoints. A block whose erase is in flight (a victim without valid
+  // units) is garbage; a free block holds nothing.
+  const uint32_t nblocks = g.dies * g.blocks_per_die;
+  std::vector<uint8_t> scan(nblocks, 0), usable(nblocks, 0);
+  for (uint32_t b = 0; b < nblocks; ++b) {
+    const BlockState st = bm.state(b);
+    if (st == BlockState::Free || (st == BlockState::Victim && bm.valid(b) == 0)) continue;
+    usable[b] = 1;
+    if (st == BlockState::Open || (unsaved && bm.closed_at(b) > oldest) || (unsaved && oldest == 0)) scan[b] = 1;
+  }
+  // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
+  // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
+  std::vector<uint32_t> scan_ver(logical, 0), scan_ppa(logical, kInvalid), all_ver, all_ppa;
+  // map_ver[lpn]: the version at the live map's entry when that copy is durable and trusted, else 0 (found
+  // in the same sequential pass over the blocks, instead of one random probe of the dies per unit).
+  std::vector<uint32_t> map_ver(logical, 0);
+  if (unsaved) {
+    all_ver.assign(logical, 0);
+    all_ppa.assign(logical, kInvalid);
+  }
+  for (uint32_t b = 0; b < nblocks; ++b) {
+    if (!usable[b]) continue;  // every block: which unsaved buffered copies are already on flash
+    const uint32_t d = g.die_of_gblock(b), blk = g.block_in_die(b);
+    Die& die = ftl.die(d);
+    if (scan[b]) ++r.blocks_scanned;
+    for (uint32_t pg = 0; pg < g.pages_per_block && die.programmed(blk, pg); ++pg) {
+      if (scan[b]) {
+        rec.read(d, pg, g.units_per_page * p.oob_bytes);
+        ++r.pages_scanned;
+      }
+      const uint32_t base = blk * g.units_per_block + pg * g.units_per_page;
+      for (uint32_t sl = 0; sl < g.units_per_page; ++sl) {
+        const uint32_t u = base + sl, lpn = die.lpn(u);
+        if (lpn >= logical) continue;
+        const UnitKind k = die.kind(u);
+        if (k != UnitKind::UD && k != UnitKind::GUD) continue;
+        const uint32_t v = die.version(u), ppa = g.ppa(d, blk, pg, sl);
+        if (untrusted(lpn, v)) continue;
+        if (ftl.lookup(lpn) == ppa) map_ver[lpn] = v;
+        if ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1) pending.erase(v);  // programmed: not lost
+        if (scan[b] && v >= scan_ver[lpn]) {
+          scan_ver[lpn] = v;
+          scan_ppa[lpn] = ppa;
+        }
+        if (unsaved && seg[lpn / eps] == 2 && v >= all_ver[lpn]) {
+          all_ver[lpn] = v;
+          all_ppa[lpn] = ppa;
+        }
+      }
+    }
+  }
+
+  // 4. The recovered map, unit by unit, against the acknowledged versions; the losses applied to the live
+  // state (the buffer forgets what was not saved; the map points at the recovered copy).
+  auto durable = [&](uint32_t lpn, uint32_t ppa, uint32_t* v) {
+    const uint32_t d = g.die_of(ppa), blk = g.block_of(ppa), pg = g.page_of(ppa);
+    Die& die = ftl.die(d);
+    if (!usable[g.gblock_of(ppa)] || !die.programmed(blk, pg)) return false;
+    const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(ppa);
+    if (die.lpn(u) != lpn || untrusted(lpn, die.version(u))) return false;
+    *v = die.version(u);
+    return true;
+  };
+  for (uint32_t lpn : buffered)
+    if (!saved.count(lpn)) buffer.discard(lpn);
+  if (saved.size() < buffered.size()) buffer.reclaim_dropped(now_ps);
+  std::vector<uint32_t> changed;  // segments of units whose last write was lost
+  std::vector<uint32_t> moved;    // units the recovery remapped
+  for (uint32_t lpn = 0; lpn < logical; ++lpn) {
+    uint32_t rv = 0, rppa = kInvalid;
+    const uint32_t e = ftl.lookup(lpn);
+    if (seg[lpn / eps] != 2) {  // the checkpoint entry, checked against the out-of-band data it points at
+      if (e != kInvalid) {
+        if (map_ver[lpn]) {
+          rv = map_ver[lpn];
+          rppa = e;
+        } else {
+          ++r.torn_units;
+          rv = scan_ver[lpn];
+          rppa = scan_ppa[lpn];
+          if (rppa != kInvalid) ++r.units_replayed;
+        }
+      }
+    } else {
+      rv = all_ver[lpn];
+      rppa = all_ppa[lpn];
+      uint32_t ev = 0;
+      if (e != kInvalid && rppa != e && (ev = map_ver[lpn]) != 0 && ev == rv) rppa = e;  // same version: keep the live copy
+      if (rppa != kInvalid && scan[g.gblock_of(rppa)]) ++r.units_replayed;
+    }
+    const bool from_dump = dumped(lpn);
+    const uint32_t acked = checker.expected(lpn);
+    const uint32_t got = from_dump ? saved.find(lpn)->second : rv;
+    if (got > acked) {
+      checker.violation("power loss: LPN " + std::to_string(lpn) + " recovered version " + std::to_string(got) +
+                        " newer than any written (" + std::to_string(acked) + ")", now_ps);
+      continue;
+    }
+    if (got == acked) {
+      if (!from_dump && e != rppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
+        if (rppa == kInvalid) ftl.unmap(lpn); else ftl.map(lpn, rppa);
+        moved.push_back(lpn);
+        map_ver[lpn] = rppa == kInvalid ? 0 : rv;
+      }
+      continue;
+    }
+    ++r.lost_acknowledged;
+    changed.push_back(lpn / eps);
+    moved.push_back(lpn);
+    uint32_t live = rv;
+    if (rppa == kInvalid || bm.state(g.gblock_of(rppa)) == BlockState::Victim) {
+      // Unmapped, or the older copy sits in a block GC is collecting (it would not move it again): unmapped,
+      // and the recovery's checkpoint says so.
+      live = 0;
+      ftl.unmap(lpn);
+      map_ver[lpn] = 0;
+      floor[lpn] = acked;
+      state.mark(lpn);
+    } else if (e != rppa) {
+      ftl.map(lpn, rppa);
+    }
+    map_ver[lpn] = live;
+    checker.recovered(lpn, live);
+  }
+  // Buffered copies lost now may still be programmed by operations already in the channels: never trust them.
+  torn.insert(pending.begin(), pending.end());
+  for (uint32_t w = 0; w < unsaved_lpns.size(); ++w) state.marked[w] |= unsaved_lpns[w];
+  // The recovery ends with a checkpoint: the segments it replayed or changed are written back (a map on
+  // flash, or a page map with a flash copy); a page map that lives in DRAM only keeps them dirty.
+  if (!whole_map_in_dram) {
+    for (uint32_t s : changed)
+      if (seg[s] != 2) {
+        seg[s] = 2;
+        ++unsaved;
+      }
+    r.map_programs = (unsaved + mp.segments_per_page - 1) / std::max<uint32_t>(1, mp.segments_per_page);
+  }
+  for (uint64_t i = 0; i < r.map_programs; ++i) rec.program(rec.next_die(), uint32_t(i % g.pages_per_block));
+  r.reads = rec.ops - r.map_programs;
+  r.time_ps = rec.span(p.flash_op_ps, p.cores);
+
+  // 5. The whole logical space, live: every unit reads back its acknowledged (or recovered) version.
+  for (uint32_t lpn = 0; lpn < logical; ++lpn) {
+    const uint32_t want = checker.expected(lpn);
+    uint32_t got = 0;
+    if (!dumped(lpn) || !buffer.lookup(lpn, &got)) {  // only what the dump saved is still buffered
+      const uint32_t e = ftl.lookup(lpn);
+      if (e != kInvalid && !(got = map_ver[lpn])) got = kInvalid;  // in flight, with no copy in DRAM
+    }
+    if (got != want && r.mismatches++ == 0)
+      checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
+                        (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
+                        std::to_string(want), now_ps);
+  }
+  // The units the recovery remapped, once more straight from the dies' out-of-band data.
+  for (uint32_t lpn : moved) {
+    uint32_t got = 0, want = checker.expected(lpn);
+    const uint32_t e = ftl.lookup(lpn);
+    if (buffer.lookup(lpn, &got)) continue;
+    if (e != kInvalid && !durable(lpn, e, &got)) got = kInvalid;
+    if (e == kInvalid) got = 0;
+    if (got != want && r.mismatches++ == 0)
+      checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
+                        (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
+                        std::to_string(want), now_ps);
+  }
+  return r;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,82 @@
+// Power loss and recovery (docs/power_loss.md). Plain C++: given the drive's state at the instant power is
+// lost, decides what the capacitors save to the dump area, rebuilds the map as firmware would from the dump,
+// the translation pages and the out-of-band data of the blocks written since the oldest unsaved map
+// checkpoint, checks every logical unit against its last acknowledged version, applies the losses to the
+// live FTL state, and times the dump and the recovery with the channels' own timing model.
+//
+// What is on flash at the instant is what the dies hold: a program or erase in flight is applied to a die
+// only when it ends (ChannelController::finish_array), so a torn program is simply absent (its page reads as
+// erased, never trusted) and a block whose erase is in flight (a victim with no valid unit) is ignored.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "flash/channel.h"
+#include "flash/flash_params.h"
+
+namespace ssdtlm {
+
+class Config;
+class IntegrityChecker;
+class PageFtl;
+class WriteBuffer;
+
+struct PowerLossParams {
+  uint64_t protected_bytes = 0;  // power.protected_bytes (0 = as much as needed)
+  bool buffer_protected = true;  // buffer.power_protected
+  double protected_ratio = 1.0;  // map.protected_ratio
+  bool map_on_flash = false;     // dftl/ptsd: translation pages and a GTD; page: the map lives in DRAM
+  uint32_t oob_bytes = 16;       // out-of-band bytes read per unit when scanning (LPN, version, stream, kind)
+  uint64_t flash_op_ps = 0;      // firmware.flash_op_ns per NAND operation of the recovery
+  uint32_t cores = 1;
+  static PowerLossParams from_config(const Config& c);
+};
+
+// The simulated instants (ps) of fault.power_loss_at_ms and fault.power_loss_count, sorted; throws
+// ConfigError naming the key on bad input.
+std::vector<uint64_t> power_loss_instants(const Config& c);
+
+struct RecoveryReport {
+  uint64_t at_ps = 0;
+  uint64_t time_ps = 0;            // recovery, from power on to the first host command
+  uint64_t dump_ps = 0;            // programming the dump on capacitor energy
+  uint64_t dump_bytes = 0, dump_programs = 0;
+  uint64_t buffer_units = 0;       // distinct units buffered at the loss (dirty or being programmed)
+  uint64_t buffer_dirty_units = 0; // of which not yet taken by a flush
+  uint64_t buffer_saved = 0;       // units saved in the dump
+  uint64_t segments_dirty = 0, segments_saved = 0;
+  uint64_t segments_read = 0;      // translation pages read (segments)
+  uint64_t blocks_scanned = 0, pages_scanned = 0;
+  uint64_t units_replayed = 0;     // units whose recovered mapping came from the out-of-band scan
+  uint64_t torn_units = 0;         // map entries pointing at a program still in flight
+  uint64_t torn_gc_programs = 0, torn_erases = 0;  // GC work in flight (set by the caller)
+  uint64_t map_programs = 0;       // map pages written after the replay
+  uint64_t reads = 0;              // NAND reads of the recovery (dump, translation pages, scan)
+  uint64_t lost_acknowledged = 0, lost_unacknowledged = 0;
+  uint64_t mismatches = 0;         // live state disagreeing with the acknowledged versions after recovery
+};
+
+// What one power loss leaves for the next: the versions that were lost. A program torn by the loss is still
+// completed by the model afterwards (the operation was already in the channel); its units are invalid (the
+// map no longer points at them) and a later recovery must not trust them either, as firmware would not
+// trust a torn page.
+// A recovery that loses a unit's last write and maps it to nothing (or to a copy GC is about to erase)
+// records that in its checkpoint: copies of the unit up to the lost version are never replayed again.
+struct PowerLossState {
+  std::unordered_set<uint32_t> torn_versions;
+  std::unordered_map<uint32_t, uint32_t> floor;  // lpn -> copies with a version <= this are stale
+  std::vector<uint64_t> marked;  // per lpn, a bit: it has torn versions or a floor (tested before the hash sets)
+  bool is_marked(uint32_t lpn) const { return !marked.empty() && (marked[lpn >> 6] >> (lpn & 63)) & 1; }
+  void mark(uint32_t lpn) { marked[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
+};
+
+// The power loss at `now_ps` and the recovery. `unacknowledged_units`: write units taken from the host and
+// not yet acknowledged (lost by definition). Integrity problems go to `checker`.
+RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
+                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+                          uint64_t unacknowledged_units, uint64_t now_ps);
+
+}  // namespace ssdtlm
