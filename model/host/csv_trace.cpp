@@ -14,8 +14,11 @@ TraceWorkload::Line CsvTrace::parse(std::string_view line, IoRequest& r, uint64_
   split_char(t, ',', fields_);
   const bool first = !seen_content_;
   seen_content_ = true;
-  if (first && !fields_[0].empty() && !(fields_[0][0] >= '0' && fields_[0][0] <= '9'))
-    return Line::Ignore;  // header
+  if (first) {  // a header names the columns: no field of it starts with a digit
+    bool header = true;
+    for (const std::string_view f : fields_) header = header && !f.empty() && !(f[0] >= '0' && f[0] <= '9');
+    if (header) return Line::Ignore;
+  }
 
   const LineError bad{"expected 'time_ns,op,offset_bytes,bytes[,stream[,pc]]' with op R, W or T, "
                       "0 < bytes < 2^32, stream < 2^16, pc < 2^32"};

@@ -10,8 +10,8 @@
 //   pc            optional program-context id, 0 .. 4294967295 (0 = none)
 //
 // Blanks around fields are ignored. Blank lines and lines whose first non-blank character is
-// '#' are comments. The first non-comment line may be a header (its first field is not a
-// number, e.g. "time_ns,op,offset,bytes,stream,pc"); it is skipped. Example:
+// '#' are comments. The first non-comment line may be a header (no field of it starts with a
+// digit, e.g. "time_ns,op,offset,bytes,stream,pc"); it is skipped. Example:
 //
 //   # two writes then a read of the first block
 //   time_ns,op,offset,bytes
