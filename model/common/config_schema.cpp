@@ -36,6 +36,9 @@ const std::vector<KeySpec>& config_schema() {
       // NVMe front end and PCIe link
       {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},
       {"nvme.link_latency_ns", T::Real, 500.0, 0.0, 1e7, {}, "ns", "one-way PCIe latency per transfer"},
+      {"dram.mts", T::Real, 3200.0, 1.0, 1e5, {}, "MT/s", "controller DRAM transfer rate; bandwidth = dram.mts x dram.width_bytes, shared by host DMA, flash data-in/out and map lookups (docs/hardware.md)"},
+      {"dram.width_bytes", T::Int, 4, 1, 64, {}, "bytes", "controller DRAM data bus width (4 = x32)"},
+      {"dram.latency_ns", T::Real, 30.0, 0.0, 1e6, {}, "ns", "controller DRAM access latency (activate + CAS), added to every access after its transfer"},
       {"nvme.fetch_ns", T::Real, 20.0, 0.0, 1e6, {}, "ns", "controller time to fetch one submission entry (arbitration + 64 B)"},
       // firmware
       {"firmware.cores", T::Int, 1, 1, 64, {}, "", "FTL processor cores (each operation runs on the earliest free core)"},

@@ -1,5 +1,7 @@
 #include "controller/channel_controller.h"
 
+#include <algorithm>
+
 #include "common/sim_time.h"
 #include "sim/wave_signals.h"
 #include "sim/wave_trace.h"
@@ -14,6 +16,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
                                      std::vector<Die*> dies, const Channel& bus, const FlashParams& params)
     : sc_module(name),
       tsock("tsock"),
+      dram("dram_isock"),
       g_(g),
       channel_(channel),
       bus_(bus),
@@ -80,6 +83,14 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
 uint32_t ChannelController::bytes_of(const FlashOp& op) const {
   if (op.cmd == FlashCmd::Program) return g_.units_per_page * kUnitBytes;
   return op.bytes ? op.bytes : uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
+}
+
+uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
+  const uint32_t bytes = bytes_of(op);
+  const uint64_t t = bus_.transfer_ps(bytes);
+  stats_.bus_busy_ps += t;
+  const uint64_t d = op.cmd == FlashCmd::Program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
+  return std::max(start + t, d);
 }
 
 uint64_t ChannelController::array_time(const FlashOp& op) const {
@@ -236,9 +247,7 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   if (d.read_out) {  // data-out: the read is done when it ends
     FlashOp* op = d.read_out;
     d.read_out = nullptr;
-    const uint64_t t = bus_.transfer_ps(bytes_of(*op));
-    bus_free_at_ = at + t;
-    stats_.bus_busy_ps += t;
+    bus_free_at_ = transfer_end(*op, at);
     if (wave_) trace_bus(k, *op, at, bus_free_at_);
     d.free_at = bus_free_at_;
     kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
@@ -247,9 +256,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   }
   FlashOp* op = d.queue.pop();
   const uint64_t start = std::max(at, op->ready_ps);
-  const uint64_t t = bus_.transfer_ps(bytes_of(*op));
-  bus_free_at_ = start + t;
-  stats_.bus_busy_ps += t;
+  bus_free_at_ = transfer_end(*op, start);
+  const uint64_t t = bus_free_at_ - start;
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
     start_array(k, op, start, t + params_.prog_ps(op->page));  // data-in then tPROG, as one piece

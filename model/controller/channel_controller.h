@@ -32,6 +32,7 @@
 
 #include <vector>
 
+#include "controller/dram.h"
 #include "flash/channel.h"
 #include "flash/die.h"
 #include "flash/die_queue.h"
@@ -56,6 +57,7 @@ class WaveTracer;
 class ChannelController : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ChannelController> tsock;
+  DramPort<ChannelController> dram;  // flash DMA: data-in read from DRAM, data-out written into it (optional)
 
   ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
                     const Channel& bus, const DieTiming& timing);
@@ -99,6 +101,9 @@ class ChannelController : public sc_core::sc_module {
   void complete(FlashOp* op, uint64_t done);
   uint64_t array_time(const FlashOp& op) const;
   uint32_t bytes_of(const FlashOp& op) const;
+  // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
+  // (the bus is held while a DRAM that cannot keep up lags behind).
+  uint64_t transfer_end(const FlashOp& op, uint64_t start);
 
   const Geometry& g_;
   uint32_t channel_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/payload_pool.h"
+#include "controller/dram.h"
 #include "controller/integrity_checker.h"
 #include "common/nvme_command.h"
 #include "controller/page_ftl.h"
@@ -54,6 +55,7 @@ struct FtlStats {
 class Ftl : public sc_core::sc_module, public CommandSink {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<Ftl>>> flash_isock;  // one per channel
+  DramPort<Ftl> dram;  // the firmware's map lookups and updates (optional)
 
   Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
       IntegrityChecker* checker);

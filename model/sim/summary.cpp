@@ -189,6 +189,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     s["utilization"]["channels"] = buses;
     s["utilization"]["dies"] = dies;
   }
+  if (Dram* dram = p.dram()) s["dram"] = dram_summary(*dram, span_ps);
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},

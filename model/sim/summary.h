@@ -14,6 +14,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
 nlohmann::json map_summary(Platform& p);
 // The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).
 nlohmann::json stream_summary(Platform& p);
+// The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).
+nlohmann::json dram_summary(const Dram& d, double span_ps);
 std::string latency_cdf_csv(const HostStats& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);
