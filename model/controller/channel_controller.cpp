@@ -94,7 +94,52 @@ uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
 }
 
 uint64_t ChannelController::array_time(const FlashOp& op) const {
-  return op.cmd == FlashCmd::Read ? params_.read_ps(op.page) : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page) : params_.timing.t_erase_ps;
+  const uint64_t t = op.cmd == FlashCmd::Read      ? params_.read_ps(op.page)
+                     : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page)
+                                                   : params_.timing.t_erase_ps;
+  // Without multi-plane operations the die works its planes one after the other.
+  return params_.multiplane == MultiPlane::Never ? t * uint64_t(__builtin_popcount(plane_mask(op))) : t;
+}
+
+uint32_t ChannelController::plane_mask(const FlashOp& op) const {
+  const uint32_t all = (1u << g_.planes) - 1;
+  if (g_.planes == 1 || op.cmd != FlashCmd::Read) return all;
+  if (op.bytes) return 1;  // a map segment: within one flash page
+  const uint32_t per_plane = g_.units_per_page / g_.planes;
+  uint32_t m = 0;
+  for (uint32_t s = op.slot_mask; s; s &= s - 1) m |= 1u << (uint32_t(__builtin_ctz(s)) / per_plane);
+  return m;
+}
+
+void ChannelController::count_planes(uint32_t planes) {
+  const uint32_t n = uint32_t(__builtin_popcount(planes));
+  if (params_.multiplane == MultiPlane::Never) {
+    stats_.plane_ops += n;
+  } else {
+    ++stats_.plane_ops;
+    stats_.multiplane_ops += n > 1;
+  }
+}
+
+uint64_t ChannelController::join_reads(DieState& d, FlashOp* op, uint64_t start) {
+  // The die's next queued reads join op's tR while each works planes none of the group does, satisfies the
+  // plane rule and is ready by the start (the queue's order is kept: only its head may join).
+  uint32_t planes = plane_mask(*op);
+  uint64_t t = array_time(*op);
+  d.joined_n = d.joined_out = 0;
+  while (d.joined_n + 1 < g_.planes) {
+    FlashOp* nx = d.queue.front();
+    if (!nx || nx->cmd != FlashCmd::Read || nx->ready_ps > start || (plane_mask(*nx) & planes) ||
+        (!params_.plane_any && nx->page != op->page))
+      break;
+    d.queue.pop();
+    d.joined[d.joined_n++] = nx;
+    planes |= plane_mask(*nx);
+    t = std::max(t, array_time(*nx));
+    ++stats_.combined_reads;
+  }
+  count_planes(planes);
+  return t;
 }
 
 const ChannelStats& ChannelController::stats() const {
@@ -138,6 +183,7 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   }
   d.queue.pop();
   ++stats_.suspended_reads;
+  count_planes(plane_mask(*read));
   start_array(k, read, at, ts + array_time(*read));
   return true;
 }
@@ -179,13 +225,17 @@ void ChannelController::finish_array(uint32_t k) {
   ++stats_.ops[uint32_t(op->cmd)];
   switch (op->cmd) {
     case FlashCmd::Read: {
-      size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
-      for (uint32_t m = op->slot_mask; m; m &= m - 1) {
-        uint32_t s = uint32_t(__builtin_ctz(m));
-        op->lpn[s] = d.die->lpn(uint32_t(base + s));
-        op->version[s] = d.die->version(uint32_t(base + s));
+      for (uint32_t i = 0; i <= d.joined_n; ++i) {  // op, then the reads that joined its tR
+        FlashOp* r = i == 0 ? op : d.joined[i - 1];
+        size_t base = size_t(r->block) * g_.units_per_block + size_t(r->page) * g_.units_per_page;
+        for (uint32_t m = r->slot_mask; m; m &= m - 1) {
+          uint32_t s = uint32_t(__builtin_ctz(m));
+          r->lpn[s] = d.die->lpn(uint32_t(base + s));
+          r->version[s] = d.die->version(uint32_t(base + s));
+        }
+        if (i) ++stats_.ops[uint32_t(FlashCmd::Read)];
       }
-      d.read_out = op;  // sensed into the page register; needs the bus for data-out
+      d.read_out = op;  // sensed into the page register(s); needs the bus for data-out
     } break;
     case FlashCmd::Program:
       d.die->program(op->block, op->page, op->lpn, op->version, op->kind, op->stream);
@@ -210,16 +260,31 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       if (head && head->cmd == FlashCmd::Read && head->ready_ps <= d.suspended_at) {
         d.queue.pop();
         ++stats_.suspended_reads;
+        count_planes(plane_mask(*head));
         start_array(k, head, std::max({now, head->ready_ps, d.free_at}), array_time(*head));
       } else {
         resume(k, now);
       }
     } else if (d.staged) {
-      start_array(k, d.staged, std::max(now, d.staged_at), params_.prog_ps(d.staged->page));
+      count_planes(plane_mask(*d.staged));
+      start_array(k, d.staged, std::max(now, d.staged_at), array_time(*d.staged));
       d.staged = nullptr;
     } else if (head && head->cmd != FlashCmd::Program) {
       FlashOp* op = d.queue.pop();
-      start_array(k, op, std::max({now, op->ready_ps, d.free_at}), array_time(*op));
+      const uint64_t start = std::max({now, op->ready_ps, d.free_at});
+      if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
+        const uint64_t t = join_reads(d, op, start);
+        start_array(k, op, start, t);
+        if (t != array_time(*op)) {  // the group's tR is a joined read's: the array's own time is t
+          d.array_from = start;
+          const uint64_t extra = t - array_time(*op);
+          stats_.die_array_busy_ps += extra;
+          stats_.die_array_ps[k] += extra;
+        }
+      } else {
+        count_planes(plane_mask(*op));
+        start_array(k, op, start, array_time(*op));
+      }
     }
   } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
              d.queue.front()->cmd == FlashCmd::Read) {
@@ -246,7 +311,9 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   const uint64_t at = std::max(now, bus_free_at_);  // the bus is a timeline reserved first come, first served
   if (d.read_out) {  // data-out: the read is done when it ends
     FlashOp* op = d.read_out;
-    d.read_out = nullptr;
+    // The reads that joined its tR follow on the bus, one data-out each.
+    d.read_out = d.joined_out < d.joined_n ? d.joined[d.joined_out++] : nullptr;
+    if (!d.read_out) d.joined_n = d.joined_out = 0;
     bus_free_at_ = transfer_end(*op, at);
     if (wave_) trace_bus(k, *op, at, bus_free_at_);
     d.free_at = bus_free_at_;
@@ -260,7 +327,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   const uint64_t t = bus_free_at_ - start;
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
-    start_array(k, op, start, t + params_.prog_ps(op->page));  // data-in then tPROG, as one piece
+    count_planes(plane_mask(*op));
+    start_array(k, op, start, t + array_time(*op));  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;

@@ -50,6 +50,9 @@ struct ChannelStats {
   uint64_t suspended_reads = 0;           // reads served while an operation was suspended
   uint64_t suspended_ps = 0;              // how much later suspended operations ended (suspend to end of resume)
   uint64_t read_overtakes = 0;            // read_first: reads served ahead of an older program or erase
+  // flash.multiplane: array operations as the die runs them (never: one per plane), those on several
+  // planes at once, and reads that joined another read's tR (opportunistic)
+  uint64_t plane_ops = 0, multiplane_ops = 0, combined_reads = 0;
 };
 
 class WaveTracer;
@@ -79,6 +82,8 @@ class ChannelController : public sc_core::sc_module {
     FlashOp* staged = nullptr;    // cache program: data-in (ending at staged_at) into the cache register
     uint64_t staged_at = 0;
     FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
+    FlashOp* joined[8];           // multi-plane read (opportunistic): reads sensed with read_out's, in order
+    uint32_t joined_n = 0, joined_out = 0;  // joined, and those whose data-out has been granted
     uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
     uint64_t array_from = 0;      // the array op's own array time starts then (after data-in, suspend or resume)
     uint32_t suspends = 0;        // suspensions of the current array op (or of the suspended one)
@@ -100,6 +105,9 @@ class ChannelController : public sc_core::sc_module {
   void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
   uint64_t array_time(const FlashOp& op) const;
+  uint32_t plane_mask(const FlashOp& op) const;  // planes an operation works (reads: those of its units)
+  void count_planes(uint32_t planes);             // statistics of one array operation on these planes
+  uint64_t join_reads(DieState& d, FlashOp* op, uint64_t start);  // opportunistic: returns the group's tR
   uint32_t bytes_of(const FlashOp& op) const;
   // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
   // (the bus is held while a DRAM that cannot keep up lags behind).

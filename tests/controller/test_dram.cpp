@@ -2,16 +2,41 @@
 // through its TLM socket with per-initiator accounting, and a channel controller whose flash DMA it slows.
 #include <catch2/catch.hpp>
 
+#include "common/config.h"
 #include "controller/dram.h"
 #include "controller/flash_harness.h"
 
 using namespace ssdtlm;
+using Catch::Matchers::Contains;
 
 namespace {
 constexpr double kBps = 100e6;         // 100 MB/s: 10 ns per byte
 constexpr uint64_t kLat = 50000;       // 50 ns
 constexpr uint64_t kPsPerByte = 10000;
 }  // namespace
+
+namespace {
+std::string error_of(const std::string& set) {
+  try {
+    Config c;
+    c.set(set);
+    DramParams::from_config(c);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("dram keys reject bad values naming the key", "[config][dram]") {
+  CHECK_THAT(error_of("dram.mts=0"), Contains("dram.mts") && Contains("out of range"));
+  CHECK_THAT(error_of("dram.width_bytes=128"), Contains("dram.width_bytes"));
+  CHECK_THAT(error_of("dram.latency_ns=fast"), Contains("dram.latency_ns"));
+  CHECK(error_of("dram.mts=1.6GT/s").empty());
+  Config c;
+  c.set("dram.mts=1.6GT/s");
+  CHECK(DramParams::from_config(c).bytes_per_s() == Approx(1600e6 * 4));
+}
 
 TEST_CASE("dram model: an access that fits takes its transfer time plus the latency", "[dram]") {
   DramModel m(kBps, kLat);
