@@ -10,7 +10,8 @@ seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO again
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
 the same way (-hotcold-gc); the mixed-70r30w-4k-* rows turn on flash-side concurrency (-suspend: program/erase
-suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types). --only REGEX runs only the
+suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types, -dram-narrow: a 400 MB/s
+controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane). --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -61,6 +62,13 @@ WORKLOADS["mixed-70r30w-4k-read_first"] = MIXED + ["--set", "flash.die_sched=rea
 WORKLOADS["mixed-70r30w-4k-susp-rf"] = MIXED + ["--set", "flash.suspend=program_erase", "--set", "flash.die_sched=read_first"]
 WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", "timing.page_read_us=50,70,110",
                                             "--set", "timing.page_prog_us=500,2000,5000"]
+# Controller DRAM (on in every row; a narrow one here makes it the bottleneck) and multi-plane operations on
+# two-plane dies (the same capacity: half the blocks per plane), always against opportunistic with any pages.
+WORKLOADS["mixed-70r30w-4k-dram-narrow"] = MIXED + ["--set", "dram.mts=400", "--set", "dram.width_bytes=1"]
+TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_per_plane=80"]
+WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
+WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
+                                                                "--set", "flash.plane_rule=any"]
 
 
 REPEAT = 1

@@ -453,8 +453,10 @@ void Ftl::flush_page(uint32_t die, uint32_t stream) {
   ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
   ++flush_inflight_[die];
   if (gc_[die].active) gc_[die].credit -= 1.0;
-  // The page's map entries are read and written back in DRAM (a burst each way per unit) before it goes.
-  send(op, dram.write(now_ps(), 2 * g_.units_per_page * kDramBurstBytes));
+  // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
+  // beside the program (which does not wait for them).
+  dram.write(now_ps(), 2 * g_.units_per_page * kDramBurstBytes);
+  send(op);
   // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
   // the send: issuing map work lets the channels complete operations, which may flush the die's next page.
   // The program itself cannot complete before its tPROG, so its wait count is complete by then.)
