@@ -21,6 +21,11 @@
 // that was ready when it began (reads arriving later wait for the resume or suspend it again), at most
 // max_suspends times per operation. All of it is scheduled when it is decided: no extra wakes.
 // Die scheduling (flash.die_sched): each die's queue is a DieQueue (fifo or read_first).
+// Multi-plane (flash.multiplane, channel_multiplane.cpp): never = a die works one plane at a time (planes x the
+// array time); opportunistic = a read starting on an idle die takes along the reads directly behind it in the
+// queue that work other planes and satisfy flash.plane_rule: one tR for the group, then a data-out each.
+// DRAM (optional dram port): each bus transfer also moves its bytes to or from the controller DRAM, paced by
+// the bus; a DRAM that cannot keep up holds the bus until it has (annotated b_transport, no event).
 //
 // Waveform (trace()): every bus transfer and array operation is recorded with its exact start and end when
 // it is scheduled (chN.bus.owner, chN.bus.dir, chN.dieK.state), so nothing wakes to draw it; untraced, the

@@ -40,25 +40,12 @@ uint64_t DramModel::access(uint64_t t, uint32_t bytes, DramUse use, uint64_t pac
   ++stats_.accesses[u];
   stats_.bytes[u] += bytes;
   stats_.busy_ps[u] += total;
-  uint64_t end = 0, wait = 0;
-  if (pace_ps <= total || pace_ps <= kWindowPs) {  // at the DRAM's own pace
-    end = reserve(t, total);
-    wait = end - (t + total);
-  } else {  // streaming with a slower partner: each window of [t, t + pace) takes its share of the bytes
-    const uint64_t stop = t + pace_ps;
-    uint64_t moved = 0;
-    for (uint64_t a = t; a < stop;) {
-      const uint64_t b = std::min(stop, (a / kWindowPs + 1) * kWindowPs);
-      const uint64_t upto = uint64_t((unsigned __int128)total * (b - t) / pace_ps), need = upto - moved;
-      moved = upto;
-      const uint64_t e = reserve(a, need);
-      end = std::max(end, e);
-      wait = std::max(wait, e - std::min(e, b));  // beyond the end of its share of the partner's time
-      a = b;
-    }
-  }
-  stats_.wait_ps += wait;
-  return end + latency_ps_;
+  // A streaming access (pace_ps: the slower partner's transfer time) is over when the partner is; it waited
+  // only if the DRAM ends later than that.
+  const uint64_t end = reserve(t, total) + latency_ps_;
+  const uint64_t due = t + std::max(total + latency_ps_, pace_ps);
+  stats_.wait_ps += end > due ? end - due : 0;
+  return end;
 }
 
 uint64_t DramModel::reserve(uint64_t t, uint64_t need) {

@@ -9,9 +9,11 @@
 // in the last window behind what that window already holds), plus the latency. So a DRAM that keeps up adds
 // only the latency, and a saturated one serves exactly its bandwidth. The error against an exact
 // time-ordered queue is at most one window (1 us) per access. O(1) per access amortised: runs of full
-// windows are skipped. A streaming access (DMA to or from a slower partner) spreads its bytes over the
-// partner's transfer time, one share per window. Reservations are kept for kWindows windows: one more
-// than 65 ms ahead of older live ones would alias (the model never reserves that far ahead).
+// windows are skipped. An access reserves its transfer time from its start window on, also when it streams
+// to or from a slower partner (the PCIe link, the flash bus: pace_ps, its transfer time): such an access is
+// over when the later of the two is, so a DRAM that keeps up with the partner delays it by nothing, however
+// the windows are shared. Reservations are kept for kWindows windows: one more than 65 ms ahead of older live
+// ones would alias (the model never reserves that far ahead).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +36,8 @@ struct DramStats {
   uint64_t accesses[size_t(DramUse::Count)] = {};
   uint64_t bytes[size_t(DramUse::Count)] = {};
   uint64_t busy_ps[size_t(DramUse::Count)] = {};  // transfer time at the DRAM's bandwidth
-  uint64_t wait_ps = 0;  // summed over accesses: how much later than bandwidth alone allows they ended
+  uint64_t wait_ps = 0;  // summed over accesses: how much later they ended than their partner (or, alone,
+                         // their transfer and latency) would have
 };
 
 class DramModel {
@@ -46,8 +49,8 @@ class DramModel {
   DramModel(double bytes_per_s, uint64_t latency_ps);
 
   // An access of `bytes` starting at t (ps): returns when it is over (its last byte moved, plus the latency).
-  // pace_ps > 0: the bytes stream to or from a slower partner (the PCIe link, the flash bus) over pace_ps,
-  // so each window of [t, t + pace_ps) takes its share of them rather than all at once.
+  // pace_ps > 0: the bytes stream to or from a partner (the PCIe link, the flash bus) that takes pace_ps for
+  // them; the caller takes the later end (the statistic wait_ps counts only the DRAM's delay beyond it).
   uint64_t access(uint64_t t, uint32_t bytes, DramUse use, uint64_t pace_ps = 0);
 
   uint64_t transfer_ps(uint32_t bytes) const { return uint64_t(double(bytes) * ps_per_byte_ + 0.5); }

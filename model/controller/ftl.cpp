@@ -454,8 +454,12 @@ void Ftl::flush_page(uint32_t die, uint32_t stream) {
   ++flush_inflight_[die];
   if (gc_[die].active) gc_[die].credit -= 1.0;
   // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
-  // beside the program (which does not wait for them).
-  dram.write(now_ps(), 2 * g_.units_per_page * kDramBurstBytes);
+  // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
+  map_update_bytes_ += 2 * g_.units_per_page * kDramBurstBytes;
+  if (map_update_bytes_ >= kMapUpdateQuantum) {
+    dram.write(now_ps(), map_update_bytes_);
+    map_update_bytes_ = 0;
+  }
   send(op);
   // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
   // the send: issuing map work lets the channels complete operations, which may flush the die's next page.

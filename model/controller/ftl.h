@@ -217,6 +217,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   bool write_stop_ = false;         // read_priority: writes held until the flush is over
   bool flush_phase_ = false;        // read_priority: the reads are served, the flush runs
   uint32_t gc_active_ = 0;
+  static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
+  uint32_t map_update_bytes_ = 0;                      // not charged yet
   std::unique_ptr<FtlWave> wave_;  // null: not traced
 };
 
