@@ -11,7 +11,8 @@ randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
 the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-min-invalid
 adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows turn on flash-side concurrency
-(-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types);
+(-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types,
+-dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
 recoveries (docs/power_loss.md) in its first 2 simulated seconds. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
@@ -73,6 +74,13 @@ WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", 
 WORKLOADS["mixed-70r30w-4k-checked"] = MIXED + ["--set", "check.integrity=true"]
 WORKLOADS["mixed-70r30w-4k-powerloss20"] = WORKLOADS["mixed-70r30w-4k-checked"] + [
     "--set", "fault.power_loss_count=20", "--set", "fault.power_loss_window_ms=2000"]
+# Controller DRAM (on in every row; a narrow one here makes it the bottleneck) and multi-plane operations on
+# two-plane dies (the same capacity: half the blocks per plane), always against opportunistic with any pages.
+WORKLOADS["mixed-70r30w-4k-dram-narrow"] = MIXED + ["--set", "dram.mts=400", "--set", "dram.width_bytes=1"]
+TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_per_plane=80"]
+WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
+WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
+                                                                "--set", "flash.plane_rule=any"]
 
 
 REPEAT = 1

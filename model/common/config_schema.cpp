@@ -32,10 +32,15 @@ const std::vector<KeySpec>& config_schema() {
       {"flash.die_sched", T::String, "fifo", 0, 0, {"fifo", "read_first"}, "", "order of a die's queue: fifo = arrival order; read_first = a queued read overtakes queued programs and erases (user, map and GC), at most flash.read_first_limit reads ahead of the oldest one"},
       {"flash.read_first_limit", T::Int, 8, 1, 1000000, {}, "reads", "read_first: reads that may overtake the oldest queued program or erase of a die; then it is served (no starvation)"},
       {"flash.cell", T::String, "slc", 0, 0, {"slc", "mlc", "tlc", "qlc"}, "", "bits per cell: page p of a block is page type p mod bits (LSB, CSB, MSB, TSB), with timing.page_read_us and timing.page_prog_us"},
+      {"flash.multiplane", T::String, "always", 0, 0, {"always", "opportunistic", "never"}, "", "multi-plane operations (geometry.planes_per_die > 1): always = every operation works all planes of a die at once (one tR, tPROG, tBERS); opportunistic = as always, and a read joins the die's next queued reads on other planes whose page satisfies flash.plane_rule (their tR overlap); never = one plane at a time (a program or erase takes planes x tPROG or tBERS, a read one tR per plane it touches)"},
+      {"flash.plane_rule", T::String, "same_page", 0, 0, {"same_page", "any"}, "", "flash.multiplane=opportunistic: the plane-address rule for combining: same_page = the same page offset in each plane's block; any = any pages"},
       {"flash.one_shot", T::Bool, false, 0, 0, {}, "", "mlc/tlc/qlc: one-shot programming: a wordline's pages take their data-in, then the last one programs the wordline in one tPROG (the largest of timing.page_prog_us); the others take no array time"},
       // NVMe front end and PCIe link
       {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},
       {"nvme.link_latency_ns", T::Real, 500.0, 0.0, 1e7, {}, "ns", "one-way PCIe latency per transfer"},
+      {"dram.mts", T::Real, 3200.0, 1.0, 1e5, {}, "MT/s", "controller DRAM transfer rate; bandwidth = dram.mts x dram.width_bytes, shared by host DMA, flash data-in/out and map lookups (docs/hardware.md)"},
+      {"dram.width_bytes", T::Int, 4, 1, 64, {}, "bytes", "controller DRAM data bus width (4 = x32)"},
+      {"dram.latency_ns", T::Real, 30.0, 0.0, 1e6, {}, "ns", "controller DRAM access latency (activate + CAS), added to every access after its transfer"},
       {"nvme.fetch_ns", T::Real, 20.0, 0.0, 1e6, {}, "ns", "controller time to fetch one submission entry (arbitration + 64 B)"},
       // firmware
       {"firmware.cores", T::Int, 1, 1, 64, {}, "", "FTL processor cores (each operation runs on the earliest free core)"},

@@ -1,5 +1,7 @@
 #include "controller/channel_controller.h"
 
+#include <algorithm>
+
 #include "common/sim_time.h"
 #include "sim/wave_signals.h"
 #include "sim/wave_trace.h"
@@ -14,6 +16,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
                                      std::vector<Die*> dies, const Channel& bus, const FlashParams& params)
     : sc_module(name),
       tsock("tsock"),
+      dram("dram_isock"),
       g_(g),
       channel_(channel),
       bus_(bus),
@@ -82,8 +85,20 @@ uint32_t ChannelController::bytes_of(const FlashOp& op) const {
   return op.bytes ? op.bytes : uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
 }
 
+uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
+  const uint32_t bytes = bytes_of(op);
+  const uint64_t t = bus_.transfer_ps(bytes);
+  stats_.bus_busy_ps += t;
+  const uint64_t d = op.cmd == FlashCmd::Program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
+  return std::max(start + t, d);
+}
+
 uint64_t ChannelController::array_time(const FlashOp& op) const {
-  return op.cmd == FlashCmd::Read ? params_.read_ps(op.page) : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page) : params_.timing.t_erase_ps;
+  const uint64_t t = op.cmd == FlashCmd::Read      ? params_.read_ps(op.page)
+                     : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page)
+                                                   : params_.timing.t_erase_ps;
+  // Without multi-plane operations the die works its planes one after the other.
+  return params_.multiplane == MultiPlane::Never ? t * uint64_t(__builtin_popcount(plane_mask(op))) : t;
 }
 
 const ChannelStats& ChannelController::stats() const {
@@ -127,6 +142,7 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   }
   d.queue.pop();
   ++stats_.suspended_reads;
+  count_planes(plane_mask(*read));
   start_array(k, read, at, ts + array_time(*read));
   return true;
 }
@@ -168,13 +184,17 @@ void ChannelController::finish_array(uint32_t k) {
   ++stats_.ops[uint32_t(op->cmd)];
   switch (op->cmd) {
     case FlashCmd::Read: {
-      size_t base = size_t(op->block) * g_.units_per_block + size_t(op->page) * g_.units_per_page;
-      for (uint32_t m = op->slot_mask; m; m &= m - 1) {
-        uint32_t s = uint32_t(__builtin_ctz(m));
-        op->lpn[s] = d.die->lpn(uint32_t(base + s));
-        op->version[s] = d.die->version(uint32_t(base + s));
+      for (uint32_t i = 0; i <= d.joined_n; ++i) {  // op, then the reads that joined its tR
+        FlashOp* r = i == 0 ? op : d.joined[i - 1];
+        size_t base = size_t(r->block) * g_.units_per_block + size_t(r->page) * g_.units_per_page;
+        for (uint32_t m = r->slot_mask; m; m &= m - 1) {
+          uint32_t s = uint32_t(__builtin_ctz(m));
+          r->lpn[s] = d.die->lpn(uint32_t(base + s));
+          r->version[s] = d.die->version(uint32_t(base + s));
+        }
+        if (i) ++stats_.ops[uint32_t(FlashCmd::Read)];
       }
-      d.read_out = op;  // sensed into the page register; needs the bus for data-out
+      d.read_out = op;  // sensed into the page register(s); needs the bus for data-out
     } break;
     case FlashCmd::Program:
       d.die->program(op->block, op->page, op->lpn, op->version, op->kind, op->stream);
@@ -199,16 +219,31 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       if (head && head->cmd == FlashCmd::Read && head->ready_ps <= d.suspended_at) {
         d.queue.pop();
         ++stats_.suspended_reads;
+        count_planes(plane_mask(*head));
         start_array(k, head, std::max({now, head->ready_ps, d.free_at}), array_time(*head));
       } else {
         resume(k, now);
       }
     } else if (d.staged) {
-      start_array(k, d.staged, std::max(now, d.staged_at), params_.prog_ps(d.staged->page));
+      count_planes(plane_mask(*d.staged));
+      start_array(k, d.staged, std::max(now, d.staged_at), array_time(*d.staged));
       d.staged = nullptr;
     } else if (head && head->cmd != FlashCmd::Program) {
       FlashOp* op = d.queue.pop();
-      start_array(k, op, std::max({now, op->ready_ps, d.free_at}), array_time(*op));
+      const uint64_t start = std::max({now, op->ready_ps, d.free_at});
+      if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
+        const uint64_t t = join_reads(d, op, start);
+        start_array(k, op, start, t);
+        if (t != array_time(*op)) {  // the group's tR is a joined read's: the array's own time is t
+          d.array_from = start;
+          const uint64_t extra = t - array_time(*op);
+          stats_.die_array_busy_ps += extra;
+          stats_.die_array_ps[k] += extra;
+        }
+      } else {
+        count_planes(plane_mask(*op));
+        start_array(k, op, start, array_time(*op));
+      }
     }
   } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
              d.queue.front()->cmd == FlashCmd::Read) {
@@ -235,10 +270,10 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   const uint64_t at = std::max(now, bus_free_at_);  // the bus is a timeline reserved first come, first served
   if (d.read_out) {  // data-out: the read is done when it ends
     FlashOp* op = d.read_out;
-    d.read_out = nullptr;
-    const uint64_t t = bus_.transfer_ps(bytes_of(*op));
-    bus_free_at_ = at + t;
-    stats_.bus_busy_ps += t;
+    // The reads that joined its tR follow on the bus, one data-out each.
+    d.read_out = d.joined_out < d.joined_n ? d.joined[d.joined_out++] : nullptr;
+    if (!d.read_out) d.joined_n = d.joined_out = 0;
+    bus_free_at_ = transfer_end(*op, at);
     if (wave_) trace_bus(k, *op, at, bus_free_at_);
     d.free_at = bus_free_at_;
     kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
@@ -247,12 +282,12 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   }
   FlashOp* op = d.queue.pop();
   const uint64_t start = std::max(at, op->ready_ps);
-  const uint64_t t = bus_.transfer_ps(bytes_of(*op));
-  bus_free_at_ = start + t;
-  stats_.bus_busy_ps += t;
+  bus_free_at_ = transfer_end(*op, start);
+  const uint64_t t = bus_free_at_ - start;
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
-    start_array(k, op, start, t + params_.prog_ps(op->page));  // data-in then tPROG, as one piece
+    count_planes(plane_mask(*op));
+    start_array(k, op, start, t + array_time(*op));  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;

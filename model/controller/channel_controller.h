@@ -21,6 +21,11 @@
 // that was ready when it began (reads arriving later wait for the resume or suspend it again), at most
 // max_suspends times per operation. All of it is scheduled when it is decided: no extra wakes.
 // Die scheduling (flash.die_sched): each die's queue is a DieQueue (fifo or read_first).
+// Multi-plane (flash.multiplane, channel_multiplane.cpp): never = a die works one plane at a time (planes x the
+// array time); opportunistic = a read starting on an idle die takes along the reads directly behind it in the
+// queue that work other planes and satisfy flash.plane_rule: one tR for the group, then a data-out each.
+// DRAM (optional dram port): each bus transfer also moves its bytes to or from the controller DRAM, paced by
+// the bus; a DRAM that cannot keep up holds the bus until it has (annotated b_transport, no event).
 //
 // Waveform (trace()): every bus transfer and array operation is recorded with its exact start and end when
 // it is scheduled (chN.bus.owner, chN.bus.dir, chN.dieK.state), so nothing wakes to draw it; untraced, the
@@ -32,6 +37,7 @@
 
 #include <vector>
 
+#include "controller/dram.h"
 #include "flash/channel.h"
 #include "flash/die.h"
 #include "flash/die_queue.h"
@@ -49,6 +55,9 @@ struct ChannelStats {
   uint64_t suspended_reads = 0;           // reads served while an operation was suspended
   uint64_t suspended_ps = 0;              // how much later suspended operations ended (suspend to end of resume)
   uint64_t read_overtakes = 0;            // read_first: reads served ahead of an older program or erase
+  // flash.multiplane: array operations as the die runs them (never: one per plane), those on several
+  // planes at once, and reads that joined another read's tR (opportunistic)
+  uint64_t plane_ops = 0, multiplane_ops = 0, combined_reads = 0;
 };
 
 class WaveTracer;
@@ -56,6 +65,7 @@ class WaveTracer;
 class ChannelController : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ChannelController> tsock;
+  DramPort<ChannelController> dram;  // flash DMA: data-in read from DRAM, data-out written into it (optional)
 
   ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
                     const Channel& bus, const DieTiming& timing);
@@ -77,6 +87,8 @@ class ChannelController : public sc_core::sc_module {
     FlashOp* staged = nullptr;    // cache program: data-in (ending at staged_at) into the cache register
     uint64_t staged_at = 0;
     FlashOp* read_out = nullptr;  // read sensed, waiting for the bus
+    FlashOp* joined[8];           // multi-plane read (opportunistic): reads sensed with read_out's, in order
+    uint32_t joined_n = 0, joined_out = 0;  // joined, and those whose data-out has been granted
     uint64_t free_at = 0;         // the die's data-out ends then: no new array op before
     uint64_t array_from = 0;      // the array op's own array time starts then (after data-in, suspend or resume)
     uint32_t suspends = 0;        // suspensions of the current array op (or of the suspended one)
@@ -98,7 +110,13 @@ class ChannelController : public sc_core::sc_module {
   void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
   uint64_t array_time(const FlashOp& op) const;
+  uint32_t plane_mask(const FlashOp& op) const;  // planes an operation works (reads: those of its units)
+  void count_planes(uint32_t planes);             // statistics of one array operation on these planes
+  uint64_t join_reads(DieState& d, FlashOp* op, uint64_t start);  // opportunistic: returns the group's tR
   uint32_t bytes_of(const FlashOp& op) const;
+  // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
+  // (the bus is held while a DRAM that cannot keep up lags behind).
+  uint64_t transfer_end(const FlashOp& op, uint64_t start);
 
   const Geometry& g_;
   uint32_t channel_;

@@ -31,6 +31,7 @@ FtlParams FtlParams::from_config(const Config& c) {
 Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
          IntegrityChecker* checker)
     : sc_module(name),
+      dram("dram_isock"),
       p_(p),
       ftl_(ftl),
       g_(ftl.geometry()),
@@ -200,6 +201,8 @@ void Ftl::continue_cmd(NvmeCommand& cmd) {
 
 void Ftl::read(NvmeCommand& cmd, uint64_t t) {
   cmd.pending = 1;  // guard until every part is issued
+  // The units' map entries come from DRAM, one burst each, issued together.
+  cmd.ready_ps = dram.read(cmd.ready_ps, cmd.units * kDramBurstBytes);
   if (checker_) cmd.expect.resize(cmd.units);
   FlashOp* cur = nullptr;
   bool gc_wait = false;
@@ -450,6 +453,13 @@ void Ftl::flush_page(uint32_t die, uint32_t stream) {
   ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
   ++flush_inflight_[die];
   if (gc_[die].active) gc_[die].credit -= 1.0;
+  // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
+  // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
+  map_update_bytes_ += 2 * g_.units_per_page * kDramBurstBytes;
+  if (map_update_bytes_ >= kMapUpdateQuantum) {
+    dram.write(now_ps(), map_update_bytes_);
+    map_update_bytes_ = 0;
+  }
   send(op);
   // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
   // the send: issuing map work lets the channels complete operations, which may flush the die's next page.

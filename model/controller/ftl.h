@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/payload_pool.h"
+#include "controller/dram.h"
 #include "controller/integrity_checker.h"
 #include "common/nvme_command.h"
 #include "controller/page_ftl.h"
@@ -54,6 +55,7 @@ struct FtlStats {
 class Ftl : public sc_core::sc_module, public CommandSink {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<Ftl>>> flash_isock;  // one per channel
+  DramPort<Ftl> dram;  // the firmware's map lookups and updates (optional)
 
   Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
       IntegrityChecker* checker);
@@ -239,6 +241,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   bool write_stop_ = false;         // read_priority: writes held until the flush is over
   bool flush_phase_ = false;        // read_priority: the reads are served, the flush runs
   uint32_t gc_active_ = 0;
+  static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
+  uint32_t map_update_bytes_ = 0;                      // not charged yet
   std::unique_ptr<FtlWave> wave_;  // null: not traced
 };
 

@@ -1,5 +1,7 @@
 #include "controller/nvme_controller.h"
 
+#include <algorithm>
+
 #include "common/config.h"
 #include "common/sim_time.h"
 
@@ -22,6 +24,7 @@ NvmeParams NvmeParams::from_config(const Config& c) {
 NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p)
     : sc_module(name),
       nvme_tsock("nvme_tsock"),
+      dram("dram_isock"),
       p_(p),
       down_(p.link_bytes_per_s, p.link_latency_ps),
       up_(p.link_bytes_per_s, p.link_latency_ps),
@@ -70,9 +73,20 @@ void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   // Reads: data then the completion entry go up back to back (posted writes keep their order).
   // Writes: the data comes down from host memory first; then the completion entry goes up.
   // TRIM: the 16-byte dataset-management range comes down.
-  uint64_t t = cmd.op == IoOp::Read    ? up_.send(ready_ps, cmd.bytes)
-               : cmd.op == IoOp::Write ? down_.transfer(ready_ps, cmd.bytes)
-                                       : down_.transfer(ready_ps, 16);
+  // The DMA moves the data between the link and DRAM as it streams: the transfer is over when both are
+  // (a DRAM that keeps up with the link adds nothing; its latency hides behind the link's).
+  uint64_t t;
+  if (cmd.op == IoOp::Read) {
+    t = up_.send(ready_ps, cmd.bytes);
+    const uint64_t pace = up_.busy_of(cmd.bytes);
+    t = std::max(t, dram.read(t - pace, cmd.bytes, pace));
+  } else if (cmd.op == IoOp::Write) {
+    t = down_.transfer(ready_ps, cmd.bytes);
+    const uint64_t pace = down_.busy_of(cmd.bytes);
+    t = std::max(t, dram.write(t - pace, cmd.bytes, pace));
+  } else {
+    t = down_.transfer(ready_ps, 16);
+  }
   cmd.complete_ps = up_.transfer(t, kCqeBytes);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/nvme_command.h"
+#include "controller/dram.h"
 
 namespace ssdtlm {
 
@@ -37,6 +38,7 @@ class PcieLink {
     return free_;
   }
   uint64_t transfer(uint64_t t, uint32_t bytes) { return send(t, bytes) + latency_ps_; }
+  uint64_t busy_of(uint32_t bytes) const { return uint64_t(bytes * ps_per_byte_ + 0.5); }
   uint64_t busy_ps() const { return busy_ps_; }
 
  private:
@@ -49,6 +51,7 @@ class PcieLink {
 class NvmeController : public sc_core::sc_module, public CompletionSink {
  public:
   tlm_utils::simple_target_socket<NvmeController> nvme_tsock;
+  DramPort<NvmeController> dram;  // host DMA: write data into the buffer, read data out of DRAM
 
   NvmeController(sc_core::sc_module_name name, const NvmeParams& p);
   void bind_backend(CommandSink* b) { backend_ = b; }

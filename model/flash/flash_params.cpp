@@ -64,6 +64,9 @@ FlashParams FlashParams::from_config(const Config& c) {
   const std::string cell = c.s("flash.cell");
   p.page_types = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
   p.one_shot = c.b("flash.one_shot");
+  const std::string mp = c.s("flash.multiplane");
+  p.multiplane = mp == "never" ? MultiPlane::Never : mp == "opportunistic" ? MultiPlane::Opportunistic : MultiPlane::Always;
+  p.plane_any = c.s("flash.plane_rule") == "any";
   const std::string reads = c.s("timing.page_read_us"), progs = c.s("timing.page_prog_us");
   if (p.page_types == 1) {
     if (!reads.empty()) throw ConfigError("timing.page_read_us: expected empty with flash.cell=slc (one page type: timing.t_read_us), got \"" + reads + "\"");

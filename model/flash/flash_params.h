@@ -12,6 +12,9 @@ class Config;
 
 // flash.suspend: which array operations a read may suspend.
 enum class SuspendMode : uint8_t { None, Program, ProgramErase };
+// flash.multiplane: how the planes of a die work together.
+enum class MultiPlane : uint8_t { Always, Opportunistic, Never };
+
 // flash.die_sched: the order a die's queue is served in.
 enum class DieSched : uint8_t { Fifo, ReadFirst };
 
@@ -28,6 +31,8 @@ struct FlashParams {
   uint64_t page_read_ps[kMaxPageTypes] = {0, 0, 0, 0};
   uint64_t page_prog_ps[kMaxPageTypes] = {0, 0, 0, 0};
   bool one_shot = false;          // a wordline's pages are transferred, then programmed in one tPROG
+  MultiPlane multiplane = MultiPlane::Always;
+  bool plane_any = false;         // flash.plane_rule=any (else same_page)
 
   // Plain timing (SLC, no suspend, FIFO): what the channel controller did before these options existed.
   static FlashParams plain(const DieTiming& t);

@@ -9,6 +9,7 @@
 
 #include "common/config.h"
 #include "controller/channel_controller.h"
+#include "controller/dram.h"
 #include "controller/ftl.h"
 #include "controller/integrity_checker.h"
 #include "controller/nvme_controller.h"
@@ -29,6 +30,7 @@ class Platform {
   virtual Ftl& ftl() = 0;
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;
+  virtual Dram* dram() { return nullptr; }  // the controller DRAM, when the platform has one
   // Registers every signal of the waveform with `w` (and its place in the layout); called once, before the
   // timed run, after preconditioning. Components record their changes themselves from then on.
   virtual void trace(WaveTracer& w) = 0;

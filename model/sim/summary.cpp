@@ -152,6 +152,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
               {"write_stops", fs.write_stops}};
   double bus = 0, die = 0;
   uint64_t array_ops[3] = {0, 0, 0}, suspends[3] = {0, 0, 0}, suspended_reads = 0, suspended_ps = 0, overtakes = 0;
+  uint64_t plane_ops = 0, multiplane_ops = 0, combined_reads = 0;
   for (auto* ch : p.channels()) {
     const ChannelStats& cs = ch->stats();
     bus += double(cs.bus_busy_ps);
@@ -160,6 +161,9 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     suspended_reads += cs.suspended_reads;
     suspended_ps += cs.suspended_ps;
     overtakes += cs.read_overtakes;
+    plane_ops += cs.plane_ops;
+    multiplane_ops += cs.multiplane_ops;
+    combined_reads += cs.combined_reads;
   }
   // What the dies did, counted by the channels (the FTL's counters above count what it issued).
   s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
@@ -171,6 +175,11 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                           {"suspended_s", double(suspended_ps) / 1e12},
                           {"mean_suspended_us", suspensions ? double(suspended_ps) / 1e6 / double(suspensions) : 0.0}};
   s["nand"]["read_overtakes"] = overtakes;
+  // flash.multiplane (docs/hardware.md): array operations as the dies ran them, the share on several planes
+  s["nand"]["multiplane"] = {{"array_ops", plane_ops},
+                             {"multiplane_ops", multiplane_ops},
+                             {"fraction", plane_ops ? double(multiplane_ops) / double(plane_ops) : 0.0},
+                             {"combined_reads", combined_reads}};
   const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
   s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
@@ -190,6 +199,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     s["utilization"]["channels"] = buses;
     s["utilization"]["dies"] = dies;
   }
+  if (Dram* dram = p.dram()) s["dram"] = dram_summary(*dram, span_ps);
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},

@@ -17,6 +17,8 @@ nlohmann::json map_summary(Platform& p);
 nlohmann::json stream_summary(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
+// The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).
+nlohmann::json dram_summary(const Dram& d, double span_ps);
 std::string latency_cdf_csv(const HostStats& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);

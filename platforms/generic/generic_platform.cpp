@@ -107,6 +107,7 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   np.queues = host_->queues();
   nvme_ = std::make_unique<NvmeController>("nvme", np);
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
+  dram_ = std::make_unique<Dram>("dram", DramParams::from_config(c));
   Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
   const FlashParams fparams = FlashParams::from_config(c);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
@@ -121,6 +122,9 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   nvme_->bind_backend(ftl_.get());
   ftl_->bind_frontend(nvme_.get());
   for (uint32_t ch = 0; ch < g_.channels; ++ch) ftl_->flash_isock[ch]->bind(channels_[ch]->tsock);
+  dram_->attach(nvme_->dram.isock, DramSide::Host);
+  dram_->attach(ftl_->dram.isock, DramSide::Map);
+  for (auto& ch : channels_) dram_->attach(ch->dram.isock, DramSide::Flash);
 }
 
 std::vector<ChannelController*> GenericPlatform::channels() {

@@ -19,6 +19,7 @@ class GenericPlatform : public Platform {
   Ftl& ftl() override { return *ftl_; }
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
+  Dram* dram() override { return dram_.get(); }
   void trace(WaveTracer& w) override;
   size_t model_bytes() const override;
 
@@ -31,6 +32,7 @@ class GenericPlatform : public Platform {
   std::unique_ptr<NvmeHost> host_;
   std::unique_ptr<NvmeController> nvme_;
   std::unique_ptr<Ftl> ftl_;
+  std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<ChannelController>> channels_;
 };
 

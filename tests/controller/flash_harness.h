@@ -25,8 +25,10 @@ struct FlashHarness : sc_core::sc_module {
   std::vector<FlashOp> done;  // completed ops, in completion order
 
   // `params` gets the harness's tR/tPROG/tBERS (kTr, kTprog, kTerase); FlashParams() = plain timing.
-  FlashHarness(sc_core::sc_module_name n, FlashParams params, uint32_t dies_on_channel = 1) : sc_module(n) {
+  FlashHarness(sc_core::sc_module_name n, FlashParams params, uint32_t dies_on_channel = 1, uint32_t planes = 1)
+      : sc_module(n) {
     cfg.set("geometry.channels=1");
+    cfg.set("geometry.planes_per_die=" + std::to_string(planes));
     cfg.set("geometry.dies_per_channel=" + std::to_string(dies_on_channel));
     cfg.set("geometry.blocks_per_plane=32");
     cfg.set("geometry.pages_per_block=6");
