@@ -87,3 +87,47 @@ TEST_CASE("fast-forward runs on one worker when units sit off their stripe's die
   CHECK(r.threads == 1);
   CHECK(r.units_written == d.g.logical_units);
 }
+
+namespace {
+// Zoned 4 KiB random writes: a fraction `hot` of the writes to the first fraction `size` of the LPNs.
+class ZonedWrites : public Workload {
+ public:
+  ZonedWrites(uint64_t units, double hot, double size, uint64_t seed)
+      : units_(units), hot_units_(uint64_t(double(units) * size)), hot_(hot), rng_(seed) {}
+  bool next(IoRequest& r) override {
+    r.op = IoOp::Write;
+    r.bytes = kUnitBytes;
+    const uint64_t u = rng_.uniform() < hot_ ? rng_.below(hot_units_) : hot_units_ + rng_.below(units_ - hot_units_);
+    r.offset = u * kUnitBytes;
+    return true;
+  }
+
+ private:
+  uint64_t units_, hot_units_;
+  double hot_;
+  Rng rng_;
+};
+}  // namespace
+
+// VALIDATION.md, hot/cold: 90/10 with one frontier for host and GC data, greedy, 25 % over-provisioning, Np = 256:
+// 3.52 (the timed FTL reads 3.53-3.55 in a long run). The fast-forward reads about 3.13: it collects a victim in
+// one burst before the host page, where the timed FTL spreads the copies over the host writes (GC credit); a
+// Monte Carlo with burst GC gives 3.18, with paced GC 3.56 (docs/streams.md, "Known problem"). Hidden until fixed.
+TEST_CASE("fast-forward WAF under zoned 90/10 with one frontier matches the mixed WAF", "[.][ftl][precondition][ff-skew]") {
+  FfDrive d({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=600",
+             "geometry.pages_per_block=128", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});
+  FrontierLayout one;
+  one.gc_in_user = true;  // streams.gc_frontier=user: GC copies go to the user frontier
+  std::vector<Die*> raw;
+  for (auto& p : d.dies) raw.push_back(p.get());
+  PageFtl ftl(d.g, raw, make_victim_policy("greedy", d.g, "ftl.gc_victim"), 2, one);
+  ZonedWrites w(d.g.logical_units, 0.9, 0.1, 5);
+  auto quiet = [](uint64_t, uint64_t) {};
+  precondition(ftl, nullptr, true, 6.0, &w, quiet, 1);  // settles within about 4 drive-writes
+  ftl.counters() = FlashCounters();
+  const PreconditionResult r = precondition(ftl, nullptr, false, 10.0, &w, quiet, 1);
+  const FlashCounters& f = ftl.counters();
+  const double waf = double(f.programs[0] + f.programs[2]) * d.g.units_per_page / double(r.units_written);
+  INFO("alpha " << ftl.alpha() << " WAF " << waf);
+  CHECK(waf == Approx(3.52).epsilon(0.03));
+}
