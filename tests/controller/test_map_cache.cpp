@@ -258,11 +258,15 @@ TEST_CASE("map keys are checked against each other and the geometry", "[mapping]
     }
   };
   fails({"map.segment_bytes=1028", "map.entry_bytes=8"}, "map.segment_bytes");
-  fails({"map.segment_bytes=16384"}, "map.segment_bytes");  // larger than the 8 KiB page
+  fails({"map.segment_bytes=16384", "ftl.mapping=dftl"}, "map.segment_bytes");  // larger than the 8 KiB page
+  fails({"map.segment_bytes=16384", "map.protected_ratio=0.5"}, "map.segment_bytes");
   fails({"map.cache_bytes=4096"}, "map.cache_bytes");        // less than one 8 KiB segment
   fails({"map.clean_fraction=0"}, "map.clean_fraction");
   fails({"map.clean_fraction=1"}, "map.clean_fraction");
   fails({"ftl.mapping=ptsd", "map.cache_bytes=8192"}, "map.cache_bytes");  // one segment cannot be split
+  Config page_map;  // a whole map in DRAM writes no segment to flash: a segment larger than a page is fine
+  page_map.set("map.segment_bytes=16384");
+  CHECK_NOTHROW(MapCacheParams::from_config(page_map, Geometry::from_config(page_map, 5)));
   Config ok;
   ok.set("ftl.mapping=ptsd");
   ok.set("map.cache_bytes=16384");

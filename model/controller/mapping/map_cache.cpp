@@ -34,7 +34,9 @@ MapCacheParams MapCacheParams::from_config(const Config& c, const Geometry& g) {
   if (p.segment_bytes % p.entry_bytes)
     fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + std::to_string(p.entry_bytes) + "), got " +
                                   std::to_string(p.segment_bytes));
-  if (p.segment_bytes > page)
+  // Segments are written to flash only with a demand-based scheme or a partly protected map.
+  const bool on_flash = c.s("ftl.mapping") != "page" || p.protected_ratio < 1.0;
+  if (on_flash && p.segment_bytes > page)
     fail("map.segment_bytes", "expected at most one flash page (" + std::to_string(page) + " bytes), got " +
                                   std::to_string(p.segment_bytes));
   if (p.cache_bytes && p.cache_bytes < p.segment_bytes)
