@@ -2,29 +2,21 @@
 // write bandwidth at what arithmetic predicts, bandwidth / (bytes crossing the DRAM per host byte).
 #include <catch2/catch.hpp>
 
-#include <nlohmann/json.hpp>
-
-#include <cstdlib>
-#include <fstream>
 #include <string>
+
+#include "cli_run.h"
 
 namespace {
 
 // The generic drive (8 x 8 dies, ~750 MB/s of flash programs), empty, a 4 MiB buffer, 128 KiB sequential
 // writes from 4 queues of depth 8, 512 MiB in all.
 nlohmann::json run(const std::string& name, const std::string& sets) {
-  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic";
-  const std::string out = "dram_platform_" + name;
-  const std::string cmd = bin + " --quiet --out " + out +
-                          " --set geometry.blocks_per_plane=64 --set geometry.pages_per_block=64"
-                          " --set precondition.fill=false --set precondition.drive_writes=0 --set buffer.bytes=4M"
-                          " --set workload.pattern=sequential --set workload.block_bytes=128k --set workload.io_count=0"
-                          " --set workload.io_bytes=512M --set host.queues=4 --set host.queue_depth=8 " +
-                          sets + " 2>" + out + ".err";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::ifstream f(out + "/summary.json");
-  REQUIRE(f.good());
-  nlohmann::json s = nlohmann::json::parse(f);
+  nlohmann::json s = ssdtlm::test::run_cli(
+      "dram_platform_" + name,
+      "--set geometry.blocks_per_plane=64 --set geometry.pages_per_block=64"
+      " --set precondition.fill=false --set precondition.drive_writes=0 --set buffer.bytes=4M"
+      " --set workload.pattern=sequential --set workload.block_bytes=128k --set workload.io_count=0"
+      " --set workload.io_bytes=512M --set host.queues=4 --set host.queue_depth=8 " + sets);
   CHECK(s["integrity"]["errors"] == 0);
   return s;
 }

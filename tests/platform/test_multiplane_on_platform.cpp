@@ -3,28 +3,20 @@
 // without, and queued random reads on different planes share their tR.
 #include <catch2/catch.hpp>
 
-#include <nlohmann/json.hpp>
-
-#include <cstdlib>
-#include <fstream>
 #include <string>
+
+#include "cli_run.h"
 
 namespace {
 
 // The small drive with two planes per die: 2 channels x 2 dies x 2 planes, 8 KiB pages (16 KiB multi-plane
 // pages), tPROG 700 us, tR 60 us.
 nlohmann::json run(const std::string& name, const std::string& sets) {
-  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic";
-  const std::string out = "multiplane_platform_" + name;
-  const std::string cmd = bin + " --quiet --out " + out +
-                          " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.planes_per_die=2"
-                          " --set geometry.blocks_per_plane=128 --set geometry.pages_per_block=64 "
-                          " --set geometry.over_provisioning=0.15 --set buffer.bytes=4M " +
-                          sets + " 2>" + out + ".err";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::ifstream f(out + "/summary.json");
-  REQUIRE(f.good());
-  nlohmann::json s = nlohmann::json::parse(f);
+  nlohmann::json s = ssdtlm::test::run_cli(
+      "multiplane_platform_" + name,
+      "--set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.planes_per_die=2"
+      " --set geometry.blocks_per_plane=128 --set geometry.pages_per_block=64 "
+      " --set geometry.over_provisioning=0.15 --set buffer.bytes=4M " + sets);
   CHECK(s["integrity"]["errors"] == 0);
   return s;
 }

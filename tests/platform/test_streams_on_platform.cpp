@@ -8,6 +8,7 @@
 
 #include "controller/precondition.h"
 #include "host/workload_factory.h"
+#include "cli_run.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;
@@ -192,11 +193,9 @@ TEST_CASE("superblock GC on one die is block GC", "[platform][superblock]") {
   const std::vector<std::string> sets = {"geometry.channels=1", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=512",
                                          "ftl.gc_free_blocks=4", "workload.io_count=300000", "host.queues=1",
                                          "precondition.drive_writes=3", "check.integrity=false"};
-  std::string cmd = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic --quiet --out superblock_one_die";
-  for (const auto& s : sets) cmd += " --set " + s;
-  REQUIRE(std::system((cmd + " --set ftl.gc_unit=block").c_str()) == 0);
-  std::ifstream f("superblock_one_die/summary.json");
-  const double block = nlohmann::json::parse(f)["waf"]["total"].get<double>();
+  std::string args = "--set ftl.gc_unit=block";
+  for (const auto& s : sets) args += " --set " + s;
+  const double block = run_cli("superblock_one_die", args)["waf"]["total"].get<double>();
   Config c = generic_config({"ftl.gc_unit=superblock"});
   for (const auto& s : sets) c.set(s);
   RunResult r = run_generic(c);
@@ -276,13 +275,10 @@ TEST_CASE("per-stream statistics: writes, GC writes and lifetimes follow the zon
 TEST_CASE("femu_hotcold: seed 004's device separates hot from cold data with superblock GC", "[platform][streams][superblock]") {
   // A fresh drive written 20 s with zipf:1.2 and 30 % reads, every read checked: GC must run (the 768 MiB
   // are written about four times) and both streams must carry data.
-  const std::string cmd = std::string(SSDTLM_BINARY_DIR) +
-                          "/bin/ssdtlm-femu_hotcold --quiet --out femu_hotcold_out --set workload.runtime_ms=20000 "
-                          "--set workload.distribution=zipf:1.2 --set workload.read_fraction=0.3 "
-                          "--set streams.hot_threshold=6 --set check.integrity=true";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::ifstream f("femu_hotcold_out/summary.json");
-  const auto s = nlohmann::json::parse(f);
+  const auto s = run_cli("femu_hotcold_out",
+                         "--set workload.runtime_ms=20000 --set workload.distribution=zipf:1.2 "
+                         "--set workload.read_fraction=0.3 --set streams.hot_threshold=6 --set check.integrity=true",
+                         "femu_hotcold");
   INFO(s["streams"].dump());
   CHECK(s["ftl"]["gc_unit"] == "superblock");
   CHECK(s["integrity"]["errors"] == 0);
