@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "common/config.h"
+#include "common/rng.h"
 #include "controller/page_ftl.h"
+#include "host/io_request.h"
 
 namespace ssdtlm {
 
@@ -27,6 +29,22 @@ struct FfDrive {
   }
   FfDrive(const FfDrive&) = delete;
   FfDrive& operator=(const FfDrive&) = delete;
+};
+
+// Independent uniform 4 KiB writes over `units` logical units, endless.
+class UniformWrites : public Workload {
+ public:
+  UniformWrites(uint64_t units, uint64_t seed) : units_(units), rng_(seed) {}
+  bool next(IoRequest& r) override {
+    r.op = IoOp::Write;
+    r.offset = rng_.below(units_) * kUnitBytes;
+    r.bytes = kUnitBytes;
+    return true;
+  }
+
+ private:
+  uint64_t units_;
+  Rng rng_;
 };
 
 }  // namespace ssdtlm

@@ -18,21 +18,6 @@ FfDrive small_drive() {
                   "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});
 }
 
-class UniformWrites : public Workload {
- public:
-  UniformWrites(uint64_t units, uint64_t seed) : units_(units), rng_(seed) {}
-  bool next(IoRequest& r) override {
-    r.op = IoOp::Write;
-    r.offset = rng_.below(units_) * kUnitBytes;
-    r.bytes = kUnitBytes;
-    return true;
-  }
-
- private:
-  uint64_t units_;
-  Rng rng_;
-};
-
 void quiet(uint64_t, uint64_t) {}
 
 }  // namespace

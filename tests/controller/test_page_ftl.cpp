@@ -22,22 +22,6 @@ struct Drive : FfDrive {
                 victim) {}
 };
 
-// Independent uniform 4 KiB writes over the whole logical space.
-class UniformWrites : public Workload {
- public:
-  UniformWrites(uint64_t units, uint64_t seed) : units_(units), rng_(seed) {}
-  bool next(IoRequest& r) override {
-    r.op = IoOp::Write;
-    r.offset = rng_.below(units_) * kUnitBytes;
-    r.bytes = kUnitBytes;
-    return true;
-  }
-
- private:
-  uint64_t units_;
-  Rng rng_;
-};
-
 double steady_waf(Drive& d, double warm_drive_writes, double measured_drive_writes) {
   UniformWrites w(d.g.logical_units, 7);
   auto quiet = [](uint64_t, uint64_t) {};

@@ -2,14 +2,13 @@
 // (naming file, line and option), and the shipped examples.
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-#include <unistd.h>
 
+#include "../common/temp_dir.h"
 #include "common/config.h"
 #include "host/fio_job.h"
 
@@ -36,24 +35,8 @@ std::string error_of(const std::string& text, uint64_t device = kDevice) {
 
 const nlohmann::json& job(const FioJobFile& f, size_t j) { return f.jobs.at(j).config; }
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() / ("ssdtlm_fio_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-
- private:
-  fs::path dir_;
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("fio") {}
 };
 
 }  // namespace

@@ -2,43 +2,23 @@
 // workload.trace_devno on multi-device traces.
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
+#include "../common/temp_dir.h"
 #include "host/trace_fit.h"
 #include "host/trace_reader.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
-namespace fs = std::filesystem;
 
 namespace {
 
 constexpr uint64_t kDevice = 1 << 20;  // 1 MiB
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() / ("ssdtlm_fit_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-
- private:
-  fs::path dir_;
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("fit") {}
 };
 
 // Two requests inside the 1 MiB device, three beyond it (one crossing its end). Spans 1581056 bytes.

@@ -1,44 +1,22 @@
 // Trace readers on small hand-written traces, including malformed lines.
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
+#include "../common/temp_dir.h"
 #include "host/fio_iolog_trace.h"
 #include "host/trace_reader.h"
 
 using namespace ssdtlm;
-namespace fs = std::filesystem;
 
 namespace {
 
 // A private temporary directory, removed with its files at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("ssdtlm_traces_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-
- private:
-  fs::path dir_;
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("traces") {}
 };
 
 std::vector<IoRequest> read_all(Workload& w) {
