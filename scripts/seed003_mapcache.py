@@ -20,8 +20,6 @@ seed003_hit_ratio.png, seed003_iops.png, seed003_gtd.png, seed003_wsrch.png.
 import argparse
 import csv
 import json
-import os
-import subprocess
 import sys
 from collections import OrderedDict
 from pathlib import Path
@@ -29,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from studylib import venv  # noqa: E402
+from studylib import seedrun, venv  # noqa: E402
 
 venv.ensure()
 import matplotlib  # noqa: E402
@@ -62,14 +60,7 @@ PAPER_ANDROID_IOPS_2K = [7950, 7987, 8015, 8037, 8048, 8048, 8066]
 
 
 def run_study(study_file, out_dir, a):
-    argv = [sys.executable, str(HERE / "study.py"), str(study_file), "--workers", "1", "--out", str(out_dir)]
-    if a.bin_dir:
-        argv += ["--bin-dir", a.bin_dir]
-    if a.plot_only:
-        return 0
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    print("+ " + " ".join(argv), flush=True)
-    return subprocess.run(argv, cwd=str(ROOT), env=env).returncode
+    return 0 if a.plot_only else seedrun.run_study(study_file, out_dir, 1, a.bin_dir)[0]
 
 
 def load(results_csv):

@@ -23,10 +23,12 @@ def snapshot_binary(out, platform):
     return dst_dir
 
 
-def run_study(study, out_dir, workers, bin_dir):
-    """Runs scripts/study.py on the study file; returns (exit status, wall seconds)."""
-    argv = [sys.executable, str(SCRIPTS / "study.py"), str(study), "--workers", str(workers), "--out", str(out_dir),
-            "--bin-dir", str(bin_dir)]
+def run_study(study, out_dir, workers, bin_dir=None):
+    """Runs scripts/study.py on the study file (with build/bin's executables unless bin_dir names others);
+    returns (exit status, wall seconds)."""
+    argv = [sys.executable, str(SCRIPTS / "study.py"), str(study), "--workers", str(workers), "--out", str(out_dir)]
+    if bin_dir:
+        argv += ["--bin-dir", str(bin_dir)]
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     print("+ " + " ".join(argv), flush=True)
     t0 = time.time()
