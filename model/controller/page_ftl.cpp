@@ -64,41 +64,42 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
 uint32_t PageFtl::pick_victim(uint32_t die) { return pick_victim(die, counters_); }
 
 uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
-  uint32_t v, valid, full;
-  if (blocks_.lines()) {  // the die's block of the victim line, or of a new one once the last is free again
-    v = blocks_.next_line_block(die);
-    const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && blocks_.start_line();
-    if (started) v = blocks_.next_line_block(die);
-    if (v == kInvalid) return v;
-    ++c.gc_victims;
-    if (!started) return v;
-    // Lines collected while no host data was programmed: GC frees no more than its copies (and the lines it
-    // retires) take, a configuration that cannot make progress (too little spare for its frontiers).
-    uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
-    for (const FlashCounters& f : ff_counters_) host += f.programs[uint32_t(UnitKind::UD)];
-    if (host != host_at_line_) {
-      host_at_line_ = host;
-      idle_lines_ = 0;
-    } else if (++idle_lines_ > 2 * g_.blocks_per_die) {
-      throw std::logic_error("superblock GC collected " + std::to_string(idle_lines_) +
-                             " lines without room for host data: too little spare for the open lines of its "
-                             "frontiers (raise geometry.over_provisioning or geometry.pages_per_block, or use "
-                             "fewer streams)");
-    }
-    die = 0;  // one count for the whole drive
-    valid = blocks_.line_valid(g_.block_in_die(v));
-    full = g_.units_per_block * g_.dies;
-  } else {
-    v = blocks_.pick_victim(die);
-    if (v == kInvalid) return v;
-    ++c.gc_victims;
-    valid = blocks_.valid(v);
-    full = g_.units_per_block;
-  }
-  if (valid < full)
+  if (blocks_.lines()) return pick_line_block(die, c);
+  const uint32_t v = blocks_.pick_victim(die);
+  if (v == kInvalid) return v;
+  ++c.gc_victims;
+  if (blocks_.valid(v) < g_.units_per_block)
     full_victims_[die] = 0;
   else if (++full_victims_[die] > g_.blocks_per_die)
     throw std::logic_error("die " + std::to_string(die) + ": GC finds only fully valid blocks (no reclaimable space)");
+  return v;
+}
+
+uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
+  // The die's block of the victim line, or of a new one once the last is free again.
+  uint32_t v = blocks_.next_line_block(die);
+  const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && blocks_.start_line();
+  if (started) v = blocks_.next_line_block(die);
+  if (v == kInvalid) return v;
+  ++c.gc_victims;
+  if (!started) return v;
+  // A configuration that cannot make progress: new lines keep holding only valid data, or keep being collected
+  // while no host data is programmed (GC frees no more than its copies and the lines it retires take).
+  if (blocks_.line_valid(g_.block_in_die(v)) < g_.units_per_block * g_.dies)
+    full_lines_ = 0;
+  else if (++full_lines_ > g_.blocks_per_die)
+    throw std::logic_error("superblock GC finds only fully valid lines (no reclaimable space)");
+  uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
+  for (const FlashCounters& f : ff_counters_) host += f.programs[uint32_t(UnitKind::UD)];
+  if (host != host_at_line_) {
+    host_at_line_ = host;
+    idle_lines_ = 0;
+  } else if (++idle_lines_ > 2 * g_.blocks_per_die) {
+    throw std::logic_error("superblock GC collected " + std::to_string(idle_lines_) +
+                           " lines without room for host data: too little spare for the open lines of its "
+                           "frontiers (raise geometry.over_provisioning or geometry.pages_per_block, or use "
+                           "fewer streams)");
+  }
   return v;
 }
 

@@ -165,6 +165,7 @@ class PageFtl {
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
+  uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
   bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
   void ff_collect_block(uint32_t die, uint32_t victim);
   bool ff_collect_line();  // superblock mode
@@ -190,7 +191,8 @@ class PageFtl {
   std::vector<FfGc> ffgc_;
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
-  uint64_t host_at_line_ = 0, idle_lines_ = 0;  // superblock mode: lines started since host data last landed
+  // Superblock mode: consecutive victim lines with no invalid unit; lines started since host data last landed.
+  uint64_t full_lines_ = 0, host_at_line_ = 0, idle_lines_ = 0;
   FlashCounters counters_;
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;

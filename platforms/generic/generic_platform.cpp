@@ -37,25 +37,32 @@ uint32_t reserved_blocks(const Config& c) {
   const uint32_t open = c.s("ftl.gc_unit") == "superblock" ? uint32_t(BlockManager::kOpenLines) : 1;
   return kept_free_blocks(c) + open * frontier_layout(c).frontiers();
 }
-}  // namespace
-
-GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
-  const bool superblock = c.s("ftl.gc_unit") == "superblock";
-  const std::string kept_key = c.d("ftl.gc_min_invalid") > 0 ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks";
-  if (c.d("ftl.gc_min_invalid") > 0 && c.i("ftl.gc_urgent_free_blocks") > c.i("ftl.gc_free_blocks"))
+// GC settings the FTL cannot honour, refused naming the key.
+void check_gc(const Config& c) {
+  const FrontierLayout layout = frontier_layout(c);
+  const bool min_invalid = c.d("ftl.gc_min_invalid") > 0;
+  if (min_invalid && c.i("ftl.gc_urgent_free_blocks") > c.i("ftl.gc_free_blocks"))
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
                       std::to_string(c.i("ftl.gc_free_blocks")) + "), got " + std::to_string(c.i("ftl.gc_urgent_free_blocks")));
-  if (superblock && kept_free_blocks(c) < frontier_layout(c).gc + 1)
-    throw ConfigError("key '" + kept_key + "': superblock GC needs a free line for each of the " +
-                      std::to_string(frontier_layout(c).gc) + " GC stream(s) and one more to start, at least " +
-                      std::to_string(frontier_layout(c).gc + 1) + " (lines), got " + std::to_string(kept_free_blocks(c)));
-  if (superblock && frontier_layout(c).gc > 1 && !frontier_layout(c).gc_in_user)
+  if (c.s("ftl.gc_unit") != "superblock") return;
+  const uint32_t kept = kept_free_blocks(c);
+  if (kept < layout.gc + 1)
+    throw ConfigError("key '" + std::string(min_invalid ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks") +
+                      "': superblock GC needs a free line for each of the " + std::to_string(layout.gc) +
+                      " GC stream(s) and one more to start, at least " + std::to_string(layout.gc + 1) +
+                      " (lines), got " + std::to_string(kept));
+  if (layout.gc > 1 && !layout.gc_in_user)
     throw ConfigError("key 'streams.gc_stream': superblock GC with several GC frontiers of their own is not supported "
                       "yet (each die copies its own victim block, so the GC lines fill unevenly and retired lines waste "
                       "the spare); use streams.gc_frontier=user (seed 004, FEMU) or streams.gc_stream=shared");
-  if (superblock && map_pages(c))
+  if (map_pages(c))
     throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
                       "map.protected_ratio below 1) is not supported yet");
+}
+}  // namespace
+
+GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
+  check_gc(c);
   const StreamParams sp = StreamParams::from_config(c);
   const bool check = c.b("check.integrity");
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
@@ -67,7 +74,7 @@ GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, 
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
                                         uint32_t(c.i("ftl.gc_free_blocks")), frontier_layout(c));
   page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
-  if (superblock) page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
+  if (c.s("ftl.gc_unit") == "superblock") page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
   if (c.d("ftl.gc_min_invalid") > 0) {  // a victim must hold at least this many invalid units
     const auto most_valid = [&](uint64_t units) {
       return uint32_t(units - uint64_t(std::ceil(c.d("ftl.gc_min_invalid") * double(units))));
