@@ -55,6 +55,7 @@ void quiet_kernel(bool quiet) {
       sc_core::sc_report_handler::set_actions(id, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
 }
 
+#ifndef SSDTLM_GIT_REVISION
 // The git revision of the source tree this file was compiled from, asked of git at run time (the build
 // does not record it unless SSDTLM_GIT_REVISION is defined).
 std::string source_revision(std::string& where) {
@@ -71,6 +72,7 @@ std::string source_revision(std::string& where) {
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
 }
+#endif
 
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
