@@ -25,6 +25,11 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   uint8_t partial = 0;  // bit 0: first unit only partly covered, bit 1: last unit (sub-page / unaligned)
   uint16_t qid = 0;
   uint16_t stream = 0;
+  // The issuing program context and process (IoRequest::pc, proc, proc_slot): host-kernel state a
+  // host-side stream policy (PCStream) reads; carried with the command so that the policy can sit with the
+  // others in the controller's stream assignment (assignment costs no simulated time). Not NVMe fields.
+  uint16_t proc_slot = 0;
+  uint32_t pc = 0, proc = 0;
   uint64_t submit_ps = 0;    // host rang the doorbell
   uint64_t complete_ps = 0;  // completion entry visible to the host
   // controller-side state
@@ -42,7 +47,8 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     partial = 0;
     map_wait = false;
     path = ReadPath::Buffer;
-    qid = stream = 0;
+    qid = stream = proc_slot = 0;
+    pc = proc = 0;
     submit_ps = complete_ps = ready_ps = 0;
     expect.clear();
     next = nullptr;

@@ -47,7 +47,7 @@ class UnitSource {
   // The next request's units [cur_, last_] and their streams; false when the workload has run out.
   bool start_request() {
     uint64_t first, last;
-    uint32_t hint = 0;
+    WriteTag tag;
     if (done_ < fill_end_) {
       first = done_;
       last = std::min<uint64_t>(fill_end_, first + kFillRequestUnits) - 1;
@@ -61,16 +61,16 @@ class UnitSource {
       } while (req.op != IoOp::Write);
       first = req.offset / kUnitBytes;
       last = (req.offset + req.bytes - 1) / kUnitBytes;
-      hint = req.stream;
+      tag = WriteTag{req.stream, req.pc, req.proc, req.proc_slot};
     }
     first_ = cur_ = first;
     last_ = last;
     const uint64_t units = last - first + 1;
     streams_of_.resize(std::max<size_t>(streams_of_.size(), size_t(units)));
     if (first % logical_ + units <= logical_) {
-      streams_.assign(uint32_t(first % logical_), uint32_t(units), hint, streams_of_.data());
+      streams_.assign(uint32_t(first % logical_), uint32_t(units), tag, streams_of_.data());
     } else {  // folds over the end of the device: unit by unit
-      for (uint64_t u = 0; u < units; ++u) streams_.assign(uint32_t((first + u) % logical_), 1, hint, &streams_of_[u]);
+      for (uint64_t u = 0; u < units; ++u) streams_.assign(uint32_t((first + u) % logical_), 1, tag, &streams_of_[u]);
     }
     return true;
   }

@@ -13,7 +13,10 @@ struct IoRequest {
   uint32_t bytes = 0;    // transfer length in bytes (> 0)
   uint64_t time_ns = 0;  // arrival time for open-loop trace replay; 0 for synthetic workloads
   uint16_t stream = 0;   // host stream hint (0 = none)
-  uint32_t pc = 0;       // program-context id (0 = none)
+  uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write
+  uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
+  uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the
+                           // slot's previous process has exited (PCStream drops its per-process state)
 };
 
 // How the host paces a job (fio's startdelay, stonewall, ramp_time, runtime, thinktime, rate). All zero =

@@ -322,6 +322,9 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.partial = uint8_t((r.offset % kUnitBytes ? 1 : 0) | (end % kUnitBytes ? 2 : 0));
   cmd.qid = qid;
   cmd.stream = r.stream;
+  cmd.pc = r.pc;
+  cmd.proc = r.proc;
+  cmd.proc_slot = r.proc_slot;
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
   cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), sat_add(j.start_ps, ns_ps(r.time_ns))) : now_ps();
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);

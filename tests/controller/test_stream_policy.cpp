@@ -15,7 +15,7 @@ namespace {
 
 std::vector<uint8_t> assign(StreamPolicy& p, uint32_t lpn, uint32_t units, uint32_t hint) {
   std::vector<uint8_t> out(units, 0xEE);
-  p.assign(lpn, units, hint, out.data());
+  p.assign(lpn, units, WriteTag{hint, 0, 0, 0}, out.data());
   return out;
 }
 
@@ -74,14 +74,14 @@ TEST_CASE("hotcold policy classifies each unit by its LPN's write count, this wr
   sp.hot_threshold = 2;
   Streams s(sp, 64);
   uint8_t out[4];
-  s.assign(5, 1, 0, out);  // count 1
+  s.assign(5, 1, WriteTag(), out);  // count 1
   CHECK(out[0] == 0);
-  s.assign(5, 1, 0, out);  // count 2 == T: still cold
+  s.assign(5, 1, WriteTag(), out);  // count 2 == T: still cold
   CHECK(out[0] == 0);
-  s.assign(5, 1, 0, out);  // count 3 > T: hot
+  s.assign(5, 1, WriteTag(), out);  // count 3 > T: hot
   CHECK(out[0] == 1);
   // A multi-unit write: units classified one by one.
-  s.assign(4, 3, 0, out);  // counts 1, 4, 1
+  s.assign(4, 3, WriteTag(), out);  // counts 1, 4, 1
   CHECK(out[0] == 0);
   CHECK(out[1] == 1);
   CHECK(out[2] == 0);
@@ -91,9 +91,9 @@ TEST_CASE("hotcold policy classifies each unit by its LPN's write count, this wr
   // GC classification uses the count as it stands (no write is added).
   sp.gc = GcStreams::HotCold;
   Streams g(sp, 64);
-  g.assign(9, 1, 0, out);
-  g.assign(9, 1, 0, out);
-  g.assign(9, 1, 0, out);
+  g.assign(9, 1, WriteTag(), out);
+  g.assign(9, 1, WriteTag(), out);
+  g.assign(9, 1, WriteTag(), out);
   CHECK(g.gc_data_stream(9, 0) == 1);
   CHECK(g.gc_data_stream(8, 1) == 0);
   CHECK(g.gc_stream_of(1) == 1);
@@ -124,10 +124,10 @@ TEST_CASE("AutoStream promotes a chunk by log2 of its update count", "[streams][
   CHECK(a.queue_of(7) == 3);
   // A command's units follow the chunk of its first unit; the chunk is lpn / chunk units.
   uint8_t out[3];
-  a.assign(7 * 256 + 5, 3, 0, out);
+  a.assign(7 * 256 + 5, 3, WriteTag(), out);
   CHECK(out[0] == 3);
   CHECK(out[2] == 3);
-  a.assign(6 * 256, 1, 0, out);
+  a.assign(6 * 256, 1, WriteTag(), out);
   CHECK(out[0] == 0);
   CHECK(a.count_of(6) == 1);
 }

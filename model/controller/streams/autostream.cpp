@@ -68,7 +68,7 @@ uint32_t AutoStream::write(uint32_t c) {
   return chunks_[c].queue;
 }
 
-void AutoStream::assign(uint32_t lpn, uint32_t units, uint32_t, uint8_t* out) {
+void AutoStream::assign(uint32_t lpn, uint32_t units, const WriteTag&, uint8_t* out) {
   std::memset(out, int(write(lpn / chunk_units_)), units);
 }
 

@@ -30,7 +30,7 @@ class AutoStream : public StreamPolicy {
  public:
   AutoStream(uint32_t streams, uint64_t logical_units, uint32_t chunk_units);
 
-  void assign(uint32_t lpn, uint32_t units, uint32_t hint, uint8_t* out) override;
+  void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) override;
   size_t memory_bytes() const override { return chunks_.capacity() * sizeof(Chunk) + queues_.capacity() * sizeof(Queue); }
 
   // One write to `chunk`: returns its stream after the update.

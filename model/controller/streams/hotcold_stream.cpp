@@ -12,7 +12,7 @@ namespace {
 class HotColdStream : public StreamPolicy {
  public:
   explicit HotColdStream(const StreamContext& c) : counts_(*c.counts), threshold_(c.hot_threshold), streams_(c.streams) {}
-  void assign(uint32_t lpn, uint32_t units, uint32_t, uint8_t* out) override {
+  void assign(uint32_t lpn, uint32_t units, const WriteTag&, uint8_t* out) override {
     for (uint32_t i = 0; i < units; ++i) out[i] = uint8_t(hotcold_stream(counts_[lpn + i], threshold_, streams_));
   }
 

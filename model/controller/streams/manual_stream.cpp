@@ -11,8 +11,8 @@ namespace {
 class ManualStream : public StreamPolicy {
  public:
   explicit ManualStream(uint32_t streams) : last_(streams - 1) {}
-  void assign(uint32_t, uint32_t units, uint32_t hint, uint8_t* out) override {
-    std::memset(out, int(std::min(hint, last_)), units);
+  void assign(uint32_t, uint32_t units, const WriteTag& tag, uint8_t* out) override {
+    std::memset(out, int(std::min(tag.hint, last_)), units);
   }
 
  private:

@@ -23,12 +23,24 @@ struct StreamContext {
   const WriteCounts* counts = nullptr;  // per-LPN host-write counts (hotcold), the write being assigned included
 };
 
+// What the host tells about one write besides its addresses: the stream id of an NVMe streams directive
+// (0 = none) and, for host-side policies, the program context and process that issued it (IoRequest).
+struct WriteTag {
+  uint32_t hint = 0;
+  uint32_t pc = 0;
+  uint32_t proc = 0;
+  uint16_t proc_slot = 0;
+};
+
 class StreamPolicy {
  public:
   virtual ~StreamPolicy() = default;
-  // The streams of the units [lpn, lpn + units) of one host write whose command carries stream id `hint`
-  // (0 = none): out[i] in [0, streams) for unit lpn + i.
-  virtual void assign(uint32_t lpn, uint32_t units, uint32_t hint, uint8_t* out) = 0;
+  // The streams of the units [lpn, lpn + units) of one host write: out[i] in [0, streams) for unit lpn + i.
+  virtual void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) = 0;
+  // The host trimmed the units [lpn, lpn + units) (their data died). Only policies that return true from
+  // wants_trims() are told.
+  virtual void trim(uint32_t /*lpn*/, uint32_t /*units*/) {}
+  virtual bool wants_trims() const { return false; }
   virtual size_t memory_bytes() const { return 0; }
 };
 

@@ -46,6 +46,7 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.chunk_units = p_.chunk_units;
   ctx.counts = counts_.get();
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
+  policy_trims_ = policy_->wants_trims();
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);
   reset_stats();
 }

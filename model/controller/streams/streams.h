@@ -53,15 +53,19 @@ class Streams {
   uint32_t gc_streams() const { return p_.gc_streams(); }
 
   // One host write command: counts its units' writes, then fills out[i], the stream of unit lpn + i.
-  void assign(uint32_t lpn, uint32_t units, uint32_t hint, uint8_t* out) {
+  void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) {
     if (counts_) for (uint32_t i = 0; i < units; ++i) counts_->add(lpn + i);
-    policy_->assign(lpn, units, hint, out);
+    policy_->assign(lpn, units, tag, out);
     for (uint32_t i = 0; i < units; ++i) ++stats_.writes[out[i]];
   }
   // A valid unit GC relocates: its data stream from now on (the stream in its out-of-band data, or with
   // gc_stream=hotcold its LPN's class), and the GC stream (frontier) it goes to.
   uint32_t gc_data_stream(uint32_t lpn, uint32_t oob_stream) const {
     return p_.gc == GcStreams::HotCold ? hotcold_stream((*counts_)[lpn], p_.hot_threshold, user_streams()) : oob_stream;
+  }
+  // The host trimmed [lpn, lpn + units).
+  void trim(uint32_t lpn, uint32_t units) {
+    if (policy_trims_) policy_->trim(lpn, units);
   }
   uint32_t gc_stream_of(uint32_t data_stream) const { return p_.gc == GcStreams::Shared ? 0 : data_stream; }
   void prefetch(uint32_t lpn) const {
@@ -81,6 +85,7 @@ class Streams {
   StreamParams p_;
   std::unique_ptr<WriteCounts> counts_;
   std::unique_ptr<StreamPolicy> policy_;
+  bool policy_trims_ = false;
   std::unique_ptr<Lifetimes> lifetimes_;
   StreamStats stats_;
 };
