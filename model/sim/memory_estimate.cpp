@@ -51,6 +51,8 @@ MemoryEstimate estimate_memory(const Config& c, const Geometry& g) {
   if (integrity) add("integrity checker", L * 4);
   if (c.b("stats.lpn_writes")) add("lpn write counts", L * 4);
   if (lifetimes_on) add("lifetime statistics", L * (lifetimes == "all" ? 5.0 : 0.625));
+  // PCStream: birth, PC and process per logical unit (12 B), plus its bounded PC-stream table.
+  if (c.s("streams.assign") == "pcstream") add("pcstream lifetimes and PC-stream table", L * 12 + double(c.u("streams.pc_table_bytes")) * 1.25);
   if (c.s("streams.assign") == "hotcold" || c.s("streams.gc_stream") == "hotcold") add("hot/cold write counts", L * 4);
   // Pooled payloads with their command extension, and the host's per-slot arrays.
   double slots = double(c.u("host.queues")) * double(c.u("host.queue_depth"));

@@ -34,6 +34,12 @@ nlohmann::json stream_summary(Platform& p) {
                       {"gc_spilled_units", s.gc_spilled},
                       {"requeued_units", b.requeued()},
                       {"aged_pages", b.aged_pages()}};
+  const PolicyCounters pc = st.policy().counters();
+  if (!pc.empty()) {  // the policy's own statistics, under its name
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto& [name, v] : pc) o[name] = v;
+    j[st.params().assign] = o;
+  }
   if (const Lifetimes* l = st.lifetimes()) {
     nlohmann::json per = nlohmann::json::array();
     for (uint32_t k = 0; k < l->streams(); ++k) {

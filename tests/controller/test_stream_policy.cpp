@@ -226,3 +226,50 @@ TEST_CASE("stream keys are checked together", "[streams][config]") {
   c.set("stats.lifetimes=off");
   CHECK_FALSE(StreamParams::from_config(c).lifetimes);
 }
+
+TEST_CASE("streams.internal sets the GC streams and refuses contradicting keys", "[streams][config][internal]") {
+  Config c;
+  c.set("streams.count=2");
+  c.set("streams.assign=pcstream");
+  StreamParams p = StreamParams::from_config(c);  // auto: the existing keys' defaults, unchanged
+  CHECK(p.gc == GcStreams::Shared);
+  CHECK_FALSE(p.gc_in_user);
+  CHECK(p.pc_table_bytes == 16384);
+  c.set("streams.internal=true");  // GC frontiers of their own, one per data stream
+  p = StreamParams::from_config(c);
+  CHECK(p.gc == GcStreams::PerStream);
+  CHECK_FALSE(p.gc_in_user);
+  CHECK(p.gc_streams() == 3);
+  c.set("streams.internal=false");  // GC copies back into their own stream's user frontier
+  p = StreamParams::from_config(c);
+  CHECK(p.gc == GcStreams::PerStream);
+  CHECK(p.gc_in_user);
+  // Explicit settings that agree are accepted; contradicting ones name both keys.
+  c.set("streams.gc_frontier=user");
+  c.set("streams.gc_stream=per_stream");
+  CHECK(error_of(c).empty());
+  c.set("streams.internal=true");
+  CHECK_THAT(error_of(c), Contains("streams.internal") && Contains("streams.gc_frontier=user"));
+  c.set("streams.gc_frontier=own");
+  c.set("streams.gc_stream=hotcold");
+  CHECK_THAT(error_of(c), Contains("streams.internal") && Contains("streams.gc_stream=hotcold"));
+  c.set("streams.internal=false");
+  CHECK_THAT(error_of(c), Contains("streams.internal") && Contains("streams.gc_stream=hotcold"));
+  c.set("streams.gc_stream=per_stream");
+  c.set("streams.internal=auto");
+  p = StreamParams::from_config(c);  // auto: the keys as set
+  CHECK(p.gc == GcStreams::PerStream);
+  CHECK_FALSE(p.gc_in_user);
+  // Superblock GC refuses several GC frontiers of their own: internal=true with streams says so.
+  c.set("streams.gc_stream=shared");
+  c.set("ftl.gc_unit=superblock");
+  c.set("streams.internal=true");
+  CHECK_THAT(error_of(c), Contains("streams.internal") && Contains("superblock") && Contains("ftl.gc_unit"));
+  c.set("streams.internal=false");
+  CHECK(error_of(c).empty());
+  c.set("streams.count=0");  // one data stream: one GC frontier of its own is fine
+  c.set("streams.assign=single");
+  c.set("streams.internal=true");
+  CHECK(error_of(c).empty());
+  CHECK(StreamParams::from_config(c).gc_streams() == 1);
+}

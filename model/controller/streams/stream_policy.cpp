@@ -10,6 +10,7 @@ const std::map<std::string, StreamFactory>& table() {
       {"manual", make_manual_stream},
       {"autostream", make_autostream},
       {"hotcold", make_hotcold_stream},
+      {"pcstream", make_pcstream},
   };
   return t;
 }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "controller/streams/write_counts.h"
@@ -21,7 +22,12 @@ struct StreamContext {
   uint32_t hot_threshold = 10;   // hotcold: a count above this is hot
   uint32_t chunk_units = 256;    // autostream: units per LBA chunk
   const WriteCounts* counts = nullptr;  // per-LPN host-write counts (hotcold), the write being assigned included
+  uint64_t pc_table_bytes = 0;          // pcstream: PC-stream table bound (streams.pc_table_bytes)
+  uint64_t recluster_units = 65536;     // pcstream: host-written units between re-clusterings
 };
+
+// A policy's own statistics for summary.json (streams.<policy name>): name and value.
+using PolicyCounters = std::vector<std::pair<std::string, uint64_t>>;
 
 // What the host tells about one write besides its addresses: the stream id of an NVMe streams directive
 // (0 = none) and, for host-side policies, the program context and process that issued it (IoRequest).
@@ -42,6 +48,10 @@ class StreamPolicy {
   virtual void trim(uint32_t /*lpn*/, uint32_t /*units*/) {}
   virtual bool wants_trims() const { return false; }
   virtual size_t memory_bytes() const { return 0; }
+  // Statistics of the policy's own (none by default); reset_stats() starts the measured run (the policy keeps
+  // what it learnt, only its counters restart).
+  virtual PolicyCounters counters() const { return {}; }
+  virtual void reset_stats() {}
 };
 
 using StreamFactory = std::function<std::unique_ptr<StreamPolicy>(const StreamContext&)>;
@@ -50,6 +60,7 @@ std::unique_ptr<StreamPolicy> make_single_stream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_manual_stream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_autostream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_hotcold_stream(const StreamContext& c);
+std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c);
 
 // Name -> factory; throws ConfigError naming `key` and the known names for an unknown name.
 std::unique_ptr<StreamPolicy> make_stream_policy(const std::string& name, const StreamContext& c, const std::string& key);

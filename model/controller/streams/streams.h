@@ -24,6 +24,8 @@ struct StreamParams {
   std::string assign = "single";   // streams.assign
   uint32_t hot_threshold = 10;     // streams.hot_threshold
   uint32_t chunk_units = 256;      // streams.autostream_chunk_bytes / 4 KiB
+  uint64_t pc_table_bytes = 0;     // streams.pc_table_bytes (pcstream)
+  uint64_t recluster_units = 65536;  // streams.pcstream_recluster_units
   GcStreams gc = GcStreams::Shared;
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
@@ -32,7 +34,7 @@ struct StreamParams {
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
   // Reads and checks the streams.* keys and the combinations the model does not support (ConfigError
-  // naming the key).
+  // naming the key). streams.internal=true|false sets the GC stream and frontier (see docs/streams.md).
   static StreamParams from_config(const Config& c);
 };
 
@@ -72,7 +74,8 @@ class Streams {
     if (counts_) counts_->prefetch(lpn);
   }
 
-
+  const StreamPolicy& policy() const { return *policy_; }
+  StreamPolicy& policy() { return *policy_; }
   const WriteCounts* counts() const { return counts_.get(); }
   Lifetimes* lifetimes() { return lifetimes_.get(); }
   const Lifetimes* lifetimes() const { return lifetimes_.get(); }
