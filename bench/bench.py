@@ -14,7 +14,9 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 (-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types,
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
-recoveries (docs/power_loss.md) in its first 2 simulated seconds. --only REGEX runs only the
+recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
+trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
+stream 0 (-single) or by PCStream (-pcstream). --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -81,9 +83,34 @@ TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_pe
 WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
 WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
                                                                 "--set", "flash.plane_rule=any"]
+# PCStream (seed 002) on a CSV trace with program contexts (pc_trace): 9 user streams, all writes to stream 0
+# against PCs clustered by lifetime; the drive is filled first (the precondition's trace replay carries no PCs).
+PC_TRACE = "@PC_TRACE@"
+PCS8 = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=csv", "--set", "workload.trace_path=" + PC_TRACE,
+        "--set", "precondition.drive_writes=0", "--set", "host.queues=8", "--set", "host.queue_depth=8",
+        "--set", "streams.count=8"]
+WORKLOADS["trace-8pc-streams8-single"] = PCS8 + ["--set", "streams.assign=single"]
+WORKLOADS["trace-8pc-streams8-pcstream"] = PCS8 + ["--set", "streams.assign=pcstream"]
 
 
 REPEAT = 1
+
+
+def pc_trace(path, ios):
+    """4 KiB random writes from 8 program contexts, an eighth each; PC p writes a region of its own of
+    11,764 x 2^(p-1) units (all 8 span 12 GiB), so its data lives about twice as long as PC p-1's."""
+    import random
+    rng = random.Random(1)
+    base, regions, start = 11764, [], 0
+    for p in range(8):
+        regions.append((start, base << p))
+        start += base << p
+    with open(path, "w") as f:
+        f.write("time_ns,op,offset_bytes,bytes,stream,pc\n")
+        for i in range(ios):
+            p = rng.randrange(8)
+            first, size = regions[p]
+            f.write("%d,W,%d,4096,0,%d\n" % (i, (first + rng.randrange(size)) * 4096, 101 + p))
 
 
 def run_once(binary, args, ios):
@@ -126,9 +153,16 @@ def main():
     global REPEAT
     REPEAT = max(1, a.repeat)
     print(HEADER)
+    tmp = tempfile.TemporaryDirectory()
+    trace = None
     for name, args in WORKLOADS.items():
         if a.only and not re.search(a.only, name):
             continue
+        if any(PC_TRACE in x for x in args):
+            if trace is None:
+                trace = os.path.join(tmp.name, "pc_trace.csv")
+                pc_trace(trace, a.ios)
+            args = [x.replace(PC_TRACE, trace) for x in args]
         print(row(name, run(a.bin, args, a.ios)), flush=True)
     if a.only:
         return 0
