@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "common/config.h"
 
 #include <cmath>
@@ -170,6 +171,11 @@ nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const 
       if (!v.is_boolean()) fail("");
       break;
     case KeyType::String:
+      if (v.is_boolean() && std::count(k.choices.begin(), k.choices.end(), "true") &&
+          std::count(k.choices.begin(), k.choices.end(), "false")) {  // a tri-state key such as auto/true/false
+        value = v.get<bool>() ? "true" : "false";
+        break;
+      }
       if (!v.is_string()) fail("");
       if (!valid_utf8(v.get<std::string>()))  // config.json and summary.json could not hold it
         throw ConfigError(origin + ": key '" + shown + "': expected UTF-8 text (it is written to config.json), got " +

@@ -217,3 +217,17 @@ TEST_CASE("string keys must be UTF-8: config.json and summary.json hold them", "
   c.set("workload.trace_path=/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");  // é € and an emoji are fine
   CHECK(c.s("workload.trace_path") == "/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");
 }
+
+TEST_CASE("a tri-state auto/true/false key takes JSON booleans and nothing else", "[config]") {
+  Config c;
+  c.merge_text(R"({"streams": {"internal": true}})", "a.json");
+  CHECK(c.s("streams.internal") == "true");
+  c.merge_text(R"({"streams": {"internal": false}})", "a.json");
+  CHECK(c.s("streams.internal") == "false");
+  c.set("streams.internal=auto");
+  CHECK(c.s("streams.internal") == "auto");
+  CHECK_THAT(error_of([&] { c.merge_text(R"({"streams": {"internal": 1}})", "b.json"); }),
+             Contains("b.json") && Contains("streams.internal"));
+  // An ordinary string key still refuses a boolean.
+  CHECK_THAT(error_of([&] { c.merge_text(R"({"streams": {"assign": true}})", "c.json"); }), Contains("streams.assign"));
+}
