@@ -14,7 +14,8 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 (-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types,
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
-recoveries (docs/power_loss.md) in its first 2 simulated seconds. --only REGEX runs only the
+recoveries (docs/power_loss.md) in its first 2 simulated seconds; app-lsm and app-gcc run the application models
+(workload.pattern=app, docs/apps.md) on the drive aged to 90%. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -81,6 +82,13 @@ TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_pe
 WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
 WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
                                                                 "--set", "flash.plane_rule=any"]
+
+# Application models (docs/apps.md): the drive aged to 90% by the precondition, then the RocksDB-like store
+# and the kernel builds (which end after their 30 builds, about 0.66 M requests), single stream.
+APP = ["--set", "workload.pattern=app", "--set", "precondition.fill=false", "--set", "precondition.drive_writes=1",
+       "--set", "host.queues=8", "--set", "host.queue_depth=8"]
+WORKLOADS["app-lsm"] = APP + ["--set", "workload.app=lsm"]
+WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
 
 
 REPEAT = 1
