@@ -37,8 +37,8 @@ struct AppParams {
   double mixed_ratio = 0.5;
   // lsm
   double lsm_db_fraction = 0.04;
-  uint64_t lsm_memtable_bytes = 8 << 20;
-  uint64_t lsm_table_bytes = 8 << 20;
+  uint64_t lsm_memtable_bytes = 2 << 20;
+  uint64_t lsm_table_bytes = 2 << 20;
   uint32_t lsm_fanout = 10;
   uint32_t lsm_l0_trigger = 4;
   uint64_t lsm_wal_write_bytes = 4096;

@@ -52,7 +52,7 @@ LsmApp::LsmApp(AppIo& io, const AppParams& p, uint64_t seed)
   stats_.lower_in.assign(size_t(levels_) + 1, 0);
   stats_.out.assign(size_t(levels_) + 1, 0);
   footprint_ = D_ + uint64_t(stop_ + 4) * M_ + uint64_t(f_ + 3) * T_ * 2;
-  for (int k = 1; k < levels_; ++k) footprint_ += uint64_t(target_[size_t(k)] * 1.2);
+  for (int k = 1; k < levels_; ++k) footprint_ += uint64_t(target_[size_t(k)] * 2.0);  // the client stalls beyond twice a target
   // Initial layout: the last level full, the others at half their target, tables spread over the key space.
   for (int k = levels_; k >= 1; --k) {
     const uint64_t vol = k == levels_ ? D_ : uint64_t(target_[size_t(k)] / 2);
