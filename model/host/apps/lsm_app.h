@@ -6,12 +6,14 @@
 //   PC log) and goes to the memtable; gets read random 4 KiB blocks of the live tables (lsm_reads_per_write
 //   reads per 4 KiB logged). When the memtable holds lsm_memtable_bytes it becomes immutable, a new WAL file is
 //   preallocated, and a flush is queued; the client stalls while an immutable memtable still waits for its
-//   flush (max_write_buffer_number = 2) or while L0 holds 5 x lsm_l0_trigger tables (level0_stop_writes_trigger).
+//   flush (max_write_buffer_number = 2), while L0 holds 5 x lsm_l0_trigger tables (level0_stop_writes_trigger),
+//   or while a level above the last exceeds twice its target (RocksDB's pending-compaction-bytes limit).
 // - flush: writes the memtable as one L0 table (PC flush), then deletes the memtable's WAL (WAL recycling:
 //   its trims).
-// - compaction (one at a time): L0 -> L1 when L0 holds lsm_l0_trigger tables (all L0 tables with all of L1,
-//   as L0 tables span the whole key range); else the level k >= 1 most over its target moves one table
-//   (round-robin over the key space) into level k + 1, merged with the tables of k + 1 it overlaps. Outputs
+// - compaction (one at a time, the highest score >= 1 as RocksDB picks: L0 tables / lsm_l0_trigger, level
+//   size / target): L0 -> L1 merges all L0 tables with all of L1 (L0 tables span the whole key range); a level
+//   k >= 1 moves one table (round-robin over the key space) into level k + 1, merged with the tables of k + 1
+//   it overlaps. Outputs
 //   are tables of lsm_table_bytes (PC compaction into level k + 1); the inputs are read, then deleted.
 // Sizes: the DB holds D = lsm_db_fraction x capacity of unique data. Level targets are L1 = lsm_l0_trigger x
 // memtable (max_bytes_for_level_base = 4 x write_buffer_size) and Lk = L1 x fanout^(k-1); the last level n is
