@@ -16,7 +16,8 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
 recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
-stream 0 (-single) or by PCStream (-pcstream). --only REGEX runs only the
+stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
+(workload.pattern=app, docs/apps.md) on the drive aged to 90%. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -91,6 +92,13 @@ PCS8 = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=csv",
         "--set", "streams.count=8"]
 WORKLOADS["trace-8pc-streams8-single"] = PCS8 + ["--set", "streams.assign=single"]
 WORKLOADS["trace-8pc-streams8-pcstream"] = PCS8 + ["--set", "streams.assign=pcstream"]
+
+# Application models (docs/apps.md): the drive aged to 90% by the precondition, then the RocksDB-like store
+# and the kernel builds (which end after their 30 builds, about 0.66 M requests), single stream.
+APP = ["--set", "workload.pattern=app", "--set", "precondition.fill=false", "--set", "precondition.drive_writes=1",
+       "--set", "host.queues=8", "--set", "host.queue_depth=8"]
+WORKLOADS["app-lsm"] = APP + ["--set", "workload.app=lsm"]
+WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
 
 
 REPEAT = 1

@@ -12,10 +12,12 @@
 namespace ssdtlm {
 namespace {
 
+// A key's place in the document: the section (before the first dot), then the rest as one member, so that
+// workload.app and workload.app.lsm_fanout are two members of "workload" ("app" and "app.lsm_fanout").
 nlohmann::json::json_pointer pointer(const std::string& dotted) {
   std::string p = "/" + dotted;
-  for (auto& c : p)
-    if (c == '.') c = '/';
+  const size_t dot = p.find('.');
+  if (dot != std::string::npos) p[dot] = '/';
   return nlohmann::json::json_pointer(p);
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/config.h"
 #include "common/units.h"
+#include "host/apps/app_workload.h"
 #include "flash/geometry.h"
 #include "host/jesd219.h"
 #include "host/synthetic_workload.h"
@@ -118,7 +119,13 @@ class Interleave : public Workload {
 std::unique_ptr<Workload> make_precondition_workload(const Config& c, uint64_t logical_bytes) {
   if (c.job_count() == 0) return make_workload(c, logical_bytes, true);
   std::vector<std::unique_ptr<Workload>> parts;
-  for (size_t j = 0; j < c.job_count(); ++j) parts.push_back(make_workload(c.job_config(j), logical_bytes, true));
+  for (size_t j = 0; j < c.job_count(); ++j) {
+    if (c.job_config(j).s("workload.pattern") == "app")
+      throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
+                        "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
+                        "run two apps together)");
+    parts.push_back(make_workload(c.job_config(j), logical_bytes, true));
+  }
   return std::make_unique<Interleave>(std::move(parts));
 }
 
@@ -128,6 +135,14 @@ std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes,
   if (zone_hint && c.s("streams.assign") != "manual")
     throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
                       "uses (got streams.assign=" + c.s("streams.assign") + ")");
+  if (c.s("workload.pattern") == "app") {
+    if (zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
+                        "writes carry the app's own stream hints)");
+    w = make_app_workload(c, logical_bytes, for_precondition);
+    if (!for_precondition) w->set_pacing(pacing(c));
+    return w;
+  }
   if (c.s("workload.pattern") == "trace") {
     if (zone_hint)
       throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "

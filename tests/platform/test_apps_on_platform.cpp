@@ -1,0 +1,48 @@
+// The application models through the command line on a small drive: every app ages the drive in the
+// precondition, runs with the integrity checker on and manual streams from its hints, and spreads its writes
+// over several streams.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "cli_run.h"
+
+using namespace ssdtlm::test;
+
+namespace {
+
+// 2 x 2 dies of 256 blocks of 64 pages of 8 KiB: 512 MiB of flash, 410 MiB logical; 85% aged.
+const std::string kDrive =
+    "--set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=256 "
+    "--set geometry.pages_per_block=64 --set geometry.over_provisioning=0.25 --set buffer.bytes=4194304 "
+    "--set check.integrity=true --set streams.count=8 --set streams.assign=manual "
+    "--set precondition.fill=false --set precondition.drive_writes=1 --set workload.pattern=app "
+    "--set host.queues=4 --set host.queue_depth=8 --set workload.app.age_fraction=0.85 "
+    // small apps for the 62 MiB left free
+    "--set workload.app.lsm_db_fraction=0.015 --set workload.app.lsm_memtable_bytes=524288 "
+    "--set workload.app.lsm_table_bytes=524288 --set workload.app.sqlite_db_fraction=0.04 "
+    "--set workload.app.gcc_sources=150 --set workload.app.gcc_source_bytes=8192 --set workload.app.gcc_jobs=4 ";
+
+void run_app(const std::string& app, uint64_t ios, int min_streams) {
+  const auto s = run_cli("apps_" + app + "_out", kDrive + "--set workload.app=" + app + " --set workload.io_count=" +
+                                                     std::to_string(ios));
+  INFO(s.dump(1));
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 0);
+  int used = 0;
+  uint64_t units = 0;
+  for (auto& w : s["streams"]["writes"]) {
+    used += w.get<uint64_t>() > 0;
+    units += w.get<uint64_t>();
+  }
+  CHECK(used >= min_streams);
+  CHECK(units == s["host"]["bytes_written"].get<uint64_t>() / 4096);
+}
+
+}  // namespace
+
+TEST_CASE("app lsm on the platform: integrity and manual streams", "[platform][apps]") { run_app("lsm", 60000, 4); }
+TEST_CASE("app sqlite on the platform: integrity and manual streams", "[platform][apps]") { run_app("sqlite", 60000, 2); }
+TEST_CASE("app gcc on the platform: integrity and manual streams", "[platform][apps]") { run_app("gcc", 60000, 5); }
+TEST_CASE("app mixed1 on the platform: integrity and manual streams", "[platform][apps]") { run_app("mixed1", 60000, 6); }
+TEST_CASE("app mixed2 on the platform: integrity and manual streams", "[platform][apps]") { run_app("mixed2", 60000, 6); }
