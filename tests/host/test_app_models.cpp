@@ -272,3 +272,24 @@ TEST_CASE("app configuration: JSON nesting, and the precondition settings patter
   c.set("streams.assign=manual");
   CHECK_THAT(config_error(c), Contains("workload.stream_hint"));
 }
+
+TEST_CASE("app workload: without TRIM deletes free the space but send no trims", "[host][apps]") {
+  AppParams p;
+  p.app = "gcc";
+  p.gcc_sources = 200;
+  p.gcc_builds = 3;
+  p.age_fraction = 0.5;
+  p.age_file_bytes = 256 << 10;
+  const uint64_t bytes = 512ull << 20;
+  uint64_t trims[2] = {0, 0}, writes[2] = {0, 0};
+  for (int trim = 0; trim < 2; ++trim) {
+    p.trim = trim == 1;
+    AppWorkload run(p, bytes, false, 1000000);
+    IoRequest r;
+    while (run.next(r)) (r.op == IoOp::Trim ? trims : writes)[trim] += r.bytes;
+    CHECK(run.io().fs.check().empty());
+  }
+  CHECK(trims[0] == 0);
+  CHECK(trims[1] > 0);
+  CHECK(writes[0] == writes[1]);  // the same file operations either way
+}

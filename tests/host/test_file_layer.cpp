@@ -133,3 +133,20 @@ TEST_CASE("file layer: no unit owned twice after a long random sequence", "[host
       for (uint64_t x = e.start; x < e.start + e.units; ++x) REQUIRE(owner[x] == f);
   }
 }
+
+TEST_CASE("file layer: next fit takes the first free extent after the last allocation and wraps", "[host][apps][file_layer]") {
+  ExtentAllocator a(100);
+  a.set_next_fit(true);
+  std::vector<Extent> out;
+  CHECK(a.take(10, out) == 10);  // [0, 10)
+  CHECK(a.take(10, out) == 10);  // [10, 20)
+  a.release({0, 10});            // freed behind the cursor: not reused yet
+  CHECK(a.take(5, out) == 5);
+  CHECK(out.back() == Extent{20, 5});
+  CHECK(a.take(75, out) == 75);  // the rest of the space, up to the end
+  CHECK(out.back() == Extent{25, 75});
+  CHECK(a.take(10, out) == 10);  // wrapped: the extent freed first
+  CHECK(out.back() == Extent{0, 10});
+  CHECK(a.free_units() == 0);
+  CHECK(a.check().empty());
+}

@@ -60,7 +60,8 @@ void AppIo::remove(FileId f, const WriteOrigin& o) {
   WriteOrigin t;
   t.proc = o.proc;
   t.slot = o.slot;
-  push(IoOp::Trim, fs.remove(f), t, max_io_units_ * 8);
+  const std::vector<Extent> freed = fs.remove(f);
+  if (trim) push(IoOp::Trim, freed, t, max_io_units_ * 8);
 }
 
 FileId AppIo::create_written(uint64_t units, const WriteOrigin& o) {

@@ -35,6 +35,8 @@ struct AppParams {
   uint64_t age_file_bytes = 1 << 20;
   uint64_t max_io_bytes = 128 << 10;
   double mixed_ratio = 0.5;
+  bool next_fit = false;  // file allocation: next fit (rotating goal) instead of best fit
+  bool trim = true;  // the file system discards deleted files' extents (TRIM); false = mounted without discard
   // lsm
   double lsm_db_fraction = 0.04;
   uint64_t lsm_memtable_bytes = 2 << 20;
@@ -70,7 +72,8 @@ class AppIo {
   // Requests for file units [offset, offset + units): split at extent boundaries and max_io_units.
   void write(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& o);
   void read(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& o);
-  // Deletes the file and trims its extents.
+  // Deletes the file and trims its extents (unless trims are off: the device then learns of the death only
+  // when the extents are reused and overwritten).
   void remove(FileId f, const WriteOrigin& o);
   // Creates a file of `units` and writes it whole.
   FileId create_written(uint64_t units, const WriteOrigin& o);
@@ -94,6 +97,7 @@ class AppIo {
   std::unordered_map<uint16_t, uint64_t> written_by_hint;  // units
   uint64_t written_units = 0, read_units = 0, trimmed_units = 0;
   uint32_t max_io_units() const { return max_io_units_; }
+  bool trim = true;
 
  private:
   void push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units);

@@ -30,6 +30,8 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
     : p_(p), layout_only_(layout_only), io_count_(io_count), io_bytes_(io_bytes) {
   const uint64_t total = logical_bytes / kUnitBytes;
   io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
+  io_->trim = p.trim;
+  io_->fs.set_next_fit(p.next_fit);
   Rng rng(p.seed ^ 0xA6EDull);
   // Aging: long-lived files, written before the app starts (no program context).
   const uint64_t aged_target = uint64_t(p.age_fraction * double(total));
@@ -117,6 +119,8 @@ AppParams app_params(const Config& c) {
   p.lsm_db_fraction = c.d("workload.app.lsm_db_fraction");
   p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
   p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
+  p.trim = c.b("workload.app.trim");
+  p.next_fit = c.s("workload.app.allocation") == "next_fit";
   p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
   p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
   p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");
@@ -138,10 +142,11 @@ std::unique_ptr<Workload> make_app_workload(const Config& c, uint64_t logical_by
   const AppParams p = app_params(c);
   const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
   if (!for_precondition) {
-    if (c.b("precondition.fill"))
+    if (c.b("precondition.fill") && p.trim)
       throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
                         "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
-                        "fill would leave stale data there: set precondition.fill=false");
+                        "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
+                        "system without discard, whose free space holds old data)");
     if (c.u("workload.io_count") == 0 && c.u("workload.io_bytes") == 0 && c.d("workload.runtime_ms") <= 0 &&
         p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
       throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +

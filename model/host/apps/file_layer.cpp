@@ -41,6 +41,16 @@ bool ExtentAllocator::take_at(uint64_t at, uint64_t units) {
 
 uint64_t ExtentAllocator::take(uint64_t units, std::vector<Extent>& out) {
   if (units == 0 || by_size_.empty()) return 0;
+  if (next_fit_) {  // the first free extent at or after the cursor, wrapping around
+    auto at = by_start_.lower_bound(cursor_);
+    if (at == by_start_.end()) at = by_start_.begin();
+    const uint64_t start = at->first, len = at->second, got = std::min(len, units);
+    erase(at);
+    if (len > got) insert(start + got, len - got);
+    out.push_back({start, got});
+    cursor_ = start + got;
+    return got;
+  }
   auto it = by_size_.lower_bound({units, 0});
   if (it == by_size_.end()) it = std::prev(by_size_.end());  // none large enough: the largest
   const uint64_t len = it->first, start = it->second;

@@ -43,6 +43,10 @@ class ExtentAllocator {
   // `units` to out and returns its length (0 when nothing is free).
   uint64_t take(uint64_t units, std::vector<Extent>& out);
   void release(Extent e);  // coalesces with its free neighbours
+  // Next fit (ext4-like rotating goal): take() gives the first free extent at or after where the last
+  // allocation ended, wrapping at the end of the space, instead of the best fit; freed space is reused only
+  // once the cursor comes round. Without TRIM this decides which stale data the device keeps.
+  void set_next_fit(bool on) { next_fit_ = on; }
   uint64_t free_units() const { return free_; }
   uint64_t total_units() const { return total_; }
   size_t free_extents() const { return by_start_.size(); }
@@ -54,6 +58,8 @@ class ExtentAllocator {
   void insert(uint64_t start, uint64_t units);
   void erase(std::map<uint64_t, uint64_t>::iterator it);
   uint64_t total_, free_;
+  bool next_fit_ = false;
+  uint64_t cursor_ = 0;
   std::map<uint64_t, uint64_t> by_start_;             // start -> length
   std::set<std::pair<uint64_t, uint64_t>> by_size_;   // (length, start)
 };
@@ -81,6 +87,7 @@ class FileLayer {
   uint64_t used_units() const { return alloc_.total_units() - alloc_.free_units(); }
   uint64_t total_units() const { return alloc_.total_units(); }
   const ExtentAllocator& allocator() const { return alloc_; }
+  void set_next_fit(bool on) { alloc_.set_next_fit(on); }
 
   // Invariants, O(n log n): no unit owned by two files or by a file and the free list, every file's extents
   // inside the space and summing to its size, owned + free = the space. Returns "" or the first violation.
