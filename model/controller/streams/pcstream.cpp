@@ -53,8 +53,14 @@ void PcStream::kill(Unit& u) {
     }
     return;
   }
-  if (PcStreamTable::Entry* e = table_.find(k & 0xFFFFFFFFu, false)) {
+  // The writer has exited: the PC-stream table learns the lifetime, keeping an entry for the PC (a new one,
+  // evicting the least recently used, when it has none): this is how PCs of short-lived processes, whose
+  // data dies after them, get estimated at all.
+  PcStreamTable::Entry* e = table_.find(k & 0xFFFFFFFFu, false);
+  if (!e) e = table_.upsert(k & 0xFFFFFFFFu);
+  if (e) {
     credit(e->mean_log2, e->samples, x);
+    if (e->samples == 1) e->stream = stream_for(e->mean_log2);
     ++stats_.lifetimes_table;
     return;
   }

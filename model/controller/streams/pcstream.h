@@ -9,7 +9,8 @@
 // * Lifetime measurement: per logical unit, the clock at its write, the PC and the process that wrote it
 //   (12 B). When the unit dies (overwritten or trimmed) its lifetime (clock now - birth, at least 1) is
 //   credited to the writing process's estimate for that PC; if that process has exited, to the PC-stream
-//   table's entry for the PC; if neither exists the sample is lost (lifetimes_lost).
+//   table's entry for the PC, created (LRU eviction) if missing; with no table (0 bytes) the sample is lost
+//   (lifetimes_lost).
 // * Estimator: the mean of log2(lifetime) over a PC's first kWindow samples, then an exponentially weighted
 //   mean with weight 1/kWindow (adapts to a PC whose behaviour changes). Log, because lifetimes span orders
 //   of magnitude and the clustering is on a log axis.
@@ -59,7 +60,7 @@ class PcStream : public StreamPolicy {
     uint64_t untagged_units = 0;        // units without a program context (pc 0): stream 0
     uint64_t lifetimes_process = 0;     // lifetimes credited to the writing process's estimate
     uint64_t lifetimes_table = 0;       // ... to the table (the writer had exited)
-    uint64_t lifetimes_lost = 0;        // ... to nothing (writer exited, PC not in the table)
+    uint64_t lifetimes_lost = 0;        // ... to nothing (writer exited, no table)
     uint64_t process_exits = 0;
     uint64_t reclusters = 0;
   };
