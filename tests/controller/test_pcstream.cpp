@@ -239,3 +239,30 @@ TEST_CASE("pcstream: the same writes give the same streams and statistics", "[st
   for (uint8_t s = 0; s < 5; ++s) used += std::count(a.begin(), a.end(), s) > 0;
   CHECK(used >= 4);  // the PCs spread over the streams
 }
+
+// gcc's pattern: every process exits before its data dies. Without a table its PC is never estimated; with one,
+// the deaths after the writer's exit create and train the PC's entry, and the next process gets a stream.
+TEST_CASE("pcstream: deaths after the writer exited teach the table a PC its processes never estimated", "[streams][pcstream]") {
+  for (uint64_t table : {uint64_t(0), uint64_t(1024)}) {
+    PcStream p(3, 8192, table, 1 << 20);
+    for (uint32_t i = 0; i < 4000; ++i) {  // background PCs to cluster against
+      write(p, 1000 + i % 2000, 100);
+      write(p, 4000 + i % 8, 101);
+    }
+    uint8_t s = 0xEE;
+    for (uint32_t proc = 1; proc <= 40; ++proc) {
+      // Process `proc` writes 4 units at its own LPNs; the next process overwrites the previous one's.
+      for (uint32_t u = 0; u < 4; ++u) s = write(p, 5000 + (proc % 2) * 4 + u, 7, proc, 1);
+    }
+    if (table == 0) {
+      CHECK(s == 0);
+      CHECK(p.stats().lifetimes_table == 0);
+      CHECK(p.stats().lifetimes_lost > 0);
+    } else {
+      CHECK(s == 1);  // short-lived, like PC 101
+      CHECK(p.stats().lifetimes_table > 0);
+      CHECK(p.stats().lifetimes_lost == 0);
+      CHECK(p.stats().table_hits > 0);
+    }
+  }
+}
