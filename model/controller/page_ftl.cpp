@@ -288,7 +288,7 @@ void PageFtl::ff_collect_block(uint32_t die, uint32_t victim) {
 
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
   if (gc_needed(die)) {
-    while (gc_needed(die) && ff_collect(die)) {
+    while (ff_gc_short(die) && ff_collect(die)) {
     }
     // One GC stream carries its partial page over to the next collection (its victim waits); with several,
     // the partial pages are padded, as in the timed FTL (a rare stream would hold its victims for long).

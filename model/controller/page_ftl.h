@@ -83,6 +83,15 @@ class PageFtl {
   void ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions);
   void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) { ff_write_page(die, 0, lpns, versions); }
   void ff_merge_counters();
+  // Ends a fast-forward: every die's partial GC pages are programmed, padded, so the victims whose last units
+  // wait in them erase (the timed FTL does not take over the fast-forward's GC state). Call before
+  // ff_merge_counters, with no fast-forward writer running.
+  void ff_finish() {
+    for (uint32_t d = 0; d < g_.dies; ++d) {
+      ff_pad_gc(d);
+      if (tstore_) ff_drain_map(d);  // the copies' map write-backs
+    }
+  }
 
   // The GC stream whose frontier takes GC stream k's next page on `die`: k itself, unless its frontier is
   // full and the die has no free block left; then another GC stream's open block with room (the units keep
@@ -166,6 +175,19 @@ class PageFtl {
   }
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
+  // Fast-forward GC trigger: the die is short of free blocks (gc_needed). With one GC stream in block mode,
+  // a victim whose last units wait in the partial GC page counts as free while the die has a free block and
+  // the GC frontier has room for that page (it erases once the next collection completes the page), as the
+  // timed FTL counts a scanned victim as free (gc_short). Otherwise a burst would collect a second victim
+  // just to complete the page, and the two victims' survivors, more than a block's worth in a row, would fill
+  // whole blocks of cold data: a GC frontier of its own (docs/streams.md, the fast-forward under skew).
+  bool ff_gc_short(uint32_t die) const {
+    const uint32_t pending = uint32_t(ffgc_[die].scanned.size());
+    if (!pending || blocks_.lines() || tstore_ || ffgc_[die].stage.size() > 1 || blocks_.free_blocks(die) == 0 ||
+        blocks_.frontier_full(die, blocks_.layout().gc_frontier(0)))
+      return gc_needed(die);
+    return gc_short(die, pending);
+  }
   bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
   void ff_collect_block(uint32_t die, uint32_t victim);
   bool ff_collect_line();  // superblock mode

@@ -273,6 +273,7 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   }
   for_groups([&](uint32_t k) { writers[k].finish(); }, nullptr);
 
+  ftl.ff_finish();
   ftl.ff_merge_counters();
   r.units_written = source.done();
   progress(r.units_written, source.total());

@@ -24,7 +24,8 @@ struct PreconditionResult {
 // dealt to the dies round-robin, channel first, so a unit always goes to the die of its stripe and each
 // die sees its own units in workload order. That makes the dies independent: `threads` workers (0 = one
 // per hardware thread) claim groups of dies batch by batch while the caller generates the next batch,
-// and the result is the same for any number of workers. Each die pads its last partial page.
+// and the result is the same for any number of workers. Each die pads its last partial page, and its partial
+// GC page (the timed run starts with no victim half collected).
 // With a demand-based mapping scheme the writes go through the map cache (write-backs programmed on
 // the die being written) on one worker, so the timed run starts with the cache as the writes left it.
 // `progress(done, total)` is called now and then, from the calling thread.
