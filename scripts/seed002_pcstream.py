@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Seed 002 (PCStream: program-context stream assignment, Kim et al. FAST'19) on platform pm963_streams.
+
+usage: python3 scripts/seed002_pcstream.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
+
+Steps:
+  1. run the studies studies/seed002_pcstream.json (40 points: 5 application models x 4 stream assignments x internal
+     streams off/on) and studies/seed002_pctable.json (7 points: gcc with PCStream and PC-stream tables of 0 to 16 KiB)
+     with scripts/study.py --workers N (default 2) into DIR/studies/ (DIR default out/seed002), with the executable
+     copied to DIR/bin first.
+  2. draw the seed's figures into --figures (default DIR):
+     seed002_iops_waf.png/.svg   normalized IOPS and WAF per workload and assignment (the seed's IOPS and WAF figures;
+                                 internal streams off, as an unmodified PM963);
+     seed002_internal.png/.svg   WAF without and with internal streams per assignment and workload;
+     seed002_pctable.png/.svg    gcc: share of writes to stream 0 and WAF against the PC-stream table size;
+     seed002_lifetimes.png/.svg  mixed1: per-stream data lifetime quartiles (box = p25..p75, line = median) for
+                                 manual, autostream and pcstream;
+     and write DIR/seed002_table.csv (one row per point) and print our averages beside the seed's.
+"""
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from studylib import venv  # noqa: E402
+from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
+
+venv.ensure(("matplotlib",))
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MAIN = ROOT / "studies" / "seed002_pcstream.json"
+TABLE = ROOT / "studies" / "seed002_pctable.json"
+APPS = ["lsm", "sqlite", "gcc", "mixed1", "mixed2"]
+POLICIES = ["single", "manual", "autostream", "pcstream"]
+LABEL = {"single": "Baseline", "manual": "Manual", "autostream": "AutoStream", "pcstream": "PCStream"}
+# What the seed reports (its text; the figures' bars are not given as numbers).
+PAPER = {
+    "waf_pcstream_vs_baseline": -0.63, "waf_pcstream_vs_autostream": -0.49,
+    "iops_pcstream_vs_baseline": 0.45, "iops_pcstream_vs_autostream": 0.28,
+    "gcc_stream0_share": {0: 0.16, 4096: 0.12, 12288: 0.10, 16384: 0.10},
+    "gcc_waf_no_table": 1.96, "gcc_waf_table": 1.54,
+}
+
+
+def load(study_out):
+    """(results row with the axis values, the run's summary.json) for every point that finished."""
+    dirs = {}
+    with open(study_out / "runs.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            dirs[r["point"]] = Path(r["run_dir"])
+    points = []
+    with open(study_out / "results.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                continue
+            with open(dirs[r["point"]] / "summary.json") as s:
+                r["run_dir"] = dirs[r["point"]]
+                points.append((r, json.load(s)))
+    return points
+
+
+def labels(row, axes):
+    return {a: row[a] for a in axes}
+
+
+def tail_waf(run_dir):
+    """Mean of the interval WAF over the last third of timeseries.csv's rows (the steady part of a long run)."""
+    with open(Path(run_dir) / "timeseries.csv", newline="") as f:
+        rows = [float(r["waf"]) for r in csv.DictReader(f)]
+    tail = rows[len(rows) * 2 // 3:] or rows
+    return sum(tail) / len(tail) if tail else float("nan")
+
+
+def metrics(s, run_dir):
+    st = s["streams"]
+    pc = st.get("pcstream", {})
+    return {
+        "iops": s["host"]["iops"], "waf": s["waf"]["total"], "waf_last_third": tail_waf(run_dir),
+        "stream0_share": st["default_fraction"],
+        "written_gib": s["host"]["bytes_written"] / 2**30,
+        "gc_units": sum(st["gc_writes"]), "table_entries": pc.get("table_entries", ""),
+        "table_hits": pc.get("table_hits", ""), "table_misses": pc.get("table_misses", ""),
+        "not_estimated_units": pc.get("not_estimated_units", ""),
+    }
+
+
+def by_key(points, axes):
+    out = {}
+    for row, s in points:
+        out[tuple(row[a] for a in axes)] = s
+    return out
+
+
+def bars(ax, values, title, ylabel, ref=None):
+    width = 0.8 / len(POLICIES)
+    for i, pol in enumerate(POLICIES):
+        xs = [k + (i - 1.5) * width for k in range(len(APPS))]
+        ax.bar(xs, [values.get((app, pol), 0) for app in APPS], width, label=LABEL[pol])
+    if ref is not None:
+        ax.axhline(ref, color="grey", lw=0.8)
+    ax.set_xticks(range(len(APPS)))
+    ax.set_xticklabels(APPS)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+
+
+def fig_iops_waf(main, path):
+    runs = by_key(main, ("app", "policy", "internal"))
+    iops, waf = {}, {}
+    for app in APPS:
+        base = runs.get((app, "single", "off"))
+        for pol in POLICIES:
+            s = runs.get((app, pol, "off"))
+            if s and base:
+                iops[(app, pol)] = s["host"]["iops"] / base["host"]["iops"]
+                waf[(app, pol)] = s["waf"]["total"]
+    fig, axs = plt.subplots(1, 2, figsize=(12, 4))
+    bars(axs[0], iops, "IOPS normalized to Baseline", "normalized IOPS", 1.0)
+    bars(axs[1], waf, "WAF", "WAF", 1.0)
+    axs[1].legend(fontsize=8)
+    fig.suptitle("Seed 002 on pm963_streams: stream assignment on application models (internal streams off)")
+    fig.tight_layout()
+    save(fig, path)
+    return iops, waf
+
+
+def fig_internal(main, path):
+    runs = by_key(main, ("app", "policy", "internal"))
+    fig, axs = plt.subplots(1, len(APPS), figsize=(15, 3.6), sharey=True)
+    for ax, app in zip(axs, APPS):
+        xs = range(len(POLICIES))
+        for j, (internal, name) in enumerate((("off", "without internal"), ("on", "with internal"))):
+            ys = [runs[(app, p, internal)]["waf"]["total"] if (app, p, internal) in runs else 0 for p in POLICIES]
+            ax.bar([x + (j - 0.5) * 0.38 for x in xs], ys, 0.38, label=name)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([LABEL[p] for p in POLICIES], rotation=30, fontsize=8)
+        ax.set_title(app)
+    axs[0].set_ylabel("WAF")
+    axs[-1].legend(fontsize=8)
+    fig.suptitle("Seed 002: WAF without and with internal (GC) streams")
+    fig.tight_layout()
+    save(fig, path)
+
+
+def fig_pctable(table, path):
+    rows = sorted(((int(r["table"]), s) for r, s in table), key=lambda t: t[0])
+    if not rows:
+        return []
+    fig, axs = plt.subplots(1, 2, figsize=(10, 3.6))
+    xs = [str(b // 1024) + " KiB" if b >= 1024 else str(b) + " B" for b, _ in rows]
+    axs[0].bar(xs, [100 * s["streams"]["default_fraction"] for _, s in rows], label="ssdtlm")
+    paper = PAPER["gcc_stream0_share"]
+    axs[0].plot([xs[i] for i, (b, _) in enumerate(rows) if b in paper], [100 * paper[b] for b, _ in rows if b in paper],
+                "o", color="black", label="seed (0/4/12/16 KiB)")
+    axs[0].set_ylabel("writes to stream 0 (%)")
+    axs[0].set_xlabel("PC-stream table")
+    axs[0].legend(fontsize=8)
+    axs[1].bar(xs, [s["waf"]["total"] for _, s in rows])
+    axs[1].set_ylabel("WAF")
+    axs[1].set_xlabel("PC-stream table")
+    for ax in axs:
+        ax.tick_params(axis="x", labelsize=8)
+    fig.suptitle("Seed 002: gcc with PCStream, PC-stream table size (32 B per PC)")
+    fig.tight_layout()
+    save(fig, path)
+    return rows
+
+
+def fig_lifetimes(main, path):
+    runs = by_key(main, ("app", "policy", "internal"))
+    pols = ["manual", "autostream", "pcstream"]
+    fig, axs = plt.subplots(1, len(pols), figsize=(14, 3.8), sharey=True)
+    for ax, pol in zip(axs, pols):
+        s = runs.get(("mixed1", pol, "off"))
+        if not s:
+            continue
+        stats, names = [], []
+        for i, lt in enumerate(s["streams"]["lifetime"]):
+            w = lt["host_writes"]
+            if w["count"] == 0:
+                continue
+            # Lifetimes in host writes (4 KiB units written drive-wide in between), in GiB.
+            g = 4096 / 2**30
+            stats.append({"med": w["p50"] * g, "q1": w["p25"] * g, "q3": w["p75"] * g, "whislo": w["p25"] * g,
+                          "whishi": w["p75"] * g, "fliers": [], "label": str(i)})
+            names.append(str(i))
+        if stats:
+            ax.bxp(stats, showfliers=False)
+        ax.set_yscale("log")
+        ax.set_title(LABEL[pol])
+        ax.set_xlabel("stream")
+    axs[0].set_ylabel("lifetime (GiB host-written)")
+    fig.suptitle("Seed 002: mixed1, per-stream data lifetime quartiles (completed lifetimes, sampled 1 unit in 8)")
+    fig.tight_layout()
+    save(fig, path)
+
+
+def save(fig, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for ext in (".png", ".svg"):
+        fig.savefig(str(path) + ext, dpi=110)
+    plt.close(fig)
+
+
+def table_csv(main, table, path):
+    lines = []
+    for row, s in main:
+        lines.append(dict(labels(row, ("app", "policy", "internal")), table="", **metrics(s, row["run_dir"])))
+    for row, s in table:
+        lines.append(dict(app="gcc", policy="pcstream", internal="on", table=row["table"], **metrics(s, row["run_dir"])))
+    keys = list(lines[0].keys()) if lines else []
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        for l in lines:
+            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in l.items()})
+
+
+def mean(xs):
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def report(iops, waf, rows):
+    print("%-8s" % "workload" + "".join(" %12s" % ("WAF " + LABEL[p]) for p in POLICIES) +
+          "".join(" %11s" % ("IOPS " + LABEL[p][:6]) for p in POLICIES))
+    for app in APPS:
+        print("%-8s" % app + "".join(" %12.3f" % waf.get((app, p), float("nan")) for p in POLICIES) +
+              "".join(" %11.3f" % iops.get((app, p), float("nan")) for p in POLICIES))
+    rel = lambda a, b: mean(waf[(app, a)] / waf[(app, b)] - 1 for app in APPS if (app, a) in waf and (app, b) in waf)
+    reli = lambda a, b: mean(iops[(app, a)] / iops[(app, b)] - 1 for app in APPS if (app, a) in iops and (app, b) in iops)
+    print("PCStream WAF vs Baseline %+.0f%% (seed %+.0f%%), vs AutoStream %+.0f%% (seed %+.0f%%)" % (
+        100 * rel("pcstream", "single"), 100 * PAPER["waf_pcstream_vs_baseline"],
+        100 * rel("pcstream", "autostream"), 100 * PAPER["waf_pcstream_vs_autostream"]))
+    print("PCStream IOPS vs Baseline %+.0f%% (seed %+.0f%%), vs AutoStream %+.0f%% (seed %+.0f%%)" % (
+        100 * reli("pcstream", "single"), 100 * PAPER["iops_pcstream_vs_baseline"],
+        100 * reli("pcstream", "autostream"), 100 * PAPER["iops_pcstream_vs_autostream"]))
+    for b, s in rows:
+        paper = PAPER["gcc_stream0_share"].get(b)
+        print("gcc PC-stream table %6d B: stream 0 share %5.1f%%%s, WAF %.3f" % (
+            b, 100 * s["streams"]["default_fraction"], " (seed %.0f%%)" % (100 * paper) if paper is not None else "",
+            s["waf"]["total"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="out/seed002", help="output directory (default out/seed002)")
+    ap.add_argument("--figures", help="where the figures go (default: --out)")
+    ap.add_argument("--workers", type=int, default=2, help="study workers (default 2)")
+    ap.add_argument("--bin-dir", help="run the ssdtlm-pm963_streams found here (default: a copy of build/bin's in DIR/bin)")
+    ap.add_argument("--plot-only", action="store_true", help="redraw from DIR/studies/")
+    a = ap.parse_args()
+    out = Path(a.out) if Path(a.out).is_absolute() else ROOT / a.out
+    figs = Path(a.figures) if a.figures else out
+    figs = figs if figs.is_absolute() else ROOT / figs
+    rc = 0
+    if not a.plot_only:
+        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "pm963_streams")
+        for study in (MAIN, TABLE):
+            r, wall = run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
+            print("%s: wall time %.1f s with --workers %d" % (study.stem, wall, a.workers))
+            rc = rc or r
+    main_pts = load(out / "studies" / MAIN.stem)
+    table_pts = load(out / "studies" / TABLE.stem)
+    iops, waf = fig_iops_waf(main_pts, figs / "seed002_iops_waf")
+    fig_internal(main_pts, figs / "seed002_internal")
+    rows = fig_pctable(table_pts, figs / "seed002_pctable")
+    fig_lifetimes(main_pts, figs / "seed002_lifetimes")
+    table_csv(main_pts, table_pts, out / "seed002_table.csv")
+    report(iops, waf, rows)
+    print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv" % (figs, out))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
