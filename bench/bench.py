@@ -17,7 +17,8 @@ mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 a
 recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
-(workload.pattern=app, docs/apps.md) on the drive aged to 90%. --only REGEX runs only the
+(workload.pattern=app, docs/apps.md) on the drive aged to 90%, app-*-streams8-single|pcstream the same with 9 user
+streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
 per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
@@ -99,6 +100,11 @@ APP = ["--set", "workload.pattern=app", "--set", "precondition.fill=false", "--s
        "--set", "host.queues=8", "--set", "host.queue_depth=8"]
 WORKLOADS["app-lsm"] = APP + ["--set", "workload.app=lsm"]
 WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
+# The same with 8 user streams: PCStream (per-unit lifetime records, the PC-stream table) against all to stream 0.
+for _app in ("lsm", "gcc"):
+    for _pol in ("single", "pcstream"):
+        WORKLOADS["app-%s-streams8-%s" % (_app, _pol)] = APP + ["--set", "workload.app=" + _app, "--set", "streams.count=8",
+                                                                "--set", "streams.assign=" + _pol]
 
 
 REPEAT = 1
