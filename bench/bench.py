@@ -86,7 +86,7 @@ WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
 WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
                                                                 "--set", "flash.plane_rule=any"]
 # PCStream (seed 002) on a CSV trace with program contexts (pc_trace): 9 user streams, all writes to stream 0
-# against PCs clustered by lifetime; the drive is filled first (the precondition's trace replay carries no PCs).
+# against PCs clustered by lifetime; the drive is filled first (sequential fill only).
 PC_TRACE = "@PC_TRACE@"
 PCS8 = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=csv", "--set", "workload.trace_path=" + PC_TRACE,
         "--set", "precondition.drive_writes=0", "--set", "host.queues=8", "--set", "host.queue_depth=8",

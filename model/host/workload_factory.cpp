@@ -49,14 +49,14 @@ std::unique_ptr<Workload> make_trace(const Config& c, uint64_t logical_bytes) {
 }
 
 // The writes of a trace, cycled endlessly (preconditioning with the trace's own write pattern). The trace is
-// read once; its writes are kept as (offset, bytes, stream id).
+// read once; its writes are kept as (offset, bytes, stream id, program context).
 class RepeatWrites : public Workload {
  public:
   RepeatWrites(const Config& c, uint64_t logical_bytes) {
     auto w = make_trace(c, logical_bytes);
     IoRequest r;
     while (w->next(r))
-      if (r.op == IoOp::Write) writes_.push_back({r.offset, r.bytes, r.stream});
+      if (r.op == IoOp::Write) writes_.push_back({r.offset, r.bytes, r.stream, r.pc});
   }
   bool next(IoRequest& r) override {
     if (writes_.empty()) return false;
@@ -65,6 +65,7 @@ class RepeatWrites : public Workload {
     r.offset = writes_[i_].offset;
     r.bytes = writes_[i_].bytes;
     r.stream = writes_[i_].stream;
+    r.pc = writes_[i_].pc;
     i_ = i_ + 1 == writes_.size() ? 0 : i_ + 1;
     return true;
   }
@@ -74,6 +75,7 @@ class RepeatWrites : public Workload {
     uint64_t offset;
     uint32_t bytes;
     uint16_t stream;
+    uint32_t pc;
   };
   std::vector<Write> writes_;
   size_t i_ = 0;
