@@ -30,6 +30,13 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   // others in the controller's stream assignment (assignment costs no simulated time). Not NVMe fields.
   uint16_t proc_slot = 0;
   uint32_t pc = 0, proc = 0;
+  // Simulator-speed hint, no effect on simulated behaviour: the first unit and the kind of the request
+  // the same host job will submit next (next_lpn = kNoNextLpn: not known), so that the controller can
+  // prefetch that request's per-LPN state (write count, map entry) into the CPU caches while this one is
+  // served. Not an NVMe field; the model never reads it for a decision.
+  static constexpr uint32_t kNoNextLpn = ~uint32_t(0);
+  uint32_t next_lpn = kNoNextLpn;
+  IoOp next_op = IoOp::Read;
   uint64_t submit_ps = 0;    // host rang the doorbell
   uint64_t complete_ps = 0;  // completion entry visible to the host
   // controller-side state
@@ -49,6 +56,8 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     path = ReadPath::Buffer;
     qid = stream = proc_slot = 0;
     pc = proc = 0;
+    next_lpn = kNoNextLpn;
+    next_op = IoOp::Read;
     submit_ps = complete_ps = ready_ps = 0;
     expect.clear();
     next = nullptr;

@@ -42,7 +42,9 @@ struct WorkProgress {
 class Workload {
  public:
   virtual ~Workload() = default;
-  // Fills r with the next request; returns false when the workload is exhausted.
+  // Fills r with the next request; returns false when the workload is exhausted. The host may ask for a
+  // request one submission early (its look-ahead, NvmeHost::submit): what next() returns must depend only
+  // on the calls before it, not on when it is called (simulated time) or on other jobs' workloads.
   virtual bool next(IoRequest& r) = 0;
   virtual WorkProgress progress() const { return WorkProgress(); }
   // For open-loop replay: the arrival time of the last request (0 = unknown).

@@ -107,8 +107,8 @@ void NvmeHost::stop() {
   sc_core::sc_stop();
 }
 
-void NvmeHost::fail() {
-  error_ = std::current_exception();
+void NvmeHost::fail(std::exception_ptr e) {
+  error_ = e;
   for (auto& j : jobs_)
     if (j->state != State::Done) {
       j->state = State::Done;
@@ -126,15 +126,9 @@ void NvmeHost::arm(Job& j, uint64_t t) {
   timer_.notify(t > now ? ps_time(t - now) : sc_core::SC_ZERO_TIME);
 }
 
-bool NvmeHost::next_request(Job& j) {
-  if (j.have_next) return true;
-  if (j.exhausted) return false;
+NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) {
   try {
-    if (!j.spec.workload->next(j.next)) {
-      stop_issuing(j);
-      return false;
-    }
-    const IoRequest& r = j.next;
+    if (!j.spec.workload->next(r)) return Drawn::Dry;
     if (r.bytes == 0)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.bytes > p_.max_bytes)
@@ -146,7 +140,30 @@ bool NvmeHost::next_request(Job& j) {
                                   " + " + std::to_string(r.bytes) + " lies beyond the namespace (" +
                                   format_size(double(p_.logical_bytes)) + ")");
   } catch (...) {
-    fail();
+    error = std::current_exception();
+    return Drawn::Failed;
+  }
+  return Drawn::Ready;
+}
+
+bool NvmeHost::next_request(Job& j) {
+  if (j.have_next) return true;
+  if (j.exhausted) return false;
+  Drawn d = j.ahead_drawn;
+  std::exception_ptr error;
+  if (d == Drawn::None) {
+    d = draw(j, j.next, error);
+  } else {  // drawn one request early by submit: used now, where it would have been drawn
+    j.ahead_drawn = Drawn::None;
+    if (d == Drawn::Ready) j.next = j.ahead;
+    if (d == Drawn::Failed) error = std::move(j.ahead_error);
+  }
+  if (d == Drawn::Dry) {
+    stop_issuing(j);
+    return false;
+  }
+  if (d == Drawn::Failed) {
+    fail(error);
     return false;
   }
   j.have_next = true;
@@ -325,6 +342,19 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;
+  // Look one request ahead and tell the controller where it goes (NvmeCommand::next_lpn, a speed hint: the
+  // controller prefetches its per-LPN state while this command is served). The request is drawn here but
+  // used, or its error or the workload's end acted on, only where it would have been drawn otherwise
+  // (next_request), so the simulated behaviour is the same. Not for a job with a runtime limit, whose
+  // request drawn ahead might never be issued (a trace counts the requests it hands out).
+  cmd.next_lpn = NvmeCommand::kNoNextLpn;
+  if (j.end_ps == kNever && j.ahead_drawn == Drawn::None) {
+    j.ahead_drawn = draw(j, j.ahead, j.ahead_error);
+    if (j.ahead_drawn == Drawn::Ready) {
+      cmd.next_lpn = uint32_t(j.ahead.offset / kUnitBytes);
+      cmd.next_op = j.ahead.op;
+    }
+  }
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
   cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), sat_add(j.start_ps, ns_ps(r.time_ns))) : now_ps();
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);

@@ -88,6 +88,7 @@ class NvmeHost : public sc_core::sc_module {
 
  private:
   enum class State { Waiting, Running, Done };
+  enum class Drawn : uint8_t { None, Ready, Dry, Failed };  // a draw from the workload: request, exhausted, bad
   struct Job {
     HostJob spec;
     JobPacing pace;
@@ -105,6 +106,11 @@ class NvmeHost : public sc_core::sc_module {
     size_t free_head = 0, free_count = 0;
     IoRequest next;
     bool have_next = false;
+    // Look-ahead (a simulator-speed hint, see submit): the request after `next`, drawn when `next` was
+    // submitted, and what drawing it gave; it becomes `next` when the job asks for its next request.
+    IoRequest ahead;
+    Drawn ahead_drawn = Drawn::None;
+    std::exception_ptr ahead_error;  // ahead_drawn == Failed: the error, raised when the request is due
     bool exhausted = false;  // issues no more
     HostStats stats;
   };
@@ -116,10 +122,11 @@ class NvmeHost : public sc_core::sc_module {
   void pump(Job& j, uint64_t now);      // closed loop: issue while slots, rate and think time allow
   void arrivals(Job& j, uint64_t now);  // open loop: issue what is due while the job's queues have room
   bool next_request(Job& j);            // fetches into j.next; false when the job is done or failed
+  Drawn draw(Job& j, IoRequest& r, std::exception_ptr& error);  // the workload's next request, checked
   void stop_issuing(Job& j);
   void finish(Job& j);
   void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
-  void fail();
+  void fail(std::exception_ptr e);
   void stop();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void wake();

@@ -62,6 +62,7 @@ struct FlashHarness : sc_core::sc_module {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = ps_time(us_to_ps(ready_us));
     REQUIRE(isock->nb_transport_fw(*gp, ph, t) == tlm::TLM_UPDATED);
+    REQUIRE(ph == tlm::END_REQ);
   }
 
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli_run.h"
+#include "common/cli_run.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
+
+#include "common/cli_run.h"
 
 using Catch::Matchers::Contains;
 
@@ -16,19 +16,12 @@ namespace {
 // The small drive (2 channels x 2 dies, 15 % over-provisioning), preconditioned (fill + 2 drive writes), a
 // 4 MiB buffer, one queue of depth 16 doing 70 % reads; `rate` IOPS caps it (0 = saturated).
 nlohmann::json run(const std::string& name, const std::string& sets, int rate) {
-  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic";
-  const std::string out = "flash_platform_" + name;
-  std::string cmd = bin + " --quiet --out " + out +
-                    " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=128"
-                    " --set geometry.pages_per_block=64 --set geometry.over_provisioning=0.15 --set buffer.bytes=4M"
-                    " --set workload.read_fraction=0.7 --set workload.io_count=100000 --set precondition.drive_writes=2"
-                    " --set host.queues=1 --set host.queue_depth=16 --set workload.rate_iops=" +
-                    std::to_string(rate) + " " + sets + " 2>" + out + ".err";
-  const int status = std::system(cmd.c_str());
-  REQUIRE(status == 0);
-  std::ifstream f(out + "/summary.json");
-  REQUIRE(f.good());
-  nlohmann::json s = nlohmann::json::parse(f);
+  nlohmann::json s = ssdtlm::test::run_cli(
+      "flash_platform_" + name,
+      "--set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=128"
+      " --set geometry.pages_per_block=64 --set geometry.over_provisioning=0.15 --set buffer.bytes=4M"
+      " --set workload.read_fraction=0.7 --set workload.io_count=100000 --set precondition.drive_writes=2"
+      " --set host.queues=1 --set host.queue_depth=16 --set workload.rate_iops=" + std::to_string(rate) + " " + sets);
   CHECK(s["integrity"]["errors"] == 0);
   CHECK(s["nand"]["gc_victims"].get<uint64_t>() > 500);
   return s;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cli_run.h"
+#include "common/cli_run.h"
 
 namespace {
 

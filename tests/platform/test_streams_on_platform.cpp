@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "common/cli_run.h"
 #include "controller/precondition.h"
 #include "host/workload_factory.h"
-#include "cli_run.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;

@@ -4,40 +4,26 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "common/cli_run.h"
+
 using Catch::Matchers::Contains;
+using ssdtlm::test::CliRun;
+using ssdtlm::test::run_in;
+using ssdtlm::test::slurp;
+using ssdtlm::test::source_path;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // Runs ssdtlm-generic with `args` in a private directory (cleared first); the output directory is dir/out.
-Run run(const std::string& dir, const std::string& args) {
+CliRun run(const std::string& dir, const std::string& args) {
   fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic";
-  const std::string cmd = "cd '" + dir + "' && '" + bin + "' --out out " + args + " >stdout.txt 2>stderr.txt";
-  const int status = std::system(cmd.c_str());
-  return {WEXITSTATUS(status), slurp(fs::path(dir) / "stdout.txt"), slurp(fs::path(dir) / "stderr.txt")};
+  return run_in(dir, "--out out " + args);
 }
-
-std::string src(const std::string& rel) { return "'" + std::string(SSDTLM_SOURCE_DIR) + "/" + rel + "'"; }
 
 const std::string kSmall =
     " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
@@ -58,14 +44,14 @@ TEST_CASE("cli: --fio runs a job file, and an unknown option exits 2 naming file
   const std::string dir = "cli_fio";
   fs::create_directories(dir);
   std::ofstream(dir + "/../bad.fio") << "[global]\nrw=randwrite\n[j]\ncolour=blue\n";
-  const Run bad = run(dir, "--fio ../bad.fio");
+  const CliRun bad = run(dir, "--fio ../bad.fio");
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Contains("bad.fio:4") && Contains("unknown fio option 'colour'"));
   CHECK_FALSE(fs::exists(dir + "/out/summary.json"));
 
   std::ofstream(dir + "/../good.fio") << "[global]\nioengine=libaio\ndirect=1\nrw=randrw\nrwmixread=70\nbs=4k\n"
                                          "size=64m\n[a]\nnumber_ios=3000\niodepth=4\n[b]\nstonewall\nnumber_ios=2000\n";
-  const Run good = run(dir, "--fio ../good.fio" + kSmall);
+  const CliRun good = run(dir, "--fio ../good.fio" + kSmall);
   REQUIRE(good.code == 0);
   CHECK_THAT(good.err, Contains("ignored (no effect on the modelled device): ioengine, direct"));
   CHECK_THAT(good.out, Contains("I/Os        5000"));
@@ -79,7 +65,7 @@ TEST_CASE("cli: --fio runs a job file, and an unknown option exits 2 naming file
   CHECK(fio["global options"]["rw"] == "randrw");
 
   // A --set after the job file wins in every job.
-  const Run over = run(dir, "--fio ../good.fio" + kSmall + " --set host.queue_depth=2 --set workload.io_count=100 --quiet");
+  const CliRun over = run(dir, "--fio ../good.fio" + kSmall + " --set host.queue_depth=2 --set workload.io_count=100 --quiet");
   REQUIRE(over.code == 0);
   const auto cfg2 = nlohmann::json::parse(slurp(dir + "/out/config.json"));
   CHECK(cfg2["jobs"][0]["queue_depth"] == 2);
@@ -89,11 +75,11 @@ TEST_CASE("cli: --fio runs a job file, and an unknown option exits 2 naming file
 }
 
 TEST_CASE("cli: seed 004's zipf:1.2 job file and the equivalent --set run give the same summary", "[cli][fio]") {
-  const std::string common = " --config " + src("examples/fio/seed004_femu.json") + " --quiet";
-  const Run fio = run("cli_eq_fio", "--fio " + src("examples/fio/seed004_zipf12.fio") + common +
+  const std::string common = " --config " + source_path("examples/fio/seed004_femu.json") + " --quiet";
+  const CliRun fio = run("cli_eq_fio", "--fio " + source_path("examples/fio/seed004_zipf12.fio") + common +
                                         " --set workload.runtime_ms=30ms");
   REQUIRE(fio.code == 0);
-  const Run set = run("cli_eq_set", common.substr(1) +
+  const CliRun set = run("cli_eq_set", common.substr(1) +
                                         " --set workload.pattern=random --set workload.distribution=zipf:1.2"
                                         " --set workload.block_bytes=4k --set workload.read_fraction=0"
                                         " --set workload.io_count=0 --set workload.runtime_ms=30ms"
@@ -105,56 +91,56 @@ TEST_CASE("cli: seed 004's zipf:1.2 job file and the equivalent --set run give t
 }
 
 TEST_CASE("cli: --output-format json and fio-json print JSON on stdout, text the summary", "[cli]") {
-  const Run json = run("cli_json", "--output-format json --set workload.io_count=2000" + kSmall);
+  const CliRun json = run("cli_json", "--output-format json --set workload.io_count=2000" + kSmall);
   REQUIRE(json.code == 0);
   const auto printed = nlohmann::json::parse(json.out);  // nothing else on stdout
   CHECK(printed == nlohmann::json::parse(slurp("cli_json/out/summary.json")));
   CHECK_FALSE(fs::exists("cli_json/out/fio.json"));
 
-  const Run fio = run("cli_fiojson", "--output-format=fio-json --quiet --set workload.io_count=2000" + kSmall);
+  const CliRun fio = run("cli_fiojson", "--output-format=fio-json --quiet --set workload.io_count=2000" + kSmall);
   REQUIRE(fio.code == 0);
   const auto f = nlohmann::json::parse(fio.out);
   CHECK(f["jobs"][0]["write"]["total_ios"] == 2000);
   CHECK(f["jobs"][0]["jobname"] == "ssdtlm");
   CHECK(nlohmann::json::parse(slurp("cli_fiojson/out/fio.json")) == f);
 
-  const Run text = run("cli_text", "--set workload.io_count=2000" + kSmall);
+  const CliRun text = run("cli_text", "--set workload.io_count=2000" + kSmall);
   CHECK_THAT(text.out, Contains("write lat   min") && Contains("p95") && Contains("outputs in out/"));
 
-  const Run bad = run("cli_badfmt", "--output-format xml");
+  const CliRun bad = run("cli_badfmt", "--output-format xml");
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Contains("--output-format") && Contains("fio-json"));
 }
 
 TEST_CASE("cli: --quiet at queue depth 1 prints nothing on stdout (no SystemC warning)", "[cli]") {
-  const Run q = run("cli_quiet", "--quiet --set host.queues=1 --set host.queue_depth=1 --set workload.io_count=500" + kSmall);
+  const CliRun q = run("cli_quiet", "--quiet --set host.queues=1 --set host.queue_depth=1 --set workload.io_count=500" + kSmall);
   REQUIRE(q.code == 0);
   CHECK(q.out.empty());
   CHECK(q.err.find("Warning") == std::string::npos);
-  const Run loud = run("cli_loud", "--set host.queues=1 --set host.queue_depth=1 --set workload.io_count=500" + kSmall);
+  const CliRun loud = run("cli_loud", "--set host.queues=1 --set host.queue_depth=1 --set workload.io_count=500" + kSmall);
   CHECK(loud.out.find("Warning") == std::string::npos);  // reports never go to stdout
 }
 
 TEST_CASE("cli: --version prints the version and the git revision", "[cli]") {
-  const Run v = run("cli_version", "--version");
+  const CliRun v = run("cli_version", "--version");
   CHECK(v.code == 0);
   CHECK_THAT(v.out, Contains("ssdtlm-generic 0.") && Contains("git") && Contains("SystemC 2."));
 }
 
 TEST_CASE("cli: a trace beyond the device stops with the choices, unless trace_fit says how", "[cli][trace]") {
-  const std::string trace = " --set workload.pattern=trace --set workload.trace_path=" + src("tests/data/tpcc-small.trace") +
+  const std::string trace = " --set workload.pattern=trace --set workload.trace_path=" + source_path("tests/data/tpcc-small.trace") +
                             " --set workload.trace_format=mqsim --set precondition.drive_writes=0 --quiet";
-  const Run refused = run("cli_fit", trace.substr(1));
+  const CliRun refused = run("cli_fit", trace.substr(1));
   CHECK(refused.code == 2);
   CHECK_THAT(refused.err, Contains("workload.trace_fit") && Contains("6864 of 6999 requests (98.1%)") &&
                               Contains("wrap") && Contains("scale") && Contains("shift") && Contains("216.7 GiB"));
-  const Run strict = run("cli_fit_error", trace.substr(1) + " --set workload.trace_fit=error");
+  const CliRun strict = run("cli_fit_error", trace.substr(1) + " --set workload.trace_fit=error");
   CHECK(strict.code == 2);
   CHECK_THAT(strict.err, Contains("tpcc-small.trace:1") && Contains("first request beyond"));
   for (const char* mode : {"wrap", "scale", "shift"}) {
     INFO(mode);
     // shift: device 8's requests all sit near 216.7 GiB; shifted down, they fit
-    const Run ok = run(std::string("cli_fit_") + mode, trace.substr(1) + " --set workload.trace_fit=" + mode +
+    const CliRun ok = run(std::string("cli_fit_") + mode, trace.substr(1) + " --set workload.trace_fit=" + mode +
                                                            (std::string(mode) == "shift" ? " --set workload.trace_devno=8" : ""));
     REQUIRE(ok.code == 0);
     const auto s = nlohmann::json::parse(slurp(std::string("cli_fit_") + mode + "/out/summary.json"));
@@ -164,6 +150,6 @@ TEST_CASE("cli: a trace beyond the device stops with the choices, unless trace_f
   const auto wrap = nlohmann::json::parse(slurp("cli_fit_wrap/out/summary.json"));
   CHECK(wrap["host"]["folded_requests"] == 6864);
   CHECK(wrap["host"]["trace"]["refitted_requests"] == 6864);
-  const Run text = run("cli_fit_text", trace.substr(1, trace.size() - 9) + " --set workload.trace_fit=scale");
+  const CliRun text = run("cli_fit_text", trace.substr(1, trace.size() - 9) + " --set workload.trace_fit=scale");
   CHECK_THAT(text.out, Contains("trace fit   scale: ") && Contains("of 6999 trace requests"));
 }

@@ -7,41 +7,22 @@
 
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "common/cli_run.h"
+
 using Catch::Matchers::Contains;
+using ssdtlm::test::CliRun;
+using ssdtlm::test::cli_binary;
+using ssdtlm::test::run_in;
+using ssdtlm::test::shell;
+using ssdtlm::test::slurp;
+using ssdtlm::test::source_path;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-  double wall_s;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// Runs ssdtlm-generic with `args` in `dir` (kept between runs: the tests look at what a run leaves).
-Run run_in(const std::string& dir, const std::string& args) {
-  fs::create_directories(dir);
-  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic";
-  const std::string cmd = "cd '" + dir + "' && '" + bin + "' " + args + " >stdout.txt 2>stderr.txt";
-  const auto t0 = std::chrono::steady_clock::now();
-  const int status = std::system(cmd.c_str());
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return {WEXITSTATUS(status), slurp(fs::path(dir) / "stdout.txt"), slurp(fs::path(dir) / "stderr.txt"), wall};
-}
 
 std::string fresh(const std::string& dir) {
   fs::remove_all(dir);
@@ -49,13 +30,16 @@ std::string fresh(const std::string& dir) {
   return dir;
 }
 
-std::string src(const std::string& rel) { return "'" + std::string(SSDTLM_SOURCE_DIR) + "/" + rel + "'"; }
-
 const std::string kSmall =
     " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
     " --set geometry.pages_per_block=64 --set buffer.bytes=1M --set precondition.drive_writes=0";
-// A run that would take minutes: a check that answers at once was made before the simulation.
-const std::string kLong = kSmall + " --set workload.io_count=100000000";
+// A run whose first request fails once simulated (2 MiB, more than the 1 MiB write buffer: an error only the
+// running host raises): a run refused for anything else was refused before the simulation. Needs
+// write_fails_when_run(dir) first.
+const std::string kFailsWhenRun = kSmall + " --set workload.pattern=trace --set workload.trace_path=fails_when_run.csv"
+                                           " --set workload.trace_format=csv";
+void write_fails_when_run(const std::string& dir) { std::ofstream(dir + "/fails_when_run.csv") << "0,W,0,2097152\n"; }
+const char* const kRunError = "exceeds the write buffer";
 
 size_t lines(const std::string& text) {
   size_t n = 0;
@@ -68,8 +52,8 @@ size_t lines(const std::string& text) {
 TEST_CASE("cli: trace_time_scale=1e9 on the TPC-C trace stops at the first time beyond 2^64 ps", "[cli][trace]") {
   // It used to hang: times beyond 2^64 ps saturated, the host never issued them and the sampler ticked on.
   const std::string dir = fresh("cli_far_times");
-  const Run r = run_in(dir, "--out out --quiet --set workload.pattern=trace --set workload.trace_path=" +
-                                src("tests/data/tpcc-small.trace") +
+  const CliRun r = run_in(dir, "--out out --quiet --set workload.pattern=trace --set workload.trace_path=" +
+                                source_path("tests/data/tpcc-small.trace") +
                                 " --set workload.trace_format=mqsim --set workload.trace_fit=wrap"
                                 " --set workload.trace_timing=open --set workload.trace_time_scale=1e9" + kSmall);
   CHECK(r.code == 2);
@@ -82,7 +66,7 @@ TEST_CASE("cli: an idle gap in an open-loop trace is crossed without a row per i
   // Two writes 10^6 s apart at the default 100 ms interval: 10^7 empty intervals, now skipped.
   const std::string dir = fresh("cli_idle_gap");
   std::ofstream(dir + "/gap.csv") << "0,W,0,4096\n1000000000000000,W,4096,4096\n";
-  const Run r = run_in(dir, "--out out --quiet --set workload.pattern=trace --set workload.trace_path=gap.csv"
+  const CliRun r = run_in(dir, "--out out --quiet --set workload.pattern=trace --set workload.trace_path=gap.csv"
                             " --set workload.trace_format=csv --set workload.trace_timing=open" + kSmall);
   REQUIRE(r.code == 0);
   const auto s = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
@@ -90,40 +74,46 @@ TEST_CASE("cli: an idle gap in an open-loop trace is crossed without a row per i
   const std::string ts = slurp(dir + "/out/timeseries.csv");
   CHECK(lines(ts) <= 4);  // the header, the first write's interval, the second write's
   CHECK_THAT(ts, Contains("\n1000000000."));  // the last row is at the second write, 10^9 ms in
-  CHECK(r.wall_s < 60);
+  // Nor an activation per interval: the sampler sleeps across the gap (10^7 intervals otherwise).
+  CHECK(s["kernel"]["activations"].get<uint64_t>() < 1000);
 }
 
 TEST_CASE("cli: an --out or --vcd that cannot be written stops before the simulation with exit 2", "[cli]") {
   const std::string dir = fresh("cli_unwritable");
   std::ofstream(dir + "/afile") << "x";
-  const Run out = run_in(dir, "--out afile/out --quiet" + kLong);
+  write_fails_when_run(dir);
+  const CliRun out = run_in(dir, "--out afile/out --quiet" + kFailsWhenRun);
   CHECK(out.code == 2);
   CHECK_THAT(out.err, Contains("--out afile/out") && Contains("cannot create"));
-  CHECK(out.wall_s < 30);
-  const Run vcd = run_in(dir, "--out out --quiet --vcd afile/run.vcd" + kLong);
+  CHECK_THAT(out.err, !Contains(kRunError));
+  const CliRun vcd = run_in(dir, "--out out --quiet --vcd afile/run.vcd" + kFailsWhenRun);
   CHECK(vcd.code == 2);
   CHECK_THAT(vcd.err, Contains("--vcd afile/run.vcd") && Contains("cannot write"));
-  CHECK(vcd.wall_s < 30);
-  const Run bytes = run_in(dir, "--out out --quiet --vcd $(printf 'r\\377.vcd')" + kLong);
+  CHECK_THAT(vcd.err, !Contains(kRunError));
+  const CliRun bytes = run_in(dir, "--out out --quiet --vcd $(printf 'r\\377.vcd')" + kFailsWhenRun);
   CHECK(bytes.code == 2);
   CHECK_THAT(bytes.err, Contains("UTF-8") && Contains("\\xff"));
-  const Run trace = run_in(dir, "--out out --quiet --set workload.pattern=trace --set "
-                                "workload.trace_path=$(printf 't\\377.trace')" + kLong);
+  CHECK_THAT(bytes.err, !Contains(kRunError));
+  const CliRun trace = run_in(dir, "--out out --quiet --set workload.pattern=trace --set "
+                                   "workload.trace_path=$(printf 't\\377.trace')" + kSmall);
   CHECK(trace.code == 2);
   CHECK_THAT(trace.err, Contains("workload.trace_path") && Contains("UTF-8"));
-  CHECK(trace.wall_s < 30);
   CHECK_FALSE(fs::exists(dir + "/out/summary.json"));
+  // The run itself fails as kFailsWhenRun says, so the checks above did answer first.
+  const CliRun run = run_in(dir, "--out out --quiet" + kFailsWhenRun);
+  CHECK(run.code == 2);
+  CHECK_THAT(run.err, Contains(kRunError));
 }
 
 TEST_CASE("cli: outputs are replaced as a set and a failed run leaves the previous set and waveform alone", "[cli][wave]") {
   const std::string dir = fresh("cli_output_set");
   const std::string base = "--out out --quiet --vcd out/run.vcd" + kSmall + " --set workload.io_count=2000";
-  const Run first = run_in(dir, base + " --set stats.lpn_writes=true --output-format fio-json");
+  const CliRun first = run_in(dir, base + " --set stats.lpn_writes=true --output-format fio-json");
   REQUIRE(first.code == 0);
   REQUIRE(fs::exists(dir + "/out/lpn_writes.csv"));
   REQUIRE(fs::exists(dir + "/out/fio.json"));
   std::ofstream(dir + "/out/notes.txt") << "mine";  // not the model's: kept
-  const Run second = run_in(dir, base + " --set workload.read_fraction=0.5");
+  const CliRun second = run_in(dir, base + " --set workload.read_fraction=0.5");
   REQUIRE(second.code == 0);
   CHECK_FALSE(fs::exists(dir + "/out/lpn_writes.csv"));  // stale: this run did not count LPN writes
   CHECK_FALSE(fs::exists(dir + "/out/fio.json"));
@@ -132,7 +122,7 @@ TEST_CASE("cli: outputs are replaced as a set and a failed run leaves the previo
   REQUIRE(vcd.size() > 1000);
   // A run that fails half-way: the trace's last request is larger than the write buffer.
   std::ofstream(dir + "/late.csv") << "0,W,0,4096\n1000,W,4096,4096\n2000,W,0,2097152\n";
-  const Run failed = run_in(dir, "--out out --quiet --vcd out/run.vcd" + kSmall +
+  const CliRun failed = run_in(dir, "--out out --quiet --vcd out/run.vcd" + kSmall +
                                      " --set workload.pattern=trace --set workload.trace_path=late.csv"
                                      " --set workload.trace_format=csv --set stats.lpn_writes=true");
   CHECK(failed.code == 2);
@@ -150,13 +140,15 @@ TEST_CASE("cli: outputs are replaced as a set and a failed run leaves the previo
 TEST_CASE("cli: a configuration needing more memory than sim.max_memory_bytes stops before allocating", "[cli][memory]") {
   const std::string dir = fresh("cli_memory");
   // A 1 TiB write buffer on a small drive took 7 GB before it was refused.
-  const Run buffer = run_in(dir, "--out out --quiet" + kSmall + " --set buffer.bytes=1T --set sim.max_memory_bytes=1G");
+  // Run with 2 GiB of address space: an allocation of the buffer before the check fails (std::bad_alloc)
+  // instead of reaching the check's message.
+  const CliRun buffer = shell(dir, "ulimit -v 2097152 && " + cli_binary() + " --out out --quiet" + kSmall +
+                                       " --set buffer.bytes=1T --set sim.max_memory_bytes=1G");
   CHECK(buffer.code == 2);
   CHECK_THAT(buffer.err, Contains("sim.max_memory_bytes") && Contains("write buffer") && Contains("GiB") &&
                              Contains("the limit of 1 GiB"));
-  CHECK(buffer.wall_s < 30);
   // The estimate, next to what the model counts it allocated: an estimate must not be below it.
-  const Run ok = run_in(dir, "--out out --quiet" + kSmall + " --set workload.io_count=1000");
+  const CliRun ok = run_in(dir, "--out out --quiet" + kSmall + " --set workload.io_count=1000");
   REQUIRE(ok.code == 0);
   const auto m = nlohmann::json::parse(slurp(dir + "/out/summary.json"))["memory"];
   const double est = m["estimated_bytes"].get<double>(), counted = m["model_bytes"].get<double>();
@@ -169,7 +161,7 @@ TEST_CASE("cli: a configuration needing more memory than sim.max_memory_bytes st
     WARN("more than 30 GB of memory: the default-limit case is not run");
     return;
   }
-  const Run huge = run_in(dir, "--out out --quiet --set geometry.channels=16 --set geometry.dies_per_channel=16"
+  const CliRun huge = run_in(dir, "--out out --quiet --set geometry.channels=16 --set geometry.dies_per_channel=16"
                                " --set geometry.blocks_per_plane=8192 --set geometry.pages_per_block=256"
                                " --set geometry.page_bytes=16384");
   CHECK(huge.code == 2);
@@ -179,7 +171,7 @@ TEST_CASE("cli: a configuration needing more memory than sim.max_memory_bytes st
 TEST_CASE("cli: backward times and unaligned sizes are counted warnings and an empty trace is an error", "[cli][trace]") {
   const std::string dir = fresh("cli_trace_warnings");
   std::ofstream(dir + "/odd.csv") << "0,W,0,4096\n3000,W,8192,1000\n2000,R,0,4096\n4000,W,0,4096\n";
-  const Run odd = run_in(dir, "--out out --set workload.pattern=trace --set workload.trace_path=odd.csv"
+  const CliRun odd = run_in(dir, "--out out --set workload.pattern=trace --set workload.trace_path=odd.csv"
                               " --set workload.trace_format=csv --set workload.trace_timing=open" + kSmall);
   REQUIRE(odd.code == 0);
   CHECK_THAT(odd.out, Contains("trace warn  1 requests timed before an earlier line's (first at line 3)") &&
@@ -190,7 +182,7 @@ TEST_CASE("cli: backward times and unaligned sizes are counted warnings and an e
   CHECK(w["unaligned_sizes"] == 1);
   CHECK(w["first_unaligned_line"] == 2);
   std::ofstream(dir + "/empty.csv") << "# nothing here\n";
-  const Run empty = run_in(dir, "--out out2 --quiet --set workload.pattern=trace --set workload.trace_path=empty.csv"
+  const CliRun empty = run_in(dir, "--out out2 --quiet --set workload.pattern=trace --set workload.trace_path=empty.csv"
                                 " --set workload.trace_format=csv" + kSmall);
   CHECK(empty.code == 2);
   CHECK_THAT(empty.err, Contains("empty.csv: no request in the trace"));

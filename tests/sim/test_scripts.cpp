@@ -3,34 +3,20 @@
 // where neither the running Python nor .venv/ has matplotlib (bash scripts/setup.sh makes .venv/).
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "common/cli_run.h"
+
 using Catch::Matchers::Contains;
+using ssdtlm::test::CliRun;
+using ssdtlm::test::cli_binary;
+using ssdtlm::test::shell;
+using ssdtlm::test::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Run sh(const std::string& dir, const std::string& cmd) {
-  const std::string full = "cd '" + dir + "' && " + cmd + " >stdout.txt 2>stderr.txt";
-  const int status = std::system(full.c_str());
-  return {WEXITSTATUS(status), slurp(fs::path(dir) / "stdout.txt"), slurp(fs::path(dir) / "stderr.txt")};
-}
 
 const std::string kSmall =
     " --quiet --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
@@ -39,13 +25,13 @@ const std::string kSmall =
 // Runs the simulator into dir/<sub>/out.
 void simulate(const std::string& dir, const std::string& sub, const std::string& args) {
   fs::create_directories(dir + "/" + sub);
-  const Run r = sh(dir + "/" + sub, "'" + std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic' --out out" + kSmall + " " + args);
+  const CliRun r = shell(dir + "/" + sub, cli_binary() + " --out out" + kSmall + " " + args);
   REQUIRE(r.code == 0);
 }
 
 std::string script(const std::string& name) { return "python3 '" + std::string(SSDTLM_SOURCE_DIR) + "/scripts/" + name + "'"; }
 
-bool no_matplotlib(const Run& r) {
+bool no_matplotlib(const CliRun& r) {
   if (r.code != 0 && r.err.find("setup.sh") != std::string::npos) {
     WARN("matplotlib is not installed (bash scripts/setup.sh): plotting scripts not tested");
     return true;
@@ -59,7 +45,7 @@ TEST_CASE("plot_run.py: one axis per quantity, zero series left out, the latency
   const std::string dir = fs::absolute("scripts_plot").string();
   fs::remove_all(dir);
   simulate(dir, "reads", "--set workload.read_fraction=1 --set workload.io_count=20000 --set precondition.drive_writes=0");
-  const Run r = sh(dir, script("plot_run.py") + " reads/out --title 'random reads'");
+  const CliRun r = shell(dir, script("plot_run.py") + " reads/out --title 'random reads'");
   if (no_matplotlib(r)) return;
   REQUIRE(r.code == 0);
   CHECK(fs::file_size(dir + "/reads/out/timeseries.png") > 10000);
@@ -70,10 +56,10 @@ TEST_CASE("plot_run.py: one axis per quantity, zero series left out, the latency
   CHECK(r.out.find("WAF") == std::string::npos);
   CHECK(r.out.find("GC-active") == std::string::npos);
   simulate(dir, "mixed", "--set workload.read_fraction=0.5 --set workload.io_count=40000 --set precondition.drive_writes=0.5");
-  const Run m = sh(dir, script("plot_run.py") + " mixed/out");
+  const CliRun m = shell(dir, script("plot_run.py") + " mixed/out");
   REQUIRE(m.code == 0);
   CHECK_THAT(m.out, Contains("kIOPS (read, write)") && Contains("WAF (interval)"));
-  const Run bad = sh(dir, script("plot_run.py") + " nowhere");
+  const CliRun bad = shell(dir, script("plot_run.py") + " nowhere");
   CHECK(bad.code != 0);
   CHECK_THAT(bad.err, Contains("not a run directory"));
 }
@@ -83,16 +69,16 @@ TEST_CASE("compare.py: runs named by their paths or by --label, a titled figure"
   fs::remove_all(dir);
   simulate(dir, "fifo", "--set workload.io_count=5000 --set precondition.drive_writes=0");
   simulate(dir, "hexa", "--set workload.io_count=5000 --set workload.read_fraction=0.5 --set precondition.drive_writes=0");
-  const Run r = sh(dir, script("compare.py") + " cmp.png fifo/out hexa/out");
+  const CliRun r = shell(dir, script("compare.py") + " cmp.png fifo/out hexa/out");
   if (no_matplotlib(r)) return;
   REQUIRE(r.code == 0);
   CHECK(fs::file_size(dir + "/cmp.png") > 10000);
   CHECK_THAT(r.out, Contains("fifo/out") && Contains("hexa/out"));  // "out" alone would not tell them apart
-  const Run l = sh(dir, script("compare.py") + " cmp2.png fifo/out hexa/out --label A --label B --title 'A vs B'");
+  const CliRun l = shell(dir, script("compare.py") + " cmp2.png fifo/out hexa/out --label A --label B --title 'A vs B'");
   REQUIRE(l.code == 0);
   CHECK(l.out.rfind("A ", 0) == 0);
   CHECK_THAT(l.out, Contains("\nB "));
-  const Run bad = sh(dir, script("compare.py") + " cmp3.png fifo/out hexa/out --label A");
+  const CliRun bad = shell(dir, script("compare.py") + " cmp3.png fifo/out hexa/out --label A");
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Contains("1 --label for 2 runs"));
 }

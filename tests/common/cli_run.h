@@ -1,0 +1,65 @@
+// Runs the simulator (or a script) as a process, the way a user does from a shell: for a run through the
+// command line, or a second simulation in one test case (SystemC elaborates one per process).
+#pragma once
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ssdtlm::test {
+
+// What a finished process left: its exit status and what it wrote to stdout and stderr.
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+// The whole file, byte for byte ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The platform executable ssdtlm-<platform>, quoted for the shell.
+inline std::string cli_binary(const std::string& platform = "generic") {
+  return "'" + std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-" + platform + "'";
+}
+
+// A file of the source tree, quoted for the shell.
+inline std::string source_path(const std::string& rel) { return "'" + std::string(SSDTLM_SOURCE_DIR) + "/" + rel + "'"; }
+
+// Runs the shell command line `command` in `dir` (which must exist); its stdout and stderr go to
+// dir/stdout.txt and dir/stderr.txt, which are kept.
+inline CliRun shell(const std::string& dir, const std::string& command) {
+  const std::string full = "cd '" + dir + "' && " + command + " >stdout.txt 2>stderr.txt";
+  const int status = std::system(full.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(std::filesystem::path(dir) / "stdout.txt"),
+          slurp(std::filesystem::path(dir) / "stderr.txt")};
+}
+
+// Runs ssdtlm-<platform> with the command-line `args` in `dir` (created if missing, not cleared: a test
+// may look at what earlier runs left there).
+inline CliRun run_in(const std::string& dir, const std::string& args, const std::string& platform = "generic") {
+  std::filesystem::create_directories(dir);
+  return shell(dir, cli_binary(platform) + " " + args);
+}
+
+// A run that must succeed: `out` names the output directory (and OUT.err, the run's stderr); `args` are
+// further command-line options. Returns its summary.json.
+inline nlohmann::json run_cli(const std::string& out, const std::string& args, const std::string& platform = "generic") {
+  const std::string cmd = cli_binary(platform) + " --quiet --out " + out + " " + args + " 2>" + out + ".err";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream f(out + "/summary.json");
+  REQUIRE(f.good());
+  return nlohmann::json::parse(f);
+}
+
+}  // namespace ssdtlm::test

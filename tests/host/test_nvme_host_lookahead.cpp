@@ -1,0 +1,120 @@
+// The host's look-ahead (NvmeHost::submit): each command names the next request of its job (next_lpn,
+// next_op, a speed hint for the controller's prefetch), and the request drawn ahead is acted on only where
+// the host would have drawn it: a bad request stops the run after the commands before it have completed.
+// A target stand-in records the commands and completes each 1 us after it arrives.
+#include <catch2/catch.hpp>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include <vector>
+
+#include "common/sim_time.h"
+#include "host/nvme_host.h"
+
+using namespace ssdtlm;
+
+namespace {
+
+struct ListWorkload : Workload {
+  std::vector<IoRequest> list;
+  size_t pos = 0;
+  bool next(IoRequest& r) override {
+    if (pos == list.size()) return false;
+    r = list[pos++];
+    return true;
+  }
+};
+
+struct Recorded {
+  uint32_t lpn, next_lpn;
+  IoOp next_op;
+  uint64_t at_ps;
+};
+
+struct Target : sc_core::sc_module {
+  tlm_utils::simple_target_socket<Target> tsock{"tsock"};
+  std::vector<Recorded> seen;
+  explicit Target(sc_core::sc_module_name n) : sc_module(n) {
+    tsock.register_nb_transport_fw(this, &Target::fw);
+  }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
+    seen.push_back({cmd.lpn, cmd.next_lpn, cmd.next_op, now_ps()});
+    ph = tlm::END_REQ;
+    cmd.complete_ps = now_ps() + us_to_ps(1);
+    tlm::tlm_phase resp = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = ps_time(us_to_ps(1));
+    tsock->nb_transport_bw(gp, resp, delay);
+    return tlm::TLM_UPDATED;
+  }
+};
+
+IoRequest req(IoOp op, uint32_t lpn, uint32_t bytes = 4096) {
+  IoRequest r;
+  r.op = op;
+  r.offset = uint64_t(lpn) * 4096;
+  r.bytes = bytes;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("host look-ahead: each command names its job's next request and a bad request stops where it is due", "[host][lookahead]") {
+  ListWorkload w;
+  w.list = {req(IoOp::Write, 5), req(IoOp::Read, 9), req(IoOp::Write, 2), req(IoOp::Write, 7),
+            req(IoOp::Write, 1, 1u << 20)};  // the last exceeds the 64 KiB the device takes
+  HostParams p;
+  p.logical_bytes = 1u << 20;
+  p.max_bytes = 65536;
+  HostJob job;
+  job.name = "j";
+  job.workload = &w;
+  job.queue_depth = 1;  // one at a time: request i is submitted when request i - 1 completes, at i us
+  NvmeHost host("host", p, {job});
+  Target target("target");
+  host.host_isock.bind(target.tsock);
+  sc_core::sc_start();
+
+  REQUIRE(target.seen.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    INFO("command " << i);
+    CHECK(target.seen[i].lpn == w.list[i].offset / 4096);
+    CHECK(target.seen[i].at_ps == us_to_ps(double(i)));
+  }
+  // The hint: the next request's first unit and kind; none on the command before the bad request (drawn
+  // and found bad then, refused only when due).
+  for (size_t i = 0; i < 3; ++i) {
+    INFO("command " << i);
+    CHECK(target.seen[i].next_lpn == w.list[i + 1].offset / 4096);
+    CHECK(target.seen[i].next_op == w.list[i + 1].op);
+  }
+  CHECK(target.seen[3].next_lpn == NvmeCommand::kNoNextLpn);
+  // Refused when it was due, after the four before it had completed (not when it was drawn, at 3 us).
+  REQUIRE(host.error() != nullptr);
+  CHECK_THROWS_WITH(std::rethrow_exception(host.error()), Catch::Matchers::Contains("exceeds the write buffer"));
+  CHECK(host.completed() == 4);
+  CHECK(sc_core::sc_time_stamp() == sc_core::sc_time(4, sc_core::SC_US));
+}
+
+TEST_CASE("host look-ahead: a job's last command names no next request and the run ends with it", "[host][lookahead]") {
+  ListWorkload w;
+  w.list = {req(IoOp::Write, 3), req(IoOp::Write, 4)};
+  HostParams p;
+  p.logical_bytes = 1u << 20;
+  p.max_bytes = 65536;
+  HostJob job;
+  job.name = "j";
+  job.workload = &w;
+  job.queue_depth = 1;
+  NvmeHost host("host", p, {job});
+  Target target("target");
+  host.host_isock.bind(target.tsock);
+  sc_core::sc_start();
+  REQUIRE(target.seen.size() == 2);
+  CHECK(target.seen[0].next_lpn == 4);
+  CHECK(target.seen[1].next_lpn == NvmeCommand::kNoNextLpn);
+  CHECK(host.error() == nullptr);
+  CHECK(host.finished());
+  CHECK(host.completed() == 2);
+  CHECK(sc_core::sc_time_stamp() == sc_core::sc_time(2, sc_core::SC_US));
+}
