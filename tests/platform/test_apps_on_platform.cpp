@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_run.h"
+#include "common/cli_run.h"
 
 using namespace ssdtlm::test;
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "../common/temp_dir.h"
-#include "cli_run.h"
+#include "common/cli_run.h"
 
 using namespace ssdtlm::test;
 
