@@ -49,6 +49,7 @@ class PcStream : public StreamPolicy {
   void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) override;
   void trim(uint32_t lpn, uint32_t units) override;
   bool wants_trims() const override { return true; }
+  void prefetch(uint32_t lpn) const override { __builtin_prefetch(&units_[lpn], 1); }
   size_t memory_bytes() const override;
   PolicyCounters counters() const override;
   void reset_stats() override;

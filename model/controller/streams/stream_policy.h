@@ -47,6 +47,8 @@ class StreamPolicy {
   // wants_trims() are told.
   virtual void trim(uint32_t /*lpn*/, uint32_t /*units*/) {}
   virtual bool wants_trims() const { return false; }
+  // Simulator-speed hint (no effect on behaviour): a write of lpn is coming; start loading its per-unit state.
+  virtual void prefetch(uint32_t /*lpn*/) const {}
   virtual size_t memory_bytes() const { return 0; }
   // Statistics of the policy's own (none by default); reset_stats() starts the measured run (the policy keeps
   // what it learnt, only its counters restart).

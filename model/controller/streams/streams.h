@@ -72,6 +72,7 @@ class Streams {
   uint32_t gc_stream_of(uint32_t data_stream) const { return p_.gc == GcStreams::Shared ? 0 : data_stream; }
   void prefetch(uint32_t lpn) const {
     if (counts_) counts_->prefetch(lpn);
+    policy_->prefetch(lpn);
   }
 
   const StreamPolicy& policy() const { return *policy_; }
