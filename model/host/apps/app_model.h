@@ -35,7 +35,7 @@ struct AppParams {
   uint64_t age_file_bytes = 1 << 20;
   uint64_t max_io_bytes = 128 << 10;
   double mixed_ratio = 0.5;
-  bool next_fit = false;  // file allocation: next fit (rotating goal) instead of best fit
+  std::string allocation = "best_fit";  // file placement: best_fit, next_fit or spread (FileLayer)
   bool trim = true;  // the file system discards deleted files' extents (TRIM); false = mounted without discard
   // lsm
   double lsm_db_fraction = 0.04;

@@ -31,7 +31,10 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
   const uint64_t total = logical_bytes / kUnitBytes;
   io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
   io_->trim = p.trim;
-  io_->fs.set_next_fit(p.next_fit);
+  io_->fs.set_fit(p.allocation == "next_fit" ? ExtentAllocator::Fit::Next
+                  : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
+                                             : ExtentAllocator::Fit::Best,
+                  p.seed ^ 0x5EED);
   Rng rng(p.seed ^ 0xA6EDull);
   // Aging: long-lived files, written before the app starts (no program context).
   const uint64_t aged_target = uint64_t(p.age_fraction * double(total));
@@ -120,7 +123,7 @@ AppParams app_params(const Config& c) {
   p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
   p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
   p.trim = c.b("workload.app.trim");
-  p.next_fit = c.s("workload.app.allocation") == "next_fit";
+  p.allocation = c.s("workload.app.allocation");
   p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
   p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
   p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");

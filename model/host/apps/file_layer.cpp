@@ -41,14 +41,23 @@ bool ExtentAllocator::take_at(uint64_t at, uint64_t units) {
 
 uint64_t ExtentAllocator::take(uint64_t units, std::vector<Extent>& out) {
   if (units == 0 || by_size_.empty()) return 0;
-  if (next_fit_) {  // the first free extent at or after the cursor, wrapping around
-    auto at = by_start_.lower_bound(cursor_);
-    if (at == by_start_.end()) at = by_start_.begin();
-    const uint64_t start = at->first, len = at->second, got = std::min(len, units);
+  if (fit_ != Fit::Best) {  // from the goal (the cursor, or a random one) if free, else the next free extent, wrapping
+    if (fit_ == Fit::Spread) cursor_ = rng_.below(total_);
+    auto at = by_start_.upper_bound(cursor_);
+    uint64_t from;
+    if (at != by_start_.begin() && std::prev(at)->first + std::prev(at)->second > cursor_) {
+      --at;  // the goal lies inside this free extent
+      from = cursor_;
+    } else {
+      if (at == by_start_.end()) at = by_start_.begin();
+      from = at->first;
+    }
+    const uint64_t start = at->first, len = at->second, got = std::min(start + len - from, units);
     erase(at);
-    if (len > got) insert(start + got, len - got);
-    out.push_back({start, got});
-    cursor_ = start + got;
+    if (from > start) insert(start, from - start);
+    if (start + len > from + got) insert(from + got, start + len - from - got);
+    out.push_back({from, got});
+    cursor_ = from + got;
     return got;
   }
   auto it = by_size_.lower_bound({units, 0});

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/rng.h"
+
 namespace ssdtlm {
 
 struct Extent {
@@ -43,10 +45,17 @@ class ExtentAllocator {
   // `units` to out and returns its length (0 when nothing is free).
   uint64_t take(uint64_t units, std::vector<Extent>& out);
   void release(Extent e);  // coalesces with its free neighbours
-  // Next fit (ext4-like rotating goal): take() gives the first free extent at or after where the last
-  // allocation ended, wrapping at the end of the space, instead of the best fit; freed space is reused only
-  // once the cursor comes round. Without TRIM this decides which stale data the device keeps.
-  void set_next_fit(bool on) { next_fit_ = on; }
+  // Where take() looks (without TRIM this decides which stale data the device keeps):
+  //   Best   the smallest free extent that holds the request, lowest address on ties: freed space is reused at once;
+  //   Next   the first free extent at or after where the last allocation ended, wrapping (ext4's rotating goal):
+  //          freed space is reused only once the cursor comes round, in the order it was written;
+  //   Spread the first free extent at or after a random goal (ext4's Orlov allocator spreading directories over
+  //          block groups): freed space is reused in an order unrelated to when it was written.
+  enum class Fit : uint8_t { Best, Next, Spread };
+  void set_fit(Fit f, uint64_t seed = 1) {
+    fit_ = f;
+    rng_ = Rng(seed);
+  }
   uint64_t free_units() const { return free_; }
   uint64_t total_units() const { return total_; }
   size_t free_extents() const { return by_start_.size(); }
@@ -58,8 +67,9 @@ class ExtentAllocator {
   void insert(uint64_t start, uint64_t units);
   void erase(std::map<uint64_t, uint64_t>::iterator it);
   uint64_t total_, free_;
-  bool next_fit_ = false;
+  Fit fit_ = Fit::Best;
   uint64_t cursor_ = 0;
+  Rng rng_{1};
   std::map<uint64_t, uint64_t> by_start_;             // start -> length
   std::set<std::pair<uint64_t, uint64_t>> by_size_;   // (length, start)
 };
@@ -87,7 +97,7 @@ class FileLayer {
   uint64_t used_units() const { return alloc_.total_units() - alloc_.free_units(); }
   uint64_t total_units() const { return alloc_.total_units(); }
   const ExtentAllocator& allocator() const { return alloc_; }
-  void set_next_fit(bool on) { alloc_.set_next_fit(on); }
+  void set_fit(ExtentAllocator::Fit f, uint64_t seed = 1) { alloc_.set_fit(f, seed); }
 
   // Invariants, O(n log n): no unit owned by two files or by a file and the free list, every file's extents
   // inside the space and summing to its size, owned + free = the space. Returns "" or the first violation.
