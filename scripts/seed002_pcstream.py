@@ -15,7 +15,9 @@ Steps:
      seed002_pctable.png/.svg    gcc: share of writes to stream 0 and WAF against the PC-stream table size;
      seed002_lifetimes.png/.svg  mixed1: per-stream data lifetime quartiles (box = p25..p75, line = median) for
                                  manual, autostream and pcstream;
-     and write DIR/seed002_table.csv (one row per point) and print our averages beside the seed's.
+     each for the device state discard (TRIM on delete) and again with the suffix _no_discard (no TRIM, spread
+     allocation, the free space holding old data), and write DIR/seed002_table.csv (one row per point) and print
+     our averages beside the seed's.
 """
 import argparse
 import csv
@@ -39,6 +41,8 @@ MAIN = ROOT / "studies" / "seed002_pcstream.json"
 TABLE = ROOT / "studies" / "seed002_pctable.json"
 APPS = ["lsm", "sqlite", "gcc", "mixed1", "mixed2"]
 POLICIES = ["single", "manual", "autostream", "pcstream"]
+STATES = ["discard", "no_discard"]
+STATE_TITLE = {"discard": "TRIM on delete", "no_discard": "no TRIM, spread allocation, free space holding old data"}
 LABEL = {"single": "Baseline", "manual": "Manual", "autostream": "AutoStream", "pcstream": "PCStream"}
 # What the seed reports (its text; the figures' bars are not given as numbers).
 PAPER = {
@@ -111,7 +115,7 @@ def bars(ax, values, title, ylabel, ref=None):
     ax.set_ylabel(ylabel)
 
 
-def fig_iops_waf(main, path):
+def fig_iops_waf(main, path, state):
     runs = by_key(main, ("app", "policy", "internal"))
     iops, waf = {}, {}
     for app in APPS:
@@ -125,13 +129,13 @@ def fig_iops_waf(main, path):
     bars(axs[0], iops, "IOPS normalized to Baseline", "normalized IOPS", 1.0)
     bars(axs[1], waf, "WAF", "WAF", 1.0)
     axs[1].legend(fontsize=8)
-    fig.suptitle("Seed 002 on pm963_streams: stream assignment on application models (internal streams off)")
+    fig.suptitle("Seed 002 on pm963_streams: stream assignment on application models (%s; internal streams off)" % state)
     fig.tight_layout()
     save(fig, path)
     return iops, waf
 
 
-def fig_internal(main, path):
+def fig_internal(main, path, state):
     runs = by_key(main, ("app", "policy", "internal"))
     fig, axs = plt.subplots(1, len(APPS), figsize=(15, 3.6), sharey=True)
     for ax, app in zip(axs, APPS):
@@ -144,12 +148,12 @@ def fig_internal(main, path):
         ax.set_title(app)
     axs[0].set_ylabel("WAF")
     axs[-1].legend(fontsize=8)
-    fig.suptitle("Seed 002: WAF without and with internal (GC) streams")
+    fig.suptitle("Seed 002: WAF without and with internal (GC) streams (%s)" % state)
     fig.tight_layout()
     save(fig, path)
 
 
-def fig_pctable(table, path):
+def fig_pctable(table, path, state):
     rows = sorted(((int(r["table"]), s) for r, s in table), key=lambda t: t[0])
     if not rows:
         return []
@@ -167,13 +171,13 @@ def fig_pctable(table, path):
     axs[1].set_xlabel("PC-stream table")
     for ax in axs:
         ax.tick_params(axis="x", labelsize=8)
-    fig.suptitle("Seed 002: gcc with PCStream, PC-stream table size (32 B per PC)")
+    fig.suptitle("Seed 002: gcc with PCStream, PC-stream table size (32 B per PC; %s)" % state)
     fig.tight_layout()
     save(fig, path)
     return rows
 
 
-def fig_lifetimes(main, path):
+def fig_lifetimes(main, path, state):
     runs = by_key(main, ("app", "policy", "internal"))
     pols = ["manual", "autostream", "pcstream"]
     fig, axs = plt.subplots(1, len(pols), figsize=(14, 3.8), sharey=True)
@@ -197,7 +201,7 @@ def fig_lifetimes(main, path):
         ax.set_title(LABEL[pol])
         ax.set_xlabel("stream")
     axs[0].set_ylabel("lifetime (GiB host-written)")
-    fig.suptitle("Seed 002: mixed1, per-stream data lifetime quartiles (completed lifetimes, sampled 1 unit in 8)")
+    fig.suptitle("Seed 002: mixed1, per-stream data lifetime quartiles (completed lifetimes, sampled 1 unit in 8; %s)" % state)
     fig.tight_layout()
     save(fig, path)
 
@@ -212,9 +216,11 @@ def save(fig, path):
 def table_csv(main, table, path):
     lines = []
     for row, s in main:
-        lines.append(dict(labels(row, ("app", "policy", "internal")), table="", **metrics(s, row["run_dir"])))
+        lines.append(dict(state=row.get("state", "discard"), **labels(row, ("app", "policy", "internal")), table="",
+                          **metrics(s, row["run_dir"])))
     for row, s in table:
-        lines.append(dict(app="gcc", policy="pcstream", internal="on", table=row["table"], **metrics(s, row["run_dir"])))
+        lines.append(dict(state=row.get("state", "discard"), app="gcc", policy="pcstream", internal="on",
+                          table=row["table"], **metrics(s, row["run_dir"])))
     keys = list(lines[0].keys()) if lines else []
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
@@ -267,14 +273,21 @@ def main():
             r, wall = run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: wall time %.1f s with --workers %d" % (study.stem, wall, a.workers))
             rc = rc or r
-    main_pts = load(out / "studies" / MAIN.stem)
-    table_pts = load(out / "studies" / TABLE.stem)
-    iops, waf = fig_iops_waf(main_pts, figs / "seed002_iops_waf")
-    fig_internal(main_pts, figs / "seed002_internal")
-    rows = fig_pctable(table_pts, figs / "seed002_pctable")
-    fig_lifetimes(main_pts, figs / "seed002_lifetimes")
-    table_csv(main_pts, table_pts, out / "seed002_table.csv")
-    report(iops, waf, rows)
+    main_all = load(out / "studies" / MAIN.stem)
+    table_all = load(out / "studies" / TABLE.stem)
+    for state in STATES:
+        main_pts = [(r, s) for r, s in main_all if r.get("state", "discard") == state]
+        table_pts = [(r, s) for r, s in table_all if r.get("state", "discard") == state]
+        if not main_pts:
+            continue
+        print("== device state: %s (%s)" % (state, STATE_TITLE[state]))
+        suffix = "" if state == "discard" else "_" + state
+        iops, waf = fig_iops_waf(main_pts, figs / ("seed002_iops_waf" + suffix), STATE_TITLE[state])
+        fig_internal(main_pts, figs / ("seed002_internal" + suffix), STATE_TITLE[state])
+        rows = fig_pctable(table_pts, figs / ("seed002_pctable" + suffix), STATE_TITLE[state])
+        fig_lifetimes(main_pts, figs / ("seed002_lifetimes" + suffix), STATE_TITLE[state])
+        report(iops, waf, rows)
+    table_csv(main_all, table_all, out / "seed002_table.csv")
     print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv" % (figs, out))
     return rc
 
