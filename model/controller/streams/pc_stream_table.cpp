@@ -5,7 +5,8 @@
 
 namespace ssdtlm {
 
-PcStreamTable::PcStreamTable(uint64_t bytes) : capacity_(uint32_t(std::min<uint64_t>(bytes / kEntryBytes, 1u << 24))) {
+PcStreamTable::PcStreamTable(uint64_t bytes)
+    : capacity_(uint32_t(std::min<uint64_t>(bytes / kEntryBytes, 1u << 24))), lru_(capacity_) {
   if (capacity_ == 0) return;
   uint32_t buckets = 2, bits = 1;
   while (buckets < capacity_) {
@@ -15,21 +16,6 @@ PcStreamTable::PcStreamTable(uint64_t bytes) : capacity_(uint32_t(std::min<uint6
   shift_ = 32 - bits;
   heads_.assign(buckets, kNone);
   e_.reserve(capacity_);
-}
-
-void PcStreamTable::unlink_lru(uint32_t i) {
-  Entry& x = e_[i];
-  (x.prev == kNone ? mru_ : e_[x.prev].next) = x.next;
-  (x.next == kNone ? lru_ : e_[x.next].prev) = x.prev;
-  x.prev = x.next = kNone;
-}
-
-void PcStreamTable::push_front(uint32_t i) {
-  Entry& x = e_[i];
-  x.prev = kNone;
-  x.next = mru_;
-  (mru_ == kNone ? lru_ : e_[mru_].prev) = i;
-  mru_ = i;
 }
 
 void PcStreamTable::unlink_chain(uint32_t i) {
@@ -43,10 +29,7 @@ PcStreamTable::Entry* PcStreamTable::find(uint32_t pc, bool touch) {
   if (capacity_ == 0) return nullptr;
   for (uint32_t i = heads_[bucket(pc)]; i != kNone; i = e_[i].chain)
     if (e_[i].pc == pc) {
-      if (touch && mru_ != i) {
-        unlink_lru(i);
-        push_front(i);
-      }
+      if (touch) lru_.touch(i);
       return &e_[i];
     }
   return nullptr;
@@ -60,8 +43,8 @@ PcStreamTable::Entry* PcStreamTable::upsert(uint32_t pc) {
     i = size_++;
     e_.emplace_back();
   } else {  // full: the least recently used entry makes room
-    i = lru_;
-    unlink_lru(i);
+    i = lru_.back();
+    lru_.remove(i);
     unlink_chain(i);
     ++evictions_;
   }
@@ -70,13 +53,14 @@ PcStreamTable::Entry* PcStreamTable::upsert(uint32_t pc) {
   uint32_t& head = heads_[bucket(pc)];
   e_[i].chain = head;
   head = i;
-  push_front(i);
+  lru_.push_front(i);
   return &e_[i];
 }
 
 std::vector<uint32_t> PcStreamTable::pcs_by_recency() const {
   std::vector<uint32_t> out;
-  for (uint32_t i = mru_; i != kNone; i = e_[i].next) out.push_back(e_[i].pc);
+  for (uint32_t i = lru_.back(); i != kInvalid; i = lru_.next_toward_front(i)) out.push_back(e_[i].pc);
+  std::reverse(out.begin(), out.end());  // most recently used first
   return out;
 }
 

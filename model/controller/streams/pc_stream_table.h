@@ -4,7 +4,8 @@
 // One entry is kEntryBytes = 32 bytes, laid out as a kernel would keep it:
 //   PC signature 4 B, lifetime estimate (mean log2 lifetime, float) 4 B, sample count 4 B, recent write
 //   volume (4 KiB units, halved at each re-clustering) 4 B, stream 1 B, flags 1 B, padding 2 B,
-//   LRU links (previous, next) 2 x 4 B, hash-chain link 4 B.
+//   LRU links (previous, next) 2 x 4 B, hash-chain link 4 B. The LRU links are kept beside the entries, in
+//   an LruList (controller/mapping/lru_list.h) over the entry slots.
 // The table holds at most bytes / 32 entries (0 bytes: no table); its hash heads (4 B per power-of-two
 // bucket, at least one per entry) come on top and are counted in memory_bytes().
 // "Use" for the LRU order: a lookup that hits (a write whose PC its process has not estimated yet) and an
@@ -14,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "controller/mapping/lru_list.h"
 
 namespace ssdtlm {
 
@@ -29,10 +32,9 @@ class PcStreamTable {
     uint8_t stream = 0;
     uint8_t flags = 0;
     uint16_t pad = 0;
-    uint32_t prev = kNone, next = kNone;  // LRU list: prev towards the most recently used
-    uint32_t chain = kNone;               // next entry of its hash bucket
+    uint32_t chain = kNone;  // next entry of its hash bucket
   };
-  static_assert(sizeof(Entry) == kEntryBytes, "the documented entry size");
+  static_assert(sizeof(Entry) + 2 * sizeof(uint32_t) == kEntryBytes, "the documented entry size, with its LRU links");
 
   explicit PcStreamTable(uint64_t bytes);
 
@@ -52,18 +54,20 @@ class PcStreamTable {
   void for_each(F f) {
     for (uint32_t i = 0; i < size_; ++i) f(e_[i]);
   }
-  size_t memory_bytes() const { return e_.capacity() * sizeof(Entry) + heads_.capacity() * 4; }
+  template <class F>
+  void for_each(F f) const {
+    for (uint32_t i = 0; i < size_; ++i) f(e_[i]);
+  }
+  size_t memory_bytes() const { return e_.capacity() * sizeof(Entry) + heads_.capacity() * 4 + lru_.memory_bytes(); }
 
  private:
   uint32_t bucket(uint32_t pc) const { return uint32_t((pc * 0x9E3779B1u) >> shift_); }
-  void unlink_lru(uint32_t i);
-  void push_front(uint32_t i);
   void unlink_chain(uint32_t i);
 
   uint32_t capacity_, size_ = 0, shift_ = 32;
   std::vector<Entry> e_;
   std::vector<uint32_t> heads_;
-  uint32_t mru_ = kNone, lru_ = kNone;
+  LruList lru_;  // over entry slots, front = most recently used
   uint64_t evictions_ = 0;
 };
 

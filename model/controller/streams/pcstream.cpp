@@ -138,7 +138,7 @@ void PcStream::recluster() {
   recluster_pending_ = false;
   next_recluster_ = clock_ + recluster_units_;
   ++stats_.reclusters;
-  // Every estimate, in a deterministic order: (pc, proc) for records, the table's entries after them.
+  // Every estimate, in a deterministic order: by (pc, proc), a table entry (proc ~0) after the records of its PC.
   struct Part {
     uint32_t pc, proc;
     double x, samples, writes;
@@ -147,11 +147,10 @@ void PcStream::recluster() {
   parts.reserve(records_.size() + table_.size());
   for (const auto& [k, r] : records_)
     if (r.samples > 0) parts.push_back({uint32_t(k), uint32_t(k >> 32), r.mean_log2, double(std::min(r.samples, kWindow)), double(r.writes)});
-  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.pc < b.pc || (a.pc == b.pc && a.proc < b.proc); });
-  table_.for_each([&](PcStreamTable::Entry& e) {
+  table_.for_each([&](const PcStreamTable::Entry& e) {
     if (e.samples > 0) parts.push_back({e.pc, ~uint32_t(0), e.mean_log2, double(std::min(e.samples, kWindow)), double(e.writes)});
   });
-  std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.pc < b.pc; });
+  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.pc < b.pc || (a.pc == b.pc && a.proc < b.proc); });
   // One point per PC: its sample-weighted mean log lifetime, weighted by its recent writes.
   std::vector<uint32_t> pcs;
   std::vector<LifetimePoint> points;
@@ -196,7 +195,7 @@ uint32_t PcStream::pcs_known() const {
   std::vector<uint32_t> pcs;
   for (const auto& [k, r] : records_)
     if (r.samples > 0) pcs.push_back(uint32_t(k));
-  const_cast<PcStreamTable&>(table_).for_each([&](PcStreamTable::Entry& e) {
+  table_.for_each([&](const PcStreamTable::Entry& e) {
     if (e.samples > 0) pcs.push_back(e.pc);
   });
   std::sort(pcs.begin(), pcs.end());
