@@ -57,23 +57,39 @@ IoRequest req(IoOp op, uint32_t lpn, uint32_t bytes = 4096) {
   return r;
 }
 
+// One job over the workload at queue depth 1 (request i is submitted when request i - 1 completes, at i us)
+// on a 1 MiB namespace taking up to 64 KiB per command, run to its end.
+struct Run {
+  static HostJob job(Workload& w) {
+    HostJob j;
+    j.name = "j";
+    j.workload = &w;
+    j.queue_depth = 1;
+    return j;
+  }
+  static HostParams params() {
+    HostParams p;
+    p.logical_bytes = 1u << 20;
+    p.max_bytes = 65536;
+    return p;
+  }
+  NvmeHost host;
+  Target target{"target"};
+  explicit Run(Workload& w) : host("host", params(), {job(w)}) {
+    host.host_isock.bind(target.tsock);
+    sc_core::sc_start();
+  }
+};
+
 }  // namespace
 
 TEST_CASE("host look-ahead: each command names its job's next request and a bad request stops where it is due", "[host][lookahead]") {
   ListWorkload w;
   w.list = {req(IoOp::Write, 5), req(IoOp::Read, 9), req(IoOp::Write, 2), req(IoOp::Write, 7),
             req(IoOp::Write, 1, 1u << 20)};  // the last exceeds the 64 KiB the device takes
-  HostParams p;
-  p.logical_bytes = 1u << 20;
-  p.max_bytes = 65536;
-  HostJob job;
-  job.name = "j";
-  job.workload = &w;
-  job.queue_depth = 1;  // one at a time: request i is submitted when request i - 1 completes, at i us
-  NvmeHost host("host", p, {job});
-  Target target("target");
-  host.host_isock.bind(target.tsock);
-  sc_core::sc_start();
+  Run run(w);
+  NvmeHost& host = run.host;
+  Target& target = run.target;
 
   REQUIRE(target.seen.size() == 4);
   for (size_t i = 0; i < 4; ++i) {
@@ -99,17 +115,9 @@ TEST_CASE("host look-ahead: each command names its job's next request and a bad 
 TEST_CASE("host look-ahead: a job's last command names no next request and the run ends with it", "[host][lookahead]") {
   ListWorkload w;
   w.list = {req(IoOp::Write, 3), req(IoOp::Write, 4)};
-  HostParams p;
-  p.logical_bytes = 1u << 20;
-  p.max_bytes = 65536;
-  HostJob job;
-  job.name = "j";
-  job.workload = &w;
-  job.queue_depth = 1;
-  NvmeHost host("host", p, {job});
-  Target target("target");
-  host.host_isock.bind(target.tsock);
-  sc_core::sc_start();
+  Run run(w);
+  NvmeHost& host = run.host;
+  Target& target = run.target;
   REQUIRE(target.seen.size() == 2);
   CHECK(target.seen[0].next_lpn == 4);
   CHECK(target.seen[1].next_lpn == NvmeCommand::kNoNextLpn);
