@@ -29,6 +29,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   // host-side stream policy (PCStream) reads; carried with the command so that the policy can sit with the
   // others in the controller's stream assignment (assignment costs no simulated time). Not NVMe fields.
   uint16_t proc_slot = 0;
+  uint16_t run = 0;  // IoRequest::run
   uint32_t pc = 0, proc = 0;
   // Simulator-speed hint, no effect on simulated behaviour: the first unit and the kind of the request
   // the same host job will submit next (next_lpn = kNoNextLpn: not known), so that the controller can
@@ -54,7 +55,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     partial = 0;
     map_wait = false;
     path = ReadPath::Buffer;
-    qid = stream = proc_slot = 0;
+    qid = stream = proc_slot = run = 0;
     pc = proc = 0;
     next_lpn = kNoNextLpn;
     next_op = IoOp::Read;

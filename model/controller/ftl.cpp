@@ -319,7 +319,7 @@ void Ftl::trim(NvmeCommand& cmd, uint64_t t) {
 void Ftl::accept_write(NvmeCommand& cmd, uint64_t t) {
   // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
   if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
-  streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot}, unit_stream_.data());
+  streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run}, unit_stream_.data());
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t version = checker_ ? checker_->next_version(lpn) : 0;

@@ -17,6 +17,8 @@ struct IoRequest {
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
   uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the
                            // slot's previous process has exited (PCStream drops its per-process state)
+  uint16_t run = 0;      // the application's run it belongs to (gcc: its build, from 1; 0 = none), for
+                         // streams.pc_table_reset=run, the seed's table-forgetting experiment
 };
 
 // How the host paces a job (fio's startdelay, stonewall, ramp_time, runtime, thinktime, rate). All zero =

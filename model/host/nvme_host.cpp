@@ -342,6 +342,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;
+  cmd.run = r.run;
   // Look one request ahead and tell the controller where it goes (NvmeCommand::next_lpn, a speed hint: the
   // controller prefetches its per-LPN state while this command is served). The request is drawn here but
   // used, or its error or the workload's end acted on, only where it would have been drawn otherwise

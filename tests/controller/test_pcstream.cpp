@@ -266,3 +266,28 @@ TEST_CASE("pcstream: deaths after the writer exited teach the table a PC its pro
     }
   }
 }
+
+TEST_CASE("pcstream: pc_table_reset=run starts each run without what earlier runs learnt", "[streams][pcstream]") {
+  // Process 1 (run 1) learns that PC 7 is short-lived; process 2 starts in the same slot, in run 1 again or in
+  // run 2. Only a new run with the reset on leaves PC 7 unknown (stream 0), as the seed's table-less PCStream.
+  auto second_process = [](bool reset, uint16_t run2) {
+    PcStream p(3, 8192, 4096, 1 << 20, reset);
+    auto w = [&](uint32_t lpn, uint32_t pc, uint32_t proc, uint16_t run) {
+      uint8_t s = 0xEE;
+      p.assign(lpn, 1, WriteTag{0, pc, proc, 1, run}, &s);
+      return s;
+    };
+    for (uint32_t i = 0; i < 4000; ++i) {  // background PCs (a process that never exits, no run)
+      w(1000 + i % 2000, 100, 0, 0);
+      w(4000 + i % 8, 101, 0, 0);
+    }
+    uint8_t before = 0;
+    for (uint32_t i = 0; i < 64; ++i) before = w(i % 4, 7, 1, 1);
+    REQUIRE(before == 1);
+    const uint8_t after = w(5000, 7, 2, run2);
+    return std::make_pair(after, p.stats().table_resets);
+  };
+  CHECK(second_process(false, 2) == std::make_pair(uint8_t(1), uint64_t(0)));  // kept across runs
+  CHECK(second_process(true, 1) == std::make_pair(uint8_t(1), uint64_t(1)));   // same run: the table helps
+  CHECK(second_process(true, 2) == std::make_pair(uint8_t(0), uint64_t(2)));   // new run: forgotten
+}

@@ -57,6 +57,13 @@ PcStreamTable::Entry* PcStreamTable::upsert(uint32_t pc) {
   return &e_[i];
 }
 
+void PcStreamTable::clear() {
+  while (!lru_.empty()) lru_.remove(lru_.back());
+  std::fill(heads_.begin(), heads_.end(), kNone);
+  e_.clear();
+  size_ = 0;
+}
+
 std::vector<uint32_t> PcStreamTable::pcs_by_recency() const {
   std::vector<uint32_t> out;
   for (uint32_t i = lru_.back(); i != kInvalid; i = lru_.next_toward_front(i)) out.push_back(e_[i].pc);

@@ -47,6 +47,8 @@ class PcStreamTable {
   // recently used entry when full. nullptr with no table (capacity 0).
   Entry* upsert(uint32_t pc);
   uint64_t evictions() const { return evictions_; }
+  // Empties the table (its capacity stays; not counted as evictions).
+  void clear();
   // Entries from the most to the least recently used (tests, statistics).
   std::vector<uint32_t> pcs_by_recency() const;
   // Every entry in slot order (deterministic): f(Entry&).

@@ -10,12 +10,14 @@
 
 namespace ssdtlm {
 
-PcStream::PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units)
+PcStream::PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
+                   bool reset_each_run)
     : streams_(streams),
       recluster_units_(std::max<uint64_t>(1, recluster_units)),
       next_recluster_(recluster_units_),
       units_(size_t(logical_units)),
-      table_(table_bytes) {
+      table_(table_bytes),
+      reset_each_run_(reset_each_run) {
   if (streams < 2) throw std::logic_error("pcstream: needs a user stream besides stream 0");
 }
 
@@ -78,17 +80,22 @@ PcStream::Record* PcStream::record(const WriteTag& tag) {
     }
   }
   auto [it, fresh] = records_.try_emplace(key(tag.proc, tag.pc));
-  if (fresh) procs_[tag.proc].push_back(tag.pc);
+  if (fresh) {
+    auto [p, born] = procs_.try_emplace(tag.proc);
+    if (born) p->second.run = run_;
+    p->second.pcs.push_back(tag.pc);
+  }
   return &it->second;
 }
 
 void PcStream::exit_process(uint32_t proc) {
   auto p = procs_.find(proc);
   if (p == procs_.end()) return;
-  for (uint32_t pc : p->second) {
+  const bool forgotten = reset_each_run_ && p->second.run < run_;  // learnt in a run the table has forgotten
+  for (uint32_t pc : p->second.pcs) {
     auto it = records_.find(key(proc, pc));
     const Record& r = it->second;
-    if (r.samples > 0)
+    if (r.samples > 0 && !forgotten)
       if (PcStreamTable::Entry* e = table_.upsert(pc)) {
         const double a = std::min(e->samples, kWindow), b = std::min(r.samples, kWindow);
         e->mean_log2 = float((a * e->mean_log2 + b * r.mean_log2) / (a + b));
@@ -111,6 +118,13 @@ void PcStream::assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t
     stats_.untagged_units += units;
     clock_ += units;
   } else {
+    if (tag.run > run_) {
+      run_ = tag.run;
+      if (reset_each_run_) {
+        table_.clear();
+        ++stats_.table_resets;
+      }
+    }
     Record* r = record(tag);
     for (uint32_t i = 0; i < units; ++i) units_[lpn + i] = Unit{uint32_t(clock_++), tag.pc, tag.proc};
     if (r) r->writes = uint32_t(std::min<uint64_t>(uint64_t(r->writes) + units, ~uint32_t(0)));
@@ -226,6 +240,7 @@ PolicyCounters PcStream::counters() const {
           {"lifetimes_table", stats_.lifetimes_table},
           {"lifetimes_lost", stats_.lifetimes_lost},
           {"reclusters", stats_.reclusters},
+          {"table_resets", stats_.table_resets},
           {"clusters", uint64_t(centroids_.size())},
           {"unit_bytes", uint64_t(sizeof(Unit))}};
 }
@@ -236,7 +251,7 @@ void PcStream::reset_stats() {
 }
 
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c) {
-  return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units);
+  return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units, c.pc_table_reset_run);
 }
 
 }  // namespace ssdtlm

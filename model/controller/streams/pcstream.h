@@ -28,6 +28,11 @@
 //   at once when a PC gets its first estimate while there are fewer clusters than user streams (start-up).
 //   Between re-clusterings a newly estimated PC takes the stream of the nearest centroid. Write volumes are
 //   halved at each re-clustering.
+// * Runs (streams.pc_table_reset=run, the seed's experiment without the table): when a write of a new
+//   application run arrives (WriteTag::run above every run seen; gcc numbers its builds), the table is emptied
+//   and processes of earlier runs that exit later are not merged into it: each run starts without prior
+//   knowledge of past PCs, as in the seed, where the table was thrown away at the end of each run. Deaths
+//   observed after the reset still teach the (new) table.
 // Costs: O(1) expected per unit written or trimmed (hash lookups for the PC's record); a re-clustering is
 // O(P log P) for P records and table entries.
 #pragma once
@@ -44,7 +49,8 @@ class PcStream : public StreamPolicy {
  public:
   static constexpr uint32_t kWindow = 256;  // estimator: samples before the mean turns into an EWMA
 
-  PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units);
+  PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
+           bool reset_each_run = false);
 
   void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) override;
   void trim(uint32_t lpn, uint32_t units) override;
@@ -64,6 +70,7 @@ class PcStream : public StreamPolicy {
     uint64_t lifetimes_lost = 0;        // ... to nothing (writer exited, no table)
     uint64_t process_exits = 0;
     uint64_t reclusters = 0;
+    uint64_t table_resets = 0;          // runs that started with the table emptied (pc_table_reset=run)
   };
   const Stats& stats() const { return stats_; }
   uint64_t clock() const { return clock_; }
@@ -104,11 +111,17 @@ class PcStream : public StreamPolicy {
   uint64_t recluster_units_, next_recluster_;
   std::vector<Unit> units_;
   std::unordered_map<uint64_t, Record> records_;               // (proc, pc) -> record
-  std::unordered_map<uint32_t, std::vector<uint32_t>> procs_;  // live proc -> its PCs
+  struct Process {
+    std::vector<uint32_t> pcs;
+    uint16_t run = 0;  // the run it started in
+  };
+  std::unordered_map<uint32_t, Process> procs_;  // live proc -> its PCs
   std::vector<uint32_t> slot_proc_;                            // proc_slot -> its current proc (0: none)
   PcStreamTable table_;
   std::vector<double> centroids_;
   bool recluster_pending_ = false;
+  bool reset_each_run_;
+  uint16_t run_ = 0;  // the latest run seen
   uint64_t clock_ = 0;
   uint64_t evictions_base_ = 0;
   // The last record a dying unit was credited to (runs of units of one writer die together).

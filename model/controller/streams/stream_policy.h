@@ -24,6 +24,7 @@ struct StreamContext {
   const WriteCounts* counts = nullptr;  // per-LPN host-write counts (hotcold), the write being assigned included
   uint64_t pc_table_bytes = 0;          // pcstream: PC-stream table bound (streams.pc_table_bytes)
   uint64_t recluster_units = 65536;     // pcstream: host-written units between re-clusterings
+  bool pc_table_reset_run = false;      // pcstream: empty the PC-stream table when a new run starts
 };
 
 // A policy's own statistics for summary.json (streams.<policy name>): name and value.
@@ -36,6 +37,7 @@ struct WriteTag {
   uint32_t pc = 0;
   uint32_t proc = 0;
   uint16_t proc_slot = 0;
+  uint16_t run = 0;  // the application's run (IoRequest::run; 0 = none)
 };
 
 class StreamPolicy {

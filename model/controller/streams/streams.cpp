@@ -19,6 +19,7 @@ StreamParams StreamParams::from_config(const Config& c) {
   p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
   p.pc_table_bytes = c.u("streams.pc_table_bytes");
   p.recluster_units = c.u("streams.pcstream_recluster_units");
+  p.pc_table_reset_run = c.s("streams.pc_table_reset") == "run";
   std::string gc = c.s("streams.gc_stream");
   std::string frontier = c.s("streams.gc_frontier");
   // streams.internal (seed 002's internal streams): true = GC copies go to GC frontiers of their own, one per
@@ -77,6 +78,7 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.counts = counts_.get();
   ctx.pc_table_bytes = p_.pc_table_bytes;
   ctx.recluster_units = p_.recluster_units;
+  ctx.pc_table_reset_run = p_.pc_table_reset_run;
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
   policy_trims_ = policy_->wants_trims();
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);

@@ -26,6 +26,7 @@ struct StreamParams {
   uint32_t chunk_units = 256;      // streams.autostream_chunk_bytes / 4 KiB
   uint64_t pc_table_bytes = 0;     // streams.pc_table_bytes (pcstream)
   uint64_t recluster_units = 65536;  // streams.pcstream_recluster_units
+  bool pc_table_reset_run = false;   // streams.pc_table_reset=run
   GcStreams gc = GcStreams::Shared;
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)

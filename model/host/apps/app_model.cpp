@@ -25,6 +25,7 @@ void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, 
       r.bytes = uint32_t(n * kUnitBytes);
       r.proc = o.proc;
       r.proc_slot = o.slot;
+      r.run = o.run;
       if (op == IoOp::Write) {
         r.pc = o.pc;
         r.stream = o.hint;

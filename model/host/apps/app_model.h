@@ -26,6 +26,7 @@ struct WriteOrigin {
   uint16_t hint = 0;  // manual stream hint (0 = none)
   uint32_t proc = 0;
   uint16_t slot = 0;
+  uint16_t run = 0;  // the app's run (gcc: build number from 1; 0 = none): IoRequest::run
 };
 
 // Parameters of every model (workload.app.* keys; docs/apps.md has the defaults and why).

@@ -29,6 +29,7 @@
 // writers. Default 24: 3 + 3. Manual hints, by program as a developer would annotate each tool: cc1 1
 // (temporaries), as/objtool/ar 2 (objects), fixdep 3, ld 4, the other build tools 5, sources 6.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -81,7 +82,7 @@ class GccApp : public AppModel {
   void push_link();
   void finish_build();
   WriteOrigin origin(uint32_t pc, uint16_t hint, uint32_t proc, size_t lane) const {
-    return {kGccPc + pc, hint, proc, uint16_t(slot0_ + lane)};
+    return {kGccPc + pc, hint, proc, uint16_t(slot0_ + lane), uint16_t(std::min<uint64_t>(stats_.builds_done + 1, 0xFFFF))};
   }
   uint32_t proc() { ++stats_.procs; return io_.new_proc(); }
   // writes a new file of `units` through `variants` PCs from first_pc (consecutive parts)
