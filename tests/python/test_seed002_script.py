@@ -47,8 +47,8 @@ def test_plot_only_draws_every_figure_per_state_and_reports_the_given_numbers(tm
                     main.append(({"state": state, "app": app, "policy": pol, "internal": internal},
                                  summary(WAF[pol], 1000.0 / WAF[pol], 1.0 if pol == "single" else 0.1)))
     write_study(tmp_path, "seed002_pcstream", ["state", "app", "policy", "internal"], main)
-    table = [({"state": state, "table": str(b)}, summary(1.5, 500.0, 0.5 if b == 0 else 0.05))
-             for state in ("discard", "no_discard") for b in (0, 4096)]
+    table = [({"state": state, "table": b}, summary(1.5, 500.0, {"0": 0.5, "per_build": 0.2}.get(b, 0.05)))
+             for state in ("discard", "no_discard") for b in ("0", "per_build", "4096")]
     write_study(tmp_path, "seed002_pctable", ["state", "table"], table)
 
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "seed002_pcstream.py"), "--plot-only",
@@ -60,7 +60,10 @@ def test_plot_only_draws_every_figure_per_state_and_reports_the_given_numbers(tm
     # PCStream's WAF 1.0 against 2.0 (Baseline) and 1.6 (AutoStream); IOPS = 1000 / WAF.
     assert p.stdout.count("PCStream WAF vs Baseline -50% (seed -63%), vs AutoStream -38% (seed -49%)") == 2
     assert p.stdout.count("PCStream IOPS vs Baseline +100%") == 2
-    assert "stream 0 share  50.0% (seed 16%)" in p.stdout
+    # the seed's "without table" (emptied per run) is the per-build point; 0 B has no seed value
+    assert "16 KiB, emptied per build: stream 0 share  20.0% (seed 16%)" in p.stdout
+    assert "0 B                   : stream 0 share  50.0%, WAF" in p.stdout
+    assert "4 KiB                 : stream 0 share   5.0% (seed 12%)" in p.stdout
     with open(tmp_path / "seed002_table.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(main) + len(table)
