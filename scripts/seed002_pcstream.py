@@ -6,7 +6,9 @@ usage: python3 scripts/seed002_pcstream.py [--workers N] [--out DIR] [--figures 
 Steps:
   1. run the studies studies/seed002_pcstream.json (80 points: 2 device states x 5 application models x 4 stream
      assignments x internal streams off/on) and studies/seed002_pctable.json (16 points: the 2 states x gcc with
-     PCStream and PC-stream tables of 0 to 16 KiB, and 16 KiB emptied at every build, the seed's "no table")
+     PCStream and PC-stream tables of 0 to 16 KiB, and 16 KiB emptied at every build, the seed's "no table") and
+     studies/seed002_spare.json (48 points: over-provisioning 14.5/10/8 % x lsm at two database sizes, mixed1, gcc x
+     the 4 assignments; discard state, internal streams off)
      with scripts/study.py --workers N (default 2) into DIR/studies/ (DIR default out/seed002), with the executable
      copied to DIR/bin first.
   2. draw the seed's figures into --figures (default DIR):
@@ -17,8 +19,10 @@ Steps:
      seed002_lifetimes.png/.svg  mixed1: per-stream data lifetime quartiles (box = p25..p75, line = median) for
                                  manual, autostream and pcstream;
      each for the device state discard (TRIM on delete) and again with the suffix _no_discard (no TRIM, spread
-     allocation, the free space holding old data), and write DIR/seed002_table.csv (one row per point) and print
-     our averages beside the seed's.
+     allocation, the free space holding old data);
+     seed002_spare.png/.svg      WAF (whole run and its steady last third) against over-provisioning per workload;
+     and write DIR/seed002_table.csv and DIR/seed002_spare.csv (one row per point) and print our averages beside the
+     seed's.
 """
 import argparse
 import csv
@@ -40,6 +44,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 MAIN = ROOT / "studies" / "seed002_pcstream.json"
 TABLE = ROOT / "studies" / "seed002_pctable.json"
+SPARE = ROOT / "studies" / "seed002_spare.json"
 APPS = ["lsm", "sqlite", "gcc", "mixed1", "mixed2"]
 POLICIES = ["single", "manual", "autostream", "pcstream"]
 STATES = ["discard", "no_discard"]
@@ -217,11 +222,55 @@ def fig_lifetimes(main, path, state):
     save(fig, path)
 
 
+def fig_spare(spare, path):
+    """WAF against over-provisioning, one panel per workload, one line per assignment (dashed: last third)."""
+    rows = {}
+    for r, s in spare:
+        rows[(r["app"], r["op"], r["policy"])] = (s["waf"]["total"], tail_waf(r["run_dir"]))
+    apps = sorted({a for a, _, _ in rows}, key=lambda a: (a.startswith("gcc"), a))
+    ops = sorted({o for _, o, _ in rows}, key=lambda o: -float(o.rstrip("%")))
+    if not rows:
+        return rows
+    fig, axs = plt.subplots(1, len(apps), figsize=(4 * len(apps), 3.6), squeeze=False)
+    for ax, app in zip(axs[0], apps):
+        for pol in POLICIES:
+            pts = [(o, rows[(app, o, pol)]) for o in ops if (app, o, pol) in rows]
+            line, = ax.plot([o for o, _ in pts], [w for _, (w, _) in pts], "o-", label=LABEL[pol])
+            ax.plot([o for o, _ in pts], [t for _, (_, t) in pts], "--", color=line.get_color(), lw=0.8)
+        ax.axhline(1.0, color="grey", lw=0.6)
+        ax.set_title(app)
+        ax.set_xlabel("over-provisioning")
+    axs[0][0].set_ylabel("WAF (dashed: last third of the run)")
+    axs[0][-1].legend(fontsize=8)
+    fig.suptitle("Seed 002: WAF against the drive's over-provisioning (TRIM on delete, internal streams off)")
+    fig.tight_layout()
+    save(fig, path)
+    for app in apps:
+        for o in ops:
+            w = {pol: rows.get((app, o, pol), (float("nan"),) * 2) for pol in POLICIES}
+            print("spare %-9s OP %-5s WAF %s | last third %s | PCStream vs Baseline %+.0f%% (last third %+.0f%%)" % (
+                app, o, " ".join("%s %.3f" % (LABEL[p], w[p][0]) for p in POLICIES),
+                " ".join("%.3f" % w[p][1] for p in POLICIES),
+                100 * (w["pcstream"][0] / w["single"][0] - 1), 100 * (w["pcstream"][1] / w["single"][1] - 1)))
+    return rows
+
+
 def save(fig, path):
     path.parent.mkdir(parents=True, exist_ok=True)
     for ext in (".png", ".svg"):
         fig.savefig(str(path) + ext, dpi=110)
     plt.close(fig)
+
+
+def spare_csv(spare, path):
+    with open(path, "w", newline="") as f:
+        w = None
+        for row, s in spare:
+            line = dict(labels(row, ("op", "app", "policy")), **metrics(s, row["run_dir"]))
+            if w is None:
+                w = csv.DictWriter(f, fieldnames=list(line.keys()))
+                w.writeheader()
+            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in line.items()})
 
 
 def table_csv(main, table, path):
@@ -280,7 +329,7 @@ def main():
     rc = 0
     if not a.plot_only:
         bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "pm963_streams")
-        for study in (MAIN, TABLE):
+        for study in (MAIN, TABLE, SPARE):
             r, wall = run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: wall time %.1f s with --workers %d" % (study.stem, wall, a.workers))
             rc = rc or r
@@ -299,6 +348,11 @@ def main():
         fig_lifetimes(main_pts, figs / ("seed002_lifetimes" + suffix), STATE_TITLE[state])
         report(iops, waf, rows)
     table_csv(main_all, table_all, out / "seed002_table.csv")
+    if (out / "studies" / SPARE.stem / "results.csv").is_file():
+        spare = load(out / "studies" / SPARE.stem)
+        print("== over-provisioning (discard, internal streams off)")
+        fig_spare(spare, figs / "seed002_spare")
+        spare_csv(spare, out / "seed002_spare.csv")
     print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv" % (figs, out))
     return rc
 

@@ -50,10 +50,18 @@ def test_plot_only_draws_every_figure_per_state_and_reports_the_given_numbers(tm
     table = [({"state": state, "table": b}, summary(1.5, 500.0, {"0": 0.5, "per_build": 0.2}.get(b, 0.05)))
              for state in ("discard", "no_discard") for b in ("0", "per_build", "4096")]
     write_study(tmp_path, "seed002_pctable", ["state", "table"], table)
+    spare = [({"op": op, "app": app, "policy": pol}, summary(WAF[pol] * k, 1000.0, 0.0))
+             for op, k in (("14.5%", 1.0), ("8%", 1.5)) for app in ("lsm", "gcc") for pol in POLICIES]
+    write_study(tmp_path, "seed002_spare", ["op", "app", "policy"], spare)
 
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "seed002_pcstream.py"), "--plot-only",
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+    assert (tmp_path / "seed002_spare.png").is_file()
+    # WAF 2.0 x 1.5 (Baseline) and 1.0 x 1.5 (PCStream) at 8 %
+    assert "spare lsm       OP 8%    WAF Baseline 3.000 Manual 1.650 AutoStream 2.400 PCStream 1.500" in p.stdout
+    with open(tmp_path / "seed002_spare.csv", newline="") as f:
+        assert len(list(csv.DictReader(f))) == len(spare)
     for stem in ("iops_waf", "internal", "pctable", "lifetimes"):
         for suffix in ("", "_no_discard"):
             assert (tmp_path / ("seed002_%s%s.png" % (stem, suffix))).is_file(), stem + suffix
