@@ -1,6 +1,7 @@
 // The application models through the command line on a small drive: every app ages the drive in the
 // precondition, runs with the integrity checker on and manual streams from its hints, and spreads its writes
-// over several streams; then every other stream policy on the apps, lsm with enough data for GC to relocate.
+// over several streams; then every other stream policy on the apps, and every policy on every app without TRIM,
+// where GC relocates data under all of them.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -26,8 +27,8 @@ const std::string kDrive =
     "--set workload.app.gcc_sources=150 --set workload.app.gcc_source_bytes=8192 --set workload.app.gcc_jobs=4 ";
 
 nlohmann::json run_app(const std::string& app, uint64_t ios, int min_streams, const std::string& policy = "manual",
-                       const std::string& extra = "") {
-  const auto s = run_cli("apps_" + app + "_" + policy + "_out", kDrive + "--set workload.app=" + app +
+                       const std::string& extra = "", const std::string& run_name = "") {
+  const auto s = run_cli("apps_" + app + "_" + policy + run_name + "_out", kDrive + "--set workload.app=" + app +
                                                                    " --set workload.io_count=" + std::to_string(ios) +
                                                                    " --set streams.assign=" + policy + " " + extra);
   INFO(s.dump(1));
@@ -55,7 +56,42 @@ void run_policy(const std::string& app, const std::string& policy, int min_strea
   if (app == "sqlite") CHECK(s["nand"]["gc_units_moved"].get<uint64_t>() > 0);
 }
 
+// Without TRIM (freed LBAs reused anywhere, the free space holding old data) GC relocates data under every app:
+// every policy, with and without internal streams, keeps every app's data intact through it.
+const std::string kNoDiscard = "--set workload.app.trim=false --set workload.app.allocation=spread "
+                               "--set precondition.fill=true ";
+
+void run_no_discard(const std::string& app, const std::string& policy, const std::string& internal,
+                    const std::string& extra = "", const std::string& run_name = "_no_discard") {
+  const auto s =
+      run_app(app, 60000, 1, policy, kNoDiscard + "--set streams.internal=" + internal + " " + extra, run_name);
+  CHECK(s["nand"]["gc_units_moved"].get<uint64_t>() > 0);
+  CHECK(s["integrity"]["gc_copies_checked"].get<uint64_t>() > 0);
+}
+
 }  // namespace
+
+// Every policy on every app model (internal streams on for half of them), no TRIM: integrity through GC.
+#define NO_DISCARD_CASE(app, policy, internal)                                                             \
+  TEST_CASE("app " app " with " policy " without trim (internal " internal "): integrity through GC",   \
+            "[platform][apps]") {                                                                         \
+    run_no_discard(app, policy, internal);                                                                \
+  }
+#define NO_DISCARD_APP(app, a, b)            \
+  NO_DISCARD_CASE(app, "single", a)          \
+  NO_DISCARD_CASE(app, "manual", b)          \
+  NO_DISCARD_CASE(app, "autostream", a)      \
+  NO_DISCARD_CASE(app, "pcstream", b)        \
+  NO_DISCARD_CASE(app, "hotcold", a)
+NO_DISCARD_APP("lsm", "true", "false")
+NO_DISCARD_APP("sqlite", "false", "true")
+NO_DISCARD_APP("gcc", "true", "false")
+NO_DISCARD_APP("mixed1", "false", "true")
+NO_DISCARD_APP("mixed2", "true", "false")
+
+TEST_CASE("app gcc with pcstream and the table emptied per build: integrity through GC", "[platform][apps]") {
+  run_no_discard("gcc", "pcstream", "true", "--set streams.pc_table_reset=run", "_no_discard_reset");
+}
 
 TEST_CASE("app lsm on the platform: integrity and manual streams", "[platform][apps]") { run_app("lsm", 60000, 4); }
 TEST_CASE("app sqlite on the platform: integrity and manual streams", "[platform][apps]") { run_app("sqlite", 60000, 2); }
