@@ -110,13 +110,13 @@ class PcStream : public StreamPolicy {
   uint32_t streams_;
   uint64_t recluster_units_, next_recluster_;
   std::vector<Unit> units_;
-  std::unordered_map<uint64_t, Record> records_;               // (proc, pc) -> record
+  std::unordered_map<uint64_t, Record> records_;  // (proc, pc) -> record
   struct Process {
     std::vector<uint32_t> pcs;
     uint16_t run = 0;  // the run it started in
   };
   std::unordered_map<uint32_t, Process> procs_;  // live proc -> its PCs
-  std::vector<uint32_t> slot_proc_;                            // proc_slot -> its current proc (0: none)
+  std::vector<uint32_t> slot_proc_;  // proc_slot -> its current proc (0: none)
   PcStreamTable table_;
   std::vector<double> centroids_;
   bool recluster_pending_ = false;
