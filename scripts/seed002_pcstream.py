@@ -223,14 +223,13 @@ def fig_lifetimes(main, path, state):
 
 
 def fig_spare(spare, path):
-    """WAF against over-provisioning, one panel per workload, one line per assignment (dashed: last third)."""
-    rows = {}
-    for r, s in spare:
-        rows[(r["app"], r["op"], r["policy"])] = (s["waf"]["total"], tail_waf(r["run_dir"]))
+    """WAF against over-provisioning, one panel per workload, one line per assignment (dashed: last third).
+    spare: (results row, metrics) per point."""
+    rows = {(r["app"], r["op"], r["policy"]): (m["waf"], m["waf_last_third"]) for r, m in spare}
+    if not rows:
+        return
     apps = sorted({a for a, _, _ in rows}, key=lambda a: (a.startswith("gcc"), a))
     ops = sorted({o for _, o, _ in rows}, key=lambda o: -float(o.rstrip("%")))
-    if not rows:
-        return rows
     fig, axs = plt.subplots(1, len(apps), figsize=(4 * len(apps), 3.6), squeeze=False)
     for ax, app in zip(axs[0], apps):
         for pol in POLICIES:
@@ -252,7 +251,6 @@ def fig_spare(spare, path):
                 app, o, " ".join("%s %.3f" % (LABEL[p], w[p][0]) for p in POLICIES),
                 " ".join("%.3f" % w[p][1] for p in POLICIES),
                 100 * (w["pcstream"][0] / w["single"][0] - 1), 100 * (w["pcstream"][1] / w["single"][1] - 1)))
-    return rows
 
 
 def save(fig, path):
@@ -262,15 +260,13 @@ def save(fig, path):
     plt.close(fig)
 
 
-def spare_csv(spare, path):
+def write_csv(lines, path):
+    """One row per dict, columns in the first dict's order, floats with 4 decimals."""
     with open(path, "w", newline="") as f:
-        w = None
-        for row, s in spare:
-            line = dict(labels(row, ("op", "app", "policy")), **metrics(s, row["run_dir"]))
-            if w is None:
-                w = csv.DictWriter(f, fieldnames=list(line.keys()))
-                w.writeheader()
-            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in line.items()})
+        w = csv.DictWriter(f, fieldnames=list(lines[0].keys()) if lines else [])
+        w.writeheader()
+        for l in lines:
+            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in l.items()})
 
 
 def table_csv(main, table, path):
@@ -281,12 +277,7 @@ def table_csv(main, table, path):
     for row, s in table:
         lines.append(dict(state=row.get("state", "discard"), app="gcc", policy="pcstream", internal="on",
                           table=row["table"], **metrics(s, row["run_dir"])))
-    keys = list(lines[0].keys()) if lines else []
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        for l in lines:
-            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in l.items()})
+    write_csv(lines, path)
 
 
 def mean(xs):
@@ -349,11 +340,11 @@ def main():
         report(iops, waf, rows)
     table_csv(main_all, table_all, out / "seed002_table.csv")
     if (out / "studies" / SPARE.stem / "results.csv").is_file():
-        spare = load(out / "studies" / SPARE.stem)
+        spare = [(r, metrics(s, r["run_dir"])) for r, s in load(out / "studies" / SPARE.stem)]
         print("== over-provisioning (discard, internal streams off)")
         fig_spare(spare, figs / "seed002_spare")
-        spare_csv(spare, out / "seed002_spare.csv")
-    print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv" % (figs, out))
+        write_csv([dict(labels(r, ("op", "app", "policy")), **m) for r, m in spare], out / "seed002_spare.csv")
+    print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv, seed002_spare.csv" % (figs, out))
     return rc
 
 
