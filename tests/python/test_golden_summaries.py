@@ -4,10 +4,10 @@ them with `golden_summaries.py --update` and says so in its commit."""
 import subprocess
 import sys
 
-from conftest import ROOT, SCRIPTS, bin_dir
+from conftest import ROOT, SCRIPTS
 
 
-def test_summaries_identical_to_golden():
-    p = subprocess.run([sys.executable, str(SCRIPTS / "golden_summaries.py"), "--bin", str(bin_dir())],
+def test_summaries_identical_to_golden(bin_dir):
+    p = subprocess.run([sys.executable, str(SCRIPTS / "golden_summaries.py"), "--bin", str(bin_dir)],
                        capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stdout + p.stderr
