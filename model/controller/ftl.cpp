@@ -41,12 +41,11 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       checker_(checker),
       core_free_(p.cores, 0),
       flush_inflight_(g_.dies, 0),
-      gc_(g_.dies),
+      gc_(ftl.gc()),
       flushable_((g_.dies + 63) / 64, 0),
       cache_(ftl.map_cache()),
       ts_(ftl.translation()) {
   if (ts_) loading_.assign(ts_->segments(), nullptr);
-  for (GcJob& j : gc_) j.stage.resize(ftl.blocks().layout().gc);
   die_streams_.assign(g_.dies, 0);
   stream_dies_.assign(streams_.user_streams(), 0);
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
@@ -75,7 +74,7 @@ void Ftl::trace(WaveTracer& w) {
       "4 KiB units held in the DRAM write buffer");
   add(t->free_min, "ftl.free_blocks_min", g_.blocks_per_die, min, "free blocks of the die with the fewest");
   add(t->free_total, "ftl.free_blocks", all, b.total_free_blocks(), "free blocks, all dies");
-  add(t->gc_active, "ftl.gc_active_dies", g_.dies, gc_active_, "dies collecting garbage");
+  add(t->gc_active, "ftl.gc_active_dies", g_.dies, gc_.active_dies(), "dies collecting garbage");
   WaveGroup group;
   group.name = "ftl";
   group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}};
@@ -119,7 +118,7 @@ void Ftl::trace_sample() {
     t.free_total.set(w, now, b.total_free_blocks());
   }
   t.buffer.set(w, now, buffer_->occupied());
-  t.gc_active.set(w, now, gc_active_);
+  t.gc_active.set(w, now, gc_.active_dies());
   if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
 }
 
@@ -232,7 +231,7 @@ void Ftl::read(NvmeCommand& cmd, uint64_t t) {
     uint32_t die = g_.die_of(ppa), block = g_.block_of(ppa), page = g_.page_of(ppa), slot = g_.slot_of(ppa);
     if (!cur || cur->die != die || cur->block != block || cur->page != page) {
       if (cur) send(*cur, cmd.ready_ps);
-      gc_wait |= gc_[die].reads + gc_[die].programs + gc_[die].erases > 0;  // GC work queued on the die
+      gc_wait |= gc_.busy(die);  // GC work queued on the die
       cur = &new_op(FlashCmd::Read, die, kHostRead);
       cur->block = block;
       cur->page = page;
@@ -388,7 +387,7 @@ uint64_t Ftl::user_streams_of(uint32_t d) const {
   // GC into the user frontiers: a die collecting a victim may need every page left in its frontiers (in
   // superblock mode its block of the line is free again only once every die has erased theirs), so with no
   // block to spare its host writes wait for GC.
-  if (b.layout().gc_in_user && gc_[d].active) return 0;
+  if (b.layout().gc_in_user && gc_.die(d).active) return 0;
   uint64_t mask = 0;
   for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(!b.frontier_full(d, b.layout().user_frontier(s))) << s;
   return mask;
@@ -398,7 +397,7 @@ void Ftl::refresh(uint32_t d) {
   // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
   // frontiers need (or has user frontiers with room: then of those streams only), and (while it collects)
   // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
-  const bool ready = flush_inflight_[d] < p_.die_queue_depth && !(gc_[d].active && gc_[d].credit < 1.0);
+  const bool ready = flush_inflight_[d] < p_.die_queue_depth && !(gc_.die(d).active && gc_.die(d).credit < 1.0);
   const uint64_t now = ready ? user_streams_of(d) : 0, before = die_streams_[d];
   const bool ok = now != 0;
   if (now != before) {
@@ -460,7 +459,7 @@ void Ftl::flush_page(uint32_t die, uint32_t stream) {
   ++flushes_pending_;
   ++ftl_.counters().programs[uint32_t(UnitKind::UD)];
   ++flush_inflight_[die];
-  if (gc_[die].active) gc_[die].credit -= 1.0;
+  if (gc_.die(die).active) gc_.die(die).credit -= 1.0;
   // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
   // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
   map_update_bytes_ += 2 * g_.units_per_page * kDramBurstBytes;

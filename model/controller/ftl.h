@@ -76,12 +76,12 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   // GC programs and erases issued and not finished (torn by a power loss now).
   uint64_t gc_programs_in_flight() const {
     uint64_t n = 0;
-    for (const GcJob& j : gc_) n += j.programs;
+    for (uint32_t d = 0; d < g_.dies; ++d) n += gc_.die(d).programs;
     return n;
   }
   uint64_t gc_erases_in_flight() const {
     uint64_t n = 0;
-    for (const GcJob& j : gc_) n += j.erases;
+    for (uint32_t d = 0; d < g_.dies; ++d) n += gc_.die(d).erases;
     return n;
   }
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
@@ -96,42 +96,12 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     stats_ = FtlStats();
     streams_.reset_stats();
   }
-  uint32_t gc_active_dies() const { return gc_active_; }
+  uint32_t gc_active_dies() const { return gc_.active_dies(); }
   MapCache& map_cache() { return cache_; }
   // Adds the FTL's signals (ftl.*, chN.dieK.free_blocks) and its layout group; sampled from then on.
   void trace(WaveTracer& w);
 
  private:
-  // Units staged for one GC stream's next page.
-  struct GcStage {
-    uint32_t lpn[2 * kMaxUnitsPerPage], version[2 * kMaxUnitsPerPage], old[2 * kMaxUnitsPerPage];
-    uint32_t n = 0;
-  };
-  // Per-die GC: scans one victim at a time (one page read in flight), stages valid units per GC stream
-  // across victims so GC programs full pages, and erases a victim once its last unit has landed elsewhere.
-  // With one GC stream a partial page waits for the next victim (padded only when none is left); with
-  // several, the partial pages are padded once the die has its free blocks back.
-  struct GcJob {
-    bool active = false;
-    uint32_t victim = kInvalid;  // block being scanned (global id)
-    uint32_t next_page = 0;
-    uint32_t reads = 0, programs = 0, erases = 0;  // in flight
-    uint32_t staged = 0;         // units staged, all GC streams
-    uint32_t full = 0;           // GC streams with a page or more staged
-    std::vector<GcStage> stage;  // per GC stream
-    std::vector<uint32_t> scanned;  // victims read out, waiting for their units to be programmed
-    // Host pages this die may take while GC runs: each unit relocated earns (Np - v) / v units, so host
-    // writes and GC progress in the proportion the victim frees space and free blocks hold steady.
-    double credit = 1.0, ratio = 0.0;
-    uint64_t data_ps = 0;  // staged data is in DRAM from then (GC reads complete with their end time annotated)
-    // Map blocks (ftl_map.cpp): the victim holds translation pages; live segments are read a page at a
-    // time and staged for new map pages.
-    bool map_victim = false;
-    uint32_t map_updates = 0;  // map accesses of relocated units still waiting for flash work
-    uint32_t reading = 0, staged_segs = 0;
-    uint32_t rseg[kMaxGather], seg[2 * kMaxGather];
-    uint64_t rloc[kMaxGather], loc[2 * kMaxGather];
-  };
   enum Tag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
                         kGcMapRead, kGcMapProgram };
   // Who waits for a map operation: a host command, a flush program (its buffer slots), or a die's GC.
@@ -168,10 +138,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void gc_kick(uint32_t die);
   bool gc_next_victim(uint32_t die);
   void gc_advance(uint32_t die);
-  void check_gc_erase(uint32_t die, uint32_t victim);
-  void gc_stage(uint32_t die, uint32_t gc_stream, uint32_t lpn, uint32_t version, uint32_t old);
   void gc_program(uint32_t die, uint32_t gc_stream, uint32_t n);
   void gc_pad(uint32_t die);  // programs every partial GC page, padded
+  void gc_issue(const GcPage& page);  // the engine's program action as a flash operation
 
   void on_host_read(FlashOp& op);
   bool on_flush(FlashOp& op);  // false: the op is kept until its map work is done
@@ -213,7 +182,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   PayloadPool<FlashOp> ops_;
   std::vector<uint64_t> core_free_;
   std::vector<uint32_t> flush_inflight_;  // per die
-  std::vector<GcJob> gc_;
+  GcEngine& gc_;
   uint32_t flush_cursor_ = 0;
   bool flushing_ = false;
   std::vector<uint64_t> flushable_;  // bit set over dies: may take a buffer flush now (see refresh)
@@ -240,7 +209,6 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   uint32_t flushes_pending_ = 0;    // flush programs whose buffer slots are not yet released
   bool write_stop_ = false;         // read_priority: writes held until the flush is over
   bool flush_phase_ = false;        // read_priority: the reads are served, the flush runs
-  uint32_t gc_active_ = 0;
   static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
   uint32_t map_update_bytes_ = 0;                      // not charged yet
   std::unique_ptr<FtlWave> wave_;  // null: not traced

@@ -76,17 +76,10 @@ bool Ftl::map_phase(NvmeCommand& cmd) {
   return true;
 }
 
-void Ftl::map_updates(const uint32_t* in, uint32_t n, const Waiter& w, uint32_t* waits) {
-  uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
-  const uint32_t groups = ftl_.group_by_segment(in, n, lpns, start);
-  MapAccess a;
-  for (uint32_t k = 0; k < groups; ++k) {
-    a.clear();
-    const uint32_t* first = lpns + start[k];
-    const uint32_t seg = cache_.segment_of(*first);
-    cache_.write(seg, first, start[k + 1] - start[k], a);
+void Ftl::map_updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits) {
+  ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
     *waits += map_issue(a, seg, cache_.write_needs_segment(), w);
-  }
+  });
 }
 
 // ---------------------------------------------------------------- map flash operations
@@ -156,7 +149,6 @@ FlashOp& Ftl::map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind) {
   op.stream = 0;  // map pages belong to no data stream (their kind says what they are)
   std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);  // map pages carry no user units
   std::fill(op.version, op.version + g_.units_per_page, 0u);
-  ++ftl_.counters().programs[uint32_t(kind)];
   return op;
 }
 
@@ -194,8 +186,9 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
     return;
   }
   FlashOp& op = map_page_op(die, ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
+  ++ftl_.counters().programs[uint32_t(UnitKind::MD)];
   op.owner = work;
-  if (gc_[die].active) gc_[die].credit -= 1.0;
+  if (gc_.die(die).active) gc_.die(die).credit -= 1.0;
   send(op);
   gc_kick(die);
   refresh(die);
@@ -258,7 +251,7 @@ void Ftl::waiter_done(const Waiter& w) {
       op.payload->release();
     } break;
     case Waiter::Gc:
-      --gc_[w.die].map_updates;
+      --gc_.die(w.die).map_updates;
       gc_advance(w.die);
       break;
   }
@@ -267,21 +260,17 @@ void Ftl::waiter_done(const Waiter& w) {
 // ---------------------------------------------------------------- map blocks in GC
 
 void Ftl::gc_map_advance(uint32_t die) {
-  GcJob& job = gc_[die];
+  GcDie& job = gc_.die(die);
   const uint32_t k = ts_->segments_per_page();
   while (job.staged_segs >= k)
     if (!gc_map_program(die, k)) return;  // no room anywhere: retried after an erase
-  const uint32_t block = g_.block_in_die(job.victim);
-  while (job.reads == 0 && job.next_page < g_.pages_per_block) {
-    const uint32_t page = job.next_page++;
-    const uint32_t n = ts_->live_in_page(job.victim, page, job.rseg, job.rloc);
-    if (!n) continue;
+  uint32_t page, n;
+  while (job.reads == 0 && (n = gc_.next_map_read(die, &page))) {
     FlashOp& op = new_op(FlashCmd::Read, die, kGcMapRead);
-    op.block = block;
+    op.block = g_.block_in_die(job.victim);
     op.page = page;
     op.bytes = n * ts_->segment_bytes();
     op.read_kind = ReadKind::Gc;
-    job.reading = n;
     ++job.reads;
     ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
     send(op);
@@ -289,55 +278,38 @@ void Ftl::gc_map_advance(uint32_t die) {
 }
 
 void Ftl::on_gc_map_read(FlashOp& op) {
-  GcJob& job = gc_[op.die];
+  GcDie& job = gc_.die(op.die);
   --job.reads;
   job.data_ps = std::max(job.data_ps, op.done_ps);
-  for (uint32_t i = 0; i < job.reading; ++i)
-    if (ts_->where(job.rseg[i]) == job.rloc[i]) {  // not rewritten meanwhile
-      job.seg[job.staged_segs] = job.rseg[i];
-      job.loc[job.staged_segs++] = job.rloc[i];
-    }
-  job.reading = 0;
+  gc_.stage_map_read(op.die);
   gc_advance(op.die);
 }
 
 bool Ftl::gc_map_program(uint32_t die, uint32_t n) {
-  GcJob& job = gc_[die];
-  uint32_t moved = 0;
-  uint32_t live = 0;
-  for (uint32_t i = 0; i < n; ++i) live += ts_->where(job.seg[i]) == job.loc[i];
-  FlashOp* op = nullptr;
   uint32_t to = kInvalid;
-  if (live) {
-    // The copies go to whichever die has room: the victim's own die is short of free blocks.
-    to = ts_->pick_die();
-    if (to == kInvalid && ts_->can_place(die, 0)) to = die;
+  if (gc_.map_live(die, n)) {
+    to = gc_.map_target(die);
     if (to == kInvalid) {  // every die is short of blocks: retried after the next erase
       if (std::find(map_gc_stalled_.begin(), map_gc_stalled_.end(), die) == map_gc_stalled_.end())
         map_gc_stalled_.push_back(die);
       return false;
     }
-    op = &map_page_op(to, ts_->relocate(to, job.seg, job.loc, n, &moved), kGcMapProgram, UnitKind::GMD);
-    op->aux[0] = die;  // the collecting die
-    ++job.programs;
   }
   // The staging is settled before the op leaves: the channel may complete operations (and re-enter GC)
   // while it takes this one.
-  std::copy(job.seg + n, job.seg + job.staged_segs, job.seg);
-  std::copy(job.loc + n, job.loc + job.staged_segs, job.loc);
-  job.staged_segs -= n;
-  if (op) {
-    send(*op, job.data_ps);
-    gc_kick(to);
-    refresh(to);
-  }
+  const uint32_t ppa = gc_.take_map_page(die, n, to, ftl_.counters());
+  if (ppa == kInvalid) return true;  // none live: dropped
+  FlashOp& op = map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
+  op.aux[0] = die;  // the collecting die
+  send(op, gc_.die(die).data_ps);
+  gc_kick(to);
+  refresh(to);
   return true;
 }
 
 void Ftl::on_gc_map_program(FlashOp& op) {
   const uint32_t die = op.aux[0];
-  --gc_[die].programs;
-  ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
+  gc_.land_map_page(die, g_.ppa(op.die, op.block, op.page));
   gc_kick(op.die);
   refresh(op.die);
   gc_advance(die);

@@ -1,5 +1,6 @@
 // Page-level FTL algorithm: the logical-to-physical map in 4 KiB units, block bookkeeping, GC victim
-// choice, and a functional fast-forward path (the same algorithms without SystemC timing) used to
+// choice, the GC engine (gc/gc_engine.h) shared by the timed FTL and the fast-forward, and the fast-forward
+// itself (fast_forward.cpp: the same engines with every action executed at once, no SystemC timing) used to
 // precondition a drive at millions of page writes per second. Plain C++.
 //
 // A unit at ppa is valid iff map[oob_lpn(ppa)] == ppa; a bitmap over physical units (1 bit each, the
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "controller/block_manager.h"
+#include "controller/gc/gc_engine.h"
 #include "controller/integrity_checker.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
@@ -54,9 +56,9 @@ class PageFtl {
   // Slots of one page that hold valid units (bit s = slot s).
   uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
 
-  // The die's next GC victim (counted), or kInvalid. Throws when victims keep holding only valid data
+  // The die's next GC victim (counted in c), or kInvalid. Throws when victims keep holding only valid data
   // (the die has no reclaimable space: a configuration that cannot make progress).
-  uint32_t pick_victim(uint32_t die);
+  uint32_t pick_victim(uint32_t die, FlashCounters& c);
   bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
   // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
@@ -86,12 +88,10 @@ class PageFtl {
   // Ends a fast-forward: every die's partial GC pages are programmed, padded, so the victims whose last units
   // wait in them erase (the timed FTL does not take over the fast-forward's GC state). Call before
   // ff_merge_counters, with no fast-forward writer running.
-  void ff_finish() {
-    for (uint32_t d = 0; d < g_.dies; ++d) {
-      ff_pad_gc(d);
-      if (tstore_) ff_drain_map(d);  // the copies' map write-backs
-    }
-  }
+  void ff_finish();
+  // The GC engine: every die's GC job, for the timed FTL and the fast-forward alike.
+  GcEngine& gc() { return gc_; }
+  const GcEngine& gc() const { return gc_; }
 
   // The GC stream whose frontier takes GC stream k's next page on `die`: k itself, unless its frontier is
   // full and the die has no free block left; then another GC stream's open block with room (the units keep
@@ -118,9 +118,21 @@ class PageFtl {
   const MapCache& map_cache() const { return *cache_; }
   TranslationStore* translation() { return tstore_.get(); }
   const TranslationStore* translation() const { return tstore_.get(); }
-  // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
-  // number of groups, group g being lpns[start[g] .. start[g + 1]).
-  uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
+  // Map updates of n units (LPNs, kInvalid = none) through the cache, batched per map segment: calls
+  // access(segment, MapAccess) for each segment touched with what the cache needs (a load, write-backs).
+  template <class Access>
+  void map_write(const uint32_t* in, uint32_t n, Access&& access) {
+    uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
+    const uint32_t groups = group_by_segment(in, n, lpns, start);
+    MapAccess a;
+    for (uint32_t k = 0; k < groups; ++k) {
+      a.clear();
+      const uint32_t* first = lpns + start[k];
+      const uint32_t seg = cache_->segment_of(*first);
+      cache_->write(seg, first, start[k + 1] - start[k], a);
+      access(seg, a);
+    }
+  }
 
   BlockManager& blocks() { return blocks_; }
   const BlockManager& blocks() const { return blocks_; }
@@ -141,6 +153,8 @@ class PageFtl {
   // fault the erase check exists for). Never set outside tests.
   void inject_early_erase(bool on) { early_erase_ = on; }
   bool early_erase() const { return early_erase_; }
+  // The injected fault's effect: the block's live units are lost (unmapped), as a real early erase loses them.
+  void drop_block(uint32_t gblock);
   Die& die(uint32_t d) { return *dies_[d]; }
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
@@ -151,17 +165,6 @@ class PageFtl {
   }
 
  private:
-  // GC relocation state per die. Units are staged per GC stream, across victims, so GC programs full
-  // pages; a victim is erased once its last valid unit has been programmed elsewhere. With several GC
-  // streams the partial pages are padded once the die has its free blocks back (ff_pad_gc).
-  struct FfStage {
-    uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage], old[kMaxUnitsPerPage];
-    uint32_t n = 0;
-  };
-  struct FfGc {
-    std::vector<FfStage> stage;     // per GC stream
-    std::vector<uint32_t> scanned;  // victims read out, awaiting erase
-  };
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
     blocks_.invalidate(g_.gblock_of(ppa));
     valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
@@ -173,36 +176,22 @@ class PageFtl {
     entry = ppa;
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
-  uint32_t pick_victim(uint32_t die, FlashCounters& c);
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
-  // Fast-forward GC trigger: the die is short of free blocks (gc_needed). With one GC stream in block mode,
-  // a victim whose last units wait in the partial GC page counts as free while the die has a free block and
-  // the GC frontier has room for that page (it erases once the next collection completes the page), as the
-  // timed FTL counts a scanned victim as free (gc_short). Otherwise a burst would collect a second victim
-  // just to complete the page, and the two victims' survivors, more than a block's worth in a row, would fill
-  // whole blocks of cold data: a GC frontier of its own (docs/streams.md, the fast-forward under skew).
-  bool ff_gc_short(uint32_t die) const {
-    const uint32_t pending = uint32_t(ffgc_[die].scanned.size());
-    if (!pending || blocks_.lines() || tstore_ || ffgc_[die].stage.size() > 1 || blocks_.free_blocks(die) == 0 ||
-        blocks_.frontier_full(die, blocks_.layout().gc_frontier(0)))
-      return gc_needed(die);
-    return gc_short(die, pending);
-  }
+  // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
+  // number of groups, group g being lpns[start[g] .. start[g + 1]).
+  uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
+  // The fast-forward (fast_forward.cpp): the GC engine's actions executed at once on the die's own state.
   bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
-  void ff_collect_block(uint32_t die, uint32_t victim);
+  void ff_collect_block(uint32_t die);
+  void ff_collect_map(uint32_t die);
   bool ff_collect_line();  // superblock mode
-  void ff_gc_program(uint32_t die, uint32_t gc_stream);
-  void ff_pad_gc(uint32_t die);  // programs every partial GC page, padded
+  void ff_program_gc(const GcPage& page);
+  void ff_pad(uint32_t die) { gc_.pad(die, ff_counters_[die], nullptr, [&](const GcPage& p) { ff_program_gc(p); }); }
   void ff_erase_ready(uint32_t die);
-  // Programs one page on the frontier; `tag` is the stream written to the out-of-band data.
-  uint32_t ff_program(uint32_t die, uint32_t frontier, const uint32_t* lpns, const uint32_t* versions, UnitKind kind,
-                      uint32_t tag);
-  // Demand-based mapping in the fast-forward: map updates through the cache, write-backs queued and
-  // programmed on the die being written, map blocks collected like data blocks.
+  // Demand-based mapping: write-backs are queued and programmed as map pages round robin over the dies.
   void ff_map_update(const uint32_t* lpns, uint32_t n);
   void ff_drain_map(uint32_t die);
   void ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind);
-  void ff_collect_map(uint32_t die, uint32_t victim);
 
   const Geometry& g_;
   std::vector<Die*> dies_;
@@ -210,7 +199,6 @@ class PageFtl {
   uint32_t gc_free_blocks_;
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
-  std::vector<FfGc> ffgc_;
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   // Superblock mode: consecutive victim lines with no invalid unit; lines started since host data last landed.
@@ -222,6 +210,7 @@ class PageFtl {
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   bool early_erase_ = false;              // test hook (inject_early_erase)
+  GcEngine gc_;
   void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;
 };
 

@@ -1,0 +1,248 @@
+#include "controller/gc/gc_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "controller/page_ftl.h"
+
+namespace ssdtlm {
+
+GcEngine::GcEngine(PageFtl& ftl)
+    : ftl_(ftl), g_(ftl.geometry()), upp_(g_.units_per_page), dies_(g_.dies) {
+  for (GcDie& j : dies_) j.stage.resize(ftl.blocks().layout().gc);
+}
+
+void GcEngine::start(uint32_t d) {
+  dies_[d].active = true;
+  ++active_;
+}
+
+bool GcEngine::finish_if_idle(uint32_t d) {
+  GcDie& j = dies_[d];
+  if (j.victim != kInvalid || j.reads || j.staged || j.programs || j.erases || !j.scanned.empty() || j.map_updates ||
+      j.staged_segs)
+    return false;
+  j.active = false;
+  j.credit = 1.0;
+  --active_;
+  return true;
+}
+
+uint32_t GcEngine::ftl_pick(uint32_t d, FlashCounters& c) { return ftl_.pick_victim(d, c); }
+
+uint32_t GcEngine::next_victim(uint32_t d, FlashCounters& c) {
+  const uint32_t victim = ftl_.pick_victim(d, c);
+  if (victim != kInvalid) begin_scan(d, victim);
+  return victim;
+}
+
+bool GcEngine::is_map_block(uint32_t victim) const {
+  const TranslationStore* ts = ftl_.translation();
+  return ts && ts->is_map_block(victim);
+}
+
+void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
+  GcDie& j = dies_[d];
+  j.map_victim = is_map_block(victim);
+  j.victim = victim;
+  j.next_page = 0;
+  const uint32_t v = ftl_.blocks().valid(victim);
+  j.ratio = v ? double(g_.units_per_block - v) / double(v) / upp_ : 1e30;
+  j.credit = std::max(j.credit, 1.0);
+}
+
+void GcEngine::end_scan(uint32_t d) {
+  GcDie& j = dies_[d];
+  j.scanned.push_back(j.victim);
+  j.victim = kInvalid;
+}
+
+bool GcEngine::wants_victim_timed(uint32_t d) const {
+  const GcDie& j = dies_[d];
+  const BlockManager& b = ftl_.blocks();
+  const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d);
+  const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
+  // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
+  // may need a block in each stream; gc_target spills only the last victim's units).
+  const bool wait = j.stage.size() > 1 && b.free_blocks(d) == 0 && (j.erases || !j.scanned.empty() || j.programs);
+  return (short_of_space || fill) && !wait;
+}
+
+bool GcEngine::wants_victim_now(uint32_t d) const {
+  const GcDie& j = dies_[d];
+  const BlockManager& b = ftl_.blocks();
+  const uint32_t pending = uint32_t(j.scanned.size());
+  if (!pending || b.lines() || ftl_.translation() || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
+      b.frontier_full(d, b.layout().gc_frontier(0)))
+    return ftl_.gc_needed(d);
+  return ftl_.gc_short(d, pending);
+}
+
+bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
+  GcDie& j = dies_[d];
+  const uint32_t block = g_.block_in_die(j.victim);
+  while (j.next_page < g_.pages_per_block) {
+    const uint32_t p = j.next_page++;
+    const uint32_t m = ftl_.valid_mask(d, block, p);
+    if (!m) continue;
+    *page = p;
+    *mask = m;
+    return true;
+  }
+  return false;
+}
+
+uint32_t GcEngine::gc_stream_of(uint32_t d, uint32_t lpn, uint32_t old) const {
+  if (dies_[d].stage.size() == 1) return 0;
+  const Streams& st = ftl_.streams();
+  return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.die(d).stream(old - g_.ppa(d, 0, 0))));
+}
+
+bool GcEngine::stage(uint32_t d, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {
+  GcDie& j = dies_[d];
+  GcStage& st = j.stage[k];
+  st.lpn[st.n] = lpn;
+  st.version[st.n] = version;
+  st.old[st.n] = old;
+  ++j.staged;
+  if (++st.n != upp_) return st.n > upp_;
+  ++j.full;
+  return true;
+}
+
+void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* stats) {
+  GcDie& j = dies_[d];
+  GcStage& st = j.stage[k];
+  BlockManager& b = ftl_.blocks();
+  const uint32_t target = ftl_.gc_target(d, k);
+  if (target != k && stats) stats->gc_spilled += n;
+  const uint32_t ppa = b.allocate_page(d, b.layout().gc_frontier(target));
+  if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(d) + ": no free block for GC data");
+  out.die = d;
+  out.ppa = ppa;
+  out.n = n;
+  // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of their
+  // old copies (the first unit's here, the others' set when the page lands: land_page).
+  const bool mixed = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
+  out.stream = uint8_t(mixed && n ? ftl_.die(d).stream(st.old[0] - g_.ppa(d, 0, 0)) : k);
+  for (uint32_t s = 0; s < upp_; ++s) {
+    const bool real = s < n;
+    out.lpn[s] = real ? st.lpn[s] : kInvalid;
+    out.version[s] = real ? st.version[s] : 0;
+    out.old[s] = real ? st.old[s] : kInvalid;
+  }
+  const bool was_full = st.n >= upp_;
+  std::copy(st.lpn + n, st.lpn + st.n, st.lpn);
+  std::copy(st.version + n, st.version + st.n, st.version);
+  std::copy(st.old + n, st.old + st.n, st.old);
+  st.n -= n;
+  j.staged -= n;
+  if (was_full && st.n < upp_) --j.full;
+  if (stats) stats->gc_padding += upp_ - n;
+  j.credit += n * j.ratio;
+  ++j.programs;
+  ++c.programs[uint32_t(UnitKind::GUD)];
+}
+
+uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* stats) {
+  --dies_[p.die].programs;
+  for (uint32_t s = 0; s < p.n; ++s)
+    if (p.lpn[s] != kInvalid) ftl_.prefetch_map(p.lpn[s]);
+  const bool shared = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
+  Die& die = ftl_.die(p.die);
+  const uint32_t die_base = g_.ppa(p.die, 0, 0);
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < p.n; ++s) {
+    if (p.lpn[s] == kInvalid || !ftl_.remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
+                                                                                          // or trimmed meanwhile
+    // (remapping clears the old copy's valid bit, not its out-of-band data)
+    const uint32_t ds = shared ? die.stream(p.old[s] - die_base) : p.stream;
+    if (shared && ds != p.stream) die.set_stream(p.ppa + s - die_base, uint8_t(ds));
+    if (stats) ++stats->gc_writes[ds];
+    moved[n++] = p.lpn[s];
+  }
+  c.gc_units_moved += n;
+  ftl_.blocks().page_done(g_.gblock_of(p.ppa));
+  return n;
+}
+
+bool GcEngine::erasable(uint32_t d, uint32_t victim) const {
+  // A map victim's segments point at their new pages when those are issued: it erases once they landed.
+  const TranslationStore* ts = ftl_.translation();
+  if (dies_[d].programs && ts && ts->is_map_block(victim)) return false;
+  return !ftl_.blocks().valid(victim) || ftl_.early_erase();
+}
+
+bool GcEngine::check_erase(uint32_t gblock, IntegrityChecker& checker, uint64_t time_ps) {
+  if (ftl_.check_erase(gblock, checker, time_ps)) return true;
+  if (ftl_.early_erase()) ftl_.drop_block(gblock);  // the injected fault: lose the live units, as an early erase would
+  return false;
+}
+
+void GcEngine::land_erase(uint32_t gblock, FlashCounters& c) {
+  if (TranslationStore* ts = ftl_.translation()) ts->erased(gblock);
+  ftl_.blocks().erased(gblock);
+  ++c.erases;
+}
+
+uint32_t GcEngine::next_map_read(uint32_t d, uint32_t* page) {
+  GcDie& j = dies_[d];
+  while (j.next_page < g_.pages_per_block) {
+    const uint32_t p = j.next_page++;
+    const uint32_t n = ftl_.translation()->live_in_page(j.victim, p, j.rseg, j.rloc);
+    if (!n) continue;
+    j.reading = n;
+    *page = p;
+    return n;
+  }
+  return 0;
+}
+
+void GcEngine::stage_map_read(uint32_t d) {
+  GcDie& j = dies_[d];
+  const TranslationStore& ts = *ftl_.translation();
+  for (uint32_t i = 0; i < j.reading; ++i)
+    if (ts.where(j.rseg[i]) == j.rloc[i]) {  // not rewritten meanwhile
+      j.seg[j.staged_segs] = j.rseg[i];
+      j.loc[j.staged_segs++] = j.rloc[i];
+    }
+  j.reading = 0;
+}
+
+uint32_t GcEngine::map_target(uint32_t d) const {
+  // The victim's own die is short of free blocks: the copies go to whichever die has room.
+  TranslationStore& ts = *ftl_.translation();
+  const uint32_t to = ts.pick_die();
+  if (to == kInvalid && ts.can_place(d, 0)) return d;
+  return to;
+}
+
+bool GcEngine::map_live(uint32_t d, uint32_t n) const {
+  const GcDie& j = dies_[d];
+  const TranslationStore& ts = *ftl_.translation();
+  for (uint32_t i = 0; i < n; ++i)
+    if (ts.where(j.seg[i]) == j.loc[i]) return true;
+  return false;
+}
+
+uint32_t GcEngine::take_map_page(uint32_t d, uint32_t n, uint32_t to, FlashCounters& c) {
+  GcDie& j = dies_[d];
+  uint32_t ppa = kInvalid, moved = 0;
+  if (to != kInvalid) {
+    ppa = ftl_.translation()->relocate(to, j.seg, j.loc, n, &moved);
+    ++c.programs[uint32_t(UnitKind::GMD)];
+    ++j.programs;
+  }
+  std::copy(j.seg + n, j.seg + j.staged_segs, j.seg);
+  std::copy(j.loc + n, j.loc + j.staged_segs, j.loc);
+  j.staged_segs -= n;
+  return ppa;
+}
+
+void GcEngine::land_map_page(uint32_t d, uint32_t ppa) {
+  --dies_[d].programs;
+  ftl_.blocks().page_done(g_.gblock_of(ppa));
+}
+
+}  // namespace ssdtlm
