@@ -1,4 +1,4 @@
-// Ftl, part 3: the map cache on the timing path. Every map access asks the cache (mapping/) what it
+// The FTL's map-work queue (ftl_parts.h): the map cache on the timing path. Every map access asks the cache (mapping/) what it
 // needs; a miss becomes a segment read (tR + data-out of segment_bytes), a dirty write-back a map page
 // program (MD), and the access waits for them: a host read before its data reads, a flush before its
 // buffer slots are released, GC before it finishes. Map blocks are collected like data blocks: their
@@ -13,14 +13,14 @@ namespace ssdtlm {
 
 // ---------------------------------------------------------------- map accesses of host commands
 
-bool Ftl::map_phase(NvmeCommand& cmd) {
+bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
   const Waiter w{Waiter::Cmd, &cmd, 0};
-  const uint32_t eps = cache_.params().entries_per_segment();
+  const uint32_t eps = f_.cache_.params().entries_per_segment();
   uint32_t waits = 0;
   bool wrote = false, loaded = false;
   MapAccess a;
   auto account = [&](uint32_t seg, bool needs_seg) {
-    const uint32_t n = map_issue(a, seg, needs_seg, w);
+    const uint32_t n = issue(a, seg, needs_seg, w);
     waits += n;
     if (n && a.nwb) wrote = true;
     else if (n) loaded = true;
@@ -35,15 +35,15 @@ bool Ftl::map_phase(NvmeCommand& cmd) {
       uint32_t n = 0;
       for (; lpn < end; ++lpn) lpns[n++] = lpn;
       a.clear();
-      cache_.write(seg, lpns, n, a);
-      account(seg, cache_.write_needs_segment());
+      f_.cache_.write(seg, lpns, n, a);
+      account(seg, f_.cache_.write_needs_segment());
     }
   } else {
     // Lookups of the units the command will read from flash: a read's units not in the buffer, a
     // partial write's old end units (read-modify-write). One lookup per segment touched.
     auto needs = [&](uint32_t lpn) {
       uint32_t version;
-      return !buffer_->lookup(lpn, &version) && ftl_.lookup(lpn) != kInvalid;
+      return !f_.buffer_->lookup(lpn, &version) && f_.ftl_.lookup(lpn) != kInvalid;
     };
     auto lookup_range = [&](uint32_t lo, uint32_t hi) {  // [lo, hi)
       for (uint32_t lpn = lo; lpn < hi;) {
@@ -57,7 +57,7 @@ bool Ftl::map_phase(NvmeCommand& cmd) {
         lpn = end;
         if (first == kInvalid) continue;
         a.clear();
-        cache_.read(seg, first, n, a);
+        f_.cache_.read(seg, first, n, a);
         account(seg, true);
       }
     };
@@ -76,21 +76,21 @@ bool Ftl::map_phase(NvmeCommand& cmd) {
   return true;
 }
 
-void Ftl::map_updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits) {
-  ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
-    *waits += map_issue(a, seg, cache_.write_needs_segment(), w);
+void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits) {
+  f_.ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
+    *waits += issue(a, seg, f_.cache_.write_needs_segment(), w);
   });
 }
 
 // ---------------------------------------------------------------- map flash operations
 
-Ftl::MapWork* Ftl::new_work(const Waiter& w) {
-  MapWork* m = free_work_;
+MapWorkQueue::MapWork* MapWorkQueue::new_work(const Waiter& w) {
+  MapWork* m = free_;
   if (m) {
-    free_work_ = m->next_free;
+    free_ = m->next_free;
   } else {
-    work_store_.push_back(std::make_unique<MapWork>());
-    m = work_store_.back().get();
+    store_.push_back(std::make_unique<MapWork>());
+    m = store_.back().get();
   }
   m->waiters.clear();
   m->waiters.push_back(w);
@@ -100,15 +100,15 @@ Ftl::MapWork* Ftl::new_work(const Waiter& w) {
   return m;
 }
 
-uint32_t Ftl::map_issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w) {
-  if (!ts_) return 0;
+uint32_t MapWorkQueue::issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w) {
+  if (!f_.ts_) return 0;
   uint32_t waits = 0;
   if (a.load != kInvalid) {
-    if (ts_->where(a.load) != TranslationStore::kNowhere) {  // a never-written segment is made in DRAM
+    if (f_.ts_->where(a.load) != TranslationStore::kNowhere) {  // a never-written segment is made in DRAM
       MapWork* m = new_work(w);
       m->seg = a.load;
       loading_[a.load] = m;
-      issue_map_read(m, a.load, kMapLoad);
+      issue_read(m, a.load, kMapLoad);
       ++waits;
     }
   } else if (needs_seg && loading_[seg]) {  // cached, but its load is still in flight
@@ -117,10 +117,10 @@ uint32_t Ftl::map_issue(const MapAccess& a, uint32_t seg, bool needs_seg, const 
   }
   if (a.nwb) {
     MapWork* m = new_work(w);
-    if (a.merge != kInvalid && ts_->where(a.merge) != TranslationStore::kNowhere) {
+    if (a.merge != kInvalid && f_.ts_->where(a.merge) != TranslationStore::kNowhere) {
       m->nwb = a.nwb;
       std::copy(a.wb, a.wb + a.nwb, m->wb);
-      issue_map_read(m, a.merge, kMapMerge);  // read, merge, then write back (on_map_op)
+      issue_read(m, a.merge, kMapMerge);  // read, merge, then write back (on_map_op)
     } else {
       issue_write_back(m, a.wb, a.nwb);
     }
@@ -129,52 +129,49 @@ uint32_t Ftl::map_issue(const MapAccess& a, uint32_t seg, bool needs_seg, const 
   return waits;
 }
 
-void Ftl::issue_map_read(MapWork* work, uint32_t seg, Tag tag) {
-  const uint32_t ppa = TranslationStore::page_ppa(ts_->where(seg));
-  FlashOp& op = new_op(FlashCmd::Read, g_.die_of(ppa), tag);
-  op.block = g_.block_of(ppa);
-  op.page = g_.page_of(ppa);
-  op.bytes = ts_->segment_bytes();
+void MapWorkQueue::issue_read(MapWork* work, uint32_t seg, FtlOpTag tag) {
+  const uint32_t ppa = TranslationStore::page_ppa(f_.ts_->where(seg));
+  FlashOp& op = f_.new_op(FlashCmd::Read, f_.g_.die_of(ppa), tag);
+  op.block = f_.g_.block_of(ppa);
+  op.page = f_.g_.page_of(ppa);
+  op.bytes = f_.ts_->segment_bytes();
   op.read_kind = ReadKind::Map;
   op.owner = work;
-  ++ftl_.counters().reads[uint32_t(ReadKind::Map)];
-  send(op);
+  ++f_.ftl_.counters().reads[uint32_t(ReadKind::Map)];
+  f_.send(op);
 }
 
-FlashOp& Ftl::map_page_op(uint32_t die, uint32_t ppa, Tag tag, UnitKind kind) {
-  FlashOp& op = new_op(FlashCmd::Program, die, tag);
-  op.block = g_.block_of(ppa);
-  op.page = g_.page_of(ppa);
+FlashOp& MapWorkQueue::map_page_op(uint32_t die, uint32_t ppa, FtlOpTag tag, UnitKind kind) {
+  FlashOp& op = f_.new_op(FlashCmd::Program, die, tag);
+  op.block = f_.g_.block_of(ppa);
+  op.page = f_.g_.page_of(ppa);
   op.kind = kind;
   op.stream = 0;  // map pages belong to no data stream (their kind says what they are)
-  std::fill(op.lpn, op.lpn + g_.units_per_page, kInvalid);  // map pages carry no user units
-  std::fill(op.version, op.version + g_.units_per_page, 0u);
+  std::fill(op.lpn, op.lpn + f_.g_.units_per_page, kInvalid);  // map pages carry no user units
+  std::fill(op.version, op.version + f_.g_.units_per_page, 0u);
   return op;
 }
 
-uint32_t Ftl::pick_map_die() {
-  // Map pages are paced like the buffer's pages: round robin over the dies that may take a flush now
-  // (queue room, and GC credit while they collect), keeping the free block their own GC needs.
-  const uint32_t words = uint32_t(flushable_.size());
-  for (uint32_t i = 0; i <= words; ++i) {
-    const uint32_t w = ((map_cursor_ >> 6) + i) % words;
-    uint64_t bits = flushable_[w];
-    if (i == 0) bits &= ~uint64_t(0) << (map_cursor_ & 63);
-    for (; bits; bits &= bits - 1) {
-      const uint32_t d = w * 64 + uint32_t(__builtin_ctzll(bits));
-      if (!ts_->can_place(d, ftl_.blocks().gc_reserve())) continue;
-      map_cursor_ = d + 1 == g_.dies ? 0 : d + 1;
-      return d;
-    }
-  }
-  return kInvalid;
+MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f) {
+  if (f.ts_) loading_.assign(f.ts_->segments(), nullptr);
 }
 
-void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
+void MapWorkQueue::stalled_gc(uint32_t die) {
+  if (std::find(gc_stalled_.begin(), gc_stalled_.end(), die) == gc_stalled_.end()) gc_stalled_.push_back(die);
+}
+
+uint32_t MapWorkQueue::pick_die() {
+  // Map pages are paced like the buffer's pages: round robin over the dies that may take a flush now
+  // (queue room, and GC credit while they collect), keeping the free block their own GC needs.
+  const uint32_t reserve = f_.ftl_.blocks().gc_reserve();
+  return f_.flush_.next_flushable(cursor_, [&](uint32_t d) { return f_.ts_->can_place(d, reserve); });
+}
+
+void MapWorkQueue::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
   // Only the buffer's write-backs are paced: GC must progress for the dies to become ready again, and a
   // host read that evicts a dirty segment writes it to any die with room, as DFTL would.
   const bool paced = work->waiters.front().kind == Waiter::Flush;
-  const uint32_t die = paced ? pick_map_die() : ts_->pick_die();
+  const uint32_t die = paced ? pick_die() : f_.ts_->pick_die();
   if (die == kInvalid) {
     // No die may take a page now (all are collecting or short of blocks): the write-back, and whoever
     // waits for it, waits for a die to become ready (retry_map_writes). The segments stay dirty in DRAM.
@@ -185,33 +182,33 @@ void Ftl::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
     wb_tail_ = work;
     return;
   }
-  FlashOp& op = map_page_op(die, ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
-  ++ftl_.counters().programs[uint32_t(UnitKind::MD)];
+  FlashOp& op = map_page_op(die, f_.ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
+  ++f_.ftl_.counters().programs[uint32_t(UnitKind::MD)];
   op.owner = work;
-  if (gc_.die(die).active) gc_.die(die).credit -= 1.0;
-  send(op);
-  gc_kick(die);
-  refresh(die);
+  if (f_.ftl_.gc().die(die).active) f_.ftl_.gc().die(die).credit -= 1.0;
+  f_.send(op);
+  f_.gc_.kick(die);
+  f_.flush_.refresh(die);
 }
 
-void Ftl::retry_map_writes() {
+void MapWorkQueue::retry() {
   if (in_retry_) return;
   in_retry_ = true;
-  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Flush ? pick_map_die() : ts_->pick_die()) != kInvalid) {
+  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Flush ? pick_die() : f_.ts_->pick_die()) != kInvalid) {
     MapWork* m = wb_head_;
     wb_head_ = m->next_free;
     if (!wb_head_) wb_tail_ = nullptr;
     issue_write_back(m, m->wb, m->nwb);
   }
   std::vector<uint32_t> stalled;
-  stalled.swap(map_gc_stalled_);  // gc_advance may stall again and append
-  for (uint32_t d : stalled) gc_advance(d);
+  stalled.swap(gc_stalled_);  // gc_advance may stall again and append
+  for (uint32_t d : stalled) f_.gc_.advance(d);
   in_retry_ = false;
 }
 
-void Ftl::on_map_op(FlashOp& op) {
+void MapWorkQueue::on_op(FlashOp& op) {
   MapWork* m = static_cast<MapWork*>(op.owner);
-  switch (Tag(op.tag)) {
+  switch (FtlOpTag(op.tag)) {
     case kMapLoad:
       if (loading_[m->seg] == m) loading_[m->seg] = nullptr;
       break;
@@ -219,9 +216,9 @@ void Ftl::on_map_op(FlashOp& op) {
       issue_write_back(m, m->wb, m->nwb);  // the same waiters wait for the write-back
       return;
     default:  // kMapWrite
-      ftl_.blocks().page_done(op.die * g_.blocks_per_die + op.block);
-      gc_kick(op.die);
-      refresh(op.die);
+      f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
+      f_.gc_.kick(op.die);
+      f_.flush_.refresh(op.die);
       break;
   }
   for (size_t i = 0; i < m->waiters.size(); ++i) {
@@ -232,87 +229,86 @@ void Ftl::on_map_op(FlashOp& op) {
     }
     waiter_done(w);
   }
-  m->next_free = free_work_;
-  free_work_ = m;
+  m->next_free = free_;
+  free_ = m;
 }
 
-void Ftl::waiter_done(const Waiter& w) {
+void MapWorkQueue::waiter_done(const Waiter& w) {
   switch (w.kind) {
     case Waiter::Cmd: {
       auto& cmd = *static_cast<NvmeCommand*>(w.p);
       if (--cmd.pending) return;
       cmd.map_wait = false;
-      continue_cmd(cmd);
+      f_.host_.start(cmd);
     } break;
     case Waiter::Flush: {
       auto& op = *static_cast<FlashOp*>(w.p);
       if (--op.waits || !op.done_ps) return;  // the program itself has not landed yet
-      release_flush(op);
+      f_.flush_.release(op);
       op.payload->release();
     } break;
     case Waiter::Gc:
-      --gc_.die(w.die).map_updates;
-      gc_advance(w.die);
+      --f_.ftl_.gc().die(w.die).map_updates;
+      f_.gc_.advance(w.die);
       break;
   }
 }
 
 // ---------------------------------------------------------------- map blocks in GC
 
-void Ftl::gc_map_advance(uint32_t die) {
+void GcDriver::map_advance(uint32_t die) {
   GcDie& job = gc_.die(die);
-  const uint32_t k = ts_->segments_per_page();
+  const uint32_t k = f_.ts_->segments_per_page();
   while (job.staged_segs >= k)
-    if (!gc_map_program(die, k)) return;  // no room anywhere: retried after an erase
+    if (!map_program(die, k)) return;  // no room anywhere: retried after an erase
   uint32_t page, n;
   while (job.reads == 0 && (n = gc_.next_map_read(die, &page))) {
-    FlashOp& op = new_op(FlashCmd::Read, die, kGcMapRead);
-    op.block = g_.block_in_die(job.victim);
+    FlashOp& op = f_.new_op(FlashCmd::Read, die, kGcMapRead);
+    op.block = f_.g_.block_in_die(job.victim);
     op.page = page;
-    op.bytes = n * ts_->segment_bytes();
+    op.bytes = n * f_.ts_->segment_bytes();
     op.read_kind = ReadKind::Gc;
     ++job.reads;
-    ++ftl_.counters().reads[uint32_t(ReadKind::Gc)];
-    send(op);
+    ++f_.ftl_.counters().reads[uint32_t(ReadKind::Gc)];
+    f_.send(op);
   }
 }
 
-void Ftl::on_gc_map_read(FlashOp& op) {
+void GcDriver::on_map_read(FlashOp& op) {
   GcDie& job = gc_.die(op.die);
   --job.reads;
   job.data_ps = std::max(job.data_ps, op.done_ps);
   gc_.stage_map_read(op.die);
-  gc_advance(op.die);
+  advance(op.die);
 }
 
-bool Ftl::gc_map_program(uint32_t die, uint32_t n) {
+bool GcDriver::map_program(uint32_t die, uint32_t n) {
   uint32_t to = kInvalid;
   if (gc_.map_live(die, n)) {
     to = gc_.map_target(die);
     if (to == kInvalid) {  // every die is short of blocks: retried after the next erase
-      if (std::find(map_gc_stalled_.begin(), map_gc_stalled_.end(), die) == map_gc_stalled_.end())
-        map_gc_stalled_.push_back(die);
+      f_.map_.stalled_gc(die);
       return false;
     }
   }
   // The staging is settled before the op leaves: the channel may complete operations (and re-enter GC)
   // while it takes this one.
-  const uint32_t ppa = gc_.take_map_page(die, n, to, ftl_.counters());
+  const uint32_t ppa = gc_.take_map_page(die, n, to, f_.ftl_.counters());
   if (ppa == kInvalid) return true;  // none live: dropped
-  FlashOp& op = map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
+  FlashOp& op = f_.map_.map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
   op.aux[0] = die;  // the collecting die
-  send(op, gc_.die(die).data_ps);
-  gc_kick(to);
-  refresh(to);
+  f_.send(op, gc_.die(die).data_ps);
+  kick(to);
+  f_.flush_.refresh(to);
   return true;
 }
 
-void Ftl::on_gc_map_program(FlashOp& op) {
+void GcDriver::on_map_program(FlashOp& op) {
   const uint32_t die = op.aux[0];
-  gc_.land_map_page(die, g_.ppa(op.die, op.block, op.page));
-  gc_kick(op.die);
-  refresh(op.die);
-  gc_advance(die);
+  gc_.land_map_page(die, f_.g_.ppa(op.die, op.block, op.page));
+  kick(op.die);
+  f_.flush_.refresh(op.die);
+  advance(die);
 }
 
 }  // namespace ssdtlm

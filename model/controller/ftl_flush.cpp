@@ -1,0 +1,159 @@
+// The FTL's flush scheduler (ftl_parts.h): when the buffer flushes (watermarks, waiting writes, the
+// scheduling policy), which stream the next page takes (the buffer's flush policy, among the streams some die
+// may take) and which die (round robin, channel-first), and which dies may take a page now.
+#include <algorithm>
+
+#include "common/sim_time.h"
+#include "controller/ftl.h"
+
+namespace ssdtlm {
+
+FlushScheduler::FlushScheduler(Ftl& f)
+    : f_(f),
+      inflight_(f.g_.dies, 0),
+      flushable_((f.g_.dies + 63) / 64, 0),
+      die_streams_(f.g_.dies, 0),
+      stream_dies_(f.streams_.user_streams(), 0) {}
+
+void FlushScheduler::refresh_all() {
+  for (uint32_t d = 0; d < f_.g_.dies; ++d) refresh(d);
+}
+
+void FlushScheduler::pump() {
+  WriteBuffer& buffer = *f_.buffer_;
+  const uint32_t upp = f_.g_.units_per_page;
+  const uint32_t high = f_.high_units(), low = f_.low_units();
+  const SchedPolicy& sched = *f_.sched_;
+  const HostPath& host = f_.host_;
+  if (sched.flush_at_watermark() && (buffer.dirty() >= high || host.waiting())) flushing_ = true;
+  while (flushing_) {
+    const uint32_t head_units = host.waiting() ? host.waiting()->units : 0;
+    // Forced: a write waits and no flush in flight will free room, so a partial page is better than none.
+    const bool forced = host.waiting() && flushes_pending_ == 0;
+    const uint32_t stream = buffer.dirty() <= low && !sched.flush_below_low(buffer.dirty(), head_units, high)
+                                ? kInvalid
+                                : buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced);
+    if (stream == kInvalid) {
+      flushing_ = false;
+      if (host.writes_held()) f_.host_.stop_or_resume_writes();
+      break;
+    }
+    // The stream: the buffer's choice among the streams some die may take now; the die: the next one round
+    // robin that may take it (a die short of free blocks takes only streams whose open block has room).
+    const uint32_t s = f_.streams_.user_streams() == 1
+                           ? stream
+                           : buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, takeable_);
+    const uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
+    if (die == kInvalid) break;
+    flush_page(die, s);
+  }
+}
+
+uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
+  const BlockManager& b = f_.ftl_.blocks();
+  const uint32_t n = f_.streams_.user_streams();
+  if (b.free_blocks(d) > b.gc_reserve()) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  // GC into the user frontiers: a die collecting a victim may need every page left in its frontiers (in
+  // superblock mode its block of the line is free again only once every die has erased theirs), so with no
+  // block to spare its host writes wait for GC.
+  if (b.layout().gc_in_user && f_.ftl_.gc().die(d).active) return 0;
+  uint64_t mask = 0;
+  for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(!b.frontier_full(d, b.layout().user_frontier(s))) << s;
+  return mask;
+}
+
+void FlushScheduler::refresh(uint32_t d) {
+  // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
+  // frontiers need (or has user frontiers with room: then of those streams only), and (while it collects)
+  // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
+  const GcDie& gc = f_.ftl_.gc().die(d);
+  const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0);
+  const uint64_t now = ready ? user_streams_of(d) : 0, before = die_streams_[d];
+  const bool ok = now != 0;
+  if (now != before) {
+    die_streams_[d] = now;
+    for (uint64_t x = now ^ before; x; x &= x - 1) {
+      const uint32_t s = uint32_t(__builtin_ctzll(x));
+      const uint32_t n = now >> s & 1 ? stream_dies_[s]++ : --stream_dies_[s];
+      if (n == 0) takeable_ ^= uint64_t(1) << s;  // the first die to take it, or the last to stop
+    }
+  }
+  const uint64_t bit = uint64_t(1) << (d & 63);
+  const bool was = flushable_[d >> 6] & bit;
+  flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
+  if (ok && !was && f_.map_.writes_waiting()) f_.map_.retry();  // map write-backs waiting for a ready die
+}
+
+uint32_t FlushScheduler::pick_die(uint32_t stream) {
+  // The next flushable die at or after the cursor that may take the stream (dies are numbered
+  // channel-first, so consecutive flushes go to different channels first).
+  return next_flushable(cursor_, [&](uint32_t d) { return die_streams_[d] >> stream & 1; });
+}
+
+void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
+  const Geometry& g = f_.g_;
+  WriteBuffer& buffer = *f_.buffer_;
+  PageFtl& ftl = f_.ftl_;
+  uint32_t ppa = ftl.blocks().allocate_page(die, ftl.blocks().layout().user_frontier(stream));
+  FlashOp& op = f_.new_op(FlashCmd::Program, die, kFlush);
+  op.block = g.block_of(ppa);
+  op.page = g.page_of(ppa);
+  op.kind = UnitKind::UD;
+  op.stream = uint8_t(stream);
+  // The page's units first, then their map updates: the map entries are fetched from memory together.
+  for (uint32_t s = 0; s < g.units_per_page; ++s) {
+    uint32_t slot = buffer.take(stream, &op.lpn[s], &op.version[s], now_ps());
+    op.aux[s] = slot;
+    if (slot == kInvalid) {
+      op.lpn[s] = kInvalid;
+      ++f_.streams_.stats().user_padding;
+    } else {
+      ftl.prefetch_map(op.lpn[s]);
+    }
+  }
+  for (uint32_t s = 0; s < g.units_per_page; ++s) {
+    if (op.lpn[s] == kInvalid) continue;
+    ftl.map(op.lpn[s], ppa + s);
+    ++f_.stats_.flushed_units;
+  }
+  ++flushes_pending_;
+  ++ftl.counters().programs[uint32_t(UnitKind::UD)];
+  ++inflight_[die];
+  GcDie& gc = ftl.gc().die(die);
+  if (gc.active) gc.credit -= 1.0;
+  // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
+  // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
+  map_update_bytes_ += 2 * g.units_per_page * kDramBurstBytes;
+  if (map_update_bytes_ >= kMapUpdateQuantum) {
+    f_.dram.write(now_ps(), map_update_bytes_);
+    map_update_bytes_ = 0;
+  }
+  f_.send(op);
+  // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
+  // the send: issuing map work lets the channels complete operations, which may flush the die's next page.
+  // The program itself cannot complete before its tPROG, so its wait count is complete by then.)
+  f_.map_.updates(op.lpn, g.units_per_page, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Flush, &op, die}, &op.waits);
+  f_.gc_.kick(die);
+  refresh(die);
+}
+
+bool FlushScheduler::on_flush(FlashOp& op) {
+  f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
+  --inflight_[op.die];
+  f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
+  refresh(op.die);
+  if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op
+  release(op);
+  return true;
+}
+
+void FlushScheduler::release(FlashOp& op) {
+  for (uint32_t s = 0; s < f_.g_.units_per_page; ++s)
+    if (op.aux[s] != kInvalid) f_.buffer_->release(op.aux[s]);
+  --flushes_pending_;
+  f_.host_.admit_writes();
+  pump();
+  if (f_.host_.writes_held()) f_.host_.stop_or_resume_writes();
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,198 @@
+// The FTL's host path (ftl_parts.h): reads from the buffer or flash, writes into the buffer (after any
+// read-modify-write of partial units), trims, and the admission of writes waiting for buffer room or held
+// by the scheduling policy.
+#include <algorithm>
+
+#include "common/sim_time.h"
+#include "controller/ftl.h"
+
+namespace ssdtlm {
+
+uint64_t HostPath::waiting_units() const {
+  uint64_t n = 0;
+  for (const NvmeCommand* c = wait_head_; c; c = c->next) n += c->units;
+  return n;
+}
+
+void HostPath::start(NvmeCommand& cmd) {
+  if (cmd.op == IoOp::Read) {
+    read(cmd);
+  } else if (cmd.op == IoOp::Trim) {
+    trim(cmd);
+  } else {
+    // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
+    // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
+    const Geometry& g = f_.g_;
+    cmd.pending = 1;
+    for (int end = 0; end < 2; ++end) {
+      if (!(cmd.partial & (1 << end)) || (end == 1 && cmd.units == 1 && (cmd.partial & 1))) continue;
+      uint32_t lpn = cmd.lpn + (end ? cmd.units - 1 : 0), version;
+      if (f_.buffer_->lookup(lpn, &version)) {
+        ++f_.stats_.subpage_merged;
+        continue;
+      }
+      uint32_t ppa = f_.ftl_.lookup(lpn);
+      if (ppa == kInvalid) continue;
+      ++f_.stats_.subpage_rmw;
+      FlashOp& op = f_.new_op(FlashCmd::Read, g.die_of(ppa), kRmwRead);
+      op.block = g.block_of(ppa);
+      op.page = g.page_of(ppa);
+      op.slot_mask = 1u << g.slot_of(ppa);
+      op.owner = &cmd;
+      ++cmd.pending;
+      ++f_.ftl_.counters().reads[uint32_t(ReadKind::User)];
+      f_.send(op, cmd.ready_ps);
+    }
+    if (--cmd.pending == 0) write(cmd);
+  }
+}
+
+void HostPath::on_rmw_read(FlashOp& op) {
+  auto& cmd = *static_cast<NvmeCommand*>(op.owner);
+  cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+  if (--cmd.pending == 0) write(cmd);
+}
+
+void HostPath::read(NvmeCommand& cmd) {
+  const Geometry& g = f_.g_;
+  IntegrityChecker* checker = f_.checker_;
+  cmd.pending = 1;  // guard until every part is issued
+  // The units' map entries come from DRAM, one burst each, issued together.
+  cmd.ready_ps = f_.dram.read(cmd.ready_ps, cmd.units * kDramBurstBytes);
+  if (checker) cmd.expect.resize(cmd.units);
+  FlashOp* cur = nullptr;
+  bool gc_wait = false;
+  for (uint32_t i = 0; i < cmd.units; ++i) {
+    uint32_t lpn = cmd.lpn + i;
+    uint32_t want = checker ? checker->expected(lpn) : 0;
+    if (checker) cmd.expect[i] = want;
+    uint32_t version;
+    if (f_.buffer_->lookup(lpn, &version)) {
+      ++f_.stats_.buffer_read_hits;
+      if (checker) checker->check(lpn, want, lpn, version, now_ps());
+      continue;
+    }
+    uint32_t ppa = f_.ftl_.lookup(lpn);
+    if (ppa == kInvalid) {
+      ++f_.stats_.unmapped_reads;
+      if (checker) checker->check(lpn, want, kInvalid, 0, now_ps());
+      continue;
+    }
+    uint32_t die = g.die_of(ppa), block = g.block_of(ppa), page = g.page_of(ppa), slot = g.slot_of(ppa);
+    if (!cur || cur->die != die || cur->block != block || cur->page != page) {
+      if (cur) f_.send(*cur, cmd.ready_ps);
+      gc_wait |= f_.ftl_.gc().busy(die);  // GC work queued on the die
+      cur = &f_.new_op(FlashCmd::Read, die, kHostRead);
+      cur->block = block;
+      cur->page = page;
+      cur->read_kind = ReadKind::User;
+      cur->owner = &cmd;
+      ++cmd.pending;
+      ++f_.ftl_.counters().reads[uint32_t(ReadKind::User)];
+    }
+    cur->slot_mask |= 1u << slot;
+    cur->aux[slot] = i;
+  }
+  if (cur) f_.send(*cur, cmd.ready_ps);
+  if (cmd.path == ReadPath::Buffer && cur) cmd.path = gc_wait ? ReadPath::GcWait : ReadPath::Data;
+  if (--cmd.pending == 0) finish_read(cmd);
+}
+
+void HostPath::finish_read(NvmeCommand& cmd) {
+  --reads_outstanding_;
+  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  if (write_stop_) stop_or_resume_writes();
+}
+
+void HostPath::on_read(FlashOp& op) {
+  auto& cmd = *static_cast<NvmeCommand*>(op.owner);
+  if (IntegrityChecker* checker = f_.checker_)
+    for (uint32_t m = op.slot_mask; m; m &= m - 1) {
+      uint32_t s = uint32_t(__builtin_ctz(m)), i = op.aux[s];
+      checker->check(cmd.lpn + i, cmd.expect[i], op.lpn[s], op.version[s], op.done_ps);
+    }
+  cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+  if (--cmd.pending == 0) finish_read(cmd);
+}
+
+bool HostPath::hold(uint32_t units) {
+  if (!f_.sched_->hold_writes(f_.buffer_->dirty(), units, f_.high_units())) return false;
+  write_stop_ = true;  // this write triggers the next flush
+  ++f_.stats_.write_stops;
+  return true;
+}
+
+void HostPath::write(NvmeCommand& cmd) {
+  if (!write_stop_) hold(cmd.units);
+  if (!wait_head_ && !write_stop_ && f_.buffer_->free_units() >= cmd.units) {
+    accept_write(cmd, cmd.ready_ps);
+    return;
+  }
+  ++f_.stats_.write_stalls;
+  cmd.next = nullptr;
+  (wait_tail_ ? wait_tail_->next : wait_head_) = &cmd;
+  wait_tail_ = &cmd;
+  if (write_stop_) stop_or_resume_writes();
+  else f_.flush_.pump();
+}
+
+void HostPath::stop_or_resume_writes() {
+  // Flush once no read is left to serve; let the held writes in once the flush has landed.
+  if (!write_stop_) return;
+  if (!flush_phase_) {
+    if (reads_outstanding_) return;
+    flush_phase_ = true;
+    f_.flush_.start_phase();
+    f_.flush_.pump();
+  }
+  if (flush_phase_ && !f_.flush_.flushing() && f_.flush_.pending() == 0) {
+    write_stop_ = flush_phase_ = false;
+    admit_writes();
+  }
+}
+
+void HostPath::trim(NvmeCommand& cmd) {
+  const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
+  const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
+  for (uint32_t lpn = first; lpn < last; ++lpn) {
+    f_.buffer_->discard(lpn);
+    f_.ftl_.unmap(lpn);
+    if (f_.checker_) f_.checker_->trimmed(lpn);
+    if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
+    ++f_.stats_.trimmed_units;
+  }
+  if (last > first) f_.streams_.trim(first, last - first);
+  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+}
+
+void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
+  // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
+  if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
+  f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run},
+                     unit_stream_.data());
+  for (uint32_t i = 0; i < cmd.units; ++i) {
+    uint32_t lpn = cmd.lpn + i;
+    uint32_t version = f_.checker_ ? f_.checker_->next_version(lpn) : 0;
+    if (f_.buffer_->write(lpn, version, t, unit_stream_[i])) ++f_.stats_.buffer_absorbed;
+    if (!f_.lpn_writes_.empty()) ++f_.lpn_writes_[lpn];
+    if (f_.lifetimes_) f_.lifetimes_->write(lpn, unit_stream_[i], now_ps());
+  }
+  f_.stats_.host_units_written += cmd.units;
+  f_.frontend_->complete(cmd, std::max(t, now_ps()));
+  f_.flush_.pump();
+}
+
+void HostPath::admit_writes() {
+  while (wait_head_ && !write_stop_ && f_.buffer_->free_units() >= wait_head_->units) {
+    NvmeCommand* cmd = wait_head_;
+    if (hold(cmd->units)) {
+      stop_or_resume_writes();
+      return;
+    }
+    wait_head_ = cmd->next;
+    if (!wait_head_) wait_tail_ = nullptr;
+    accept_write(*cmd, cmd->ready_ps);
+  }
+}
+
+}  // namespace ssdtlm

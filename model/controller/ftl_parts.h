@@ -1,0 +1,164 @@
+// The parts of the FTL module (ftl.h), one per responsibility. The module owns them, issues their flash
+// operations and routes each completion to the part that issued it (by FtlOpTag). Each part is a plain class
+// holding its own state and a reference to the module for the shared pieces (PageFtl, buffer, statistics,
+// the other parts):
+// - HostPath (ftl_host.cpp): host reads, writes and trims, read-modify-write, admission into the buffer, and
+//   writes held by the scheduling policy (sched/);
+// - FlushScheduler (ftl_flush.cpp): when the buffer flushes, which stream and which die take the next page,
+//   and which dies may take a page now (queue room, free blocks, GC credit);
+// - GcDriver (ftl_gc.cpp): the GC engine's actions (gc/gc_engine.h) as flash operations;
+// - MapWorkQueue (ftl_map.cpp): map cache loads, merges and write-backs as flash operations, and who waits
+//   for them.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/nvme_command.h"
+#include "controller/gc/gc_engine.h"
+#include "controller/mapping/map_cache.h"
+#include "flash/flash_op.h"
+
+namespace ssdtlm {
+
+class Ftl;
+
+// What a flash operation is for; the module routes its completion by it.
+enum FtlOpTag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
+                           kGcMapRead, kGcMapProgram };
+
+class HostPath {
+ public:
+  explicit HostPath(Ftl& f) : f_(f) {}
+  void start(NvmeCommand& cmd);        // after the command's firmware time and map work
+  void on_rmw_read(FlashOp& op);
+  void on_read(FlashOp& op);
+  void admit_writes();                 // take waiting writes while the buffer has room
+  void stop_or_resume_writes();        // held writes: flush once no read is left; let them in once it landed
+  bool writes_held() const { return write_stop_; }
+  const NvmeCommand* waiting() const { return wait_head_; }  // the first write waiting for buffer room
+  uint64_t waiting_units() const;
+  void read_taken() { ++reads_outstanding_; }
+
+ private:
+  void read(NvmeCommand& cmd);
+  void write(NvmeCommand& cmd);  // after any read-modify-write reads
+  void trim(NvmeCommand& cmd);
+  void accept_write(NvmeCommand& cmd, uint64_t t);
+  void finish_read(NvmeCommand& cmd);
+  bool hold(uint32_t units);  // the policy holds this write and those after it
+
+  Ftl& f_;
+  std::vector<uint8_t> unit_stream_;   // scratch: the streams of one write command's units
+  NvmeCommand* wait_head_ = nullptr;   // writes waiting for buffer space, FIFO
+  NvmeCommand* wait_tail_ = nullptr;
+  uint32_t reads_outstanding_ = 0;     // host reads taken and not yet completed
+  bool write_stop_ = false;            // writes held by the policy until the flush is over
+  bool flush_phase_ = false;           // the reads are served, the flush runs
+};
+
+class FlushScheduler {
+ public:
+  explicit FlushScheduler(Ftl& f);
+  void pump();                // flushes pages while the buffer should flush and dies may take them
+  void refresh(uint32_t die);  // recompute whether the die may take a flush
+  void refresh_all();
+  bool on_flush(FlashOp& op);  // false: the op is kept until its map work is done
+  void release(FlashOp& op);   // the page and its map work landed: its buffer slots are free
+  void start_phase() { flushing_ = true; }  // a held-writes flush begins
+  bool flushing() const { return flushing_; }
+  uint32_t pending() const { return flushes_pending_; }
+  // The next die, round robin from `cursor`, that may take a flush now and passes `ok`; kInvalid if none.
+  template <class Ok>
+  uint32_t next_flushable(uint32_t& cursor, Ok&& ok) const;
+
+ private:
+  uint32_t pick_die(uint32_t stream);         // the next die that may take a page of the stream, round robin
+  uint64_t user_streams_of(uint32_t die) const;  // bit set over the user streams the die has blocks for
+  void flush_page(uint32_t die, uint32_t stream);
+
+  Ftl& f_;
+  std::vector<uint32_t> inflight_;     // per die
+  uint32_t cursor_ = 0;
+  bool flushing_ = false;
+  std::vector<uint64_t> flushable_;    // bit set over dies: may take a buffer flush now (see refresh)
+  std::vector<uint64_t> die_streams_;  // per die: the user streams it may take a page of now (0: not flushable)
+  std::vector<uint32_t> stream_dies_;  // per user stream: dies that may take it
+  uint64_t takeable_ = 0;              // bit set over user streams: some die may take it
+  uint32_t flushes_pending_ = 0;       // flush programs whose buffer slots are not yet released
+  static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
+  uint32_t map_update_bytes_ = 0;                      // not charged yet
+};
+
+class GcDriver {
+ public:
+  GcDriver(Ftl& f, GcEngine& gc) : f_(f), gc_(gc) {}
+  void kick(uint32_t die);  // starts the die's GC if it needs it
+  void advance(uint32_t die);
+  void on_read(FlashOp& op);
+  void on_program(FlashOp& op);
+  void on_erase(FlashOp& op);
+  // Map-block GC (ftl_map.cpp): the map victim's reads and copies.
+  void map_advance(uint32_t die);
+  bool map_program(uint32_t die, uint32_t n);  // false: no die has room yet
+  void on_map_read(FlashOp& op);
+  void on_map_program(FlashOp& op);
+  GcEngine& engine() { return gc_; }
+
+ private:
+  bool next_victim(uint32_t die);
+  void program(uint32_t die, uint32_t gc_stream, uint32_t n);
+  void pad(uint32_t die);              // programs every partial GC page, padded
+  void issue(const GcPage& page);      // the engine's program action as a flash operation
+
+  Ftl& f_;
+  GcEngine& gc_;
+  bool kick_lines_ = false;  // superblock GC started a victim line: the other dies must join
+};
+
+class MapWorkQueue {
+ public:
+  // Who waits for a map operation: a host command, a flush program (its buffer slots), or a die's GC.
+  struct Waiter {
+    enum Kind : uint8_t { Cmd, Flush, Gc } kind;
+    void* p;
+    uint32_t die;
+  };
+  explicit MapWorkQueue(Ftl& f);
+  bool map_phase(NvmeCommand& cmd);  // true: the command waits for map operations
+  // Map updates of n units through the cache; *waits counts the operations the waiter waits for.
+  void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits);
+  void on_op(FlashOp& op);
+  void retry();  // write-backs and map GC copies that found no die with room
+  bool writes_waiting() const { return wb_head_ != nullptr; }
+  void stalled_gc(uint32_t die);  // a die's map GC copy waits for room
+  FlashOp& map_page_op(uint32_t die, uint32_t ppa, FtlOpTag tag, UnitKind kind);  // a map page program
+
+ private:
+  // One map flash operation in flight (a segment load, a merge read, a write-back) and its waiters.
+  struct MapWork {
+    std::vector<Waiter> waiters;
+    uint32_t seg = kInvalid;  // load: the segment arriving
+    uint32_t nwb = 0;         // merge read: the batch to write back once it is read
+    uint32_t wb[kMaxGather];
+    MapWork* next_free = nullptr;
+  };
+  uint32_t issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w);
+  MapWork* new_work(const Waiter& w);
+  void issue_read(MapWork* work, uint32_t seg, FtlOpTag tag);
+  void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
+  uint32_t pick_die();  // kInvalid: no die may take a map page now
+  void waiter_done(const Waiter& w);
+
+  Ftl& f_;
+  std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
+  uint32_t cursor_ = 0;
+  bool in_retry_ = false;
+  MapWork* wb_head_ = nullptr;  // write-backs waiting for a die with room, FIFO
+  MapWork* wb_tail_ = nullptr;
+  std::vector<uint32_t> gc_stalled_;  // dies whose map GC copies wait for room
+  std::vector<std::unique_ptr<MapWork>> store_;
+  MapWork* free_ = nullptr;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,74 @@
+// The FTL module's waveform signals (ftl.*, chN.dieK.free_blocks) and their sampling: kept with the waveform
+// code so the module itself only calls trace_sample() at the end of each entry point when traced.
+#include <algorithm>
+
+#include "common/sim_time.h"
+#include "controller/ftl.h"
+#include "sim/wave_signals.h"
+
+namespace ssdtlm {
+
+void Ftl::trace(WaveTracer& w) {
+  auto t = std::make_unique<FtlWave>(g_.dies, g_.blocks_per_die);
+  t->w = &w;
+  const BlockManager& b = ftl_.blocks();
+  uint64_t min = g_.blocks_per_die;
+  for (uint32_t d = 0; d < g_.dies; ++d) min = std::min<uint64_t>(min, b.free_blocks(d));
+  const uint64_t all = uint64_t(g_.blocks_per_die) * g_.dies;
+  auto add = [&](WaveValue& v, const std::string& path, uint64_t max, uint64_t initial, const char* help) {
+    v.signal = w.add(path, wave_bits(max), WaveStyle::Counter, initial, -1, help);
+    v.last = initial;
+  };
+  add(t->buffer, "ftl.buffer_units", buffer_->capacity(), buffer_->occupied(),
+      "4 KiB units held in the DRAM write buffer");
+  add(t->free_min, "ftl.free_blocks_min", g_.blocks_per_die, min, "free blocks of the die with the fewest");
+  add(t->free_total, "ftl.free_blocks", all, b.total_free_blocks(), "free blocks, all dies");
+  add(t->gc_active, "ftl.gc_active_dies", g_.dies, ftl_.gc().active_dies(), "dies collecting garbage");
+  WaveGroup group;
+  group.name = "ftl";
+  group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}};
+  t->map = ts_ != nullptr;  // the map reaches flash: its DRAM cache holds dirty segments
+  if (t->map) {
+    add(t->map_dirty, "ftl.map_dirty_segments", cache_.params().segments(), cache_.dirty_segments(),
+        "map segments (translation pages) dirty in the DRAM map cache");
+    group.rows.push_back({t->map_dirty.signal, 2});
+  }
+  WaveGroup dies;
+  dies.name = "free blocks per die";
+  dies.closed = true;
+  dies.rows.push_back({t->free_total.signal, 2});
+  for (uint32_t ch = 0; ch < g_.channels; ++ch)
+    for (uint32_t k = 0; k < g_.dies_per_channel; ++k) {  // die k of channel ch is die k * channels + ch
+      const uint32_t d = k * g_.channels + ch;
+      const std::string name = "ch" + std::to_string(ch) + ".die" + std::to_string(k) + ".free_blocks";
+      add(t->die_free[d], name, g_.blocks_per_die, b.free_blocks(d), "free blocks of the die");
+      t->min.set(d, b.free_blocks(d));
+      dies.rows.push_back({t->die_free[d].signal, 1});
+    }
+  group.groups.push_back(std::move(dies));
+  w.layout().groups.push_back(std::move(group));
+  wave_ = std::move(t);
+}
+
+void Ftl::trace_sample() {
+  FtlWave& t = *wave_;
+  WaveTracer& w = *t.w;
+  const uint64_t now = now_ps();
+  if (!t.dirty.empty()) {
+    const BlockManager& b = ftl_.blocks();
+    for (uint32_t d : t.dirty) {
+      t.touched[d] = 0;
+      const uint64_t f = b.free_blocks(d);
+      t.die_free[d].set(w, now, f);
+      t.min.set(d, f);
+    }
+    t.dirty.clear();
+    t.free_min.set(w, now, t.min.min());
+    t.free_total.set(w, now, b.total_free_blocks());
+  }
+  t.buffer.set(w, now, buffer_->occupied());
+  t.gc_active.set(w, now, ftl_.gc().active_dies());
+  if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
+}
+
+}  // namespace ssdtlm
