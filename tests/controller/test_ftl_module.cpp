@@ -99,6 +99,35 @@ TEST_CASE("ftl module: a page flushes at the watermark, reads hit the buffer unt
   CHECK(h.checker->checked() == 2);
 }
 
+TEST_CASE("ftl module: a write finding the buffer full completes when a flush program frees its slots",
+          "[module][ftl]") {
+  FtlHarness h("h", small());  // 4 units: two pages in flight fill it
+  size_t a = 0, b = 0, c = 0;
+  h.script = [&](FtlHarness& h) {
+    a = h.submit(IoOp::Write, 0, 2);  // flushed to die 0 at once
+    h.wait_until_us(1);
+    b = h.submit(IoOp::Write, 2, 2);  // flushed to die 1
+    h.wait_until_us(2);
+    c = h.submit(IoOp::Write, 4, 2);  // no free slot until the first program lands
+  };
+  sc_core::sc_start();
+  CHECK(h.done_us(a) == Approx(kCmd).margin(1e-6));
+  CHECK(h.done_us(b) == Approx(1 + kCmd).margin(1e-6));
+  const double first_landed = kCmd + kOp + kProg;
+  CHECK(h.done_us(c) == Approx(first_landed).margin(1e-6));
+  CHECK(h.dut->stats().write_stalls == 1);
+  REQUIRE(h.flash.size() == 3);
+  CHECK(h.flash[0].die == 0);
+  CHECK(h.flash[1].die == 1);
+  CHECK(double(h.flash[1].ready_ps) / 1e6 == Approx(1 + kCmd + kOp).margin(1e-6));
+  // C's page: to die 0 again (round robin), issued when the first program freed the slots.
+  CHECK(h.flash[2].die == 0);
+  CHECK(h.flash[2].issued_ps == h.flash[0].done_ps);
+  CHECK(double(h.flash[2].ready_ps) / 1e6 == Approx(first_landed + kOp).margin(1e-6));
+  CHECK(h.flash[2].lpn == std::vector<uint32_t>{4, 5});
+  CHECK(h.checker->errors() == 0);
+}
+
 TEST_CASE("ftl module: filling the buffer past the high watermark programs pages striped channel-first",
           "[module][ftl]") {
   // 2 channels x 2 dies (die d on channel d % 2), a 16-unit buffer flushing from 8 dirty units down to 0.
