@@ -1,9 +1,7 @@
 // Module tests of the Ftl alone (ftl_harness.h): fake channels that complete each flash operation a fixed
-// delay after its firmware ready time, and a completion sink. Expected times are the firmware's per-command
+// delay after its firmware ready time (a die one op at a time), and a completion sink. Expected times are the firmware's per-command
 // and per-flash-op costs (firmware.cmd_ns, firmware.flash_op_ns, one core) plus the fake channels' delays.
 #include <catch2/catch.hpp>
-
-#include <set>
 
 #include "controller/ftl_harness.h"
 
