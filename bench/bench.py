@@ -2,6 +2,11 @@
 """Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
 
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only REGEX] [--bin build/bin/ssdtlm-generic]
+                                      [--vs OTHER_BIN]
+
+--vs OTHER_BIN (a build of the previous main, say) runs every workload row with both executables in turn (A B A B
+...), prints both rows and the ratio of host I/Os per wall second, A over B, the median of the pairs' ratios: the
+side-by-side comparison a change's speed claim needs (absolute figures move with the machine).
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
@@ -142,6 +147,17 @@ def run(binary, args, ios):
     return runs[len(runs) // 2]
 
 
+def run_pairs(binary, other, args, ios):
+    """REPEAT pairs, A then B; the median runs of each and the median of the pairs' speed ratios A/B."""
+    a, b, ratios = [], [], []
+    for _ in range(REPEAT):
+        a.append(run_once(binary, args, ios))
+        b.append(run_once(other, args, ios))
+        ratios.append(b[-1]["wall_time_s"] / a[-1]["wall_time_s"])
+    med = lambda runs: sorted(runs, key=lambda s: s["wall_time_s"])[len(runs) // 2]
+    return med(a), med(b), sorted(ratios)[len(ratios) // 2]
+
+
 def row(name, s):
     n = s["nand"]
     nand_ops = sum(n["programs"].values()) + sum(n["reads"].values()) + n["erases"]
@@ -163,6 +179,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed")
     ap.add_argument("--only", default="", help="run only the workload rows matching this regular expression")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
+    ap.add_argument("--vs", default="", help="a second executable (e.g. the previous build): rows side by side")
     a = ap.parse_args()
     global REPEAT
     REPEAT = max(1, a.repeat)
@@ -177,7 +194,12 @@ def main():
                 trace = os.path.join(tmp.name, "pc_trace.csv")
                 pc_trace(trace, a.ios)
             args = [x.replace(PC_TRACE, trace) for x in args]
-        print(row(name, run(a.bin, args, a.ios)), flush=True)
+        if a.vs:
+            mine, other, ratio = run_pairs(a.bin, a.vs, args, a.ios)
+            print(row(name, mine), flush=True)
+            print(row("  vs", other) + "   speed A/B %.3f" % ratio, flush=True)
+        else:
+            print(row(name, run(a.bin, args, a.ios)), flush=True)
     if a.only:
         return 0
     print("\nfast-forward precondition (16 GiB logical, OP 25 %, greedy; a logical page is one 4 KiB unit)")

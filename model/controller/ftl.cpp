@@ -43,6 +43,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       cache_(ftl.map_cache()),
       ts_(ftl.translation()),
       sched_(make_sched_policy(p.sched_policy)),
+      high_units_(std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p.high_watermark))),
+      low_units_(uint32_t(buffer_->capacity() * p.low_watermark)),
       host_(*this),
       flush_(*this),
       gc_(*this, ftl.gc()),
@@ -84,10 +86,6 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   (*flash_isock[g_.channel_of_die(op.die)])->nb_transport_fw(*op.payload, phase, delay);
-}
-
-uint32_t Ftl::high_units() const {
-  return std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p_.high_watermark));
 }
 
 void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {

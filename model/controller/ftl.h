@@ -114,8 +114,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
   void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)
   // High and low watermarks of the buffer in units.
-  uint32_t high_units() const;
-  uint32_t low_units() const { return uint32_t(buffer_->capacity() * p_.low_watermark); }
+  uint32_t high_units() const { return high_units_; }
+  uint32_t low_units() const { return low_units_; }
 
   FtlParams p_;
   PageFtl& ftl_;
@@ -133,6 +133,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   MapCache& cache_;
   TranslationStore* ts_;  // null when the whole map stays in DRAM
   std::unique_ptr<SchedPolicy> sched_;
+  uint32_t high_units_, low_units_;  // buffer watermarks (a flash page at least for the high one)
   HostPath host_;
   FlushScheduler flush_;
   GcDriver gc_;
