@@ -6,7 +6,7 @@
 
 #include "common/config.h"
 #include "common/sim_time.h"
-#include "sim/wave_signals.h"
+#include "wave/wave_signals.h"
 
 namespace ssdtlm {
 
