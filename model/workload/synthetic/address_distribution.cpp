@@ -260,17 +260,6 @@ class ZonedDistribution final : public AddressDistribution {
   uint32_t last_ = 0;
 };
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (;;) {
-    const size_t p = s.find(sep, start);
-    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
-    if (p == std::string::npos) return out;
-    start = p + 1;
-  }
-}
-
 std::unique_ptr<AddressDistribution> make_zoned(const std::string& spec, const std::string& body,
                                                 uint64_t n, bool random_map) {
   const std::string expected =

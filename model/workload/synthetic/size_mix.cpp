@@ -22,11 +22,6 @@ bool parse_double(const std::string& s, double& out) {
   return errno == 0 && end == s.c_str() + s.size() && std::isfinite(out);
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 SizeMix::SizeMix(std::vector<SizeEntry> entries) : entries_(std::move(entries)) {

@@ -4,10 +4,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/text.h"  // trim
+
 namespace ssdtlm {
 namespace traceparse {
-
-std::string_view trim(std::string_view s);
 
 // Splits on runs of blanks (space, tab); out is cleared first. Views point into s.
 void split_ws(std::string_view s, std::vector<std::string_view>& out);
