@@ -1,4 +1,4 @@
-// The common interface of the application models (host/apps/, docs/apps.md) and what they share: the file
+// The common interface of the application models (workload/apps/, docs/apps.md) and what they share: the file
 // layer, the request queue their file operations feed, process ids, and the write statistics the tests use.
 //
 // A model advances in steps. A step performs file operations (create, append, remove) and pushes the requests

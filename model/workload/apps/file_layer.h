@@ -1,5 +1,5 @@
 // A small file layer over the logical space, in 4 KiB units: files are lists of extents taken from a
-// free-extent allocator. The application models (host/apps/) create, append to, overwrite and remove files;
+// free-extent allocator. The application models (workload/apps/) create, append to, overwrite and remove files;
 // remove() hands back the freed extents, which the caller trims.
 //
 // Allocator: the free extents are kept twice, by start (to coalesce on free and to extend a file in place)

@@ -1,5 +1,5 @@
 // fio-json: the layout of fio's --output-format=json (checked against a sample written by hand from fio's
-// documentation and stat.c, tests/sim/data/fio_sample.json), the values behind it, and group_reporting.
+// documentation and stat.c, tests/frontend/fio/data/fio_sample.json), the values behind it, and group_reporting.
 #include <catch2/catch.hpp>
 
 #include <fstream>
