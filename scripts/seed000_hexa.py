@@ -205,13 +205,7 @@ def check_study(info):
 # Study and figures
 
 def load(results_csv):
-    rows = {}
-    with open(results_csv, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            rows[(r["workload"], r["system"], float(r["map.protected_ratio"]))] = r
-    return rows
+    return {(r["workload"], r["system"], float(r["map.protected_ratio"])): r for r in seedrun.ok_rows(results_csv)}
 
 
 def v(rows, w, s, ratio, key):

@@ -56,18 +56,12 @@ PAPER = {
 
 def load(study_out):
     """(results row with the axis values, the run's summary.json) for every point that finished."""
-    dirs = {}
-    with open(study_out / "runs.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            dirs[r["point"]] = Path(r["run_dir"])
+    dirs = seedrun.run_dirs(study_out)
     points = []
-    with open(study_out / "results.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            with open(dirs[r["point"]] / "summary.json") as s:
-                r["run_dir"] = dirs[r["point"]]
-                points.append((r, json.load(s)))
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        with open(dirs[r["point"]] / "summary.json") as s:
+            r["run_dir"] = dirs[r["point"]]
+            points.append((r, json.load(s)))
     return points
 
 

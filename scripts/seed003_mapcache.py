@@ -18,7 +18,6 @@ seed003_table.csv (ours and the paper's numbers side by side), and in --figures 
 seed003_hit_ratio.png, seed003_iops.png, seed003_gtd.png, seed003_wsrch.png.
 """
 import argparse
-import csv
 import json
 import sys
 from collections import OrderedDict
@@ -60,13 +59,8 @@ def run_study(study_file, out_dir, a):
 
 
 def load(results_csv):
-    rows = {}
-    with open(results_csv, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            rows[(int(float(r["map.segment_bytes"])), int(float(r["map.cache_bytes"])))] = r
-    return rows
+    return {(int(float(r["map.segment_bytes"])), int(float(r["map.cache_bytes"]))): r
+            for r in seedrun.ok_rows(results_csv)}
 
 
 def val(rows, seg, cache, key):

@@ -48,17 +48,11 @@ PAPER = {
 
 def load(study_out):
     """(gc, distribution, threshold) -> {"row": results row, "dir": the run's output directory}."""
-    dirs = {}
-    with open(study_out / "runs.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            dirs[r["point"]] = r["run_dir"]
+    dirs = seedrun.run_dirs(study_out)
     points = {}
-    with open(study_out / "results.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            dist, t = r["run"].rsplit(" t", 1)
-            points[(r["gc"], dist, int(t))] = {"row": r, "dir": Path(dirs[r["point"]])}
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        dist, t = r["run"].rsplit(" t", 1)
+        points[(r["gc"], dist, int(t))] = {"row": r, "dir": dirs[r["point"]]}
     return points
 
 

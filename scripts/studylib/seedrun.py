@@ -89,3 +89,15 @@ def write_csv(rows, path, columns=None, float_format=None):
         w.writeheader()
         for r in rows:
             w.writerow({k: (float_format % v if float_format and isinstance(v, float) else v) for k, v in r.items()})
+
+
+def ok_rows(results_csv):
+    """The rows of a study's results.csv whose point finished (status ok), in file order."""
+    with open(results_csv, newline="") as f:
+        return [r for r in csv.DictReader(f) if r["status"] == "ok"]
+
+
+def run_dirs(study_out):
+    """point -> its run directory (a Path), from the runs.csv in a study's output directory."""
+    with open(Path(study_out) / "runs.csv", newline="") as f:
+        return {r["point"]: Path(r["run_dir"]) for r in csv.DictReader(f)}
