@@ -83,7 +83,8 @@ def flatten(d, prefix=""):
         if isinstance(v, dict):
             out.update(flatten(v, key + "."))
         elif not VOLATILE.search(key):
-            out[key] = v
+            # Paths inside the checkout are kept relative to it, so any clone or worktree compares equal.
+            out[key] = v.replace(str(ROOT), "<repo>") if isinstance(v, str) else v
     return out
 
 

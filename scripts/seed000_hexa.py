@@ -40,8 +40,6 @@ The TPC-C replay (the trace reader replays a file once, so the repetition is pre
     writes the 12 GiB database sequentially once (192 requests of 64 MiB) plus the trace jobs' first 192 writes
     each (their own pattern); the timed run of "load" is a single 64 MiB read at time 0 (io_count 1).
 """
-import argparse
-import csv
 import json
 import math
 import sys
@@ -51,14 +49,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from studylib import venv  # noqa: E402
-from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
+from studylib import seedrun  # noqa: E402
 
-venv.ensure(("matplotlib",))
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = seedrun.pyplot()
 
 import plot_waf  # noqa: E402
 
@@ -212,13 +205,7 @@ def check_study(info):
 # Study and figures
 
 def load(results_csv):
-    rows = {}
-    with open(results_csv, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            rows[(r["workload"], r["system"], float(r["map.protected_ratio"]))] = r
-    return rows
+    return {(r["workload"], r["system"], float(r["map.protected_ratio"])): r for r in seedrun.ok_rows(results_csv)}
 
 
 def v(rows, w, s, ratio, key):
@@ -345,29 +332,19 @@ def table(rows, path):
                               "md_fifo": round(fmd, 3), "md_hexa": round(hmd, 3),
                               "ud_fifo": round(fud, 3), "ud_hexa": round(hud, 3),
                               "gud_fifo": round(fg, 3), "gud_hexa": round(hg, 3)})
-    with open(path, "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=list(lines[0]))
-        wr.writeheader()
-        wr.writerows(lines)
+    seedrun.write_csv(lines, path)
     return lines
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default="out/seed000", help="output directory (default out/seed000)")
-    ap.add_argument("--figures", help="where the figures go (default: --out)")
-    ap.add_argument("--workers", type=int, default=2, help="study workers (default 2; 1 on a busy machine)")
-    ap.add_argument("--bin-dir", help="run the ssdtlm-hexa_femu found here (default: a copy of build/bin's, "
-                    "made in DIR/bin at the start, so that a rebuild meanwhile does not disturb the study)")
-    ap.add_argument("--plot-only", action="store_true", help="redraw from DIR/studies/seed000_hexa/results.csv")
+    ap = seedrun.argument_parser(
+        __doc__, "out/seed000", workers_help="study workers (default 2; 1 on a busy machine)",
+        bin_dir_help="run the ssdtlm-hexa_femu found here (default: a copy of build/bin's, made in DIR/bin at the "
+        "start, so that a rebuild meanwhile does not disturb the study)",
+        plot_only_help="redraw from DIR/studies/seed000_hexa/results.csv")
     ap.add_argument("--prepare-only", action="store_true", help="only write and check the TPC-C replay input")
     a = ap.parse_args()
-    out = Path(a.out)
-    if not out.is_absolute():
-        out = ROOT / out
-    figs = Path(a.figures) if a.figures else out
-    if not figs.is_absolute():
-        figs = ROOT / figs
+    out, figs = seedrun.output_dirs(a)
     study_out = out / "studies" / "seed000_hexa"
 
     rc = 0
@@ -377,8 +354,7 @@ def main():
         print("TPC-C precondition.drive_writes = %.9f (the 12 GiB database once)" % drive_writes(info))
         if a.prepare_only:
             return 0
-        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "hexa_femu")
-        rc, wall = run_study(STUDY, study_out, a.workers, bin_dir)
+        rc, wall = seedrun.run_study(STUDY, study_out, a.workers, seedrun.study_bin_dir(a, out, "hexa_femu"))
         out.mkdir(parents=True, exist_ok=True)
         (out / "study_wall_time.txt").write_text("%.1f s with --workers %d, exit status %d, %s\n" % (
             wall, a.workers, rc, time.strftime("%Y-%m-%d %H:%M:%S")))

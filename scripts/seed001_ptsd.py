@@ -35,13 +35,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from studylib import task, venv  # noqa: E402
+from studylib import seedrun, task  # noqa: E402
 
-venv.ensure(("matplotlib",))
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = seedrun.pyplot()
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 PLATFORM = "ptsd_board"
@@ -300,13 +296,7 @@ def main(argv=None):
                 print("%-14s %-5s %6.1fs  %s" % (name, phase, wall, status), flush=True)
 
     if not a.plot_only:  # --plot-only keeps the table of the runs
-        cols = []
-        for r in rows:
-            cols += [k for k in r if k not in cols]
-        with open(out / "seed001_results.csv", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=cols)
-            w.writeheader()
-            w.writerows(rows)
+        seedrun.write_csv(rows, out / "seed001_results.csv")
     for phase, title, _ in PHASES:
         plot_cdfs(results, phase, title, figs / ("seed001_cdf_%s.png" % phase))
     plot_throughput(results, figs / "seed001_throughput.png")

@@ -24,7 +24,6 @@ Steps:
      and write DIR/seed002_table.csv and DIR/seed002_spare.csv (one row per point) and print our averages beside the
      seed's.
 """
-import argparse
 import csv
 import json
 import sys
@@ -33,14 +32,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from studylib import venv  # noqa: E402
-from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
+from studylib import seedrun  # noqa: E402
 
-venv.ensure(("matplotlib",))
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = seedrun.pyplot()
 
 MAIN = ROOT / "studies" / "seed002_pcstream.json"
 TABLE = ROOT / "studies" / "seed002_pctable.json"
@@ -62,18 +56,12 @@ PAPER = {
 
 def load(study_out):
     """(results row with the axis values, the run's summary.json) for every point that finished."""
-    dirs = {}
-    with open(study_out / "runs.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            dirs[r["point"]] = Path(r["run_dir"])
+    dirs = seedrun.run_dirs(study_out)
     points = []
-    with open(study_out / "results.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            with open(dirs[r["point"]] / "summary.json") as s:
-                r["run_dir"] = dirs[r["point"]]
-                points.append((r, json.load(s)))
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        with open(dirs[r["point"]] / "summary.json") as s:
+            r["run_dir"] = dirs[r["point"]]
+            points.append((r, json.load(s)))
     return points
 
 
@@ -261,12 +249,8 @@ def save(fig, path):
 
 
 def write_csv(lines, path):
-    """One row per dict, columns in the first dict's order, floats with 4 decimals."""
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(lines[0].keys()) if lines else [])
-        w.writeheader()
-        for l in lines:
-            w.writerow({k: ("%.4f" % v if isinstance(v, float) else v) for k, v in l.items()})
+    """One row per dict, floats with 4 decimals."""
+    seedrun.write_csv(lines, path, float_format="%.4f")
 
 
 def table_csv(main, table, path):
@@ -307,21 +291,16 @@ def report(iops, waf, rows):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default="out/seed002", help="output directory (default out/seed002)")
-    ap.add_argument("--figures", help="where the figures go (default: --out)")
-    ap.add_argument("--workers", type=int, default=2, help="study workers (default 2)")
-    ap.add_argument("--bin-dir", help="run the ssdtlm-pm963_streams found here (default: a copy of build/bin's in DIR/bin)")
-    ap.add_argument("--plot-only", action="store_true", help="redraw from DIR/studies/")
-    a = ap.parse_args()
-    out = Path(a.out) if Path(a.out).is_absolute() else ROOT / a.out
-    figs = Path(a.figures) if a.figures else out
-    figs = figs if figs.is_absolute() else ROOT / figs
+    a = seedrun.argument_parser(
+        __doc__, "out/seed002", workers_help="study workers (default 2)",
+        bin_dir_help="run the ssdtlm-pm963_streams found here (default: a copy of build/bin's in DIR/bin)",
+        plot_only_help="redraw from DIR/studies/").parse_args()
+    out, figs = seedrun.output_dirs(a)
     rc = 0
     if not a.plot_only:
-        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "pm963_streams")
+        bin_dir = seedrun.study_bin_dir(a, out, "pm963_streams")
         for study in (MAIN, TABLE, SPARE):
-            r, wall = run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
+            r, wall = seedrun.run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: wall time %.1f s with --workers %d" % (study.stem, wall, a.workers))
             rc = rc or r
     main_all = load(out / "studies" / MAIN.stem)

@@ -18,7 +18,6 @@ seed003_table.csv (ours and the paper's numbers side by side), and in --figures 
 seed003_hit_ratio.png, seed003_iops.png, seed003_gtd.png, seed003_wsrch.png.
 """
 import argparse
-import csv
 import json
 import sys
 from collections import OrderedDict
@@ -29,11 +28,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from studylib import seedrun, venv  # noqa: E402
 
-venv.ensure()
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = seedrun.pyplot(venv.STUDY_MODULES)
 
 CACHES = [8192, 16384, 32768, 65536, 131072, 262144, 524288]
 SEGMENTS = [1024, 2048, 4096, 8192]
@@ -64,13 +59,8 @@ def run_study(study_file, out_dir, a):
 
 
 def load(results_csv):
-    rows = {}
-    with open(results_csv, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            rows[(int(float(r["map.segment_bytes"])), int(float(r["map.cache_bytes"])))] = r
-    return rows
+    return {(int(float(r["map.segment_bytes"])), int(float(r["map.cache_bytes"]))): r
+            for r in seedrun.ok_rows(results_csv)}
 
 
 def val(rows, seg, cache, key):
@@ -302,13 +292,7 @@ def main(argv=None):
                 row["paper_android_hit_pct"] = PAPER_ANDROID_HIT_2K[i]
                 row["paper_android_iops"] = PAPER_ANDROID_IOPS_2K[i]
             table.append(row)
-    cols = []
-    for r in table:
-        cols += [k for k in r if k not in cols]
-    with open(out / "seed003_table.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        w.writerows(table)
+    seedrun.write_csv(table, out / "seed003_table.csv")
 
     fig_hit(rnd, figs / "seed003_hit_ratio.png")
     fig_iops(rnd, figs / "seed003_iops.png")

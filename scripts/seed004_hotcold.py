@@ -13,7 +13,6 @@ Steps:
      seed004_lpn_cdf.png/.svg (the LPN write-count CDF of each distribution, threshold 0), and write
      DIR/seed004_table.csv: mean IOPS and WAF over 10..300 s per point beside the seed's ranges.
 """
-import argparse
 import csv
 import sys
 from pathlib import Path
@@ -21,14 +20,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from studylib import venv  # noqa: E402
-from studylib.seedrun import run_study, snapshot_binary  # noqa: E402
+from studylib import seedrun  # noqa: E402
 
-venv.ensure(("matplotlib",))
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = seedrun.pyplot()
 
 STUDY = ROOT / "studies" / "seed004_hotcold.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
@@ -54,17 +48,11 @@ PAPER = {
 
 def load(study_out):
     """(gc, distribution, threshold) -> {"row": results row, "dir": the run's output directory}."""
-    dirs = {}
-    with open(study_out / "runs.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            dirs[r["point"]] = r["run_dir"]
+    dirs = seedrun.run_dirs(study_out)
     points = {}
-    with open(study_out / "results.csv", newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok":
-                continue
-            dist, t = r["run"].rsplit(" t", 1)
-            points[(r["gc"], dist, int(t))] = {"row": r, "dir": Path(dirs[r["point"]])}
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        dist, t = r["run"].rsplit(" t", 1)
+        points[(r["gc"], dist, int(t))] = {"row": r, "dir": dirs[r["point"]]}
     return points
 
 
@@ -157,30 +145,20 @@ def table(points, path):
             lines.append(line)
     keys = ["distribution", "threshold"] + ["%s_%s" % (m, gc) for gc in GCS for m in ("iops", "waf", "waf_total")] + [
         "paper_iops", "paper_waf"]
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
-        w.writeheader()
-        for l in lines:
-            w.writerow({k: ("%.3f" % v if isinstance(v, float) else v) for k, v in l.items()})
+    seedrun.write_csv(lines, path, columns=keys, float_format="%.3f")
     return lines
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default="out/seed004", help="output directory (default out/seed004)")
-    ap.add_argument("--figures", help="where the figures go (default: --out)")
-    ap.add_argument("--workers", type=int, default=2, help="study workers (default 2)")
-    ap.add_argument("--bin-dir", help="run the ssdtlm-femu_hotcold found here (default: a copy of build/bin's in DIR/bin)")
-    ap.add_argument("--plot-only", action="store_true", help="redraw from DIR/studies/seed004_hotcold")
-    a = ap.parse_args()
-    out = Path(a.out) if Path(a.out).is_absolute() else ROOT / a.out
-    figs = Path(a.figures) if a.figures else out
-    figs = figs if figs.is_absolute() else ROOT / figs
+    a = seedrun.argument_parser(
+        __doc__, "out/seed004", workers_help="study workers (default 2)",
+        bin_dir_help="run the ssdtlm-femu_hotcold found here (default: a copy of build/bin's in DIR/bin)",
+        plot_only_help="redraw from DIR/studies/seed004_hotcold").parse_args()
+    out, figs = seedrun.output_dirs(a)
     study_out = out / "studies" / "seed004_hotcold"
     rc = 0
     if not a.plot_only:
-        bin_dir = Path(a.bin_dir) if a.bin_dir else snapshot_binary(out, "femu_hotcold")
-        rc, wall = run_study(STUDY, study_out, a.workers, bin_dir)
+        rc, wall = seedrun.run_study(STUDY, study_out, a.workers, seedrun.study_bin_dir(a, out, "femu_hotcold"))
         print("study wall time: %.1f s with --workers %d" % (wall, a.workers))
     points = load(study_out)
     figs.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,41 @@
-// Small text helpers for error messages.
+// Small text helpers: trimming, case folding and splitting of option values and input lines, and the forms
+// numbers and bytes take in messages. The one copy of each: use these rather than a local one.
 #pragma once
+#include <cctype>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ssdtlm {
+
+// `s` without the blanks (space, \t, \n, \v, \f, \r: isspace in the C locale) at either end; a view into s.
+inline std::string_view trim(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  size_t b = 0, e = s.size();
+  while (b < e && blank(s[b])) ++b;
+  while (e > b && blank(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+// `s` in lower case (ASCII letters only).
+inline std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The fields of `s` between the `sep` characters, empty ones included ("a,,b" -> a, "", b; "" -> one empty field).
+inline std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t p = s.find(sep, start);
+    out.emplace_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) return out;
+    start = p + 1;
+  }
+}
 
 // Shortest readable form of a number ("80", "0.25").
 inline std::string format_number(double v) {

@@ -6,20 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/text.h"
+
 namespace ssdtlm {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 

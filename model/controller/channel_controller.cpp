@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/sim_time.h"
-#include "sim/wave_signals.h"
-#include "sim/wave_trace.h"
+#include "wave/wave_signals.h"
+#include "wave/wave_trace.h"
 
 namespace ssdtlm {
 

@@ -6,7 +6,7 @@
 
 #include "common/config.h"
 #include "common/sim_time.h"
-#include "sim/wave_signals.h"  // FtlWave::touch: the traced dies whose free blocks may have changed
+#include "wave/wave_signals.h"  // FtlWave::touch: the traced dies whose free blocks may have changed
 
 namespace ssdtlm {
 

@@ -9,7 +9,7 @@
 #include "common/sim_time.h"
 #include "common/units.h"
 #include "flash/geometry.h"
-#include "sim/wave_trace.h"
+#include "wave/wave_trace.h"
 
 namespace ssdtlm {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "host/fio_job.h"
+#include "frontend/fio/fio_job.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {

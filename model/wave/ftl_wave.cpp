@@ -4,7 +4,7 @@
 
 #include "common/sim_time.h"
 #include "controller/ftl.h"
-#include "sim/wave_signals.h"
+#include "wave/wave_signals.h"
 
 namespace ssdtlm {
 

@@ -6,7 +6,7 @@
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
-#include "host/workload_factory.h"
+#include "workload/workload_factory.h"
 
 namespace ssdtlm {
 

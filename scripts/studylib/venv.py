@@ -11,9 +11,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VENV = ROOT / ".venv"
+STUDY_MODULES = ("dask.distributed", "pandas", "matplotlib")  # what the study engine and its figures import
 
 
-def ensure(modules=("dask.distributed", "pandas", "matplotlib")):
+def ensure(modules=STUDY_MODULES):
     missing = [m for m in modules if not _importable(m)]
     if not missing:
         return

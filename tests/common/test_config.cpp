@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "common/config.h"
-#include "host/trace_reader.h"
+#include "workload/trace/trace_reader.h"
 #include "platform/platform_run.h"
 
 using namespace ssdtlm;

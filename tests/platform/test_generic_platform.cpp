@@ -6,7 +6,7 @@
 
 #include "common/analytic.h"
 #include "controller/precondition.h"
-#include "host/workload_factory.h"
+#include "workload/workload_factory.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;

@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "../common/temp_dir.h"
+#include "common/temp_dir.h"
 #include "common/cli_run.h"
 
 using namespace ssdtlm::test;

@@ -8,7 +8,7 @@
 
 #include "common/cli_run.h"
 #include "controller/precondition.h"
-#include "host/workload_factory.h"
+#include "workload/workload_factory.h"
 #include "platform_run.h"
 
 using namespace ssdtlm;

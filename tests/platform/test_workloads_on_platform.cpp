@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "controller/precondition.h"
-#include "host/synthetic_workload.h"
+#include "workload/synthetic/synthetic_workload.h"
 #include "../controller/ff_drive.h"
 #include "platform_run.h"
 

@@ -1,0 +1,279 @@
+// A fio job (Spec) as ssdtlm job objects: operations, sizes, region, address distribution, amount, pacing,
+// rates, strided zones and iolog replay.
+#include "frontend/fio/fio_job_internal.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <sstream>
+
+#include "common/text.h"
+#include "common/units.h"
+#include "workload/synthetic/address_distribution.h"
+#include "workload/synthetic/size_mix.h"
+
+namespace ssdtlm {
+namespace fio {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Directions {
+  bool r = false, w = false, t = false;
+};
+
+// The value of a per-direction option for the directions the job uses; an error when they differ.
+std::optional<std::string> one_value(const std::array<std::optional<std::string>, 3>& v, const Directions& d,
+                                     const Line& at, const char* what) {
+  static const char* const kDir[3] = {"read", "write", "trim"};
+  std::optional<std::string> out;
+  int out_dir = -1;
+  const bool used[3] = {d.r, d.w, d.t};
+  for (int k = 0; k < 3; ++k) {
+    if (!used[k]) continue;
+    if (out_dir >= 0 && v[k] != out)
+      not_modelled(at, std::string("different ") + what + " per direction (" + kDir[out_dir] + " " +
+                           out.value_or("default") + ", " + kDir[k] + " " + v[k].value_or("default") +
+                           "); ssdtlm uses one for every direction");
+    out = v[k];
+    out_dir = k;
+  }
+  return out;
+}
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(12);
+  os << v;
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> Builder::build(const Spec& s) {
+  nlohmann::json j = nlohmann::json::object();
+  j["queues"] = 1;
+  j["queue_depth"] = s.iodepth;
+
+  // Operations and pattern.
+  Directions d;
+  std::string rw = s.rw;
+  if (rw.find(':') != std::string::npos) not_modelled(s.rw_at, "offset modifiers (rw=...:<nr>)");
+  bool random = false;
+  double rf = 0, tf = 0;
+  if (rw == "read" || rw == "randread") {
+    rf = 1;
+    d.r = true;
+  } else if (rw == "write" || rw == "randwrite") {
+    d.w = true;
+  } else if (rw == "trim" || rw == "randtrim") {
+    tf = 1;
+    d.t = true;
+  } else if (rw == "rw" || rw == "readwrite" || rw == "randrw") {
+    rf = s.rwmixread / 100.0;
+    d.r = rf > 0;
+    d.w = rf < 1;
+  } else if (rw == "trimwrite" || rw == "randtrimwrite") {
+    not_modelled(s.rw_at, "trim+write sequences");
+  } else {
+    fail(s.rw_at, "expected read, write, trim, randread, randwrite, randtrim, rw, readwrite or randrw");
+  }
+  random = rw.compare(0, 4, "rand") == 0;
+  const bool trace = !s.read_iolog.empty();
+
+  // Sizes.
+  uint64_t min_bs = 4096;
+  if (auto split = one_value(s.bssplit, d, s.bssplit_at, "bssplit")) {
+    std::string canon;
+    uint64_t lo = 0;
+    for (const auto& tok : ssdtlm::split(*split, ':')) {
+      const auto slash = tok.find('/');
+      const std::string size_tok(trim(tok.substr(0, slash)));
+      const uint64_t b = in_.size_value(s.bssplit_at, size_tok, s.kb_base);
+      if (b == 0 || b > 0xFFFFFFFFull) fail(s.bssplit_at, "block size '" + size_tok + "' out of range");
+      lo = lo == 0 ? b : std::min(lo, b);
+      canon += (canon.empty() ? "" : ":") + std::to_string(b) + (slash == std::string::npos ? "/" : tok.substr(slash));
+    }
+    try {
+      parse_bssplit(canon);
+    } catch (const std::invalid_argument& e) {
+      fail(s.bssplit_at, e.what());
+    }
+    j["bssplit"] = canon;
+    j["block_bytes"] = lo;
+    min_bs = lo;
+  } else if (auto range = one_value(s.bsrange, d, s.bsrange_at, "bsrange")) {
+    const size_t sep = range->find_first_of("-:");
+    if (sep == std::string::npos || sep == 0) fail(s.bsrange_at, "expected a range such as 4k-64k");
+    uint64_t lo = in_.size_value(s.bsrange_at, std::string(trim(range->substr(0, sep))), s.kb_base);
+    uint64_t hi = in_.size_value(s.bsrange_at, std::string(trim(range->substr(sep + 1))), s.kb_base);
+    if (lo > hi) std::swap(lo, hi);
+    if (lo == 0) fail(s.bsrange_at, "a block size of 0");
+    if (hi / lo > 4096) not_modelled(s.bsrange_at, "more than 4096 block sizes in a range");
+    std::string canon;  // every multiple of the smallest size, equally likely (fio's draw, to a multiple of lo)
+    for (uint64_t k = 1; k * lo <= hi; ++k) canon += (canon.empty() ? "" : ":") + std::to_string(k * lo) + "/";
+    j["bssplit"] = canon;
+    j["block_bytes"] = lo;
+    min_bs = lo;
+  } else {
+    const auto bs = one_value(s.bs, d, s.bs_at, "block sizes (bs)");
+    const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base) : 4096;
+    j["bssplit"] = "";
+    j["block_bytes"] = b;
+    min_bs = b;
+  }
+  bool aligned = false;
+  if (auto ba = one_value(s.blockalign, d, s.blockalign_at, "block alignments")) {
+    j["block_align"] = in_.size_value(s.blockalign_at, *ba, s.kb_base);
+    aligned = true;
+  } else {
+    j["block_align"] = 0;
+  }
+  j["preset"] = "none";
+
+  // Region: offset and size (percentages of the device), clones by offset_increment.
+  const uint64_t align = s.offset_align ? s.offset_align : std::max<uint64_t>(min_bs, 1);
+  auto resolve = [&](const Amount& a, bool round_up) -> uint64_t {
+    if (!a.percent) return a.bytes;
+    const long double raw = (long double)device_ * a.pct / 100.0L;
+    uint64_t v = uint64_t(raw);
+    if (round_up)
+      v = (v + align - 1) / align * align;
+    else
+      v -= v % align;
+    return v;
+  };
+  const uint64_t offset = s.offset.set ? resolve(s.offset, true) : 0;
+  const uint64_t increment = s.offset_increment.set ? resolve(s.offset_increment, true) : 0;
+
+  // Address distribution.
+  std::string dist = s.dist;
+  if (dist.find(',') != std::string::npos) {
+    std::array<std::optional<std::string>, 3> per;
+    const auto parts = ssdtlm::split(dist, ',');
+    // "zoned:a/b:c/d,zoned:..." or "zoned:a/b,c/d": directions after the first inherit its name
+    std::string name = parts[0].substr(0, parts[0].find(':'));
+    for (size_t k = 0; k < 3; ++k) {
+      std::string p(trim(k < parts.size() ? parts[k] : parts.back()));
+      if (!p.empty() && !std::isalpha(static_cast<unsigned char>(p[0]))) p = name + ":" + p;
+      per[k] = p;
+    }
+    dist = *one_value(per, d, s.dist_at, "random distributions");
+  }
+  const std::string dname = lower(dist.substr(0, dist.find(':')));
+  if (dname == "sequence") not_modelled(s.dist_at, "the 'sequence' random distribution");
+  if ((dname == "zipf" || dname == "pareto" || dname == "normal") &&
+      std::count(dist.begin(), dist.end(), ':') > 1)
+    not_modelled(s.dist_at, "a centre for zipf/pareto/normal (the second value); ssdtlm scatters the hot ranks as fio does without one");
+  if (!random && dname != "random") in_.note(s.dist_at.file + ":" + std::to_string(s.dist_at.line) +
+                                            ": random_distribution has no effect on sequential I/O (rw=" + rw + ")");
+
+  std::vector<nlohmann::json> jobs;
+  for (uint64_t k = 0; k < s.numjobs; ++k) {
+    nlohmann::json c = j;
+    const uint64_t off = offset + k * increment;
+    if (off >= device_)
+      fail_at(s.file, s.line, "job '" + s.section + "'" + (s.numjobs > 1 ? " clone " + std::to_string(k) : "") +
+                                  ": offset " + std::to_string(off) + " lies beyond the device (" +
+                                  format_size(double(device_)) + ")");
+    const uint64_t size = s.size.set ? resolve(s.size, false) : device_ - off;
+    if (size == 0) fail(s.size.at, "a size of 0");
+    if (size > device_ - off)
+      fail_at(s.file, s.line, "job '" + s.section + "': offset + size = " + format_size(double(off + size)) +
+                                  " (" + std::to_string(off + size) + " bytes) lies beyond the device (" +
+                                  format_size(double(device_)) + ")");
+    c["address_offset"] = off;
+    c["address_range"] = size;
+
+    std::string dk = dist;
+    if (dname == "zoned_abs") {  // absolute zone sizes -> percentages of this job's range
+      const std::string body = dist.substr(dist.find(':') == std::string::npos ? dist.size() : dist.find(':') + 1);
+      std::string zoned = "zoned";
+      long double used = 0;
+      for (const auto& z : ssdtlm::split(body, ':')) {
+        const auto slash = z.find('/');
+        if (slash == std::string::npos) fail(s.dist_at, "expected zoned_abs:<access%>/<size>[:...]");
+        const uint64_t b = in_.size_value(s.dist_at, std::string(trim(z.substr(slash + 1))), s.kb_base);
+        used += b;
+        zoned += ":" + std::string(trim(z.substr(0, slash))) + "/" + num(double(100.0L * b / size));
+      }
+      if (used > size + 0.5L)
+        fail(s.dist_at, "the zones add up to " + format_size(double(used)) + ", more than the job's range (" +
+                            format_size(double(size)) + ")");
+      if (used < size) zoned += ":0/" + num(double(100.0L * (size - used) / size));
+      dk = zoned;
+    }
+    try {
+      make_distribution(dk, 1 << 20, false, true, 1);
+    } catch (const std::invalid_argument& e) {
+      fail(s.dist_at, e.what());
+    }
+    c["distribution"] = dk;
+    // fio keeps a random map (every block once per pass) unless norandommap or blockalign; it is not used
+    // by zipf, pareto or normal.
+    c["random_map"] = !s.norandommap && !aligned;
+
+    // How much: time, count, bytes.
+    if (s.time_based) {
+      if (s.runtime_ns == 0) fail(s.time_based_at, "time_based needs a runtime");
+      c["io_count"] = 0;
+      c["io_bytes"] = 0;
+    } else {
+      c["io_count"] = s.number_ios * s.loops;
+      uint64_t limit = size;
+      if (s.io_size.set) limit = resolve(s.io_size, false);
+      c["io_bytes"] = trace ? 0 : limit * s.loops;
+      if (trace) c["io_count"] = 0;  // a replay ends with its trace
+    }
+    c["runtime_ms"] = double(s.runtime_ns) / 1e6;
+    c["ramp_ms"] = double(s.ramp_ns) / 1e6;
+    c["start_delay_ms"] = double(s.startdelay_ns) / 1e6;
+    c["stonewall"] = s.stonewall && k == 0;
+    c["thinktime_us"] = double(s.think_ns) / 1e3;
+    c["thinktime_blocks"] = s.think_blocks;
+
+    // Rates (one cap for the directions used).
+    c["rate_iops"] = 0.0;
+    c["rate_mbps"] = 0.0;
+    if (auto r = one_value(s.rate_iops, d, s.rate_iops_at, "rate_iops")) {
+      c["rate_iops"] = double(in_.size_value(s.rate_iops_at, *r, s.kb_base));
+    } else {
+      for (auto& v : s.rate_iops)
+        if (v) not_modelled(s.rate_iops_at, "a rate for some of the job's directions only");
+    }
+    if (auto r = one_value(s.rate, d, s.rate_at, "rate")) {
+      c["rate_mbps"] = double(in_.size_value(s.rate_at, *r, s.kb_base)) / 1e6;
+    } else {
+      for (auto& v : s.rate)
+        if (v) not_modelled(s.rate_at, "a rate for some of the job's directions only");
+    }
+
+    // Strided zones.
+    const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
+    if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");
+    if (s.zonemode == "none" && s.zonesize) fail(s.zonemode_at, "zonemode=none and zonesize do not go together");
+    c["zone_range"] = strided ? (s.zonerange ? s.zonerange : s.zonesize) : 0;
+    c["zone_size"] = strided ? s.zonesize : 0;
+    c["zone_skip"] = strided ? s.zoneskip : 0;
+
+    if (trace) {
+      fs::path p(s.read_iolog);
+      if (p.is_relative() && !fs::exists(p)) p = fs::path(s.file).parent_path() / p;
+      c["pattern"] = "trace";
+      c["trace_path"] = p.string();
+      c["trace_format"] = "fio_iolog";
+      c["trace_timing"] = s.replay_no_stall ? "closed" : "open";
+      c["trace_time_scale"] = 100.0 / s.replay_time_scale;
+    } else {
+      c["pattern"] = random ? "random" : "sequential";
+      c["read_fraction"] = rf;
+      c["trim_fraction"] = tf;
+    }
+    jobs.push_back(std::move(c));
+  }
+  return jobs;
+}
+
+}  // namespace fio
+}  // namespace ssdtlm

@@ -1,0 +1,146 @@
+// The parts of the fio job file reader (fio_job.h) and how they hand over: Reader (fio_job_reader.cpp) turns the
+// text into sections of option lines; Interpreter applies a job's lines to a Spec, fio's view of the job
+// (fio_job_options.cpp: which options there are; fio_job_values.cpp: how their values read); Builder turns a Spec
+// into ssdtlm job objects (fio_job_config.cpp); parse_fio_job_text (fio_job.cpp) runs them over the sections.
+// Internal to model/frontend/fio.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "frontend/fio/fio_job.h"
+
+namespace ssdtlm {
+namespace fio {
+
+// One option line: where it stands, its key (lower case) and its value.
+struct Line {
+  std::string file;
+  int line = 0;
+  std::string key, value;
+  bool has_value = false;
+};
+
+[[noreturn]] inline void fail_at(const std::string& file, int line, const std::string& what) {
+  throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
+}
+[[noreturn]] inline void fail(const Line& l, const std::string& what) {
+  fail_at(l.file, l.line, "option '" + l.key + (l.has_value ? "=" + l.value : "") + "': " + what);
+}
+[[noreturn]] inline void not_modelled(const Line& l, const std::string& what) {
+  fail(l, "not modelled by ssdtlm: " + what);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading: sections, options, comments, include, ${VAR} (fio_job_reader.cpp)
+
+struct Section {
+  std::string name, file;
+  int line = 0;
+  bool global = false;
+  std::vector<Line> options;
+};
+
+// The sections of a job file and the files it includes, in order.
+class Reader {
+ public:
+  std::vector<Section> sections;
+
+  // Appends the sections and options of `text` (from `path`); nested = an included file (no sections).
+  void read_text(const std::string& text, const std::string& path, bool nested, int depth);
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// A job's options (fio_job_options.cpp, fio_job_values.cpp)
+
+// "a,b,c" per direction (read, write, trim): a value not ending in a comma applies to the directions after it.
+std::array<std::optional<std::string>, 3> per_direction(const std::string& v);
+
+struct Amount {
+  bool set = false, percent = false;
+  double pct = 0;
+  uint64_t bytes = 0;
+  Line at;
+};
+
+// One fio job's options after fio's rules (defaults, later options win).
+struct Spec {
+  std::string section, file;
+  int line = 0;
+  std::string name;
+  std::string rw = "read";
+  Line rw_at;
+  double rwmixread = 50;
+  std::array<std::optional<std::string>, 3> bs, bssplit, bsrange, blockalign, rate_iops, rate;
+  Line bs_at, bssplit_at, bsrange_at, blockalign_at, rate_iops_at, rate_at;
+  std::string dist = "random";
+  Line dist_at;
+  bool norandommap = false;
+  std::optional<int64_t> randseed;
+  Line randseed_at;
+  uint64_t iodepth = 1, numjobs = 1;
+  Amount size, offset, offset_increment, io_size;
+  uint64_t offset_align = 0;
+  uint64_t number_ios = 0, loops = 1;
+  uint64_t runtime_ns = 0, ramp_ns = 0, startdelay_ns = 0;
+  bool time_based = false;
+  Line time_based_at;
+  bool stonewall = false, new_group = false, group_reporting = false;
+  uint64_t think_ns = 0, think_blocks = 1;
+  std::string zonemode;
+  Line zonemode_at;
+  uint64_t zonerange = 0, zonesize = 0, zoneskip = 0;
+  std::string read_iolog;
+  Line read_iolog_at;
+  bool replay_no_stall = false;
+  double replay_time_scale = 100;
+  unsigned kb_base = 1024;
+  FioOptions own;
+};
+
+class Interpreter {
+ public:
+  Interpreter(FioJobFile& out, uint64_t device) : out_(out), device_(device) {}
+
+  // Values (fio_job_values.cpp).
+  void ignore(const std::string& key);
+  void note(const std::string& text);
+  uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base);
+  Amount amount(const Line& l, unsigned kb_base, bool allow_percent);
+  uint64_t time_value(const Line& l, double default_unit_ns);
+  uint64_t count(const Line& l, unsigned kb_base, uint64_t min = 0);
+  bool flag(const Line& l);
+  double percent(const Line& l);
+  void need_value(const Line& l);
+
+  // Options (fio_job_options.cpp): one option line applied to the job, and the kb_base its lines give.
+  void apply(Spec& s, const Line& l);
+  unsigned kb_base_of(const std::vector<const Line*>& lines);
+
+ private:
+  FioJobFile& out_;
+  uint64_t device_;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Spec -> ssdtlm job objects (fio_job_config.cpp)
+
+class Builder {
+ public:
+  Builder(Interpreter& in, uint64_t device) : in_(in), device_(device) {}
+
+  // The job objects for one fio job (numjobs of them).
+  std::vector<nlohmann::json> build(const Spec& s);
+
+ private:
+  Interpreter& in_;
+  uint64_t device_;
+};
+
+}  // namespace fio
+}  // namespace ssdtlm

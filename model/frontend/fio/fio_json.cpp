@@ -1,0 +1,194 @@
+#include "frontend/fio/fio_json.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+
+namespace ssdtlm {
+
+namespace {
+
+struct Entry {
+  std::string name;
+  int groupid = 0;
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
+  HostStats stats;
+  bool first = true;
+  uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
+};
+
+void merge(Entry& e, const HostStats& h) {
+  HostStats& s = e.stats;
+  for (int k = 0; k < 2; ++k) {
+    s.latency[k].merge(h.latency[k]);
+    s.ios[k] += h.ios[k];
+    s.bytes[k] += h.bytes[k];
+  }
+  s.trim_latency.merge(h.trim_latency);
+  s.trims += h.trims;
+  s.trim_bytes += h.trim_bytes;
+  if (e.first || h.first_submit_ps < e.start_ps) e.start_ps = h.first_submit_ps;
+  if (e.first || h.last_complete_ps > e.end_ps) e.end_ps = h.last_complete_ps;
+  e.first = false;
+}
+
+nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles) {
+  nlohmann::ordered_json o = {{"min", h.min()},
+                      {"max", h.max()},
+                      {"mean", h.mean()},
+                      {"stddev", h.stddev()},
+                      {"N", h.count()}};
+  if (percentiles && h.count()) {
+    nlohmann::ordered_json p = nlohmann::ordered_json::object();
+    char key[32];
+    for (double q : fio_percentiles()) {
+      std::snprintf(key, sizeof key, "%f", q);
+      p[key] = h.quantile(q / 100.0);
+    }
+    o["percentile"] = p;
+  }
+  return o;
+}
+
+nlohmann::ordered_json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0}, {"stddev", 0.0}, {"N", 0}}; }
+
+nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s) {
+  const uint64_t runtime_ms = uint64_t(runtime_s * 1e3 + 0.5);
+  const double bw_bytes = runtime_s > 0 ? double(bytes) / runtime_s : 0.0;
+  return {{"io_bytes", bytes},
+          {"io_kbytes", bytes >> 10},
+          {"bw_bytes", uint64_t(bw_bytes)},
+          {"bw", uint64_t(bw_bytes / 1024.0)},
+          {"iops", runtime_s > 0 ? double(ios) / runtime_s : 0.0},
+          {"runtime", ios ? runtime_ms : 0},
+          {"total_ios", ios},
+          {"short_ios", 0},
+          {"drop_ios", 0},
+          {"slat_ns", zero_lat()},
+          {"clat_ns", lat_object(h, true)},
+          {"lat_ns", lat_object(h, false)}};
+}
+
+nlohmann::ordered_json options_json(const FioOptions& opts) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (auto& [k, v] : opts) o[k] = v;
+  return o;
+}
+
+// fio's latency bins: the share (%) of I/Os in (previous bound, bound], bounds in `unit_ns`.
+nlohmann::ordered_json latency_bins(const Histogram& all, const std::vector<const char*>& bounds, uint64_t unit_ns,
+                            bool open_end, uint64_t below_ns) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  const double n = double(all.count());
+  uint64_t prev = below_ns ? all.count_at_most(below_ns) : 0;
+  for (const char* b : bounds) {
+    const uint64_t upto = all.count_at_most(uint64_t(std::atoll(b)) * unit_ns);
+    o[b] = n > 0 ? 100.0 * double(upto - std::min(upto, prev)) / n : 0.0;
+    prev = std::max(prev, upto);
+  }
+  if (open_end) o[">=2000"] = n > 0 ? 100.0 * double(all.count() - std::min(all.count(), prev)) / n : 0.0;
+  return o;
+}
+
+}  // namespace
+
+const std::vector<double>& fio_percentiles() {
+  static const std::vector<double> p = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  return p;
+}
+
+nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
+                             const std::string& version) {
+  const NvmeHost& host = p.host();
+  std::vector<Entry> entries;
+  std::map<int64_t, size_t> by_group;
+  for (size_t j = 0; j < host.jobs(); ++j) {
+    const int64_t group = c.job_config(j).i("workload.report_group");
+    const FioJob* fj = fio && j < fio->jobs.size() ? &fio->jobs[j] : nullptr;
+    size_t at;
+    auto it = group >= 0 ? by_group.find(group) : by_group.end();
+    if (it != by_group.end()) {
+      at = it->second;
+    } else {
+      at = entries.size();
+      Entry e;
+      e.name = fj ? fj->name : host.jobs() == 1 && c.job_count() == 0 ? std::string("ssdtlm") : host.job(j).name;
+      e.groupid = fj ? fj->group : int(group >= 0 ? group : 0);
+      if (fj) e.options = options_json(fj->options);
+      entries.push_back(std::move(e));
+      if (group >= 0) by_group[group] = at;
+    }
+    merge(entries[at], host.job_stats(j));
+  }
+
+  nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+  Histogram all_lat;
+  uint64_t ticks_ns[3] = {0, 0, 0};
+  for (const Entry& e : entries) {
+    const HostStats& s = e.stats;
+    const double runtime_s = e.end_ps > e.start_ps ? double(e.end_ps - e.start_ps) / 1e12 : 0.0;
+    Histogram lat;
+    for (int k = 0; k < 2; ++k) lat.merge(s.latency[k]);
+    lat.merge(s.trim_latency);
+    all_lat.merge(lat);
+    ticks_ns[0] += uint64_t(s.latency[0].mean() * double(s.latency[0].count()));
+    ticks_ns[1] += uint64_t(s.latency[1].mean() * double(s.latency[1].count()));
+    ticks_ns[2] += uint64_t(s.trim_latency.mean() * double(s.trim_latency.count()));
+    nlohmann::ordered_json job = {{"jobname", e.name},
+                          {"groupid", e.groupid},
+                          {"error", 0},
+                          {"eta", 0},
+                          {"elapsed", uint64_t(runtime_s + 0.5)},
+                          {"job options", e.options},
+                          {"read", direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s)},
+                          {"write", direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s)},
+                          {"trim", direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s)},
+                          {"sync", {{"total_ios", 0}, {"lat_ns", zero_lat()}}},
+                          {"job_runtime", uint64_t(runtime_s * 1e3 + 0.5)},
+                          {"usr_cpu", 0.0},
+                          {"sys_cpu", 0.0},
+                          {"ctx", 0},
+                          {"majf", 0},
+                          {"minf", 0}};
+    job["latency_ns"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1, false, 0);
+    job["latency_us"] =
+        latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1000, false, 1000);
+    job["latency_ms"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000"},
+                                     1000000, true, 1000000);
+    jobs.push_back(std::move(job));
+  }
+
+  const HostStats& h = host.measured_stats();
+  const double util = summary.contains("utilization") ? summary["utilization"]["die_array"].get<double>() : 0.0;
+  nlohmann::ordered_json disk = {{"name", "ssdtlm"},
+                         {"read_ios", h.ios[0]},
+                         {"write_ios", h.ios[1]},
+                         {"read_sectors", h.bytes[0] / 512},
+                         {"write_sectors", h.bytes[1] / 512},
+                         {"read_merges", 0},
+                         {"write_merges", 0},
+                         {"read_ticks", ticks_ns[0] / 1000000},
+                         {"write_ticks", ticks_ns[1] / 1000000},
+                         {"in_queue", (ticks_ns[0] + ticks_ns[1] + ticks_ns[2]) / 1000000},
+                         {"util", 100.0 * util}};
+
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  char when[64] = "";
+  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&t));
+  nlohmann::ordered_json out;
+  out["fio version"] = "ssdtlm-" + version;
+  out["timestamp"] = uint64_t(t);
+  out["timestamp_ms"] =
+      uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());
+  out["time"] = when;
+  out["global options"] = fio ? options_json(fio->global_options) : nlohmann::ordered_json::object();
+  out["jobs"] = jobs;
+  out["disk_util"] = nlohmann::ordered_json::array({disk});
+  return out;
+}
+
+}  // namespace ssdtlm

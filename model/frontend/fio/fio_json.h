@@ -1,0 +1,36 @@
+// fio's --output-format=json layout for a finished run, so scripts written for fio read ssdtlm runs.
+//
+// What is filled (fio HOWTO "JSON output", fio's stat.c layout):
+//   "fio version", "timestamp", "timestamp_ms", "time", "global options"
+//   jobs[]: jobname, groupid, error, eta, elapsed, "job options", job_runtime (ms), usr_cpu/sys_cpu/ctx/majf/minf
+//           (0: no host CPU is modelled), latency_ns / latency_us / latency_ms (share of I/Os per latency bin)
+//     read / write / trim: io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops, runtime (ms), total_ios,
+//           short_ios, drop_ios, slat_ns (0: submission costs no host time here), clat_ns {min, max, mean,
+//           stddev, N, percentile {"1.000000" ... "99.990000"}} in ns, lat_ns (= clat_ns)
+//     sync: total_ios 0, lat_ns zeros (no flush command is modelled)
+//   disk_util[]: name, read_ios, write_ios, read_sectors, write_sectors (512 B), read_merges/write_merges 0,
+//           read_ticks, write_ticks, in_queue (ms: the sum of the latencies), util (% die-array busy time)
+// Not written: bw_min/max/mean/dev and iops_min/max/mean/stddev (fio samples them every 500 ms of wall time;
+// ssdtlm's per-interval figures are in timeseries.csv), iodepth_* distributions.
+//
+// Jobs whose workload.report_group is the same value >= 0 are one entry (fio's group_reporting): their
+// histograms and counters are merged, the runtime is the longest.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "frontend/fio/fio_job.h"
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+// `summary` is make_summary()'s result (for the utilization); `fio` the job file the run came from, if any
+// (job and global options, jobnames, group ids); `version` goes into "fio version".
+nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
+                             const std::string& version);
+
+// fio's default percentile list: 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99.
+const std::vector<double>& fio_percentiles();
+
+}  // namespace ssdtlm

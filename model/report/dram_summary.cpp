@@ -1,0 +1,32 @@
+// summary.json "dram": what the controller DRAM moved, for whom, and how busy it was (docs/hardware.md).
+#include "controller/dram.h"
+#include "report/summary.h"
+
+namespace ssdtlm {
+
+nlohmann::json dram_summary(const Dram& d, double span_ps) {
+  const DramStats& st = d.model().stats();
+  nlohmann::json util, bytes, accesses;
+  double busy = 0;
+  uint64_t all_bytes = 0, all_accesses = 0;
+  for (size_t u = 0; u < size_t(DramUse::Count); ++u) {
+    const char* name = dram_use_name(DramUse(u));
+    util[name] = span_ps > 0 ? double(st.busy_ps[u]) / span_ps : 0.0;
+    bytes[name] = st.bytes[u];
+    accesses[name] = st.accesses[u];
+    busy += double(st.busy_ps[u]);
+    all_bytes += st.bytes[u];
+    all_accesses += st.accesses[u];
+  }
+  util["total"] = span_ps > 0 ? busy / span_ps : 0.0;
+  bytes["total"] = all_bytes;
+  accesses["total"] = all_accesses;
+  return {{"bandwidth_mbps", d.params().bytes_per_s() / 1e6},
+          {"latency_ns", double(d.params().latency_ps) / 1e3},
+          {"utilization", util},
+          {"bytes", bytes},
+          {"accesses", accesses},
+          {"mean_wait_ns", all_accesses ? double(st.wait_ps) / 1e3 / double(all_accesses) : 0.0}};
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,44 @@
+// The "map" object of summary.json: what the map cache did, the GTD, and the map's flash traffic.
+#include "report/summary.h"
+
+namespace ssdtlm {
+
+nlohmann::json map_summary(Platform& p) {
+  const MapCache& mc = p.ftl().map_cache();
+  const MapCacheStats& m = mc.stats();
+  const MapCacheParams& mp = mc.params();
+  const TranslationStore* ts = p.ftl().page_ftl().translation();
+  const FlashCounters& f = p.ftl().page_ftl().counters();
+  auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  nlohmann::json j = {{"lookups", m.lookups()},
+                      {"hits", m.hits()},
+                      {"misses", m.lookups() - m.hits()},
+                      {"hit_ratio", m.lookups() ? ratio(m.hits(), m.lookups()) : 1.0},
+                      {"read_hits", m.read_hits},
+                      {"read_misses", m.read_misses},
+                      {"write_hits", m.write_hits},
+                      {"write_misses", m.write_misses},
+                      {"segment_reads", f.reads[uint32_t(ReadKind::Map)]},
+                      {"segment_writes", m.segment_writes},
+                      {"dirty_evictions", m.dirty_evictions},
+                      {"batch_entries_mean", ratio(m.batch_entries, m.segment_writes)},
+                      {"gtd_bytes", ts ? ts->gtd_bytes() : 0},
+                      {"segments", mp.segments()},
+                      {"segments_per_page", ts ? ts->segments_per_page() : 0},
+                      {"cache_segments", mp.cache_segments()},
+                      {"map_bytes", mp.map_bytes()},
+                      {"dirty_segments", mc.dirty_segments()},
+                      {"dirty_entries", mc.dirty_entries()},
+                      {"dirty_limit", mp.protected_ratio < 1.0 ? mp.dirty_limit() : mp.segments()},
+                      {"buffer_aged_picks", p.ftl().buffer().policy().aged_picks()}};
+  if (mc.partitioned()) {
+    auto area = [](const MapAreaStats& a) {
+      return nlohmann::json{{"capacity", a.capacity}, {"hits", a.hits}, {"insertions", a.insertions}, {"evictions", a.evictions}};
+    };
+    j["clean"] = area(m.clean);
+    j["dirty"] = area(m.dirty);
+  }
+  return j;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,184 @@
+#include "workload/apps/app_workload.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "common/config.h"
+#include "flash/geometry.h"
+
+namespace ssdtlm {
+
+namespace {
+
+std::string mib(uint64_t units) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", double(units) * kUnitBytes / 1048576.0);
+  return buf;
+}
+
+std::vector<std::string> parts_of(const std::string& app) {
+  if (app == "mixed1") return {"lsm", "gcc"};
+  if (app == "mixed2") return {"sqlite", "gcc"};
+  if (app == "lsm" || app == "sqlite" || app == "gcc") return {app};
+  throw std::invalid_argument("unknown app '" + app + "' (expected lsm, sqlite, gcc, mixed1 or mixed2)");
+}
+
+}  // namespace
+
+AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout_only, uint64_t io_count, uint64_t io_bytes)
+    : p_(p), layout_only_(layout_only), io_count_(io_count), io_bytes_(io_bytes) {
+  const uint64_t total = logical_bytes / kUnitBytes;
+  io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
+  io_->trim = p.trim;
+  io_->fs.set_fit(p.allocation == "next_fit" ? ExtentAllocator::Fit::Next
+                  : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
+                                             : ExtentAllocator::Fit::Best,
+                  p.seed ^ 0x5EED);
+  Rng rng(p.seed ^ 0xA6EDull);
+  // Aging: long-lived files, written before the app starts (no program context).
+  const uint64_t aged_target = uint64_t(p.age_fraction * double(total));
+  const uint64_t mean = std::max<uint64_t>(1, p.age_file_bytes / kUnitBytes);
+  while (aged_units_ < aged_target) {
+    const uint64_t u = std::min(aged_target - aged_units_, 1 + rng.below(2 * mean - 1));
+    io_->layout_file(u, WriteOrigin{});
+    aged_units_ += u;
+  }
+  const std::vector<std::string> parts = parts_of(p.app);
+  uint64_t need = 0;
+  try {
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const uint64_t seed = p.seed * 0x9E3779B97F4A7C15ull + i;
+      if (parts[i] == "lsm") models_.push_back(make_lsm_app(*io_, p, seed));
+      if (parts[i] == "sqlite") models_.push_back(make_sqlite_app(*io_, p, seed));
+      if (parts[i] == "gcc") models_.push_back(make_gcc_app(*io_, p, seed));
+      need += models_.back()->footprint_units();
+    }
+  } catch (const FileLayerFull& e) {
+    throw FileLayerFull(p.app + " needs more than the " + mib(total - aged_units_) + " MiB free after aging (" +
+                            e.what() + ")",
+                        e.wanted_units, e.free_units);
+  }
+  if (need > total - aged_units_)
+    throw FileLayerFull(p.app + " needs " + mib(need) + " MiB but only " + mib(total - aged_units_) +
+                            " MiB are free after aging",
+                        need, total - aged_units_);
+  weight_ = parts.size() == 2 ? std::vector<double>{p.mixed_ratio, 1.0 - p.mixed_ratio} : std::vector<double>{1.0};
+  written_.assign(models_.size(), 0);
+}
+
+bool AppWorkload::refill() {
+  if (done_) return false;
+  if (layout_only_) {
+    const auto& l = io_->layout();
+    if (layout_next_ >= l.size()) return done_ = true, false;
+    const FileId f = l[layout_next_].f;
+    io_->write(f, 0, io_->fs.size(f), l[layout_next_].o);
+    ++layout_next_;
+    return true;
+  }
+  size_t pick = 0;
+  for (size_t i = 1; i < models_.size(); ++i)
+    if (double(written_[i]) / weight_[i] < double(written_[pick]) / weight_[pick]) pick = i;
+  const uint64_t before = io_->written_units;
+  bool more;
+  try {
+    more = models_[pick]->step();
+  } catch (const FileLayerFull& e) {
+    throw std::runtime_error("workload.app=" + p_.app + ": " + models_[pick]->name() + " ran out of space (" + e.what() +
+                             "; " + mib(aged_units_) + " MiB aged)");
+  }
+  written_[pick] += io_->written_units - before;
+  if (!more) done_ = true;  // an app finished (gcc after its builds): the job ends
+  return more || !io_->out.empty();
+}
+
+bool AppWorkload::next(IoRequest& r) {
+  if (io_count_ && issued_ >= io_count_) return false;
+  if (io_bytes_ && issued_bytes_ >= io_bytes_) return false;
+  while (io_->out.empty())
+    if (!refill() && io_->out.empty()) return false;
+  r = io_->out.front();
+  io_->out.pop_front();
+  ++issued_;
+  if (r.op != IoOp::Trim) issued_bytes_ += r.bytes;
+  return true;
+}
+
+WorkProgress AppWorkload::progress() const {
+  if (layout_only_) return {layout_next_, io_->layout().size(), "aged and initial files"};
+  if (io_count_) return {issued_, io_count_, "I/Os"};
+  if (io_bytes_) return {issued_bytes_, io_bytes_, "bytes"};
+  return models_.back()->progress();
+}
+
+AppParams app_params(const Config& c) {
+  AppParams p;
+  p.app = c.s("workload.app");
+  p.age_fraction = c.d("workload.app.age_fraction");
+  p.age_file_bytes = c.u("workload.app.age_file_bytes");
+  p.max_io_bytes = c.u("workload.app.max_io_bytes");
+  p.mixed_ratio = c.d("workload.app.mixed_ratio");
+  p.lsm_db_fraction = c.d("workload.app.lsm_db_fraction");
+  p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
+  p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
+  p.trim = c.b("workload.app.trim");
+  p.allocation = c.s("workload.app.allocation");
+  p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
+  p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
+  p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");
+  p.lsm_reads_per_write = c.d("workload.app.lsm_reads_per_write");
+  p.sqlite_db_fraction = c.d("workload.app.sqlite_db_fraction");
+  p.sqlite_checkpoint_pages = uint32_t(c.u("workload.app.sqlite_checkpoint_pages"));
+  p.sqlite_miss_ratio = c.d("workload.app.sqlite_miss_ratio");
+  p.gcc_sources = uint32_t(c.u("workload.app.gcc_sources"));
+  p.gcc_source_bytes = c.u("workload.app.gcc_source_bytes");
+  p.gcc_jobs = uint32_t(c.u("workload.app.gcc_jobs"));
+  p.gcc_builds = uint32_t(c.u("workload.app.gcc_builds"));
+  p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
+  p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
+  p.seed = uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003;
+  return p;
+}
+
+std::unique_ptr<Workload> make_app_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
+  const AppParams p = app_params(c);
+  const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
+  if (!for_precondition) {
+    if (c.b("precondition.fill") && p.trim)
+      throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
+                        "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
+                        "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
+                        "system without discard, whose free space holds old data)");
+    if (c.u("workload.io_count") == 0 && c.u("workload.io_bytes") == 0 && c.d("workload.runtime_ms") <= 0 &&
+        p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
+      throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
+                        p.app + " never ends by itself; set at least one");
+  }
+  if (max_io > c.u("buffer.bytes"))
+    throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
+                      " bytes must fit the write buffer (buffer.bytes = " + std::to_string(c.u("buffer.bytes")) + ")");
+  std::unique_ptr<AppWorkload> w;
+  try {
+    w = std::make_unique<AppWorkload>(p, logical_bytes, for_precondition,
+                                      for_precondition ? 0 : c.u("workload.io_count"),
+                                      for_precondition ? 0 : c.u("workload.io_bytes"));
+  } catch (const FileLayerFull& e) {
+    throw ConfigError("key 'workload.app.age_fraction': " + std::string(e.what()) + " (" +
+                      std::to_string(c.d("workload.app.age_fraction")) + " of " + mib(logical_bytes / kUnitBytes) +
+                      " MiB aged); lower the aging or the app's sizes (docs/apps.md)");
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("key 'workload.app.gcc_pcs': ") + e.what());
+  }
+  if (!for_precondition) {
+    const double need = double(w->layout_units()) / double(logical_bytes / kUnitBytes);
+    if (c.d("precondition.drive_writes") < need)
+      throw ConfigError("key 'precondition.drive_writes': workload.pattern=app writes its layout (aged and initial files, " +
+                        std::to_string(need) + " of the capacity) as the precondition; expected at least that (1 always "
+                        "suffices: the precondition ends when the layout is written), got " +
+                        std::to_string(c.d("precondition.drive_writes")));
+  }
+  return w;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,56 @@
+// workload.pattern=app: the application models (lsm, sqlite, gcc, mixed1 = lsm + gcc, mixed2 = sqlite + gcc)
+// on one file layer over the whole namespace, as a Workload. docs/apps.md.
+//
+// Aging: the layout is built first and deterministically from the seed: age_fraction of the logical capacity
+// in long-lived files (sizes uniform in 1 .. 2 x age_file_bytes - 1 unit, no PC, no hint), then the app's own
+// initial files (the database, the source tree). The precondition workload (layout_only) writes exactly that
+// layout, sequentially, and ends; the timed workload builds the same layout without writing it and runs the
+// app(s). mixed: the two apps interleave step by step, each step going to the app furthest behind its share of
+// the written bytes (mixed_ratio for lsm or sqlite, the rest for gcc); the job ends when gcc has done its
+// builds. io_count counts every request (trims included), io_bytes the bytes read and written.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workload/apps/app_model.h"
+
+namespace ssdtlm {
+
+class Config;
+
+class AppWorkload : public Workload {
+ public:
+  // Throws FileLayerFull (with the app and sizes in its message) when the layout does not fit.
+  AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout_only, uint64_t io_count = 0, uint64_t io_bytes = 0);
+  bool next(IoRequest& r) override;
+  WorkProgress progress() const override;
+
+  AppIo& io() { return *io_; }
+  AppModel& model(size_t i) { return *models_[i]; }
+  size_t models() const { return models_.size(); }
+  uint64_t aged_units() const { return aged_units_; }
+  uint64_t layout_units() const { return io_->layout_units(); }
+  uint64_t written_by_model(size_t i) const { return written_[i]; }
+
+ private:
+  bool refill();
+  AppParams p_;
+  bool layout_only_;
+  uint64_t io_count_, io_bytes_;
+  std::unique_ptr<AppIo> io_;
+  std::vector<std::unique_ptr<AppModel>> models_;
+  std::vector<double> weight_;
+  std::vector<uint64_t> written_;
+  uint64_t aged_units_ = 0, issued_ = 0, issued_bytes_ = 0;
+  size_t layout_next_ = 0;
+  bool done_ = false;
+};
+
+AppParams app_params(const Config& c);
+// workload.pattern=app (workload_factory.cpp): the precondition's layout writer or the timed workload;
+// ConfigError for settings that contradict the aging (precondition.fill, too few precondition.drive_writes,
+// jobs) or a layout that does not fit.
+std::unique_ptr<Workload> make_app_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);
+
+}  // namespace ssdtlm
