@@ -35,17 +35,6 @@ void PageFtl::set_streams(std::unique_ptr<Streams> s) {
   streams_ = std::move(s);
 }
 
-void PageFtl::map(uint32_t lpn, uint32_t ppa) {
-  repoint(l2p_[lpn], ppa);
-  blocks_.validate(g_.gblock_of(ppa));
-}
-
-bool PageFtl::remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
-  if (l2p_[lpn] != old_ppa) return false;
-  map(lpn, new_ppa);
-  return true;
-}
-
 void PageFtl::unmap(uint32_t lpn) {
   uint32_t old = l2p_[lpn];
   if (old == kInvalid) return;

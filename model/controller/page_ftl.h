@@ -48,9 +48,16 @@ class PageFtl {
     __builtin_prefetch(&valid_bits_[ppa >> 6], 1);
   }
   // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
-  void map(uint32_t lpn, uint32_t ppa);
+  void map(uint32_t lpn, uint32_t ppa) {
+    repoint(l2p_[lpn], ppa);
+    blocks_.validate(g_.gblock_of(ppa));
+  }
   // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
-  bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa);
+  bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
+    if (l2p_[lpn] != old_ppa) return false;
+    map(lpn, new_ppa);
+    return true;
+  }
   void unmap(uint32_t lpn);
   bool valid(uint32_t ppa) const { return (valid_bits_[ppa >> 6] >> (ppa & 63)) & 1; }
   // Slots of one page that hold valid units (bit s = slot s).

@@ -93,22 +93,9 @@ bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
   return false;
 }
 
-uint32_t GcEngine::gc_stream_of(uint32_t d, uint32_t lpn, uint32_t old) const {
-  if (dies_[d].stage.size() == 1) return 0;
+uint32_t GcEngine::gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const {
   const Streams& st = ftl_.streams();
   return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.die(d).stream(old - g_.ppa(d, 0, 0))));
-}
-
-bool GcEngine::stage(uint32_t d, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {
-  GcDie& j = dies_[d];
-  GcStage& st = j.stage[k];
-  st.lpn[st.n] = lpn;
-  st.version[st.n] = version;
-  st.old[st.n] = old;
-  ++j.staged;
-  if (++st.n != upp_) return st.n > upp_;
-  ++j.full;
-  return true;
 }
 
 void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* stats) {

@@ -100,9 +100,21 @@ class GcEngine {
   // The next page of the victim with valid units (its slot mask), advancing the scan; false at its end.
   bool next_read(uint32_t d, uint32_t* page, uint32_t* mask);
   // The GC stream a valid unit (its LPN and old location) is staged for.
-  uint32_t gc_stream_of(uint32_t d, uint32_t lpn, uint32_t old) const;
+  uint32_t gc_stream_of(uint32_t d, uint32_t lpn, uint32_t old) const {
+    return dies_[d].stage.size() == 1 ? 0 : gc_stream_of_many(d, lpn, old);
+  }
   // Stages one unit for GC stream k; true when that stream has a full page staged.
-  bool stage(uint32_t d, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old);
+  bool stage(uint32_t d, uint32_t k, uint32_t lpn, uint32_t version, uint32_t old) {
+    GcDie& j = dies_[d];
+    GcStage& st = j.stage[k];
+    st.lpn[st.n] = lpn;
+    st.version[st.n] = version;
+    st.old[st.n] = old;
+    ++j.staged;
+    if (++st.n != upp_) return st.n > upp_;
+    ++j.full;
+    return true;
+  }
   bool any_staged(uint32_t d) const { return dies_[d].staged > 0; }
   // The program action for the first n units staged for GC stream k (n < page: padded): allocates the page
   // on stream k's frontier (or another GC stream's, gc_target), counts it, earns host-write credit.
@@ -160,6 +172,7 @@ class GcEngine {
 
  private:
   bool erasable(uint32_t d, uint32_t victim) const;
+  uint32_t gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const;
   uint32_t ftl_pick(uint32_t d, FlashCounters& c);
 
   PageFtl& ftl_;
