@@ -22,7 +22,6 @@
 
 namespace ssdtlm {
 
-class Config;
 class WaveTracer;
 struct FtlWave;
 
@@ -36,7 +35,6 @@ struct FtlParams {
   uint64_t max_age_ps = 0;        // buffer.max_age_ms: with streams, a partial page older than this is flushed
   bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
   bool read_priority = false;     // sched.policy=read_priority (seed 001 write-stop scheduling)
-  static FtlParams from_config(const Config& c);
 };
 
 struct FtlStats {

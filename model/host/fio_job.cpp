@@ -14,7 +14,7 @@
 #include <set>
 #include <sstream>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "common/units.h"
 #include "host/address_distribution.h"
 #include "host/size_mix.h"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "common/units.h"
 #include "host/apps/app_workload.h"
 #include "flash/geometry.h"

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "host/apps/app_workload.h"
 #include "host/apps/gcc_app.h"
 #include "host/apps/lsm_app.h"

@@ -43,7 +43,7 @@ TEST_CASE("saturated 128 KiB sequential writes reach the NAND program bound", "[
   Config c = generic_config({"precondition.fill=false", "precondition.drive_writes=0", "workload.pattern=sequential",
                              "workload.block_bytes=131072", "workload.io_count=32768", "buffer.bytes=8388608"});
   RunResult r = run_generic(c);
-  const Geometry g = Geometry::from_config(c, 4);
+  const Geometry g = read_geometry(c, 4);
   double program_bound = double(g.dies) * g.page_bytes * g.planes / (c.d("timing.t_prog_us") * 1e-6);
   double channel_bound = g.channels * c.d("timing.channel_mts") * 1e6 * c.d("timing.channel_width_bytes");
   double link_bound = c.d("nvme.link_mbps") * 1e6;
@@ -58,7 +58,7 @@ TEST_CASE("high queue depth 4 KiB random reads reach the read bound", "[platform
   Config c = generic_config({"precondition.drive_writes=0", "workload.read_fraction=1", "workload.io_count=300000",
                              "host.queues=8", "host.queue_depth=128"});
   RunResult r = run_generic(c);
-  const Geometry g = Geometry::from_config(c, 4);
+  const Geometry g = read_geometry(c, 4);
   const double bytes = 4096;
   // Per read the bus carries command cycles + 4 KiB; a die is busy tR + its transfer.
   double xfer_s = (c.d("timing.cmd_ns") * 1e-9) + bytes / (c.d("timing.channel_mts") * 1e6 * c.d("timing.channel_width_bytes"));

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
