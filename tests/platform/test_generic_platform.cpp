@@ -111,7 +111,7 @@ TEST_CASE("WAF counters add up and every host write is accounted for", "[platfor
 TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-band data", "[platform][gc]") {
   Config c = generic_config({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
                              "geometry.pages_per_block=16", "buffer.bytes=1048576", "workload.io_count=50000"});
-  std::unique_ptr<Platform> p = generic_platform_info().make(c);
+  std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto quiet = [](uint64_t, uint64_t) {};
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
   precondition(p->ftl().page_ftl(), p->checker(), true, 2.0, w.get(), quiet);
