@@ -251,9 +251,9 @@ std::vector<JobParams> read_job_params(const Config& c) {
   std::vector<JobParams> jobs;
   for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) {
     JobParams p;
-    p.workload = c.job_config(j);
-    Config& jc = p.workload;
+    Config jc = c.job_config(j);
     if (c.job_count() && !c.json()["jobs"][j].contains("seed_offset")) jc.set("workload.seed_offset=" + std::to_string(j));
+    p.workload = read_workload_params(jc);
     p.name = c.job_name(j);
     p.queues = uint32_t(jc.i("host.queues"));
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
@@ -268,7 +268,6 @@ std::vector<JobParams> read_job_params(const Config& c) {
 // the streams (they size the reserve), the reserve, GC, the policies, the map, the buffer.
 Params read_params(const Config& c) {
   Params p;
-  p.source = c;
   p.geometry = read_geometry(c, 0);
   p.sim.seed = c.u("sim.seed");
   p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
@@ -305,6 +304,13 @@ Params read_params(const Config& c) {
   p.host_queue_depth = uint32_t(c.i("host.queue_depth"));
   p.jobs = read_job_params(c);
   p.jobs_listed = c.job_count() > 0;
+  for (const JobParams& job : p.jobs)
+    check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
+  if (p.precondition.drive_writes > 0) {
+    for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j)
+      p.precondition_workloads.push_back(read_workload_params(c.job_config(j)));
+    check_precondition_jobs(p.precondition_workloads, p.jobs_listed);
+  }
   p.nvme = read_nvme_params(c);
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);

@@ -17,6 +17,7 @@
 #include "flash/channel.h"
 #include "flash/flash_params.h"
 #include "flash/geometry.h"
+#include "host/workload_factory.h"
 
 namespace ssdtlm {
 
@@ -87,7 +88,7 @@ struct JobParams {
   uint32_t queues = 1, queue_depth = 1;  // host.queues, host.queue_depth
   bool open_loop = false;                // a trace replayed at its own times (workload.trace_timing=open)
   int64_t report_group = 0;              // workload.report_group
-  Config workload;  // the job's configuration, for the workload builders (host/workload_factory.h)
+  WorkloadParams workload;               // workload.* with the job's overrides (and its seed_offset)
 };
 
 struct Params {
@@ -107,10 +108,11 @@ struct Params {
   std::vector<JobParams> jobs;   // at least one
   bool jobs_listed = false;      // the configuration has a "jobs" array (else one job of workload.*, host.*)
   PreconditionParams precondition;
+  // The jobs' write patterns for preconditioning (their own workload.seed_offset, not the job index).
+  std::vector<WorkloadParams> precondition_workloads;
   FaultParams fault;
   StatsParams stats;
   SimParams sim;
-  Config source;                 // the configuration read (config.json; the workload builders)
 };
 
 // Reads every key of `c` and checks every cross-key rule; ConfigError naming the key(s) otherwise.
@@ -130,5 +132,10 @@ DramParams read_dram_params(const Config& c);
 PowerLossParams read_power_loss_params(const Config& c);
 std::vector<uint64_t> read_power_loss_instants(const Config& c);
 std::vector<JobParams> read_job_params(const Config& c);
+AppParams read_app_params(const Config& c);
+WorkloadParams read_workload_params(const Config& c);
+
+// Reads workload.* of `c` (one job), checks its rules against the device (logical_bytes) and builds it.
+std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);
 
 }  // namespace ssdtlm

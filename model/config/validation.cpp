@@ -8,6 +8,7 @@
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/stream_policy.h"
+#include "common/units.h"
 
 namespace ssdtlm {
 
@@ -172,6 +173,74 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
     throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
                       std::to_string(g.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
                       std::to_string(b.bytes));
+}
+
+void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
+                    bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+  if (w.zone_hint && streams_assign != "manual")
+    throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
+                      "uses (got streams.assign=" + streams_assign + ")");
+  if (w.pattern == "app") {
+    if (w.zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
+                        "writes carry the app's own stream hints)");
+    const AppParams& p = w.app;
+    if (timed) {
+      if (precondition_fill && p.trim)
+        throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
+                          "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
+                          "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
+                          "system without discard, whose free space holds old data)");
+      if (w.io_count == 0 && w.io_bytes == 0 && w.runtime_ms <= 0 && p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
+        throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
+                          p.app + " never ends by itself; set at least one");
+    }
+    const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
+    if (max_io > buffer_bytes)
+      throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
+                        " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
+    return;
+  }
+  if (w.pattern == "trace") {
+    if (w.zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
+                        "own stream ids, csv format)");
+    if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
+    return;
+  }
+  const uint64_t offset = w.address_offset;
+  if (offset >= logical_bytes)
+    throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +
+                      format_size(double(logical_bytes)) + " (" + std::to_string(logical_bytes) + " bytes), got " +
+                      std::to_string(offset));
+  const uint64_t range = w.address_range ? w.address_range : logical_bytes - offset;
+  if (range > logical_bytes - offset)
+    throw ConfigError(std::string(offset ? "keys 'workload.address_offset' + 'workload.address_range'"
+                                         : "key 'workload.address_range'") +
+                      ": expected at most the logical capacity " + format_size(double(logical_bytes)) + " (" +
+                      std::to_string(logical_bytes) + " bytes), got " + std::to_string(offset + range));
+  SyntheticSpec s = synthetic_spec(w, logical_bytes);
+  if (w.zone_hint && (s.pattern != "random" || s.distribution.rfind("zoned:", 0) != 0))
+    throw ConfigError("key 'workload.stream_hint': zone needs workload.pattern=random with a zoned: distribution, got " +
+                      s.pattern + (s.pattern == "random" ? " " + s.distribution : ""));
+  if (!timed) {
+    s.read_fraction = 0.0;
+    s.trim_fraction = 0.0;
+  } else if (s.io_count == 0 && s.io_bytes == 0 && w.runtime_ms <= 0) {
+    throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0, the job would never "
+                      "end; set at least one");
+  }
+  if (s.read_fraction + s.trim_fraction > 1.0)
+    throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
+}
+
+void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed) {
+  if (!jobs_listed) return;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (jobs[j].pattern == "app")
+      throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
+                        "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
+                        "run two apps together)");
 }
 
 }  // namespace ssdtlm

@@ -51,4 +51,15 @@ void check_buffer_watermarks(const FtlParams& f);
 // buffer.bytes: at least one flash page and one request (workload.block_bytes).
 void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_bytes);
 
+// One job's workload against the device and the drive: workload.stream_hint=zone (streams.assign=manual; a
+// synthetic zoned: distribution, not app or trace); workload.trace_path with workload.pattern=trace;
+// workload.address_offset and workload.address_range within the logical capacity; workload.io_count,
+// workload.io_bytes, workload.runtime_ms not all 0 (timed); workload.read_fraction + workload.trim_fraction
+// at most 1; pattern=app: precondition.fill with workload.app.trim (timed), workload.app.max_io_bytes
+// against buffer.bytes. `timed`: the job's timed workload (else its preconditioning writes).
+void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
+                    bool precondition_fill, uint64_t buffer_bytes, bool timed);
+// jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
+void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed);
+
 }  // namespace ssdtlm

@@ -39,7 +39,7 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
   if (!params.precondition.any()) return pre;
   const PreconditionParams& pp = params.precondition;
   std::unique_ptr<Workload> w =
-      pp.drive_writes > 0 ? make_precondition_workload(params.source, p.geometry().logical_bytes()) : nullptr;
+      pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
   auto t0 = std::chrono::steady_clock::now();
   pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
     if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))

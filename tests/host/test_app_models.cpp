@@ -6,6 +6,7 @@
 #include <set>
 
 #include "config/config.h"
+#include "config/params.h"
 #include "host/apps/app_workload.h"
 #include "host/apps/gcc_app.h"
 #include "host/apps/lsm_app.h"
@@ -256,7 +257,7 @@ TEST_CASE("app configuration: JSON nesting, and the precondition settings patter
   Config again;  // the stored document reads back the same
   again.merge(c.json(), "config.json");
   CHECK(again.i("workload.app.gcc_jobs") == 3);
-  CHECK(app_params(c).gcc_jobs == 3);
+  CHECK(read_app_params(c).gcc_jobs == 3);
   // precondition.fill (default true) contradicts the aging
   CHECK_THAT(config_error(c), Contains("precondition.fill"));
   c.set("precondition.fill=false");
