@@ -15,7 +15,7 @@ extern const char* const kDefaultConfig;
 }
 
 GenericPlatform::GenericPlatform(const Params& p)
-    : precondition_(p.precondition), fault_(p.fault), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
+    : precondition_(p.precondition), power_loss_(p.fault.recovery), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
   const bool check = p.sim.check_integrity;
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
@@ -115,7 +115,7 @@ void GenericPlatform::reset_statistics() {
 }
 
 RecoveryReport GenericPlatform::lose_power(PowerLossState& state, uint64_t now_ps) {
-  RecoveryReport r = power_loss(state, *page_ftl_, ftl_->buffer(), *checker_, fault_.recovery, flash_, bus_.bus(),
+  RecoveryReport r = power_loss(state, *page_ftl_, ftl_->buffer(), *checker_, power_loss_, flash_, bus_.bus(),
                                 ftl_->waiting_write_units(), now_ps);
   r.torn_gc_programs = ftl_->gc_programs_in_flight();
   r.torn_erases = ftl_->gc_erases_in_flight();

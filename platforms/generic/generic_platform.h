@@ -30,7 +30,7 @@ class GenericPlatform : public Platform {
 
  private:
   PreconditionParams precondition_;
-  FaultParams fault_;
+  PowerLossParams power_loss_;  // what the capacitors protect, the recovery firmware
   FlashParams flash_;
   ChannelParams bus_;
   Geometry g_;
