@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
 
 namespace ssdtlm {
 

@@ -1,17 +1,8 @@
 #include "controller/dram.h"
 
-#include "common/config.h"
 #include "common/sim_time.h"
 
 namespace ssdtlm {
-
-DramParams DramParams::from_config(const Config& c) {
-  DramParams p;
-  p.mts = c.d("dram.mts");
-  p.width_bytes = uint32_t(c.i("dram.width_bytes"));
-  p.latency_ps = ns_to_ps(c.d("dram.latency_ns"));
-  return p;
-}
 
 Dram::Dram(sc_core::sc_module_name name, const DramParams& p)
     : sc_module(name), tsock("tsock"), p_(p), model_(p.bytes_per_s(), p.latency_ps) {

@@ -18,7 +18,6 @@
 
 namespace ssdtlm {
 
-class Config;
 
 constexpr uint32_t kDramBurstBytes = 64;  // the smallest access: one burst (a map entry lookup or update)
 
@@ -27,7 +26,6 @@ struct DramParams {
   uint32_t width_bytes = 4;
   uint64_t latency_ps = 30000;
   double bytes_per_s() const { return mts * 1e6 * width_bytes; }
-  static DramParams from_config(const Config& c);
 };
 
 // On an access's payload: the bytes stream to or from a slower partner over pace_ps (DramModel::access).

@@ -4,29 +4,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/config.h"
 #include "common/sim_time.h"
 #include "wave/wave_signals.h"  // FtlWave::touch: the traced dies whose free blocks may have changed
 
 namespace ssdtlm {
-
-FtlParams FtlParams::from_config(const Config& c) {
-  FtlParams p;
-  p.cores = uint32_t(c.i("firmware.cores"));
-  p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
-  p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));
-  p.buffer_units = uint32_t(c.u("buffer.bytes") / kUnitBytes);
-  p.high_watermark = c.d("buffer.high_watermark");
-  p.low_watermark = c.d("buffer.low_watermark");
-  if (p.low_watermark > p.high_watermark)
-    throw ConfigError("key 'buffer.low_watermark': expected at most buffer.high_watermark (" +
-                      std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
-  p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
-  p.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
-  p.count_lpn_writes = c.b("stats.lpn_writes");
-  p.sched_policy = c.s("sched.policy");
-  return p;
-}
 
 Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
          IntegrityChecker* checker)

@@ -25,7 +25,6 @@
 
 namespace ssdtlm {
 
-class Config;
 class WaveTracer;
 struct FtlWave;
 
@@ -39,7 +38,6 @@ struct FtlParams {
   uint64_t max_age_ps = 0;        // buffer.max_age_ms: with streams, a partial page older than this is flushed
   bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
   std::string sched_policy = "fifo";  // sched.policy (sched/: fifo, read_priority)
-  static FtlParams from_config(const Config& c);
 };
 
 struct FtlStats {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "common/config.h"
 #include "common/sim_time.h"
 
 namespace ssdtlm {
@@ -11,15 +10,6 @@ namespace {
 constexpr uint32_t kSqeBytes = 64;  // submission queue entry
 constexpr uint32_t kCqeBytes = 16;  // completion queue entry
 }  // namespace
-
-NvmeParams NvmeParams::from_config(const Config& c) {
-  NvmeParams p;
-  p.link_bytes_per_s = c.d("nvme.link_mbps") * 1e6;
-  p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
-  p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
-  p.queues = uint32_t(c.i("host.queues"));
-  return p;
-}
 
 NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p)
     : sc_module(name),

@@ -14,14 +14,12 @@
 
 namespace ssdtlm {
 
-class Config;
 
 struct NvmeParams {
   double link_bytes_per_s = 3.938e9;
   uint64_t link_latency_ps = 500000;
   uint64_t fetch_ps = 20000;
   uint32_t queues = 1;
-  static NvmeParams from_config(const Config& c);
 };
 
 // A link direction: requests served in call order, each after the previous one left the wire.

@@ -4,59 +4,12 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "common/config.h"
 #include "common/rng.h"
 #include "controller/buffer/write_buffer.h"
 #include "controller/integrity_checker.h"
 #include "controller/page_ftl.h"
 
 namespace ssdtlm {
-
-PowerLossParams PowerLossParams::from_config(const Config& c) {
-  PowerLossParams p;
-  p.protected_bytes = c.u("power.protected_bytes");
-  p.buffer_protected = c.b("buffer.power_protected");
-  p.protected_ratio = c.d("map.protected_ratio");
-  p.map_on_flash = c.s("ftl.mapping") != "page";
-  p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
-  p.cores = uint32_t(c.u("firmware.cores"));
-  return p;
-}
-
-std::vector<uint64_t> power_loss_instants(const Config& c) {
-  std::vector<uint64_t> t;
-  const std::string list = c.s("fault.power_loss_at_ms");
-  size_t pos = 0;
-  while (pos < list.size()) {
-    size_t end = list.find(',', pos);
-    if (end == std::string::npos) end = list.size();
-    std::string item = list.substr(pos, end - pos);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    double ms = -1;
-    size_t used = 0;
-    try {
-      ms = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size() || !(ms > 0) || ms > 1.8e7)
-      throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
-                        item + "' in '" + list + "'");
-    t.push_back(uint64_t(std::llround(ms * 1e9)));
-    pos = end + 1;
-  }
-  const uint64_t n = c.u("fault.power_loss_count");
-  const double window = c.d("fault.power_loss_window_ms");
-  if (n && !(window > 0))
-    throw ConfigError("fault.power_loss_window_ms: expected a span > 0 ms to draw fault.power_loss_count=" +
-                      std::to_string(n) + " random instants from");
-  Rng rng(c.u("fault.power_loss_seed") * 0x9E3779B97F4A7C15ull + 0x5EED);
-  for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
-  std::sort(t.begin(), t.end());
-  t.erase(std::unique(t.begin(), t.end()), t.end());
-  return t;
-}
 
 namespace {
 

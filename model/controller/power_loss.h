@@ -19,7 +19,6 @@
 
 namespace ssdtlm {
 
-class Config;
 class IntegrityChecker;
 class PageFtl;
 class WriteBuffer;
@@ -32,12 +31,7 @@ struct PowerLossParams {
   uint32_t oob_bytes = 16;       // out-of-band bytes read per unit when scanning (LPN, version, stream, kind)
   uint64_t flash_op_ps = 0;      // firmware.flash_op_ns per NAND operation of the recovery
   uint32_t cores = 1;
-  static PowerLossParams from_config(const Config& c);
 };
-
-// The simulated instants (ps) of fault.power_loss_at_ms and fault.power_loss_count, sorted; throws
-// ConfigError naming the key on bad input.
-std::vector<uint64_t> power_loss_instants(const Config& c);
 
 struct RecoveryReport {
   uint64_t at_ps = 0;

@@ -19,4 +19,12 @@ class Channel {
   double cmd_ps_;
 };
 
+// timing.channel_mts, timing.channel_width_bytes, timing.cmd_ns: what a Channel is made of.
+struct ChannelParams {
+  double mts = 400;
+  uint32_t width_bytes = 1;
+  double cmd_ns = 20;
+  Channel bus() const { return Channel(mts, width_bytes, cmd_ns); }
+};
+
 }  // namespace ssdtlm

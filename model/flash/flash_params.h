@@ -8,8 +8,6 @@
 
 namespace ssdtlm {
 
-class Config;
-
 // flash.suspend: which array operations a read may suspend.
 enum class SuspendMode : uint8_t { None, Program, ProgramErase };
 // flash.multiplane: how the planes of a die work together.
@@ -36,8 +34,8 @@ struct FlashParams {
 
   // Plain timing (SLC, no suspend, FIFO): what the channel controller did before these options existed.
   static FlashParams plain(const DieTiming& t);
-  // Reads timing.* and flash.*; throws ConfigError naming the key and what was expected.
-  static FlashParams from_config(const Config& c);
+  // Sets what follows from the per-type times (the one-shot tPROG); after page_types and page_prog_ps.
+  void derive();
 
   // Page type of a page within its block (0 = LSB).
   uint32_t page_type(uint32_t page) const { return page_types == 1 ? 0 : page % page_types; }
@@ -53,10 +51,5 @@ struct FlashParams {
  private:
   uint64_t one_shot_ps_ = 0;
 };
-
-// Parses a list of per-page-type times ("50,70,110", each a time, bare numbers in us) for `key`; `types`
-// entries expected. Empty text = `fallback` for every type. Throws ConfigError naming the key.
-void parse_page_times(const std::string& key, const std::string& text, uint32_t types, const std::string& cell,
-                      uint64_t fallback, uint64_t* out);
 
 }  // namespace ssdtlm

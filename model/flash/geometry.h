@@ -11,8 +11,6 @@
 
 namespace ssdtlm {
 
-class Config;
-
 constexpr uint32_t kUnitBytes = 4096;        // mapping unit
 constexpr uint32_t kMaxUnitsPerPage = 32;    // units one NAND operation can carry
 constexpr uint32_t kInvalid = 0xFFFFFFFFu;   // unmapped / no address
@@ -27,9 +25,9 @@ struct Geometry {
   uint64_t physical_units = 0;
   uint64_t logical_units = 0;    // floor(physical_units / (1 + over_provisioning)), a multiple of dies
 
-  // Validates the geometry keys; throws ConfigError naming the key. `reserved_blocks_per_die` is what the
-  // FTL keeps out of data (free-block threshold plus open blocks).
-  static Geometry from_config(const Config& c, uint32_t reserved_blocks_per_die);
+  // The derived numbers from the raw ones (channels .. over_provisioning); read_geometry (config/params.h)
+  // checks the raw numbers and what they give before a module sees them.
+  static Geometry derive(const Geometry& raw);
 
   uint32_t die_of(uint32_t ppa) const { return by_block_.div(by_unit_.div(ppa)); }
   uint32_t block_of(uint32_t ppa) const { return by_block_.mod(by_unit_.div(ppa)); }  // within die

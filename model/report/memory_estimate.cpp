@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/config.h"
+#include "config/params.h"
 #include "common/units.h"
 #include "flash/geometry.h"
 
@@ -23,16 +23,17 @@ std::string MemoryEstimate::describe() const {
   return s + (first ? "all parts below 1 MiB)" : ")");
 }
 
-MemoryEstimate estimate_memory(const Config& c, const Geometry& g) {
+MemoryEstimate estimate_memory(const Params& p) {
+  const Geometry& g = p.geometry;
   const double P = double(g.physical_units), L = double(g.logical_units);
   const double B = double(g.dies) * g.blocks_per_die;
-  const bool integrity = c.b("check.integrity");
-  const double segments = L * double(c.u("map.entry_bytes")) / double(c.u("map.segment_bytes"));
-  const double U = double(c.u("buffer.bytes") / kUnitBytes);
+  const bool integrity = p.sim.check_integrity;
+  const double segments = L * double(p.map.cache.entry_bytes) / double(p.map.cache.segment_bytes);
+  const double U = double(p.buffer.bytes / kUnitBytes);
   double index_slots = 16;
   while (index_slots < 2 * U) index_slots *= 2;
-  const uint64_t streams = c.u("streams.count");
-  const std::string lifetimes = c.s("stats.lifetimes");
+  const uint64_t streams = p.streams.count;
+  const std::string& lifetimes = p.stats.lifetimes;
   const bool lifetimes_on = lifetimes == "on" || lifetimes == "all" || (lifetimes == "auto" && streams > 0);
 
   MemoryEstimate e;
@@ -45,24 +46,22 @@ MemoryEstimate estimate_memory(const Config& c, const Geometry& g) {
   add("block metadata", B * 24);
   // Slot 12 B + free stack 4 B + open-addressing index (a power of two >= 2 slots per unit, 4 B each); per-stream
   // FIFOs 12 B per unit; the flush policy's own lists (hexa about 24 B per unit, fifo 4 B).
-  add("write buffer", U * (16 + (streams > 0 ? 12 : 0) + (c.s("buffer.policy") == "hexa" ? 24 : 4)) + index_slots * 4);
+  add("write buffer", U * (16 + (streams > 0 ? 12 : 0) + (p.buffer.policy == "hexa" ? 24 : 4)) + index_slots * 4);
   // Dirty bitmap, per-segment counts, LRU lists, GTD.
   add("map cache bookkeeping", L / 8 + segments * 40);
   if (integrity) add("integrity checker", L * 4);
-  if (c.b("stats.lpn_writes")) add("lpn write counts", L * 4);
+  if (p.stats.lpn_writes) add("lpn write counts", L * 4);
   if (lifetimes_on) add("lifetime statistics", L * (lifetimes == "all" ? 5.0 : 0.625));
   // PCStream: birth, PC and process per logical unit (12 B), plus its bounded PC-stream table.
-  if (c.s("streams.assign") == "pcstream") add("pcstream lifetimes and PC-stream table", L * 12 + double(c.u("streams.pc_table_bytes")) * 1.25);
-  if (c.s("streams.assign") == "hotcold" || c.s("streams.gc_stream") == "hotcold") add("hot/cold write counts", L * 4);
+  if (p.streams.assign == "pcstream") add("pcstream lifetimes and PC-stream table", L * 12 + double(p.streams.pc_table_bytes) * 1.25);
+  if (p.streams.assign == "hotcold" || p.streams.gc == GcStreams::HotCold) add("hot/cold write counts", L * 4);
   // Pooled payloads with their command extension, and the host's per-slot arrays.
-  double slots = double(c.u("host.queues")) * double(c.u("host.queue_depth"));
-  for (size_t j = 0; j < c.job_count(); ++j) {
-    const Config jc = c.job_config(j);
-    slots += double(jc.u("host.queues")) * double(jc.u("host.queue_depth"));
-  }
+  double slots = double(p.host_queues) * double(p.host_queue_depth);
+  if (p.jobs_listed)
+    for (const JobParams& job : p.jobs) slots += double(job.queues) * double(job.queue_depth);
   add("host queues", slots * 512);
   std::sort(e.parts.begin(), e.parts.end(), [](auto& a, auto& b) { return a.second > b.second; });
-  for (auto& p : e.parts) e.total += p.second;
+  for (auto& part : e.parts) e.total += part.second;
   return e;
 }
 
@@ -77,10 +76,10 @@ uint64_t physical_memory_bytes() {
   return 0;
 }
 
-uint64_t check_memory(const Config& c, const Geometry& g) {
-  const uint64_t set = c.u("sim.max_memory_bytes");
+uint64_t check_memory(const Params& p) {
+  const uint64_t set = p.sim.max_memory_bytes;
   const uint64_t limit = set ? set : physical_memory_bytes();
-  const MemoryEstimate e = estimate_memory(c, g);
+  const MemoryEstimate e = estimate_memory(p);
   if (limit == 0 || e.total <= limit) return e.total;  // limit 0: the machine does not say
   throw ConfigError("key 'sim.max_memory_bytes': the configuration needs about " + e.describe() + ", more than " +
                     (set ? "the limit of " + format_size(double(limit))

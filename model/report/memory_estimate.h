@@ -11,8 +11,7 @@
 
 namespace ssdtlm {
 
-class Config;
-struct Geometry;
+struct Params;
 
 struct MemoryEstimate {
   std::vector<std::pair<std::string, uint64_t>> parts;  // what, bytes (largest first)
@@ -20,12 +19,12 @@ struct MemoryEstimate {
   std::string describe() const;  // "12.5 GiB (dies' per-unit arrays 9 GiB, write buffer 3 GiB, ...)"
 };
 
-MemoryEstimate estimate_memory(const Config& c, const Geometry& g);
+MemoryEstimate estimate_memory(const Params& p);
 
 // The machine's physical memory in bytes (sysconf, else /proc/meminfo's MemTotal; 0 if neither says).
 uint64_t physical_memory_bytes();
 
 // The estimate's total; throws ConfigError naming sim.max_memory_bytes and the estimate when it exceeds the limit.
-uint64_t check_memory(const Config& c, const Geometry& g);
+uint64_t check_memory(const Params& p);
 
 }  // namespace ssdtlm

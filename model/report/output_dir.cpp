@@ -6,7 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "common/config.h"
+#include "config/config.h"
 
 namespace ssdtlm {
 

@@ -3,16 +3,19 @@
 #pragma once
 #include <systemc>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/config.h"
+#include "config/params.h"
 #include "controller/channel_controller.h"
 #include "controller/dram.h"
 #include "controller/ftl.h"
 #include "controller/integrity_checker.h"
 #include "controller/nvme_controller.h"
+#include "controller/power_loss.h"
+#include "controller/precondition.h"
 #include "flash/geometry.h"
 #include "host/io_request.h"
 #include "host/nvme_host.h"
@@ -36,12 +39,26 @@ class Platform {
   virtual void trace(WaveTracer& w) = 0;
   // Bytes of model state that scale with the device (map, OOB, block metadata, buffer, checker).
   virtual size_t model_bytes() const = 0;
+
+  // What a run asks of the drive (the runner does not reach into the FTL).
+  // Map checkpoints are tracked from now on (before preconditioning, when power will be lost).
+  virtual void arm_map_checkpoints() = 0;
+  // Fast-forward preconditioning as the parameters say (fill, drive writes taken from `overwrite`);
+  // `progress(done, total)` now and then. nand_programs counts the page programs it made.
+  virtual PreconditionResult precondition(Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress) = 0;
+  // Statistics start afresh (flash counters, map cache, FTL and streams), the state stays.
+  virtual void reset_statistics() = 0;
+  // Power is lost at `now_ps`: the capacitors dump, the drive recovers, the FTL resumes and the host waits
+  // until the recovery ends. `state` carries what earlier losses left.
+  virtual RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) = 0;
+  // Host writes per logical unit (empty unless stats.lpn_writes).
+  virtual const std::vector<uint32_t>& lpn_write_counts() const = 0;
 };
 
 struct PlatformInfo {
   std::string name;
   const char* default_config;  // JSON text of platforms/<name>/config.json
-  std::function<std::unique_ptr<Platform>(const Config&)> make;
+  std::function<std::unique_ptr<Platform>(const Params&)> make;
 };
 
 }  // namespace ssdtlm

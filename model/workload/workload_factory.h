@@ -1,18 +1,55 @@
-// Builds the configured workload (workload.* keys).
+// Builds the configured workload from its parameters (read from workload.* by config/params.cpp).
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "workload/apps/app_model.h"
 #include "host/io_request.h"
+#include "workload/synthetic/synthetic_workload.h"
+#include "workload/trace/trace_reader.h"
 
 namespace ssdtlm {
 
-class Config;
+// One job's workload: workload.* (and sim.seed, precondition.drive_writes) as read once.
+struct WorkloadParams {
+  std::string pattern = "random";     // workload.pattern: random, sequential, trace or app
+  bool jesd219 = false;               // workload.preset=jesd219
+  double read_fraction = 0;           // workload.read_fraction
+  double trim_fraction = 0;           // workload.trim_fraction
+  std::string distribution = "random";  // workload.distribution
+  std::string bssplit;                // workload.bssplit
+  uint32_t block_bytes = 4096;        // workload.block_bytes
+  uint32_t block_align = 0;           // workload.block_align
+  uint64_t address_offset = 0;        // workload.address_offset
+  uint64_t address_range = 0;         // workload.address_range (0 = to the end of the device)
+  uint64_t io_count = 0, io_bytes = 0;  // workload.io_count, workload.io_bytes
+  uint64_t zone_range = 0, zone_size = 0, zone_skip = 0;  // workload.zone_*
+  bool random_map = false, scatter = false;                // workload.random_map, workload.scatter
+  bool zone_hint = false;             // workload.stream_hint=zone
+  double runtime_ms = 0;              // workload.runtime_ms
+  uint64_t seed = 0;                  // sim.seed x 2 + workload.seed_offset x 1000003
+  JobPacing pacing;                   // workload.start_delay_ms, stonewall, ramp_ms, runtime_ms, thinktime_*, rate_*
+  // pattern=trace
+  std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
+  TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing
+  // pattern=app
+  AppParams app;                      // workload.app, workload.app.*
+  double precondition_drive_writes = 0;  // precondition.drive_writes: an app's layout is written as the precondition
+};
 
-// for_precondition: the same address pattern, writes only, endless, with its own seed.
-std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);
+// for_precondition: the same address pattern, writes only, endless, with its own seed. The cross-key
+// rules are checked before (config/validation.h); a trace that cannot be read or an app layout that does
+// not fit is a ConfigError naming its key.
+std::unique_ptr<Workload> make_workload(const WorkloadParams& w, uint64_t logical_bytes, bool for_precondition);
 
-// Preconditioning writes for a run: the write patterns of every job, taken in turn.
-std::unique_ptr<Workload> make_precondition_workload(const Config& c, uint64_t logical_bytes);
+// The synthetic workload's spec (workload.pattern random or sequential, or the jesd219 preset).
+SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes);
+
+// Preconditioning writes for a run: the write patterns of every job, taken in turn (jobs_listed: the
+// configuration has a "jobs" array; else `jobs` holds the one job of workload.*).
+std::unique_ptr<Workload> make_precondition_workload(const std::vector<WorkloadParams>& jobs, bool jobs_listed,
+                                                     uint64_t logical_bytes);
 
 }  // namespace ssdtlm

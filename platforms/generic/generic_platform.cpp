@@ -14,114 +14,56 @@ namespace platform_generic {
 extern const char* const kDefaultConfig;
 }
 
-namespace {
-bool map_pages(const Config& c) { return map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio")); }
-// The write frontiers of every die: the user streams, the GC streams and, with a demand-based mapping
-// scheme, map pages.
-FrontierLayout frontier_layout(const Config& c) {
-  const StreamParams sp = StreamParams::from_config(c);
-  FrontierLayout l;
-  l.user = sp.user_streams();
-  l.gc = sp.gc_streams();
-  l.gc_in_user = sp.gc_in_user;
-  l.map = map_pages(c);
-  return l;
-}
-// Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
-// BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
-// With ftl.gc_min_invalid, GC may leave free blocks below ftl.gc_free_blocks: only the urgent ones are kept.
-uint32_t kept_free_blocks(const Config& c) {
-  return uint32_t(c.d("ftl.gc_min_invalid") > 0 ? c.i("ftl.gc_urgent_free_blocks") : c.i("ftl.gc_free_blocks"));
-}
-uint32_t reserved_blocks(const Config& c) {
-  const uint32_t open = c.s("ftl.gc_unit") == "superblock" ? uint32_t(BlockManager::kOpenLines) : 1;
-  return kept_free_blocks(c) + open * frontier_layout(c).frontiers();
-}
-// GC settings the FTL cannot honour, refused naming the key.
-void check_gc(const Config& c) {
-  const FrontierLayout layout = frontier_layout(c);
-  const bool min_invalid = c.d("ftl.gc_min_invalid") > 0;
-  if (min_invalid && c.i("ftl.gc_urgent_free_blocks") > c.i("ftl.gc_free_blocks"))
-    throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
-                      std::to_string(c.i("ftl.gc_free_blocks")) + "), got " + std::to_string(c.i("ftl.gc_urgent_free_blocks")));
-  if (c.s("ftl.gc_unit") != "superblock") return;
-  const uint32_t kept = kept_free_blocks(c);
-  if (kept < layout.gc + 1)
-    throw ConfigError("key '" + std::string(min_invalid ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks") +
-                      "': superblock GC needs a free line for each of the " + std::to_string(layout.gc) +
-                      " GC stream(s) and one more to start, at least " + std::to_string(layout.gc + 1) +
-                      " (lines), got " + std::to_string(kept));
-  if (layout.gc > 1 && !layout.gc_in_user)
-    throw ConfigError("key 'streams.gc_stream': superblock GC with several GC frontiers of their own is not supported "
-                      "yet (each die copies its own victim block, so the GC lines fill unevenly and retired lines waste "
-                      "the spare); use streams.gc_frontier=user (seed 004, FEMU) or streams.gc_stream=shared");
-  if (map_pages(c))
-    throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
-                      "map.protected_ratio below 1) is not supported yet");
-}
-}  // namespace
-
-GenericPlatform::GenericPlatform(const Config& c) : g_(Geometry::from_config(c, reserved_blocks(c))) {
-  check_gc(c);
-  const StreamParams sp = StreamParams::from_config(c);
-  const bool check = c.b("check.integrity");
+GenericPlatform::GenericPlatform(const Params& p)
+    : precondition_(p.precondition), power_loss_(p.fault.recovery), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
+  const bool check = p.sim.check_integrity;
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
 
   // FTL algorithms and DRAM write buffer
   std::vector<Die*> all;
   for (auto& d : dies_) all.push_back(d.get());
-  page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(c.s("ftl.gc_victim"), g_, "ftl.gc_victim"),
-                                        uint32_t(c.i("ftl.gc_free_blocks")), frontier_layout(c));
-  page_ftl_->set_streams(std::make_unique<Streams>(sp, g_.logical_units));
-  if (c.s("ftl.gc_unit") == "superblock") page_ftl_->set_superblock(c.s("ftl.gc_victim"), "ftl.gc_victim");
-  if (c.d("ftl.gc_min_invalid") > 0) {  // a victim must hold at least this many invalid units
+  page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(p.gc.victim, g_, keys::kGcVictim), p.gc.free_blocks,
+                                        p.frontiers);
+  page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
+  if (p.gc.superblock) page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
+  if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
     const auto most_valid = [&](uint64_t units) {
-      return uint32_t(units - uint64_t(std::ceil(c.d("ftl.gc_min_invalid") * double(units))));
+      return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
     };
     page_ftl_->blocks().set_worth(most_valid(g_.units_per_block), most_valid(uint64_t(g_.units_per_block) * g_.dies),
-                                  uint32_t(c.i("ftl.gc_urgent_free_blocks")));
+                                  p.gc.urgent_free_blocks);
   }
-  const std::string scheme = c.s("ftl.mapping");
   page_ftl_->set_checker(checker_.get());  // preconditioning's GC checks its erases and copies too
-  page_ftl_->set_mapping(make_map_cache(scheme, MapCacheParams::from_config(c, g_), "ftl.mapping"), map_pages(c));
-  FtlParams fp = FtlParams::from_config(c);
-  if (fp.buffer_units < g_.units_per_page || fp.buffer_units * uint64_t(kUnitBytes) < c.u("workload.block_bytes"))
-    throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
-                      std::to_string(g_.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
-                      std::to_string(c.u("buffer.bytes")));
-  fp.count_lpn_writes = c.b("stats.lpn_writes");
+  page_ftl_->set_mapping(make_map_cache(p.map.scheme, p.map.cache, keys::kMapping), p.map.pages_on_flash);
+  const FtlParams& fp = p.ftl;
   FlushContext fc;
   fc.capacity_units = fp.buffer_units;
   fc.entries_per_segment = page_ftl_->map_cache().params().entries_per_segment();
   fc.segments = page_ftl_->map_cache().params().segments();
-  fc.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
+  fc.max_age_ps = fp.max_age_ps;
   fc.cache = &page_ftl_->map_cache();
-  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(c.s("buffer.policy"), fc, "buffer.policy"),
-                                              sp.user_streams());
+  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(p.buffer.policy, fc, keys::kBufferPolicy),
+                                              p.streams.user_streams());
 
   // modules
   std::vector<HostJob> jobs;
-  for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) {
-    Config jc = c.job_config(j);
-    if (c.job_count() && !c.json()["jobs"][j].contains("seed_offset")) jc.set("workload.seed_offset=" + std::to_string(j));
-    workloads_.push_back(make_workload(jc, g_.logical_bytes(), false));
-    jobs.push_back({c.job_name(j), workloads_.back().get(), uint32_t(jc.i("host.queues")), uint32_t(jc.i("host.queue_depth")),
-                    jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open"});
+  for (const JobParams& job : p.jobs) {
+    workloads_.push_back(make_workload(job.workload, g_.logical_bytes(), false));
+    jobs.push_back({job.name, workloads_.back().get(), job.queues, job.queue_depth, job.open_loop});
   }
   host_ = std::make_unique<NvmeHost>("host", HostParams{g_.logical_bytes(), uint64_t(fp.buffer_units) * kUnitBytes}, jobs);
-  NvmeParams np = NvmeParams::from_config(c);
+  NvmeParams np = p.nvme;
   np.queues = host_->queues();
   nvme_ = std::make_unique<NvmeController>("nvme", np);
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
-  dram_ = std::make_unique<Dram>("dram", DramParams::from_config(c));
-  Channel bus(c.d("timing.channel_mts"), uint32_t(c.i("timing.channel_width_bytes")), c.d("timing.cmd_ns"));
-  const FlashParams fparams = FlashParams::from_config(c);
+  dram_ = std::make_unique<Dram>("dram", p.dram);
+  const Channel bus = p.bus.bus();
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     std::vector<Die*> on_channel;
     for (uint32_t k = 0; k < g_.dies_per_channel; ++k) on_channel.push_back(dies_[k * g_.channels + ch].get());
     channels_.push_back(std::make_unique<ChannelController>(("ch" + std::to_string(ch)).c_str(), g_, ch, on_channel,
-                                                            bus, fparams));
+                                                            bus, p.flash));
   }
 
   // wiring
@@ -153,10 +95,39 @@ size_t GenericPlatform::model_bytes() const {
   return n;
 }
 
+void GenericPlatform::arm_map_checkpoints() {
+  page_ftl_->map_cache().set_checkpoint_clock(page_ftl_->blocks().close_clock_ptr());
+}
+
+PreconditionResult GenericPlatform::precondition(Workload* overwrite,
+                                                 const std::function<void(uint64_t, uint64_t)>& progress) {
+  PreconditionResult r = ssdtlm::precondition(*page_ftl_, checker_.get(), precondition_.fill, precondition_.drive_writes,
+                                              overwrite, progress, precondition_.threads);
+  const FlashCounters& f = page_ftl_->counters();
+  r.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  return r;
+}
+
+void GenericPlatform::reset_statistics() {
+  page_ftl_->counters() = FlashCounters();
+  page_ftl_->map_cache().reset_stats();
+  ftl_->reset_stats();
+}
+
+RecoveryReport GenericPlatform::lose_power(PowerLossState& state, uint64_t now_ps) {
+  RecoveryReport r = power_loss(state, *page_ftl_, ftl_->buffer(), *checker_, power_loss_, flash_, bus_.bus(),
+                                ftl_->waiting_write_units(), now_ps);
+  r.torn_gc_programs = ftl_->gc_programs_in_flight();
+  r.torn_erases = ftl_->gc_erases_in_flight();
+  host_->hold_until(now_ps + r.time_ps);
+  ftl_->resume_after_power_loss();
+  return r;
+}
+
 PlatformInfo generic_platform_info() { return generic_platform_info("generic", platform_generic::kDefaultConfig); }
 
 PlatformInfo generic_platform_info(const std::string& name, const char* default_config) {
-  return {name, default_config, [](const Config& c) { return std::unique_ptr<Platform>(new GenericPlatform(c)); }};
+  return {name, default_config, [](const Params& p) { return std::unique_ptr<Platform>(new GenericPlatform(p)); }};
 }
 
 }  // namespace ssdtlm

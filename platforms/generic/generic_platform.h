@@ -11,7 +11,7 @@ namespace ssdtlm {
 
 class GenericPlatform : public Platform {
  public:
-  explicit GenericPlatform(const Config& c);
+  explicit GenericPlatform(const Params& p);
 
   const Geometry& geometry() const override { return g_; }
   NvmeHost& host() override { return *host_; }
@@ -22,8 +22,17 @@ class GenericPlatform : public Platform {
   Dram* dram() override { return dram_.get(); }
   void trace(WaveTracer& w) override;
   size_t model_bytes() const override;
+  void arm_map_checkpoints() override;
+  PreconditionResult precondition(Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress) override;
+  void reset_statistics() override;
+  RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) override;
+  const std::vector<uint32_t>& lpn_write_counts() const override { return ftl_->lpn_writes(); }
 
  private:
+  PreconditionParams precondition_;
+  PowerLossParams power_loss_;  // what the capacitors protect, the recovery firmware
+  FlashParams flash_;
+  ChannelParams bus_;
   Geometry g_;
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<IntegrityChecker> checker_;

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "common/rng.h"
 #include "controller/page_ftl.h"
 #include "host/io_request.h"
@@ -19,7 +20,7 @@ struct FfDrive {
   std::unique_ptr<PageFtl> ftl;
   FfDrive(const std::vector<std::string>& settings, const std::string& victim = "greedy", bool keep_versions = false) {
     for (const auto& s : settings) c.set(s);
-    g = Geometry::from_config(c, 4);
+    g = read_geometry(c, 4);
     std::vector<Die*> raw;
     for (uint32_t d = 0; d < g.dies; ++d) {
       dies.push_back(std::make_unique<Die>(g, d, keep_versions));

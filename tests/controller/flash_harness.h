@@ -7,7 +7,8 @@
 
 #include <memory>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "common/payload_pool.h"
 #include "common/sim_time.h"
 #include "controller/channel_controller.h"
@@ -32,7 +33,7 @@ struct FlashHarness : sc_core::sc_module {
     cfg.set("geometry.dies_per_channel=" + std::to_string(dies_on_channel));
     cfg.set("geometry.blocks_per_plane=32");
     cfg.set("geometry.pages_per_block=6");
-    g = Geometry::from_config(cfg, 4);
+    g = read_geometry(cfg, 4);
     std::vector<Die*> raw;
     for (uint32_t d = 0; d < dies_on_channel; ++d) {
       dies.push_back(std::make_unique<Die>(g, d, true));

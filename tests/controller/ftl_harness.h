@@ -22,7 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "common/sim_time.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/ftl.h"
@@ -153,7 +154,7 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
   // stream, page mapping, FIFO buffer).
   void build_ftl() {
     const uint32_t gc_free = uint32_t(cfg.i("ftl.gc_free_blocks"));
-    g = Geometry::from_config(cfg, gc_free + 2);  // the GC threshold + the open user and GC blocks
+    g = read_geometry(cfg, gc_free + 2);  // the GC threshold + the open user and GC blocks
     checker = std::make_unique<IntegrityChecker>(g.logical_units);
     std::vector<Die*> raw;
     for (uint32_t d = 0; d < g.dies; ++d) {
@@ -162,8 +163,8 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
     }
     pftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(cfg.s("ftl.gc_victim"), g, "ftl.gc_victim"), gc_free);
     pftl->set_checker(checker.get());
-    pftl->set_mapping(make_map_cache("page", MapCacheParams::from_config(cfg, g), "ftl.mapping"), false);
-    FtlParams fp = FtlParams::from_config(cfg);
+    pftl->set_mapping(make_map_cache("page", read_map_cache_params(cfg, g), "ftl.mapping"), false);
+    FtlParams fp = read_ftl_params(cfg);
     FlushContext fc;
     fc.capacity_units = fp.buffer_units;
     fc.entries_per_segment = pftl->map_cache().params().entries_per_segment();

@@ -1,7 +1,8 @@
 // Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
 #include <catch2/catch.hpp>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "controller/block_manager.h"
 
 using namespace ssdtlm;
@@ -17,7 +18,7 @@ Geometry two_dies() {
   c.set("geometry.pages_per_block=2");
   c.set("geometry.page_bytes=4096");
   c.set("geometry.over_provisioning=1");
-  return Geometry::from_config(c, 0);
+  return read_geometry(c, 0);
 }
 
 // Programs the next page of (die, frontier) with one valid unit, completing it at once; returns its block.

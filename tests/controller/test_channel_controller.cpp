@@ -45,7 +45,7 @@ TEST_CASE("die enforces NAND rules", "[flash]") {
   c.set("geometry.dies_per_channel=1");
   c.set("geometry.blocks_per_plane=32");
   c.set("geometry.pages_per_block=4");
-  Geometry g = Geometry::from_config(c, 4);
+  Geometry g = read_geometry(c, 4);
   Die d(g, 0, false);
   uint32_t lpns[2] = {1, 2};
   d.program(0, 0, lpns, nullptr, UnitKind::UD);

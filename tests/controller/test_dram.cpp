@@ -2,7 +2,8 @@
 // through its TLM socket with per-initiator accounting, and a channel controller whose flash DMA it slows.
 #include <catch2/catch.hpp>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "controller/dram.h"
 #include "controller/flash_harness.h"
 
@@ -20,7 +21,7 @@ std::string error_of(const std::string& set) {
   try {
     Config c;
     c.set(set);
-    DramParams::from_config(c);
+    read_dram_params(c);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -35,7 +36,7 @@ TEST_CASE("dram keys reject bad values naming the key", "[config][dram]") {
   CHECK(error_of("dram.mts=1.6GT/s").empty());
   Config c;
   c.set("dram.mts=1.6GT/s");
-  CHECK(DramParams::from_config(c).bytes_per_s() == Approx(1600e6 * 4));
+  CHECK(read_dram_params(c).bytes_per_s() == Approx(1600e6 * 4));
 }
 
 TEST_CASE("dram model: an access that fits takes its transfer time plus the latency", "[dram]") {

@@ -4,7 +4,8 @@
 
 #include <set>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
 #include "flash/geometry.h"
@@ -223,7 +224,7 @@ TEST_CASE("map-block valid counts are kept in unit equivalents", "[mapping][unit
   c.set("geometry.blocks_per_plane=32");
   c.set("geometry.pages_per_block=4");
   c.set("geometry.over_provisioning=1");
-  const Geometry g = Geometry::from_config(c, 5);
+  const Geometry g = read_geometry(c, 5);
   FrontierLayout layout;
   layout.map = true;  // user, GC and map frontiers
   BlockManager blocks(g, layout, make_greedy_victim(g));
@@ -249,9 +250,9 @@ TEST_CASE("map keys are checked against each other and the geometry", "[mapping]
   auto fails = [&](std::initializer_list<std::string> sets, const std::string& key) {
     Config c;
     for (auto& s : sets) c.set(s);
-    const Geometry geo = Geometry::from_config(c, 5);
+    const Geometry geo = read_geometry(c, 5);
     try {
-      MapCacheParams::from_config(c, geo);
+      read_map_cache_params(c, geo);
       FAIL("accepted " << key);
     } catch (const ConfigError& e) {
       CHECK(std::string(e.what()).find("'" + key + "'") != std::string::npos);
@@ -266,10 +267,10 @@ TEST_CASE("map keys are checked against each other and the geometry", "[mapping]
   fails({"ftl.mapping=ptsd", "map.cache_bytes=8192"}, "map.cache_bytes");  // one segment cannot be split
   Config page_map;  // a whole map in DRAM writes no segment to flash: a segment larger than a page is fine
   page_map.set("map.segment_bytes=16384");
-  CHECK_NOTHROW(MapCacheParams::from_config(page_map, Geometry::from_config(page_map, 5)));
+  CHECK_NOTHROW(read_map_cache_params(page_map, read_geometry(page_map, 5)));
   Config ok;
   ok.set("ftl.mapping=ptsd");
   ok.set("map.cache_bytes=16384");
-  CHECK_NOTHROW(MapCacheParams::from_config(ok, Geometry::from_config(ok, 5)));
+  CHECK_NOTHROW(read_map_cache_params(ok, read_geometry(ok, 5)));
   CHECK_THROWS_AS(make_map_cache("nope", MapCacheParams(), "ftl.mapping"), ConfigError);
 }

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/analytic.h"
-#include "common/config.h"
+#include "config/config.h"
 #include "common/rng.h"
 #include "controller/page_ftl.h"
 #include "controller/precondition.h"

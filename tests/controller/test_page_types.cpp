@@ -13,7 +13,7 @@ FlashParams tlc(bool one_shot) {
   c.set("timing.page_read_us=50,70,110");
   c.set("timing.page_prog_us=500,2000,5000");
   c.set(std::string("flash.one_shot=") + (one_shot ? "true" : "false"));
-  return FlashParams::from_config(c);
+  return read_flash_params(c);
 }
 }  // namespace
 
@@ -48,7 +48,7 @@ TEST_CASE("TLC page types give the configured latencies and one-shot programs a 
 
 TEST_CASE("default flash options are today's plain SLC timing", "[flash][cell]") {
   const Config c;
-  const FlashParams p = FlashParams::from_config(c);
+  const FlashParams p = read_flash_params(c);
   CHECK(p.page_types == 1);
   CHECK(p.suspend == SuspendMode::None);
   CHECK(p.die_sched == DieSched::Fifo);
@@ -61,7 +61,7 @@ TEST_CASE("default flash options are today's plain SLC timing", "[flash][cell]")
   // MLC without per-type lists: every type at timing.t_*_us
   Config m;
   m.set("flash.cell=mlc");
-  const FlashParams q = FlashParams::from_config(m);
+  const FlashParams q = read_flash_params(m);
   CHECK(q.page_types == 2);
   CHECK(q.read_ps(1) == us_to_ps(60));
   CHECK(q.prog_ps(1) == us_to_ps(700));

@@ -4,7 +4,8 @@
 
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "controller/streams/autostream.h"
 #include "controller/streams/streams.h"
 
@@ -21,7 +22,7 @@ std::vector<uint8_t> assign(StreamPolicy& p, uint32_t lpn, uint32_t units, uint3
 
 std::string error_of(const Config& c) {
   try {
-    StreamParams::from_config(c);
+    read_stream_params(c);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -219,29 +220,29 @@ TEST_CASE("stream keys are checked together", "[streams][config]") {
   c.set("buffer.policy=hexa");
   CHECK_THAT(error_of(c), Contains("buffer.policy") && Contains("not supported yet"));
   c.set("buffer.policy=fifo");
-  StreamParams p = StreamParams::from_config(c);
+  StreamParams p = read_stream_params(c);
   CHECK(p.user_streams() == 3);
   CHECK(p.gc_streams() == 1);
   CHECK(p.lifetimes);  // auto: on with streams
   c.set("stats.lifetimes=off");
-  CHECK_FALSE(StreamParams::from_config(c).lifetimes);
+  CHECK_FALSE(read_stream_params(c).lifetimes);
 }
 
 TEST_CASE("streams.internal sets the GC streams and refuses contradicting keys", "[streams][config][internal]") {
   Config c;
   c.set("streams.count=2");
   c.set("streams.assign=pcstream");
-  StreamParams p = StreamParams::from_config(c);  // auto: the existing keys' defaults, unchanged
+  StreamParams p = read_stream_params(c);  // auto: the existing keys' defaults, unchanged
   CHECK(p.gc == GcStreams::Shared);
   CHECK_FALSE(p.gc_in_user);
   CHECK(p.pc_table_bytes == 16384);
   c.set("streams.internal=true");  // GC frontiers of their own, one per data stream
-  p = StreamParams::from_config(c);
+  p = read_stream_params(c);
   CHECK(p.gc == GcStreams::PerStream);
   CHECK_FALSE(p.gc_in_user);
   CHECK(p.gc_streams() == 3);
   c.set("streams.internal=false");  // GC copies back into their own stream's user frontier
-  p = StreamParams::from_config(c);
+  p = read_stream_params(c);
   CHECK(p.gc == GcStreams::PerStream);
   CHECK(p.gc_in_user);
   // Explicit settings that agree are accepted; contradicting ones name both keys.
@@ -257,7 +258,7 @@ TEST_CASE("streams.internal sets the GC streams and refuses contradicting keys",
   CHECK_THAT(error_of(c), Contains("streams.internal") && Contains("streams.gc_stream=hotcold"));
   c.set("streams.gc_stream=per_stream");
   c.set("streams.internal=auto");
-  p = StreamParams::from_config(c);  // auto: the keys as set
+  p = read_stream_params(c);  // auto: the keys as set
   CHECK(p.gc == GcStreams::PerStream);
   CHECK_FALSE(p.gc_in_user);
   // Superblock GC refuses several GC frontiers of their own: internal=true with streams says so.
@@ -271,5 +272,5 @@ TEST_CASE("streams.internal sets the GC streams and refuses contradicting keys",
   c.set("streams.assign=single");
   c.set("streams.internal=true");
   CHECK(error_of(c).empty());
-  CHECK(StreamParams::from_config(c).gc_streams() == 1);
+  CHECK(read_stream_params(c).gc_streams() == 1);
 }

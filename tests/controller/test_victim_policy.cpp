@@ -4,7 +4,8 @@
 
 #include <map>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "common/rng.h"
 #include "controller/gc/victim_policy.h"
 
@@ -18,7 +19,7 @@ Geometry small_geometry() {
   c.set("geometry.blocks_per_plane=40");
   c.set("geometry.pages_per_block=8");
   c.set("geometry.page_bytes=8192");
-  return Geometry::from_config(c, 4);
+  return read_geometry(c, 4);
 }
 }  // namespace
 

@@ -2,7 +2,8 @@
 // orders (fifo, read_first with its bound) as a plain algorithm.
 #include <catch2/catch.hpp>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "flash/die_queue.h"
 #include "flash/flash_params.h"
 
@@ -14,7 +15,7 @@ std::string error_of(const std::vector<std::string>& sets) {
   try {
     Config c;
     for (auto& s : sets) c.set(s);
-    FlashParams::from_config(c);
+    read_flash_params(c);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -39,7 +40,7 @@ TEST_CASE("flash options reject bad values naming the key", "[config][flash]") {
   Config c;
   c.set("flash.cell=tlc");
   c.set("timing.page_read_us=50us, 0.07ms,110");
-  CHECK(FlashParams::from_config(c).page_read_ps[1] == 70000000);
+  CHECK(read_flash_params(c).page_read_ps[1] == 70000000);
 }
 
 TEST_CASE("die queue: fifo keeps arrival order and read_first lets reads ahead within the bound", "[flash][die_sched]") {

@@ -103,7 +103,7 @@ TEST_CASE("stonewall and startdelay: when jobs start", "[sim][pacing]") {
 
 TEST_CASE("progress: a runtime-bound run counts simulated time", "[sim][progress]") {
   Config c = small({"workload.io_count=0", "workload.runtime_ms=10ms"});
-  auto p = generic_platform_info().make(c);
+  auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(4, sc_core::SC_MS));
   const HostProgress mid = p->host().progress();
   CHECK(mid.text == "0.004/0.010 simulated s");
@@ -114,7 +114,7 @@ TEST_CASE("progress: a runtime-bound run counts simulated time", "[sim][progress
 
 TEST_CASE("progress: synthetic runs count I/Os", "[sim][progress]") {
   Config c = small({"workload.io_count=100000"});  // reads of a drive never written: fast
-  auto p = generic_platform_info().make(c);
+  auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(5, sc_core::SC_MS));
   const HostProgress mid = p->host().progress();
   CHECK_THAT(mid.text, Catch::EndsWith("/100000 I/Os"));
@@ -129,7 +129,7 @@ TEST_CASE("progress: a trace run counts trace requests, not workload.io_count", 
   const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
   Config c = small({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
                     "workload.trace_fit=scale", "workload.io_count=1000000"});
-  auto p = generic_platform_info().make(c);
+  auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
   const HostProgress mid = p->host().progress();
   CHECK_THAT(mid.text, Catch::EndsWith("/6999 trace requests"));
@@ -144,7 +144,7 @@ TEST_CASE("progress: an open-loop replay counts the trace's time", "[sim][progre
   const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
   Config c = small({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
                     "workload.trace_fit=wrap", "workload.trace_timing=open", "host.queue_depth=64"});
-  auto p = generic_platform_info().make(c);
+  auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(68, sc_core::SC_MS));  // about half the trace's 0.136 s
   const HostProgress mid = p->host().progress();
   CHECK_THAT(mid.text, Catch::StartsWith("trace time 0.068/0.136 s"));

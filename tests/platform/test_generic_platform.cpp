@@ -43,7 +43,7 @@ TEST_CASE("saturated 128 KiB sequential writes reach the NAND program bound", "[
   Config c = generic_config({"precondition.fill=false", "precondition.drive_writes=0", "workload.pattern=sequential",
                              "workload.block_bytes=131072", "workload.io_count=32768", "buffer.bytes=8388608"});
   RunResult r = run_generic(c);
-  const Geometry g = Geometry::from_config(c, 4);
+  const Geometry g = read_geometry(c, 4);
   double program_bound = double(g.dies) * g.page_bytes * g.planes / (c.d("timing.t_prog_us") * 1e-6);
   double channel_bound = g.channels * c.d("timing.channel_mts") * 1e6 * c.d("timing.channel_width_bytes");
   double link_bound = c.d("nvme.link_mbps") * 1e6;
@@ -58,7 +58,7 @@ TEST_CASE("high queue depth 4 KiB random reads reach the read bound", "[platform
   Config c = generic_config({"precondition.drive_writes=0", "workload.read_fraction=1", "workload.io_count=300000",
                              "host.queues=8", "host.queue_depth=128"});
   RunResult r = run_generic(c);
-  const Geometry g = Geometry::from_config(c, 4);
+  const Geometry g = read_geometry(c, 4);
   const double bytes = 4096;
   // Per read the bus carries command cycles + 4 KiB; a die is busy tR + its transfer.
   double xfer_s = (c.d("timing.cmd_ns") * 1e-9) + bytes / (c.d("timing.channel_mts") * 1e6 * c.d("timing.channel_width_bytes"));
@@ -111,7 +111,7 @@ TEST_CASE("WAF counters add up and every host write is accounted for", "[platfor
 TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-band data", "[platform][gc]") {
   Config c = generic_config({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
                              "geometry.pages_per_block=16", "buffer.bytes=1048576", "workload.io_count=50000"});
-  std::unique_ptr<Platform> p = generic_platform_info().make(c);
+  std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto quiet = [](uint64_t, uint64_t) {};
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
   precondition(p->ftl().page_ftl(), p->checker(), true, 2.0, w.get(), quiet);

@@ -129,7 +129,7 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
                              "streams.assign=manual", "workload.stream_hint=zone", "streams.gc_stream=per_stream",
                              "workload.distribution=zoned:80/20:20/80", "precondition.threads=2",
                              "ftl.gc_free_blocks=4"});  // a free block per GC stream: GC never spills
-  std::unique_ptr<Platform> p = generic_platform_info().make(c);
+  std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
   precondition(p->ftl().page_ftl(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
   const Geometry& g = p->geometry();

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "common/rng.h"
 #include "sim/runner.h"
 #include "wave/wave_signals.h"

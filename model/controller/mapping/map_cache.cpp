@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 
-#include "common/config.h"
 #include "common/registry.h"
 
 namespace ssdtlm {
@@ -17,42 +16,6 @@ uint32_t MapCacheParams::cache_segments() const {
 
 uint32_t MapCacheParams::dirty_limit() const {
   return uint32_t(std::min<double>(segments(), std::ceil(protected_ratio * segments() - 1e-9)));
-}
-
-MapCacheParams MapCacheParams::from_config(const Config& c, const Geometry& g) {
-  MapCacheParams p;
-  p.logical_units = g.logical_units;
-  p.segment_bytes = uint32_t(c.i("map.segment_bytes"));
-  p.entry_bytes = uint32_t(c.i("map.entry_bytes"));
-  p.cache_bytes = c.u("map.cache_bytes");
-  p.clean_fraction = c.d("map.clean_fraction");
-  p.dirty_victim = c.s("map.dirty_victim");
-  p.protected_ratio = c.d("map.protected_ratio");
-  const uint32_t page = g.units_per_page * kUnitBytes;
-  p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));
-  auto fail = [](const std::string& key, const std::string& what) { throw ConfigError("key '" + key + "': " + what); };
-  if (p.segment_bytes % p.entry_bytes)
-    fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + std::to_string(p.entry_bytes) + "), got " +
-                                  std::to_string(p.segment_bytes));
-  // Segments are written to flash only with a demand-based scheme or a partly protected map.
-  const bool on_flash = c.s("ftl.mapping") != "page" || p.protected_ratio < 1.0;
-  if (on_flash && p.segment_bytes > page)
-    fail("map.segment_bytes", "expected at most one flash page (" + std::to_string(page) + " bytes), got " +
-                                  std::to_string(p.segment_bytes));
-  if (p.cache_bytes && p.cache_bytes < p.segment_bytes)
-    fail("map.cache_bytes", "expected 0 (the whole map) or at least one segment (" + std::to_string(p.segment_bytes) +
-                                " bytes), got " + std::to_string(p.cache_bytes));
-  if (!(p.clean_fraction > 0.0 && p.clean_fraction < 1.0))
-    fail("map.clean_fraction", "expected a share strictly between 0 and 1, got " + std::to_string(p.clean_fraction));
-  const std::string scheme = c.s("ftl.mapping");
-  if (scheme == "ptsd" || scheme == "ptsd_entry") {
-    const uint32_t segs = p.cache_segments(), clean = uint32_t(segs * p.clean_fraction);
-    if (clean < 1 || (scheme == "ptsd" && segs - clean < 1))
-      fail("map.cache_bytes", "expected room for at least one segment in each of the clean and dirty areas (" +
-                                  std::to_string(segs) + " segments at map.clean_fraction " +
-                                  std::to_string(p.clean_fraction) + ")");
-  }
-  return p;
 }
 
 MapCache::MapCache(const MapCacheParams& p)

@@ -17,7 +17,6 @@
 
 namespace ssdtlm {
 
-class Config;
 
 struct MapCacheParams {
   uint64_t logical_units = 0;
@@ -40,8 +39,6 @@ struct MapCacheParams {
   uint32_t cache_segments() const;
   // page: dirty segments allowed at once, ceil(protected_ratio x segments).
   uint32_t dirty_limit() const;
-  // map.* keys checked against the geometry and ftl.mapping; ConfigError naming the key.
-  static MapCacheParams from_config(const Config& c, const Geometry& g);
 };
 
 // Does the scheme keep translation pages on flash (anything but "page")?

@@ -15,7 +15,6 @@
 
 namespace ssdtlm {
 
-class Config;
 
 enum class GcStreams : uint8_t { Shared, PerStream, HotCold };
 
@@ -34,9 +33,6 @@ struct StreamParams {
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
-  // Reads and checks the streams.* keys and the combinations the model does not support (ConfigError
-  // naming the key). streams.internal=true|false sets the GC stream and frontier (see docs/streams.md).
-  static StreamParams from_config(const Config& c);
 };
 
 struct StreamStats {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <sstream>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "frontend/fio/fio_job_internal.h"
 
 namespace ssdtlm {

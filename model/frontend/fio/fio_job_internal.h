@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "frontend/fio/fio_job.h"
 
 namespace ssdtlm {

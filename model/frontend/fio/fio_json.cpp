@@ -100,13 +100,13 @@ const std::vector<double>& fio_percentiles() {
   return p;
 }
 
-nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
+nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nlohmann::json& summary, const FioJobFile* fio,
                              const std::string& version) {
   const NvmeHost& host = p.host();
   std::vector<Entry> entries;
   std::map<int64_t, size_t> by_group;
   for (size_t j = 0; j < host.jobs(); ++j) {
-    const int64_t group = c.job_config(j).i("workload.report_group");
+    const int64_t group = params.jobs[j].report_group;
     const FioJob* fj = fio && j < fio->jobs.size() ? &fio->jobs[j] : nullptr;
     size_t at;
     auto it = group >= 0 ? by_group.find(group) : by_group.end();
@@ -115,7 +115,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohman
     } else {
       at = entries.size();
       Entry e;
-      e.name = fj ? fj->name : host.jobs() == 1 && c.job_count() == 0 ? std::string("ssdtlm") : host.job(j).name;
+      e.name = fj ? fj->name : host.jobs() == 1 && !params.jobs_listed ? std::string("ssdtlm") : host.job(j).name;
       e.groupid = fj ? fj->group : int(group >= 0 ? group : 0);
       if (fj) e.options = options_json(fj->options);
       entries.push_back(std::move(e));

@@ -27,7 +27,7 @@ namespace ssdtlm {
 
 // `summary` is make_summary()'s result (for the utilization); `fio` the job file the run came from, if any
 // (job and global options, jobnames, group ids); `version` goes into "fio version".
-nlohmann::ordered_json make_fio_json(Platform& p, const Config& c, const nlohmann::json& summary, const FioJobFile* fio,
+nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nlohmann::json& summary, const FioJobFile* fio,
                              const std::string& version);
 
 // fio's default percentile list: 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99.

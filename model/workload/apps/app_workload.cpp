@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "workload/workload_factory.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -112,71 +113,27 @@ WorkProgress AppWorkload::progress() const {
   return models_.back()->progress();
 }
 
-AppParams app_params(const Config& c) {
-  AppParams p;
-  p.app = c.s("workload.app");
-  p.age_fraction = c.d("workload.app.age_fraction");
-  p.age_file_bytes = c.u("workload.app.age_file_bytes");
-  p.max_io_bytes = c.u("workload.app.max_io_bytes");
-  p.mixed_ratio = c.d("workload.app.mixed_ratio");
-  p.lsm_db_fraction = c.d("workload.app.lsm_db_fraction");
-  p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
-  p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
-  p.trim = c.b("workload.app.trim");
-  p.allocation = c.s("workload.app.allocation");
-  p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
-  p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
-  p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");
-  p.lsm_reads_per_write = c.d("workload.app.lsm_reads_per_write");
-  p.sqlite_db_fraction = c.d("workload.app.sqlite_db_fraction");
-  p.sqlite_checkpoint_pages = uint32_t(c.u("workload.app.sqlite_checkpoint_pages"));
-  p.sqlite_miss_ratio = c.d("workload.app.sqlite_miss_ratio");
-  p.gcc_sources = uint32_t(c.u("workload.app.gcc_sources"));
-  p.gcc_source_bytes = c.u("workload.app.gcc_source_bytes");
-  p.gcc_jobs = uint32_t(c.u("workload.app.gcc_jobs"));
-  p.gcc_builds = uint32_t(c.u("workload.app.gcc_builds"));
-  p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
-  p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
-  p.seed = uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003;
-  return p;
-}
-
-std::unique_ptr<Workload> make_app_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
-  const AppParams p = app_params(c);
-  const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
-  if (!for_precondition) {
-    if (c.b("precondition.fill") && p.trim)
-      throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
-                        "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
-                        "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
-                        "system without discard, whose free space holds old data)");
-    if (c.u("workload.io_count") == 0 && c.u("workload.io_bytes") == 0 && c.d("workload.runtime_ms") <= 0 &&
-        p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
-      throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
-                        p.app + " never ends by itself; set at least one");
-  }
-  if (max_io > c.u("buffer.bytes"))
-    throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
-                      " bytes must fit the write buffer (buffer.bytes = " + std::to_string(c.u("buffer.bytes")) + ")");
+std::unique_ptr<Workload> make_app_workload(const WorkloadParams& job, uint64_t logical_bytes, bool for_precondition) {
+  const AppParams& p = job.app;
   std::unique_ptr<AppWorkload> w;
   try {
     w = std::make_unique<AppWorkload>(p, logical_bytes, for_precondition,
-                                      for_precondition ? 0 : c.u("workload.io_count"),
-                                      for_precondition ? 0 : c.u("workload.io_bytes"));
+                                      for_precondition ? 0 : job.io_count,
+                                      for_precondition ? 0 : job.io_bytes);
   } catch (const FileLayerFull& e) {
     throw ConfigError("key 'workload.app.age_fraction': " + std::string(e.what()) + " (" +
-                      std::to_string(c.d("workload.app.age_fraction")) + " of " + mib(logical_bytes / kUnitBytes) +
+                      std::to_string(p.age_fraction) + " of " + mib(logical_bytes / kUnitBytes) +
                       " MiB aged); lower the aging or the app's sizes (docs/apps.md)");
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("key 'workload.app.gcc_pcs': ") + e.what());
   }
   if (!for_precondition) {
     const double need = double(w->layout_units()) / double(logical_bytes / kUnitBytes);
-    if (c.d("precondition.drive_writes") < need)
+    if (job.precondition_drive_writes < need)
       throw ConfigError("key 'precondition.drive_writes': workload.pattern=app writes its layout (aged and initial files, " +
                         std::to_string(need) + " of the capacity) as the precondition; expected at least that (1 always "
                         "suffices: the precondition ends when the layout is written), got " +
-                        std::to_string(c.d("precondition.drive_writes")));
+                        std::to_string(job.precondition_drive_writes));
   }
   return w;
 }

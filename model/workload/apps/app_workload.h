@@ -17,7 +17,7 @@
 
 namespace ssdtlm {
 
-class Config;
+struct WorkloadParams;
 
 class AppWorkload : public Workload {
  public:
@@ -47,10 +47,9 @@ class AppWorkload : public Workload {
   bool done_ = false;
 };
 
-AppParams app_params(const Config& c);
 // workload.pattern=app (workload_factory.cpp): the precondition's layout writer or the timed workload;
-// ConfigError for settings that contradict the aging (precondition.fill, too few precondition.drive_writes,
-// jobs) or a layout that does not fit.
-std::unique_ptr<Workload> make_app_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);
+// ConfigError for a layout that does not fit or too few precondition.drive_writes to write it (the
+// settings that contradict the aging are refused before: config/validation.h).
+std::unique_ptr<Workload> make_app_workload(const WorkloadParams& job, uint64_t logical_bytes, bool for_precondition);
 
 }  // namespace ssdtlm

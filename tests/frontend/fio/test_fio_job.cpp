@@ -9,7 +9,7 @@
 
 
 #include "common/temp_dir.h"
-#include "common/config.h"
+#include "config/config.h"
 #include "frontend/fio/fio_job.h"
 
 using namespace ssdtlm;

@@ -5,7 +5,8 @@
 #include <map>
 #include <set>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "workload/apps/app_workload.h"
 #include "workload/apps/gcc_app.h"
 #include "workload/apps/lsm_app.h"
@@ -256,7 +257,7 @@ TEST_CASE("app configuration: JSON nesting, and the precondition settings patter
   Config again;  // the stored document reads back the same
   again.merge(c.json(), "config.json");
   CHECK(again.i("workload.app.gcc_jobs") == 3);
-  CHECK(app_params(c).gcc_jobs == 3);
+  CHECK(read_app_params(c).gcc_jobs == 3);
   // precondition.fill (default true) contradicts the aging
   CHECK_THAT(config_error(c), Contains("precondition.fill"));
   c.set("precondition.fill=false");

@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "common/config.h"
+#include "config/config.h"
+#include "config/params.h"
 #include "workload/trace/trace_reader.h"
 #include "platform/platform_run.h"
 
@@ -58,15 +59,15 @@ TEST_CASE("jobs are validated field by field", "[config]") {
 TEST_CASE("impossible geometry is rejected", "[config]") {
   Config c;
   c.set("geometry.over_provisioning=0.001");
-  CHECK_THAT(error_of([&] { Geometry::from_config(c, 4); }),
+  CHECK_THAT(error_of([&] { read_geometry(c, 4); }),
              Contains("geometry.over_provisioning") && Contains("spare blocks"));
   Config d;
   d.set("geometry.page_bytes=6144");
-  CHECK_THAT(error_of([&] { Geometry::from_config(d, 4); }), Contains("geometry.page_bytes"));
+  CHECK_THAT(error_of([&] { read_geometry(d, 4); }), Contains("geometry.page_bytes"));
   Config e;
   e.set("geometry.page_bytes=65536");
   e.set("geometry.planes_per_die=4");
-  CHECK_THAT(error_of([&] { Geometry::from_config(e, 4); }), Contains("planes_per_die"));
+  CHECK_THAT(error_of([&] { read_geometry(e, 4); }), Contains("planes_per_die"));
 }
 
 TEST_CASE("unknown policy names list the known ones", "[config]") {

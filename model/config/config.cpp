@@ -1,5 +1,5 @@
 #include <algorithm>
-#include "common/config.h"
+#include "config/config.h"
 
 #include <cmath>
 #include <cstdio>

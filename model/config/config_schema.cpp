@@ -1,6 +1,6 @@
 // Every configuration key the model knows, with type, default, range, unit and meaning.
 // The README's "Configuration keys" table is generated from this list (ssdtlm-<platform> --help-config).
-#include "common/config.h"
+#include "config/config.h"
 
 namespace ssdtlm {
 

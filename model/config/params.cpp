@@ -1,0 +1,321 @@
+// Reads the configuration into the parameter tree (params.h): every key by its name, once.
+#include "config/params.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/rng.h"
+#include "common/sim_time.h"
+#include "common/units.h"
+#include "config/validation.h"
+
+namespace ssdtlm {
+
+namespace {
+
+uint64_t us_ps(double us) { return uint64_t(std::llround(us * 1e6)); }
+const char* const kTypeNames[kMaxPageTypes] = {"LSB", "CSB", "MSB", "TSB"};
+
+// A list of per-page-type times ("50,70,110", each a time, bare numbers in us) for `key`; `types` entries
+// expected. Empty text = `fallback` for every type. Throws ConfigError naming the key.
+void parse_page_times(const std::string& key, const std::string& text, uint32_t types, const std::string& cell,
+                      uint64_t fallback, uint64_t* out) {
+  if (text.empty()) {
+    std::fill(out, out + types, fallback);
+    return;
+  }
+  std::string names;
+  for (uint32_t t = 0; t < types; ++t) names += std::string(t ? ", " : "") + (types == 2 && t == 1 ? "MSB" : kTypeNames[t]);
+  const std::string expected = key + ": expected " + std::to_string(types) + " times separated by commas, one per page type of flash.cell=" +
+                               cell + " (" + names + "), e.g. " + (types == 1 ? "60" : types == 2 ? "50,80" : types == 3 ? "50,70,110" : "50,70,90,130") + " (us)";
+  uint32_t n = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(pos, comma - pos);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (n == types) throw ConfigError(expected + ", got more than " + std::to_string(types) + ": \"" + text + "\"");
+    double ns = 0;
+    try {
+      ns = parse_time_ns(item, 1000.0);
+    } catch (const std::exception&) {
+      throw ConfigError(expected + ", got \"" + item + "\" in \"" + text + "\"");
+    }
+    if (!(ns >= 10.0 && ns <= 1e10)) throw ConfigError(expected + "; each in [0.01 us, 10 s], got \"" + item + "\"");
+    out[n++] = uint64_t(std::llround(ns * 1e3));
+    pos = comma + 1;
+  }
+  if (n != types) throw ConfigError(expected + ", got " + std::to_string(n) + ": \"" + text + "\"");
+}
+
+// The write frontiers of every die: the user streams, the GC streams and, with a map on flash, map pages.
+FrontierLayout frontier_layout(const StreamParams& sp, bool map_pages) {
+  FrontierLayout l;
+  l.user = sp.user_streams();
+  l.gc = sp.gc_streams();
+  l.gc_in_user = sp.gc_in_user;
+  l.map = map_pages;
+  return l;
+}
+
+}  // namespace
+
+Geometry read_geometry(const Config& c, uint32_t reserved_blocks_per_die) {
+  Geometry raw;
+  raw.channels = uint32_t(c.i("geometry.channels"));
+  raw.dies_per_channel = uint32_t(c.i("geometry.dies_per_channel"));
+  raw.planes = uint32_t(c.i("geometry.planes_per_die"));
+  raw.blocks_per_die = uint32_t(c.i("geometry.blocks_per_plane"));
+  raw.pages_per_block = uint32_t(c.i("geometry.pages_per_block"));
+  raw.page_bytes = uint32_t(c.i("geometry.page_bytes"));
+  raw.over_provisioning = c.d("geometry.over_provisioning");
+  const Geometry g = Geometry::derive(raw);
+  check_geometry(g, reserved_blocks_per_die);
+  return g;
+}
+
+FlashParams read_flash_params(const Config& c) {
+  FlashParams p;
+  p.timing = DieTiming{us_ps(c.d("timing.t_read_us")), us_ps(c.d("timing.t_prog_us")), us_ps(c.d("timing.t_erase_us"))};
+  const std::string s = c.s("flash.suspend");
+  p.suspend = s == "program" ? SuspendMode::Program : s == "program_erase" ? SuspendMode::ProgramErase : SuspendMode::None;
+  p.t_suspend_ps = us_ps(c.d("timing.t_suspend_us"));
+  p.t_resume_ps = us_ps(c.d("timing.t_resume_us"));
+  p.max_suspends = uint32_t(c.i("flash.max_suspends"));
+  p.die_sched = c.s("flash.die_sched") == "read_first" ? DieSched::ReadFirst : DieSched::Fifo;
+  p.read_first_limit = uint32_t(c.i("flash.read_first_limit"));
+  const std::string cell = c.s("flash.cell");
+  p.page_types = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
+  p.one_shot = c.b("flash.one_shot");
+  const std::string mp = c.s("flash.multiplane");
+  p.multiplane = mp == "never" ? MultiPlane::Never : mp == "opportunistic" ? MultiPlane::Opportunistic : MultiPlane::Always;
+  p.plane_any = c.s("flash.plane_rule") == "any";
+  const std::string reads = c.s("timing.page_read_us"), progs = c.s("timing.page_prog_us");
+  check_page_types_for_cell(cell, reads, progs, p.one_shot);
+  if (p.page_types == 1) return p;
+  parse_page_times("timing.page_read_us", reads, p.page_types, cell, p.timing.t_read_ps, p.page_read_ps);
+  parse_page_times("timing.page_prog_us", progs, p.page_types, cell, p.timing.t_prog_ps, p.page_prog_ps);
+  p.derive();
+  return p;
+}
+
+ChannelParams read_channel_params(const Config& c) {
+  ChannelParams p;
+  p.mts = c.d("timing.channel_mts");
+  p.width_bytes = uint32_t(c.i("timing.channel_width_bytes"));
+  p.cmd_ns = c.d("timing.cmd_ns");
+  return p;
+}
+
+FtlParams read_ftl_params(const Config& c) {
+  FtlParams p;
+  p.cores = uint32_t(c.i("firmware.cores"));
+  p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
+  p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));
+  p.buffer_units = uint32_t(c.u("buffer.bytes") / kUnitBytes);
+  p.high_watermark = c.d("buffer.high_watermark");
+  p.low_watermark = c.d("buffer.low_watermark");
+  check_buffer_watermarks(p);
+  p.die_queue_depth = uint32_t(c.i("ftl.die_queue_depth"));
+  p.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
+  p.count_lpn_writes = c.b("stats.lpn_writes");
+  p.sched_policy = c.s("sched.policy");
+  return p;
+}
+
+GcParams read_gc_params(const Config& c) {
+  GcParams p;
+  p.victim = c.s("ftl.gc_victim");
+  p.free_blocks = uint32_t(c.i("ftl.gc_free_blocks"));
+  p.min_invalid = c.d("ftl.gc_min_invalid");
+  p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
+  p.superblock = c.s("ftl.gc_unit") == "superblock";
+  return p;
+}
+
+MapCacheParams read_map_cache_params(const Config& c, const Geometry& g) {
+  MapCacheParams p;
+  p.logical_units = g.logical_units;
+  p.segment_bytes = uint32_t(c.i("map.segment_bytes"));
+  p.entry_bytes = uint32_t(c.i("map.entry_bytes"));
+  p.cache_bytes = c.u("map.cache_bytes");
+  p.clean_fraction = c.d("map.clean_fraction");
+  p.dirty_victim = c.s("map.dirty_victim");
+  p.protected_ratio = c.d("map.protected_ratio");
+  const uint32_t page = g.units_per_page * kUnitBytes;
+  p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));
+  check_map_cache(p, c.s("ftl.mapping"), g);
+  return p;
+}
+
+MapParams read_map_params(const Config& c, const Geometry& g) {
+  MapParams p;
+  p.scheme = c.s("ftl.mapping");
+  p.cache = read_map_cache_params(c, g);
+  p.pages_on_flash = map_on_flash(p.scheme, p.cache.protected_ratio);
+  return p;
+}
+
+StreamParams read_stream_params(const Config& c) {
+  StreamParams p;
+  p.count = uint32_t(c.i("streams.count"));
+  p.assign = c.s("streams.assign");
+  p.hot_threshold = uint32_t(c.i("streams.hot_threshold"));
+  const uint64_t chunk = c.u("streams.autostream_chunk_bytes");
+  check_stream_chunk(chunk);
+  p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
+  p.pc_table_bytes = c.u("streams.pc_table_bytes");
+  p.recluster_units = c.u("streams.pcstream_recluster_units");
+  p.pc_table_reset_run = c.s("streams.pc_table_reset") == "run";
+  std::string gc = c.s("streams.gc_stream");
+  std::string frontier = c.s("streams.gc_frontier");
+  const std::string internal = c.s("streams.internal");
+  check_streams_internal(internal, gc, frontier);
+  if (internal != "auto") {  // streams.internal decides both
+    gc = "per_stream";
+    frontier = internal == "true" ? "own" : "user";
+  }
+  p.gc = gc == "per_stream" ? GcStreams::PerStream : gc == "hotcold" ? GcStreams::HotCold : GcStreams::Shared;
+  p.gc_in_user = frontier == "user";
+  const std::string life = c.s("stats.lifetimes");
+  p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
+  p.lifetime_shift = life == "all" ? 0 : 3;
+  check_streams(p, internal, c.s("ftl.gc_unit") == "superblock", c.s("buffer.policy"));
+  return p;
+}
+
+NvmeParams read_nvme_params(const Config& c) {
+  NvmeParams p;
+  p.link_bytes_per_s = c.d("nvme.link_mbps") * 1e6;
+  p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
+  p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
+  p.queues = uint32_t(c.i("host.queues"));
+  return p;
+}
+
+DramParams read_dram_params(const Config& c) {
+  DramParams p;
+  p.mts = c.d("dram.mts");
+  p.width_bytes = uint32_t(c.i("dram.width_bytes"));
+  p.latency_ps = ns_to_ps(c.d("dram.latency_ns"));
+  return p;
+}
+
+PowerLossParams read_power_loss_params(const Config& c) {
+  PowerLossParams p;
+  p.protected_bytes = c.u("power.protected_bytes");
+  p.buffer_protected = c.b("buffer.power_protected");
+  p.protected_ratio = c.d("map.protected_ratio");
+  p.map_on_flash = c.s("ftl.mapping") != "page";
+  p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
+  p.cores = uint32_t(c.u("firmware.cores"));
+  return p;
+}
+
+std::vector<uint64_t> read_power_loss_instants(const Config& c) {
+  std::vector<uint64_t> t;
+  const std::string list = c.s("fault.power_loss_at_ms");
+  size_t pos = 0;
+  while (pos < list.size()) {
+    size_t end = list.find(',', pos);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(pos, end - pos);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    double ms = -1;
+    size_t used = 0;
+    try {
+      ms = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || !(ms > 0) || ms > 1.8e7)
+      throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
+                        item + "' in '" + list + "'");
+    t.push_back(uint64_t(std::llround(ms * 1e9)));
+    pos = end + 1;
+  }
+  const uint64_t n = c.u("fault.power_loss_count");
+  const double window = c.d("fault.power_loss_window_ms");
+  check_power_loss_window(n, window);
+  Rng rng(c.u("fault.power_loss_seed") * 0x9E3779B97F4A7C15ull + 0x5EED);
+  for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
+std::vector<JobParams> read_job_params(const Config& c) {
+  std::vector<JobParams> jobs;
+  for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j) {
+    JobParams p;
+    Config jc = c.job_config(j);
+    if (c.job_count() && !c.json()["jobs"][j].contains("seed_offset")) jc.set("workload.seed_offset=" + std::to_string(j));
+    p.workload = read_workload_params(jc);
+    p.name = c.job_name(j);
+    p.queues = uint32_t(jc.i("host.queues"));
+    p.queue_depth = uint32_t(jc.i("host.queue_depth"));
+    p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
+    p.report_group = jc.i("workload.report_group");
+    jobs.push_back(std::move(p));
+  }
+  return jobs;
+}
+
+// In the order the model met these rules before the tree existed: the geometry, the power-loss schedule,
+// the streams (they size the reserve), the reserve, GC, the policies, the map, the buffer.
+Params read_params(const Config& c) {
+  Params p;
+  p.geometry = read_geometry(c, 0);
+  p.sim.seed = c.u("sim.seed");
+  p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
+  p.sim.check_integrity = c.b("check.integrity");
+  p.fault.power_loss_ps = read_power_loss_instants(c);
+  check_power_loss_needs_integrity(p.fault.power_loss_ps, p.sim.check_integrity);
+  p.fault.recovery = read_power_loss_params(c);
+
+  p.streams = read_stream_params(c);
+  p.gc = read_gc_params(c);
+  p.buffer.bytes = c.u("buffer.bytes");
+  p.buffer.policy = c.s("buffer.policy");
+  const bool map_pages = map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio"));
+  p.frontiers = frontier_layout(p.streams, map_pages);
+  // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
+  // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
+  const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
+  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * p.frontiers.frontiers();
+  check_geometry(p.geometry, p.reserved_blocks_per_die);
+  check_gc(p.gc, p.frontiers);
+  check_victim_policy_name(p.gc);
+  p.map = read_map_params(c, p.geometry);
+  p.ftl = read_ftl_params(c);
+  check_buffer_size(p.buffer, p.geometry, c.u("workload.block_bytes"));
+  check_flush_policy_name(p.buffer);
+
+  p.stats.interval_ps = uint64_t(c.d("stats.interval_ms") * 1e9);
+  p.stats.lpn_writes = c.b("stats.lpn_writes");
+  p.stats.lifetimes = c.s("stats.lifetimes");
+  p.precondition.fill = c.b("precondition.fill");
+  p.precondition.drive_writes = c.d("precondition.drive_writes");
+  p.precondition.threads = unsigned(c.u("precondition.threads"));
+  p.host_queues = uint32_t(c.i("host.queues"));
+  p.host_queue_depth = uint32_t(c.i("host.queue_depth"));
+  p.jobs = read_job_params(c);
+  p.jobs_listed = c.job_count() > 0;
+  for (const JobParams& job : p.jobs)
+    check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
+  if (p.precondition.drive_writes > 0) {
+    for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j)
+      p.precondition_workloads.push_back(read_workload_params(c.job_config(j)));
+    check_precondition_jobs(p.precondition_workloads, p.jobs_listed);
+  }
+  p.nvme = read_nvme_params(c);
+  p.dram = read_dram_params(c);
+  p.bus = read_channel_params(c);
+  p.flash = read_flash_params(c);
+  return p;
+}
+
+}  // namespace ssdtlm

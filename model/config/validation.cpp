@@ -1,0 +1,246 @@
+// Cross-key rules. The messages are the ones the model gave before the parameter tree (tests pin them):
+// a key named in quotes, what was expected, what was got.
+#include "config/validation.h"
+
+#include <cmath>
+#include <string>
+
+#include "controller/buffer/flush_policy.h"
+#include "controller/gc/victim_policy.h"
+#include "controller/streams/stream_policy.h"
+#include "common/units.h"
+
+namespace ssdtlm {
+
+namespace {
+[[noreturn]] void fail(const std::string& key, const std::string& what) { throw ConfigError("key '" + key + "': " + what); }
+
+// A registered name, or the registry's own error (make_* throws naming the key and the known names).
+bool known(const std::vector<std::string>& names, const std::string& name) {
+  for (auto& n : names)
+    if (n == name) return true;
+  return false;
+}
+}  // namespace
+
+void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
+  if (g.page_bytes % kUnitBytes)
+    throw ConfigError("key 'geometry.page_bytes': expected a multiple of the 4096-byte mapping unit, got " +
+                      std::to_string(g.page_bytes));
+  if (g.units_per_page > kMaxUnitsPerPage)
+    throw ConfigError("keys 'geometry.planes_per_die' x 'geometry.page_bytes': a multi-plane page of " +
+                      std::to_string(g.units_per_page * kUnitBytes) + " bytes exceeds the model's limit of " +
+                      std::to_string(kMaxUnitsPerPage * kUnitBytes) + " bytes");
+  if (g.physical_units >= kInvalid)
+    throw ConfigError("geometry: " + std::to_string(g.physical_units) +
+                      " physical 4 KiB units exceed the 32-bit physical address space (16 TiB)");
+  // Room for GC: a die must hold its logical share plus the reserved blocks plus at least one block of slack.
+  const uint64_t per_die = g.logical_units / g.dies;
+  const uint64_t data_blocks = (per_die + g.units_per_block - 1) / g.units_per_block;
+  const uint64_t needed = data_blocks + reserved_blocks_per_die + 1;
+  if (needed > g.blocks_per_die)
+    throw ConfigError("key 'geometry.over_provisioning': " + std::to_string(g.over_provisioning) + " leaves " +
+                      std::to_string(int64_t(g.blocks_per_die) - int64_t(data_blocks)) +
+                      " spare blocks per die; garbage collection needs at least " +
+                      std::to_string(reserved_blocks_per_die + 1) +
+                      " (ftl.gc_free_blocks + open blocks + 1): raise over_provisioning or blocks_per_plane");
+}
+
+void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {
+  if (cell != "slc") return;
+  if (!reads.empty()) throw ConfigError("timing.page_read_us: expected empty with flash.cell=slc (one page type: timing.t_read_us), got \"" + reads + "\"");
+  if (!progs.empty()) throw ConfigError("timing.page_prog_us: expected empty with flash.cell=slc (one page type: timing.t_prog_us), got \"" + progs + "\"");
+  if (one_shot) throw ConfigError("flash.one_shot: expected false with flash.cell=slc (one page per wordline), got true");
+}
+
+void check_power_loss_window(uint64_t n, double window) {
+  if (n && !(window > 0))
+    throw ConfigError("fault.power_loss_window_ms: expected a span > 0 ms to draw fault.power_loss_count=" +
+                      std::to_string(n) + " random instants from");
+}
+
+void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity) {
+  if (!instants.empty() && !check_integrity)
+    throw ConfigError("fault.power_loss_at_ms / fault.power_loss_count: need check.integrity=true (recovery replays "
+                      "by the write versions it keeps, and checks every unit against them)");
+}
+
+void check_stream_chunk(uint64_t chunk) {
+  if (chunk % kUnitBytes)
+    fail("streams.autostream_chunk_bytes", "expected a multiple of the 4 KiB mapping unit, got " + std::to_string(chunk));
+}
+
+// streams.internal (seed 002's internal streams): true = GC copies go to GC frontiers of their own, one per
+// data stream; false = back into their own stream's user frontier. auto = streams.gc_stream and
+// streams.gc_frontier decide. Either key set to a value other than its default that contradicts
+// streams.internal is refused (a default cannot be told from a value written out, so it is overridden).
+void check_streams_internal(const std::string& internal, const std::string& gc, const std::string& frontier) {
+  if (internal == "auto") return;
+  const bool on = internal == "true";
+  const std::string want_frontier = on ? "own" : "user";
+  auto clash = [&](const std::string& key, const std::string& got, const std::string& want) {
+    if (got == want || find_key(key)->def.get<std::string>() == got) return;
+    fail("streams.internal", "streams.internal=" + internal + " puts GC copies " +
+                                 (on ? "in GC frontiers of their own, one per data stream (streams.gc_stream=per_stream, "
+                                       "streams.gc_frontier=own)"
+                                     : "back in their own stream's user frontier (streams.gc_stream=per_stream, "
+                                       "streams.gc_frontier=user)") +
+                                 ", which contradicts " + key + "=" + got + "; leave " + key + " out");
+  };
+  clash("streams.gc_stream", gc, "per_stream");
+  clash("streams.gc_frontier", frontier, want_frontier);
+}
+
+void check_streams(const StreamParams& p, const std::string& internal, bool superblock_gc, const std::string& buffer_policy) {
+  if (internal == "true" && p.count > 0 && superblock_gc)
+    fail("streams.internal", "streams.internal=true gives each of the " + std::to_string(p.count + 1) +
+                                 " data streams a GC frontier of its own, which superblock GC (ftl.gc_unit=superblock) "
+                                 "refuses (several GC frontiers of their own; docs/streams.md): use ftl.gc_unit=block, "
+                                 "or streams.internal=false");
+  if (!known(stream_policy_names(), p.assign))
+    make_stream_policy(p.assign, StreamContext(), keys::kStreamAssign);  // throws, naming the policies
+  if (p.assign != "single" && p.count == 0)
+    fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
+  if (p.gc == GcStreams::HotCold && p.count == 0)
+    fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
+  if (p.count > 0 && buffer_policy == "hexa")
+    fail("buffer.policy", "hexa orders the whole buffer by map segment and does not keep streams apart; with "
+                          "streams.count > 0 use fifo (hexa with streams is not supported yet)");
+}
+
+void check_gc(const GcParams& gc, const FrontierLayout& layout) {
+  const bool min_invalid = gc.min_invalid > 0;
+  if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
+    throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
+                      std::to_string(gc.free_blocks) + "), got " + std::to_string(gc.urgent_free_blocks));
+  if (!gc.superblock) return;
+  const uint32_t kept = gc.kept_free_blocks();
+  if (kept < layout.gc + 1)
+    throw ConfigError("key '" + std::string(min_invalid ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks") +
+                      "': superblock GC needs a free line for each of the " + std::to_string(layout.gc) +
+                      " GC stream(s) and one more to start, at least " + std::to_string(layout.gc + 1) +
+                      " (lines), got " + std::to_string(kept));
+  if (layout.gc > 1 && !layout.gc_in_user)
+    throw ConfigError("key 'streams.gc_stream': superblock GC with several GC frontiers of their own is not supported "
+                      "yet (each die copies its own victim block, so the GC lines fill unevenly and retired lines waste "
+                      "the spare); use streams.gc_frontier=user (seed 004, FEMU) or streams.gc_stream=shared");
+  if (layout.map)
+    throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
+                      "map.protected_ratio below 1) is not supported yet");
+}
+
+void check_victim_policy_name(const GcParams& gc) {
+  if (!known(victim_policy_names(), gc.victim)) make_victim_policy(gc.victim, Geometry(), keys::kGcVictim);  // throws
+}
+
+void check_flush_policy_name(const BufferParams& buffer) {
+  if (!known(flush_policy_names(), buffer.policy)) make_flush_policy(buffer.policy, FlushContext(), keys::kBufferPolicy);
+}
+
+void check_map_cache(const MapCacheParams& p, const std::string& scheme, const Geometry& g) {
+  const uint32_t page = g.units_per_page * kUnitBytes;
+  if (p.segment_bytes % p.entry_bytes)
+    fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + std::to_string(p.entry_bytes) + "), got " +
+                                  std::to_string(p.segment_bytes));
+  // Segments are written to flash only with a demand-based scheme or a partly protected map.
+  const bool on_flash = scheme != "page" || p.protected_ratio < 1.0;
+  if (on_flash && p.segment_bytes > page)
+    fail("map.segment_bytes", "expected at most one flash page (" + std::to_string(page) + " bytes), got " +
+                                  std::to_string(p.segment_bytes));
+  if (p.cache_bytes && p.cache_bytes < p.segment_bytes)
+    fail("map.cache_bytes", "expected 0 (the whole map) or at least one segment (" + std::to_string(p.segment_bytes) +
+                                " bytes), got " + std::to_string(p.cache_bytes));
+  if (!(p.clean_fraction > 0.0 && p.clean_fraction < 1.0))
+    fail("map.clean_fraction", "expected a share strictly between 0 and 1, got " + std::to_string(p.clean_fraction));
+  if (scheme == "ptsd" || scheme == "ptsd_entry") {
+    const uint32_t segs = p.cache_segments(), clean = uint32_t(segs * p.clean_fraction);
+    if (clean < 1 || (scheme == "ptsd" && segs - clean < 1))
+      fail("map.cache_bytes", "expected room for at least one segment in each of the clean and dirty areas (" +
+                                  std::to_string(segs) + " segments at map.clean_fraction " +
+                                  std::to_string(p.clean_fraction) + ")");
+  }
+}
+
+void check_buffer_watermarks(const FtlParams& p) {
+  if (p.low_watermark > p.high_watermark)
+    throw ConfigError("key 'buffer.low_watermark': expected at most buffer.high_watermark (" +
+                      std::to_string(p.high_watermark) + "), got " + std::to_string(p.low_watermark));
+}
+
+void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_bytes) {
+  const uint64_t units = uint32_t(b.bytes / kUnitBytes);
+  if (units < g.units_per_page || units * uint64_t(kUnitBytes) < block_bytes)
+    throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
+                      std::to_string(g.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
+                      std::to_string(b.bytes));
+}
+
+void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
+                    bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+  if (w.zone_hint && streams_assign != "manual")
+    throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
+                      "uses (got streams.assign=" + streams_assign + ")");
+  if (w.pattern == "app") {
+    if (w.zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
+                        "writes carry the app's own stream hints)");
+    const AppParams& p = w.app;
+    if (timed) {
+      if (precondition_fill && p.trim)
+        throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
+                          "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
+                          "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
+                          "system without discard, whose free space holds old data)");
+      if (w.io_count == 0 && w.io_bytes == 0 && w.runtime_ms <= 0 && p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
+        throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
+                          p.app + " never ends by itself; set at least one");
+    }
+    const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
+    if (max_io > buffer_bytes)
+      throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
+                        " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
+    return;
+  }
+  if (w.pattern == "trace") {
+    if (w.zone_hint)
+      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
+                        "own stream ids, csv format)");
+    if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
+    return;
+  }
+  const uint64_t offset = w.address_offset;
+  if (offset >= logical_bytes)
+    throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +
+                      format_size(double(logical_bytes)) + " (" + std::to_string(logical_bytes) + " bytes), got " +
+                      std::to_string(offset));
+  const uint64_t range = w.address_range ? w.address_range : logical_bytes - offset;
+  if (range > logical_bytes - offset)
+    throw ConfigError(std::string(offset ? "keys 'workload.address_offset' + 'workload.address_range'"
+                                         : "key 'workload.address_range'") +
+                      ": expected at most the logical capacity " + format_size(double(logical_bytes)) + " (" +
+                      std::to_string(logical_bytes) + " bytes), got " + std::to_string(offset + range));
+  SyntheticSpec s = synthetic_spec(w, logical_bytes);
+  if (w.zone_hint && (s.pattern != "random" || s.distribution.rfind("zoned:", 0) != 0))
+    throw ConfigError("key 'workload.stream_hint': zone needs workload.pattern=random with a zoned: distribution, got " +
+                      s.pattern + (s.pattern == "random" ? " " + s.distribution : ""));
+  if (!timed) {
+    s.read_fraction = 0.0;
+    s.trim_fraction = 0.0;
+  } else if (s.io_count == 0 && s.io_bytes == 0 && w.runtime_ms <= 0) {
+    throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0, the job would never "
+                      "end; set at least one");
+  }
+  if (s.read_fraction + s.trim_fraction > 1.0)
+    throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
+}
+
+void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed) {
+  if (!jobs_listed) return;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (jobs[j].pattern == "app")
+      throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
+                        "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
+                        "run two apps together)");
+}
+
+}  // namespace ssdtlm

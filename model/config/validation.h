@@ -1,0 +1,65 @@
+// Every configuration rule that spans keys, or that checks a value against what other keys make of it.
+// One function per rule family, named after what it checks; each throws ConfigError naming its key(s) and
+// what was expected. read_params() (params.cpp) calls them in the order the model used to meet them.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/params.h"
+
+namespace ssdtlm {
+
+// geometry.page_bytes (a multiple of 4 KiB), geometry.planes_per_die x geometry.page_bytes (at most
+// kMaxUnitsPerPage units), the 32-bit physical address space, and geometry.over_provisioning (room for
+// the logical share, `reserved_blocks_per_die` (ftl.gc_free_blocks + open blocks) and one block).
+void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die);
+
+// timing.page_read_us, timing.page_prog_us, flash.one_shot against flash.cell: slc has one page type.
+void check_page_types_for_cell(const std::string& cell, const std::string& page_read_us,
+                               const std::string& page_prog_us, bool one_shot);
+
+// fault.power_loss_window_ms > 0 when fault.power_loss_count draws instants from it.
+void check_power_loss_window(uint64_t count, double window_ms);
+// fault.power_loss_at_ms / fault.power_loss_count need check.integrity=true.
+void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity);
+
+// streams.autostream_chunk_bytes: a multiple of the 4 KiB mapping unit.
+void check_stream_chunk(uint64_t chunk_bytes);
+// streams.internal against streams.gc_stream and streams.gc_frontier set to other than their defaults.
+void check_streams_internal(const std::string& internal, const std::string& gc_stream, const std::string& gc_frontier);
+// streams.internal=true with ftl.gc_unit=superblock; streams.assign a registered policy; streams.count
+// against streams.assign and streams.gc_stream=hotcold; buffer.policy=hexa with streams.
+void check_streams(const StreamParams& s, const std::string& internal, bool superblock_gc, const std::string& buffer_policy);
+
+// ftl.gc_urgent_free_blocks at most ftl.gc_free_blocks (with ftl.gc_min_invalid); superblock GC
+// (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,
+// map.protected_ratio).
+void check_gc(const GcParams& gc, const FrontierLayout& layout);
+
+// ftl.gc_victim names a registered victim policy.
+void check_victim_policy_name(const GcParams& gc);
+// buffer.policy names a registered flush policy.
+void check_flush_policy_name(const BufferParams& buffer);
+
+// map.segment_bytes (a multiple of map.entry_bytes; at most a flash page when the map reaches flash),
+// map.cache_bytes (0 or at least a segment; room in both PTSD areas), map.clean_fraction in (0, 1).
+void check_map_cache(const MapCacheParams& p, const std::string& scheme, const Geometry& g);
+
+// buffer.low_watermark at most buffer.high_watermark.
+void check_buffer_watermarks(const FtlParams& f);
+// buffer.bytes: at least one flash page and one request (workload.block_bytes).
+void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_bytes);
+
+// One job's workload against the device and the drive: workload.stream_hint=zone (streams.assign=manual; a
+// synthetic zoned: distribution, not app or trace); workload.trace_path with workload.pattern=trace;
+// workload.address_offset and workload.address_range within the logical capacity; workload.io_count,
+// workload.io_bytes, workload.runtime_ms not all 0 (timed); workload.read_fraction + workload.trim_fraction
+// at most 1; pattern=app: precondition.fill with workload.app.trim (timed), workload.app.max_io_bytes
+// against buffer.bytes. `timed`: the job's timed workload (else its preconditioning writes).
+void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
+                    bool precondition_fill, uint64_t buffer_bytes, bool timed);
+// jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
+void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed);
+
+}  // namespace ssdtlm

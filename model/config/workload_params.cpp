@@ -1,0 +1,99 @@
+// Reads workload.* (one job's view: config.job_config) into WorkloadParams, and builds a workload from a
+// configuration for tests and tools.
+#include <cmath>
+
+#include "config/params.h"
+#include "config/validation.h"
+
+namespace ssdtlm {
+
+namespace {
+JobPacing read_pacing(const Config& c) {
+  auto ns = [](double v) { return uint64_t(std::llround(v)); };
+  JobPacing p;
+  p.start_delay_ns = ns(c.d("workload.start_delay_ms") * 1e6);
+  p.stonewall = c.b("workload.stonewall");
+  p.ramp_ns = ns(c.d("workload.ramp_ms") * 1e6);
+  p.runtime_ns = ns(c.d("workload.runtime_ms") * 1e6);
+  p.think_ns = ns(c.d("workload.thinktime_us") * 1e3);
+  p.think_blocks = uint32_t(c.i("workload.thinktime_blocks"));
+  p.rate_iops = c.d("workload.rate_iops");
+  p.rate_bytes_per_s = c.d("workload.rate_mbps") * 1e6;
+  return p;
+}
+
+uint64_t workload_seed(const Config& c) { return uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003; }
+}  // namespace
+
+AppParams read_app_params(const Config& c) {
+  AppParams p;
+  p.app = c.s("workload.app");
+  p.age_fraction = c.d("workload.app.age_fraction");
+  p.age_file_bytes = c.u("workload.app.age_file_bytes");
+  p.max_io_bytes = c.u("workload.app.max_io_bytes");
+  p.mixed_ratio = c.d("workload.app.mixed_ratio");
+  p.lsm_db_fraction = c.d("workload.app.lsm_db_fraction");
+  p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
+  p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
+  p.trim = c.b("workload.app.trim");
+  p.allocation = c.s("workload.app.allocation");
+  p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
+  p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
+  p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");
+  p.lsm_reads_per_write = c.d("workload.app.lsm_reads_per_write");
+  p.sqlite_db_fraction = c.d("workload.app.sqlite_db_fraction");
+  p.sqlite_checkpoint_pages = uint32_t(c.u("workload.app.sqlite_checkpoint_pages"));
+  p.sqlite_miss_ratio = c.d("workload.app.sqlite_miss_ratio");
+  p.gcc_sources = uint32_t(c.u("workload.app.gcc_sources"));
+  p.gcc_source_bytes = c.u("workload.app.gcc_source_bytes");
+  p.gcc_jobs = uint32_t(c.u("workload.app.gcc_jobs"));
+  p.gcc_builds = uint32_t(c.u("workload.app.gcc_builds"));
+  p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
+  p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
+  p.seed = workload_seed(c);
+  return p;
+}
+
+WorkloadParams read_workload_params(const Config& c) {
+  WorkloadParams w;
+  w.pattern = c.s("workload.pattern");
+  w.jesd219 = c.s("workload.preset") == "jesd219";
+  w.read_fraction = c.d("workload.read_fraction");
+  w.trim_fraction = c.d("workload.trim_fraction");
+  w.distribution = c.s("workload.distribution");
+  w.bssplit = c.s("workload.bssplit");
+  w.block_bytes = uint32_t(c.i("workload.block_bytes"));
+  w.block_align = uint32_t(c.i("workload.block_align"));
+  w.address_offset = c.u("workload.address_offset");
+  w.address_range = c.u("workload.address_range");
+  w.io_count = c.u("workload.io_count");
+  w.io_bytes = c.u("workload.io_bytes");
+  w.zone_range = c.u("workload.zone_range");
+  w.zone_size = c.u("workload.zone_size");
+  w.zone_skip = c.u("workload.zone_skip");
+  w.random_map = c.b("workload.random_map");
+  w.scatter = c.b("workload.scatter");
+  w.zone_hint = c.s("workload.stream_hint") == "zone";
+  w.runtime_ms = c.d("workload.runtime_ms");
+  w.seed = workload_seed(c);
+  w.pacing = read_pacing(c);
+  w.trace_path = c.s("workload.trace_path");
+  w.trace_format = c.s("workload.trace_format");
+  w.trace_fit = c.s("workload.trace_fit");
+  w.trace.time_scale = c.d("workload.trace_time_scale");
+  w.trace.lenient = c.b("workload.trace_lenient");
+  w.trace.blkparse_event = c.s("workload.blkparse_event");
+  w.trace.devno = c.i("workload.trace_devno");
+  if (c.s("workload.trace_timing") == "open") w.trace.max_time_ns = kMaxOpenLoopTimeNs;
+  w.app = read_app_params(c);
+  w.precondition_drive_writes = c.d("precondition.drive_writes");
+  return w;
+}
+
+std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition) {
+  const WorkloadParams w = read_workload_params(c);
+  check_workload(w, c.s("streams.assign"), logical_bytes, c.b("precondition.fill"), c.u("buffer.bytes"), !for_precondition);
+  return make_workload(w, logical_bytes, for_precondition);
+}
+
+}  // namespace ssdtlm

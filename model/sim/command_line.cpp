@@ -1,0 +1,193 @@
+#include "sim/command_line.h"
+
+#include <cmath>
+#include <iostream>
+
+#include "config/params.h"
+#include "wave/wave_trace.h"
+
+namespace ssdtlm {
+
+namespace {
+
+// "--set workload.K=V" (or host.queues / host.queue_depth) after a job file: the job file's jobs set every
+// such key explicitly, so the command line must override it in each job to win.
+void override_jobs(Config& c, const std::string& assignment) {
+  const std::string key = assignment.substr(0, assignment.find('='));
+  std::string field;
+  if (key.rfind("workload.", 0) == 0)
+    field = key.substr(9);
+  else if (key == "host.queues" || key == "host.queue_depth")
+    field = key.substr(5);
+  else
+    return;
+  nlohmann::json jobs = c.json()["jobs"];
+  bool changed = false;
+  for (auto& j : jobs)
+    if (j.contains(field)) {
+      j[field] = c.json().at(nlohmann::json::json_pointer("/" + key.substr(0, key.find('.')) + "/" + field));
+      changed = true;
+    }
+  if (changed) c.merge(nlohmann::json{{"jobs", jobs}}, "--set " + key);
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+bool ends_with_fst(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".fst") == 0;
+}
+
+}  // namespace
+
+bool RunRequest::wants_fst() const { return fst || ends_with_fst(waveform_path); }
+
+std::string usage(const std::string& name) {
+  return "usage: ssdtlm-" + name +
+         " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
+         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format text|json|fio-json] [--quiet]\n"
+         "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
+         "       ssdtlm-" + name + " --version\n"
+         "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
+         "workload.* key, host.queues or host.queue_depth also overrides it in every job), then --seed.\n"
+         "Sizes take units (4k, 64M, 1GiB), times too (0.7ms, 20ns), ratios a % (25%).\n"
+         "--vcd FILE writes the waveform (FST when FILE ends in .fst, as --fst FILE does; FST needs GTKWave's\n"
+         "vcd2fst) and FILE.gtkw, its GTKWave layout: gtkwave FILE FILE.gtkw. --vcd-window traces only that span of\n"
+         "simulated time (ms; 100:200, or 100: to the end).\n";
+}
+
+std::string config_table() {
+  std::string s = "| key | type | default | range / choices | unit | meaning |\n|---|---|---|---|---|---|\n";
+  for (auto& k : config_schema()) {
+    const char* type = k.type == KeyType::Int ? "int" : k.type == KeyType::Real ? "real" : k.type == KeyType::Bool ? "bool" : k.type == KeyType::Jobs ? "array" : "string";
+    std::string range;
+    if (k.type == KeyType::Int || k.type == KeyType::Real) range = key_limit(k, k.min) + " .. " + key_limit(k, k.max);
+    for (auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
+    s += "| `" + k.path + "` | " + type + " | `" + k.def.dump() + "` | " + range + " | " + k.unit + " | " + k.help + " |\n";
+  }
+  return s;
+}
+
+std::pair<uint64_t, uint64_t> parse_vcd_window(const std::string& text) {
+  const auto colon = text.find(':');
+  auto bad = [&]() {
+    return ConfigError("option --vcd-window: expected START_MS:END_MS (simulated milliseconds, START < END; "
+                       "either may be empty), got '" + text + "'");
+  };
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) throw bad();
+  auto ms = [&](const std::string& part, uint64_t empty) {
+    if (part.empty()) return empty;
+    size_t used = 0;
+    double v;
+    try {
+      v = std::stod(part, &used);
+    } catch (const std::exception&) {
+      throw bad();
+    }
+    if (used != part.size() || !(v >= 0) || v > 1e10) throw bad();
+    return uint64_t(std::llround(v * 1e9));
+  };
+  if (text.size() == 1) throw bad();  // ":" alone
+  const uint64_t start = ms(text.substr(0, colon), 0), end = ms(text.substr(colon + 1), ~uint64_t(0));
+  if (start >= end) throw bad();
+  return {start, end};
+}
+
+Config platform_config(const PlatformInfo& info) {
+  Config c;
+  c.merge_text(info.default_config, "platforms/" + info.name + "/config.json");
+  return c;
+}
+
+RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
+  RunRequest r;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto eq = a.find('=');
+    bool inline_value = a.rfind("--", 0) == 0 && eq != std::string::npos;
+    std::string flag = inline_value ? a.substr(0, eq) : a;
+    auto take = [&]() {
+      if (inline_value) return a.substr(eq + 1);
+      if (i + 1 >= argc) throw ConfigError("option " + flag + ": expected a value");
+      return std::string(argv[++i]);
+    };
+    if (flag == "--help" || flag == "-h") {
+      r.action = RunRequest::Action::Help;
+      return r;
+    } else if (flag == "--help-config") {
+      r.action = RunRequest::Action::HelpConfig;
+      return r;
+    } else if (flag == "--version") {
+      r.action = RunRequest::Action::Version;
+      return r;
+    } else if (flag == "--config") {
+      r.config_files.push_back(take());
+    } else if (flag == "--fio") {
+      if (!r.fio_path.empty()) throw ConfigError("option --fio: one job file per run (got " + r.fio_path + " already)");
+      r.fio_path = take();
+    } else if (flag == "--set") {
+      r.sets.push_back(take());
+    } else if (flag == "--out") {
+      r.out_dir = take();
+    } else if (flag == "--vcd") {
+      r.waveform_path = take();
+    } else if (flag == "--fst") {
+      r.waveform_path = take();
+      r.fst = true;
+    } else if (flag == "--vcd-window") {
+      r.window = parse_vcd_window(take());
+      r.has_window = true;
+    } else if (flag == "--seed") {
+      r.seed = take();
+    } else if (flag == "--output-format") {
+      r.format = take();
+      if (r.format != "text" && r.format != "json" && r.format != "fio-json")
+        throw ConfigError("option --output-format: expected text, json or fio-json, got '" + r.format + "'");
+    } else if (flag == "--quiet") {
+      r.quiet = true;
+    } else {
+      throw ConfigError("unknown option '" + a + "'\n" + usage(info.name));
+    }
+  }
+  return r;
+}
+
+Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique_ptr<FioJobFile>& fio) {
+  const std::string prog = "ssdtlm-" + info.name;
+  Config c = platform_config(info);
+  for (auto& f : r.config_files) c.merge_file(f);
+  if (!r.fio_path.empty()) {
+    // Percentages and the default size of a job refer to the device the run will have.
+    Config probe = c;
+    for (auto& s : r.sets) probe.set(s);
+    const uint64_t device = read_geometry(probe, 0).logical_bytes();
+    fio = std::make_unique<FioJobFile>(read_fio_job_file(r.fio_path, device));
+    c.merge(fio->config, r.fio_path);
+    if (!r.quiet) {
+      if (!fio->ignored.empty())
+        std::cerr << prog << ": " << r.fio_path << ": ignored (no effect on the modelled device): " << join(fio->ignored)
+                  << "\n";
+      for (auto& n : fio->notes) std::cerr << prog << ": note: " << n << "\n";
+    }
+  }
+  for (auto& s : r.sets) {
+    c.set(s);
+    if (fio) override_jobs(c, s);
+  }
+  if (!r.seed.empty()) c.set("sim.seed=" + r.seed);
+  return c;
+}
+
+void check_waveform_request(const RunRequest& r) {
+  if (r.has_window && r.waveform_path.empty())
+    throw ConfigError("option --vcd-window: expected --vcd FILE or --fst FILE as well");
+  if (r.wants_fst() && !wave_fst_available())
+    throw ConfigError("option " + r.waveform_option() + " " + r.waveform_path +
+                      ": FST is written through GTKWave's vcd2fst, which is not on PATH (Debian package gtkwave; "
+                      "or write a .vcd)");
+}
+
+}  // namespace ssdtlm

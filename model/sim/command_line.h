@@ -1,0 +1,60 @@
+// The platform executable's command line: argv -> RunRequest, and the layers of configuration it names
+// (platform defaults, --config files, the fio job file, --set, --seed) -> one Config.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config.h"
+#include "frontend/fio/fio_job.h"
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+// What the command line asks for.
+struct RunRequest {
+  enum class Action { Run, Help, HelpConfig, Version };
+  Action action = Action::Run;
+  std::vector<std::string> config_files;  // --config, in order
+  std::vector<std::string> sets;          // --set key.path=value, in order
+  std::string fio_path;                   // --fio
+  std::string out_dir = "out";            // --out
+  std::string seed;                       // --seed (empty = the configuration's)
+  std::string waveform_path;              // --vcd or --fst (empty = none)
+  bool fst = false;                       // --fst
+  bool has_window = false;                // --vcd-window given
+  std::pair<uint64_t, uint64_t> window{0, ~uint64_t(0)};  // traced span (ps)
+  std::string format = "text";            // --output-format: text, json or fio-json
+  bool quiet = false;                     // --quiet
+  // The option that named the waveform, for messages.
+  std::string waveform_option() const { return fst ? "--fst" : "--vcd"; }
+  // FST wanted: --fst, or a --vcd path ending in .fst.
+  bool wants_fst() const;
+};
+
+// Parses argv; throws ConfigError for an unknown option, a missing value or a bad --vcd-window or
+// --output-format (the message for an unknown option carries the usage).
+RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info);
+
+// The configuration the request makes: platform defaults, each --config, the fio job file (whose
+// percentages refer to the device the run will have; kept in `fio`), each --set (also overriding it in
+// every job of a job file), --seed. Notes about the job file go to stderr unless quiet.
+Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique_ptr<FioJobFile>& fio);
+
+// Checks of the request that need no simulation: --vcd-window needs --vcd or --fst; FST needs vcd2fst.
+void check_waveform_request(const RunRequest& r);
+
+std::string usage(const std::string& platform_name);
+// The configuration keys as a Markdown table (--help-config).
+std::string config_table();
+
+// "START_MS:END_MS" (either side may be empty: from the start, to the end) as a window in ps; throws
+// ConfigError naming --vcd-window.
+std::pair<uint64_t, uint64_t> parse_vcd_window(const std::string& text);
+
+// The effective configuration of a platform from its defaults alone.
+Config platform_config(const PlatformInfo& info);
+
+}  // namespace ssdtlm

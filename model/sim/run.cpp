@@ -1,0 +1,113 @@
+#include "sim/run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "common/sim_time.h"
+#include "workload/workload_factory.h"
+#include "frontend/fio/fio_json.h"
+#include "report/memory_estimate.h"
+#include "sim/run_outputs.h"
+#include "report/sampler.h"
+#include "report/summary.h"
+#include "sim/version.h"
+
+namespace ssdtlm {
+
+namespace {
+
+// SystemC prints its reports on stdout; ours go to stderr, so stdout carries only what was asked for
+// (the summary, or JSON with --output-format).
+void report_to_stderr(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) std::cerr << sc_core::sc_report_compose_message(rep) << std::endl;
+  sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::sc_actions(sc_core::SC_DISPLAY));
+}
+
+void quiet_kernel(bool quiet) {
+  sc_core::sc_report_handler::set_handler(report_to_stderr);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  if (quiet)  // warnings a normal run produces and that say nothing about the model
+    for (const char* id : {"sc_stop has already been called", "no activity or clock movement for sc_start() invocation",
+                           "/IEEE_Std_1666/deprecated"})
+      sc_core::sc_report_handler::set_actions(id, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+}
+
+// Fast-forward preconditioning, then the statistics start afresh.
+PreconditionResult precondition(Platform& p, const Params& params, bool progress) {
+  PreconditionResult pre;
+  if (!params.precondition.any()) return pre;
+  const PreconditionParams& pp = params.precondition;
+  std::unique_ptr<Workload> w =
+      pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
+    if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
+      std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
+                   (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
+  });
+  p.reset_statistics();
+  return pre;
+}
+
+// The timed run, power lost at each scheduled instant the run reaches.
+std::vector<RecoveryReport> timed_run(Platform& p, const Params& params) {
+  std::vector<RecoveryReport> recoveries;
+  PowerLossState state;
+  for (uint64_t t : params.fault.power_loss_ps) {
+    if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p.host().finished() || p.host().error()) break;
+    recoveries.push_back(p.lose_power(state, now_ps()));
+  }
+  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
+  return recoveries;
+}
+
+}  // namespace
+
+RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
+  return simulate(read_params(c), info, o);
+}
+
+RunResult simulate(const Params& params, const PlatformInfo& info, const RunOptions& o) {
+  quiet_kernel(o.quiet);
+  const uint64_t estimated = check_memory(params);  // before anything large is allocated
+  const std::vector<uint64_t>& losses = params.fault.power_loss_ps;
+  std::unique_ptr<Platform> p = info.make(params);
+  if (!losses.empty()) p->arm_map_checkpoints();  // tracked from the start, preconditioning included
+  const uint64_t interval = params.stats.interval_ps;
+  // The progress line asks the host what counts (trace requests, simulated time, I/Os).
+  Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
+  const PreconditionResult pre = precondition(*p, params, o.progress);
+
+  // The waveform covers the timed run: its signals start from the preconditioned state.
+  std::unique_ptr<WaveTracer> wave;
+  if (!o.vcd_path.empty()) wave = start_waveform(o, info.name, *p, params.sim.seed);
+
+  sampler.start_clock();
+  auto t0 = std::chrono::steady_clock::now();
+  const std::vector<RecoveryReport> recoveries = timed_run(*p, params);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (p->host().error()) std::rethrow_exception(p->host().error());
+  if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
+    throw std::runtime_error("the simulation stalled at " + std::to_string(double(now_ps()) / 1e12) + " s with " +
+                             std::to_string(p->host().outstanding()) +
+                             " commands outstanding and jobs unfinished (no event pending)");
+  sampler.finish();
+  WaveFinish wave_end;
+  if (wave) wave_end = finish_waveform(*wave, now_ps(), o.vcd_path);
+
+  RunResult r;
+  r.summary = make_summary(*p, pre, wall);
+  r.summary["memory"]["estimated_bytes"] = estimated;
+  if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
+  if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
+  if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version());
+  r.timeseries_csv = sampler.csv();
+  r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
+  r.lpn_writes_csv = lpn_writes_csv(p->lpn_write_counts());
+  r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() ? 1 : 0;
+  return r;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,39 @@
+// One run: builds the platform from the parameter tree, preconditions, loses power when the schedule says,
+// simulates the timed run and summarises it. Once per process (SystemC elaborates once).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "config/params.h"
+#include "frontend/fio/fio_job.h"
+#include "sim/platform.h"
+
+namespace ssdtlm {
+
+struct RunOptions {
+  std::string vcd_path;  // empty = no waveform; a path ending in .fst, or fst = true, writes FST (through vcd2fst)
+  bool fst = false;
+  uint64_t vcd_start_ps = 0, vcd_end_ps = ~uint64_t(0);  // traced window of simulated time
+  bool progress = false;
+  bool quiet = false;                // silence SystemC's informational messages and the warnings we expect
+  bool fio_json = false;             // also make fio's JSON layout (RunResult::fio_json)
+  const FioJobFile* fio = nullptr;   // the job file the configuration came from, for fio_json
+};
+
+struct RunResult {
+  nlohmann::json summary;
+  nlohmann::ordered_json fio_json;  // with RunOptions::fio_json (fio's key order)
+  std::string timeseries_csv;
+  std::string latency_cdf_csv;
+  std::string lpn_writes_csv;  // only with stats.lpn_writes
+  int exit_code = 0;  // 0 ok, 1 integrity errors
+};
+
+// Reads `c` into the parameter tree (ConfigError naming the key otherwise), checks the memory it needs,
+// then simulates.
+RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o);
+RunResult simulate(const Params& params, const PlatformInfo& info, const RunOptions& o);
+
+}  // namespace ssdtlm

@@ -1,0 +1,125 @@
+#include "sim/run_outputs.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "common/sim_time.h"
+#include "common/text.h"
+#include "report/summary.h"
+#include "sim/version.h"
+
+namespace ssdtlm {
+
+namespace {
+// JSON for the outputs; a byte that is not UTF-8 (a fio job file may hold one) becomes U+FFFD, not an error
+// after the whole simulation (configuration strings are checked to be UTF-8 up front).
+template <class Json>
+std::string json_text(const Json& j) {
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+}  // namespace
+
+void check_waveform_path(const std::string& path, const std::string& option) {
+  if (!valid_utf8(path))
+    throw ConfigError("option " + option + ": expected a UTF-8 path (it is recorded in summary.json), got " +
+                      escape_bytes(path));
+  namespace fs = std::filesystem;
+  if (fs::is_directory(path)) throw ConfigError("option " + option + " " + path + ": expected a file, got a directory");
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const std::string probe = waveform_temp_path(path);
+  FILE* f = ec ? nullptr : std::fopen(probe.c_str(), "wb");
+  if (!f)
+    throw ConfigError("option " + option + " " + path + ": cannot write the waveform there (" +
+                      (ec ? ec.message() : std::string(std::strerror(errno))) + ")");
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+std::unique_ptr<WaveTracer> start_waveform(const RunOptions& o, const std::string& name, Platform& p, uint64_t seed) {
+  WaveOptions wo;
+  wo.path = o.vcd_path;
+  wo.write_path = waveform_temp_path(o.vcd_path);  // renamed to path when the run succeeds
+  wo.fst = o.fst || (o.vcd_path.size() > 4 && o.vcd_path.compare(o.vcd_path.size() - 4, 4, ".fst") == 0);
+  wo.start_ps = o.vcd_start_ps;
+  wo.end_ps = o.vcd_end_ps;
+  wo.version = "ssdtlm-" + name + " " + project_version();
+  const Geometry& g = p.geometry();
+  wo.comment = name + ": " + std::to_string(g.channels) + " channels x " + std::to_string(g.dies_per_channel) +
+               " dies, seed " + std::to_string(seed);
+  auto wave = std::make_unique<WaveTracer>(wo, &now_ps);
+  p.trace(*wave);
+  return wave;
+}
+
+WaveFinish finish_waveform(WaveTracer& wave, uint64_t now, const std::string& path) {
+  // The rest of the file (operations still running at the end included) and its layout.
+  WaveFinish f;
+  auto w0 = std::chrono::steady_clock::now();
+  wave.finish(now);
+  std::filesystem::rename(wave.options().write_path, path);
+  f.layout = wave.write_layout();
+  f.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  if (wave.stats().out_of_order)
+    std::cerr << "ssdtlm: warning: " << wave.stats().out_of_order
+              << " waveform changes arrived out of time order (a model bug; please report it)\n";
+  return f;
+}
+
+nlohmann::json waveform_summary(const WaveTracer& wave, const std::string& path, const WaveFinish& finish) {
+  const WaveStats& ws = wave.stats();
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(path, ec);
+  return {{"path", path},
+          {"format", wave.options().fst ? "fst" : "vcd"},
+          {"bytes", ec ? 0 : uint64_t(bytes)},
+          {"vcd_bytes", ws.bytes},
+          {"signals", wave.signals()},
+          {"changes", ws.changes},
+          {"start_ms", double(ws.first_ps) / 1e9},
+          {"end_ms", double(ws.last_ps) / 1e9},
+          {"out_of_order_changes", ws.out_of_order},
+          {"finish_wall_s", finish.wall_s},
+          {"layout", finish.layout}};
+}
+
+std::string lpn_writes_csv(const std::vector<uint32_t>& counts) {
+  std::string out;
+  if (counts.empty()) return out;
+  out = "lpn,writes\n";
+  char line[48];
+  for (size_t lpn = 0; lpn < counts.size(); ++lpn)
+    if (counts[lpn]) out.append(line, size_t(std::snprintf(line, sizeof line, "%zu,%u\n", lpn, counts[lpn])));
+  return out;
+}
+
+void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool fio_json) {
+  staged.write("config.json", json_text(c.json()) + "\n");
+  staged.write("summary.json", json_text(r.summary) + "\n");
+  staged.write("timeseries.csv", r.timeseries_csv);
+  staged.write("latency_cdf.csv", r.latency_cdf_csv);
+  if (!r.lpn_writes_csv.empty()) staged.write("lpn_writes.csv", r.lpn_writes_csv);
+  if (fio_json) staged.write("fio.json", json_text(r.fio_json) + "\n");
+  staged.commit(output_file_names());
+}
+
+int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,
+                 const std::string& prog) {
+  if (format == "json")
+    std::cout << json_text(r.summary) << "\n";
+  else if (format == "fio-json")
+    std::cout << json_text(r.fio_json) << "\n";
+  else if (!quiet)
+    std::cout << summary_text(r.summary) << "outputs in " << out_dir << "/\n";
+  if (r.exit_code)
+    std::cerr << prog << ": integrity check failed: " << r.summary["integrity"]["first_error"].get<std::string>()
+              << "\n";
+  return r.exit_code;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,46 @@
+// What a run leaves behind: the waveform (made at the start of the timed run, finished and renamed at its
+// end), the files in --out (replaced as a set: a failed run leaves the earlier ones whole) and what is
+// printed.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "report/output_dir.h"
+#include "sim/platform.h"
+#include "sim/run.h"
+#include "wave/wave_trace.h"
+
+namespace ssdtlm {
+
+// A waveform path that cannot be written, or that summary.json cannot hold (not UTF-8), stops the run
+// before the simulation; `option` (--vcd or --fst) names it.
+void check_waveform_path(const std::string& path, const std::string& option);
+
+// The tracer of the timed run, its signals registered on `p`; written to a temporary path until it ends.
+std::unique_ptr<WaveTracer> start_waveform(const RunOptions& o, const std::string& platform_name, Platform& p,
+                                           uint64_t seed);
+
+// The waveform's end: the rest of the file, renamed into place, and its GTKWave layout.
+struct WaveFinish {
+  std::vector<std::string> layout;
+  double wall_s = 0;
+};
+WaveFinish finish_waveform(WaveTracer& wave, uint64_t now_ps, const std::string& path);
+// summary.json's "waveform" section.
+nlohmann::json waveform_summary(const WaveTracer& wave, const std::string& path, const WaveFinish& finish);
+
+// lpn_writes.csv from the host writes per logical unit ("" when they were not counted).
+std::string lpn_writes_csv(const std::vector<uint32_t>& counts);
+
+// Writes config.json, summary.json, the CSVs and fio.json into --out as one set; `staged` was made
+// before the simulation, so a directory that cannot be written stops the run early.
+void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool fio_json);
+
+// Prints what --output-format asks for; returns the exit status (1 when the integrity check failed).
+int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,
+                 const std::string& prog);
+
+}  // namespace ssdtlm

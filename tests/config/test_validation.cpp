@@ -1,0 +1,128 @@
+// The cross-key rules (config/validation.h): each refuses its combination with a ConfigError naming the
+// keys involved, through read_params as a run meets them.
+#include <catch2/catch.hpp>
+
+#include "config/config.h"
+#include "config/params.h"
+#include "platform/platform_run.h"
+
+using namespace ssdtlm;
+using Catch::Matchers::Contains;
+
+namespace {
+// read_params' error for the generic platform's defaults with `sets`, or "" when it accepts them.
+std::string error_with(std::initializer_list<std::string> sets, const std::string& json = "") {
+  Config c = platform_config(generic_platform_info());
+  if (!json.empty()) c.merge_text(json, "test.json");
+  for (auto& s : sets) c.set(s);
+  try {
+    read_params(c);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("validation: the defaults pass", "[config][validation]") { CHECK(error_with({}) == ""); }
+
+TEST_CASE("validation: geometry", "[config][validation]") {
+  CHECK_THAT(error_with({"geometry.page_bytes=6144"}), Contains("geometry.page_bytes") && Contains("multiple"));
+  CHECK_THAT(error_with({"geometry.planes_per_die=8", "geometry.page_bytes=32768"}),
+             Contains("geometry.planes_per_die") && Contains("geometry.page_bytes"));
+  CHECK_THAT(error_with({"geometry.channels=256", "geometry.dies_per_channel=64", "geometry.blocks_per_plane=65536"}),
+             Contains("geometry") && Contains("32-bit physical address space"));
+  CHECK_THAT(error_with({"geometry.over_provisioning=0.001"}),
+             Contains("geometry.over_provisioning") && Contains("ftl.gc_free_blocks"));
+}
+
+TEST_CASE("validation: page types against flash.cell", "[config][validation]") {
+  CHECK_THAT(error_with({"timing.page_read_us=50"}), Contains("timing.page_read_us") && Contains("flash.cell=slc"));
+  CHECK_THAT(error_with({"timing.page_prog_us=500"}), Contains("timing.page_prog_us") && Contains("flash.cell=slc"));
+  CHECK_THAT(error_with({"flash.one_shot=true"}), Contains("flash.one_shot") && Contains("flash.cell=slc"));
+  CHECK_THAT(error_with({"flash.cell=tlc", "timing.page_read_us=50,70"}),
+             Contains("timing.page_read_us") && Contains("flash.cell=tlc"));
+}
+
+TEST_CASE("validation: power loss", "[config][validation]") {
+  CHECK_THAT(error_with({"check.integrity=true", "fault.power_loss_count=2"}),
+             Contains("fault.power_loss_window_ms") && Contains("fault.power_loss_count"));
+  CHECK_THAT(error_with({"check.integrity=false", "fault.power_loss_at_ms=5"}),
+             Contains("fault.power_loss_at_ms") && Contains("check.integrity=true"));
+  CHECK_THAT(error_with({"check.integrity=true", "fault.power_loss_at_ms=5,x"}), Contains("fault.power_loss_at_ms"));
+}
+
+TEST_CASE("validation: streams", "[config][validation]") {
+  CHECK_THAT(error_with({"streams.autostream_chunk_bytes=5000"}), Contains("streams.autostream_chunk_bytes"));
+  CHECK_THAT(error_with({"streams.internal=true", "streams.gc_frontier=user"}),
+             Contains("streams.internal") && Contains("streams.gc_frontier=user"));
+  CHECK_THAT(error_with({"streams.internal=false", "streams.gc_stream=hotcold"}),
+             Contains("streams.internal") && Contains("streams.gc_stream=hotcold"));
+  CHECK_THAT(error_with({"streams.internal=true", "streams.count=1", "streams.assign=manual", "ftl.gc_unit=superblock"}),
+             Contains("streams.internal") && Contains("ftl.gc_unit=superblock"));
+  CHECK_THAT(error_with({"streams.assign=bogus"}), Contains("streams.assign") && Contains("bogus"));
+  CHECK_THAT(error_with({"streams.assign=manual"}), Contains("streams.count") && Contains("streams.assign=manual"));
+  CHECK_THAT(error_with({"streams.gc_stream=hotcold"}), Contains("streams.count") && Contains("streams.gc_stream=hotcold"));
+  CHECK_THAT(error_with({"streams.count=1", "streams.assign=manual", "buffer.policy=hexa"}),
+             Contains("buffer.policy") && Contains("streams.count"));
+}
+
+TEST_CASE("validation: garbage collection", "[config][validation]") {
+  CHECK_THAT(error_with({"ftl.gc_min_invalid=0.1", "ftl.gc_urgent_free_blocks=5"}),
+             Contains("ftl.gc_urgent_free_blocks") && Contains("ftl.gc_free_blocks"));
+  CHECK_THAT(error_with({"ftl.gc_unit=superblock", "streams.count=2", "streams.assign=manual",
+                         "streams.gc_stream=per_stream", "streams.gc_frontier=user"}),
+             Contains("ftl.gc_free_blocks") && Contains("superblock GC needs a free line"));
+  CHECK_THAT(error_with({"ftl.gc_unit=superblock", "ftl.gc_free_blocks=4", "streams.count=2", "streams.assign=manual",
+                         "streams.gc_stream=per_stream", "streams.gc_frontier=own"}),
+             Contains("streams.gc_stream") && Contains("streams.gc_frontier=user"));
+  CHECK_THAT(error_with({"ftl.gc_unit=superblock", "ftl.mapping=dftl"}), Contains("ftl.gc_unit") && Contains("ftl.mapping"));
+  CHECK_THAT(error_with({"ftl.gc_victim=bogus"}), Contains("ftl.gc_victim") && Contains("greedy"));
+}
+
+TEST_CASE("validation: map cache", "[config][validation]") {
+  CHECK_THAT(error_with({"map.entry_bytes=3"}), Contains("map.segment_bytes") && Contains("map.entry_bytes"));
+  CHECK_THAT(error_with({"ftl.mapping=dftl", "map.segment_bytes=16384"}),
+             Contains("map.segment_bytes") && Contains("one flash page"));
+  CHECK_THAT(error_with({"map.cache_bytes=4096"}), Contains("map.cache_bytes") && Contains("one segment"));
+  CHECK_THAT(error_with({"map.clean_fraction=0"}), Contains("map.clean_fraction"));
+  CHECK_THAT(error_with({"ftl.mapping=ptsd", "map.cache_bytes=8192"}),
+             Contains("map.cache_bytes") && Contains("map.clean_fraction"));
+}
+
+TEST_CASE("validation: write buffer", "[config][validation]") {
+  CHECK_THAT(error_with({"buffer.low_watermark=0.95"}), Contains("buffer.low_watermark") && Contains("buffer.high_watermark"));
+  CHECK_THAT(error_with({"buffer.bytes=4096"}), Contains("buffer.bytes") && Contains("workload.block_bytes"));
+  CHECK_THAT(error_with({"buffer.policy=bogus"}), Contains("buffer.policy") && Contains("fifo"));
+}
+
+TEST_CASE("validation: workloads", "[config][validation]") {
+  CHECK_THAT(error_with({"workload.stream_hint=zone"}), Contains("workload.stream_hint") && Contains("streams.assign=manual"));
+  CHECK_THAT(error_with({"streams.count=1", "streams.assign=manual", "workload.stream_hint=zone", "workload.pattern=app",
+                         "precondition.fill=false"}),
+             Contains("workload.stream_hint") && Contains("workload.pattern=app"));
+  CHECK_THAT(error_with({"streams.count=1", "streams.assign=manual", "workload.stream_hint=zone", "workload.pattern=trace"}),
+             Contains("workload.stream_hint") && Contains("trace"));
+  CHECK_THAT(error_with({"streams.count=1", "streams.assign=manual", "workload.stream_hint=zone"}),
+             Contains("workload.stream_hint") && Contains("zoned:"));
+  CHECK_THAT(error_with({"workload.pattern=trace"}), Contains("workload.trace_path") && Contains("workload.pattern=trace"));
+  CHECK_THAT(error_with({"workload.address_offset=1T"}), Contains("workload.address_offset"));
+  CHECK_THAT(error_with({"workload.address_offset=4096", "workload.address_range=1T"}),
+             Contains("workload.address_offset") && Contains("workload.address_range"));
+  CHECK_THAT(error_with({"workload.io_count=0"}),
+             Contains("workload.io_count") && Contains("workload.io_bytes") && Contains("workload.runtime_ms"));
+  CHECK_THAT(error_with({"workload.read_fraction=0.7", "workload.trim_fraction=0.5"}),
+             Contains("workload.read_fraction") && Contains("workload.trim_fraction"));
+}
+
+TEST_CASE("validation: app workloads and jobs", "[config][validation]") {
+  CHECK_THAT(error_with({"workload.pattern=app"}), Contains("precondition.fill") && Contains("workload.app.trim"));
+  CHECK_THAT(error_with({"workload.pattern=app", "precondition.fill=false", "workload.io_count=0", "workload.app=lsm"}),
+             Contains("workload.io_count") && Contains("workload.app=lsm"));
+  CHECK_THAT(error_with({"workload.pattern=app", "precondition.fill=false", "workload.app.max_io_bytes=16M"}),
+             Contains("workload.app.max_io_bytes") && Contains("buffer.bytes"));
+  CHECK_THAT(error_with({"precondition.fill=false"}, R"({"jobs": [{"pattern": "app"}, {"read_fraction": 0.5}]})"),
+             Contains("jobs[0].pattern"));
+  CHECK(error_with({"precondition.fill=false", "precondition.drive_writes=0"},
+                   R"({"jobs": [{"pattern": "app"}, {"read_fraction": 0.5}]})") == "");
+}
