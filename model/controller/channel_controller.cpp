@@ -207,6 +207,26 @@ void ChannelController::finish_array(uint32_t k) {
   }
 }
 
+std::string ChannelController::describe() const {
+  static const char* const kCmd[] = {"read", "program", "erase"};
+  std::string s;
+  for (uint32_t k = 0; k < dies_.size(); ++k) {
+    const DieState& d = dies_[k];
+    const FlashOp* head = d.queue.front();
+    if (!head && !d.array_op && !d.read_out && !d.staged && !d.suspended) continue;
+    s += (s.empty() ? "" : "; ") + std::string("ch") + std::to_string(channel_) + ".die" + std::to_string(k) + ": " +
+         std::to_string(d.queue.size()) + " queued";
+    if (head)
+      s += " (head: " + std::string(kCmd[uint32_t(head->cmd)]) + " of block " + std::to_string(head->block) +
+           " page " + std::to_string(head->page) + ", ready at " + std::to_string(head->ready_ps / 1000000) + " us)";
+    if (d.array_op) s += ", array: " + std::string(kCmd[uint32_t(d.array_op->cmd)]);
+    if (d.read_out) s += ", a read waits for the bus";
+    if (d.staged) s += ", a program staged";
+    if (d.suspended) s += ", an operation suspended";
+  }
+  return s.empty() ? "no die has work" : s;
+}
+
 void ChannelController::update(uint32_t k, uint64_t now) {
   DieState& d = dies_[k];
   const uint64_t bit = uint64_t(1) << k;

@@ -89,6 +89,17 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   if (wave_) trace_sample();
 }
 
+std::string Ftl::describe_state() const {
+  std::string s = "buffer " + std::to_string(buffer_->occupied()) + "/" + std::to_string(buffer_->capacity()) +
+                  " units (" + std::to_string(buffer_->dirty()) + " dirty); writes waiting for room: " +
+                  std::to_string(host_.waiting_units()) + " units" + (host_.writes_held() ? " (held by sched.policy)" : "") +
+                  "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
+  uint32_t collecting = 0;
+  for (uint32_t d = 0; d < g_.dies; ++d) collecting += ftl_.gc().die(d).active;
+  s += "; dies collecting: " + std::to_string(collecting) + "; " + map_.describe();
+  return s;
+}
+
 // ---------------------------------------------------------------- completions from the channels
 
 tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

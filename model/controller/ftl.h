@@ -95,6 +95,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   MapCache& map_cache() { return cache_; }
+  // What the FTL is waiting for, in words (writes waiting for buffer room or held, flushes in flight, map work
+  // queued, dies collecting): for a run that stopped making progress.
+  std::string describe_state() const;
   // Adds the FTL's signals (ftl.*, chN.dieK.free_blocks) and its layout group; sampled from then on.
   void trace(WaveTracer& w);
 

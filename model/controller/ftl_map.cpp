@@ -160,6 +160,15 @@ void MapWorkQueue::stalled_gc(uint32_t die) {
   if (std::find(gc_stalled_.begin(), gc_stalled_.end(), die) == gc_stalled_.end()) gc_stalled_.push_back(die);
 }
 
+std::string MapWorkQueue::describe() const {
+  uint32_t loads = 0, queued = 0;
+  for (const MapWork* m : loading_) loads += m != nullptr;
+  for (const WbQueue& q : wb_)
+    for (const MapWork* m = q.head; m; m = m->next_free) ++queued;
+  return "map loads in flight: " + std::to_string(loads) + ", map write-backs waiting for a die: " +
+         std::to_string(queued) + ", dies whose map GC copies wait: " + std::to_string(gc_stalled_.size());
+}
+
 uint32_t MapWorkQueue::pick_die() {
   // Map pages are paced like the buffer's pages: round robin over the dies that may take a flush now
   // (queue room, and GC credit while they collect), keeping the free block their own GC needs.
@@ -170,16 +179,17 @@ uint32_t MapWorkQueue::pick_die() {
 void MapWorkQueue::issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n) {
   // Only the buffer's write-backs are paced: GC must progress for the dies to become ready again, and a
   // host read that evicts a dirty segment writes it to any die with room, as DFTL would.
-  const bool paced = work->waiters.front().kind == Waiter::Flush;
-  const uint32_t die = paced ? pick_die() : f_.ts_->pick_die();
+  const uint32_t die = paced(work) ? pick_die() : f_.ts_->pick_die();
   if (die == kInvalid) {
     // No die may take a page now (all are collecting or short of blocks): the write-back, and whoever
-    // waits for it, waits for a die to become ready (retry_map_writes). The segments stay dirty in DRAM.
+    // waits for it, waits for a die to become ready (retry). The segments stay dirty in DRAM.
     if (work->wb != segs) std::copy(segs, segs + n, work->wb);
     work->nwb = n;
     work->next_free = nullptr;
-    (wb_tail_ ? wb_tail_->next_free : wb_head_) = work;
-    wb_tail_ = work;
+    work->seq = ++wb_seq_;
+    WbQueue& q = wb_[paced(work) ? 0 : 1];
+    (q.tail ? q.tail->next_free : q.head) = work;
+    q.tail = work;
     return;
   }
   FlashOp& op = map_page_op(die, f_.ts_->place(die, segs, n), kMapWrite, UnitKind::MD);
@@ -191,13 +201,25 @@ void MapWorkQueue::issue_write_back(MapWork* work, const uint32_t* segs, uint32_
   f_.flush_.refresh(die);
 }
 
+bool MapWorkQueue::die_for(const MapWork* m) { return (paced(m) ? pick_die() : f_.ts_->pick_die()) != kInvalid; }
+
 void MapWorkQueue::retry() {
   if (in_retry_) return;
   in_retry_ = true;
-  while (wb_head_ && (wb_head_->waiters.front().kind == Waiter::Flush ? pick_die() : f_.ts_->pick_die()) != kInvalid) {
-    MapWork* m = wb_head_;
-    wb_head_ = m->next_free;
-    if (!wb_head_) wb_tail_ = nullptr;
+  // The oldest queued write-back first, as long as a die may take it; when it may not, the other queue's head
+  // may still go (a die with room for GC's map page while no die may take a flush).
+  for (;;) {
+    const bool older_paced = wb_[0].head && (!wb_[1].head || wb_[0].head->seq < wb_[1].head->seq);
+    WbQueue* q = nullptr;
+    for (uint32_t k : {older_paced ? 0u : 1u, older_paced ? 1u : 0u})
+      if (wb_[k].head && die_for(wb_[k].head)) {
+        q = &wb_[k];
+        break;
+      }
+    if (!q) break;
+    MapWork* m = q->head;
+    q->head = m->next_free;
+    if (!q->head) q->tail = nullptr;
     issue_write_back(m, m->wb, m->nwb);
   }
   std::vector<uint32_t> stalled;

@@ -130,7 +130,9 @@ class MapWorkQueue {
   void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits);
   void on_op(FlashOp& op);
   void retry();  // write-backs and map GC copies that found no die with room
-  bool writes_waiting() const { return wb_head_ != nullptr; }
+  bool writes_waiting() const { return wb_[0].head || wb_[1].head; }
+  // Map operations in flight or queued: loads, write-backs waiting for a die, dies whose map GC copies wait.
+  std::string describe() const;
   void stalled_gc(uint32_t die);  // a die's map GC copy waits for room
   FlashOp& map_page_op(uint32_t die, uint32_t ppa, FtlOpTag tag, UnitKind kind);  // a map page program
 
@@ -141,7 +143,12 @@ class MapWorkQueue {
     uint32_t seg = kInvalid;  // load: the segment arriving
     uint32_t nwb = 0;         // merge read: the batch to write back once it is read
     uint32_t wb[kMaxGather];
-    MapWork* next_free = nullptr;
+    MapWork* next_free = nullptr;  // free list, or the write-back queue it waits in
+    uint64_t seq = 0;              // queued write-backs: arrival order across both queues
+  };
+  struct WbQueue {
+    MapWork* head = nullptr;
+    MapWork* tail = nullptr;
   };
   uint32_t issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w);
   MapWork* new_work(const Waiter& w);
@@ -149,13 +156,18 @@ class MapWorkQueue {
   void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
   uint32_t pick_die();  // kInvalid: no die may take a map page now
   void waiter_done(const Waiter& w);
+  static bool paced(const MapWork* m) { return m->waiters.front().kind == Waiter::Flush; }
+  bool die_for(const MapWork* m);  // may a die take the write-back now?
 
   Ftl& f_;
   std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
   uint32_t cursor_ = 0;
   bool in_retry_ = false;
-  MapWork* wb_head_ = nullptr;  // write-backs waiting for a die with room, FIFO
-  MapWork* wb_tail_ = nullptr;
+  // Write-backs waiting for a die with room, FIFO: [0] the buffer's (paced like flushes: a die that may take a
+  // flush), [1] the others (GC's and host reads', any die with room). Two queues, so that a paced write-back
+  // held back by the flush pacing never holds back GC's own map updates, which the pacing waits for.
+  WbQueue wb_[2];
+  uint64_t wb_seq_ = 0;
   std::vector<uint32_t> gc_stalled_;  // dies whose map GC copies wait for room
   std::vector<std::unique_ptr<MapWork>> store_;
   MapWork* free_ = nullptr;
