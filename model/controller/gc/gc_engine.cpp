@@ -29,7 +29,7 @@ bool GcEngine::finish_if_idle(uint32_t d) {
   return true;
 }
 
-uint32_t GcEngine::ftl_pick(uint32_t d, FlashCounters& c) { return ftl_.pick_victim(d, c); }
+uint32_t GcEngine::pick_victim(uint32_t d, FlashCounters& c) { return ftl_.pick_victim(d, c); }
 
 uint32_t GcEngine::next_victim(uint32_t d, FlashCounters& c) {
   const uint32_t victim = ftl_.pick_victim(d, c);

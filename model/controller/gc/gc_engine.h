@@ -80,7 +80,7 @@ class GcEngine {
   uint32_t next_victim(uint32_t d, FlashCounters& c);
   // The same in two steps, for a caller that acts between them (the timed FTL pads staged data pages before
   // a map victim: data and map pages do not mix).
-  uint32_t pick_victim(uint32_t d, FlashCounters& c) { return ftl_pick(d, c); }
+  uint32_t pick_victim(uint32_t d, FlashCounters& c);
   bool is_map_block(uint32_t victim) const;
   void begin_scan(uint32_t d, uint32_t victim);
   // The victim's scan is over (all its pages read and staged): it waits for its units to land.
@@ -173,7 +173,6 @@ class GcEngine {
  private:
   bool erasable(uint32_t d, uint32_t victim) const;
   uint32_t gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const;
-  uint32_t ftl_pick(uint32_t d, FlashCounters& c);
 
   PageFtl& ftl_;
   const Geometry& g_;
