@@ -103,11 +103,17 @@ TEST_CASE("hexa switches between arrival order and grouping as the budget starts
   CHECK(drain(b) == std::vector<uint32_t>{8, 9, 10, 4});
 }
 
-TEST_CASE("hexa under a binding budget takes the oldest unit when its segment is dirty", "[buffer][hexa][unit]") {
-  auto cache = bound_cache();  // segments 40 and 41 are dirty
+TEST_CASE("hexa at its dirty budget keeps arrival order while every buffered segment is dirty", "[buffer][hexa][unit]") {
+  auto cache = bound_cache();  // segments 40 and 41 are dirty, 2 is not
   WriteBuffer b = hexa_buffer(16, cache.get());
-  for (uint32_t lpn : {160u, 164u, 165u, 166u, 8u, 9u, 10u, 11u}) b.write(lpn, 1, 0);  // groups 40: 1, 41: 3, 2: 4 (clean)
-  CHECK(drain(b) == std::vector<uint32_t>{160, 164, 165, 166, 8, 9, 10, 11});
+  SECTION("only dirty segments buffered: no choice costs a write-back, arrival order") {
+    for (uint32_t lpn : {160u, 164u, 165u, 166u}) b.write(lpn, 1, 0);  // groups 40: 1 unit, 41: 3 units
+    CHECK(drain(b) == std::vector<uint32_t>{160, 164, 165, 166});
+  }
+  SECTION("a clean segment buffered too: the budget binds, dirty groups first, the largest first") {
+    for (uint32_t lpn : {160u, 8u, 9u, 10u, 11u, 164u, 165u, 166u}) b.write(lpn, 1, 0);  // and group 2: 4 units
+    CHECK(drain(b) == std::vector<uint32_t>{164, 165, 166, 160, 8, 9, 10, 11});
+  }
 }
 
 TEST_CASE("hexa ties go to the group with the oldest buffered unit", "[buffer][hexa][unit]") {

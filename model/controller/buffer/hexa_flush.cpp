@@ -1,19 +1,19 @@
 // HEXA flushing (seed 000): the buffer leaves one map segment at a time, so the units that share a
 // segment reach flash together and the segment is written back once for all of them.
 //
-// Dirty units are grouped by map segment (an intrusive list per group, in arrival order). Each pop takes,
-// in this order:
+// Dirty units are grouped by map segment (an intrusive list per group, in arrival order). The map's
+// dirty-segment budget is MapCache::dirty_budget(): the page map's map.dirty_limit (all segments when the
+// map is fully protected), 0 for demand-based schemes (an update of an uncached segment may always cost
+// flash work). The budget BINDS when the cache holds at least that many dirty segments and some buffered
+// unit's segment is not dirty: then some choice would force a map write-back and the order matters. Each
+// pop takes, in this order:
 //  1. the oldest buffered unit, if it is older than buffer.max_age_ms (nothing starves); its group then
 //     continues as in 3;
-//  2. the oldest buffered unit, if flushing it costs no map write-back: its segment is already dirty in the
-//     map cache, or the cache holds fewer dirty segments than its budget (MapCache::dirty_budget(), the
-//     page map's map.dirty_limit; all segments when the map is fully protected; 0 for demand-based schemes,
-//     so they always take 3). The budget does not bind, so there is nothing to group for: arrival order,
-//     FIFO's order unit by unit (the oldest unit is the head of its group);
-//  3. otherwise (the budget binds: the oldest unit would force a write-back), the group chosen by the last
-//     pop of this kind, until it is empty; when it is, the group chosen by, in order: its segment is already
-//     dirty (no new dirty segment), the larger group, the group whose oldest buffered unit is older (arrival
-//     order for ties).
+//  2. if the budget does not bind: the oldest buffered unit (the head of its group). This is arrival order,
+//     FIFO's order unit by unit: no flush can cost a write-back, so there is nothing to group for;
+//  3. if it binds: the group chosen by the last pop of this kind, until it is empty; when it is, the group
+//     chosen by, in order: its segment is already dirty (no new dirty segment, hence no write-back), the
+//     larger group, the group whose oldest buffered unit is older (ties in arrival order).
 // No cache (unit tests) means no budget: arrival order. An overwrite of a buffered unit is absorbed in place
 // and keeps its position; a trimmed unit is still popped (the buffer frees it).
 //
@@ -21,8 +21,9 @@
 // dirty, -size, arrival number of its head, segment), updated when a unit joins such a group, when a group
 // is chosen or left, and when its segment turns dirty or clean: O(log G) for G groups. A group's head only
 // changes while it is the current group (out of the tree), so its key stays valid in the tree. Whether the
-// budget binds is O(1) (the cache's dirty-segment count against its budget, and the group's dirty flag).
-// The oldest unit is found by popping stale entries off an arrival-order queue: amortised O(1).
+// budget binds is O(1): the cache's dirty-segment count against its budget, the current group's dirty flag
+// and the tree's last key (clean groups sort last). The oldest unit is found by popping stale entries off
+// an arrival-order queue: amortised O(1).
 #include <deque>
 #include <set>
 #include <vector>
@@ -72,7 +73,7 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     const uint32_t oldest = arrivals_.front().slot, s0 = seg_[oldest];
     const bool cur_left = cur_ != kInvalid && groups_[cur_].count;
     uint32_t next;
-    if (!binds(s0)) {  // 2 (and 1: the oldest unit is taken anyway)
+    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
       next = s0;
       batch_ = false;
     } else if (batch_ && cur_left) {  // 3: the chosen group continues
@@ -140,10 +141,11 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     const Group& g = groups_[s];
     return Key{!g.dirty, ~g.count, seq_[g.head], s};
   }
-  // Would flushing a unit of group s force a map write-back now? Only when its segment is not dirty and
-  // the cache is at its dirty budget.
-  bool binds(uint32_t s) const {
-    return cache_ && !groups_[s].dirty && cache_->dirty_segments() >= budget_;
+  // Does the budget bind: is the cache at its dirty budget with a buffered group whose segment is clean
+  // (in the tree, clean groups sort last; the current group is out of it)?
+  bool binds(bool cur_left) const {
+    if (!cache_ || cache_->dirty_segments() < budget_) return false;
+    return (cur_left && !groups_[cur_].dirty) || (!order_.empty() && order_.rbegin()->clean);
   }
 
   uint32_t eps_;
