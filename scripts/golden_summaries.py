@@ -69,6 +69,9 @@ MATRIX = {
                        "workload.read_fraction": 0, "buffer.bytes": "16M"},
     "fifo-protected": {"buffer.policy": "fifo", "map.protected_ratio": 0.05, "workload.read_fraction": 0,
                        "buffer.bytes": "16M"},
+    # HEXA whose dirty budget never binds (half the map protected, writes on 16 MiB): arrival order, as FIFO.
+    "hexa-unbound": {"buffer.policy": "hexa", "map.protected_ratio": 0.5, "workload.address_range": "16M",
+                     "precondition.fill": False, "workload.read_fraction": 0, "buffer.bytes": "4M"},
 }
 
 # Fields that move with the machine or the build, not with the model's behaviour.

@@ -1,7 +1,9 @@
-// HEXA flush order on hand-built buffers (no SystemC): the group it picks, ties, the age bound, an
-// overwrite flushed once; and the protected-ratio cap on dirty map segments, checked at every step.
+// HEXA flush order on hand-built buffers (no SystemC): arrival order while the map's dirty budget does not
+// bind; under a binding budget the group it picks, ties, the age bound; an overwrite flushed once; and the
+// protected-ratio cap on dirty map segments, checked at every step.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -41,42 +43,103 @@ std::vector<uint32_t> drain(WriteBuffer& b, uint64_t now = 0) {
   return out;
 }
 
+void make_dirty(MapCache& cache, uint32_t seg) {
+  uint32_t lpn = seg * kEps;
+  MapAccess a;
+  cache.write(seg, &lpn, 1, a);
+}
+
+// A page map with half of its 64 segments protected, filled to its dirty budget with segments 32..63:
+// flushing a unit of any segment below 32 would force a write-back (the budget binds).
+std::unique_ptr<MapCache> bound_cache() {
+  auto cache = make_full_map(map_params(0.5));
+  for (uint32_t s = 32; s < 64; ++s) make_dirty(*cache, s);
+  REQUIRE(cache->dirty_budget() == 32);
+  REQUIRE(cache->dirty_segments() == 32);
+  return cache;
+}
+
 }  // namespace
 
-TEST_CASE("hexa flushes the largest group first, whole, oldest unit first", "[buffer][hexa][unit]") {
-  WriteBuffer b = hexa_buffer(16, nullptr);
+TEST_CASE("hexa under a binding budget flushes the largest group first, whole, oldest unit first", "[buffer][hexa][unit]") {
+  auto cache = bound_cache();
+  WriteBuffer b = hexa_buffer(16, cache.get());
   for (uint32_t lpn : {0u, 8u, 9u, 12u, 10u, 13u, 11u}) b.write(lpn, 1, 0);  // groups 0: 1 unit, 2: 4 units, 3: 2 units
   CHECK(drain(b) == std::vector<uint32_t>{8, 9, 10, 11, 12, 13, 0});
 }
 
-TEST_CASE("hexa ties go to the group that filled first", "[buffer][hexa][unit]") {
-  WriteBuffer b = hexa_buffer(16, nullptr);
+TEST_CASE("hexa whose budget does not bind flushes in arrival order", "[buffer][hexa][unit]") {
+  const std::vector<uint32_t> writes{0, 8, 9, 12, 10, 13, 11};  // the groups of the test above
+  SECTION("partly protected map below its dirty budget") {
+    auto cache = make_full_map(map_params(0.5));
+    for (uint32_t s = 33; s < 64; ++s) make_dirty(*cache, s);  // 31 dirty segments of 32 allowed
+    WriteBuffer b = hexa_buffer(16, cache.get());
+    for (uint32_t lpn : writes) b.write(lpn, 1, 0);
+    CHECK(drain(b) == writes);
+  }
+  SECTION("fully protected map") {
+    auto cache = make_full_map(map_params(1.0));
+    REQUIRE(cache->dirty_budget() == 64);
+    WriteBuffer b = hexa_buffer(16, cache.get());
+    for (uint32_t lpn : writes) b.write(lpn, 1, 0);
+    CHECK(drain(b) == writes);
+  }
+  SECTION("no map cache") {
+    WriteBuffer b = hexa_buffer(16, nullptr);
+    for (uint32_t lpn : writes) b.write(lpn, 1, 0);
+    CHECK(drain(b) == writes);
+  }
+}
+
+TEST_CASE("hexa switches between arrival order and grouping as the budget starts to bind", "[buffer][hexa][unit]") {
+  auto cache = make_full_map(map_params(0.5));
+  for (uint32_t s = 33; s < 64; ++s) make_dirty(*cache, s);  // one dirty segment short of the budget
+  WriteBuffer b = hexa_buffer(16, cache.get());
+  for (uint32_t lpn : {0u, 4u, 8u, 9u, 10u}) b.write(lpn, 1, 0);  // groups 0: 1 unit, 1: 1 unit, 2: 3 units
+  uint32_t lpn, version;
+  REQUIRE(b.take(&lpn, &version, 0) != kInvalid);
+  CHECK(lpn == 0);  // below the budget: the oldest unit
+  make_dirty(*cache, 32);  // now at the budget: unit 4 (segment 1, clean) would cost a write-back
+  CHECK(drain(b) == std::vector<uint32_t>{8, 9, 10, 4});
+}
+
+TEST_CASE("hexa at its dirty budget keeps arrival order while every buffered segment is dirty", "[buffer][hexa][unit]") {
+  auto cache = bound_cache();  // segments 40 and 41 are dirty, 2 is not
+  WriteBuffer b = hexa_buffer(16, cache.get());
+  SECTION("only dirty segments buffered: no choice costs a write-back, arrival order") {
+    for (uint32_t lpn : {160u, 164u, 165u, 166u}) b.write(lpn, 1, 0);  // groups 40: 1 unit, 41: 3 units
+    CHECK(drain(b) == std::vector<uint32_t>{160, 164, 165, 166});
+  }
+  SECTION("a clean segment buffered too: the budget binds, dirty groups first, the largest first") {
+    for (uint32_t lpn : {160u, 8u, 9u, 10u, 11u, 164u, 165u, 166u}) b.write(lpn, 1, 0);  // and group 2: 4 units
+    CHECK(drain(b) == std::vector<uint32_t>{164, 165, 166, 160, 8, 9, 10, 11});
+  }
+}
+
+TEST_CASE("hexa ties go to the group with the oldest buffered unit", "[buffer][hexa][unit]") {
+  auto cache = bound_cache();
+  WriteBuffer b = hexa_buffer(16, cache.get());
   for (uint32_t lpn : {20u, 4u, 21u, 5u}) b.write(lpn, 1, 0);  // groups 5 and 1, two units each; 5 came first
   CHECK(drain(b) == std::vector<uint32_t>{20, 21, 4, 5});
 }
 
-TEST_CASE("hexa prefers a group whose map segment is already dirty", "[buffer][hexa][unit]") {
-  auto cache = make_full_map(map_params(0.5));  // a dirty limit makes the cache track dirty segments
+TEST_CASE("hexa under a binding budget prefers a group whose map segment is already dirty", "[buffer][hexa][unit]") {
+  auto cache = bound_cache();
   WriteBuffer b = hexa_buffer(16, cache.get());
-  MapAccess a;
-  uint32_t dirty_lpn = 7 * kEps;  // segment 7 becomes dirty in the map
-  cache->write(7, &dirty_lpn, 1, a);
-  for (uint32_t lpn : {8u, 9u, 10u, 29u}) b.write(lpn, 1, 0);  // group 2: 3 units, group 7: 1 unit (dirty)
+  make_dirty(*cache, 7);  // segment 7 becomes dirty in the map (segment 32 is written back)
+  for (uint32_t lpn : {8u, 9u, 10u, 29u}) b.write(lpn, 1, 0);  // group 2: 3 units (clean, oldest), group 7: 1 unit (dirty)
   std::vector<uint32_t> order = drain(b);
   CHECK(order == std::vector<uint32_t>{29, 8, 9, 10});
   // The preference follows the map: after segment 7 is written back, a clean group no longer jumps ahead.
   for (uint32_t lpn : {8u, 9u, 28u}) b.write(lpn, 2, 0);
-  for (uint32_t s = 20; s < 60; ++s) {  // push 7 out of the 32 dirty segments allowed
-    uint32_t lpn = s * kEps;
-    a.clear();
-    cache->write(s, &lpn, 1, a);
-  }
+  for (uint32_t s = 20; s < 60; ++s) make_dirty(*cache, s);  // push 7 out of the 32 dirty segments allowed
   REQUIRE_FALSE(cache->segment_dirty(7));
   CHECK(drain(b) == std::vector<uint32_t>{8, 9, 28});
 }
 
 TEST_CASE("hexa's age bound flushes an old unit's group before larger groups", "[buffer][hexa][unit]") {
-  WriteBuffer b = hexa_buffer(16, nullptr, 1000);  // 1 ns
+  auto cache = bound_cache();
+  WriteBuffer b = hexa_buffer(16, cache.get(), 1000);  // 1 ns
   b.write(40, 1, 0);  // group 10, alone, at t = 0
   for (uint32_t lpn : {8u, 9u, 10u}) b.write(lpn, 1, 500);
   uint32_t lpn, version;

@@ -1,19 +1,29 @@
 // HEXA flushing (seed 000): the buffer leaves one map segment at a time, so the units that share a
 // segment reach flash together and the segment is written back once for all of them.
 //
-// Dirty units are grouped by map segment (an intrusive list per group, in arrival order). The next group
-// is, in this order: the group of the oldest buffered unit if that unit is older than buffer.max_age_ms
-// (nothing starves); else a group whose segment is already dirty in the map cache (its update costs no
-// new dirty segment); among those, and among the others, the largest group; ties go to the group that
-// became non-empty first. A chosen group is flushed to its last unit (its units may span several flash
-// pages) before the next choice. An overwrite of a buffered unit is absorbed in place and keeps its
-// position; a trimmed unit is still popped (the buffer frees it).
+// Dirty units are grouped by map segment (an intrusive list per group, in arrival order). The map's
+// dirty-segment budget is MapCache::dirty_budget(): the page map's map.dirty_limit (all segments when the
+// map is fully protected), 0 for demand-based schemes (an update of an uncached segment may always cost
+// flash work). The budget BINDS when the cache holds at least that many dirty segments and some buffered
+// unit's segment is not dirty: then some choice would force a map write-back and the order matters. Each
+// pop takes, in this order:
+//  1. the oldest buffered unit, if it is older than buffer.max_age_ms (nothing starves); its group then
+//     continues as in 3;
+//  2. if the budget does not bind: the oldest buffered unit (the head of its group). This is arrival order,
+//     FIFO's order unit by unit: no flush can cost a write-back, so there is nothing to group for;
+//  3. if it binds: the group chosen by the last pop of this kind, until it is empty; when it is, the group
+//     chosen by, in order: its segment is already dirty (no new dirty segment, hence no write-back), the
+//     larger group, the group whose oldest buffered unit is older (ties in arrival order).
+// No cache (unit tests) means no budget: arrival order. An overwrite of a buffered unit is absorbed in place
+// and keeps its position; a trimmed unit is still popped (the buffer frees it).
 //
 // Cost: the groups other than the one being flushed are ordered in a balanced tree keyed (segment not
-// dirty, -size, first arrival, segment), updated when a unit joins such a group, when a group is chosen
-// or left, and when its segment turns dirty or clean: O(log G) for G groups. Taking units from the
-// current group touches no tree. The age check pops stale entries off an arrival-order queue:
-// amortised O(1).
+// dirty, -size, arrival number of its head, segment), updated when a unit joins such a group, when a group
+// is chosen or left, and when its segment turns dirty or clean: O(log G) for G groups. A group's head only
+// changes while it is the current group (out of the tree), so its key stays valid in the tree. Whether the
+// budget binds is O(1): the cache's dirty-segment count against its budget, the current group's dirty flag
+// and the tree's last key (clean groups sort last). The oldest unit is found by popping stale entries off
+// an arrival-order queue: amortised O(1).
 #include <deque>
 #include <set>
 #include <vector>
@@ -31,6 +41,7 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
       : eps_(c.entries_per_segment),
         max_age_(c.max_age_ps),
         cache_(c.cache),
+        budget_(c.cache ? c.cache->dirty_budget() : 0),
         groups_(c.segments),
         next_(c.capacity_units, kInvalid),
         seg_(c.capacity_units, kInvalid),
@@ -43,35 +54,41 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     const uint32_t s = lpn / eps_;
     Group& g = groups_[s];
     const bool ordered = s != cur_;  // the group being flushed is out of the order until it is left
-    if (g.count == 0)
-      g.first = counter_ + 1;
-    else if (ordered)
-      order_.erase(key(s));
+    if (g.count && ordered) order_.erase(key(s));  // its key changes with its size (its head stays)
     if (cache_) g.dirty = cache_->segment_dirty(s);
     next_[slot] = kInvalid;
     (g.count ? next_[g.tail] : g.head) = slot;
     g.tail = slot;
     ++g.count;
-    if (ordered) order_.insert(key(s));
     seg_[slot] = s;
-    seq_[slot] = ++counter_;
+    seq_[slot] = ++counter_;  // before key(s): a new group's head is this slot
     time_[slot] = now;
+    if (ordered) order_.insert(key(s));
     arrivals_.push_back(Arrival{slot, counter_});
   }
 
   uint32_t pop(uint64_t now) override {
     while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
-    uint32_t next = cur_ != kInvalid && groups_[cur_].count ? cur_ : kInvalid;
-    if (!arrivals_.empty() && now > time_[arrivals_.front().slot] + max_age_) {
-      const uint32_t s = seg_[arrivals_.front().slot];  // the oldest unit's group goes first (it is its head)
-      if (s != next) ++aged_;
-      next = s;
-    } else if (next == kInvalid) {
-      if (order_.empty()) return kInvalid;
-      next = order_.begin()->seg;
+    if (arrivals_.empty()) return kInvalid;  // every dirty unit has an arrival entry
+    const uint32_t oldest = arrivals_.front().slot, s0 = seg_[oldest];
+    const bool cur_left = cur_ != kInvalid && groups_[cur_].count;
+    uint32_t next;
+    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
+      next = s0;
+      batch_ = false;
+    } else if (batch_ && cur_left) {  // 3: the chosen group continues
+      next = cur_;
+    } else {  // 3: a new choice, the current group (if it still has units) competing with the others
+      next = order_.empty() || (cur_left && key(cur_) < *order_.begin()) ? cur_ : order_.begin()->seg;
+      batch_ = true;
+    }
+    if (now > time_[oldest] + max_age_ && next != s0) {  // 1
+      ++aged_;
+      next = s0;
+      batch_ = true;
     }
     if (next != cur_) {  // leave the current group (back into the order if it still has units), take the next
-      if (cur_ != kInvalid && groups_[cur_].count) order_.insert(key(cur_));
+      if (cur_left) order_.insert(key(cur_));
       order_.erase(key(next));
       cur_ = next;
     }
@@ -102,18 +119,17 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
  private:
   struct Group {
     uint32_t head = kInvalid, tail = kInvalid, count = 0;
-    uint64_t first = 0;  // arrival number of the unit that made the group non-empty
     bool dirty = false;  // its segment is dirty in the map cache
   };
   struct Key {
     bool clean;
     uint32_t neg_count;
-    uint64_t first;
+    uint64_t head_seq;
     uint32_t seg;
     bool operator<(const Key& o) const {
       if (clean != o.clean) return !clean;
       if (neg_count != o.neg_count) return neg_count < o.neg_count;
-      if (first != o.first) return first < o.first;
+      if (head_seq != o.head_seq) return head_seq < o.head_seq;
       return seg < o.seg;
     }
   };
@@ -123,12 +139,19 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   };
   Key key(uint32_t s) const {
     const Group& g = groups_[s];
-    return Key{!g.dirty, ~g.count, g.first, s};
+    return Key{!g.dirty, ~g.count, seq_[g.head], s};
+  }
+  // Does the budget bind: is the cache at its dirty budget with a buffered group whose segment is clean
+  // (in the tree, clean groups sort last; the current group is out of it)?
+  bool binds(bool cur_left) const {
+    if (!cache_ || cache_->dirty_segments() < budget_) return false;
+    return (cur_left && !groups_[cur_].dirty) || (!order_.empty() && order_.rbegin()->clean);
   }
 
   uint32_t eps_;
   uint64_t max_age_;
   MapCache* cache_;
+  uint32_t budget_;             // MapCache::dirty_budget()
   std::vector<Group> groups_;   // per map segment
   std::vector<uint32_t> next_;  // per slot: next slot of its group
   std::vector<uint32_t> seg_;   // per slot: its group
@@ -138,6 +161,7 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   std::deque<Arrival> arrivals_;  // arrival order, stale entries skipped lazily
   uint64_t counter_ = 0;
   uint32_t cur_ = kInvalid;     // the group being flushed
+  bool batch_ = false;          // cur_ was chosen under a binding budget (or by the age bound): it continues
   uint64_t aged_ = 0;
 };
 

@@ -30,6 +30,7 @@ class FullMap : public MapCache {
     mark_dirty(lpns, n);
   }
   uint32_t dirty_segments() const override { return dirty_.size(); }
+  uint32_t dirty_budget() const override { return limited_ ? limit_ : segments_; }
   bool write_needs_segment() const override { return false; }
   size_t memory_bytes() const override { return limited_ ? MapCache::memory_bytes() + dirty_.memory_bytes() : 0; }
 

@@ -101,6 +101,10 @@ class MapCache {
   virtual void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) = 0;
   // Segments holding dirty entries.
   virtual uint32_t dirty_segments() const = 0;
+  // Dirty segments the cache may hold before an update to a segment that is not dirty yet forces a
+  // write-back: the page map's map.dirty_limit (every segment when the map is fully protected). 0 for a
+  // demand-based scheme, where such an update may always cost flash work (a load, an eviction).
+  virtual uint32_t dirty_budget() const { return 0; }
   // True when the scheme has areas worth reporting separately (PTSD).
   virtual bool partitioned() const { return false; }
   // Does recording an update need the segment in DRAM (so an update waits for a load in flight)?
