@@ -63,7 +63,14 @@ WaveFinish finish_waveform(WaveTracer& wave, uint64_t now, const std::string& pa
   WaveFinish f;
   auto w0 = std::chrono::steady_clock::now();
   wave.finish(now);
-  std::filesystem::rename(wave.options().write_path, path);
+  std::error_code ec;
+  std::filesystem::rename(wave.options().write_path, path, ec);
+  if (ec) {  // an I/O error, not the model's: the earlier file stays, the partial one goes
+    std::error_code rec;
+    std::filesystem::remove(wave.options().write_path, rec);
+    throw OutputError("waveform " + path + ": cannot move " + wave.options().write_path + " into place (" +
+                      ec.message() + "); an earlier file there is left as it was");
+  }
   f.layout = wave.write_layout();
   f.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   if (wave.stats().out_of_order)

@@ -88,3 +88,26 @@ def test_staging_folder_gone_mid_run_is_an_output_error(bin_dir, tmp_path):
     assert "model error" not in err
     assert not staging.exists()
     assert snapshot(tmp_path / "out") == before
+
+
+def test_waveform_rename_failing_is_an_output_error(bin_dir, tmp_path):
+    """A folder put where the waveform goes while the run simulates: exit 2 naming the waveform, not a model
+    error, no partial file left, and the output set not replaced (the run failed before writing it)."""
+    first = run(bin_dir, tmp_path, "--set", "workload.io_count=2000")
+    assert first.returncode == 0, first.stderr
+    before = snapshot(tmp_path / "out")
+    p = subprocess.Popen([str(bin_dir / "ssdtlm-generic"), "--out", "out", "--quiet", "--vcd", "w/run.vcd", *SMALL,
+                          "--set", "workload.io_count=300000"],
+                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    staging = tmp_path / "out" / (".ssdtlm-staging-%d" % p.pid)
+    deadline = time.time() + 30
+    while not staging.is_dir():
+        assert p.poll() is None and time.time() < deadline
+        time.sleep(0.02)
+    (tmp_path / "w" / "run.vcd" / "in_the_way").mkdir(parents=True)
+    _, err = p.communicate(timeout=300)
+    assert p.returncode == 2, err
+    assert "waveform w/run.vcd: cannot move" in err and "model error" not in err
+    assert [f.name for f in (tmp_path / "w").iterdir()] == ["run.vcd"]
+    assert snapshot(tmp_path / "out") == before
+    assert not staging.exists()
