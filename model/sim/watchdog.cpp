@@ -42,8 +42,12 @@ bool Watchdog::check(uint64_t now) {
   if (tripped()) return true;
   const NvmeHost& h = p_.host();
   const uint64_t done = h.completed() + h.stats().trims;
-  if (done != last_done_ || h.outstanding() == 0 || now < hold_ps_) {  // progress, nothing due, or a recovery
+  // Progress, nothing due, a recovery, or the first check that finds commands waiting (the previous one found
+  // none: the sampler may have slept across an idle gap since, the commands are newer than that check).
+  const bool waiting = h.outstanding() > 0;
+  if (done != last_done_ || !waiting || !waiting_ || now < hold_ps_) {
     last_done_ = done;
+    waiting_ = waiting;
     since_ps_ = std::max(now, hold_ps_);
     return false;
   }

@@ -48,6 +48,7 @@ class Watchdog {
   Platform& p_;
   uint64_t window_ps_;
   uint64_t last_done_ = ~uint64_t(0), since_ps_ = 0, hold_ps_ = 0;
+  bool waiting_ = false;  // the last check found commands outstanding
   std::string reason_;
 };
 
