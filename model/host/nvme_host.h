@@ -77,6 +77,7 @@ class NvmeHost : public sc_core::sc_module {
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
   uint64_t completed() const { return stats_.ios[0] + stats_.ios[1]; }
   uint32_t outstanding() const { return outstanding_; }
+  uint32_t queue_outstanding(uint32_t q) const { return queue_outstanding_[q]; }  // submitted on queue q, not completed
   bool finished() const { return done_jobs_ == jobs_.size(); }
   HostProgress progress() const;
   // Bad input met while running (a trace line, a request the device cannot take): the run stops.

@@ -93,6 +93,7 @@ void Sampler::sample() {
     }
   }
   if (p_.host().finished()) return;
+  if (watch_ && watch_(now)) return;
   if (!idle) {
     tick_.notify(ps_time(interval_ps_));
     return;

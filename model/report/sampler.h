@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ class Sampler : public sc_core::sc_module {
   void start_clock();  // call right before sc_start: progress rates count from here
   void finish();       // adds the last, partial interval
   std::string csv() const;
+  // Called at every tick with the simulated time (the run's watchdog); true = the run is stopping, no
+  // further tick.
+  void set_watch(std::function<bool(uint64_t)> watch) { watch_ = std::move(watch); }
 
  private:
   void sample();
@@ -41,6 +45,7 @@ class Sampler : public sc_core::sc_module {
            last_erases_ = 0, last_gc_programs_ = 0, last_trims_ = 0, last_nand_reads_ = 0;
   std::chrono::steady_clock::time_point wall0_, last_print_;
   sc_core::sc_event tick_;
+  std::function<bool(uint64_t)> watch_;
 };
 
 }  // namespace ssdtlm

@@ -53,6 +53,10 @@ class Platform {
   virtual RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) = 0;
   // Host writes per logical unit (empty unless stats.lpn_writes).
   virtual const std::vector<uint32_t>& lpn_write_counts() const = 0;
+  // What a run that stopped completing waits for, in one line (the watchdog's message): the outstanding
+  // commands by queue, the dies with queued operations, what the FTL holds back (writes waiting for buffer
+  // room or held by the policy, flush programs not landed, map write-backs waiting for a die, GC).
+  virtual std::string stuck_state() = 0;
 };
 
 struct PlatformInfo {

@@ -12,6 +12,7 @@
 #include "report/sampler.h"
 #include "report/summary.h"
 #include "sim/version.h"
+#include "sim/watchdog.h"
 
 namespace ssdtlm {
 
@@ -51,13 +52,15 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
 }
 
 // The timed run, power lost at each scheduled instant the run reaches.
-std::vector<RecoveryReport> timed_run(Platform& p, const Params& params) {
+// The watchdog learns of each recovery: no completion is due while the host waits for it.
+std::vector<RecoveryReport> timed_run(Platform& p, const Params& params, Watchdog& watchdog) {
   std::vector<RecoveryReport> recoveries;
   PowerLossState state;
   for (uint64_t t : params.fault.power_loss_ps) {
     if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p.host().finished() || p.host().error()) break;
     recoveries.push_back(p.lose_power(state, now_ps()));
+    watchdog.hold_until(now_ps() + recoveries.back().time_ps);
   }
   if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
   return recoveries;
@@ -79,6 +82,9 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
   const PreconditionResult pre = precondition(*p, params, o.progress);
+  // Checked at each sampler tick: commands outstanding and none completing for the window stops the run.
+  Watchdog watchdog(*p, stall_window_ps(params));
+  sampler.set_watch([&watchdog](uint64_t now) { return watchdog.check(now); });
 
   // The waveform covers the timed run: its signals start from the preconditioned state.
   std::unique_ptr<WaveTracer> wave;
@@ -86,13 +92,12 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
 
   sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
-  const std::vector<RecoveryReport> recoveries = timed_run(*p, params);
+  const std::vector<RecoveryReport> recoveries = timed_run(*p, params, watchdog);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (p->host().error()) std::rethrow_exception(p->host().error());
+  if (watchdog.tripped()) throw watchdog.stuck();
   if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
-    throw std::runtime_error("the simulation stalled at " + std::to_string(double(now_ps()) / 1e12) + " s with " +
-                             std::to_string(p->host().outstanding()) +
-                             " commands outstanding and jobs unfinished (no event pending)");
+    throw watchdog.stuck("the simulation stalled with jobs unfinished and no event pending");
   sampler.finish();
   WaveFinish wave_end;
   if (wave) wave_end = finish_waveform(*wave, now_ps(), o.vcd_path);

@@ -45,6 +45,7 @@ std::unique_ptr<WaveTracer> start_waveform(const RunOptions& o, const std::strin
   WaveOptions wo;
   wo.path = o.vcd_path;
   wo.write_path = waveform_temp_path(o.vcd_path);  // renamed to path when the run succeeds
+  remove_on_signal(wo.write_path);                  // and removed by SIGINT, SIGTERM, SIGHUP before
   wo.fst = o.fst || (o.vcd_path.size() > 4 && o.vcd_path.compare(o.vcd_path.size() - 4, 4, ".fst") == 0);
   wo.start_ps = o.vcd_start_ps;
   wo.end_ps = o.vcd_end_ps;
@@ -62,7 +63,14 @@ WaveFinish finish_waveform(WaveTracer& wave, uint64_t now, const std::string& pa
   WaveFinish f;
   auto w0 = std::chrono::steady_clock::now();
   wave.finish(now);
-  std::filesystem::rename(wave.options().write_path, path);
+  std::error_code ec;
+  std::filesystem::rename(wave.options().write_path, path, ec);
+  if (ec) {  // an I/O error, not the model's: the earlier file stays, the partial one goes
+    std::error_code rec;
+    std::filesystem::remove(wave.options().write_path, rec);
+    throw OutputError("waveform " + path + ": cannot move " + wave.options().write_path + " into place (" +
+                      ec.message() + "); an earlier file there is left as it was");
+  }
   f.layout = wave.write_layout();
   f.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   if (wave.stats().out_of_order)
@@ -106,6 +114,25 @@ void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool 
   if (!r.lpn_writes_csv.empty()) staged.write("lpn_writes.csv", r.lpn_writes_csv);
   if (fio_json) staged.write("fio.json", json_text(r.fio_json) + "\n");
   staged.commit(output_file_names());
+}
+
+std::string write_incomplete(OutputDir& staged, const Config& c, const RunStuck& stuck) {
+  nlohmann::json j = {{"complete", false},
+                      {"exit_status", 3},
+                      {"reason", stuck.reason},
+                      {"state", stuck.state},
+                      {"stopped_at_s", double(stuck.sim_ps) / 1e12},
+                      {"completed_commands", stuck.completed},
+                      {"note", "the run stopped; the other outputs here, if any, are those of the last complete run"},
+                      {"version", project_version()},
+                      {"config", c.json()}};
+  try {
+    staged.write("incomplete.json", json_text(j) + "\n");
+    staged.commit_beside();
+  } catch (const OutputError&) {
+    return "";
+  }
+  return (staged.dir() / "incomplete.json").string();
 }
 
 int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,

@@ -11,6 +11,7 @@
 #include "report/output_dir.h"
 #include "sim/platform.h"
 #include "sim/run.h"
+#include "sim/watchdog.h"
 #include "wave/wave_trace.h"
 
 namespace ssdtlm {
@@ -38,6 +39,11 @@ std::string lpn_writes_csv(const std::vector<uint32_t>& counts);
 // Writes config.json, summary.json, the CSVs and fio.json into --out as one set; `staged` was made
 // before the simulation, so a directory that cannot be written stops the run early.
 void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool fio_json);
+
+// A run the watchdog stopped: the set in --out is not replaced (it is the last complete run's); this run's
+// account goes beside it in incomplete.json ("complete": false, the reason, what is stuck, the configuration),
+// which the next complete run removes. Returns where it went ("" when it could not be written).
+std::string write_incomplete(OutputDir& staged, const Config& c, const RunStuck& stuck);
 
 // Prints what --output-format asks for; returns the exit status (1 when the integrity check failed).
 int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,

@@ -43,7 +43,16 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   // Where the results go is checked before the simulation, not after it.
   if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());
   OutputDir staged(req.out_dir);
-  const RunResult r = simulate(c, info, ro);
+  RunResult r;
+  try {
+    r = simulate(c, info, ro);
+  } catch (const RunStuck& stuck) {  // the earlier set stays; incomplete.json says why this run stopped
+    const std::string where = write_incomplete(staged, c, stuck);
+    std::cerr << prog << ": model error: the run is stuck at " << double(stuck.sim_ps) / 1e12 << " s simulated: "
+              << stuck.reason << "; " << stuck.state << ". The outputs in " << req.out_dir
+              << "/ were not replaced" << (where.empty() ? "" : "; this run's account is in " + where) << "\n";
+    return 3;
+  }
   write_outputs(staged, c, r, ro.fio_json);
   return print_result(r, req.format, req.quiet, req.out_dir, prog);
 }
@@ -58,6 +67,9 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
   } catch (const TraceError& e) {  // a trace line that does not parse
+    std::cerr << prog << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const OutputError& e) {  // --out could not take the outputs: the previous set is whole
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {  // a request the device cannot take

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "completion_fault.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {
@@ -27,6 +28,7 @@ class GenericPlatform : public Platform {
   void reset_statistics() override;
   RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) override;
   const std::vector<uint32_t>& lpn_write_counts() const override { return ftl_->lpn_writes(); }
+  std::string stuck_state() override;
 
  private:
   PreconditionParams precondition_;
@@ -40,6 +42,7 @@ class GenericPlatform : public Platform {
   std::vector<std::unique_ptr<Workload>> workloads_;  // one per job
   std::unique_ptr<NvmeHost> host_;
   std::unique_ptr<NvmeController> nvme_;
+  std::unique_ptr<CompletionFault> fault_;  // the test hook, when the environment asks for it
   std::unique_ptr<Ftl> ftl_;
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<ChannelController>> channels_;
