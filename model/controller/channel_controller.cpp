@@ -224,7 +224,7 @@ std::string ChannelController::describe() const {
     if (d.staged) s += ", a program staged";
     if (d.suspended) s += ", an operation suspended";
   }
-  return s.empty() ? "no die has work" : s;
+  return s;
 }
 
 void ChannelController::update(uint32_t k, uint64_t now) {

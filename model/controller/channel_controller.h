@@ -77,7 +77,7 @@ class ChannelController : public sc_core::sc_module {
   const ChannelStats& stats() const;
   size_t queued(uint32_t local_die) const { return dies_[local_die].queue.size(); }
   // The dies with work, in words (queued operations, the head's command and ready time, what the array and the
-  // bus hold): for a run that stopped making progress.
+  // bus hold; empty when no die has work): for a run that stopped making progress.
   std::string describe() const;
 
   static constexpr uint64_t kLookaheadPs = 1000000;  // 1 us

@@ -87,10 +87,6 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   }
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const { return host_.waiting_units(); }
-  // What else the FTL holds back (the watchdog's account of a run that stopped completing).
-  bool writes_held() const { return host_.writes_held(); }           // by the scheduling policy
-  uint32_t flushes_pending() const { return flush_.pending(); }      // flush programs not released
-  bool map_writes_waiting() const { return map_.writes_waiting(); }  // map write-backs waiting for a die
   const FtlStats& stats() const { return stats_; }
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() {

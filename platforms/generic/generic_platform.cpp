@@ -138,26 +138,13 @@ std::string GenericPlatform::stuck_state() {
       queues += (queues.empty() ? "" : ", ") + ("q" + std::to_string(q)) + " " + std::to_string(host_->queue_outstanding(q));
   if (!queues.empty()) s += " (" + queues + ")";
   std::string dies;
-  uint32_t busy = 0;
-  for (uint32_t ch = 0; ch < g_.channels; ++ch)
-    for (uint32_t k = 0; k < g_.dies_per_channel; ++k)
-      if (const size_t n = channels_[ch]->queued(k)) {
-        if (++busy <= 16)
-          dies += (dies.empty() ? "" : ", ") + ("ch" + std::to_string(ch) + ".die" + std::to_string(k)) + " " +
-                  std::to_string(n);
-      }
-  s += busy ? "; dies with queued flash operations: " + dies + (busy > 16 ? " and " + std::to_string(busy - 16) + " more" : "")
-            : "; no die has a queued flash operation";
-  std::string ftl;
-  const auto add = [&](const std::string& what) { ftl += (ftl.empty() ? "" : ", ") + what; };
-  if (const uint64_t w = ftl_->waiting_write_units()) add(std::to_string(w) + " write units waiting for buffer room");
-  if (ftl_->writes_held()) add("writes held by the scheduling policy until a flush lands");
-  if (const uint32_t f = ftl_->flushes_pending()) add(std::to_string(f) + " flush programs not landed");
-  if (ftl_->map_writes_waiting()) add("map write-backs waiting for a die with room");
-  if (const uint32_t gc = ftl_->gc_active_dies()) add("GC active on " + std::to_string(gc) + " dies");
-  s += "; FTL: " + (ftl.empty() ? std::string("holds no write, flush or map work back") : ftl);
-  s += "; buffer " + std::to_string(ftl_->buffer().occupied()) + "/" + std::to_string(ftl_->buffer().capacity()) +
-       " units; " + std::to_string(page_ftl_->blocks().total_free_blocks()) + " free blocks";
+  for (const auto& c : channels_) {
+    const std::string d = c->describe();
+    if (!d.empty()) dies += (dies.empty() ? "" : "; ") + d;
+  }
+  s += dies.empty() ? "; no die has a queued flash operation" : "; dies with flash work: " + dies;
+  s += "; FTL: " + ftl_->describe_state();
+  s += "; " + std::to_string(page_ftl_->blocks().total_free_blocks()) + " free blocks";
   return s;
 }
 
