@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "common/text.h"
 #include "config/params.h"
 #include "wave/wave_trace.h"
 
@@ -142,6 +143,7 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       r.has_window = true;
     } else if (flag == "--seed") {
       r.seed = take();
+      if (r.seed.empty()) throw ConfigError("option --seed: expected an integer (sim.seed), got ''");
     } else if (flag == "--output-format") {
       r.format = take();
       if (r.format != "text" && r.format != "json" && r.format != "fio-json")
@@ -149,7 +151,7 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
     } else if (flag == "--quiet") {
       r.quiet = true;
     } else {
-      throw ConfigError("unknown option '" + a + "'\n" + usage(info.name));
+      throw ConfigError("unknown option " + quote_text(a) + "\n" + usage(info.name));
     }
   }
   return r;
