@@ -233,17 +233,19 @@ std::vector<uint64_t> read_power_loss_instants(const Config& c) {
     }
     if (item.empty() || used != item.size() || !(ms > 0) || ms > 1.8e7)
       throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
-                        item + "' in '" + list + "'");
+                        escape_text(item) + "' in '" + escape_text(list) + "'");
     t.push_back(uint64_t(std::llround(ms * 1e9)));
     pos = end + 1;
   }
+  check_power_loss_list_apart(t, list);
   const uint64_t n = c.u("fault.power_loss_count");
   const double window = c.d("fault.power_loss_window_ms");
   check_power_loss_window(n, window);
   Rng rng(c.u("fault.power_loss_seed") * 0x9E3779B97F4A7C15ull + 0x5EED);
+  const size_t listed = t.size();
   for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
+  check_power_loss_draws_apart(t, listed);
   std::sort(t.begin(), t.end());
-  t.erase(std::unique(t.begin(), t.end()), t.end());
   return t;
 }
 

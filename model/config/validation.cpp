@@ -2,6 +2,7 @@
 // a key named in quotes, what was expected, what was got.
 #include "config/validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -57,6 +58,35 @@ void check_power_loss_window(uint64_t n, double window) {
   if (n && !(window > 0))
     throw ConfigError("fault.power_loss_window_ms: expected a span > 0 ms to draw fault.power_loss_count=" +
                       std::to_string(n) + " random instants from");
+}
+
+// The run tells instants apart to the picosecond (SystemC's resolution): two instants that round to the same
+// picosecond would be one power loss, so the list refuses them rather than merging them without a word.
+void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::string& list) {
+  std::vector<std::pair<uint64_t, size_t>> order;
+  for (size_t i = 0; i < ps.size(); ++i) order.emplace_back(ps[i], i);
+  std::sort(order.begin(), order.end());
+  for (size_t k = 1; k < order.size(); ++k)
+    if (order[k].first == order[k - 1].first) {
+      const size_t i = order[k - 1].second, j = order[k].second;
+      throw ConfigError("fault.power_loss_at_ms: instants " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                          " of '" + escape_text(list) + "' fall on the same picosecond (the run's time resolution): give each "
+                          "power loss once, at least 1e-9 ms apart");
+    }
+}
+
+void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed) {
+  std::vector<uint64_t> sorted(ps.begin() + std::ptrdiff_t(listed), ps.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw ConfigError("fault.power_loss_count, fault.power_loss_window_ms: " + std::to_string(sorted.size()) +
+                      " random instants in the window fall two on the same picosecond (the run's time resolution): "
+                      "widen fault.power_loss_window_ms, lower fault.power_loss_count or change fault.power_loss_seed");
+  for (size_t i = 0; i < listed; ++i)
+    if (std::binary_search(sorted.begin(), sorted.end(), ps[i]))
+      throw ConfigError("fault.power_loss_at_ms, fault.power_loss_count: listed instant " + std::to_string(i + 1) +
+                        " and a random one (fault.power_loss_window_ms, fault.power_loss_seed) fall on the same "
+                        "picosecond: change fault.power_loss_seed or the listed instant");
 }
 
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity) {
@@ -241,6 +271,19 @@ void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_
       throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
                         "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
                         "run two apps together)");
+}
+
+std::vector<std::string> config_warnings(const Config& c) {
+  std::vector<std::string> out;
+  const bool losses = !c.s("fault.power_loss_at_ms").empty() || c.u("fault.power_loss_count") > 0;
+  const uint64_t saved = c.u("power.protected_bytes"), buffer = c.u("buffer.bytes");
+  if (losses && c.b("buffer.power_protected") && saved != 0 && saved < buffer)
+    out.push_back("keys 'power.protected_bytes' (" + std::to_string(saved) + ") < 'buffer.bytes' (" +
+                  std::to_string(buffer) + "): with buffer.power_protected=true the capacitors save the write buffer "
+                  "first, but only " + std::to_string(saved) + " bytes of it; a full buffer loses up to " +
+                  std::to_string(buffer - saved) + " bytes of acknowledged writes at each power loss "
+                  "(docs/power_loss.md)");
+  return out;
 }
 
 }  // namespace ssdtlm

@@ -5,6 +5,7 @@
 
 #include "common/text.h"
 #include "config/params.h"
+#include "config/validation.h"
 #include "wave/wave_trace.h"
 
 namespace ssdtlm {
@@ -180,6 +181,8 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
     if (fio) override_jobs(c, s);
   }
   if (!r.seed.empty()) c.set("sim.seed=" + r.seed);
+  if (!r.quiet)
+    for (auto& w : config_warnings(c)) std::cerr << prog << ": warning: " << w << "\n";
   return c;
 }
 

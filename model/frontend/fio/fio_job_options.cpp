@@ -227,7 +227,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (ignored_options().count(key) || ignored_options().count(l.key)) {
     ignore(l.key);
   } else {
-    fail_at(l.file, l.line, "unknown fio option '" + l.key + "' (see docs/fio.md for the options ssdtlm reads)");
+    fail_at(l.file, l.line, "unknown fio option " + quote_text(l.key) + " (see docs/fio.md for the options ssdtlm reads)");
   }
 }
 
