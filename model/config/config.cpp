@@ -305,7 +305,7 @@ void Config::set(const std::string& assignment) {
   if (k->type == KeyType::String) {
     v = text;
   } else if (k->type == KeyType::Jobs) {
-    v = parse_config_json(text, "--set " + path);
+    v = parse_config_json(text, "--set", path);
   } else {
     // A number or true/false as JSON; anything else ("64M", "0.7ms", "25%", "yes") as text in the key's units
     // (where a number that overflows or underflows a double is refused).

@@ -51,7 +51,7 @@ std::set<size_t> underflowing_numbers(const std::string& text) {
 
 }  // namespace
 
-nlohmann::json parse_config_json(const std::string& text, const std::string& origin) {
+nlohmann::json parse_config_json(const std::string& text, const std::string& origin, const std::string& key) {
   // The key being read, so that a refused value names its key.
   std::vector<std::string> keys;
   std::vector<long> index;  // per level: -1 in an object, else the array element being read
@@ -59,14 +59,14 @@ nlohmann::json parse_config_json(const std::string& text, const std::string& ori
   const std::set<size_t> underflows = underflowing_numbers(text);
   size_t numbers = 0;
   auto where = [&]() {
-    std::string p;
+    std::string p = key;
     for (size_t i = 0; i < keys.size(); ++i)
       p += index[i] >= 0 ? "[" + std::to_string(index[i]) + "]" : (p.empty() ? "" : ".") + keys[i];
     return escape_text(p.size() > 120 ? p.substr(0, 120) + "..." : p);
   };
   auto at_key = [&]() {
-    const std::string key = where();
-    return origin + ": " + (key.empty() ? "" : "key '" + key + "': ");
+    const std::string at = where();
+    return origin + ": " + (at.empty() ? "" : "key '" + at + "': ");
   };
   auto element_done = [&]() {
     if (!index.empty() && index.back() >= 0) ++index.back();

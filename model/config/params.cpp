@@ -289,7 +289,7 @@ Params read_params(const Config& c) {
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
   p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * p.frontiers.frontiers();
   check_geometry(p.geometry, p.reserved_blocks_per_die);
-  check_gc(p.gc, p.frontiers);
+  check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);
   p.ftl = read_ftl_params(c);

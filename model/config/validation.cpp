@@ -138,7 +138,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                           "streams.count > 0 use fifo (hexa with streams is not supported yet)");
 }
 
-void check_gc(const GcParams& gc, const FrontierLayout& layout) {
+void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   const bool min_invalid = gc.min_invalid > 0;
   if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
@@ -157,6 +157,19 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout) {
   if (layout.map)
     throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
                       "map.protected_ratio below 1) is not supported yet");
+  // With several dies, each frontier's dies move through its lines unevenly: while GC collects a line, every
+  // frontier (host flushes go on) may have a die that opens its next line, so the kept lines must hold one per
+  // frontier and one more to start. With fewer, GC can collect line after line with no room left for host data
+  // (issue 30: 2 x 2 dies, ftl.gc_free_blocks=2 stopped mid-run, "collected 129 lines without room for host data").
+  const uint32_t writing = layout.map_frontier();
+  if (dies > 1 && kept < writing + 1)
+    throw ConfigError("keys '" + std::string(min_invalid ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks") +
+                      "', 'ftl.gc_unit', 'streams.count': superblock GC on " + std::to_string(dies) +
+                      " dies needs a free line for each of the " + std::to_string(writing) +
+                      " frontier(s) that write while a line is collected (" + std::to_string(layout.user) +
+                      " user stream(s)" + (layout.gc_in_user ? "" : " + " + std::to_string(layout.gc) + " GC") +
+                      ") and one more to start, at least " + std::to_string(writing + 1) + " (lines), got " +
+                      std::to_string(kept));
 }
 
 void check_victim_policy_name(const GcParams& gc) {

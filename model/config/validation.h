@@ -39,7 +39,7 @@ void check_streams(const StreamParams& s, const std::string& internal, bool supe
 // ftl.gc_urgent_free_blocks at most ftl.gc_free_blocks (with ftl.gc_min_invalid); superblock GC
 // (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,
 // map.protected_ratio).
-void check_gc(const GcParams& gc, const FrontierLayout& layout);
+void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies);
 
 // ftl.gc_victim names a registered victim policy.
 void check_victim_policy_name(const GcParams& gc);
