@@ -91,3 +91,11 @@ TEST_CASE("cli: control characters in quoted input are escaped, the message on o
   CHECK_THAT(r.err, Contains("unknown key 'ho\\nst'"));
   CHECK(r.err.find("ho\nst") == std::string::npos);
 }
+
+TEST_CASE("cli: a workload value the synthetic generator refuses names its configuration key", "[cli][input]") {
+  // Found by the fuzz test: "workload: SyntheticSpec.bssplit: ..." named the generator's field, not the key.
+  const std::string dir = fresh("cli_spec_key");
+  const CliRun r = timed(dir, ssdtlm::test::cli_binary() + " --out out --quiet --set workload.bssplit=inf" + kSmall);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("key 'workload.bssplit': SyntheticSpec.bssplit"));
+}

@@ -67,6 +67,6 @@ TEST_CASE("trace input: an offset whose request ends past 2^64 is named as such,
 
 TEST_CASE("trace input: control characters in the quoted line are escaped", "[trace][input]") {
   TempDir tmp;
-  const std::string e = trace_error(tmp.write("c.csv", std::string("0,W,0,4096\n1,W\x01,0,4096\n", 25)), "csv");
+  const std::string e = trace_error(tmp.write("c.csv", std::string("0,W,0,4096\n1,W\x01,0,4096\n")), "csv");
   CHECK_THAT(e, Contains("c.csv:2") && Contains("\\x01"));
 }
