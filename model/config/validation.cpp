@@ -251,6 +251,9 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
     if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
     return;
   }
+  if (w.block_align % 512)
+    throw ConfigError("key 'workload.block_align': expected 0 (the block size) or a multiple of 512 bytes (a sector), "
+                      "got " + std::to_string(w.block_align));
   const uint64_t offset = w.address_offset;
   if (offset >= logical_bytes)
     throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +

@@ -155,3 +155,8 @@ TEST_CASE("validation: superblock GC on several dies keeps a free line per writi
   CHECK(error({"ftl.gc_free_blocks=3", "geometry.channels=1", "geometry.dies_per_channel=1"}).empty());
   CHECK(error({"geometry.channels=1", "geometry.dies_per_channel=1"}).empty());  // one die: a line is a block
 }
+
+TEST_CASE("validation: workload.block_align is a multiple of a sector (issue 30)", "[config][validation]") {
+  CHECK_THAT(error_with({"workload.block_align=3"}), Contains("workload.block_align") && Contains("multiple of 512"));
+  CHECK(error_with({"workload.block_align=512"}).empty());
+}
