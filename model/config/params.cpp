@@ -216,6 +216,7 @@ PowerLossParams read_power_loss_params(const Config& c) {
 
 std::vector<uint64_t> read_power_loss_instants(const Config& c) {
   std::vector<uint64_t> t;
+  std::vector<double> listed_ms;
   const std::string list = c.s("fault.power_loss_at_ms");
   size_t pos = 0;
   while (pos < list.size()) {
@@ -235,9 +236,10 @@ std::vector<uint64_t> read_power_loss_instants(const Config& c) {
       throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
                         escape_text(item) + "' in '" + escape_text(list) + "'");
     t.push_back(uint64_t(std::llround(ms * 1e9)));
+    listed_ms.push_back(ms);
     pos = end + 1;
   }
-  check_power_loss_list_apart(t, list);
+  check_power_loss_list_apart(t, listed_ms, list);
   const uint64_t n = c.u("fault.power_loss_count");
   const double window = c.d("fault.power_loss_window_ms");
   check_power_loss_window(n, window);
@@ -246,6 +248,7 @@ std::vector<uint64_t> read_power_loss_instants(const Config& c) {
   for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
   check_power_loss_draws_apart(t, listed);
   std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());  // an instant listed twice is one power loss
   return t;
 }
 

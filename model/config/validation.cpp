@@ -62,16 +62,16 @@ void check_power_loss_window(uint64_t n, double window) {
 
 // The run tells instants apart to the picosecond (SystemC's resolution): two instants that round to the same
 // picosecond would be one power loss, so the list refuses them rather than merging them without a word.
-void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::string& list) {
+void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::vector<double>& ms, const std::string& list) {
   std::vector<std::pair<uint64_t, size_t>> order;
   for (size_t i = 0; i < ps.size(); ++i) order.emplace_back(ps[i], i);
   std::sort(order.begin(), order.end());
   for (size_t k = 1; k < order.size(); ++k)
-    if (order[k].first == order[k - 1].first) {
+    if (order[k].first == order[k - 1].first && ms[order[k].second] != ms[order[k - 1].second]) {
       const size_t i = order[k - 1].second, j = order[k].second;
       throw ConfigError("fault.power_loss_at_ms: instants " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-                          " of '" + escape_text(list) + "' fall on the same picosecond (the run's time resolution): give each "
-                          "power loss once, at least 1e-9 ms apart");
+                          " of '" + escape_text(list) + "' are different times on the same picosecond (the run's time resolution), "
+                          "which would be one power loss: write them at least 1e-9 ms apart, or as the same number");
     }
 }
 

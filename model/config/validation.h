@@ -22,8 +22,9 @@ void check_page_types_for_cell(const std::string& cell, const std::string& page_
 // fault.power_loss_window_ms > 0 when fault.power_loss_count draws instants from it.
 void check_power_loss_window(uint64_t count, double window_ms);
 // Power-loss instants (ps) that the run cannot tell apart (the same picosecond) are refused, not merged: in the
-// list (fault.power_loss_at_ms), among the random draws, or a draw on a listed instant (the first `listed`).
-void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::string& list);
+// list (fault.power_loss_at_ms; the same number listed twice is one power loss), among the random draws, or a
+// draw on a listed instant (the first `listed`).
+void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::vector<double>& ms, const std::string& list);
 void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed);
 // fault.power_loss_at_ms / fault.power_loss_count need check.integrity=true.
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity);
