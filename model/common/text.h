@@ -93,4 +93,35 @@ inline std::string escape_bytes(const std::string& s) {
   return out + "'";
 }
 
+// `s` quoted for a message about user input: control characters (NUL, newline, ...) as \n, \t, \0 or \xNN, so
+// that a message is never cut at a NUL nor split across lines; other bytes (UTF-8 text) as they are.
+inline std::string quote_text(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "'";
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c != 0x7F) {
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == 0) {
+      out += "\\0";
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + "'";
+}
+
+// quote_text without the quotes.
+inline std::string escape_text(const std::string& s) {
+  const std::string q = quote_text(s);
+  return q.substr(1, q.size() - 2);
+}
+
 }  // namespace ssdtlm

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+#include "common/text.h"
 #include <string_view>
 
 namespace ssdtlm {
@@ -30,7 +32,7 @@ struct UnitError : std::invalid_argument {
   // what(): "expected <syntax>, got '<text>' (<reason>)"; reason(): the short cause ("unknown unit 'Q'",
   // "a size cannot be negative", ...), empty when the text is simply not a number.
   UnitError(const std::string& expected, std::string_view text, const std::string& reason = "")
-      : std::invalid_argument("expected " + expected + ", got '" + std::string(text) + "'" +
+      : std::invalid_argument("expected " + expected + ", got " + quote_text(std::string(text)) +
                               (reason.empty() ? "" : " (" + reason + ")")),
         reason_(reason) {}
   const std::string& reason() const { return reason_; }

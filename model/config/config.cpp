@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/text.h"
+#include "config/json_input.h"
 #include "common/units.h"
 
 namespace ssdtlm {
@@ -73,6 +75,13 @@ std::string expected(const KeySpec& k) {
 
 // A value written as text ("64M", "0.7ms", "25%", "yes") in the key's own type; throws UnitError.
 nlohmann::json from_text(const KeySpec& k, const std::string& text) {
+  {
+    std::string_view t = trim(text);
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+    if (t.size() > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+      throw UnitError(k.type == KeyType::Int ? "an integer" : "a number", text,
+                      "hexadecimal is not read in configuration values: write the number in decimal");
+  }
   switch (k.type) {
     case KeyType::Int: {
       if (is_bytes(k)) return nlohmann::json(int64_t(parse_size(text)));
@@ -98,17 +107,29 @@ nlohmann::json from_text(const KeySpec& k, const std::string& text) {
   }
 }
 
-// Walks a nested document, reporting every leaf as a dotted path.
+// Whether some schema key lies under `prefix` (a section such as "host", or "workload.app").
+bool is_section(const std::string& prefix) {
+  for (auto& k : config_schema())
+    if (k.path.size() > prefix.size() && k.path.compare(0, prefix.size(), prefix) == 0 && k.path[prefix.size()] == '.')
+      return true;
+  return false;
+}
+
+// Walks a nested document, reporting every leaf as a dotted path; an object that is neither a key nor a section
+// is reported as a leaf too (an unknown key, even when empty). Iterative in depth up to kMaxConfigDepth.
 void flatten(const nlohmann::json& j, const std::string& prefix, std::vector<std::pair<std::string, const nlohmann::json*>>& out,
-             const std::string& origin) {
+             const std::string& origin, int depth = 0) {
   if (!j.is_object()) {
     out.emplace_back(prefix, &j);
     return;
   }
+  if (depth >= kMaxConfigDepth)
+    throw ConfigError(origin + ": key '" + escape_text(prefix) + "': nested deeper than " + std::to_string(kMaxConfigDepth) +
+                      " levels of objects and arrays (the most a configuration may have)");
   for (auto it = j.begin(); it != j.end(); ++it) {
     std::string p = prefix.empty() ? it.key() : prefix + "." + it.key();
-    if (it.value().is_object() && !find_key(p))
-      flatten(it.value(), p, out, origin);
+    if (it.value().is_object() && !find_key(p) && is_section(p))
+      flatten(it.value(), p, out, origin, depth + 1);
     else
       out.emplace_back(p, &it.value());
   }
@@ -222,7 +243,7 @@ nlohmann::json Config::checked_jobs(const nlohmann::json& v, const std::string& 
       }
       const KeySpec* k = find_key(job_key(it.key()));
       if (!k || it.key().find('.') != std::string::npos)
-        throw ConfigError(origin + ": unknown key '" + at + "." + it.key() +
+        throw ConfigError(origin + ": unknown key '" + at + "." + escape_text(it.key()) +
                           "' (a job takes name, queues, queue_depth and the workload.* keys without 'workload.')");
       job[it.key()] = checked(*k, it.value(), origin, at + "." + it.key());
     }
@@ -253,79 +274,44 @@ void Config::merge(const nlohmann::json& doc, const std::string& origin) {
   if (!doc.is_object()) throw ConfigError(origin + ": expected a JSON object at the top level");
   std::vector<std::pair<std::string, const nlohmann::json*>> leaves;
   flatten(doc, "", leaves, origin);
-  for (auto& [path, value] : leaves) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const auto& [path, value] = leaves[i];
     const KeySpec* k = find_key(path);
-    if (!k) throw ConfigError(origin + ": unknown key '" + path + "' (see README, 'Configuration keys')");
+    if (!k) throw ConfigError(origin + ": unknown key " + quote_text(path) + " (see README, 'Configuration keys')");
+    for (size_t e = 0; e < i; ++e)  // "host.queues" and {"host": {"queues": ...}} in one document
+      if (leaves[e].first == path && *leaves[e].second != *value)
+        throw ConfigError(origin + ": key '" + path + "' given twice (once as a dotted name, once nested) with "
+                          "different values");
     assign(*k, *value, origin);
   }
 }
 
 void Config::merge_text(const std::string& text, const std::string& origin) {
-  nlohmann::json doc;
-  // The key being read, so that a value the parser refuses (1e400 overflows a double) names its key.
-  std::vector<std::string> keys;
-  std::vector<long> index;  // per level: -1 in an object, else the array element being read
-  auto where = [&]() {
-    std::string p;
-    for (size_t i = 0; i < keys.size(); ++i)
-      p += index[i] >= 0 ? "[" + std::to_string(index[i]) + "]" : (p.empty() ? "" : ".") + keys[i];
-    return p;
-  };
-  auto element_done = [&]() {
-    if (!index.empty() && index.back() >= 0) ++index.back();
-  };
-  using E = nlohmann::json::parse_event_t;
-  nlohmann::json::parser_callback_t track = [&](int, E event, nlohmann::json& parsed) {
-    switch (event) {
-      case E::object_start: keys.emplace_back(); index.push_back(-1); break;
-      case E::array_start: keys.emplace_back(); index.push_back(0); break;
-      case E::key: keys.back() = parsed.get<std::string>(); break;
-      case E::object_end: case E::array_end: keys.pop_back(); index.pop_back(); element_done(); break;
-      case E::value: element_done(); break;
-    }
-    return true;
-  };
-  try {
-    doc = nlohmann::json::parse(text, track);
-  } catch (const nlohmann::json::out_of_range& e) {  // number overflow
-    const std::string key = where();
-    throw ConfigError(origin + ": " + (key.empty() ? "" : "key '" + key + "': ") +
-                      "expected a number within a double's range (about 1.8e308): " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(origin + ": not valid JSON: " + e.what());
-  }
-  merge(doc, origin);
+  merge(parse_config_json(text, origin), origin);
 }
 
 void Config::merge_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open configuration file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  merge_text(ss.str(), path);
+  merge_text(read_input_file(path, "--config"), path);
 }
 
 void Config::set(const std::string& assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set '" + assignment + "': expected key.path=value");
+    throw ConfigError("--set " + quote_text(assignment) + ": expected key.path=value");
   std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   const KeySpec* k = find_key(path);
-  if (!k) throw ConfigError("--set: unknown key '" + path + "' (see README, 'Configuration keys')");
+  if (!k) throw ConfigError("--set: unknown key " + quote_text(path) + " (see README, 'Configuration keys')");
   nlohmann::json v;
   if (k->type == KeyType::String) {
     v = text;
   } else if (k->type == KeyType::Jobs) {
-    try {
-      v = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {  // parse_error, or out_of_range for a number that overflows
-      throw ConfigError("--set: key '" + path + "': expected " + expected(*k) + ", got '" + text + "'");
-    }
+    v = parse_config_json(text, "--set", path);
   } else {
-    // A number or true/false as JSON; anything else ("64M", "0.7ms", "25%", "yes") as text in the key's units.
+    // A number or true/false as JSON; anything else ("64M", "0.7ms", "25%", "yes") as text in the key's units
+    // (where a number that overflows or underflows a double is refused).
     try {
       v = nlohmann::json::parse(text);
-      if (!v.is_number() && !v.is_boolean()) v = text;
+      if ((!v.is_number() && !v.is_boolean()) || (v.is_number() && number_underflows(text))) v = text;
     } catch (const nlohmann::json::exception&) {  // not JSON, or a number that overflows (1e400): as text
       v = text;
     }

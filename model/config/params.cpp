@@ -216,6 +216,7 @@ PowerLossParams read_power_loss_params(const Config& c) {
 
 std::vector<uint64_t> read_power_loss_instants(const Config& c) {
   std::vector<uint64_t> t;
+  std::vector<double> listed_ms;
   const std::string list = c.s("fault.power_loss_at_ms");
   size_t pos = 0;
   while (pos < list.size()) {
@@ -233,17 +234,21 @@ std::vector<uint64_t> read_power_loss_instants(const Config& c) {
     }
     if (item.empty() || used != item.size() || !(ms > 0) || ms > 1.8e7)
       throw ConfigError("fault.power_loss_at_ms: expected comma-separated simulated times in ms in (0, 1.8e7], got '" +
-                        item + "' in '" + list + "'");
+                        escape_text(item) + "' in '" + escape_text(list) + "'");
     t.push_back(uint64_t(std::llround(ms * 1e9)));
+    listed_ms.push_back(ms);
     pos = end + 1;
   }
+  check_power_loss_list_apart(t, listed_ms, list);
   const uint64_t n = c.u("fault.power_loss_count");
   const double window = c.d("fault.power_loss_window_ms");
   check_power_loss_window(n, window);
   Rng rng(c.u("fault.power_loss_seed") * 0x9E3779B97F4A7C15ull + 0x5EED);
+  const size_t listed = t.size();
   for (uint64_t i = 0; i < n; ++i) t.push_back(std::max<uint64_t>(1, uint64_t(rng.uniform() * window * 1e9)));
+  check_power_loss_draws_apart(t, listed);
   std::sort(t.begin(), t.end());
-  t.erase(std::unique(t.begin(), t.end()), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());  // an instant listed twice is one power loss
   return t;
 }
 
@@ -287,7 +292,7 @@ Params read_params(const Config& c) {
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
   p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * p.frontiers.frontiers();
   check_geometry(p.geometry, p.reserved_blocks_per_die);
-  check_gc(p.gc, p.frontiers);
+  check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);
   p.ftl = read_ftl_params(c);

@@ -2,6 +2,7 @@
 // a key named in quotes, what was expected, what was got.
 #include "config/validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -59,6 +60,35 @@ void check_power_loss_window(uint64_t n, double window) {
                       std::to_string(n) + " random instants from");
 }
 
+// The run tells instants apart to the picosecond (SystemC's resolution): two instants that round to the same
+// picosecond would be one power loss, so the list refuses them rather than merging them without a word.
+void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::vector<double>& ms, const std::string& list) {
+  std::vector<std::pair<uint64_t, size_t>> order;
+  for (size_t i = 0; i < ps.size(); ++i) order.emplace_back(ps[i], i);
+  std::sort(order.begin(), order.end());
+  for (size_t k = 1; k < order.size(); ++k)
+    if (order[k].first == order[k - 1].first && ms[order[k].second] != ms[order[k - 1].second]) {
+      const size_t i = order[k - 1].second, j = order[k].second;
+      throw ConfigError("fault.power_loss_at_ms: instants " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                          " of '" + escape_text(list) + "' are different times on the same picosecond (the run's time resolution), "
+                          "which would be one power loss: write them at least 1e-9 ms apart, or as the same number");
+    }
+}
+
+void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed) {
+  std::vector<uint64_t> sorted(ps.begin() + std::ptrdiff_t(listed), ps.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw ConfigError("fault.power_loss_count, fault.power_loss_window_ms: " + std::to_string(sorted.size()) +
+                      " random instants in the window fall two on the same picosecond (the run's time resolution): "
+                      "widen fault.power_loss_window_ms, lower fault.power_loss_count or change fault.power_loss_seed");
+  for (size_t i = 0; i < listed; ++i)
+    if (std::binary_search(sorted.begin(), sorted.end(), ps[i]))
+      throw ConfigError("fault.power_loss_at_ms, fault.power_loss_count: listed instant " + std::to_string(i + 1) +
+                        " and a random one (fault.power_loss_window_ms, fault.power_loss_seed) fall on the same "
+                        "picosecond: change fault.power_loss_seed or the listed instant");
+}
+
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity) {
   if (!instants.empty() && !check_integrity)
     throw ConfigError("fault.power_loss_at_ms / fault.power_loss_count: need check.integrity=true (recovery replays "
@@ -108,7 +138,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                           "streams.count > 0 use fifo (hexa with streams is not supported yet)");
 }
 
-void check_gc(const GcParams& gc, const FrontierLayout& layout) {
+void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   const bool min_invalid = gc.min_invalid > 0;
   if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
@@ -127,6 +157,19 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout) {
   if (layout.map)
     throw ConfigError("key 'ftl.gc_unit': superblock GC with translation pages on flash (ftl.mapping other than page, or "
                       "map.protected_ratio below 1) is not supported yet");
+  // With several dies, each frontier's dies move through its lines unevenly: while GC collects a line, every
+  // frontier (host flushes go on) may have a die that opens its next line, so the kept lines must hold one per
+  // frontier and one more to start. With fewer, GC can collect line after line with no room left for host data
+  // (issue 30: 2 x 2 dies, ftl.gc_free_blocks=2 stopped mid-run, "collected 129 lines without room for host data").
+  const uint32_t writing = layout.map_frontier();
+  if (dies > 1 && kept < writing + 1)
+    throw ConfigError("keys '" + std::string(min_invalid ? "ftl.gc_urgent_free_blocks" : "ftl.gc_free_blocks") +
+                      "', 'ftl.gc_unit', 'streams.count': superblock GC on " + std::to_string(dies) +
+                      " dies needs a free line for each of the " + std::to_string(writing) +
+                      " frontier(s) that write while a line is collected (" + std::to_string(layout.user) +
+                      " user stream(s)" + (layout.gc_in_user ? "" : " + " + std::to_string(layout.gc) + " GC") +
+                      ") and one more to start, at least " + std::to_string(writing + 1) + " (lines), got " +
+                      std::to_string(kept));
 }
 
 void check_victim_policy_name(const GcParams& gc) {
@@ -208,6 +251,9 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
     if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
     return;
   }
+  if (w.block_align % 512)
+    throw ConfigError("key 'workload.block_align': expected 0 (the block size) or a multiple of 512 bytes (a sector), "
+                      "got " + std::to_string(w.block_align));
   const uint64_t offset = w.address_offset;
   if (offset >= logical_bytes)
     throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +
@@ -241,6 +287,19 @@ void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_
       throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
                         "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
                         "run two apps together)");
+}
+
+std::vector<std::string> config_warnings(const Config& c) {
+  std::vector<std::string> out;
+  const bool losses = !c.s("fault.power_loss_at_ms").empty() || c.u("fault.power_loss_count") > 0;
+  const uint64_t saved = c.u("power.protected_bytes"), buffer = c.u("buffer.bytes");
+  if (losses && c.b("buffer.power_protected") && saved != 0 && saved < buffer)
+    out.push_back("keys 'power.protected_bytes' (" + std::to_string(saved) + ") < 'buffer.bytes' (" +
+                  std::to_string(buffer) + "): with buffer.power_protected=true the capacitors save the write buffer "
+                  "first, but only " + std::to_string(saved) + " bytes of it; a full buffer loses up to " +
+                  std::to_string(buffer - saved) + " bytes of acknowledged writes at each power loss "
+                  "(docs/power_loss.md)");
+  return out;
 }
 
 }  // namespace ssdtlm

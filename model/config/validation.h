@@ -21,6 +21,11 @@ void check_page_types_for_cell(const std::string& cell, const std::string& page_
 
 // fault.power_loss_window_ms > 0 when fault.power_loss_count draws instants from it.
 void check_power_loss_window(uint64_t count, double window_ms);
+// Power-loss instants (ps) that the run cannot tell apart (the same picosecond) are refused, not merged: in the
+// list (fault.power_loss_at_ms; the same number listed twice is one power loss), among the random draws, or a
+// draw on a listed instant (the first `listed`).
+void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::vector<double>& ms, const std::string& list);
+void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed);
 // fault.power_loss_at_ms / fault.power_loss_count need check.integrity=true.
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity);
 
@@ -35,7 +40,7 @@ void check_streams(const StreamParams& s, const std::string& internal, bool supe
 // ftl.gc_urgent_free_blocks at most ftl.gc_free_blocks (with ftl.gc_min_invalid); superblock GC
 // (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,
 // map.protected_ratio).
-void check_gc(const GcParams& gc, const FrontierLayout& layout);
+void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies);
 
 // ftl.gc_victim names a registered victim policy.
 void check_victim_policy_name(const GcParams& gc);
@@ -61,5 +66,10 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
 void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed);
+
+// What a configuration allows but should not do without a word (printed on stderr before the run, silenced by
+// --quiet): power.protected_bytes smaller than the write buffer that buffer.power_protected=true saves at a power
+// loss (docs/power_loss.md: the save stops where the budget ends, and acknowledged writes can be lost).
+std::vector<std::string> config_warnings(const Config& c);
 
 }  // namespace ssdtlm

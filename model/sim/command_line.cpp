@@ -3,7 +3,9 @@
 #include <cmath>
 #include <iostream>
 
+#include "common/text.h"
 #include "config/params.h"
+#include "config/validation.h"
 #include "wave/wave_trace.h"
 
 namespace ssdtlm {
@@ -142,6 +144,7 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       r.has_window = true;
     } else if (flag == "--seed") {
       r.seed = take();
+      if (r.seed.empty()) throw ConfigError("option --seed: expected an integer (sim.seed), got ''");
     } else if (flag == "--output-format") {
       r.format = take();
       if (r.format != "text" && r.format != "json" && r.format != "fio-json")
@@ -149,7 +152,7 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
     } else if (flag == "--quiet") {
       r.quiet = true;
     } else {
-      throw ConfigError("unknown option '" + a + "'\n" + usage(info.name));
+      throw ConfigError("unknown option " + quote_text(a) + "\n" + usage(info.name));
     }
   }
   return r;
@@ -178,6 +181,8 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
     if (fio) override_jobs(c, s);
   }
   if (!r.seed.empty()) c.set("sim.seed=" + r.seed);
+  if (!r.quiet)
+    for (auto& w : config_warnings(c)) std::cerr << prog << ": warning: " << w << "\n";
   return c;
 }
 

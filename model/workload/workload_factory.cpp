@@ -106,6 +106,28 @@ std::unique_ptr<Workload> make_precondition_workload(const std::vector<WorkloadP
   return std::make_unique<Interleave>(std::move(parts));
 }
 
+namespace {
+// "key 'workload.bssplit': " for SyntheticSpec's "SyntheticSpec.bssplit: ..." (the configuration key the field
+// comes from), else "workload: ".
+std::string spec_key(const std::string& what) {
+  static const char* const kFields[][2] = {
+      {"pattern", "workload.pattern"},         {"read_fraction", "workload.read_fraction"},
+      {"trim_fraction", "workload.trim_fraction"}, {"block_bytes", "workload.block_bytes"},
+      {"bssplit", "workload.bssplit"},         {"distribution", "workload.distribution"},
+      {"range_bytes", "workload.address_range"}, {"range_offset", "workload.address_offset"},
+      {"block_align", "workload.block_align"}, {"small_align", "workload.block_align"},
+      {"zone_range", "workload.zone_range"},   {"zone_size", "workload.zone_size"},
+      {"zone_skip", "workload.zone_skip"}};
+  const std::string prefix = "SyntheticSpec.";
+  if (what.compare(0, prefix.size(), prefix) == 0) {
+    const std::string field = what.substr(prefix.size(), what.find(':') - prefix.size());
+    for (auto& f : kFields)
+      if (field == f[0]) return "key '" + std::string(f[1]) + "': ";
+  }
+  return "workload: ";
+}
+}  // namespace
+
 SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes) {
   SyntheticSpec s;
   const uint64_t offset = w.address_offset;
@@ -159,7 +181,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   try {
     w = std::make_unique<SyntheticWorkload>(s);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(std::string("workload: ") + e.what());
+    throw ConfigError(spec_key(e.what()) + e.what());
   }
   if (!for_precondition) w->set_pacing(p.pacing);
   return w;

@@ -207,7 +207,7 @@ TEST_CASE("a number that overflows a double names its key in files and in --set"
              Contains("key 'jobs[1].read_fraction'"));
   CHECK_THAT(error_of([&] { c.set("timing.t_read_us=1e400"); }), Contains("key 'timing.t_read_us'") && Contains("1e400"));
   CHECK_THAT(error_of([&] { c.set("geometry.channels=1e400"); }), Contains("key 'geometry.channels'"));
-  CHECK_THAT(error_of([&] { c.set(R"(jobs=[{"read_fraction": 1e400}])"); }), Contains("key 'jobs'"));
+  CHECK_THAT(error_of([&] { c.set(R"(jobs=[{"read_fraction": 1e400}])"); }), Contains("--set: key 'jobs[0].read_fraction'"));
 }
 
 TEST_CASE("string keys must be UTF-8: config.json and summary.json hold them", "[config]") {

@@ -126,3 +126,37 @@ TEST_CASE("validation: app workloads and jobs", "[config][validation]") {
   CHECK(error_with({"precondition.fill=false", "precondition.drive_writes=0"},
                    R"({"jobs": [{"pattern": "app"}, {"read_fraction": 0.5}]})") == "");
 }
+
+TEST_CASE("validation: superblock GC on several dies keeps a free line per writing frontier and one more (issue 30)",
+          "[config][validation][superblock]") {
+  const std::initializer_list<std::string> small = {"geometry.channels=2", "geometry.dies_per_channel=2",
+                                                    "geometry.blocks_per_plane=64", "geometry.pages_per_block=64",
+                                                    "buffer.bytes=1M", "ftl.gc_unit=superblock"};
+  Config c = platform_config(generic_platform_info());
+  for (auto& s : small) c.set(s);
+  auto error = [&](std::initializer_list<std::string> more) {
+    Config d = c;
+    for (auto& s : more) d.set(s);
+    try {
+      read_params(d);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // It used to stop mid-run with exit 3: "superblock GC collected 129 lines without room for host data".
+  CHECK_THAT(error({}), Contains("'ftl.gc_free_blocks', 'ftl.gc_unit', 'streams.count'") &&
+                           Contains("on 4 dies") && Contains("at least 3 (lines), got 2"));
+  CHECK(error({"ftl.gc_free_blocks=3"}).empty());
+  CHECK_THAT(error({"ftl.gc_min_invalid=0.1", "ftl.gc_free_blocks=3"}), Contains("ftl.gc_urgent_free_blocks"));
+  // Two user streams and the shared GC frontier: three frontiers, four lines.
+  CHECK_THAT(error({"ftl.gc_free_blocks=3", "streams.count=1", "streams.assign=manual", "geometry.over_provisioning=0.5"}),
+             Contains("at least 4 (lines), got 3"));
+  CHECK(error({"ftl.gc_free_blocks=3", "geometry.channels=1", "geometry.dies_per_channel=1"}).empty());
+  CHECK(error({"geometry.channels=1", "geometry.dies_per_channel=1"}).empty());  // one die: a line is a block
+}
+
+TEST_CASE("validation: workload.block_align is a multiple of a sector (issue 30)", "[config][validation]") {
+  CHECK_THAT(error_with({"workload.block_align=3"}), Contains("workload.block_align") && Contains("multiple of 512"));
+  CHECK(error_with({"workload.block_align=512"}).empty());
+}

@@ -4,6 +4,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job_internal.h"
 
@@ -87,11 +88,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
 }
 
 FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open fio job file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_fio_job_text(ss.str(), path, device_bytes);
+  return parse_fio_job_text(read_input_file(path, "--fio"), path, device_bytes);
 }
 
 }  // namespace ssdtlm

@@ -108,7 +108,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     if (sep == std::string::npos || sep == 0) fail(s.bsrange_at, "expected a range such as 4k-64k");
     uint64_t lo = in_.size_value(s.bsrange_at, std::string(trim(range->substr(0, sep))), s.kb_base);
     uint64_t hi = in_.size_value(s.bsrange_at, std::string(trim(range->substr(sep + 1))), s.kb_base);
-    if (lo > hi) std::swap(lo, hi);
+    if (lo > hi) fail(s.bsrange_at, "expected the smaller block size first (LOW-HIGH, such as 4k-64k)");
     if (lo == 0) fail(s.bsrange_at, "a block size of 0");
     if (hi / lo > 4096) not_modelled(s.bsrange_at, "more than 4096 block sizes in a range");
     std::string canon;  // every multiple of the smallest size, equally likely (fio's draw, to a multiple of lo)
@@ -125,7 +125,9 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
   }
   bool aligned = false;
   if (auto ba = one_value(s.blockalign, d, s.blockalign_at, "block alignments")) {
-    j["block_align"] = in_.size_value(s.blockalign_at, *ba, s.kb_base);
+    const uint64_t align = in_.size_value(s.blockalign_at, *ba, s.kb_base);
+    if (align % 512) fail(s.blockalign_at, "expected a multiple of 512 bytes (a sector)");
+    j["block_align"] = align;
     aligned = true;
   } else {
     j["block_align"] = 0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
 
@@ -30,7 +31,8 @@ struct Line {
   throw ConfigError(file + ":" + std::to_string(line) + ": " + what);
 }
 [[noreturn]] inline void fail(const Line& l, const std::string& what) {
-  fail_at(l.file, l.line, "option '" + l.key + (l.has_value ? "=" + l.value : "") + "': " + what);
+  const std::string v = l.value.size() > 120 ? l.value.substr(0, 120) + "..." : l.value;
+  fail_at(l.file, l.line, "option '" + escape_text(l.key) + (l.has_value ? "=" + escape_text(v) : "") + "': " + what);
 }
 [[noreturn]] inline void not_modelled(const Line& l, const std::string& what) {
   fail(l, "not modelled by ssdtlm: " + what);
@@ -59,7 +61,7 @@ class Reader {
 // A job's options (fio_job_options.cpp, fio_job_values.cpp)
 
 // "a,b,c" per direction (read, write, trim): a value not ending in a comma applies to the directions after it.
-std::array<std::optional<std::string>, 3> per_direction(const std::string& v);
+std::array<std::optional<std::string>, 3> per_direction(const Line& l);
 
 struct Amount {
   bool set = false, percent = false;

@@ -105,21 +105,21 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.rwmixread = 100 - percent(l);
   } else if (key == "bs") {
     need_value(l);
-    s.bs = per_direction(l.value);
+    s.bs = per_direction(l);
     s.bs_at = l;
     s.bssplit = {};
     s.bsrange = {};
   } else if (key == "bssplit") {
     need_value(l);
-    s.bssplit = per_direction(l.value);
+    s.bssplit = per_direction(l);
     s.bssplit_at = l;
   } else if (key == "bsrange") {
     need_value(l);
-    s.bsrange = per_direction(l.value);
+    s.bsrange = per_direction(l);
     s.bsrange_at = l;
   } else if (key == "blockalign") {
     need_value(l);
-    s.blockalign = per_direction(l.value);
+    s.blockalign = per_direction(l);
     s.blockalign_at = l;
   } else if (key == "random_distribution") {
     need_value(l);
@@ -186,11 +186,11 @@ void Interpreter::apply(Spec& s, const Line& l) {
     if (lower(l.value) != "complete") not_modelled(l, "think time counted at issue (ssdtlm counts completions)");
   } else if (key == "rate_iops") {
     need_value(l);
-    s.rate_iops = per_direction(l.value);
+    s.rate_iops = per_direction(l);
     s.rate_iops_at = l;
   } else if (key == "rate") {
     need_value(l);
-    s.rate = per_direction(l.value);
+    s.rate = per_direction(l);
     s.rate_at = l;
   } else if (key == "rate_process") {
     need_value(l);
@@ -227,7 +227,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (ignored_options().count(key) || ignored_options().count(l.key)) {
     ignore(l.key);
   } else {
-    fail_at(l.file, l.line, "unknown fio option '" + l.key + "' (see docs/fio.md for the options ssdtlm reads)");
+    fail_at(l.file, l.line, "unknown fio option " + quote_text(l.key) + " (see docs/fio.md for the options ssdtlm reads)");
   }
 }
 

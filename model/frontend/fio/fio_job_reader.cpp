@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/text.h"
 
 namespace ssdtlm {
@@ -53,10 +54,12 @@ void Reader::read_text(const std::string& text, const std::string& path, bool ne
     if (comment != std::string::npos) t = std::string(trim(t.substr(0, comment)));
     if (t.empty()) continue;
     if (t[0] == '[') {
-      if (nested) fail_at(path, lineno, "an included file cannot start a section ('" + t + "')");
-      if (t.back() != ']' || t.size() < 3) fail_at(path, lineno, "expected a section header '[name]', got '" + t + "'");
+      if (nested) fail_at(path, lineno, "an included file cannot start a section (" + quote_text(t) + ")");
+      if (t.back() != ']' || t.size() < 3) fail_at(path, lineno, "expected a section header '[name]', got " + quote_text(t));
       Section s;
-      s.name = t.substr(1, t.size() - 2);
+      s.name = std::string(trim(t.substr(1, t.size() - 2)));
+      if (s.name.empty() || s.name.find_first_of("[]") != std::string::npos)
+        fail_at(path, lineno, "expected a section name between '[' and ']', got " + quote_text(t));
       s.file = path;
       s.line = lineno;
       s.global = s.name.compare(0, 6, "global") == 0;
@@ -68,14 +71,20 @@ void Reader::read_text(const std::string& text, const std::string& path, bool ne
       std::string name(trim(t.substr(8)));
       fs::path p(name);
       if (!fs::exists(p)) p = fs::path(path).parent_path() / name;
-      std::ifstream f(p);
-      if (!f) fail_at(path, lineno, "include: cannot open '" + name + "'");
-      std::ostringstream ss;
-      ss << f.rdbuf();
-      read_text(ss.str(), p.string(), true, depth + 1);
+      if (name.empty()) fail_at(path, lineno, "include: expected a file name");
+      std::error_code ec;
+      if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+        fail_at(path, lineno, "include " + quote_text(name) + ": expected a regular file (a directory, FIFO or device is not read)");
+      std::string text;
+      try {
+        text = read_input_file(p.string(), "include");
+      } catch (const ConfigError& e) {
+        fail_at(path, lineno, e.what());
+      }
+      read_text(text, p.string(), true, depth + 1);
       continue;
     }
-    if (sections.empty()) fail_at(path, lineno, "option '" + t + "' outside of a [section]");
+    if (sections.empty()) fail_at(path, lineno, "option " + quote_text(t) + " outside of a [section]");
     Line l;
     l.file = path;
     l.line = lineno;
@@ -83,7 +92,7 @@ void Reader::read_text(const std::string& text, const std::string& path, bool ne
     l.has_value = eq != std::string::npos;
     l.key = lower(trim(l.has_value ? t.substr(0, eq) : t));
     if (l.has_value) l.value = expand_env(std::string(trim(t.substr(eq + 1))), path, lineno);
-    if (l.key.empty()) fail_at(path, lineno, "expected 'option=value', got '" + t + "'");
+    if (l.key.empty()) fail_at(path, lineno, "expected 'option=value', got " + quote_text(t));
     sections.back().options.push_back(std::move(l));
   }
 }

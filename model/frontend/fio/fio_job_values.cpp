@@ -57,7 +57,19 @@ class Expr {
       }
     }
   }
+  // Nesting ("((((1))))", "- - -1", "2^2^2") is bounded: each level is a recursion.
+  static constexpr int kMaxDepth = 256;
+  struct Deeper {
+    Expr& e;
+    explicit Deeper(Expr& x) : e(x) {
+      if (++e.depth_ > kMaxDepth)
+        throw UnitError("an arithmetic expression", e.s_.size() > 60 ? e.s_.substr(0, 60) + "..." : e.s_,
+                        "nested deeper than " + std::to_string(kMaxDepth) + " levels of parentheses, signs or powers");
+    }
+    ~Deeper() { --e.depth_; }
+  };
   double power() {
+    Deeper guard(*this);
     const double b = unary();
     skip();
     if (i_ < s_.size() && s_[i_] == '^') {
@@ -67,6 +79,7 @@ class Expr {
     return b;
   }
   double unary() {
+    Deeper guard(*this);
     skip();
     if (i_ < s_.size() && s_[i_] == '-') {
       ++i_;
@@ -88,15 +101,22 @@ class Expr {
 
   std::string s_;
   size_t i_ = 0;
+  int depth_ = 0;
   std::function<double(const std::string&)> atom_;
 };
 
 }  // namespace
 
 // "a,b,c" per direction (read, write, trim): a value not ending in a comma applies to the directions after it.
-std::array<std::optional<std::string>, 3> per_direction(const std::string& v) {
+// More than three values ("4k,,,"), or none ("bs=,"), is refused.
+std::array<std::optional<std::string>, 3> per_direction(const Line& l) {
+  const std::string& v = l.value;
   std::array<std::optional<std::string>, 3> out;
   const auto parts = split(v, ',');
+  if (parts.size() > 3) fail(l, "expected at most three comma-separated values (read,write,trim)");
+  bool any = false;
+  for (auto& p : parts) any |= !trim(p).empty();
+  if (!any) fail(l, "expected a value (read,write,trim: at least one of them)");
   for (size_t i = 0; i < 3; ++i) {
     if (i < parts.size()) {
       if (!trim(parts[i]).empty()) out[i] = std::string(trim(parts[i]));

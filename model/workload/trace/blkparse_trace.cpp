@@ -48,6 +48,10 @@ TraceWorkload::Line BlkparseTrace::parse(std::string_view line, IoRequest& r, ui
   if (fields_.size() < 7) throw LineError{kEvent};
 
   const std::string_view rwbs = fields_[6];
+  // blkparse's RWBS letters: F (flush/FUA), W, R, D (discard), N (none), S (sync), M (meta), A (ahead), E
+  // (secure erase).
+  if (rwbs.empty() || rwbs.find_first_not_of("FWRDNSMAE") != std::string_view::npos)
+    throw LineError{"expected a blkparse event whose RWBS field holds only F, W, R, D, N, S, M, A or E"};
   const bool discard = rwbs.find('D') != std::string_view::npos;
   const bool write = rwbs.find('W') != std::string_view::npos;
   const bool read = rwbs.find('R') != std::string_view::npos;

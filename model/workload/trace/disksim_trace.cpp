@@ -24,6 +24,7 @@ TraceWorkload::Line DisksimTrace::parse(std::string_view line, IoRequest& r, uin
       !parse_u64(fields_[2], blkno) || !parse_u64(fields_[3], bcount) || !parse_u64(fields_[4], flags) ||
       bcount == 0 || bcount > 0xFFFFFFFFull / 512 || blkno > (~uint64_t(0) >> 9))
     throw LineError{expected};
+  if (!ms && flags > 1) throw LineError{expected};  // MQSim's type: 0 or 1 (DiskSim's flags are bits, bit 0 = read)
   if (options().devno >= 0 && dev != uint64_t(options().devno)) return Line::Ignore;
   r.op = (flags & 1) ? IoOp::Read : IoOp::Write;  // DiskSim: bit 0 = read; MQSim: 1 = read
   r.offset = blkno * 512;

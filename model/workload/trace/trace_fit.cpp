@@ -46,6 +46,10 @@ FittedTrace::FittedTrace(std::function<std::unique_ptr<TraceWorkload>()> open, u
     bool first = true;
     while (scan->next(r)) {
       const uint64_t end = r.offset + r.bytes;
+      if (end < r.offset)  // past 2^64: no fit mode can place it, and the sum would wrap around
+        throw TraceFitError(path_ + ":" + std::to_string(scan->lines_read()) + ": a request at offset " +
+                            std::to_string(r.offset) + " + " + std::to_string(r.bytes) +
+                            " bytes ends beyond 2^64 bytes, the largest byte address a trace can give");
       if (r.bytes > device_)
         throw TraceFitError(path_ + ":" + std::to_string(scan->lines_read()) + ": a request of " + size(r.bytes) +
                             " is larger than the whole device (" + size(device_) + ")");

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/input_file.h"
+#include "common/text.h"
 #include "workload/trace/blkparse_trace.h"
 #include "workload/trace/csv_trace.h"
 #include "workload/trace/disksim_trace.h"
@@ -16,8 +18,8 @@ namespace {
 
 std::string quote_line(std::string_view text) {
   constexpr size_t kMax = 200;
-  if (text.size() <= kMax) return std::string(text);
-  return std::string(text.substr(0, kMax)) + "...";
+  if (text.size() <= kMax) return escape_text(std::string(text));
+  return escape_text(std::string(text.substr(0, kMax))) + "...";
 }
 
 }  // namespace
@@ -34,6 +36,7 @@ TraceError::TraceError(const std::string& file, const std::string& what)
 
 TraceWorkload::TraceWorkload(const std::string& path, const TraceOptions& opts)
     : path_(path), opts_(opts) {
+  require_regular_file(path, "workload.trace_path");  // a FIFO or /dev/zero would be read without end
   in_.open(path, std::ios::in | std::ios::binary);
   if (!in_) throw TraceError(path, std::string("cannot open trace file (") + std::strerror(errno) + ")");
 }

@@ -1,0 +1,39 @@
+#include "common/input_file.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "common/text.h"
+#include "config/config.h"
+
+namespace ssdtlm {
+
+void require_regular_file(const std::string& path, const std::string& what) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return;  // the caller's open reports it
+  if (S_ISREG(st.st_mode)) return;
+  const char* kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+                   : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+  throw ConfigError(what + " " + quote_text(path) + ": expected a regular file, got " + kind);
+}
+
+std::string read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes) {
+  require_regular_file(path, what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(what + " " + quote_text(path) + ": cannot open (" + std::strerror(errno) + ")");
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, size_t(in.gcount()));
+    if (text.size() > max_bytes)
+      throw ConfigError(what + " " + quote_text(path) + ": larger than " + std::to_string(max_bytes >> 20) +
+                        " MiB, the most a configuration or job file may hold");
+  }
+  if (in.bad()) throw ConfigError(what + " " + quote_text(path) + ": read error");
+  return text;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,19 @@
+// Reading the user's input files safely: only regular files (a FIFO or a device such as /dev/zero would be read
+// without end), and at most a documented size for the files read whole (configuration and fio job files).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ssdtlm {
+
+// The most bytes a configuration file or a fio job file may hold (README, "Running a platform").
+constexpr uint64_t kMaxInputFileBytes = 16ull << 20;
+
+// Refuses (ConfigError, exit 2) a path that does not name a regular file; `what` names the option or key
+// ("--config", "workload.trace_path"). A path that does not exist is left to the caller's own open.
+void require_regular_file(const std::string& path, const std::string& what);
+
+// The whole file, after require_regular_file; refused beyond max_bytes. `what` as above.
+std::string read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes = kMaxInputFileBytes);
+
+}  // namespace ssdtlm
