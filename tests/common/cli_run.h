@@ -28,6 +28,19 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+// `dir`, emptied (created if missing).
+inline std::string fresh(const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Command-line options for a small drive that runs in a fraction of a second: 2 x 2 dies of 64 blocks of 64
+// pages, a 1 MiB buffer, no overwrite preconditioning.
+inline const std::string kSmallDrive =
+    " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
+    " --set geometry.pages_per_block=64 --set buffer.bytes=1M --set precondition.drive_writes=0";
+
 // The platform executable ssdtlm-<platform>, quoted for the shell.
 inline std::string cli_binary(const std::string& platform = "generic") {
   return "'" + std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-" + platform + "'";

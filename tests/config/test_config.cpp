@@ -8,46 +8,36 @@
 #include "config/params.h"
 #include "workload/trace/trace_reader.h"
 #include "platform/platform_run.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
-
 TEST_CASE("unknown keys are rejected with their path", "[config]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"geometry": {"chanels": 4}})", "my.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"geometry": {"chanels": 4}})", "my.json"); }),
              Contains("my.json") && Contains("unknown key 'geometry.chanels'"));
-  CHECK_THAT(error_of([&] { c.set("host.depth=3"); }), Contains("unknown key 'host.depth'"));
+  CHECK_THAT(test::config_error_of([&] { c.set("host.depth=3"); }), Contains("unknown key 'host.depth'"));
 }
 
 TEST_CASE("wrong types and out-of-range values name the key and the expectation", "[config]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"geometry": {"channels": "eight"}})", "f.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"geometry": {"channels": "eight"}})", "f.json"); }),
              Contains("geometry.channels") && Contains("expected an integer"));
-  CHECK_THAT(error_of([&] { c.set("geometry.channels=0"); }), Contains("geometry.channels") && Contains("out of range"));
-  CHECK_THAT(error_of([&] { c.set("precondition.fill=maybe"); }), Contains("true or false"));
-  CHECK_THAT(error_of([&] { c.set("workload.pattern=zigzag"); }), Contains("random") && Contains("sequential"));
-  CHECK_THAT(error_of([&] { c.set("geometry.channels"); }), Contains("expected key.path=value"));
-  CHECK_THAT(error_of([&] { c.merge_text("{ not json", "broken.json"); }), Contains("broken.json") && Contains("JSON"));
-  CHECK_THAT(error_of([&] { c.merge_file("/nonexistent/x.json"); }), Contains("cannot open"));
+  CHECK_THAT(test::config_error_of([&] { c.set("geometry.channels=0"); }), Contains("geometry.channels") && Contains("out of range"));
+  CHECK_THAT(test::config_error_of([&] { c.set("precondition.fill=maybe"); }), Contains("true or false"));
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.pattern=zigzag"); }), Contains("random") && Contains("sequential"));
+  CHECK_THAT(test::config_error_of([&] { c.set("geometry.channels"); }), Contains("expected key.path=value"));
+  CHECK_THAT(test::config_error_of([&] { c.merge_text("{ not json", "broken.json"); }), Contains("broken.json") && Contains("JSON"));
+  CHECK_THAT(test::config_error_of([&] { c.merge_file("/nonexistent/x.json"); }), Contains("cannot open"));
   CHECK(c.i("geometry.channels") == 8);  // failed assignments leave the value alone
 }
 
 TEST_CASE("jobs are validated field by field", "[config]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.set("jobs=[{\"read_fraction\": 2}]"); }), Contains("jobs[0].read_fraction") && Contains("out of range"));
-  CHECK_THAT(error_of([&] { c.set("jobs=[{\"colour\": 1}]"); }), Contains("unknown key 'jobs[0].colour'"));
-  CHECK_THAT(error_of([&] { c.set("jobs={}"); }), Contains("array of job objects"));
+  CHECK_THAT(test::config_error_of([&] { c.set("jobs=[{\"read_fraction\": 2}]"); }), Contains("jobs[0].read_fraction") && Contains("out of range"));
+  CHECK_THAT(test::config_error_of([&] { c.set("jobs=[{\"colour\": 1}]"); }), Contains("unknown key 'jobs[0].colour'"));
+  CHECK_THAT(test::config_error_of([&] { c.set("jobs={}"); }), Contains("array of job objects"));
   c.set("jobs=[{\"name\": \"r\", \"queues\": 3, \"distribution\": \"zipf:1.2\"}]");
   CHECK(c.job_count() == 1);
   CHECK(c.job_name(0) == "r");
@@ -59,25 +49,25 @@ TEST_CASE("jobs are validated field by field", "[config]") {
 TEST_CASE("impossible geometry is rejected", "[config]") {
   Config c;
   c.set("geometry.over_provisioning=0.001");
-  CHECK_THAT(error_of([&] { read_geometry(c, 4); }),
+  CHECK_THAT(test::config_error_of([&] { read_geometry(c, 4); }),
              Contains("geometry.over_provisioning") && Contains("spare blocks"));
   Config d;
   d.set("geometry.page_bytes=6144");
-  CHECK_THAT(error_of([&] { read_geometry(d, 4); }), Contains("geometry.page_bytes"));
+  CHECK_THAT(test::config_error_of([&] { read_geometry(d, 4); }), Contains("geometry.page_bytes"));
   Config e;
   e.set("geometry.page_bytes=65536");
   e.set("geometry.planes_per_die=4");
-  CHECK_THAT(error_of([&] { read_geometry(e, 4); }), Contains("planes_per_die"));
+  CHECK_THAT(test::config_error_of([&] { read_geometry(e, 4); }), Contains("planes_per_die"));
 }
 
 TEST_CASE("unknown policy names list the known ones", "[config]") {
   Config c = test::generic_config({"ftl.gc_victim=oldest"});
-  CHECK_THAT(error_of([&] { test::run_generic(c); }), Contains("ftl.gc_victim") && Contains("greedy"));
+  CHECK_THAT(test::config_error_of([&] { test::run_generic(c); }), Contains("ftl.gc_victim") && Contains("greedy"));
 }
 
 TEST_CASE("a buffer smaller than a request is rejected", "[config]") {
   Config c = test::generic_config({"buffer.bytes=4096"});
-  CHECK_THAT(error_of([&] { test::run_generic(c); }), Contains("buffer.bytes"));
+  CHECK_THAT(test::config_error_of([&] { test::run_generic(c); }), Contains("buffer.bytes"));
 }
 
 TEST_CASE("the command line exits 2 on bad input and leaves earlier outputs intact", "[config][cli]") {
@@ -161,18 +151,18 @@ TEST_CASE("sizes, times, ratios and booleans take human units in --set and in fi
 
 TEST_CASE("unit errors name the key, print limits in units and say why", "[config][units]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.set("buffer.bytes=2TiB"); }),
+  CHECK_THAT(test::config_error_of([&] { c.set("buffer.bytes=2TiB"); }),
              Contains("buffer.bytes") && Contains("[0, 1 TiB]") && Contains("out of range"));
-  CHECK_THAT(error_of([&] { c.set("buffer.bytes=64Q"); }), Contains("buffer.bytes") && Contains("unknown unit 'Q'"));
-  CHECK_THAT(error_of([&] { c.set("buffer.bytes=-4k"); }), Contains("negative"));
-  CHECK_THAT(error_of([&] { c.set("workload.block_bytes=100M"); }), Contains("[512 B, 64 MiB]"));
-  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=1s"); }), Contains("timing.t_read_us") && Contains("[10 ns, 100 ms]"));
-  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=fast"); }), Contains("a time") && Contains("ns, us, ms, s"));
-  CHECK_THAT(error_of([&] { c.set("geometry.over_provisioning=lots"); }), Contains("percentage"));
-  CHECK_THAT(error_of([&] { c.set("workload.io_count=12abc"); }), Contains("workload.io_count") && Contains("integer"));
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"buffer": {"bytes": "huge"}})", "u.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.set("buffer.bytes=64Q"); }), Contains("buffer.bytes") && Contains("unknown unit 'Q'"));
+  CHECK_THAT(test::config_error_of([&] { c.set("buffer.bytes=-4k"); }), Contains("negative"));
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.block_bytes=100M"); }), Contains("[512 B, 64 MiB]"));
+  CHECK_THAT(test::config_error_of([&] { c.set("timing.t_read_us=1s"); }), Contains("timing.t_read_us") && Contains("[10 ns, 100 ms]"));
+  CHECK_THAT(test::config_error_of([&] { c.set("timing.t_read_us=fast"); }), Contains("a time") && Contains("ns, us, ms, s"));
+  CHECK_THAT(test::config_error_of([&] { c.set("geometry.over_provisioning=lots"); }), Contains("percentage"));
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.io_count=12abc"); }), Contains("workload.io_count") && Contains("integer"));
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"buffer": {"bytes": "huge"}})", "u.json"); }),
              Contains("u.json") && Contains("buffer.bytes"));
-  CHECK_THAT(error_of([&] { c.set("workload.io_count=1099511627777"); }), Contains("1099511627776"));
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.io_count=1099511627777"); }), Contains("1099511627776"));
   CHECK(c.i("buffer.bytes") == 64ll << 20);
 }
 
@@ -195,26 +185,26 @@ TEST_CASE("rates take their units: MB/s, MT/s and IOPS keys", "[config][units]")
   CHECK(c.d("workload.rate_iops") == Approx(20000));
   c.set("workload.rate_mbps=100MiB/s");
   CHECK(c.d("workload.rate_mbps") == Approx(104.8576));
-  CHECK_THAT(error_of([&] { c.set("nvme.link_mbps=fast"); }), Contains("nvme.link_mbps") && Contains("3.9GB/s"));
-  CHECK_THAT(error_of([&] { c.set("timing.channel_mts=500GT/s"); }), Contains("out of range"));
+  CHECK_THAT(test::config_error_of([&] { c.set("nvme.link_mbps=fast"); }), Contains("nvme.link_mbps") && Contains("3.9GB/s"));
+  CHECK_THAT(test::config_error_of([&] { c.set("timing.channel_mts=500GT/s"); }), Contains("out of range"));
 }
 
 TEST_CASE("a number that overflows a double names its key in files and in --set", "[config]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"timing": {"t_read_us": 1e400}})", "big.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"timing": {"t_read_us": 1e400}})", "big.json"); }),
              Contains("big.json") && Contains("key 'timing.t_read_us'") && Contains("1e400"));
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"jobs": [{"name": "a"}, {"read_fraction": -1e400}]})", "jobs.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"jobs": [{"name": "a"}, {"read_fraction": -1e400}]})", "jobs.json"); }),
              Contains("key 'jobs[1].read_fraction'"));
-  CHECK_THAT(error_of([&] { c.set("timing.t_read_us=1e400"); }), Contains("key 'timing.t_read_us'") && Contains("1e400"));
-  CHECK_THAT(error_of([&] { c.set("geometry.channels=1e400"); }), Contains("key 'geometry.channels'"));
-  CHECK_THAT(error_of([&] { c.set(R"(jobs=[{"read_fraction": 1e400}])"); }), Contains("--set: key 'jobs[0].read_fraction'"));
+  CHECK_THAT(test::config_error_of([&] { c.set("timing.t_read_us=1e400"); }), Contains("key 'timing.t_read_us'") && Contains("1e400"));
+  CHECK_THAT(test::config_error_of([&] { c.set("geometry.channels=1e400"); }), Contains("key 'geometry.channels'"));
+  CHECK_THAT(test::config_error_of([&] { c.set(R"(jobs=[{"read_fraction": 1e400}])"); }), Contains("--set: key 'jobs[0].read_fraction'"));
 }
 
 TEST_CASE("string keys must be UTF-8: config.json and summary.json hold them", "[config]") {
   Config c;
-  CHECK_THAT(error_of([&] { c.set("workload.trace_path=/tmp/\xff\xfe.trace"); }),
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.trace_path=/tmp/\xff\xfe.trace"); }),
              Contains("key 'workload.trace_path'") && Contains("UTF-8") && Contains("\\xff\\xfe"));
-  CHECK_THAT(error_of([&] { c.set("workload.trace_path=/tmp/\xed\xa0\x80"); }), Contains("UTF-8"));  // a surrogate
+  CHECK_THAT(test::config_error_of([&] { c.set("workload.trace_path=/tmp/\xed\xa0\x80"); }), Contains("UTF-8"));  // a surrogate
   c.set("workload.trace_path=/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");  // é € and an emoji are fine
   CHECK(c.s("workload.trace_path") == "/tmp/caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80.trace");
 }
@@ -227,8 +217,8 @@ TEST_CASE("a tri-state auto/true/false key takes JSON booleans and nothing else"
   CHECK(c.s("streams.internal") == "false");
   c.set("streams.internal=auto");
   CHECK(c.s("streams.internal") == "auto");
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"streams": {"internal": 1}})", "b.json"); }),
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"streams": {"internal": 1}})", "b.json"); }),
              Contains("b.json") && Contains("streams.internal"));
   // An ordinary string key still refuses a boolean.
-  CHECK_THAT(error_of([&] { c.merge_text(R"({"streams": {"assign": true}})", "c.json"); }), Contains("streams.assign"));
+  CHECK_THAT(test::config_error_of([&] { c.merge_text(R"({"streams": {"assign": true}})", "c.json"); }), Contains("streams.assign"));
 }

@@ -6,6 +6,7 @@
 #include "config/params.h"
 #include "controller/dram.h"
 #include "controller/flash_harness.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
@@ -18,14 +19,11 @@ constexpr uint64_t kPsPerByte = 10000;
 
 namespace {
 std::string error_of(const std::string& set) {
-  try {
+  return test::config_error_of([&] {
     Config c;
     c.set(set);
     read_dram_params(c);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 }  // namespace
 

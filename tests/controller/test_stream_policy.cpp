@@ -8,6 +8,7 @@
 #include "config/params.h"
 #include "controller/streams/autostream.h"
 #include "controller/streams/streams.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
@@ -20,14 +21,7 @@ std::vector<uint8_t> assign(StreamPolicy& p, uint32_t lpn, uint32_t units, uint3
   return out;
 }
 
-std::string error_of(const Config& c) {
-  try {
-    read_stream_params(c);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const Config& c) { return test::config_error_of([&] { read_stream_params(c); }); }
 
 }  // namespace
 

@@ -6,20 +6,18 @@
 #include "config/params.h"
 #include "flash/die_queue.h"
 #include "flash/flash_params.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
 namespace {
 std::string error_of(const std::vector<std::string>& sets) {
-  try {
+  return test::config_error_of([&] {
     Config c;
     for (auto& s : sets) c.set(s);
     read_flash_params(c);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 }  // namespace
 

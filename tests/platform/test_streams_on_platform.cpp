@@ -10,6 +10,7 @@
 #include "controller/precondition.h"
 #include "workload/workload_factory.h"
 #include "platform_run.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::test;
@@ -17,14 +18,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string error_of(const Config& c) {
-  try {
-    run_generic(c);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const Config& c) { return test::config_error_of([&] { run_generic(c); }); }
 
 }  // namespace
 

@@ -25,9 +25,7 @@ CliRun run(const std::string& dir, const std::string& args) {
   return run_in(dir, "--out out " + args);
 }
 
-const std::string kSmall =
-    " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
-    " --set geometry.pages_per_block=64 --set buffer.bytes=1M --set precondition.drive_writes=0";
+const std::string kSmall = ssdtlm::test::kSmallDrive;
 
 // summary.json without the fields that measure the host machine rather than the model.
 nlohmann::json model_summary(const std::string& path) {

@@ -12,17 +12,11 @@
 
 using Catch::Matchers::Contains;
 using ssdtlm::test::CliRun;
+using ssdtlm::test::fresh;
 namespace fs = std::filesystem;
 
 namespace {
-std::string fresh(const std::string& dir) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-const std::string kSmall =
-    " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
-    " --set geometry.pages_per_block=64 --set buffer.bytes=1M --set precondition.drive_writes=0";
+const std::string kSmall = ssdtlm::test::kSmallDrive;
 
 // The run, which must end within `seconds` of wall time.
 CliRun timed(const std::string& dir, const std::string& args, double seconds = 5) {

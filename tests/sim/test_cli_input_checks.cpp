@@ -15,6 +15,7 @@
 
 using Catch::Matchers::Contains;
 using ssdtlm::test::CliRun;
+using ssdtlm::test::fresh;
 using ssdtlm::test::cli_binary;
 using ssdtlm::test::run_in;
 using ssdtlm::test::shell;
@@ -24,15 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh(const std::string& dir) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-const std::string kSmall =
-    " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
-    " --set geometry.pages_per_block=64 --set buffer.bytes=1M --set precondition.drive_writes=0";
+const std::string kSmall = ssdtlm::test::kSmallDrive;
 // A run whose first request fails once simulated (2 MiB, more than the 1 MiB write buffer: an error only the
 // running host raises): a run refused for anything else was refused before the simulation. Needs
 // write_fails_when_run(dir) first.

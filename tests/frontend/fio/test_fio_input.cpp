@@ -8,6 +8,7 @@
 #include "common/temp_dir.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
@@ -15,12 +16,7 @@ using Catch::Matchers::Contains;
 namespace {
 constexpr uint64_t kDevice = 16ull << 30;
 std::string error_of(const std::string& text, const std::string& path = "job.fio") {
-  try {
-    parse_fio_job_text(text, path, kDevice);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::config_error_of([&] { parse_fio_job_text(text, path, kDevice); });
 }
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "common/temp_dir.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "common/config_error.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
@@ -25,12 +26,7 @@ FioJobFile parse(const std::string& text, uint64_t device = kDevice, const std::
 }
 
 std::string error_of(const std::string& text, uint64_t device = kDevice) {
-  try {
-    parse(text, device);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::config_error_of([&] { parse(text, device); });
 }
 
 const nlohmann::json& job(const FioJobFile& f, size_t j) { return f.jobs.at(j).config; }
