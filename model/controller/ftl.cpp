@@ -94,9 +94,7 @@ std::string Ftl::describe_state() const {
                   " units (" + std::to_string(buffer_->dirty()) + " dirty); writes waiting for room: " +
                   std::to_string(host_.waiting_units()) + " units" + (host_.writes_held() ? " (held by sched.policy)" : "") +
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
-  uint32_t collecting = 0;
-  for (uint32_t d = 0; d < g_.dies; ++d) collecting += ftl_.gc().die(d).active;
-  s += "; dies collecting: " + std::to_string(collecting) + "; " + map_.describe();
+  s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
   return s;
 }
 

@@ -106,7 +106,6 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   friend class FlushScheduler;
   friend class GcDriver;
   friend class MapWorkQueue;
-  friend struct FtlWave;
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);

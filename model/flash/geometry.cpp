@@ -17,14 +17,7 @@ Geometry Geometry::lines() const {
 }
 
 Geometry Geometry::derive(const Geometry& raw) {
-  Geometry g;
-  g.channels = raw.channels;
-  g.dies_per_channel = raw.dies_per_channel;
-  g.planes = raw.planes;
-  g.blocks_per_die = raw.blocks_per_die;
-  g.pages_per_block = raw.pages_per_block;
-  g.page_bytes = raw.page_bytes;
-  g.over_provisioning = raw.over_provisioning;
+  Geometry g = raw;  // the raw numbers; the rest is derived from them here
   g.dies = g.channels * g.dies_per_channel;
   g.units_per_page = g.planes * g.page_bytes / kUnitBytes;
   g.units_per_block = g.units_per_page * g.pages_per_block;
