@@ -220,6 +220,11 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
 
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+  if (w.verify && (w.pattern == "app" || w.pattern == "trace"))
+    throw ConfigError("key 'workload.verify': reads back what a random or sequential job wrote; workload.pattern=" +
+                      w.pattern + " is not one");
+  if (w.verify_backlog > 0 && !w.verify)
+    throw ConfigError("key 'workload.verify_backlog': needs workload.verify=true");
   if (w.zone_hint && streams_assign != "manual")
     throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
                       "uses (got streams.assign=" + streams_assign + ")");
@@ -278,6 +283,22 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
   }
   if (s.read_fraction + s.trim_fraction > 1.0)
     throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
+}
+
+void check_job_dependencies(const std::vector<JobParams>& jobs) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const std::string& name = jobs[j].workload.pacing.wait_for;
+    if (name.empty()) continue;
+    bool found = false;
+    std::string earlier;
+    for (size_t k = 0; k < j; ++k) {
+      found |= wait_for_names(name, jobs[k].name);
+      earlier += (earlier.empty() ? "" : ", ") + jobs[k].name;
+    }
+    if (!found)
+      throw ConfigError("key 'jobs[" + std::to_string(j) + "].wait_for': expected the name of an earlier job, got '" +
+                        name + "' (earlier jobs: " + (earlier.empty() ? "none" : earlier) + ")");
+  }
 }
 
 void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed) {

@@ -65,6 +65,8 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
+// workload.wait_for names an earlier job.
+void check_job_dependencies(const std::vector<JobParams>& jobs);
 void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed);
 
 // What a configuration allows but should not do without a word (printed on stderr before the run, silenced by

@@ -13,6 +13,12 @@ JobPacing read_pacing(const Config& c) {
   JobPacing p;
   p.start_delay_ns = ns(c.d("workload.start_delay_ms") * 1e6);
   p.stonewall = c.b("workload.stonewall");
+  p.wait_for = c.s("workload.wait_for");
+  const std::string exit = c.s("workload.exit_what");
+  p.exit_what = exit == "group"       ? ExitWhat::Group
+                : exit == "stonewall" ? ExitWhat::Stonewall
+                : exit == "all"       ? ExitWhat::All
+                                      : ExitWhat::None;
   p.ramp_ns = ns(c.d("workload.ramp_ms") * 1e6);
   p.runtime_ns = ns(c.d("workload.runtime_ms") * 1e6);
   p.think_ns = ns(c.d("workload.thinktime_us") * 1e3);
@@ -77,6 +83,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.runtime_ms = c.d("workload.runtime_ms");
   w.seed = workload_seed(c);
   w.pacing = read_pacing(c);
+  w.verify = c.b("workload.verify");
+  w.verify_backlog = c.u("workload.verify_backlog");
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
   w.trace_fit = c.s("workload.trace_fit");

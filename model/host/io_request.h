@@ -2,6 +2,7 @@
 // interface the host draws them from.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "common/io_op.h"
 
@@ -23,9 +24,13 @@ struct IoRequest {
 
 // How the host paces a job (fio's startdelay, stonewall, ramp_time, runtime, thinktime, rate). All zero =
 // start at once, keep the queues full until the workload runs dry, count everything.
+enum class ExitWhat : uint8_t { None, Group, Stonewall, All };  // fio's exitall + exit_what
+
 struct JobPacing {
   uint64_t start_delay_ns = 0;
   bool stonewall = false;        // start when every earlier job has finished
+  std::string wait_for;          // start when the earlier job(s) of this name have finished ("" = none)
+  ExitWhat exit_what = ExitWhat::None;  // when this job finishes, which others stop
   uint64_t ramp_ns = 0;          // completions before start + ramp are not counted in the host statistics
   uint64_t runtime_ns = 0;       // stop issuing at start + ramp + runtime (0 = no time limit)
   uint64_t think_ns = 0;         // idle time after every think_blocks completions
@@ -33,6 +38,16 @@ struct JobPacing {
   double rate_iops = 0;          // submissions per second (0 = no cap)
   double rate_bytes_per_s = 0;   // bytes per second (0 = no cap)
 };
+
+// Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...
+inline bool wait_for_names(const std::string& name, const std::string& job) {
+  if (job.compare(0, name.size(), name) != 0) return false;
+  if (job.size() == name.size()) return true;
+  if (job[name.size()] != '.' || job.size() == name.size() + 1) return false;
+  for (size_t i = name.size() + 1; i < job.size(); ++i)
+    if (job[i] < '0' || job[i] > '9') return false;
+  return true;
+}
 
 // How far a workload is: `done` of `total` `what` ("I/Os", "bytes", "trace requests"); total 0 = no limit known.
 struct WorkProgress {

@@ -74,6 +74,7 @@ class NvmeHost : public sc_core::sc_module {
   const HostJob& job(size_t j) const { return jobs_[j]->spec; }
   const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
+  bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
   uint64_t completed() const { return stats_.ios[0] + stats_.ios[1]; }
   uint32_t outstanding() const { return outstanding_; }
@@ -95,6 +96,8 @@ class NvmeHost : public sc_core::sc_module {
     JobPacing pace;
     uint32_t first_queue = 0;
     size_t group_start = 0;  // first job of its stonewall group: every job before it must finish first
+    std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
+    bool exited = false;        // stopped by another job's exit_what
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed
     uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing
@@ -126,6 +129,7 @@ class NvmeHost : public sc_core::sc_module {
   Drawn draw(Job& j, IoRequest& r, std::exception_ptr& error);  // the workload's next request, checked
   void stop_issuing(Job& j);
   void finish(Job& j);
+  void exit_others(const Job& j);
   void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
   void fail(std::exception_ptr e);
   void stop();

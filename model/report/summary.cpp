@@ -105,6 +105,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                       {"mbps", jrate(double(js.bytes[0] + js.bytes[1])) / 1e6},
                       {"start_s", double(p.host().job_start_ps(j)) / 1e12},
                       {"span_s", span},
+                      {"exited", p.host().job_exited(j)},
                       {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}}});
     }
     s["jobs"] = jobs;

@@ -11,6 +11,7 @@
 #include "flash/geometry.h"
 #include "workload/synthetic/jesd219.h"
 #include "workload/synthetic/synthetic_workload.h"
+#include "workload/verify/verify_workload.h"
 #include "workload/trace/trace_fit.h"
 #include "workload/trace/trace_reader.h"
 
@@ -178,10 +179,22 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
     s.io_bytes = 0;
     s.seed += 1;
   }
+  std::unique_ptr<SyntheticWorkload> synthetic;
   try {
-    w = std::make_unique<SyntheticWorkload>(s);
+    synthetic = std::make_unique<SyntheticWorkload>(s);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(spec_key(e.what()) + e.what());
+  }
+  if (!for_precondition && p.verify) {
+    VerifyParams v;
+    v.backlog = p.verify_backlog;
+    v.offset = s.range_offset;
+    v.range = s.range_bytes;
+    v.unit = synthetic->sizes().min_bytes();
+    v.max_bytes = synthetic->sizes().max_bytes();
+    w = std::make_unique<VerifyWorkload>(std::move(synthetic), v);
+  } else {
+    w = std::move(synthetic);
   }
   if (!for_precondition) w->set_pacing(p.pacing);
   return w;

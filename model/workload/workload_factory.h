@@ -30,7 +30,9 @@ struct WorkloadParams {
   bool zone_hint = false;             // workload.stream_hint=zone
   double runtime_ms = 0;              // workload.runtime_ms
   uint64_t seed = 0;                  // sim.seed x 2 + workload.seed_offset x 1000003
-  JobPacing pacing;                   // workload.start_delay_ms, stonewall, ramp_ms, runtime_ms, thinktime_*, rate_*
+  JobPacing pacing;                   // workload.start_delay_ms, stonewall, wait_for, exit_what, ramp_ms, runtime_ms, thinktime_*, rate_*
+  bool verify = false;                // workload.verify: read back what the job wrote (fio verify)
+  uint64_t verify_backlog = 0;        // workload.verify_backlog
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing

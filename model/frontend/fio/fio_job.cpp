@@ -1,5 +1,6 @@
 #include "frontend/fio/fio_job.h"
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -11,6 +12,7 @@
 namespace ssdtlm {
 
 using fio::Builder;
+using fio::Errors;
 using fio::fail;
 using fio::fail_at;
 using fio::Interpreter;
@@ -19,10 +21,33 @@ using fio::Reader;
 using fio::Section;
 using fio::Spec;
 
+namespace fio {
+
+void Errors::add(const std::string& message) {
+  if (std::find(list_.begin(), list_.end(), message) != list_.end()) return;  // a [global] line, met per job
+  if (list_.size() < kMaxErrors)
+    list_.push_back(message);
+  else
+    ++dropped_;
+}
+
+void Errors::raise() const {
+  if (list_.size() == 1) throw ConfigError(list_[0]);
+  std::string all = std::to_string(list_.size() + dropped_) + " errors in the fio job file:";
+  for (const std::string& e : list_) all += "\n  " + e;
+  if (dropped_) all += "\n  ... and " + std::to_string(dropped_) + " more";
+  throw ConfigError(all);
+}
+
+}  // namespace fio
+
+// Every error of the file is gathered (a bad line, a bad job) and reported together.
 FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes) {
   FioJobFile out;
   out.path = path;
+  Errors errors;
   Reader reader;
+  reader.errors = &errors;
   reader.read_text(text, path, false, 0);
   Interpreter in(out, device_bytes);
   Builder builder(in, device_bytes);
@@ -46,20 +71,45 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
     s.section = s.name = sec.name;
     s.file = sec.file;
     s.line = sec.line;
-    s.kb_base = in.kb_base_of(lines);
-    for (const Line* l : lines) in.apply(s, *l);
-    for (const Line& l : sec.options) s.own.emplace_back(l.key, l.value);
-    if (s.randseed) {
-      if (seed && *seed != *s.randseed)
-        fail(s.randseed_at, "jobs with different randseed values (ssdtlm has one run seed, sim.seed, and offsets "
-                            "every job's streams by its index)");
-      if (*s.randseed < 0) fail(s.randseed_at, "expected a seed >= 0");
-      seed = s.randseed;
-      seed_at = s.randseed_at;
+    bool job_ok = true;
+    try {
+      s.kb_base = in.kb_base_of(lines);
+    } catch (const ConfigError& e) {
+      errors.add(e.what());
+      job_ok = false;
     }
+    for (const Line* l : lines) {
+      try {
+        in.apply(s, *l);
+      } catch (const ConfigError& e) {
+        errors.add(e.what());
+        job_ok = false;
+      }
+    }
+    for (const Line& l : sec.options) s.own.emplace_back(l.key, l.value);
     if (group < 0 || s.stonewall || s.new_group) ++group;
+    if (!s.wait_for.empty() &&
+        std::none_of(out.jobs.begin(), out.jobs.end(), [&](const FioJob& e) { return e.name == s.wait_for; })) {
+      errors.add(s.wait_for_at.file + ":" + std::to_string(s.wait_for_at.line) + ": option 'wait_for=" + s.wait_for +
+                 "': expected the name of an earlier job");
+      job_ok = false;
+    }
     std::vector<nlohmann::json> built;
-    built = builder.build(s);
+    try {
+      if (s.randseed) {
+        if (seed && *seed != *s.randseed)
+          fail(s.randseed_at, "jobs with different randseed values (ssdtlm has one run seed, sim.seed, and "
+                              "offsets every job's streams by its index)");
+        if (*s.randseed < 0) fail(s.randseed_at, "expected a seed >= 0");
+        seed = s.randseed;
+        seed_at = s.randseed_at;
+      }
+      built = builder.build(s);  // also with a bad option: its own checks may find more
+    } catch (const ConfigError& e) {
+      errors.add(e.what());
+      continue;
+    }
+    if (!job_ok) continue;
     for (size_t k = 0; k < built.size(); ++k) {
       FioJob job;
       job.name = s.name;
@@ -74,13 +124,15 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
         Config probe;
         probe.merge(nlohmann::json{{"jobs", nlohmann::json::array({built[k]})}}, path);
       } catch (const ConfigError& e) {
-        fail_at(s.file, s.line, "job '" + s.section + "': " + e.what());
+        errors.add(s.file + ":" + std::to_string(s.line) + ": job '" + s.section + "': " + e.what());
+        break;
       }
       job.config = built[k];
       jobs.push_back(built[k]);
       out.jobs.push_back(std::move(job));
     }
   }
+  if (!errors.empty()) errors.raise();
   if (out.jobs.empty()) fail_at(path, 0, "no job section (only [global], or empty)");
   out.config = nlohmann::json{{"jobs", jobs}};
   if (seed) out.config["sim"] = {{"seed", *seed}};

@@ -232,6 +232,14 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["ramp_ms"] = double(s.ramp_ns) / 1e6;
     c["start_delay_ms"] = double(s.startdelay_ns) / 1e6;
     c["stonewall"] = s.stonewall && k == 0;
+    c["wait_for"] = s.wait_for;
+    c["exit_what"] = s.exitall ? s.exit_what : "none";
+    // fio's verify phase: a job that writes reads back what it wrote (verify=null too: it reads, it does not
+    // compare); a job that only reads checks what it reads, with no I/O of its own.
+    const bool verifying = s.verify != "0" && s.do_verify && d.w;
+    if (verifying && trace) not_modelled(s.read_iolog_at, "a verify phase after an iolog replay");
+    c["verify"] = verifying;
+    c["verify_backlog"] = verifying ? s.verify_backlog : 0;
     c["thinktime_us"] = double(s.think_ns) / 1e3;
     c["thinktime_blocks"] = s.think_blocks;
 

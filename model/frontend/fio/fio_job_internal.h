@@ -25,6 +25,7 @@ struct Line {
   int line = 0;
   std::string key, value;
   bool has_value = false;
+  std::string unset_vars;  // ${VAR}s in the value that the environment does not set (read as empty, as fio does)
 };
 
 [[noreturn]] inline void fail_at(const std::string& file, int line, const std::string& what) {
@@ -32,11 +33,33 @@ struct Line {
 }
 [[noreturn]] inline void fail(const Line& l, const std::string& what) {
   const std::string v = l.value.size() > 120 ? l.value.substr(0, 120) + "..." : l.value;
-  fail_at(l.file, l.line, "option '" + escape_text(l.key) + (l.has_value ? "=" + escape_text(v) : "") + "': " + what);
+  fail_at(l.file, l.line, "option '" + escape_text(l.key) + (l.has_value ? "=" + escape_text(v) : "") + "': " + what +
+                              (l.unset_vars.empty() ? "" : " (" + l.unset_vars + " not set in the environment: fio reads it as empty)"));
 }
 [[noreturn]] inline void not_modelled(const Line& l, const std::string& what) {
   fail(l, "not modelled by ssdtlm: " + what);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// fio's option table and engines (fio_option_table.cpp)
+
+enum class OptionClass { NoEffect, Refused, Unknown };  // modelled options are Interpreter::apply's own
+std::string canonical_option(const std::string& key);   // fio's alias -> its option; others unchanged
+OptionClass classify_option(const std::string& canonical, std::string& why);
+bool engine_runs_as_block_io(const std::string& engine, std::string& why);
+
+// Errors of one job file, gathered so that one run reports them all (up to kMaxErrors), each once.
+class Errors {
+ public:
+  static constexpr size_t kMaxErrors = 20;
+  void add(const std::string& message);
+  bool empty() const { return list_.empty(); }
+  [[noreturn]] void raise() const;  // one ConfigError listing them, a line each
+
+ private:
+  std::vector<std::string> list_;
+  size_t dropped_ = 0;
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading: sections, options, comments, include, ${VAR} (fio_job_reader.cpp)
@@ -52,9 +75,13 @@ struct Section {
 class Reader {
  public:
   std::vector<Section> sections;
+  Errors* errors = nullptr;  // where a bad line goes (then the next line is read); null: thrown at once
 
   // Appends the sections and options of `text` (from `path`); nested = an included file (no sections).
   void read_text(const std::string& text, const std::string& path, bool nested, int depth);
+
+ private:
+  void read_line(const std::string& raw, const std::string& path, int lineno, bool nested, int depth);
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -93,6 +120,13 @@ struct Spec {
   bool time_based = false;
   Line time_based_at;
   bool stonewall = false, new_group = false, group_reporting = false;
+  std::string wait_for;                 // wait_for=NAME
+  Line wait_for_at;
+  bool exitall = false;
+  std::string exit_what = "group";
+  std::string verify = "0";             // fio's verify method; "0" = no verify phase
+  bool do_verify = true;
+  uint64_t verify_backlog = 0;
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;
   Line zonemode_at;
@@ -113,7 +147,7 @@ class Interpreter {
   void ignore(const std::string& key);
   void note(const std::string& text);
   uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base);
-  Amount amount(const Line& l, unsigned kb_base, bool allow_percent);
+  Amount amount(const Line& l, unsigned kb_base, bool allow_percent, bool zero_ok = false);
   uint64_t time_value(const Line& l, double default_unit_ns);
   uint64_t count(const Line& l, unsigned kb_base, uint64_t min = 0);
   bool flag(const Line& l);

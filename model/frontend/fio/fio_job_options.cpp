@@ -1,9 +1,6 @@
-// Which fio options there are: the ones modelled (Interpreter::apply), their aliases, the ones without effect
-// on a device and the ones ssdtlm does not model.
+// The fio options ssdtlm models, applied to a job (Interpreter::apply); every other option is classed by fio's
+// option table (fio_option_table.cpp).
 #include "frontend/fio/fio_job_internal.h"
-
-#include <map>
-#include <set>
 
 #include "common/text.h"
 #include "common/units.h"
@@ -11,86 +8,8 @@
 namespace ssdtlm {
 namespace fio {
 
-namespace {
-
-const std::set<std::string>& ignored_options() {
-  static const std::set<std::string> names = {
-      "ioengine", "direct", "buffered", "filename", "filename_format", "directory", "unique_filename", "nrfiles",
-      "openfiles", "file_service_type", "thread", "invalidate", "fsync", "fdatasync", "end_fsync", "end_syncfs",
-      "fsync_on_close", "sync", "write_barrier", "sync_file_range", "overwrite", "create_on_open", "create_only",
-      "create_serialize", "create_fsync", "allow_file_create", "allow_mounted_write", "pre_read", "unlink",
-      "unlink_each_loop", "lockfile", "fallocate", "fadvise_hint", "write_hint", "iodepth_batch",
-      "iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
-      "iodepth_low", "io_submit_mode", "serialize_overlap", "hipri", "fixedbufs", "registerfiles", "sqthread_poll",
-      "sqthread_poll_cpu", "nonvectored", "uncached", "userspace_reap", "force_async", "cmdprio", "cmdprio_class",
-      "cmdprio_percentage", "cmdprio_bssplit", "cmdprio_hint", "prio", "prioclass", "priohint", "nice",
-      "cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy", "cgroup",
-      "cgroup_weight", "cgroup_nodelete", "uid", "gid", "exec_prerun", "exec_postrun", "clocksource",
-      "gtod_reduce", "gtod_cpu", "disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-      "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list", "significant_figures",
-      "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "log_avg_msec", "log_hist_msec",
-      "log_hist_coarseness", "log_max_value", "log_offset", "log_prio", "log_compression", "log_store_compressed",
-      "log_unix_epoch", "log_alternate_epoch", "per_job_logs", "stats", "disk_util", "unified_rw_reporting",
-      "group_reporting", "description", "verify", "do_verify", "verify_offset", "verify_interval",
-      "verify_pattern", "verify_fatal", "verify_dump", "verify_async", "verify_backlog", "verify_backlog_batch",
-      "verify_state_save", "verify_state_load", "verify_only", "verify_header_seed", "verify_write_sequence",
-      "trim_percentage", "trim_verify_zero", "trim_backlog", "trim_backlog_batch", "experimental_verify",
-      "buffer_pattern", "buffer_compress_percentage", "buffer_compress_chunk", "refill_buffers",
-      "scramble_buffers", "zero_buffers", "dedupe_percentage", "dedupe_mode", "dedupe_working_set_percentage",
-      "dedupe_global", "mem", "iomem", "mem_align", "iomem_align", "hugepage-size", "continue_on_error",
-      "ignore_error", "error_dump", "exitall", "exitall_on_error", "exit_what", "random_generator",
-      "softrandommap", "comm", "job_start_clock_id", "ioscheduler", "unit_base", "replay_redirect",
-      "write_iolog", "read_iolog_chunked", "thinktime_spin", "rate_min", "rate_iops_min", "rate_cycle",
-      "rate_ignore_thinktime", "max_latency", "atomic", "thinkcycles", "bs_unaligned", "blocksize_unaligned"};
-  return names;
-}
-
-// Options whose effect ssdtlm models; everything else that is not ignored is an error.
-std::string canonical(const std::string& key) {
-  static const std::map<std::string, std::string> alias = {
-      {"readwrite", "rw"},        {"blocksize", "bs"},       {"blocksize_range", "bsrange"},
-      {"ba", "blockalign"},       {"io_limit", "io_size"},   {"wait_for_previous", "stonewall"},
-      {"allrandrepeat", "randrepeat"}, {"filesize", "size"}};
-  auto it = alias.find(key);
-  return it == alias.end() ? key : it->second;
-}
-
-const std::map<std::string, std::string>& unmodelled_options() {
-  static const std::map<std::string, std::string> why = {
-      {"wait_for", "waiting for a named job (use stonewall)"},
-      {"rw_sequencer", "offset modifiers of rw"},
-      {"percentage_random", "a mix of sequential and random offsets"},
-      {"bs_is_seq_rand", "block sizes by sequential/random instead of by direction"},
-      {"random_sequence_stride", "the 'sequence' random distribution"},
-      {"latency_target", "searching for the queue depth that meets a latency target"},
-      {"latency_window", "searching for the queue depth that meets a latency target"},
-      {"latency_percentile", "searching for the queue depth that meets a latency target"},
-      {"latency_run", "searching for the queue depth that meets a latency target"},
-      {"steadystate", "stopping at steady state"}, {"ss", "stopping at steady state"},
-      {"ss_dur", "stopping at steady state"}, {"ss_ramp", "stopping at steady state"},
-      {"thinktime_iotime", "think time by elapsed I/O time"},
-      {"thinktime_blocks_type", "think time counted at issue (ssdtlm counts completions)"},
-      {"flow", "token-based flow control between jobs"}, {"flow_id", "token-based flow control between jobs"},
-      {"flow_sleep", "token-based flow control between jobs"},
-      {"fill_device", "writing until the device is full (give size)"}, {"fill_fs", "writing until the device is full"},
-      {"file_append", "appending beyond the end of the device"},
-      {"replay_scale", "scaling iolog offsets (use workload.trace_fit=scale)"},
-      {"replay_align", "aligning iolog offsets"}, {"replay_skip", "skipping iolog operations"},
-      {"merge_blktrace_file", "merging blktraces"}, {"zonecapacity", "zoned block devices (zonemode=zbd)"},
-      {"zone_reset_threshold", "zoned block devices"}, {"zone_reset_frequency", "zoned block devices"},
-      {"max_open_zones", "zoned block devices"}, {"job_max_open_zones", "zoned block devices"},
-      {"ignore_zone_limits", "zoned block devices"}, {"read_beyond_wp", "zoned block devices"},
-      {"sprandom", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
-      {"spr_num_regions", "SPRandom preconditioning"}, {"spr_op", "SPRandom preconditioning"},
-      {"spr_cs", "SPRandom preconditioning"}, {"trimwrite", "trim+write sequences"},
-      {"ramp_size", "a ramp measured in bytes (use ramp_time)"}};
-  return why;
-}
-
-}  // namespace
-
 void Interpreter::apply(Spec& s, const Line& l) {
-  const std::string key = canonical(l.key);
+  const std::string key = canonical_option(l.key);
   const unsigned kb = s.kb_base;
   if (key == "name") {
     need_value(l);
@@ -149,9 +68,9 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "size") {
     s.size = amount(l, kb, true);
   } else if (key == "offset") {
-    s.offset = amount(l, kb, true);
+    s.offset = amount(l, kb, true, true);
   } else if (key == "offset_increment") {
-    s.offset_increment = amount(l, kb, true);
+    s.offset_increment = amount(l, kb, true, true);
   } else if (key == "offset_align") {
     s.offset_align = count(l, kb);
   } else if (key == "io_size") {
@@ -173,6 +92,24 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.startdelay_ns = time_value(l, 1e9);
   } else if (key == "stonewall") {
     s.stonewall = flag(l);
+  } else if (key == "wait_for") {
+    need_value(l);
+    s.wait_for = l.value;
+    s.wait_for_at = l;
+  } else if (key == "exitall") {
+    s.exitall = flag(l);
+  } else if (key == "exit_what") {
+    need_value(l);
+    s.exit_what = lower(l.value);
+    if (s.exit_what != "group" && s.exit_what != "stonewall" && s.exit_what != "all")
+      fail(l, "expected group, stonewall or all");
+  } else if (key == "verify") {
+    need_value(l);
+    s.verify = lower(l.value);
+  } else if (key == "do_verify") {
+    s.do_verify = flag(l);
+  } else if (key == "verify_backlog") {
+    s.verify_backlog = count(l, kb);
   } else if (key == "new_group") {
     s.new_group = flag(l);
   } else if (key == "group_reporting") {
@@ -222,12 +159,23 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "replay_time_scale") {
     const uint64_t v = count(l, kb, 1);
     s.replay_time_scale = double(v);
-  } else if (unmodelled_options().count(key)) {
-    not_modelled(l, unmodelled_options().at(key));
-  } else if (ignored_options().count(key) || ignored_options().count(l.key)) {
+  } else if (key == "ioengine") {
+    need_value(l);
+    std::string why;
+    if (!engine_runs_as_block_io(l.value, why)) fail(l, why);
     ignore(l.key);
   } else {
-    fail_at(l.file, l.line, "unknown fio option " + quote_text(l.key) + " (see docs/fio.md for the options ssdtlm reads)");
+    std::string why;
+    switch (classify_option(key, why)) {
+      case OptionClass::NoEffect:
+        ignore(l.key);
+        break;
+      case OptionClass::Refused:
+        fail(l, why);
+      case OptionClass::Unknown:
+        fail_at(l.file, l.line,
+                "unknown fio option " + quote_text(l.key) + " (fio 3.42 has no such option; docs/fio.md lists them)");
+    }
   }
 }
 

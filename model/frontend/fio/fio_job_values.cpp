@@ -156,7 +156,7 @@ uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigne
   }
 }
 
-Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent) {
+Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent, bool zero_ok) {
   Amount a;
   a.set = true;
   a.at = l;
@@ -168,7 +168,8 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent) 
     } catch (const UnitError& e) {
       fail(l, e.what());
     }
-    if (!(a.pct > 0 && a.pct <= 100)) fail(l, "expected a percentage in (0, 100]");
+    if (zero_ok ? !(a.pct >= 0 && a.pct < 100) : !(a.pct > 0 && a.pct <= 100))
+      fail(l, zero_ok ? "expected a percentage in [0, 100)" : "expected a percentage in (0, 100]");
     a.percent = true;
     return a;
   }

@@ -255,7 +255,7 @@ wait_for_previous
   CHECK_THAT(error_of("[j]\nstartdelay=1-5\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nthinktime_blocks_type=issue\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nrate_process=poisson\n"), Contains("Poisson"));
-  CHECK_THAT(error_of("[j]\nwait_for=other\n"), Contains("job.fio:2") && Contains("not modelled"));
+  CHECK_THAT(error_of("[j]\nwait_for=other\n"), Contains("job.fio:2") && Contains("an earlier job"));
 }
 
 TEST_CASE("fio: reporting groups, group_reporting, randseed, name", "[fio]") {
