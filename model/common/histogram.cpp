@@ -55,4 +55,14 @@ std::vector<std::pair<uint64_t, double>> Histogram::cdf() const {
   return out;
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> Histogram::bins() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (!counts_[i]) continue;
+    const uint64_t u = upper(i);
+    out.emplace_back(u < max_ ? u : max_, counts_[i]);
+  }
+  return out;
+}
+
 }  // namespace ssdtlm

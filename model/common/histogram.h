@@ -36,6 +36,9 @@ class Histogram {
   uint64_t quantile(double q) const;
   // (upper bound ns, cumulative fraction) for every non-empty bucket.
   std::vector<std::pair<uint64_t, double>> cdf() const;
+  // (value ns, count) for every non-empty bucket, the value as quantile() gives it (upper bound, clamped to the
+  // max): percentiles computed from these bins, as fio's tools do from json+, equal quantile()'s.
+  std::vector<std::pair<uint64_t, uint64_t>> bins() const;
 
  private:
   static constexpr int kExact = 256;

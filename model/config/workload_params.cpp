@@ -25,6 +25,8 @@ JobPacing read_pacing(const Config& c) {
   p.think_blocks = uint32_t(c.i("workload.thinktime_blocks"));
   p.rate_iops = c.d("workload.rate_iops");
   p.rate_bytes_per_s = c.d("workload.rate_mbps") * 1e6;
+  p.bw_avg_ns = ns(c.d("workload.bw_avg_ms") * 1e6);
+  p.iops_avg_ns = ns(c.d("workload.iops_avg_ms") * 1e6);
   return p;
 }
 

@@ -37,6 +37,8 @@ struct JobPacing {
   uint32_t think_blocks = 1;
   double rate_iops = 0;          // submissions per second (0 = no cap)
   double rate_bytes_per_s = 0;   // bytes per second (0 = no cap)
+  uint64_t bw_avg_ns = 500000000;    // fio bwavgtime: window of the bandwidth samples (0 = none)
+  uint64_t iops_avg_ns = 500000000;  // fio iopsavgtime: window of the IOPS samples (0 = none)
 };
 
 // Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...

@@ -168,6 +168,8 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
   j.gate_ps = now;
   j.stats.first_submit_ps = j.measure_ps;
+  j.bw_windows.start(j.measure_ps, ns_ps(j.pace.bw_avg_ns));
+  j.iops_windows.start(j.measure_ps, ns_ps(j.pace.iops_avg_ns));
   j.stats.last_complete_ps = j.measure_ps;
   if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
   if (!measuring_) measured_.last_complete_ps = j.measure_ps;
@@ -363,6 +365,10 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   ++outstanding_;
   ++queue_outstanding_[qid];
   ++j.inflight;
+  if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
+    const uint32_t d = j.inflight;
+    ++j.stats.depth_at_submit[d >= 64 ? 6 : d >= 32 ? 5 : d >= 16 ? 4 : d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0];
+  }
   if (wave_) trace_queue(qid, now_ps());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -394,6 +400,9 @@ void NvmeHost::wake() {
     if (now >= j.measure_ps) {
       add(measured_, cmd, now);
       add(j.stats, cmd, now);
+      const int d = int(cmd.op);
+      j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
+      j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
     }
     --outstanding_;
     --queue_outstanding_[qid];

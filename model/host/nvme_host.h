@@ -25,6 +25,7 @@
 #include "common/payload_pool.h"
 #include "common/nvme_command.h"
 #include "host/io_request.h"
+#include "host/rate_samples.h"
 
 namespace ssdtlm {
 
@@ -52,6 +53,11 @@ struct HostStats {
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t trim_bytes = 0;
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
+  // fio's samples (job statistics only): bandwidth (KiB/s) and IOPS per window of JobPacing::bw_avg_ns /
+  // iops_avg_ns, per direction; submissions by queue depth at submission (fio's iodepth_level: 1, 2, 4, 8, 16,
+  // 32, >= 64).
+  RateStat bw[3], iops[3];
+  uint64_t depth_at_submit[7] = {};
 };
 
 // How far the run is, for the progress line: fraction in [0, 1] (negative = unknown) and what counts.
@@ -98,6 +104,7 @@ class NvmeHost : public sc_core::sc_module {
     size_t group_start = 0;  // first job of its stonewall group: every job before it must finish first
     std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
     bool exited = false;        // stopped by another job's exit_what
+    RateWindows bw_windows, iops_windows;
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed
     uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing

@@ -50,7 +50,7 @@ bool RunRequest::wants_fst() const { return fst || ends_with_fst(waveform_path);
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
          " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
-         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format text|json|fio-json] [--quiet]\n"
+         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format text|json|json+|fio-json|summary-json] [--quiet]\n"
          "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
          "       ssdtlm-" + name + " --version\n"
          "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
@@ -147,8 +147,10 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       if (r.seed.empty()) throw ConfigError("option --seed: expected an integer (sim.seed), got ''");
     } else if (flag == "--output-format") {
       r.format = take();
-      if (r.format != "text" && r.format != "json" && r.format != "fio-json")
-        throw ConfigError("option --output-format: expected text, json or fio-json, got '" + r.format + "'");
+      if (r.format != "text" && r.format != "json" && r.format != "json+" && r.format != "fio-json" &&
+          r.format != "summary-json")
+        throw ConfigError("option --output-format: expected text, json, json+, fio-json or summary-json, got '" +
+                          r.format + "'");
     } else if (flag == "--quiet") {
       r.quiet = true;
     } else {

@@ -26,7 +26,7 @@ struct RunRequest {
   bool fst = false;                       // --fst
   bool has_window = false;                // --vcd-window given
   std::pair<uint64_t, uint64_t> window{0, ~uint64_t(0)};  // traced span (ps)
-  std::string format = "text";            // --output-format: text, json or fio-json
+  std::string format = "text";            // --output-format: text, json, json+, fio-json or summary-json
   bool quiet = false;                     // --quiet
   // The option that named the waveform, for messages.
   std::string waveform_option() const { return fst ? "--fst" : "--vcd"; }

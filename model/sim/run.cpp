@@ -107,7 +107,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
-  if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version());
+  if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
   r.lpn_writes_csv = lpn_writes_csv(p->lpn_write_counts());

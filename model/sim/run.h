@@ -19,6 +19,7 @@ struct RunOptions {
   bool progress = false;
   bool quiet = false;                // silence SystemC's informational messages and the warnings we expect
   bool fio_json = false;             // also make fio's JSON layout (RunResult::fio_json)
+  bool fio_json_plus = false;        //   with the clat bins (fio's json+)
   const FioJobFile* fio = nullptr;   // the job file the configuration came from, for fio_json
 };
 

@@ -137,9 +137,9 @@ std::string write_incomplete(OutputDir& staged, const Config& c, const RunStuck&
 
 int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,
                  const std::string& prog) {
-  if (format == "json")
+  if (format == "summary-json")
     std::cout << json_text(r.summary) << "\n";
-  else if (format == "fio-json")
+  else if (format == "fio-json" || format == "json+")
     std::cout << json_text(r.fio_json) << "\n";
   else if (!quiet)
     std::cout << summary_text(r.summary) << "outputs in " << out_dir << "/\n";

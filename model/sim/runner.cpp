@@ -13,7 +13,7 @@ namespace {
 
 // Parses the command line, layers the configuration, checks where the results go, then runs.
 int run_request(int argc, char** argv, const PlatformInfo& info, const std::string& prog) {
-  const RunRequest req = parse_command_line(argc, argv, info);
+  RunRequest req = parse_command_line(argc, argv, info);
   switch (req.action) {
     case RunRequest::Action::Help:
       std::cout << usage(info.name);
@@ -38,7 +38,10 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   ro.vcd_end_ps = req.window.second;
   ro.progress = !req.quiet;
   ro.quiet = req.quiet;
-  ro.fio_json = req.format == "fio-json" || fio != nullptr;
+  // fio's layout: always with --fio (fio.json), and on stdout for fio-json, json+ and, from a job file, json.
+  if (req.format == "json") req.format = fio ? "fio-json" : "summary-json";
+  ro.fio_json = req.format == "fio-json" || req.format == "json+" || fio != nullptr;
+  ro.fio_json_plus = req.format == "json+";
   ro.fio = fio.get();
   // Where the results go is checked before the simulation, not after it.
   if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());

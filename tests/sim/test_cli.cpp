@@ -88,7 +88,7 @@ TEST_CASE("cli: seed 004's zipf:1.2 job file and the equivalent --set run give t
   CHECK(a == b);
 }
 
-TEST_CASE("cli: --output-format json and fio-json print JSON on stdout, text the summary", "[cli]") {
+TEST_CASE("cli: --output-format json, summary-json and fio-json print JSON on stdout, text the summary", "[cli]") {
   const CliRun json = run("cli_json", "--output-format json --set workload.io_count=2000" + kSmall);
   REQUIRE(json.code == 0);
   const auto printed = nlohmann::json::parse(json.out);  // nothing else on stdout
@@ -101,6 +101,16 @@ TEST_CASE("cli: --output-format json and fio-json print JSON on stdout, text the
   CHECK(f["jobs"][0]["write"]["total_ios"] == 2000);
   CHECK(f["jobs"][0]["jobname"] == "ssdtlm");
   CHECK(nlohmann::json::parse(slurp("cli_fiojson/out/fio.json")) == f);
+
+  // From a fio job file, json is fio's layout (as fio prints it); summary-json is ours in any case.
+  fs::remove_all("cli_json_fio");
+  fs::create_directories("cli_json_fio");
+  std::ofstream("cli_json_fio/j.fio") << "[j]\nrw=write\nsize=1m\n";
+  const CliRun fj = run_in("cli_json_fio", "--out out --fio j.fio --output-format json --quiet" + kSmall);
+  REQUIRE(fj.code == 0);
+  CHECK(nlohmann::json::parse(fj.out)["jobs"][0]["jobname"] == "j");
+  const CliRun sj = run_in("cli_json_fio", "--out out --fio j.fio --output-format summary-json --quiet" + kSmall);
+  CHECK(nlohmann::json::parse(sj.out).contains("waf"));
 
   const CliRun text = run("cli_text", "--set workload.io_count=2000" + kSmall);
   CHECK_THAT(text.out, Contains("write lat   min") && Contains("p95") && Contains("outputs in out/"));

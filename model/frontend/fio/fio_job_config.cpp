@@ -233,6 +233,8 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["start_delay_ms"] = double(s.startdelay_ns) / 1e6;
     c["stonewall"] = s.stonewall && k == 0;
     c["wait_for"] = s.wait_for;
+    c["bw_avg_ms"] = double(s.bwavgtime_ms);
+    c["iops_avg_ms"] = double(s.iopsavgtime_ms);
     c["exit_what"] = s.exitall ? s.exit_what : "none";
     // fio's verify phase: a job that writes reads back what it wrote (verify=null too: it reads, it does not
     // compare); a job that only reads checks what it reads, with no I/O of its own.

@@ -127,6 +127,7 @@ struct Spec {
   std::string verify = "0";             // fio's verify method; "0" = no verify phase
   bool do_verify = true;
   uint64_t verify_backlog = 0;
+  uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;
   Line zonemode_at;

@@ -110,6 +110,10 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.do_verify = flag(l);
   } else if (key == "verify_backlog") {
     s.verify_backlog = count(l, kb);
+  } else if (key == "bwavgtime") {
+    s.bwavgtime_ms = count(l, kb);
+  } else if (key == "iopsavgtime") {
+    s.iopsavgtime_ms = count(l, kb);
   } else if (key == "new_group") {
     s.new_group = flag(l);
   } else if (key == "group_reporting") {

@@ -1,6 +1,8 @@
 #include "frontend/fio/fio_json.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,7 @@ struct Entry {
   HostStats stats;
   bool first = true;
   uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
+  uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
 };
 
 void merge(Entry& e, const HostStats& h) {
@@ -28,6 +31,11 @@ void merge(Entry& e, const HostStats& h) {
     s.bytes[k] += h.bytes[k];
   }
   s.trim_latency.merge(h.trim_latency);
+  for (int d = 0; d < 3; ++d) {
+    s.bw[d].merge(h.bw[d]);
+    s.iops[d].merge(h.iops[d]);
+  }
+  for (int i = 0; i < 7; ++i) s.depth_at_submit[i] += h.depth_at_submit[i];
   s.trims += h.trims;
   s.trim_bytes += h.trim_bytes;
   if (e.first || h.first_submit_ps < e.start_ps) e.start_ps = h.first_submit_ps;
@@ -35,7 +43,7 @@ void merge(Entry& e, const HostStats& h) {
   e.first = false;
 }
 
-nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles) {
+nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles, bool bins) {
   nlohmann::ordered_json o = {{"min", h.min()},
                       {"max", h.max()},
                       {"mean", h.mean()},
@@ -49,15 +57,24 @@ nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles) {
       p[key] = h.quantile(q / 100.0);
     }
     o["percentile"] = p;
+    if (bins) {  // json+: fio's clat bins, "value ns": count
+      nlohmann::ordered_json b = nlohmann::ordered_json::object();
+      for (auto& [v, n] : h.bins()) b[std::to_string(v)] = n;
+      o["bins"] = b;
+    }
   }
   return o;
 }
 
 nlohmann::ordered_json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0}, {"stddev", 0.0}, {"N", 0}}; }
 
-nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s) {
+// One direction of a job; agg_bytes_per_s: the group's aggregate bandwidth in this direction (bw_agg).
+nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s, const RateStat& bw,
+                                 const RateStat& iops, double agg_bytes_per_s, bool bins) {
   const uint64_t runtime_ms = uint64_t(runtime_s * 1e3 + 0.5);
   const double bw_bytes = runtime_s > 0 ? double(bytes) / runtime_s : 0.0;
+  // fio's convert_agg_kbytes_percent: the mean sample as a share of the group's aggregate, at most 100 %.
+  const double agg = agg_bytes_per_s > 1024 ? std::min(100.0, bw.mean() * 100.0 / (agg_bytes_per_s / 1024.0)) : 100.0;
   return {{"io_bytes", bytes},
           {"io_kbytes", bytes >> 10},
           {"bw_bytes", uint64_t(bw_bytes)},
@@ -68,8 +85,19 @@ nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t byte
           {"short_ios", 0},
           {"drop_ios", 0},
           {"slat_ns", zero_lat()},
-          {"clat_ns", lat_object(h, true)},
-          {"lat_ns", lat_object(h, false)}};
+          {"clat_ns", lat_object(h, true, bins)},
+          {"lat_ns", lat_object(h, false, false)},
+          {"bw_min", uint64_t(bw.min)},
+          {"bw_max", uint64_t(bw.max)},
+          {"bw_agg", bw.n ? agg : 0.0},
+          {"bw_mean", bw.mean()},
+          {"bw_dev", bw.stddev()},
+          {"bw_samples", bw.n},
+          {"iops_min", uint64_t(iops.min)},
+          {"iops_max", uint64_t(iops.max)},
+          {"iops_mean", iops.mean()},
+          {"iops_stddev", iops.stddev()},
+          {"iops_samples", iops.n}};
 }
 
 nlohmann::ordered_json options_json(const FioOptions& opts) {
@@ -101,7 +129,7 @@ const std::vector<double>& fio_percentiles() {
 }
 
 nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nlohmann::json& summary, const FioJobFile* fio,
-                             const std::string& version) {
+                             const std::string& version, bool json_plus) {
   const NvmeHost& host = p.host();
   std::vector<Entry> entries;
   std::map<int64_t, size_t> by_group;
@@ -122,7 +150,29 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       if (group >= 0) by_group[group] = at;
     }
     merge(entries[at], host.job_stats(j));
+    Entry& e = entries[at];
+    const uint64_t start = host.job_start_ps(j);
+    if (e.job_start_ps == 0 || start < e.job_start_ps) e.job_start_ps = start;
   }
+
+  // fio's group aggregates (run status per groupid): bytes per second over the group's longest runtime.
+  std::map<int, std::array<double, 3>> agg_bytes;
+  std::map<int, double> group_runtime;
+  for (const Entry& e : entries) {
+    const double rt = e.end_ps > e.start_ps ? double(e.end_ps - e.start_ps) / 1e12 : 0.0;
+    group_runtime[e.groupid] = std::max(group_runtime[e.groupid], rt);
+    auto& a = agg_bytes[e.groupid];
+    a[0] += double(e.stats.bytes[0]);
+    a[1] += double(e.stats.bytes[1]);
+    a[2] += double(e.stats.trim_bytes);
+  }
+  for (auto& [g, a] : agg_bytes)
+    for (double& v : a) v = group_runtime[g] > 0 ? v / group_runtime[g] : 0.0;
+  // fio's "elapsed": whole seconds since the run began, rounded up (eta.c); here simulated.
+  const HostStats& whole = host.stats();
+  const double run_s = whole.last_complete_ps > whole.first_submit_ps
+                           ? double(whole.last_complete_ps - whole.first_submit_ps) / 1e12 : 0.0;
+  const uint64_t elapsed = uint64_t(std::ceil(run_s - 1e-12));
 
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
   Histogram all_lat;
@@ -137,15 +187,18 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     ticks_ns[0] += uint64_t(s.latency[0].mean() * double(s.latency[0].count()));
     ticks_ns[1] += uint64_t(s.latency[1].mean() * double(s.latency[1].count()));
     ticks_ns[2] += uint64_t(s.trim_latency.mean() * double(s.trim_latency.count()));
-    nlohmann::ordered_json job = {{"jobname", e.name},
-                          {"groupid", e.groupid},
-                          {"error", 0},
-                          {"eta", 0},
-                          {"elapsed", uint64_t(runtime_s + 0.5)},
-                          {"job options", e.options},
-                          {"read", direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s)},
-                          {"write", direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s)},
-                          {"trim", direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s)},
+    const auto& agg = agg_bytes[e.groupid];
+    nlohmann::ordered_json job = {
+        {"jobname", e.name},
+        {"groupid", e.groupid},
+        {"job_start", uint64_t(double(e.job_start_ps) / 1e9 + 0.5)},  // simulated ms since the timed run began
+        {"error", 0},
+        {"eta", 0},
+        {"elapsed", elapsed},
+        {"job options", e.options},
+        {"read", direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s, s.bw[0], s.iops[0], agg[0], json_plus)},
+        {"write", direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s, s.bw[1], s.iops[1], agg[1], json_plus)},
+        {"trim", direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s, s.bw[2], s.iops[2], agg[2], json_plus)},
                           {"sync", {{"total_ios", 0}, {"lat_ns", zero_lat()}}},
                           {"job_runtime", uint64_t(runtime_s * 1e3 + 0.5)},
                           {"usr_cpu", 0.0},
@@ -153,6 +206,19 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
                           {"ctx", 0},
                           {"majf", 0},
                           {"minf", 0}};
+    // fio's I/O depth distributions (% of submissions): the depth each submission made; one command per
+    // submission and per reaped completion (fio's "submit"/"complete" counts in its 1-4 bin).
+    uint64_t submits = 0;
+    for (uint64_t n : s.depth_at_submit) submits += n;
+    nlohmann::ordered_json level = nlohmann::ordered_json::object();
+    const char* const kLevel[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
+    for (int i = 0; i < 7; ++i) level[kLevel[i]] = submits ? 100.0 * double(s.depth_at_submit[i]) / double(submits) : 0.0;
+    job["iodepth_level"] = level;
+    const char* const kBatch[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
+    nlohmann::ordered_json batch = nlohmann::ordered_json::object();
+    for (int i = 0; i < 7; ++i) batch[kBatch[i]] = i == 1 && submits ? 100.0 : 0.0;
+    job["iodepth_submit"] = batch;
+    job["iodepth_complete"] = batch;
     job["latency_ns"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1, false, 0);
     job["latency_us"] =
         latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1000, false, 1000);

@@ -10,8 +10,9 @@
 //     sync: total_ios 0, lat_ns zeros (no flush command is modelled)
 //   disk_util[]: name, read_ios, write_ios, read_sectors, write_sectors (512 B), read_merges/write_merges 0,
 //           read_ticks, write_ticks, in_queue (ms: the sum of the latencies), util (% die-array busy time)
-// Not written: bw_min/max/mean/dev and iops_min/max/mean/stddev (fio samples them every 500 ms of wall time;
-// ssdtlm's per-interval figures are in timeseries.csv), iodepth_* distributions.
+//   bw_* / iops_* from the job's windows of bwavgtime / iopsavgtime (HostStats::bw, iops), iodepth_level from the
+//   depth at each submission; json_plus adds clat_ns.bins (fio's json+).
+// Not written: the latency-target fields.
 //
 // Jobs whose workload.report_group is the same value >= 0 are one entry (fio's group_reporting): their
 // histograms and counters are merged, the runtime is the longest.
@@ -28,7 +29,7 @@ namespace ssdtlm {
 // `summary` is make_summary()'s result (for the utilization); `fio` the job file the run came from, if any
 // (job and global options, jobnames, group ids); `version` goes into "fio version".
 nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nlohmann::json& summary, const FioJobFile* fio,
-                             const std::string& version);
+                             const std::string& version, bool json_plus = false);
 
 // fio's default percentile list: 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99.
 const std::vector<double>& fio_percentiles();

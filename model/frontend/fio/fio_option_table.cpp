@@ -75,7 +75,7 @@ const std::set<std::string>& no_effect_options() {
       "log_hist_msec", "log_hist_coarseness", "log_window_value", "log_offset", "log_prio", "log_issue_time",
       "log_entries", "log_compression", "log_compression_cpus", "log_store_compressed", "log_alternate_epoch",
       "log_alternate_epoch_clock_id", "per_job_logs", "stats", "disk_util", "unified_rw_reporting",
-      "block_error_percentiles", "bwavgtime", "iopsavgtime", "description", "unit_base", "write_iolog",
+      "block_error_percentiles", "description", "unit_base", "write_iolog",
       // verification and buffer contents (the integrity checker verifies every read)
       "verify_offset", "verify_interval", "verify_pattern", "verify_pattern_interval",
       "verify_fatal", "verify_dump", "verify_backlog_batch", "verify_state_save",
