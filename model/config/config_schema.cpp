@@ -123,6 +123,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.zone_range", T::Int, 0, 0, 1ll << 52, {}, "bytes", "fio zonemode=strided: zone length; the job works in one zone at a time (0 = no zones)"},
       {"workload.zone_size", T::Int, 0, 0, 1ll << 52, {}, "bytes", "strided zones: bytes transferred in a zone before moving to the next (0 = zone_range)"},
       {"workload.zone_skip", T::Int, 0, 0, 1ll << 52, {}, "bytes", "strided zones: gap between the end of a zone and the start of the next"},
+      {"workload.rate_process", T::String, "linear", 0, 0, {"linear", "poisson"}, "", "with rate_iops / rate_mbps: linear = a cap (each submission waits a full gap after the previous one); poisson = arrivals with exponential gaps of that mean, each after the previous arrival (fio rate_process)"},
       {"workload.bw_avg_ms", T::Real, 500.0, 0.0, 1e12, {}, "ms", "fio bwavgtime: window of the job's bandwidth samples (fio.json bw_min/max/mean/dev/samples; 0 = none)"},
       {"workload.iops_avg_ms", T::Real, 500.0, 0.0, 1e12, {}, "ms", "fio iopsavgtime: window of the job's IOPS samples (fio.json iops_min/max/mean/stddev/samples; 0 = none)"},
       {"workload.report_group", T::Int, -1, -1, 1 << 20, {}, "", "fio-json: jobs with the same group >= 0 are reported as one entry (fio group_reporting); -1 = its own entry"},

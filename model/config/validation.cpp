@@ -223,6 +223,8 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
   if (w.verify && (w.pattern == "app" || w.pattern == "trace"))
     throw ConfigError("key 'workload.verify': reads back what a random or sequential job wrote; workload.pattern=" +
                       w.pattern + " is not one");
+  if (w.pacing.poisson && w.pacing.rate_iops <= 0 && w.pacing.rate_bytes_per_s <= 0)
+    throw ConfigError("key 'workload.rate_process': poisson needs a rate (workload.rate_iops or workload.rate_mbps)");
   if (w.verify_backlog > 0 && !w.verify)
     throw ConfigError("key 'workload.verify_backlog': needs workload.verify=true");
   if (w.zone_hint && streams_assign != "manual")

@@ -8,6 +8,8 @@
 namespace ssdtlm {
 
 namespace {
+uint64_t workload_seed(const Config& c) { return uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003; }
+
 JobPacing read_pacing(const Config& c) {
   auto ns = [](double v) { return uint64_t(std::llround(v)); };
   JobPacing p;
@@ -25,12 +27,13 @@ JobPacing read_pacing(const Config& c) {
   p.think_blocks = uint32_t(c.i("workload.thinktime_blocks"));
   p.rate_iops = c.d("workload.rate_iops");
   p.rate_bytes_per_s = c.d("workload.rate_mbps") * 1e6;
+  p.poisson = c.s("workload.rate_process") == "poisson";
+  p.arrival_seed = workload_seed(c) * 31 + 7;
   p.bw_avg_ns = ns(c.d("workload.bw_avg_ms") * 1e6);
   p.iops_avg_ns = ns(c.d("workload.iops_avg_ms") * 1e6);
   return p;
 }
 
-uint64_t workload_seed(const Config& c) { return uint64_t(c.i("sim.seed")) * 2 + c.u("workload.seed_offset") * 1000003; }
 }  // namespace
 
 AppParams read_app_params(const Config& c) {

@@ -37,6 +37,8 @@ struct JobPacing {
   uint32_t think_blocks = 1;
   double rate_iops = 0;          // submissions per second (0 = no cap)
   double rate_bytes_per_s = 0;   // bytes per second (0 = no cap)
+  bool poisson = false;          // rate_process=poisson: exponential gaps of the rate's mean instead of a cap
+  uint64_t arrival_seed = 1;     //   their random stream
   uint64_t bw_avg_ns = 500000000;    // fio bwavgtime: window of the bandwidth samples (0 = none)
   uint64_t iops_avg_ns = 500000000;  // fio iopsavgtime: window of the IOPS samples (0 = none)
 };

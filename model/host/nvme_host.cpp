@@ -51,6 +51,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     j->pace = spec.workload ? spec.workload->pacing() : JobPacing();
     if (j->pace.think_blocks == 0) j->pace.think_blocks = 1;
     j->first_queue = uint32_t(queue_job_.size());
+    j->arrivals.reseed(j->pace.arrival_seed);
     j->group_start = j->pace.stonewall || jobs_.empty() ? jobs_.size() : jobs_.back()->group_start;
     if (!j->pace.wait_for.empty())  // validated: names an earlier job (check_job_dependencies)
       for (size_t k = 0; k < jobs_.size(); ++k)
@@ -268,8 +269,15 @@ void NvmeHost::pump(Job& j, uint64_t now) {
     if (paced) {
       double gap_s = j.pace.rate_iops > 0 ? 1.0 / j.pace.rate_iops : 0.0;
       if (j.pace.rate_bytes_per_s > 0) gap_s = std::max(gap_s, double(bytes) / j.pace.rate_bytes_per_s);
-      // A cap, never exceeded: the next submission waits a full gap after this one.
-      j.gate_ps = sat_add(std::max(j.gate_ps, now), uint64_t(std::llround(gap_s * 1e12)));
+      if (j.pace.poisson) {
+        // fio's rate_process=poisson: exponential gaps of that mean, each after the previous arrival (a late
+        // submission does not move the arrivals after it).
+        gap_s *= -std::log(1.0 - j.arrivals.uniform());
+        j.gate_ps = sat_add(j.gate_ps, uint64_t(std::llround(gap_s * 1e12)));
+      } else {
+        // A cap, never exceeded: the next submission waits a full gap after this one.
+        j.gate_ps = sat_add(std::max(j.gate_ps, now), uint64_t(std::llround(gap_s * 1e12)));
+      }
     }
   }
   if (j.end_ps != kNever && !j.exhausted) arm(j, j.end_ps);

@@ -23,6 +23,7 @@
 
 #include "common/histogram.h"
 #include "common/payload_pool.h"
+#include "common/rng.h"
 #include "common/nvme_command.h"
 #include "host/io_request.h"
 #include "host/rate_samples.h"
@@ -105,6 +106,7 @@ class NvmeHost : public sc_core::sc_module {
     std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
     bool exited = false;        // stopped by another job's exit_what
     RateWindows bw_windows, iops_windows;
+    Rng arrivals;               // rate_process=poisson: the gaps
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed
     uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/sim_time.h"
+#include "common/cli_run.h"
 #include "platform/platform_run.h"
 
 using namespace ssdtlm;
@@ -151,4 +152,17 @@ TEST_CASE("progress: an open-loop replay counts the trace's time", "[sim][progre
   CHECK(mid.fraction == Approx(0.5).epsilon(0.05));
   sc_core::sc_start();
   CHECK(p->host().finished());
+}
+
+TEST_CASE("rate_process=poisson: the rate's mean with exponential gaps, whose bursts collide on the dies", "[sim][pacing]") {
+  // 2000 reads of written data at 10 kIOPS, queue depth 8: the mean rate holds; a linear cap spaces reads a
+  // full 100 us apart, so none waits for another, while Poisson arrivals bunch up and some queue at a die.
+  const std::string base = " --set workload.io_count=2000 --set workload.rate_iops=10000 --set host.queues=1"
+                           " --set host.queue_depth=8 --set workload.read_fraction=1 --set precondition.fill=true" +
+                           kSmallDrive;
+  const auto poisson = run_cli(fresh("pacing_poisson") + "/out", base + " --set workload.rate_process=poisson");
+  const auto linear = run_cli(fresh("pacing_linear") + "/out", base);
+  CHECK(num(poisson["sim_time_s"]) == Approx(0.2).epsilon(0.08));  // 2000 exponential gaps: sd 2.2 % of the sum
+  CHECK(num(linear["sim_time_s"]) >= 0.1999);
+  CHECK(num(poisson["host"]["latency_us"]["read"]["p99"]) > 1.2 * num(linear["host"]["latency_us"]["read"]["p99"]));
 }

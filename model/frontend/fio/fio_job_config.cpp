@@ -261,6 +261,9 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
         if (v) not_modelled(s.rate_at, "a rate for some of the job's directions only");
     }
 
+    // fio's rate_process shapes the gaps of a rate; without one it has nothing to shape.
+    c["rate_process"] = c["rate_iops"].get<double>() > 0 || c["rate_mbps"].get<double>() > 0 ? s.rate_process : "linear";
+
     // Strided zones.
     const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
     if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");

@@ -128,6 +128,7 @@ struct Spec {
   bool do_verify = true;
   uint64_t verify_backlog = 0;
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
+  std::string rate_process = "linear";
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;
   Line zonemode_at;

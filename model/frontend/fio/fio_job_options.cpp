@@ -135,7 +135,8 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.rate_at = l;
   } else if (key == "rate_process") {
     need_value(l);
-    if (lower(l.value) != "linear") not_modelled(l, "Poisson arrivals (rate_process=linear only)");
+    s.rate_process = lower(l.value);
+    if (s.rate_process != "linear" && s.rate_process != "poisson") fail(l, "expected linear or poisson");
   } else if (key == "zonemode") {
     need_value(l);
     s.zonemode = lower(l.value);

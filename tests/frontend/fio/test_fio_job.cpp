@@ -254,7 +254,9 @@ wait_for_previous
   CHECK(job(parse("[j]\nrw=randwrite\nrate_iops=,200\n"), 0)["rate_iops"] == Approx(200));
   CHECK_THAT(error_of("[j]\nstartdelay=1-5\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nthinktime_blocks_type=issue\n"), Contains("not modelled"));
-  CHECK_THAT(error_of("[j]\nrate_process=poisson\n"), Contains("Poisson"));
+  CHECK(parse("[j]\nrate_process=poisson\n").jobs.at(0).config["rate_process"] == "linear");  // no rate to shape
+  CHECK(parse("[j]\nrate_iops=1000\nrate_process=poisson\n").jobs.at(0).config["rate_process"] == "poisson");
+  CHECK_THAT(error_of("[j]\nrate_process=bursty\n"), Contains("expected linear or poisson"));
   CHECK_THAT(error_of("[j]\nwait_for=other\n"), Contains("job.fio:2") && Contains("an earlier job"));
 }
 
