@@ -15,6 +15,8 @@ struct PreconditionResult {
   uint64_t nand_programs = 0;  // page programs, user data and GC copies
   double wall_s = 0;
   unsigned threads = 1;        // workers that ran it
+  bool fill = false;           // what was asked (precondition.fill, precondition.drive_writes): the drive's state
+  double drive_writes = 0;     //   at the start of the timed run
 };
 
 // Fills the logical space sequentially (if fill), then writes drive_writes x logical units taken from

@@ -207,7 +207,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                    {"units_per_page", g.units_per_page},
                    {"units_per_block", g.units_per_block}};
   s["precondition"] = {{"units_written", pre.units_written}, {"nand_programs", pre.nand_programs}, {"wall_time_s", pre.wall_s},
-                       {"threads", pre.threads}};
+                       {"threads", pre.threads}, {"fill", pre.fill}, {"drive_writes", pre.drive_writes},
+                       {"state", drive_state(pre)}};
   s["kernel"] = {{"activations", kernel_activations()},
                  {"activations_per_io", ios ? double(kernel_activations()) / double(ios) : 0.0}};
   struct rusage ru {};
@@ -234,6 +235,18 @@ std::string latency_cdf_csv(const HostStats& h) {
   return os.str();
 }
 
+std::string drive_state(const PreconditionResult& pre) {
+  if (!pre.fill && pre.drive_writes <= 0) return "fresh: nothing written before the timed run";
+  std::string out = pre.fill ? "filled sequentially" : "";
+  if (pre.drive_writes > 0) {
+    char n[80];
+    std::snprintf(n, sizeof n, "%s%.3g drive-writes of the jobs' write patterns", pre.fill ? ", then " : "",
+                  pre.drive_writes);
+    out += n;
+  }
+  return out + " before the timed run (precondition.fill, precondition.drive_writes)";
+}
+
 std::string summary_text(const nlohmann::json& s) {
   const auto& h = s["host"];
   auto u = [](const nlohmann::json& j) { return j.get<unsigned long long>(); };
@@ -241,6 +254,8 @@ std::string summary_text(const nlohmann::json& s) {
   char line[512];
   std::string out;
   auto add = [&](int n) { out.append(line, size_t(std::min<int>(n, int(sizeof line) - 1))); };
+  if (s["precondition"].contains("state"))
+    add(std::snprintf(line, sizeof line, "drive       %s\n", s["precondition"]["state"].get<std::string>().c_str()));
   add(std::snprintf(line, sizeof line, "I/Os        %llu (%llu reads, %llu writes", u(h["ios"]), u(h["read_ios"]),
                     u(h["write_ios"])));
   if (u(h["trims"])) add(std::snprintf(line, sizeof line, ", and %llu trims", u(h["trims"])));
@@ -271,6 +286,11 @@ std::string summary_text(const nlohmann::json& s) {
   if (h.contains("trace")) trace_line(h["trace"]);
   if (h.contains("traces"))
     for (const auto& t : h["traces"]) trace_line(t);
+  if (s.contains("jobs"))
+    for (const auto& j : s["jobs"])
+      add(std::snprintf(line, sizeof line, "job %-7s %.4f..%.4f s: %llu I/Os, %.0f IOPS, %.1f MB/s%s\n",
+                        j["name"].get<std::string>().c_str(), d(j["start_s"]), d(j["start_s"]) + d(j["span_s"]),
+                        u(j["ios"]), d(j["iops"]), d(j["mbps"]), j.value("exited", false) ? " (stopped by exit_what)" : ""));
   const auto& w = s["waf"];
   add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n", d(w["total"]),
                     d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"])));

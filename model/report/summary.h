@@ -11,6 +11,8 @@
 namespace ssdtlm {
 
 nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s);
+// The drive's state at the start of the timed run, in words (summary.json precondition.state).
+std::string drive_state(const PreconditionResult& pre);
 // The "map" object of summary.json: map cache, GTD and map traffic (map_summary.cpp).
 nlohmann::json map_summary(Platform& p);
 // The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).

@@ -38,6 +38,11 @@ void quiet_kernel(bool quiet) {
 PreconditionResult precondition(Platform& p, const Params& params, bool progress) {
   PreconditionResult pre;
   if (!params.precondition.any()) return pre;
+  const auto asked = [&](PreconditionResult r) {
+    r.fill = params.precondition.fill;
+    r.drive_writes = params.precondition.drive_writes;
+    return r;
+  };
   const PreconditionParams& pp = params.precondition;
   std::unique_ptr<Workload> w =
       pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
@@ -48,7 +53,7 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
                    (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
   });
   p.reset_statistics();
-  return pre;
+  return asked(pre);
 }
 
 // The timed run, power lost at each scheduled instant the run reaches.

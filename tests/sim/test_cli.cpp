@@ -11,6 +11,7 @@
 #include "common/cli_run.h"
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using ssdtlm::test::CliRun;
 using ssdtlm::test::run_in;
 using ssdtlm::test::slurp;
@@ -100,6 +101,7 @@ TEST_CASE("cli: --output-format json, summary-json and fio-json print JSON on st
   const auto f = nlohmann::json::parse(fio.out);
   CHECK(f["jobs"][0]["write"]["total_ios"] == 2000);
   CHECK(f["jobs"][0]["jobname"] == "ssdtlm");
+  CHECK_THAT(f["drive state"].get<std::string>(), StartsWith("filled sequentially before the timed run"));  // kSmall: fill only
   CHECK(nlohmann::json::parse(slurp("cli_fiojson/out/fio.json")) == f);
 
   // From a fio job file, json is fio's layout (as fio prints it); summary-json is ours in any case.
@@ -114,6 +116,7 @@ TEST_CASE("cli: --output-format json, summary-json and fio-json print JSON on st
 
   const CliRun text = run("cli_text", "--set workload.io_count=2000" + kSmall);
   CHECK_THAT(text.out, Contains("write lat   min") && Contains("p95") && Contains("outputs in out/"));
+  CHECK_THAT(text.out, Contains("drive       filled sequentially before the timed run"));
 
   const CliRun bad = run("cli_badfmt", "--output-format xml");
   CHECK(bad.code == 2);
