@@ -76,9 +76,18 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
   return true;
 }
 
-void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits) {
+void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits, bool gc) {
   f_.ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
     *waits += issue(a, seg, f_.cache_.write_needs_segment(), w);
+  }, gc);
+}
+
+void MapWorkQueue::gc_moves(uint32_t die, uint32_t* waits) {
+  const Waiter w{Waiter::Gc, nullptr, die};
+  f_.ftl_.gc().take_moves(die, [&](std::vector<uint32_t>& lpns) {
+    f_.ftl_.map_gc_batch(lpns, [&](uint32_t seg, const MapAccess& a) {
+      *waits += issue(a, seg, f_.cache_.write_needs_segment(), w);
+    });
   });
 }
 
