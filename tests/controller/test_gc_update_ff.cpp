@@ -21,18 +21,19 @@ struct Result {
   uint64_t erases, moved, gc_updates, gc_writes, errors, erases_checked, copies_checked;
 };
 
-// 4 dies, 64 blocks of 32 8 KiB pages, 8 KiB segments: 2 drive-writes of uniform 4 KiB writes through the
-// map cache (a fifth of the map), preconditioned by the fast-forward with the checker on.
+// 4 dies, 64 blocks of 32 8 KiB pages (64 units a block), 2 KiB segments (512 entries, 24 segments): 2
+// drive-writes of uniform 4 KiB writes through the map cache (a quarter of the map: 6 segments),
+// preconditioned by the fast-forward with the checker on.
 Result precondition_with(const std::string& scheme, const std::string& gc_update) {
   Config c;
   for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
                         "geometry.pages_per_block=32", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25",
-                        "map.segment_bytes=8192"})
+                        "map.segment_bytes=2048"})
     c.set(s);
   c.set("ftl.mapping=" + scheme);
   c.set("map.gc_update=" + gc_update);
   const Geometry g = read_geometry(c, 4);
-  c.set("map.cache_bytes=" + std::to_string(g.logical_units * 4 / 5));
+  c.set("map.cache_bytes=" + std::to_string(g.logical_units));  // 4 B a unit: a quarter of the map
   std::vector<std::unique_ptr<Die>> dies;
   std::vector<Die*> raw;
   for (uint32_t d = 0; d < g.dies; ++d) {
@@ -56,7 +57,7 @@ Result precondition_with(const std::string& scheme, const std::string& gc_update
 
 }  // namespace
 
-TEST_CASE("fast-forward map.gc_update: invariants hold for every scheme, victim or page", "[integrity][gc][mapping]") {
+TEST_CASE("fast-forward map.gc_update: invariants hold for every scheme in victim and page mode", "[integrity][gc][mapping]") {
   for (const char* scheme : {"page", "dftl", "ptsd", "ptsd_entry"})
     for (const char* mode : {"victim", "page"}) {
       INFO(scheme << " " << mode);
