@@ -4,8 +4,9 @@
 usage: python3 scripts/seed001_ptsd.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
 
 Steps:
-  1. run the study studies/seed001_ptsd.json (20 points: 4 scenarios x 5 schemes) and the experiment
-     studies/seed001_ptsd_gc_update.json (4 points: the paper's scenario with map.gc_update=page) with
+  1. run the study studies/seed001_ptsd.json (20 points: 4 scenarios x 5 schemes) and the experiments
+     studies/seed001_ptsd_gc_update.json (4 points: the paper's scenario with map.gc_update=page) and
+     studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare) with
      scripts/study.py --workers N (default 2) into DIR/studies/<name> (DIR default out/seed001), with the
      executable copied to DIR/bin first. Schemes (the paper's names): OPT = page map, DFTL, PART = ptsd,
      PART-SCHED = ptsd + read_priority, WRITEOPT = ptsd_entry + read_priority. Scenarios: paper = the platform's
@@ -38,7 +39,8 @@ plt = seedrun.pyplot()
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 PLATFORM = "ptsd_board"
-STUDIES = [ROOT / "studies" / "seed001_ptsd.json", ROOT / "studies" / "seed001_ptsd_gc_update.json"]
+STUDIES = [ROOT / "studies" / "seed001_ptsd.json", ROOT / "studies" / "seed001_ptsd_gc_update.json",
+           ROOT / "studies" / "seed001_ptsd_gc_load.json"]
 SCHEMES = ["OPT", "DFTL", "PART", "PART-SCHED", "WRITEOPT"]
 SCENARIOS = {"paper": "paper: 32 GiB random writes, then random reads (both timed)",
              "ff_read": "ours: reads after fast-forwarded writes",
@@ -53,13 +55,15 @@ PATH_COLORS = {"data": "tab:green", "map_read": "tab:blue", "map_write": "tab:re
 
 
 def load(study_out):
-    """(scenario, scheme) -> {"summary": summary.json, "dir": run directory} of the points that finished."""
+    """(scenario, scheme) -> {"summary": summary.json, "dir": run directory} of the points that finished; a study
+    without a scenario axis names its points by over-provisioning (op0.07) or "paper"."""
     dirs = seedrun.run_dirs(study_out)
     points = {}
     for r in seedrun.ok_rows(study_out / "results.csv"):
         d = dirs[r["point"]]
-        points[(r.get("scenario", "paper"), r["scheme"])] = {"summary": json.loads((d / "summary.json").read_text()),
-                                                              "dir": d}
+        scenario = r.get("scenario") or ("op%s" % r["geometry.over_provisioning"]
+                                          if "geometry.over_provisioning" in r else "paper")
+        points[(scenario, r["scheme"])] = {"summary": json.loads((d / "summary.json").read_text()), "dir": d}
     return points
 
 
@@ -273,9 +277,10 @@ def main():
     fig11(points, figs / "seed001_fig11_hist")
     fig12(points, figs / "seed001_fig12_throughput")
     rows = rows_of(points, STUDIES[0].stem)
-    extra = out / "studies" / STUDIES[1].stem
-    if (extra / "results.csv").exists():
-        rows += rows_of(load(extra), STUDIES[1].stem)
+    for study in STUDIES[1:]:
+        extra = out / "studies" / study.stem
+        if (extra / "results.csv").exists():
+            rows += rows_of(load(extra), study.stem)
     seedrun.write_csv(rows, out / "seed001_results.csv")
     print("results: %s; figures: %s/seed001_fig*.png" % (out / "seed001_results.csv", figs))
     return 1 if bad else 0
