@@ -145,6 +145,7 @@ class MapWorkQueue {
     std::vector<Waiter> waiters;
     uint32_t seg = kInvalid;  // load: the segment arriving
     uint32_t nwb = 0;         // merge read: the batch to write back once it is read
+    uint32_t merges = 0;      // merge reads still in flight (a GC batch update gathers several segments)
     uint32_t wb[kMaxGather];
     MapWork* next_free = nullptr;  // free list, or the write-back queue it waits in
     uint64_t seq = 0;              // queued write-backs: arrival order across both queues
