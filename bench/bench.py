@@ -10,7 +10,8 @@ side-by-side comparison a change's speed claim needs (absolute figures move with
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
--ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map; the rand4g-1g-p1 rows are
+-ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map (GC moves batched per
+victim, map.gc_update=victim; -dftl-gc-page: one cache update per GC page); the rand4g-1g-p1 rows are
 seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA; the -streams8 rows run
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
@@ -71,6 +72,8 @@ WORKLOADS["randwrite-4k-superblock-min-invalid"] = WORKLOADS["randwrite-4k-super
 for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randwrite-4k-" + scheme] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
+# GC moves through the map cache a GC page at a time (map.gc_update=page) instead of DFTL's per-victim batch update.
+WORKLOADS["randwrite-4k-dftl-gc-page"] = WORKLOADS["randwrite-4k-dftl"] + ["--set", "map.gc_update=page"]
 # Flash-side concurrency (docs/hardware.md), each on mixed-70r30w-4k: program/erase suspend, read_first die
 # scheduling, both, and TLC page types.
 MIXED = WORKLOADS["mixed-70r30w-4k"]

@@ -66,6 +66,7 @@ const std::vector<KeySpec>& config_schema() {
       {"map.entry_bytes", T::Int, 4, 1, 8, {}, "bytes", "bytes per map entry (one 4 KiB mapping unit)"},
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
       {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
+      {"map.gc_update", T::String, "victim", 0, 0, {"victim", "page"}, "", "dftl, ptsd, ptsd_entry: map updates of GC moves. victim = DFTL's batch update (Gupta et al., ASPLOS'09): a victim's moves are grouped per segment once it erases; a cached segment is updated in DRAM, an uncached one read, merged and written back without entering the cache. page = each GC page's moves go through the cache as a write (a miss loads the segment). The page map updates per GC page either way"},
       {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
       // stream separation (docs/streams.md)
       {"streams.count", T::Int, 0, 0, 63, {}, "", "user streams besides the default stream 0 (0 = a single-stream SSD); each has its own write frontier per die"},

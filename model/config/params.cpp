@@ -143,6 +143,7 @@ MapCacheParams read_map_cache_params(const Config& c, const Geometry& g) {
   p.cache_bytes = c.u("map.cache_bytes");
   p.clean_fraction = c.d("map.clean_fraction");
   p.dirty_victim = c.s("map.dirty_victim");
+  p.gc_batch = c.s("map.gc_update") == "victim" && demand_based(c.s("ftl.mapping"));
   p.protected_ratio = c.d("map.protected_ratio");
   const uint32_t page = g.units_per_page * kUnitBytes;
   p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));

@@ -42,6 +42,7 @@ void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns,
 void PageFtl::ff_finish() {
   for (uint32_t d = 0; d < g_.dies; ++d) {
     ff_pad(d);
+    if (tstore_) ff_map_moves(d);
     if (tstore_) ff_drain_map(d);  // the copies' map write-backs
     gc_.die(d).credit = 1.0;       // the timed FTL starts every die's GC afresh
     gc_.die(d).ratio = 0.0;
@@ -129,11 +130,12 @@ void PageFtl::ff_program_gc(const GcPage& p) {
   dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
   uint32_t moved[kMaxUnitsPerPage];
   const uint32_t n = gc_.land_page(p, moved, ff_counters_[p.die], nullptr);
-  if (tstore_) ff_map_update(moved, n);
+  if (tstore_ && !gc_.batches_moves()) ff_map_update(moved, n, true);
   ff_erase_ready(p.die);
 }
 
 void PageFtl::ff_erase_ready(uint32_t die) {
+  if (gc_.moves_due(die)) ff_map_moves(die);
   gc_.erase_ready(die, [&](uint32_t victim) {
     if (checker_) gc_.check_erase(victim, *checker_, 0);
     dies_[die]->erase(g_.block_in_die(victim));
@@ -167,10 +169,18 @@ void PageFtl::ff_collect_map(uint32_t die) {
 
 // ---------------------------------------------------------------- map write-backs, executed at once
 
-void PageFtl::ff_map_update(const uint32_t* lpns, uint32_t n) {
+void PageFtl::ff_map_update(const uint32_t* lpns, uint32_t n, bool gc) {
   // Loads and merges cost nothing here (no time passes); the write-backs wait for a map page.
   map_write(lpns, n, [&](uint32_t, const MapAccess& a) {
     ff_map_pending_.insert(ff_map_pending_.end(), a.wb, a.wb + a.nwb);
+  }, gc);
+}
+
+void PageFtl::ff_map_moves(uint32_t die) {
+  gc_.take_moves(die, [&](std::vector<uint32_t>& lpns) {
+    map_gc_batch(lpns, [&](uint32_t, const MapAccess& a) {
+      ff_map_pending_.insert(ff_map_pending_.end(), a.wb, a.wb + a.nwb);
+    });
   });
 }
 

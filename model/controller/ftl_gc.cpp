@@ -61,6 +61,7 @@ void GcDriver::advance(uint32_t die) {
     }
     break;
   }
+  if (gc_.moves_due(die)) f_.map_.gc_moves(die, &job.map_updates);  // map.gc_update=victim: before the erase
   gc_.erase_ready(die, [&](uint32_t victim) {
     if (f_.checker_) gc_.check_erase(victim, *f_.checker_, now_ps());
     FlashOp& op = f_.new_op(FlashCmd::Erase, die, kGcErase);
@@ -125,7 +126,9 @@ void GcDriver::on_program(FlashOp& op) {
   uint32_t moved[kMaxUnitsPerPage];
   const uint32_t n = gc_.land_page(page, moved, f_.ftl_.counters(), &f_.streams_.stats());
   // The moves update the map through the cache, batched per segment; GC finishes once that work is done.
-  if (n) f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, op.die}, &gc_.die(op.die).map_updates);
+  if (n && !gc_.batches_moves())
+    f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, op.die}, &gc_.die(op.die).map_updates,
+                    true);
   advance(op.die);
 }
 

@@ -76,10 +76,47 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
   return true;
 }
 
-void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits) {
+void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits, bool gc) {
   f_.ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
     *waits += issue(a, seg, f_.cache_.write_needs_segment(), w);
+  }, gc);
+}
+
+void MapWorkQueue::gc_moves(uint32_t die, uint32_t* waits) {
+  const Waiter w{Waiter::Gc, nullptr, die};
+  // Batch updates of uncached segments are gathered into map pages (as the fast-forward packs its write-backs):
+  // each segment is read and merged, and the page is written once all of them are.
+  const uint32_t k = f_.ts_->segments_per_page();
+  uint32_t group[kMaxGather], n = 0;
+  auto flush_group = [&] {
+    if (!n) return;
+    MapWork* m = new_work(w);
+    m->nwb = n;
+    std::copy(group, group + n, m->wb);
+    for (uint32_t i = 0; i < n; ++i)
+      if (f_.ts_->where(group[i]) != TranslationStore::kNowhere) ++m->merges;
+    const uint32_t reads = m->merges;
+    for (uint32_t i = 0; i < n && reads; ++i)
+      if (f_.ts_->where(group[i]) != TranslationStore::kNowhere) issue_read(m, group[i], kMapMerge);
+    if (!reads) issue_write_back(m, m->wb, n);
+    ++*waits;
+    n = 0;
+  };
+  f_.ftl_.gc().take_moves(die, [&](std::vector<uint32_t>& lpns) {
+    f_.ftl_.map_gc_batch(lpns, [&](uint32_t seg, const MapAccess& a) {
+      if (a.merge != kInvalid && a.load == kInvalid && a.nwb == 1 && a.wb[0] == a.merge) {  // read-modify-write
+        if (f_.cache_.write_needs_segment() && loading_[seg]) {  // a load of it still in flight (as issue)
+          loading_[seg]->waiters.push_back(w);
+          ++*waits;
+        }
+        group[n++] = a.merge;
+        if (n == k) flush_group();
+        return;
+      }
+      *waits += issue(a, seg, f_.cache_.write_needs_segment(), w);
+    });
   });
+  flush_group();
 }
 
 // ---------------------------------------------------------------- map flash operations
@@ -96,6 +133,7 @@ MapWorkQueue::MapWork* MapWorkQueue::new_work(const Waiter& w) {
   m->waiters.push_back(w);
   m->seg = kInvalid;
   m->nwb = 0;
+  m->merges = 0;
   m->next_free = nullptr;
   return m;
 }
@@ -119,6 +157,7 @@ uint32_t MapWorkQueue::issue(const MapAccess& a, uint32_t seg, bool needs_seg, c
     MapWork* m = new_work(w);
     if (a.merge != kInvalid && f_.ts_->where(a.merge) != TranslationStore::kNowhere) {
       m->nwb = a.nwb;
+      m->merges = 1;
       std::copy(a.wb, a.wb + a.nwb, m->wb);
       issue_read(m, a.merge, kMapMerge);  // read, merge, then write back (on_map_op)
     } else {
@@ -235,6 +274,7 @@ void MapWorkQueue::on_op(FlashOp& op) {
       if (loading_[m->seg] == m) loading_[m->seg] = nullptr;
       break;
     case kMapMerge:
+      if (--m->merges) return;  // a gathered batch update: its other segments are still being read
       issue_write_back(m, m->wb, m->nwb);  // the same waiters wait for the write-back
       return;
     default:  // kMapWrite

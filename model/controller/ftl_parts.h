@@ -127,7 +127,10 @@ class MapWorkQueue {
   explicit MapWorkQueue(Ftl& f);
   bool map_phase(NvmeCommand& cmd);  // true: the command waits for map operations
   // Map updates of n units through the cache; *waits counts the operations the waiter waits for.
-  void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits);
+  // gc: the moves of one GC page (MapCache::gc_write).
+  void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits, bool gc = false);
+  // map.gc_update=victim: a die's waiting GC moves (GcEngine::take_moves), one batch update per segment.
+  void gc_moves(uint32_t die, uint32_t* waits);
   void on_op(FlashOp& op);
   void retry();  // write-backs and map GC copies that found no die with room
   bool writes_waiting() const { return wb_[0].head || wb_[1].head; }
@@ -142,6 +145,7 @@ class MapWorkQueue {
     std::vector<Waiter> waiters;
     uint32_t seg = kInvalid;  // load: the segment arriving
     uint32_t nwb = 0;         // merge read: the batch to write back once it is read
+    uint32_t merges = 0;      // merge reads still in flight (a GC batch update gathers several segments)
     uint32_t wb[kMaxGather];
     MapWork* next_free = nullptr;  // free list, or the write-back queue it waits in
     uint64_t seq = 0;              // queued write-backs: arrival order across both queues

@@ -128,6 +128,7 @@ void PageFtl::gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& 
 
 void PageFtl::set_mapping(std::unique_ptr<MapCache> cache, bool on_flash) {
   cache_ = std::move(cache);
+  gc_.set_batch_moves(on_flash && cache_->params().gc_batch);
   if (on_flash) {
     if (!blocks_.layout().map) throw std::logic_error("demand-based mapping needs the map frontier");
     tstore_ = std::make_unique<TranslationStore>(g_, blocks_, cache_->params().segments(), cache_->params().segment_bytes);

@@ -7,6 +7,7 @@
 // FTL's valid-page bitmap) keeps that answer at hand, so GC scans victims without map lookups.
 // Model state per logical page: 4 B map + (1 + over-provisioning) x (5 B of OOB + 1 bit) + block metadata.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -127,8 +128,9 @@ class PageFtl {
   const TranslationStore* translation() const { return tstore_.get(); }
   // Map updates of n units (LPNs, kInvalid = none) through the cache, batched per map segment: calls
   // access(segment, MapAccess) for each segment touched with what the cache needs (a load, write-backs).
+  // gc: the moves of one GC page (MapCache::gc_write).
   template <class Access>
-  void map_write(const uint32_t* in, uint32_t n, Access&& access) {
+  void map_write(const uint32_t* in, uint32_t n, Access&& access, bool gc = false) {
     uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
     const uint32_t groups = group_by_segment(in, n, lpns, start);
     MapAccess a;
@@ -136,8 +138,25 @@ class PageFtl {
       a.clear();
       const uint32_t* first = lpns + start[k];
       const uint32_t seg = cache_->segment_of(*first);
-      cache_->write(seg, first, start[k + 1] - start[k], a);
+      if (gc) cache_->gc_write(seg, first, start[k + 1] - start[k], a);
+      else cache_->write(seg, first, start[k + 1] - start[k], a);
       access(seg, a);
+    }
+  }
+  // map.gc_update=victim: the map updates of a victim's moves (GcEngine::take_moves), one batch update per
+  // segment touched (MapCache::gc_write); sorts lpns. Calls access(segment, MapAccess) as map_write does.
+  template <class Access>
+  void map_gc_batch(std::vector<uint32_t>& lpns, Access&& access) {
+    std::sort(lpns.begin(), lpns.end());
+    MapAccess a;
+    for (size_t i = 0; i < lpns.size();) {
+      const uint32_t seg = cache_->segment_of(lpns[i]);
+      size_t end = i + 1;
+      while (end < lpns.size() && cache_->segment_of(lpns[end]) == seg) ++end;
+      a.clear();
+      cache_->gc_write(seg, lpns.data() + i, uint32_t(end - i), a);
+      access(seg, a);
+      i = end;
     }
   }
 
@@ -196,7 +215,8 @@ class PageFtl {
   void ff_pad(uint32_t die) { gc_.pad(die, ff_counters_[die], nullptr, [&](const GcPage& p) { ff_program_gc(p); }); }
   void ff_erase_ready(uint32_t die);
   // Demand-based mapping: write-backs are queued and programmed as map pages round robin over the dies.
-  void ff_map_update(const uint32_t* lpns, uint32_t n);
+  void ff_map_update(const uint32_t* lpns, uint32_t n, bool gc = false);
+  void ff_map_moves(uint32_t die);  // map.gc_update=victim: the victim's moves update the map (take_moves)
   void ff_drain_map(uint32_t die);
   void ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind);
 

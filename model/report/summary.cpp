@@ -21,6 +21,16 @@ nlohmann::json latency_json(const Histogram& h) {
           {"p9999", us(h.quantile(0.9999))}, {"max", us(h.max())}};
 }
 
+// Host reads by how the controller served them (ReadPath): count and mean latency per path.
+nlohmann::json read_paths_json(const HostStats& h) {
+  const char* names[kReadPaths] = {"buffer", "data", "map_read", "map_write", "gc_wait"};
+  nlohmann::json paths;
+  for (int k = 0; k < kReadPaths; ++k)
+    paths[names[k]] = {{"count", h.path_count[k]},
+                       {"mean_us", h.path_count[k] ? double(h.path_ns[k]) / double(h.path_count[k]) / 1e3 : 0.0}};
+  return paths;
+}
+
 // How a trace job's requests were fitted to the device (trace_fit.h).
 nlohmann::json trace_json(const FittedTrace& t) {
   const TraceExtent& e = t.extent();
@@ -106,18 +116,12 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                       {"start_s", double(p.host().job_start_ps(j)) / 1e12},
                       {"span_s", span},
                       {"exited", p.host().job_exited(j)},
-                      {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}}});
+                      {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}},
+                      {"read_paths", read_paths_json(js)}});
     }
     s["jobs"] = jobs;
   }
-  {
-    const char* names[kReadPaths] = {"buffer", "data", "map_read", "map_write", "gc_wait"};
-    nlohmann::json paths;
-    for (int k = 0; k < kReadPaths; ++k)
-      paths[names[k]] = {{"count", h.path_count[k]},
-                         {"mean_us", h.path_count[k] ? double(h.path_ns[k]) / double(h.path_count[k]) / 1e3 : 0.0}};
-    s["host"]["read_paths"] = paths;
-  }
+  s["host"]["read_paths"] = read_paths_json(h);
   s["map"] = map_summary(p);
   s["streams"] = stream_summary(p);
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},

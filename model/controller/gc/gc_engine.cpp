@@ -21,7 +21,7 @@ void GcEngine::start(uint32_t d) {
 bool GcEngine::finish_if_idle(uint32_t d) {
   GcDie& j = dies_[d];
   if (j.victim != kInvalid || j.reads || j.staged || j.programs || j.erases || !j.scanned.empty() || j.map_updates ||
-      j.staged_segs)
+      j.staged_segs || !j.moves.empty())
     return false;
   j.active = false;
   j.credit = 1.0;
@@ -149,9 +149,21 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     if (stats) ++stats->gc_writes[ds];
     moved[n++] = p.lpn[s];
   }
+  if (batch_moves_) {
+    std::vector<uint32_t>& m = dies_[p.die].moves;
+    m.insert(m.end(), moved, moved + n);
+  }
   c.gc_units_moved += n;
   ftl_.blocks().page_done(g_.gblock_of(p.ppa));
   return n;
+}
+
+bool GcEngine::moves_due(uint32_t d) const {
+  const GcDie& j = dies_[d];
+  if (j.moves.empty()) return false;
+  for (uint32_t victim : j.scanned)
+    if (erasable(d, victim)) return true;
+  return false;
 }
 
 bool GcEngine::erasable(uint32_t d, uint32_t victim) const {

@@ -56,6 +56,9 @@ struct GcDie {
   bool map_victim = false;
   uint32_t map_updates = 0;  // map accesses of relocated units still waiting for flash work (timed)
   uint32_t reading = 0, staged_segs = 0;
+  // map.gc_update=victim: LPNs moved since the die's last batch update (the victim's, and any next victim's
+  // that landed with them); they update the map when a victim is ready to erase (GcEngine::take_moves).
+  std::vector<uint32_t> moves;
   uint32_t rseg[kMaxGather], seg[2 * kMaxGather];
   uint64_t rloc[kMaxGather], loc[2 * kMaxGather];
 };
@@ -134,6 +137,23 @@ class GcEngine {
   // meanwhile); their LPNs go to `moved` (for the map updates). Returns how many moved.
   uint32_t land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* st);
 
+  // ---- map updates of the moves (map.gc_update)
+  // victim: land_page keeps the moved LPNs; the map is updated with them at once, per segment, before a
+  // victim erases (DFTL's batch update). page: the caller updates the map with each landed page's moves.
+  bool batches_moves() const { return batch_moves_; }
+  void set_batch_moves(bool on) { batch_moves_ = on; }  // PageFtl::set_mapping
+  // A victim may erase and moves wait: the caller takes them now (take_moves), before erase_ready.
+  bool moves_due(uint32_t d) const;
+  // Calls update(std::vector<uint32_t>& lpns) with the die's waiting moves (the caller may reorder them),
+  // then forgets them.
+  template <class Update>
+  void take_moves(uint32_t d, Update&& update) {
+    std::vector<uint32_t>& m = dies_[d].moves;
+    if (m.empty()) return;
+    update(m);
+    m.clear();
+  }
+
   // ---- erases
   // Calls erase(victim) for every scanned victim whose units have all landed (and, for a map victim, whose
   // segments' new pages landed), removing it from the list.
@@ -179,6 +199,7 @@ class GcEngine {
   uint32_t upp_;
   std::vector<GcDie> dies_;
   uint32_t active_ = 0;
+  bool batch_moves_ = false;  // map.gc_update=victim (the map cache's params().gc_batch)
 };
 
 }  // namespace ssdtlm

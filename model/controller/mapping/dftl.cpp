@@ -2,6 +2,7 @@
 // list. A miss loads the segment; when the cache is full the LRU segment is evicted, and a dirty victim
 // is written back first, on the path of the access that caused the miss. The write-back program carries
 // the victim plus the oldest other dirty segments, up to one flash page (they stay cached, now clean).
+// GC moves (map.gc_update=victim): DFTL's batch update, see gc_update.
 #include "controller/mapping/lru_list.h"
 #include "controller/mapping/map_cache.h"
 
@@ -23,6 +24,17 @@ class Dftl : public MapCache {
   size_t memory_bytes() const override { return MapCache::memory_bytes() + lru_.memory_bytes() + dirty_.memory_bytes(); }
 
  private:
+  // Batch update (map.gc_update=victim): a cached segment takes the moves in DRAM (dirty, written back when
+  // evicted); its LRU position is left alone (GC is not a reference). Uncached: read, merged, written back.
+  void gc_update(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) override {
+    if (!lru_.contains(seg)) return update_on_flash(seg, n, a);
+    count_lookup(false, true, a);
+    ++stats_.clean.hits;
+    mark_dirty(lpns, n);
+    if (dirty_.contains(seg)) dirty_.touch(seg);
+    else dirty_.push_front(seg);
+  }
+
   void access(uint32_t seg, const uint32_t* lpns, uint32_t n, bool is_read, MapAccess& a) {
     const bool hit = lru_.contains(seg);
     count_lookup(is_read, hit, a);

@@ -70,6 +70,15 @@ void MapCache::write_back(uint32_t seg, MapAccess& a) {
   stats_.batch_entries += n;
 }
 
+void MapCache::update_on_flash(uint32_t seg, uint32_t n, MapAccess& a) {
+  count_lookup(false, false, a);
+  a.merge = seg;
+  ++stats_.loads;
+  write_back(seg, a);  // (not cached: no dirty entries of its own)
+  a.wb_entries += n;
+  stats_.batch_entries += n;
+}
+
 void MapCache::count_lookup(bool is_read, bool hit, MapAccess& a) {
   a.hit = hit;
   if (is_read)

@@ -27,6 +27,7 @@ struct MapCacheParams {
   double protected_ratio = 1.0;     // page: share of the segments that may be dirty at once (seed 000)
   std::string dirty_victim = "greedy";  // ptsd_entry: greedy | lru
   uint32_t segments_per_page = 1;   // map segments one flash page program carries (write-back gathering)
+  bool gc_batch = false;            // map.gc_update=victim with a demand-based scheme (MapCache::gc_write)
 
   uint32_t entries_per_segment() const { return segment_bytes / entry_bytes; }
   uint32_t segments() const {
@@ -77,6 +78,8 @@ struct MapCacheStats {
   uint64_t segment_writes = 0;   // segments written back
   uint64_t dirty_evictions = 0;  // write-back programs forced by eviction (batch updates for ptsd_entry)
   uint64_t batch_entries = 0;    // dirty entries carried by the segments written back
+  uint64_t gc_updates = 0;         // segment updates of GC moves (one per segment group)
+  uint64_t gc_segment_writes = 0;  // segments written back on GC's map updates (evictions or batch updates)
   MapAreaStats clean, dirty;     // PTSD's areas (clean only = the whole cache for dftl)
   uint64_t lookups() const { return read_hits + read_misses + write_hits + write_misses; }
   uint64_t hits() const { return read_hits + write_hits; }
@@ -99,6 +102,16 @@ class MapCache {
   virtual void read(uint32_t seg, uint32_t first, uint32_t n, MapAccess& a) = 0;
   // The entries lpns[0..n) of segment seg change (buffer flush, GC move, trim): one lookup, batched.
   virtual void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) = 0;
+  // GC moved the units lpns[0..n) of segment seg. With params().gc_batch (map.gc_update=victim) the caller
+  // passes a whole victim's moves grouped per segment and the scheme's gc_update decides; otherwise the moves
+  // of one GC page, as a write. Counts gc_updates and the write-backs it caused.
+  void gc_write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) {
+    const uint64_t before = stats_.segment_writes;
+    if (p_.gc_batch) gc_update(seg, lpns, n, a);
+    else write(seg, lpns, n, a);
+    ++stats_.gc_updates;
+    stats_.gc_segment_writes += stats_.segment_writes - before;
+  }
   // Segments holding dirty entries.
   virtual uint32_t dirty_segments() const = 0;
   // Dirty segments the cache may hold before an update to a segment that is not dirty yet forces a
@@ -130,6 +143,12 @@ class MapCache {
   uint64_t dirty_entries() const { return dirty_entries_; }
 
  protected:
+  // DFTL's batch update of GC moves (gc_write with gc_batch): the scheme's rule for a segment it caches; by
+  // default as a write (the entry-granular dirty area records the entries without a load).
+  virtual void gc_update(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) { write(seg, lpns, n, a); }
+  // A batch update of a segment the cache does not hold: read, merged with the n moved entries and written
+  // back in one program; it does not enter the cache.
+  void update_on_flash(uint32_t seg, uint32_t n, MapAccess& a);
   // Dirty-entry bookkeeping shared by the schemes: one bit per logical unit, a count per segment.
   void mark_dirty(const uint32_t* lpns, uint32_t n);
   // Segment seg is written back: its dirty entries are clean again. Adds it to a's write-back batch.

@@ -65,6 +65,14 @@ class Ptsd : public MapCache {
   size_t memory_bytes() const override { return MapCache::memory_bytes() + clean_.memory_bytes() + dirty_.memory_bytes(); }
 
  private:
+  // Batch update (map.gc_update=victim): a cached segment takes the moves in DRAM, as a write does (a clean
+  // one moves to the dirty area: the clean area holds clean segments only); an uncached one is read, merged
+  // and written back without entering the cache.
+  void gc_update(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) override {
+    if (dirty_.contains(seg) || clean_.contains(seg)) return write(seg, lpns, n, a);
+    update_on_flash(seg, n, a);
+  }
+
   void evict(MapAccess& a) {
     const uint32_t victim = dirty_.back();
     dirty_.remove(victim);
