@@ -141,7 +141,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.app.lsm_reads_per_write", T::Real, 1.0, 0.0, 1000.0, {}, "ratio", "lsm: 4 KiB table reads (gets missing the cache) per 4 KiB logged"},
       {"workload.app.sqlite_db_fraction", T::Real, 0.04, 0.0001, 0.9, {}, "ratio", "sqlite: database file size as a share of the logical capacity"},
       {"workload.app.sqlite_checkpoint_pages", T::Int, 1000, 1, 1 << 24, {}, "pages", "sqlite: WAL frames that trigger a checkpoint (wal_autocheckpoint)"},
-      {"workload.app.tpcc_db_fraction", T::Real, 0.04, 0.0001, 0.95, {}, "ratio", "tpcc: the tablespaces' size as a share of the logical capacity (seed 000: 0.75 with age_fraction 0, a 75 % full drive)"},
+      {"workload.app.tpcc_db_fraction", T::Real, 0.04, 0.0001, 0.95, {}, "ratio", "tpcc: the database's files (tablespaces, ibdata1, redo log) as a share of the logical capacity (seed 000: 0.75 with age_fraction 0, a 75 % full drive)"},
       {"workload.app.tpcc_pool_bytes", T::Int, 128ll << 20, 1 << 20, 1ll << 40, {}, "bytes", "tpcc: InnoDB buffer pool (innodb_buffer_pool_size; MySQL's default 128 MiB)"},
       {"workload.app.tpcc_log_bytes", T::Int, 96ll << 20, 1 << 20, 1ll << 40, {}, "bytes", "tpcc: redo log, both files (MySQL 5.7's 2 x 48 MiB)"},
       {"workload.app.tpcc_threads", T::Int, 10, 1, 100000, {}, "", "tpcc: client threads; their commits are written as one group (group commit)"},

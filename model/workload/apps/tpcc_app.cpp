@@ -2,7 +2,7 @@
 // shape of the engine, not its SQL: docs/apps.md has the parameters, their defaults and why.
 //
 // Files (innodb_file_per_table): one tablespace per TPC-C table, in 16 KiB pages, together
-// tpcc_db_fraction x capacity (seed 000: a 75 % full drive); ibdata1 (system tablespace, 12 MiB, holding the
+// with ibdata1 and the log tpcc_db_fraction x capacity (seed 000: a 75 % full drive); ibdata1 (system tablespace, 12 MiB, holding the
 // 2 MiB doublewrite area); ib_logfile0/1 (the redo log, tpcc_log_bytes together, used as one ring).
 // Tables, per warehouse (TPC-C rows, InnoDB row sizes with overhead): customer 30,000 x 700 B, stock
 // 100,000 x 350 B, district 10, warehouse 1, and the insert tables orders (30,000 x 40 B), new_order
@@ -60,7 +60,10 @@ class TpccApp : public AppModel {
       const uint64_t rows = t == Item ? kRows[t] : kRows[t] * w * (kInsert[t] ? 3 : 1);
       return std::max<uint64_t>(kInsert[t] ? 10 * w : 1, (rows + kRowsPerPage[t] - 1) / kRowsPerPage[t]);
     };
-    const uint64_t db_units = uint64_t(p.tpcc_db_fraction * double(io.fs.total_units()));
+    // The files together (tablespaces, ibdata1, the redo log) take tpcc_db_fraction of the drive.
+    log_units_ = std::max<uint64_t>(2, p.tpcc_log_bytes / 4096 / 2) * 2;
+    const uint64_t all = uint64_t(p.tpcc_db_fraction * double(io.fs.total_units()));
+    const uint64_t db_units = all > kIbdataUnits + log_units_ + 8 * kPageUnits ? all - kIbdataUnits - log_units_ : 8 * kPageUnits;
     uint64_t per_w = 0;
     for (int t = 0; t < kTables; ++t) per_w += t == Item ? 0 : pages_of(t, 1);
     w_ = std::max<uint64_t>(1, (db_units / kPageUnits - pages_of(Item, 1)) / per_w);
@@ -76,7 +79,6 @@ class TpccApp : public AppModel {
       }
     }
     ibdata_ = io_.layout_file(kIbdataUnits, origin(PcDoublewrite, 3));
-    log_units_ = std::max<uint64_t>(2, p.tpcc_log_bytes / 4096 / 2) * 2;
     log_[0] = io_.layout_file(log_units_ / 2, origin(PcRedo, 1));
     log_[1] = io_.layout_file(log_units_ / 2, origin(PcRedo, 1));
     pool_pages_ = std::max<uint64_t>(64, p.tpcc_pool_bytes / (kPageUnits * 4096));
