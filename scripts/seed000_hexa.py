@@ -229,11 +229,12 @@ def v(rows, w, s, ratio, key):
 SCALE = ROOT / "studies" / "seed000_scale.json"
 CHECKS = ROOT / "studies" / "seed000_tpcc_checks.json"
 JESD_COST = ROOT / "studies" / "seed000_jesd_cost.json"
+DOUBLEWRITE = ROOT / "studies" / "seed000_tpcc_doublewrite.json"
 
 
 def run_checks(out, workers, bin_dir):
     """The scale check and the TPC-C checks (firmware cost, buffer pool); prints their comparisons."""
-    for study in (SCALE, CHECKS, JESD_COST):
+    for study in (SCALE, CHECKS, JESD_COST, DOUBLEWRITE):
         rc, wall = seedrun.run_study(study, out / "studies" / study.stem, workers, bin_dir)
         print("%s: %.1f s, exit status %d" % (study.stem, wall, rc))
     main_rows = load(out / "studies" / "seed000_hexa" / "results.csv")
@@ -253,6 +254,11 @@ def run_checks(out, workers, bin_dir):
     for ns in (0.0, 20.0):
         fi, hi = float(jc[("F-1G", ns)]["host.iops"]), float(jc[("H-1G", ns)]["host.iops"])
         print("  %3g ns: FIFO %.1f k, HEXA %.1f k, %+.1f %%" % (ns, fi / 1e3, hi / 1e3, pct(hi, fi)))
+    print("TPC-C, 64 MiB, 1 %: with and without the doublewrite buffer (IOPS k, UD, absorbed %)")
+    for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_doublewrite" / "results.csv"):
+        a, fl = float(r["ftl.buffer_absorbed_writes"]), float(r["ftl.flushed_units"])
+        print("  doublewrite=%-5s %-5s %7.1f %6.3f %5.1f" % (r["workload.app.tpcc_doublewrite"], r["system"],
+                                                           float(r["host.iops"]) / 1e3, float(r["waf.ud"]), 100 * a / (a + fl)))
     rows = {(r["system"], r["variant"]): r for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_checks" / "results.csv")}
     print("TPC-C, 1 %% protected: IOPS (k), WAF, map share, absorbed share, buffer busy s / timed s")
     for var in ("step-0ns", "step-20ns", "step-100ns", "pool-1G", "threads-100"):
@@ -400,7 +406,8 @@ def main():
         plot_only_help="redraw from DIR/studies/seed000_hexa/results.csv")
     ap.add_argument("--prepare-only", action="store_true", help="only write and check the TPC-C replay input")
     ap.add_argument("--checks", action="store_true", help="after the study, run studies/seed000_scale.json, "
-                    "studies/seed000_tpcc_checks.json and studies/seed000_jesd_cost.json and print their comparisons "
+                    "studies/seed000_tpcc_checks.json, studies/seed000_jesd_cost.json and studies/seed000_tpcc_doublewrite.json "
+                    "and print their comparisons "
                     "(docs/hexa_results.md)")
     a = ap.parse_args()
     out, figs = seedrun.output_dirs(a)

@@ -144,6 +144,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.app.tpcc_db_fraction", T::Real, 0.04, 0.0001, 0.95, {}, "ratio", "tpcc: the database's files (tablespaces, ibdata1, redo log) as a share of the logical capacity (seed 000: 0.75 with age_fraction 0, a 75 % full drive)"},
       {"workload.app.tpcc_pool_bytes", T::Int, 128ll << 20, 1 << 20, 1ll << 40, {}, "bytes", "tpcc: InnoDB buffer pool (innodb_buffer_pool_size; MySQL's default 128 MiB)"},
       {"workload.app.tpcc_log_bytes", T::Int, 96ll << 20, 1 << 20, 1ll << 40, {}, "bytes", "tpcc: redo log, both files (MySQL 5.7's 2 x 48 MiB)"},
+      {"workload.app.tpcc_doublewrite", T::Bool, true, 0, 0, {}, "", "tpcc: flushed pages go to the doublewrite area first (innodb_doublewrite); false = home writes only"},
       {"workload.app.tpcc_threads", T::Int, 10, 1, 100000, {}, "", "tpcc: client threads; their commits are written as one group (group commit)"},
       {"workload.app.sqlite_miss_ratio", T::Real, 0.1, 0.0, 1.0, {}, "ratio", "sqlite: probability that a page a transaction touches is read from the device"},
       {"workload.app.gcc_sources", T::Int, 3000, 1, 1 << 24, {}, "files", "gcc: source (.c) files in the tree (a third as many headers)"},

@@ -48,6 +48,7 @@ AppParams read_app_params(const Config& c) {
   p.tpcc_pool_bytes = c.u("workload.app.tpcc_pool_bytes");
   p.tpcc_log_bytes = c.u("workload.app.tpcc_log_bytes");
   p.tpcc_threads = uint32_t(c.u("workload.app.tpcc_threads"));
+  p.tpcc_doublewrite = c.b("workload.app.tpcc_doublewrite");
   p.gcc_sources = uint32_t(c.u("workload.app.gcc_sources"));
   p.gcc_source_bytes = c.u("workload.app.gcc_source_bytes");
   p.gcc_jobs = uint32_t(c.u("workload.app.gcc_jobs"));

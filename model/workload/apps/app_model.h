@@ -55,6 +55,7 @@ struct AppParams {
   uint64_t tpcc_pool_bytes = 128ull << 20;
   uint64_t tpcc_log_bytes = 96ull << 20;
   uint32_t tpcc_threads = 10;
+  bool tpcc_doublewrite = true;
   // gcc
   uint32_t gcc_sources = 3000;
   uint64_t gcc_source_bytes = 16 << 10;

@@ -25,7 +25,7 @@
 // Fuzzy checkpoint: when the checkpoint age (head LSN - oldest modification in the pool) passes 75 % of
 // the log, the oldest-modified dirty pages (flush list order) are flushed until it is under 50 %, then the
 // checkpoint record is written (4 KiB at the start of ib_logfile0).
-// Every page flush goes through the doublewrite buffer: a batch of up to 64 pages is written sequentially
+// Every page flush goes through the doublewrite buffer (tpcc_doublewrite; innodb_doublewrite=0 turns it off): a batch of up to 64 pages is written sequentially
 // to ibdata1's doublewrite area (1 MiB), then each page to its home (16 KiB each, in batch order).
 // Not modelled: secondary indexes, undo pages, B-tree splits, adaptive (time-based) flushing.
 // PCs (kTpccPc +): 1 redo, 2 doublewrite, 3 checkpoint flush, 4 LRU flush, 5 checkpoint record. Hints:
@@ -211,7 +211,7 @@ class TpccApp : public AppModel {
   }
   void write_batch() {  // doublewrite area first, then each page home
     if (batch_.empty()) return;
-    io_.write(ibdata_, kDoublewriteAt, batch_.size() * kPageUnits, origin(PcDoublewrite, 3));
+    if (p_.tpcc_doublewrite) io_.write(ibdata_, kDoublewriteAt, batch_.size() * kPageUnits, origin(PcDoublewrite, 3));
     for (uint64_t pg : batch_) {
       const int t = table_of(pg);
       io_.write(file_[t], (pg - first_[t]) * kPageUnits, kPageUnits, origin(batch_pc_, 2));
