@@ -12,7 +12,8 @@ Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
 -ptsd_entry rows run the demand-based mapping schemes with a map cache of 20% of the map (GC moves batched per
 victim, map.gc_update=victim; -dftl-gc-page: one cache update per GC page); the rand4g-1g-p1 rows are
-seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA; the -streams8 rows run
+seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO against HEXA (-fwcost: with
+the buffer's firmware cost, -ext4: through the ext4-like file system); the -streams8 rows run
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
 the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-min-invalid
@@ -23,7 +24,7 @@ mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 a
 recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
-(workload.pattern=app, docs/apps.md) on the drive aged to 90%, app-*-streams8-single|pcstream the same with 9 user
+(workload.pattern=app, docs/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -59,6 +60,9 @@ for policy in ("fifo", "hexa"):
         "--set", "workload.address_range=4294967296", "--set", "precondition.fill=false",
         "--set", "precondition.drive_writes=1", "--set", "map.protected_ratio=0.01",
         "--set", "buffer.bytes=1073741824", "--set", "buffer.policy=" + policy, "--set", "buffer.max_age_ms=10000"]
+# Issue 25: the same with the buffer's firmware cost (20 ns per step), and through the ext4-like file system.
+WORKLOADS["rand4g-1g-p1-hexa-fwcost"] = WORKLOADS["rand4g-1g-p1-hexa"] + ["--set", "firmware.buffer_step_ns=20"]
+WORKLOADS["rand4g-1g-p1-hexa-ext4"] = WORKLOADS["rand4g-1g-p1-hexa"] + ["--set", "workload.filesystem=ext4"]
 # Stream separation: 9 user streams; the same workload as randwrite-4k-steady.
 STREAMS8 = ["--set", "streams.count=8", "--set", "streams.hot_threshold=1"]
 WORKLOADS["randwrite-4k-streams8-single"] = WORKLOADS["randwrite-4k-steady"] + STREAMS8 + ["--set", "streams.assign=single"]
@@ -108,6 +112,9 @@ APP = ["--set", "workload.pattern=app", "--set", "precondition.fill=false", "--s
        "--set", "host.queues=8", "--set", "host.queue_depth=8"]
 WORKLOADS["app-lsm"] = APP + ["--set", "workload.app=lsm"]
 WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
+# TPC-C on the InnoDB-like model (seed 000's TPC-C: its files fill 75 % of the drive, no aging).
+WORKLOADS["app-tpcc"] = APP + ["--set", "workload.app=tpcc", "--set", "workload.app.age_fraction=0",
+                               "--set", "workload.app.tpcc_db_fraction=0.75"]
 # The same with 8 user streams: PCStream (per-unit lifetime records, the PC-stream table) against all to stream 0.
 for _app in ("lsm", "gcc"):
     for _pol in ("single", "pcstream"):

@@ -9,8 +9,9 @@ Steps:
      one CSV trace per job (workload.trace_format=csv), from ../shared/traces/tpcc-small.trace; see
      "The TPC-C replay" below and docs/hexa_results.md. Checks that studies/seed000_hexa.json names these files and
      the matching precondition.drive_writes.
-  2. run the study studies/seed000_hexa.json (84 points: 3 workloads x {FIFO, HEXA} x buffer {64 MiB, 1 GiB} x
-     protected ratio {1, 2, 5, 10, 25, 50, 100} %) with scripts/study.py --workers N (default 2) into
+  2. run the study studies/seed000_hexa.json (112 points: 4 workloads (RAND and JESD through ext4, TPC-C from the
+     InnoDB-like model, the TPC-C trace replay) x {FIFO, HEXA} x buffer {64 MiB, 1 GiB} x protected ratio
+     {1, 2, 5, 10, 25, 50, 100} %) with scripts/study.py --workers N (default 2) into
      DIR/studies/seed000_hexa (DIR default out/seed000), with the executable copied to DIR/bin first (others
      rebuild build/bin meanwhile; the cache is keyed by build id, not path); its wall time goes to
      DIR/study_wall_time.txt.
@@ -32,7 +33,8 @@ The TPC-C replay (the trace reader replays a file once, so the repetition is pre
     copies land far apart in every slice and any run of copies spreads evenly over it (no two copies share a shift,
     so the 1 GiB buffer cannot simply absorb a repeated 23 MiB working set). Times
     are the trace's, relative to its first request, plus k * (trace span + 1 us) (closed loop ignores them).
-  * 740 copies: 16.1 GiB written and 25.0 GiB read in 5.18 M requests (517,926 per job). A copy's 2,618 writes
+  * 370 copies (issue 25 halved the passes to fit the 112-point study in its time): about 8 GiB written and
+    12.5 GiB read in 2.59 M requests. A copy's 2,618 writes
     touch 1,156 distinct 8 MiB map segments: an LRU of 21 dirty segments (1 % protected) misses on 95 % of them.
   * 75 % fill: job "load" (first of the 11 jobs) is a sequential job over [0, 12 GiB) with 64 MiB requests and
     read_fraction 1. The fast-forward preconditioning interleaves the jobs' write patterns request by request
@@ -66,10 +68,10 @@ DEVICES = 16
 SLICE = DB_BYTES // DEVICES     # 768 MiB per device number
 STRIDE = int(round(SLICE * (math.sqrt(5) - 1) / 2 / UNIT)) * UNIT
 JOBS = 10
-PASSES = 74
+PASSES = 37
 LOAD_BLOCK = 64 * MIB
 
-WORKLOADS = ["RAND", "JESD", "TPC-C"]
+WORKLOADS = ["RAND", "JESD", "TPC-C", "TPC-C-trace"]
 SYSTEMS = ["F-64M", "H-64M", "F-1G", "H-1G"]
 RATIOS = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0]
 
@@ -79,6 +81,9 @@ PAPER = {
     ("JESD", "iops_gain"): 10.0, ("JESD", "waf_cut"): 11.3,
     ("TPC-C", "iops_gain"): 5.6, ("TPC-C", "waf_cut"): 3.0, ("TPC-C", "md_share_fifo"): 5.0,
 }
+# The summary keys the table and the figure read besides host.iops and waf.*.
+EXTRA = ["ftl.buffer_absorbed_writes", "ftl.flushed_units", "ftl.buffer_busy_s", "timed_run_s",
+         "filesystem.journal_bytes", "filesystem.metadata_bytes", "filesystem.data_bytes"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -184,7 +189,7 @@ def drive_writes(info):
 
 def check_study(info):
     study = json.loads(STUDY.read_text())
-    grp = study["sweep"]["workload"]["TPC-C"]
+    grp = study["sweep"]["workload"]["TPC-C-trace"]
     jobs = grp["jobs"]
     paths = [j.get("trace_path") for j in jobs if j.get("pattern") == "trace"]
     want_dw = drive_writes(info)
@@ -210,9 +215,62 @@ def load(results_csv):
 
 def v(rows, w, s, ratio, key):
     r = rows.get((w, s, ratio))
+    if key == "absorbed_share":  # overwrites absorbed by the buffer / (absorbed + flushed units)
+        a, f = v(rows, w, s, ratio, "ftl.buffer_absorbed_writes"), v(rows, w, s, ratio, "ftl.flushed_units")
+        return a / (a + f) if a + f else float("nan")
+    if key == "md_share":  # map writes (MD + GMD) / all NAND programs
+        t = v(rows, w, s, ratio, "waf.total")
+        return (v(rows, w, s, ratio, "waf.md") + v(rows, w, s, ratio, "waf.gmd")) / t if t else float("nan")
     if not r or r.get(key) in (None, ""):
         return float("nan")
     return float(r[key])
+
+
+SCALE = ROOT / "studies" / "seed000_scale.json"
+CHECKS = ROOT / "studies" / "seed000_tpcc_checks.json"
+JESD_COST = ROOT / "studies" / "seed000_jesd_cost.json"
+DOUBLEWRITE = ROOT / "studies" / "seed000_tpcc_doublewrite.json"
+
+
+def run_checks(out, workers, bin_dir):
+    """The scale check and the TPC-C checks (firmware cost, buffer pool); prints their comparisons."""
+    for study in (SCALE, CHECKS, JESD_COST, DOUBLEWRITE):
+        rc, wall = seedrun.run_study(study, out / "studies" / study.stem, workers, bin_dir)
+        print("%s: %.1f s, exit status %d" % (study.stem, wall, rc))
+    main_rows = load(out / "studies" / "seed000_hexa" / "results.csv")
+    big = load(out / "studies" / "seed000_scale" / "results.csv")
+    print("scale check: HEXA vs FIFO IOPS (%), study scale -> twice the timed I/Os")
+    for w in ("RAND", "JESD", "TPC-C"):
+        for r in (0.01,):
+            for buf in ("64M", "1G"):
+                a = pct(v(main_rows, w, "H-" + buf, r, "host.iops"), v(main_rows, w, "F-" + buf, r, "host.iops"))
+                b = pct(v(big, w, "H-" + buf, r, "host.iops"), v(big, w, "F-" + buf, r, "host.iops"))
+                print("  %-6s %4g %% %-4s %+7.1f -> %+7.1f  %s" % (w, 100 * r, buf, a, b,
+                                                                  "same direction" if a * b > 0 or abs(a - b) < 1
+                                                                  else "DIRECTION CHANGES"))
+    jc = {(r["system"], float(r["firmware.buffer_step_ns"])): r
+          for r in seedrun.ok_rows(out / "studies" / "seed000_jesd_cost" / "results.csv")}
+    print("JESD, 1 GiB, 50 %% protected: HEXA vs FIFO IOPS by firmware.buffer_step_ns")
+    for ns in (0.0, 20.0):
+        fi, hi = float(jc[("F-1G", ns)]["host.iops"]), float(jc[("H-1G", ns)]["host.iops"])
+        print("  %3g ns: FIFO %.1f k, HEXA %.1f k, %+.1f %%" % (ns, fi / 1e3, hi / 1e3, pct(hi, fi)))
+    print("TPC-C, 64 MiB, 1 %: with and without the doublewrite buffer (IOPS k, UD, absorbed %)")
+    for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_doublewrite" / "results.csv"):
+        a, fl = float(r["ftl.buffer_absorbed_writes"]), float(r["ftl.flushed_units"])
+        print("  doublewrite=%-5s %-5s %7.1f %6.3f %5.1f" % (r["workload.app.tpcc_doublewrite"], r["system"],
+                                                           float(r["host.iops"]) / 1e3, float(r["waf.ud"]), 100 * a / (a + fl)))
+    rows = {(r["system"], r["variant"]): r for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_checks" / "results.csv")}
+    print("TPC-C, 1 %% protected: IOPS (k), WAF, map share, absorbed share, buffer busy s / timed s")
+    for var in ("step-0ns", "step-20ns", "step-100ns", "pool-1G", "threads-100"):
+        for sysname in SYSTEMS:
+            r = rows.get((sysname, var))
+            if not r:
+                continue
+            f = lambda k: float(r[k])
+            a, fl = f("ftl.buffer_absorbed_writes"), f("ftl.flushed_units")
+            print("  %-10s %-5s %7.1f %6.3f %5.1f %% %5.1f %% %5.3f" % (
+                var, sysname, f("host.iops") / 1e3, f("waf.total"), 100 * (f("waf.md") + f("waf.gmd")) / f("waf.total"),
+                100 * a / (a + fl), f("ftl.buffer_busy_s") / f("timed_run_s")))
 
 
 STYLE = {"F-64M": dict(color="#8c8c8c", hatch=None, alpha=0.6), "H-64M": dict(color="#8c8c8c", hatch="///", alpha=0.6),
@@ -220,7 +278,7 @@ STYLE = {"F-64M": dict(color="#8c8c8c", hatch=None, alpha=0.6), "H-64M": dict(co
 
 
 def fig_seed(rows, path):
-    fig, axes = plt.subplots(2, 3, figsize=(16, 8.2))
+    fig, axes = plt.subplots(2, len(WORKLOADS), figsize=(5.4 * len(WORKLOADS), 8.2))
     nb = len(SYSTEMS)
     width = 0.19
     xs = range(len(RATIOS))
@@ -274,7 +332,7 @@ def fig_seed(rows, path):
 
 
 def fig_md(rows, path):
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.8), sharey=True)
+    fig, axes = plt.subplots(1, len(WORKLOADS), figsize=(4.7 * len(WORKLOADS), 3.8), sharey=True)
     for ax, w in zip(axes, WORKLOADS):
         for s in SYSTEMS:
             st = STYLE[s]
@@ -325,7 +383,11 @@ def table(rows, path):
                 fmd, hmd = avg(w, f, rs, "waf.md"), avg(w, h, rs, "waf.md")
                 fud, hud = avg(w, f, rs, "waf.ud"), avg(w, h, rs, "waf.ud")
                 fg, hg = avg(w, f, rs, "waf.gud"), avg(w, h, rs, "waf.gud")
+                fab, hab = avg(w, f, rs, "absorbed_share"), avg(w, h, rs, "absorbed_share")
+                fms, hms = avg(w, f, rs, "md_share"), avg(w, h, rs, "md_share")
                 lines.append({"workload": w, "buffer": buf, "ratios": label,
+                              "absorbed_fifo_pct": round(100 * fab, 1), "absorbed_hexa_pct": round(100 * hab, 1),
+                              "md_share_fifo_pct": round(100 * fms, 1), "md_share_hexa_pct": round(100 * hms, 1),
                               "iops_fifo": _r(fi, 0), "iops_hexa": _r(hi, 0), "iops_gain_pct": round(pct(hi, fi), 1),
                               "waf_fifo": round(fw, 3), "waf_hexa": round(hw, 3),
                               "waf_change_pct": round(pct(hw, fw), 1),
@@ -343,6 +405,10 @@ def main():
         "start, so that a rebuild meanwhile does not disturb the study)",
         plot_only_help="redraw from DIR/studies/seed000_hexa/results.csv")
     ap.add_argument("--prepare-only", action="store_true", help="only write and check the TPC-C replay input")
+    ap.add_argument("--checks", action="store_true", help="after the study, run studies/seed000_scale.json, "
+                    "studies/seed000_tpcc_checks.json, studies/seed000_jesd_cost.json and studies/seed000_tpcc_doublewrite.json "
+                    "and print their comparisons "
+                    "(docs/hexa_results.md)")
     a = ap.parse_args()
     out, figs = seedrun.output_dirs(a)
     study_out = out / "studies" / "seed000_hexa"
@@ -364,15 +430,21 @@ def main():
     fig_seed(rows, figs / "seed000_hexa")
     fig_md(rows, figs / "seed000_md_share")
     lines = table(rows, out / "seed000_table.csv")
-    print("%-6s %-4s %-10s %9s %9s %7s %7s %7s %7s %6s %6s %6s %6s %6s %6s" % (
+    print("%-11s %-4s %-10s %9s %9s %7s %7s %7s %7s %6s %6s %6s %6s %6s %6s" % (
         "load", "buf", "ratios", "IOPS F", "IOPS H", "gain%", "WAF F", "WAF H", "dWAF%", "MD F", "MD H", "UD F",
         "UD H", "GUD F", "GUD H"))
     for l in lines:
-        print("%-6s %-4s %-10s %9.0f %9.0f %7.1f %7.3f %7.3f %7.1f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f" % (
+        print("%-11s %-4s %-10s %9.0f %9.0f %7.1f %7.3f %7.3f %7.1f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f" % (
             l["workload"], l["buffer"], l["ratios"], l["iops_fifo"], l["iops_hexa"], l["iops_gain_pct"],
             l["waf_fifo"], l["waf_hexa"], l["waf_change_pct"], l["md_fifo"], l["md_hexa"], l["ud_fifo"],
             l["ud_hexa"], l["gud_fifo"], l["gud_hexa"]))
+    print("%-11s %-4s %-10s %8s %8s %8s %8s" % ("load", "buf", "ratios", "absorbF%", "absorbH%", "mdshrF%", "mdshrH%"))
+    for l in lines:
+        print("%-11s %-4s %-10s %8.1f %8.1f %8.1f %8.1f" % (l["workload"], l["buffer"], l["ratios"], l["absorbed_fifo_pct"],
+                                                       l["absorbed_hexa_pct"], l["md_share_fifo_pct"], l["md_share_hexa_pct"]))
     print("wrote %s/seed000_hexa.png|svg, %s/seed000_md_share.png|svg, %s/seed000_table.csv" % (figs, figs, out))
+    if a.checks and not a.plot_only:
+        run_checks(out, a.workers, seedrun.study_bin_dir(a, out, "hexa_femu"))
     return rc
 
 

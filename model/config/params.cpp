@@ -114,6 +114,7 @@ FtlParams read_ftl_params(const Config& c) {
   p.cores = uint32_t(c.i("firmware.cores"));
   p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
   p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));
+  p.buffer_step_ps = ns_to_ps(c.d("firmware.buffer_step_ns"));
   p.buffer_units = uint32_t(c.u("buffer.bytes") / kUnitBytes);
   p.high_watermark = c.d("buffer.high_watermark");
   p.low_watermark = c.d("buffer.low_watermark");

@@ -230,6 +230,10 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
   if (w.zone_hint && streams_assign != "manual")
     throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
                       "uses (got streams.assign=" + streams_assign + ")");
+  if (w.filesystem != "none" && (w.pattern == "app" || w.pattern == "trace"))
+    throw ConfigError("key 'workload.filesystem': " + w.filesystem + " places a synthetic job's area in a file; "
+                      "workload.pattern=" + w.pattern + " has its own addresses (app: its own file layer); set "
+                      "workload.filesystem=none");
   if (w.pattern == "app") {
     if (w.zone_hint)
       throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "

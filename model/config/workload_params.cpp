@@ -55,6 +55,11 @@ AppParams read_app_params(const Config& c) {
   p.sqlite_db_fraction = c.d("workload.app.sqlite_db_fraction");
   p.sqlite_checkpoint_pages = uint32_t(c.u("workload.app.sqlite_checkpoint_pages"));
   p.sqlite_miss_ratio = c.d("workload.app.sqlite_miss_ratio");
+  p.tpcc_db_fraction = c.d("workload.app.tpcc_db_fraction");
+  p.tpcc_pool_bytes = c.u("workload.app.tpcc_pool_bytes");
+  p.tpcc_log_bytes = c.u("workload.app.tpcc_log_bytes");
+  p.tpcc_threads = uint32_t(c.u("workload.app.tpcc_threads"));
+  p.tpcc_doublewrite = c.b("workload.app.tpcc_doublewrite");
   p.gcc_sources = uint32_t(c.u("workload.app.gcc_sources"));
   p.gcc_source_bytes = c.u("workload.app.gcc_source_bytes");
   p.gcc_jobs = uint32_t(c.u("workload.app.gcc_jobs"));
@@ -99,6 +104,9 @@ WorkloadParams read_workload_params(const Config& c) {
   w.trace.devno = c.i("workload.trace_devno");
   if (c.s("workload.trace_timing") == "open") w.trace.max_time_ns = kMaxOpenLoopTimeNs;
   w.app = read_app_params(c);
+  w.filesystem = c.s("workload.filesystem");
+  w.fs.commit_ios = c.u("workload.fs_commit_ios");
+  w.fs.checkpoint_commits = uint32_t(c.u("workload.fs_checkpoint_commits"));
   w.precondition_drive_writes = c.d("precondition.drive_writes");
   return w;
 }

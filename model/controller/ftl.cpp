@@ -48,6 +48,15 @@ uint64_t Ftl::cpu(uint64_t cost_ps) {
   return *core;
 }
 
+uint64_t Ftl::buffer_work(uint64_t steps, uint64_t at_ps) {
+  stats_.buffer_steps += steps;
+  if (p_.buffer_step_ps == 0 || steps == 0) return at_ps;
+  stats_.buffer_busy_ps += steps * p_.buffer_step_ps;
+  auto core = std::min_element(core_free_.begin(), core_free_.end());
+  *core = std::max({*core, at_ps, now_ps()}) + steps * p_.buffer_step_ps;
+  return *core;
+}
+
 FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag) {
   tlm::tlm_generic_payload* gp = ops_.acquire();
   FlashOp& op = PayloadPool<FlashOp>::ext(*gp);

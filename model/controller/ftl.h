@@ -32,6 +32,7 @@ struct FtlParams {
   uint32_t cores = 1;
   uint64_t cmd_ps = 0;       // firmware time per host command
   uint64_t flash_op_ps = 0;  // firmware time per NAND operation issued
+  uint64_t buffer_step_ps = 0;  // firmware.buffer_step_ns: per step of buffer management (buffer/buffer_cost.h)
   uint32_t buffer_units = 0;
   double high_watermark = 0.9, low_watermark = 0.8;
   uint32_t die_queue_depth = 2;
@@ -51,6 +52,8 @@ struct FtlStats {
   uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first
   uint64_t trimmed_units = 0;
   uint64_t write_stops = 0;          // read_priority: times writes were stopped for a flush
+  uint64_t buffer_steps = 0;         // buffer-management steps charged (buffer/buffer_cost.h), even at 0 ns
+  uint64_t buffer_busy_ps = 0;       // firmware core time they took (steps x firmware.buffer_step_ns)
 };
 
 class Ftl : public sc_core::sc_module, public CommandSink {
@@ -110,6 +113,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   uint64_t cpu(uint64_t cost_ps);  // charge firmware time; returns when it is done
+  // Charges `steps` buffer-management steps (firmware.buffer_step_ns each) starting no earlier than at_ps;
+  // returns when they are done (at_ps when the step cost is 0: then no core is touched).
+  uint64_t buffer_work(uint64_t steps, uint64_t at_ps);
   FlashOp& new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag);
   void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
   void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)

@@ -101,7 +101,9 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
   op.kind = UnitKind::UD;
   op.stream = uint8_t(stream);
   // The page's units first, then their map updates: the map entries are fetched from memory together.
+  uint64_t steps = 0;  // firmware steps (buffer/buffer_cost.h): per unit taken, the order's pop and an index update
   for (uint32_t s = 0; s < g.units_per_page; ++s) {
+    steps += buffer.order_steps() + buffer.index_steps();
     uint32_t slot = buffer.take(stream, &op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
     if (slot == kInvalid) {
@@ -128,7 +130,7 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
     f_.dram.write(now_ps(), map_update_bytes_);
     map_update_bytes_ = 0;
   }
-  f_.send(op);
+  f_.send(op, f_.buffer_work(steps, now_ps()));
   // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
   // the send: issuing map work lets the channels complete operations, which may flush the die's next page.
   // The program itself cannot complete before its tPROG, so its wait count is complete by then.)

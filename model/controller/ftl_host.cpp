@@ -57,7 +57,9 @@ void HostPath::read(NvmeCommand& cmd) {
   const Geometry& g = f_.g_;
   IntegrityChecker* checker = f_.checker_;
   cmd.pending = 1;  // guard until every part is issued
-  // The units' map entries come from DRAM, one burst each, issued together.
+  // The buffer's index is searched for every unit (buffer/buffer_cost.h), then the units' map entries come
+  // from DRAM, one burst each, issued together.
+  cmd.ready_ps = f_.buffer_work(uint64_t(cmd.units) * f_.buffer_->index_steps(), cmd.ready_ps);
   cmd.ready_ps = f_.dram.read(cmd.ready_ps, cmd.units * kDramBurstBytes);
   if (checker) cmd.expect.resize(cmd.units);
   FlashOp* cur = nullptr;
@@ -154,6 +156,7 @@ void HostPath::stop_or_resume_writes() {
 void HostPath::trim(NvmeCommand& cmd) {
   const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
   const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
+  if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
   for (uint32_t lpn = first; lpn < last; ++lpn) {
     f_.buffer_->discard(lpn);
     f_.ftl_.unmap(lpn);
@@ -170,14 +173,19 @@ void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
   f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run},
                      unit_stream_.data());
+  uint64_t steps = 0;
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;
     uint32_t version = f_.checker_ ? f_.checker_->next_version(lpn) : 0;
+    // Firmware steps (buffer_cost.h): the index lookup, then for a new unit its index and order inserts.
+    steps += f_.buffer_->index_steps();
     if (f_.buffer_->write(lpn, version, t, unit_stream_[i])) ++f_.stats_.buffer_absorbed;
+    else steps += f_.buffer_->index_steps() + f_.buffer_->order_steps();
     if (!f_.lpn_writes_.empty()) ++f_.lpn_writes_[lpn];
     if (f_.lifetimes_) f_.lifetimes_->write(lpn, unit_stream_[i], now_ps());
   }
   f_.stats_.host_units_written += cmd.units;
+  t = f_.buffer_work(steps, t);
   f_.frontend_->complete(cmd, std::max(t, now_ps()));
   f_.flush_.pump();
 }

@@ -123,6 +123,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   }
   s["host"]["read_paths"] = read_paths_json(h);
   s["map"] = map_summary(p);
+  if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
   s["streams"] = stream_summary(p);
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
                {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
@@ -151,6 +152,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
               {"unmapped_reads", fs.unmapped_reads},
               {"write_stalls", fs.write_stalls},
               {"flushed_units", fs.flushed_units},
+              {"buffer_steps", fs.buffer_steps},
+              {"buffer_busy_s", double(fs.buffer_busy_ps) / 1e12},
               {"subpage_merged", fs.subpage_merged},
               {"subpage_rmw", fs.subpage_rmw},
               {"trimmed_units", fs.trimmed_units},

@@ -21,6 +21,8 @@ nlohmann::json stream_summary(Platform& p);
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
 // The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).
 nlohmann::json dram_summary(const Dram& d, double span_ps);
+// The "filesystem" object (workload.filesystem=ext4), null when no job uses one (filesystem_summary.cpp).
+nlohmann::json filesystem_summary(Platform& p);
 std::string latency_cdf_csv(const HostStats& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);

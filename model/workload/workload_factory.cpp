@@ -97,6 +97,17 @@ class Interleave : public Workload {
   size_t i_ = 0;
 };
 
+// workload.filesystem=ext4: the job's area is a file (workload/filesystem/ext4_workload.h).
+std::unique_ptr<Workload> on_ext4(std::unique_ptr<Workload> w, const WorkloadParams& p, const SyntheticSpec& s,
+                                  uint64_t logical_bytes, bool for_precondition) {
+  try {
+    auto layout = std::make_shared<const Ext4Layout>(logical_bytes);
+    return std::make_unique<Ext4Workload>(std::move(w), layout, p.fs, s.range_offset, s.range_bytes, for_precondition);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("keys 'workload.filesystem', 'workload.address_range': ") + e.what());
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Workload> make_precondition_workload(const std::vector<WorkloadParams>& jobs, bool jobs_listed,
@@ -197,6 +208,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
     w = std::move(synthetic);
   }
   if (!for_precondition) w->set_pacing(p.pacing);
+  if (p.filesystem == "ext4") w = on_ext4(std::move(w), p, s, logical_bytes, for_precondition);
   return w;
 }
 

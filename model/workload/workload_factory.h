@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workload/apps/app_model.h"
+#include "workload/filesystem/ext4_workload.h"
 #include "host/io_request.h"
 #include "workload/synthetic/synthetic_workload.h"
 #include "workload/trace/trace_reader.h"
@@ -36,6 +37,9 @@ struct WorkloadParams {
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing
+  // filesystem=ext4 (workload/filesystem/)
+  std::string filesystem = "none";    // workload.filesystem
+  FsParams fs;                        // workload.fs_commit_ios, fs_checkpoint_commits
   // pattern=app
   AppParams app;                      // workload.app, workload.app.*
   double precondition_drive_writes = 0;  // precondition.drive_writes: an app's layout is written as the precondition

@@ -96,6 +96,11 @@ TEST_CASE("app gcc with pcstream and the table emptied per build: integrity thro
 TEST_CASE("app lsm on the platform: integrity and manual streams", "[platform][apps]") { run_app("lsm", 60000, 4); }
 TEST_CASE("app sqlite on the platform: integrity and manual streams", "[platform][apps]") { run_app("sqlite", 60000, 2); }
 TEST_CASE("app gcc on the platform: integrity and manual streams", "[platform][apps]") { run_app("gcc", 60000, 5); }
+TEST_CASE("app tpcc on the platform: integrity and manual streams", "[platform][apps][tpcc]") {
+  run_app("tpcc", 60000, 3, "manual",
+          "--set workload.app.age_fraction=0.5 --set workload.app.tpcc_db_fraction=0.45 --set workload.app.tpcc_log_bytes=4M "
+          "--set workload.app.tpcc_pool_bytes=2M");  // one warehouse (about 120 MiB)
+}
 TEST_CASE("app mixed1 on the platform: integrity and manual streams", "[platform][apps]") { run_app("mixed1", 60000, 6); }
 TEST_CASE("app mixed2 on the platform: integrity and manual streams", "[platform][apps]") { run_app("mixed2", 60000, 6); }
 

@@ -19,6 +19,8 @@ class FlushPolicy {
   virtual uint32_t pop(uint64_t now_ps) = 0;  // next dirty slot to flush, kInvalid if none
   virtual size_t memory_bytes() const { return 0; }
   virtual uint64_t aged_picks() const { return 0; }  // choices forced by an age bound
+  // Firmware steps of one insert into or pop from the flush order, as it stands (buffer/buffer_cost.h).
+  virtual uint32_t order_steps() const { return 1; }
 };
 
 // What a policy may know about the drive.

@@ -28,6 +28,7 @@
 #include <set>
 #include <vector>
 
+#include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/mapping/map_cache.h"
 #include "flash/geometry.h"
@@ -101,6 +102,7 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   }
 
   uint64_t aged_picks() const override { return aged_; }
+  uint32_t order_steps() const override { return tree_steps(order_.size()); }  // the group tree's depth
 
   void segment_dirty(uint32_t s, bool dirty) override {
     if (s >= groups_.size() || groups_[s].dirty == dirty) return;

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
 
 namespace ssdtlm {
@@ -34,6 +35,10 @@ class WriteBuffer {
   uint32_t dirty(uint32_t stream) const { return streams_ == 1 ? dirty_ : sdirty_[stream]; }
   uint64_t requeued() const { return requeued_; }  // dirty units moved to another stream by an overwrite
   const FlushPolicy& policy() const { return *policy_; }
+  // Firmware steps (buffer_cost.h) of one index lookup or insert, and of one insert into or pop from the
+  // flush order (per-stream FIFOs: one step), at the buffer's current occupancy.
+  uint32_t index_steps() const { return tree_steps(occupied()); }
+  uint32_t order_steps() const { return streams_ > 1 ? 1 : policy_->order_steps(); }
   size_t memory_bytes() const {
     return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes() +
            next_.capacity() * 4 + time_.capacity() * 8 + (head_.capacity() + tail_.capacity() + sdirty_.capacity()) * 4;

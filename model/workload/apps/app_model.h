@@ -50,6 +50,12 @@ struct AppParams {
   double sqlite_db_fraction = 0.04;
   uint32_t sqlite_checkpoint_pages = 1000;
   double sqlite_miss_ratio = 0.1;
+  // tpcc (InnoDB-like, tpcc_app.cpp)
+  double tpcc_db_fraction = 0.04;
+  uint64_t tpcc_pool_bytes = 128ull << 20;
+  uint64_t tpcc_log_bytes = 96ull << 20;
+  uint32_t tpcc_threads = 10;
+  bool tpcc_doublewrite = true;
   // gcc
   uint32_t gcc_sources = 3000;
   uint64_t gcc_source_bytes = 16 << 10;
@@ -143,11 +149,12 @@ class AppModel {
   virtual uint64_t footprint_units() const = 0;
 };
 
-// PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, aged files 0 (no program).
-constexpr uint32_t kLsmPc = 1000, kSqlitePc = 2000, kGccPc = 3000;
+// PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, aged files 0 (no program).
+constexpr uint32_t kLsmPc = 1000, kSqlitePc = 2000, kGccPc = 3000, kTpccPc = 4000;
 
 std::unique_ptr<AppModel> make_lsm_app(AppIo& io, const AppParams& p, uint64_t seed);
 std::unique_ptr<AppModel> make_sqlite_app(AppIo& io, const AppParams& p, uint64_t seed);
+std::unique_ptr<AppModel> make_tpcc_app(AppIo& io, const AppParams& p, uint64_t seed);
 std::unique_ptr<AppModel> make_gcc_app(AppIo& io, const AppParams& p, uint64_t seed);
 
 }  // namespace ssdtlm

@@ -21,8 +21,8 @@ std::string mib(uint64_t units) {
 std::vector<std::string> parts_of(const std::string& app) {
   if (app == "mixed1") return {"lsm", "gcc"};
   if (app == "mixed2") return {"sqlite", "gcc"};
-  if (app == "lsm" || app == "sqlite" || app == "gcc") return {app};
-  throw std::invalid_argument("unknown app '" + app + "' (expected lsm, sqlite, gcc, mixed1 or mixed2)");
+  if (app == "lsm" || app == "sqlite" || app == "gcc" || app == "tpcc") return {app};
+  throw std::invalid_argument("unknown app '" + app + "' (expected lsm, sqlite, tpcc, gcc, mixed1 or mixed2)");
 }
 
 }  // namespace
@@ -52,6 +52,7 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
       const uint64_t seed = p.seed * 0x9E3779B97F4A7C15ull + i;
       if (parts[i] == "lsm") models_.push_back(make_lsm_app(*io_, p, seed));
       if (parts[i] == "sqlite") models_.push_back(make_sqlite_app(*io_, p, seed));
+      if (parts[i] == "tpcc") models_.push_back(make_tpcc_app(*io_, p, seed));
       if (parts[i] == "gcc") models_.push_back(make_gcc_app(*io_, p, seed));
       need += models_.back()->footprint_units();
     }
