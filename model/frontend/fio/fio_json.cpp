@@ -252,11 +252,11 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());
   out["time"] = when;
   out["global options"] = fio ? options_json(fio->global_options) : nlohmann::ordered_json::object();
-  // Not fio's: the state the modelled drive started in (fio's readers skip keys they do not know).
-  if (summary.contains("precondition") && summary["precondition"].contains("state"))
-    out["drive state"] = summary["precondition"]["state"];
   out["jobs"] = jobs;
   out["disk_util"] = nlohmann::ordered_json::array({disk});
+  // Not fio's, after fio's keys: the state the modelled drive started in (fio's readers skip keys they do not know).
+  if (summary.contains("precondition") && summary["precondition"].contains("state"))
+    out["drive state"] = summary["precondition"]["state"];
   return out;
 }
 

@@ -106,7 +106,7 @@ TEST_CASE("fio-json has fio's layout and the run's numbers", "[sim][fio-json]") 
   std::vector<std::string> order;
   for (auto it = fo.begin(); it != fo.end(); ++it) order.push_back(it.key());
   CHECK(order == std::vector<std::string>{"fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs",
-                                          "disk_util"});
+                                          "disk_util", "drive state"});  // fio's keys, then ssdtlm's one
 
   // The numbers are the run's.
   const auto& s = r.summary;
