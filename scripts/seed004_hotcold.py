@@ -11,7 +11,7 @@ Steps:
      forced = FEMU with gc_thres_pcent=95 (forced GC only), both on the full 768 MiB.
   2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
      percentile of the LPNs become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
-     the femu setting x 5 distributions x 3 percentiles) runs them.
+     the forced setting, the one that gives the seed's baselines, x 5 distributions x 3 percentiles) runs them.
   3. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
      one line per threshold, one column per setting), seed004_lpn_cdf.png/.svg (each distribution's write-count
      CDF at the seed's write volume beside the points the seed gives), and write DIR/seed004_table.csv (mean IOPS
@@ -36,7 +36,7 @@ THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 1
 GCS = ["femu", "forced"]
 GC_TITLES = {"femu": "FEMU's GC (75/95), full drive", "forced": "FEMU, gc_thres_pcent=95 (forced only), full drive"}
 PERCENTILES = [50, 90, 99]
-PCT_GCS = ["femu"]
+PCT_GCS = ["forced"]
 DIST_KEYS = {"normal": "normal:1", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8", "zipf1.2": "zipf:1.2",
              "uniform": "random"}
 # The seed's write-count CDFs, read off its text: (count, CDF) points, the last one its largest count.
