@@ -72,16 +72,20 @@ def load(study_out, points=None):
 
 
 def counts_of(run_dir):
-    """The LPN write counts as the hot/cold policy saw them (the precondition's fill included), and the counts of
-    the measured run's host writes alone (the fill taken off), both over every LPN."""
+    """The LPN write counts as the hot/cold policy saw them at the end (the precondition's fill included), over
+    every LPN, and the measured run's host writes (lpn_writes.csv: the timed run only) of the LPNs it wrote."""
     import json
     with open(run_dir / "config.json") as f:
         fill = 1 if json.load(f)["precondition"]["fill"] else 0
-    seen = []
+    with open(run_dir / "summary.json") as f:
+        g = json.load(f)["geometry"]
+    lpns = g["logical_bytes"] // 4096  # 4 KiB LPNs, as the seed counts them
+    run = []
     with open(run_dir / "lpn_writes.csv", newline="") as f:
         for r in csv.DictReader(f):
-            seen.append(int(r["writes"]))
-    return seen, [max(0, c - fill) for c in seen]
+            run.append(int(r["writes"]))
+    seen = [fill] * (lpns - len(run)) + [c + fill for c in run]
+    return seen, run
 
 
 def cdf_at(sorted_counts, c):
