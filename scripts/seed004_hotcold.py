@@ -10,8 +10,9 @@ Steps:
      to DIR/bin first. Settings (docs/femu_gc.md): femu = the platform's defaults (FEMU's stock GC, full drive),
      forced = FEMU with gc_thres_pcent=95 (forced GC only), both on the full 768 MiB.
   2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
-     percentile of the LPNs become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
-     the forced setting, the one that gives the seed's baselines, x 5 distributions x 3 percentiles) runs them.
+     percentile of the written LPNs' counts become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
+     the femu setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
+     wrote, of their host writes in the run (the seed's CDF); the policy's counts also hold the fill's write.
   3. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
      one line per threshold, one column per setting), seed004_lpn_cdf.png/.svg (each distribution's write-count
      CDF at the seed's write volume beside the points the seed gives), and write DIR/seed004_table.csv (mean IOPS
@@ -36,7 +37,7 @@ THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 1
 GCS = ["femu", "forced"]
 GC_TITLES = {"femu": "FEMU's GC (75/95), full drive", "forced": "FEMU, gc_thres_pcent=95 (forced only), full drive"}
 PERCENTILES = [50, 90, 99]
-PCT_GCS = ["forced"]
+PCT_GCS = ["femu"]
 DIST_KEYS = {"normal": "normal:1", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8", "zipf1.2": "zipf:1.2",
              "uniform": "random"}
 # The seed's write-count CDFs, read off its text: (count, CDF) points, the last one its largest count.
@@ -215,8 +216,9 @@ def table(points, path):
 
 
 def percentile_study(points, path):
-    """The study of the percentile axis: thresholds at the 50th/90th/99th percentile of the threshold-0 run's counts
-    (as the policy sees them), per distribution, at the seed's threshold-0 write volume. Returns the thresholds."""
+    """The study of the percentile axis: thresholds at the 50th/90th/99th percentile of the threshold-0 run's write
+    counts over the LPNs it wrote (the seed's CDF), per distribution, at the seed's threshold-0 write volume.
+    Returns the thresholds."""
     import json
     with open(STUDY) as f:
         base = json.load(f)
@@ -225,9 +227,9 @@ def percentile_study(points, path):
         p0 = points.get(("femu", dist, 0))
         if not p0:
             continue
-        seen = sorted(counts_of(p0["dir"])[0])
+        written = sorted(c for c in counts_of(p0["dir"])[1] if c > 0)
         for pc in PERCENTILES:
-            t = percentile_count(seen, pc)
+            t = percentile_count(written, pc)
             chosen[(dist, "p%d" % pc)] = t
             runs["%s p%d" % (dist, pc)] = {"workload.distribution": DIST_KEYS[dist], "streams.hot_threshold": t,
                                            "workload.io_count": base["sweep"]["run"]["%s t0" % dist]["workload.io_count"]}
