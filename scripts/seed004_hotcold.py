@@ -4,14 +4,20 @@
 usage: python3 scripts/seed004_hotcold.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
 
 Steps:
-  1. run the study studies/seed004_hotcold.json (60 points: 3 drive/GC settings x 5 distributions x 4 hot thresholds,
-     300 s of simulated 4 KiB random writes each) with scripts/study.py --workers N (default 2) into
-     DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied to DIR/bin first.
-  2. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
-     one line per threshold; columns: fresh drive with FEMU's two-level GC trigger, fresh drive with forced GC
-     only, full drive with forced GC only) and
-     seed004_lpn_cdf.png/.svg (the LPN write-count CDF of each distribution, threshold 0), and write
-     DIR/seed004_table.csv: mean IOPS and WAF over 10..300 s per point beside the seed's ranges.
+  1. run the study studies/seed004_hotcold.json (40 points: 2 GC settings x 5 distributions x 4 hot thresholds,
+     each writing what the seed's run wrote: its IOPS x 300 s of 4 KiB random writes) with scripts/study.py
+     --workers N (default 2) into DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied
+     to DIR/bin first. Settings (docs/femu_gc.md): femu = the platform's defaults (FEMU's stock GC, full drive),
+     forced = FEMU with gc_thres_pcent=95 (forced GC only), both on the full 768 MiB.
+  2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
+     percentile of the written LPNs' counts become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
+     the femu setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
+     wrote, of their host writes in the run (the seed's CDF); the policy's counts also hold the fill's write.
+  3. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
+     one line per threshold, one column per setting), seed004_lpn_cdf.png/.svg (each distribution's write-count
+     CDF at the seed's write volume beside the points the seed gives), and write DIR/seed004_table.csv (mean IOPS
+     and WAF over the run after its first 10 s per point beside the seed's ranges, with each threshold's percentile
+     among the measured counts), DIR/seed004_cdf.csv (our CDF beside the seed's) and DIR/seed004_percentiles.csv.
 """
 import csv
 import sys
@@ -28,9 +34,17 @@ STUDY = ROOT / "studies" / "seed004_hotcold.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
-GCS = ["femu", "forced", "full"]
-GC_TITLES = {"femu": "fresh drive, FEMU GC trigger", "forced": "fresh drive, forced GC only",
-             "full": "full drive, forced GC only"}
+GCS = ["femu", "forced"]
+GC_TITLES = {"femu": "FEMU's GC (75/95), full drive", "forced": "FEMU, gc_thres_pcent=95 (forced only), full drive"}
+PERCENTILES = [50, 90, 99]
+PCT_GCS = ["femu"]
+DIST_KEYS = {"normal": "normal:1", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8", "zipf1.2": "zipf:1.2",
+             "uniform": "random"}
+# The seed's write-count CDFs, read off its text: (count, CDF) points, the last one its largest count.
+PAPER_CDF = {"normal": [(1, 0.35), (30, 0.9), (51, 1.0)], "pareto": [(1, 0.3), (20, 0.7), (57, 1.0)],
+             "zipf0.8": [(1, 0.3), (10, 0.7), (50, 0.95), (14590, 1.0)],
+             "zipf1.2": [(1, 0.5), (6, 0.9), (50, 0.99), (112023, 1.0)],
+             "uniform": [(1, 0.05), (18, 0.9), (36, 1.0)]}
 # The seed's steady ranges (IOPS low, high, WAF low, high) per distribution and threshold, read off its text.
 PAPER = {
     ("normal", 0): (18000, 18200, 3.0, 3.1), ("normal", 1): (18200, 19300, 2.7, 3.0),
@@ -46,18 +60,51 @@ PAPER = {
 }
 
 
-def load(study_out):
-    """(gc, distribution, threshold) -> {"row": results row, "dir": the run's output directory}."""
+def load(study_out, points=None):
+    """(gc, distribution, threshold label) -> {"row": results row, "dir": the run's output directory}. Threshold
+    labels are ints (the seed's thresholds) or "p50"-style strings (the percentile axis)."""
     dirs = seedrun.run_dirs(study_out)
-    points = {}
+    points = {} if points is None else points
     for r in seedrun.ok_rows(study_out / "results.csv"):
-        dist, t = r["run"].rsplit(" t", 1)
-        points[(r["gc"], dist, int(t))] = {"row": r, "dir": dirs[r["point"]]}
+        dist, t = r["run"].rsplit(" ", 1)
+        label = int(t[1:]) if t.startswith("t") else t
+        points[(r["gc"], dist, label)] = {"row": r, "dir": dirs[r["point"]]}
     return points
 
 
+def counts_of(run_dir):
+    """The LPN write counts as the hot/cold policy saw them at the end (the precondition's fill included), over
+    every LPN, and the measured run's host writes (lpn_writes.csv: the timed run only) of the LPNs it wrote."""
+    import json
+    with open(run_dir / "config.json") as f:
+        fill = 1 if json.load(f)["precondition"]["fill"] else 0
+    with open(run_dir / "summary.json") as f:
+        g = json.load(f)["geometry"]
+    lpns = g["logical_bytes"] // 4096  # 4 KiB LPNs, as the seed counts them
+    run = []
+    with open(run_dir / "lpn_writes.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            run.append(int(r["writes"]))
+    seen = [fill] * (lpns - len(run)) + [c + fill for c in run]
+    return seen, run
+
+
+def cdf_at(sorted_counts, c):
+    """Share of the counts that are <= c."""
+    import bisect
+    return bisect.bisect_right(sorted_counts, c) / max(1, len(sorted_counts))
+
+
+def percentile_count(sorted_counts, p):
+    """The smallest count with at least p % of the counts at or below it."""
+    if not sorted_counts:
+        return 0
+    i = max(0, min(len(sorted_counts) - 1, int(-(-p * len(sorted_counts) // 100)) - 1))
+    return sorted_counts[i]
+
+
 def series(run_dir):
-    """The 10 s rows of the 300 s run; the last row (the queue draining after the runtime) is left out."""
+    """The 10 s rows of the run; the last row (the partial interval up to the last I/O, and the drain) is left out."""
     t, iops, waf = [], [], []
     with open(run_dir / "timeseries.csv", newline="") as f:
         rows = list(csv.DictReader(f))[:-1]
@@ -96,55 +143,122 @@ def fig_distribution(points, dist, path):
 
 
 def fig_cdf(points, path):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for dist in DISTS:
+    """One panel per distribution: the CDF of the measured run's host writes per LPN (LPNs written at least once),
+    at the seed's write volume, and the seed's points."""
+    fig, axes = plt.subplots(1, len(DISTS), figsize=(4.2 * len(DISTS), 3.8), squeeze=False)
+    rows = []
+    for ax, dist in zip(axes[0], DISTS):
         p = points.get(("femu", dist, 0))
         if not p:
             continue
-        counts = []
-        with open(p["dir"] / "lpn_writes.csv", newline="") as f:
-            for r in csv.DictReader(f):
-                if int(r["writes"]) > 0:
-                    counts.append(int(r["writes"]))
-        counts.sort()
-        n = len(counts)
+        _, run = counts_of(p["dir"])
+        written = sorted(c for c in run if c > 0)
+        n = len(written)
         xs, ys = [], []
-        for i, c in enumerate(counts):
-            if i + 1 == n or counts[i + 1] != c:
+        for i, c in enumerate(written):
+            if i + 1 == n or written[i + 1] != c:
                 xs.append(c)
                 ys.append((i + 1) / n)
-        ax.step(xs, ys, where="post", label="%s (%d LPNs written)" % (dist, n))
-    ax.set_xscale("log")
-    ax.set_xlabel("host writes per LPN (written LPNs only)")
-    ax.set_ylabel("CDF")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title("Seed 004: LPN write counts after 300 s")
+        ax.step(xs, ys, where="post", label="ours (%d LPNs written)" % n)
+        px, py = zip(*PAPER_CDF[dist])
+        ax.plot(px, py, "o", color="black", label="seed (its text)")
+        ax.set_xscale("log")
+        ax.set_xlabel("host writes per LPN")
+        ax.set_title("%s, %.2f M writes" % (dist, sum(written) / 1e6))
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+        row = {"distribution": dist, "lpns_written": n, "writes": sum(written), "max_ours": written[-1] if n else 0,
+               "max_seed": PAPER_CDF[dist][-1][0]}
+        for c, y in PAPER_CDF[dist][:-1]:
+            row["cdf_at_%d_seed" % c] = y
+            row["cdf_at_%d_ours" % c] = cdf_at(written, c)
+        rows.append(row)
+    axes[0][0].set_ylabel("CDF")
+    fig.suptitle("Seed 004: LPN write counts at the seed's write volume (its IOPS x 300 s), threshold 0")
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(str(path) + "." + ext, dpi=110)
     plt.close(fig)
+    return rows
+
+
+def run_means(p):
+    x, iops, waf = series(p["dir"])
+    keep = [i for i, s in enumerate(x) if s > 10.0] or list(range(len(x)))  # the seed leaves out its first 10 s
+    return (sum(iops[i] for i in keep) / len(keep), sum(waf[i] for i in keep) / len(keep))
 
 
 def table(points, path):
     lines = []
+    seen_t0 = {}
     for dist in DISTS:
+        p0 = points.get(("femu", dist, 0))
+        seen_t0[dist] = sorted(counts_of(p0["dir"])[0]) if p0 else []
         for t in THRESHOLDS[dist]:
             line = {"distribution": dist, "threshold": t}
             for gc in GCS:
                 p = points.get((gc, dist, t))
                 if not p:
                     continue
-                x, iops, waf = series(p["dir"])
-                keep = [i for i, s in enumerate(x) if s > 10.0]  # the seed leaves out its first interval
-                line["iops_" + gc] = sum(iops[i] for i in keep) / max(1, len(keep))
-                line["waf_" + gc] = sum(waf[i] for i in keep) / max(1, len(keep))
+                line["iops_" + gc], line["waf_" + gc] = run_means(p)
                 line["waf_total_" + gc] = float(p["row"]["waf.total"])
+            # The threshold among the counts the policy saw at the end (fill included): the share of LPNs still cold.
+            line["cold_share_ours"] = cdf_at(seen_t0[dist], t) if seen_t0[dist] else ""
+            seed = dict(PAPER_CDF[dist])
+            line["cold_share_seed"] = seed.get(t, "")
             lo_i, hi_i, lo_w, hi_w = PAPER[(dist, t)]
             line.update(paper_iops="%d-%d" % (lo_i, hi_i), paper_waf="%.2f-%.2f" % (lo_w, hi_w))
             lines.append(line)
     keys = ["distribution", "threshold"] + ["%s_%s" % (m, gc) for gc in GCS for m in ("iops", "waf", "waf_total")] + [
-        "paper_iops", "paper_waf"]
+        "cold_share_ours", "cold_share_seed", "paper_iops", "paper_waf"]
+    seedrun.write_csv(lines, path, columns=keys, float_format="%.3f")
+    return lines
+
+
+def percentile_study(points, path):
+    """The study of the percentile axis: thresholds at the 50th/90th/99th percentile of the threshold-0 run's write
+    counts over the LPNs it wrote (the seed's CDF), per distribution, at the seed's threshold-0 write volume.
+    Returns the thresholds."""
+    import json
+    with open(STUDY) as f:
+        base = json.load(f)
+    runs, chosen = {}, {}
+    for dist in DISTS:
+        p0 = points.get(("femu", dist, 0))
+        if not p0:
+            continue
+        written = sorted(c for c in counts_of(p0["dir"])[1] if c > 0)
+        for pc in PERCENTILES:
+            t = percentile_count(written, pc)
+            chosen[(dist, "p%d" % pc)] = t
+            runs["%s p%d" % (dist, pc)] = {"workload.distribution": DIST_KEYS[dist], "streams.hot_threshold": t,
+                                           "workload.io_count": base["sweep"]["run"]["%s t0" % dist]["workload.io_count"]}
+    study = {"name": "seed004_percentiles", "description": "Seed 004's thresholds as percentiles of the measured "
+             "write counts (written by scripts/seed004_hotcold.py from the threshold-0 runs of seed004_hotcold).",
+             "platform": base["platform"], "set": base["set"],
+             "sweep": {"gc": {g: base["sweep"]["gc"][g] for g in PCT_GCS}, "run": runs}}
+    with open(path, "w") as f:
+        json.dump(study, f, indent=2)
+    return chosen
+
+
+def percentile_table(points, chosen, path):
+    lines = []
+    for dist in DISTS:
+        base = {gc: run_means(points[(gc, dist, 0)]) for gc in PCT_GCS if (gc, dist, 0) in points}
+        for pc in PERCENTILES:
+            label = "p%d" % pc
+            if (dist, label) not in chosen:
+                continue
+            line = {"distribution": dist, "percentile": pc, "threshold": chosen[(dist, label)]}
+            for gc in PCT_GCS:
+                p = points.get((gc, dist, label))
+                if p and gc in base:
+                    line["iops_" + gc], line["waf_" + gc] = run_means(p)
+                    line["waf_t0_" + gc] = base[gc][1]
+            lines.append(line)
+    keys = ["distribution", "percentile", "threshold"] + ["%s_%s" % (m, gc) for gc in PCT_GCS
+                                                          for m in ("iops", "waf", "waf_t0")]
     seedrun.write_csv(lines, path, columns=keys, float_format="%.3f")
     return lines
 
@@ -153,26 +267,42 @@ def main():
     a = seedrun.argument_parser(
         __doc__, "out/seed004", workers_help="study workers (default 2)",
         bin_dir_help="run the ssdtlm-femu_hotcold found here (default: a copy of build/bin's in DIR/bin)",
-        plot_only_help="redraw from DIR/studies/seed004_hotcold").parse_args()
+        plot_only_help="redraw from DIR/studies/seed004_hotcold and seed004_percentiles").parse_args()
     out, figs = seedrun.output_dirs(a)
     study_out = out / "studies" / "seed004_hotcold"
+    pct_out = out / "studies" / "seed004_percentiles"
     rc = 0
     if not a.plot_only:
-        rc, wall = seedrun.run_study(STUDY, study_out, a.workers, seedrun.study_bin_dir(a, out, "femu_hotcold"))
+        bin_dir = seedrun.study_bin_dir(a, out, "femu_hotcold")
+        rc, wall = seedrun.run_study(STUDY, study_out, a.workers, bin_dir)
         print("study wall time: %.1f s with --workers %d" % (wall, a.workers))
     points = load(study_out)
+    pct_study = out / "seed004_percentiles.json"
+    chosen = percentile_study(points, pct_study)
+    if not a.plot_only:
+        rc2, wall = seedrun.run_study(pct_study, pct_out, a.workers, bin_dir)
+        rc = rc or rc2
+        print("percentile study wall time: %.1f s with --workers %d" % (wall, a.workers))
+    if (pct_out / "results.csv").exists():
+        load(pct_out, points)
     figs.mkdir(parents=True, exist_ok=True)
     for dist in DISTS:
         fig_distribution(points, dist, figs / ("seed004_" + dist.replace(".", "")))
-    fig_cdf(points, figs / "seed004_lpn_cdf")
+    cdf_rows = fig_cdf(points, figs / "seed004_lpn_cdf")
+    seedrun.write_csv(cdf_rows, out / "seed004_cdf.csv", float_format="%.3f")
     lines = table(points, out / "seed004_table.csv")
     print("%-8s %4s" % ("dist", "thr") + "".join(" %9s %6s" % ("IOPS " + gc, "WAF") for gc in GCS) +
-          " %13s %10s" % ("paper IOPS", "paper WAF"))
+          " %6s %6s %13s %10s" % ("cold", "seed", "paper IOPS", "paper WAF"))
     for l in lines:
         print("%-8s %4d" % (l["distribution"], l["threshold"]) +
               "".join(" %9.0f %6.3f" % (l.get("iops_" + gc, 0), l.get("waf_" + gc, 0)) for gc in GCS) +
-              " %13s %10s" % (l["paper_iops"], l["paper_waf"]))
-    print("wrote %s/seed004_*.png|svg and %s/seed004_table.csv" % (figs, out))
+              " %6s %6s %13s %10s" % (("%.3f" % l["cold_share_ours"]) if l["cold_share_ours"] != "" else "",
+                                      l["cold_share_seed"], l["paper_iops"], l["paper_waf"]))
+    for r in cdf_rows:
+        print("CDF %s" % r)
+    for l in percentile_table(points, chosen, out / "seed004_percentiles.csv"):
+        print("percentile %s" % l)
+    print("wrote %s/seed004_*.png|svg and %s/seed004_{table,cdf,percentiles}.csv" % (figs, out))
     return rc
 
 

@@ -59,6 +59,7 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.gc_free_blocks", T::Int, 2, 2, 1 << 20, {}, "blocks", "per die: garbage collection runs while free blocks are below this"},
       {"ftl.gc_min_invalid", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "GC collects a victim only if at least this fraction of its units is invalid, unless fewer than ftl.gc_urgent_free_blocks blocks (lines) are free (FEMU bbssd's background GC: 0.125); 0 = every victim"},
       {"ftl.gc_urgent_free_blocks", T::Int, 2, 1, 1 << 20, {}, "blocks", "with ftl.gc_min_invalid: below this many free blocks (lines) GC takes any victim (FEMU's forced GC); the spare must hold these, not ftl.gc_free_blocks"},
+      {"ftl.gc_pacing", T::String, "credit", 0, 0, {"credit", "gc_first"}, "", "while a die collects: credit = it takes host writes in proportion to the space its victims free (free blocks hold steady); gc_first = none until GC stops (FEMU bbssd: the FTL thread collects a whole line before the next request, so free lines return to the threshold; needs ftl.gc_unit=superblock)"},
       {"ftl.die_queue_depth", T::Int, 2, 1, 64, {}, "ops", "buffer flush programs outstanding per die"},
       {"ftl.gc_unit", T::String, "block", 0, 0, {"block", "superblock"}, "", "block: each die is its own block pool, collected per die; superblock: a line of the same block on every die, written round-robin across dies and collected whole (FEMU bbssd; docs/streams.md)"},
       // map cache (demand-based mapping schemes)

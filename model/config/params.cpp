@@ -133,6 +133,7 @@ GcParams read_gc_params(const Config& c) {
   p.min_invalid = c.d("ftl.gc_min_invalid");
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
   p.superblock = c.s("ftl.gc_unit") == "superblock";
+  p.gc_first = c.s("ftl.gc_pacing") == "gc_first";
   return p;
 }
 

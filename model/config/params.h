@@ -37,6 +37,7 @@ struct GcParams {
   double min_invalid = 0;             // ftl.gc_min_invalid: a victim's least invalid share (0 = any)
   uint32_t urgent_free_blocks = 2;    // ftl.gc_urgent_free_blocks: below this, any victim
   bool superblock = false;            // ftl.gc_unit=superblock
+  bool gc_first = false;              // ftl.gc_pacing=gc_first: a collecting die takes no host writes
   // Blocks per die kept from data: with gc_min_invalid only the urgent ones.
   uint32_t kept_free_blocks() const { return min_invalid > 0 ? urgent_free_blocks : free_blocks; }
 };

@@ -143,6 +143,9 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
                       std::to_string(gc.free_blocks) + "), got " + std::to_string(gc.urgent_free_blocks));
+  if (gc.gc_first && !gc.superblock)  // FEMU's line GC; a die's GC job in block mode may chain victims to fill a page
+    throw ConfigError("key 'ftl.gc_pacing': gc_first needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
+                      "ftl.gc_unit=block");
   if (!gc.superblock) return;
   const uint32_t kept = gc.kept_free_blocks();
   if (kept < layout.gc + 1)

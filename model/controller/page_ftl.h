@@ -81,6 +81,9 @@ class PageFtl {
     blocks_.set_gc_reserve(blocks_.layout().gc);
   }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
+  // ftl.gc_pacing=gc_first: a collecting die takes no host writes until its GC job ends (FEMU bbssd).
+  void set_gc_first(bool on) { gc_first_ = on; }
+  bool gc_first() const { return gc_first_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
   double alpha() const;
@@ -224,6 +227,7 @@ class PageFtl {
   std::vector<Die*> dies_;
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
+  bool gc_first_ = false;
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward

@@ -27,6 +27,7 @@ GenericPlatform::GenericPlatform(const Params& p)
                                         p.frontiers);
   page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
   if (p.gc.superblock) page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
+  page_ftl_->set_gc_first(p.gc.gc_first);
   if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
     const auto most_valid = [&](uint64_t units) {
       return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));

@@ -50,6 +50,7 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   const uint32_t v = ftl_.blocks().valid(victim);
   j.ratio = v ? double(g_.units_per_block - v) / double(v) / upp_ : 1e30;
   j.credit = std::max(j.credit, 1.0);
+  if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
 }
 
 void GcEngine::end_scan(uint32_t d) {
