@@ -82,7 +82,7 @@ TEST_CASE("sizes: negative, overflow, fractions of a byte and garbage are refuse
   }
 }
 
-TEST_CASE("times: ns, us, ms, s, min, h, d; bare numbers in the caller's unit", "[units]") {
+TEST_CASE("times: ns, us, ms, s, min, h, d, bare numbers in the caller's unit", "[units]") {
   CHECK(parse_time_ns("20ns", 1e3) == Approx(20));
   CHECK(parse_time_ns("0.7ms", 1e3) == Approx(700000));
   CHECK(parse_time_ns("700us", 1e3) == Approx(700000));

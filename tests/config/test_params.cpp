@@ -41,7 +41,7 @@ TEST_CASE("params: the generic platform's defaults read into every part of the t
   CHECK(p.jobs[0].workload.seed == c.u("sim.seed") * 2 + c.u("workload.seed_offset") * 1000003);
 }
 
-TEST_CASE("params: derived values: the reserve and frontiers; a map on flash; lifetimes", "[config][params]") {
+TEST_CASE("params: derived values: the reserve and frontiers, a map on flash, lifetimes", "[config][params]") {
   const Params plain = read_params(with({}));
   CHECK(plain.frontiers.frontiers() == plain.frontiers.user + plain.frontiers.gc);
   CHECK(plain.reserved_blocks_per_die == plain.gc.kept_free_blocks() + plain.frontiers.frontiers());
@@ -71,7 +71,7 @@ TEST_CASE("params: per-page-type times and the power-loss schedule", "[config][p
   CHECK(loss.fault.power_loss_ps[0] == 2000000000);  // sorted
 }
 
-TEST_CASE("params: jobs take their overrides and a seed offset each; the precondition its own", "[config][params]") {
+TEST_CASE("params: jobs take their overrides and a seed offset each, the precondition its own", "[config][params]") {
   Config c = with({"precondition.drive_writes=0.5"});
   c.merge_text(R"({"jobs": [{"name": "reader", "read_fraction": 1, "queue_depth": 4}, {"seed_offset": 7}]})", "jobs.json");
   const Params p = read_params(c);

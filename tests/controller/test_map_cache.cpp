@@ -139,7 +139,7 @@ TEST_CASE("ptsd: a write to a clean segment moves it to the dirty area, writing 
   CHECK(m.wb[0] == 6);
 }
 
-TEST_CASE("ptsd_entry: updates are recorded without loads; the greedy victim has the most dirty entries", "[mapping][unit]") {
+TEST_CASE("ptsd_entry: updates are recorded without loads, the greedy victim has the most dirty entries", "[mapping][unit]") {
   MapCacheParams mp = params(4, 16);  // 64-byte segments, cache of 256 bytes: dirty area of 128 bytes = 16 entries
   auto c = make_ptsd_entry_cache(mp);
   Probe p{*c, 16};

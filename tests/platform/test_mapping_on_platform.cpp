@@ -85,7 +85,7 @@ TEST_CASE("map hit ratio under uniform reads with a cache of the whole map", "[p
 
 TEST_CASE("page mapping: integrity and no map traffic", "[platform][mapping][integrity]") { check_mixed(mixed("page"), false); }
 
-TEST_CASE("dftl: integrity through map cache and data and map GC; reads wait for map writes", "[platform][mapping][integrity]") {
+TEST_CASE("dftl: integrity through map cache and data and map GC, reads wait for map writes", "[platform][mapping][integrity]") {
   RunResult r = mixed("dftl");
   check_mixed(r, true);
   CHECK(r.summary["host"]["read_paths"]["map_write"]["count"].get<uint64_t>() > 0);

@@ -61,7 +61,7 @@ TEST_CASE("cli: superblock GC that cannot make room on a small drive is refused 
   CHECK(ok.code == 0);
 }
 
-TEST_CASE("cli: power-loss instants on the same picosecond are refused; a short capacitor budget is warned about",
+TEST_CASE("cli: power-loss instants on the same picosecond are refused, a short capacitor budget is warned about",
           "[cli][input][power_loss]") {
   const std::string dir = fresh("cli_power_loss_input");
   const std::string bin = ssdtlm::test::cli_binary();

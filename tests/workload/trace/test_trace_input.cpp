@@ -40,7 +40,7 @@ TEST_CASE("trace input: a path that is not a regular file is refused, naming wor
   }
 }
 
-TEST_CASE("trace input: MQSim's type is 0 or 1; blkparse's RWBS holds only its letters", "[trace][input]") {
+TEST_CASE("trace input: MQSim's type is 0 or 1, blkparse's RWBS holds only its letters", "[trace][input]") {
   TempDir tmp;
   CHECK_THAT(trace_error(tmp.write("n.trace", "10 0 1 8 1\n20 0 2 8 7\n"), "disksim_ns"),
              Contains("n.trace:2: expected") && Contains("type 1 = read, 0 = write"));
