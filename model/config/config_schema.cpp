@@ -67,6 +67,12 @@ const std::vector<KeySpec>& config_schema() {
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
       {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
       {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
+      // NVMe Flexible Data Placement (docs/placement.md)
+      {"fdp.enabled", T::Bool, false, 0, 0, {}, "", "NVMe FDP (TP4146): writes are placed by the placement identifier (reclaim group + reclaim unit handle) on their write command; every (RG, RUH) pair is a stream with its own write frontier on its RG's dies (streams.* stay at their defaults)"},
+      {"fdp.reclaim_groups", T::Int, 1, 1, 64, {}, "", "FDP reclaim groups: the dies split into this many groups of consecutive dies (must divide the dies; more than 1 needs ftl.gc_unit=block and no precondition)"},
+      {"fdp.ruhs", T::Int, 8, 1, 64, {}, "", "FDP reclaim unit handles (placement handles) per namespace; reclaim_groups x ruhs <= 64"},
+      {"fdp.ru_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "FDP reclaim unit size: a multiple of (block bytes x dies per reclaim group), counted for the RU events; 0 = one block on every die of the RG (superblock GC: the line)"},
+      {"fdp.ruh_type", T::String, "initially_isolated", 0, 0, {"initially_isolated", "persistently_isolated"}, "", "FDP reclaim unit handle type: initially_isolated = GC may relocate data of all RUHs of a reclaim group into one GC stream; persistently_isolated = GC keeps each RUH's data apart (a GC stream per RUH)"},
       // stream separation (docs/streams.md)
       {"streams.count", T::Int, 0, 0, 63, {}, "", "user streams besides the default stream 0 (0 = a single-stream SSD); each has its own write frontier per die"},
       {"streams.assign", T::String, "single", 0, 0, {}, "", "which stream a host write goes to (registered StreamPolicy name): single = stream 0; manual = the host's stream id, clamped to streams.count; autostream = AutoStream MQ over LBA chunks; hotcold = per-LPN host write count above streams.hot_threshold; pcstream = PCStream: program contexts clustered by measured data lifetime (docs/streams.md)"},
@@ -100,6 +106,9 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.read_fraction", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fraction of I/Os that are reads"},
       {"workload.distribution", T::String, "random", 0, 0, {}, "", "random address distribution, fio spelling: random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:..."},
       {"workload.stream_hint", T::String, "none", 0, 0, {"none", "zone"}, "", "stream id on each write command (NVMe streams directive): zone = a write drawn from zone i of a zoned: distribution carries stream i+1 (needs streams.assign=manual)"},
+      {"workload.dataplacement", T::String, "none", 0, 0, {"none", "fdp", "streams"}, "", "fio's dataplacement: fdp = every write carries an FDP placement identifier from workload.plids (needs fdp.enabled); streams = a streams-directive stream id from workload.plids (needs streams.assign=manual)"},
+      {"workload.plids", T::String, "", 0, 0, {}, "", "fio's plids/fdp_pli: the placement ids writes take, e.g. 0,1,2,3 or 0-3: for fdp indices into the device's reclaim unit handle status list (RG-major: index i = RG i/fdp.ruhs, RUH i%fdp.ruhs; empty = all), for streams the stream ids (required)"},
+      {"workload.plid_select", T::String, "roundrobin", 0, 0, {"roundrobin", "random"}, "", "fio's plid_select/fdp_pli_select: how each write picks its id from workload.plids"},
       {"workload.random_map", T::Bool, false, 0, 0, {}, "", "random: visit every block once per pass (fio's default) instead of independent picks"},
       {"workload.scatter", T::Bool, true, 0, 0, {}, "", "zipf/pareto/normal: scatter hot ranks over the range as fio does (false: hot = lowest addresses)"},
       {"workload.block_bytes", T::Int, 4096, 512, 64ll << 20, {}, "bytes", "request size"},

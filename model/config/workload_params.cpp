@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "config/params.h"
+#include "config/placement_params.h"
 #include "config/validation.h"
 
 namespace ssdtlm {
@@ -87,6 +88,7 @@ WorkloadParams read_workload_params(const Config& c) {
   if (c.s("workload.trace_timing") == "open") w.trace.max_time_ns = kMaxOpenLoopTimeNs;
   w.app = read_app_params(c);
   w.precondition_drive_writes = c.d("precondition.drive_writes");
+  w.placement = read_placement_params(c);
   return w;
 }
 

@@ -92,6 +92,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void reset_stats() {
     stats_ = FtlStats();
     streams_.reset_stats();
+    ftl_.blocks().reset_counts();
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   MapCache& map_cache() { return cache_; }
@@ -113,6 +114,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   FlashOp& new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag);
   void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
   void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)
+  uint32_t open_rus(uint32_t rg) const;  // FDP: RUHs with an open reclaim unit in reclaim group rg (ftl_wave.cpp)
   // High and low watermarks of the buffer in units.
   uint32_t high_units() const { return high_units_; }
   uint32_t low_units() const { return low_units_; }

@@ -168,7 +168,7 @@ void HostPath::trim(NvmeCommand& cmd) {
 void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
   if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
-  f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run},
+  f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run, cmd.dtype, cmd.dspec},
                      unit_stream_.data());
   for (uint32_t i = 0; i < cmd.units; ++i) {
     uint32_t lpn = cmd.lpn + i;

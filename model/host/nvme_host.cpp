@@ -339,6 +339,8 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.partial = uint8_t((r.offset % kUnitBytes ? 1 : 0) | (end % kUnitBytes ? 2 : 0));
   cmd.qid = qid;
   cmd.stream = r.stream;
+  cmd.dtype = r.dtype;
+  cmd.dspec = r.dspec;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;

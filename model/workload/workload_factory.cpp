@@ -157,7 +157,18 @@ SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes) {
   return s;
 }
 
+namespace {
+std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition);
+}  // namespace
+
 std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition) {
+  std::unique_ptr<Workload> w = make_unplaced(p, logical_bytes, for_precondition);
+  if (p.placement.kind == "none") return w;
+  return std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
+}
+
+namespace {
+std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition) {
   std::unique_ptr<Workload> w;
   if (p.pattern == "app") {
     w = make_app_workload(p, logical_bytes, for_precondition);
@@ -186,5 +197,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   if (!for_precondition) w->set_pacing(p.pacing);
   return w;
 }
+
+}  // namespace
 
 }  // namespace ssdtlm

@@ -30,6 +30,14 @@ struct StreamParams {
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
   uint32_t lifetime_shift = 3;     // record one logical unit in 2^shift (stats.lifetimes=all: 0)
+  // FDP (placement/fdp.h): streams are (RG, RUH) pairs, stream s only on the dies of RG s / fdp_ruhs.
+  uint32_t fdp_rgs = 1, fdp_ruhs = 1;
+  bool fdp = false;
+  uint64_t fdp_ru_bytes = 0;  // the reclaim unit (fdp.ru_bytes or derived), for the RU counts
+  // May die (of `dies`) take pages of user stream s?
+  bool allowed_on(uint32_t s, uint32_t die, uint32_t dies) const {
+    return fdp_rgs == 1 || s / fdp_ruhs == die / (dies / fdp_rgs);
+  }
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }

@@ -259,6 +259,13 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["zone_size"] = strided ? s.zonesize : 0;
     c["zone_skip"] = strided ? s.zoneskip : 0;
 
+    // Data placement on the writes.
+    if (s.dataplacement == "streams" && s.plids.empty())
+      fail(s.dataplacement_at, "dataplacement=streams needs the stream ids (plids)");
+    c["dataplacement"] = s.dataplacement;
+    c["plids"] = s.plids;
+    c["plid_select"] = s.plid_select;
+
     if (trace) {
       fs::path p(s.read_iolog);
       if (p.is_relative() && !fs::exists(p)) p = fs::path(s.file).parent_path() / p;

@@ -97,6 +97,11 @@ struct Spec {
   std::string zonemode;
   Line zonemode_at;
   uint64_t zonerange = 0, zonesize = 0, zoneskip = 0;
+  // Data placement (fio's dataplacement.c): fdp/dataplacement, fdp_pli/plids, fdp_pli_select/plid_select.
+  std::string dataplacement = "none";
+  Line dataplacement_at;
+  std::string plids, plid_select = "roundrobin";
+  Line plids_at;
   std::string read_iolog;
   Line read_iolog_at;
   bool replay_no_stall = false;

@@ -7,6 +7,7 @@
 
 #include "common/text.h"
 #include "common/units.h"
+#include "workload/placement/placement_workload.h"
 
 namespace ssdtlm {
 namespace fio {
@@ -50,7 +51,8 @@ std::string canonical(const std::string& key) {
   static const std::map<std::string, std::string> alias = {
       {"readwrite", "rw"},        {"blocksize", "bs"},       {"blocksize_range", "bsrange"},
       {"ba", "blockalign"},       {"io_limit", "io_size"},   {"wait_for_previous", "stonewall"},
-      {"allrandrepeat", "randrepeat"}, {"filesize", "size"}};
+      {"allrandrepeat", "randrepeat"}, {"filesize", "size"}, {"fdp_pli", "plids"},
+      {"fdp_pli_select", "plid_select"}};
   auto it = alias.find(key);
   return it == alias.end() ? key : it->second;
 }
@@ -83,7 +85,8 @@ const std::map<std::string, std::string>& unmodelled_options() {
       {"sprandom", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"spr_num_regions", "SPRandom preconditioning"}, {"spr_op", "SPRandom preconditioning"},
       {"spr_cs", "SPRandom preconditioning"}, {"trimwrite", "trim+write sequences"},
-      {"ramp_size", "a ramp measured in bytes (use ramp_time)"}};
+      {"ramp_size", "a ramp measured in bytes (use ramp_time)"},
+      {"dp_scheme", "placement by an offset scheme file (use plid_select=roundrobin or random)"}};
   return why;
 }
 
@@ -209,6 +212,33 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.zonesize = count(l, kb);
   } else if (key == "zoneskip") {
     s.zoneskip = count(l, kb);
+  } else if (key == "fdp") {
+    s.dataplacement = flag(l) ? "fdp" : "none";
+    s.dataplacement_at = l;
+  } else if (key == "dataplacement") {
+    need_value(l);
+    s.dataplacement = lower(l.value);
+    s.dataplacement_at = l;
+    if (s.dataplacement != "none" && s.dataplacement != "fdp" && s.dataplacement != "streams")
+      fail(l, "expected none, fdp or streams");
+  } else if (key == "plids") {
+    need_value(l);
+    try {
+      parse_id_list(l.value);
+    } catch (const std::invalid_argument& e) {
+      fail(l, e.what());
+    }
+    s.plids = l.value;
+    s.plids_at = l;
+  } else if (key == "plid_select") {
+    need_value(l);
+    s.plid_select = lower(l.value);
+    if (s.plid_select == "scheme") not_modelled(l, "placement by an offset scheme file (dp_scheme): use roundrobin or random");
+    if (s.plid_select != "roundrobin" && s.plid_select != "random") fail(l, "expected roundrobin or random");
+  } else if (key == "cmd_type") {
+    need_value(l);
+    if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");
+    ignore(l.key);
   } else if (key == "kb_base") {
     // applied before the job's other options, see interpret()
   } else if (key == "read_iolog") {

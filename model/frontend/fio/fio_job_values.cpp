@@ -168,7 +168,10 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent) 
     } catch (const UnitError& e) {
       fail(l, e.what());
     }
-    if (!(a.pct > 0 && a.pct <= 100)) fail(l, "expected a percentage in (0, 100]");
+    // An offset may start at 0 % (fio's examples/uring-cmd-fdp.fio: offset=0%); a size may not be empty.
+    const bool zero_ok = l.key == "offset" || l.key == "offset_increment";
+    if (!((zero_ok ? a.pct >= 0 : a.pct > 0) && a.pct <= 100))
+      fail(l, zero_ok ? "expected a percentage in [0, 100]" : "expected a percentage in (0, 100]");
     a.percent = true;
     return a;
   }

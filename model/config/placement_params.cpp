@@ -1,0 +1,110 @@
+#include "config/placement_params.h"
+
+#include <stdexcept>
+
+#include "common/units.h"
+
+namespace ssdtlm {
+
+namespace {
+[[noreturn]] void fail(const std::string& key, const std::string& what) {
+  throw ConfigError("key '" + key + "': " + what);
+}
+}  // namespace
+
+FdpParams read_fdp_params(const Config& c) {
+  FdpParams f;
+  f.enabled = c.b("fdp.enabled");
+  f.reclaim_groups = uint32_t(c.i("fdp.reclaim_groups"));
+  f.ruhs = uint32_t(c.i("fdp.ruhs"));
+  f.ru_bytes = c.u("fdp.ru_bytes");
+  f.persistent = c.s("fdp.ruh_type") == "persistently_isolated";
+  if (f.enabled && f.streams() > 64)
+    fail("fdp.ruhs", "fdp.reclaim_groups x fdp.ruhs must be at most 64 (a stream per RG and RUH), got " +
+                         std::to_string(f.reclaim_groups) + " x " + std::to_string(f.ruhs));
+  return f;
+}
+
+void apply_fdp_streams(const FdpParams& f, const Config& c, bool superblock, StreamParams& s) {
+  if (!f.enabled) return;
+  const char* const keys[][2] = {{"streams.count", "0"}, {"streams.assign", "single"}, {"streams.gc_stream", "shared"},
+                                 {"streams.gc_frontier", "own"}, {"streams.internal", "auto"}};
+  for (auto& k : keys) {
+    const std::string v = std::string(k[0]) == "streams.count" ? std::to_string(c.i(k[0])) : c.s(k[0]);
+    if (v != k[1])
+      fail(k[0], "fdp.enabled places writes by their placement identifiers (a stream per reclaim group and reclaim "
+                 "unit handle, GC streams by fdp.ruh_type); leave " + std::string(k[0]) + " at " + k[1] + ", got " + v);
+  }
+  s.count = f.streams() - 1;
+  s.assign = "fdp";
+  s.fdp = true;
+  s.fdp_rgs = f.reclaim_groups;
+  s.fdp_ruhs = f.ruhs;
+  s.gc = f.persistent ? GcStreams::PerStream : GcStreams::Shared;
+  s.gc_in_user = superblock;  // superblock GC: GC writes into the RUHs' own lines (docs/placement.md)
+  const std::string life = c.s("stats.lifetimes");
+  s.lifetimes = life == "on" || life == "all" || (life == "auto" && s.count > 0);
+}
+
+uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g) {
+  const uint64_t row = uint64_t(g.units_per_block) * kUnitBytes * (g.dies / f.reclaim_groups);
+  return f.ru_bytes ? f.ru_bytes : row;
+}
+
+void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double precondition_writes, bool fill) {
+  if (!f.enabled) return;
+  if (g.dies % f.reclaim_groups)
+    fail("fdp.reclaim_groups", "expected a divisor of the " + std::to_string(g.dies) + " dies (an RG is a set of whole dies), got " +
+                                   std::to_string(f.reclaim_groups));
+  if (f.reclaim_groups > 1 && superblock)
+    fail("fdp.reclaim_groups", "superblock GC (ftl.gc_unit=superblock) makes lines across every die: one reclaim group only, got " +
+                                   std::to_string(f.reclaim_groups));
+  if (f.reclaim_groups > 1 && (precondition_writes > 0 || fill))
+    fail("fdp.reclaim_groups", "the fast-forward precondition places units on dies by LPN, not by reclaim group: with " +
+                                   std::to_string(f.reclaim_groups) + " reclaim groups set precondition.fill=false and "
+                                   "precondition.drive_writes=0 (or use one reclaim group)");
+  const uint64_t row = uint64_t(g.units_per_block) * kUnitBytes * (g.dies / f.reclaim_groups);
+  if (f.ru_bytes % row)
+    fail("fdp.ru_bytes", "expected 0 or a multiple of " + std::to_string(row) + " bytes (a block on each of the " +
+                             std::to_string(g.dies / f.reclaim_groups) + " dies of a reclaim group), got " + std::to_string(f.ru_bytes));
+}
+
+uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l) {
+  if (!f.enabled || f.reclaim_groups == 1) return l.frontiers();
+  const uint32_t gc = l.gc_in_user ? 0 : (l.gc == 1 ? 1 : f.ruhs);
+  return f.ruhs + gc + (l.map ? 1 : 0);
+}
+
+PlacementParams read_placement_params(const Config& c) {
+  PlacementParams p;
+  p.kind = c.s("workload.dataplacement");
+  try {
+    p.ids = parse_id_list(c.s("workload.plids"));
+  } catch (const std::invalid_argument& e) {
+    fail("workload.plids", e.what());
+  }
+  p.random = c.s("workload.plid_select") == "random";
+  p.rgs = uint32_t(c.i("fdp.reclaim_groups"));
+  p.ruhs = uint32_t(c.i("fdp.ruhs"));
+  return p;
+}
+
+void check_placement(const PlacementParams& p, const FdpParams& f, const std::string& streams_assign) {
+  if (p.kind == "fdp") {
+    if (!f.enabled)
+      fail("workload.dataplacement", "fdp puts FDP placement identifiers on the writes; the namespace has no FDP: set fdp.enabled=true");
+    for (uint32_t i : p.ids)
+      if (i >= f.streams())
+        fail("workload.plids", "placement id index " + std::to_string(i) + " must be smaller than " + std::to_string(f.streams()) +
+                                   " (the reclaim unit handle status list: fdp.reclaim_groups x fdp.ruhs entries)");
+  } else if (p.kind == "streams") {
+    if (p.ids.empty()) fail("workload.plids", "dataplacement=streams needs the stream ids to use (fio: stream IDs must be provided)");
+    if (streams_assign != "manual")
+      fail("workload.dataplacement", "streams tags writes with stream ids, which only streams.assign=manual uses (got streams.assign=" +
+                                         streams_assign + ")");
+  } else if (!p.ids.empty()) {
+    fail("workload.plids", "placement ids without workload.dataplacement (fdp or streams)");
+  }
+}
+
+}  // namespace ssdtlm
