@@ -184,6 +184,7 @@ StreamParams read_stream_params(const Config& c) {
   p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
   p.lifetime_shift = life == "all" ? 0 : 3;
   apply_fdp_streams(read_fdp_params(c), c, c.s("ftl.gc_unit") == "superblock", p);
+  apply_zns_streams(read_zns_params(c), c, p);
   check_streams(p, internal, c.s("ftl.gc_unit") == "superblock", c.s("buffer.policy"));
   return p;
 }
@@ -293,7 +294,8 @@ Params read_params(const Config& c) {
   // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
   // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
-  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * fdp_frontiers_per_die(p.fdp, p.frontiers);
+  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? p.streams.zns_layout.zones.max_active + 3 + (p.frontiers.map ? 1 : 0)
+                                                                               : fdp_frontiers_per_die(p.fdp, p.frontiers));
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
@@ -308,6 +310,10 @@ Params read_params(const Config& c) {
   p.precondition.fill = c.b("precondition.fill");
   p.precondition.drive_writes = c.d("precondition.drive_writes");
   p.precondition.threads = unsigned(c.u("precondition.threads"));
+  if (p.streams.zns) {  // a zoned namespace starts with every zone empty: no fast-forward (it writes by LPN)
+    p.precondition.fill = false;
+    p.precondition.drive_writes = 0;
+  }
   check_fdp(p.fdp, p.geometry, p.gc.superblock, p.precondition.drive_writes, p.precondition.fill);
   p.streams.fdp_ru_bytes = p.fdp.enabled ? fdp_ru_bytes(p.fdp, p.geometry) : 0;
   p.host_queues = uint32_t(c.i("host.queues"));

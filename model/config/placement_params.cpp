@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/units.h"
+#include "config/params.h"
 
 namespace ssdtlm {
 
@@ -73,6 +74,96 @@ uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l) {
   if (!f.enabled || f.reclaim_groups == 1) return l.frontiers();
   const uint32_t gc = l.gc_in_user ? 0 : (l.gc == 1 ? 1 : f.ruhs);
   return f.ruhs + gc + (l.map ? 1 : 0);
+}
+
+ZnsParams read_zns_params(const Config& c) {
+  ZnsParams z;
+  z.enabled = c.b("zns.enabled");
+  z.zone_bytes = c.u("zns.zone_bytes");
+  z.capacity_bytes = c.u("zns.zone_capacity_bytes");
+  z.max_open = uint32_t(c.i("zns.max_open"));
+  z.max_active = uint32_t(c.i("zns.max_active"));
+  z.zone_dies = uint32_t(c.i("zns.zone_dies"));
+  return z;
+}
+
+ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g) {
+  ZnsLayout l;
+  const uint32_t zone_dies = z.zone_dies ? z.zone_dies : g.dies;
+  if (g.dies % zone_dies)
+    fail("zns.zone_dies", "expected a divisor of the " + std::to_string(g.dies) + " dies (0 = all), got " + std::to_string(z.zone_dies));
+  l.groups = g.dies / zone_dies;
+  const uint64_t page = uint64_t(g.units_per_page) * kUnitBytes;
+  const uint64_t zone = z.zone_bytes ? z.zone_bytes : uint64_t(g.units_per_block) * kUnitBytes * zone_dies;
+  if (zone % page)
+    fail("zns.zone_bytes", "expected a multiple of the flash page (" + std::to_string(page) + " bytes), got " + std::to_string(zone));
+  const uint64_t cap = z.capacity_bytes ? z.capacity_bytes : zone;
+  if (cap > zone || cap % page)
+    fail("zns.zone_capacity_bytes", "expected at most the zone size (" + std::to_string(zone) + " bytes) and a multiple of the flash page (" +
+                                        std::to_string(page) + " bytes), got " + std::to_string(cap));
+  if (zone > g.logical_bytes())
+    fail("zns.zone_bytes", "a zone is larger than the namespace (" + std::to_string(g.logical_bytes()) + " bytes)");
+  if (z.max_active && z.max_open > z.max_active)
+    fail("zns.max_open", "expected at most zns.max_active (" + std::to_string(z.max_active) + "), got " + std::to_string(z.max_open));
+  // A stream slot per zone with data in flight: the 64 write frontiers shared out over the die groups; a full or
+  // reset zone's slot drains (its units leave the buffer) before another zone takes it.
+  l.slots_per_group = 64 / l.groups;
+  if (z.max_active >= l.slots_per_group)
+    fail("zns.max_active", "expected less than 64 / die groups (" + std::to_string(l.slots_per_group) +
+                               " stream slots per die group, one at least left to drain), got " + std::to_string(z.max_active));
+  l.zones.zones = g.logical_bytes() / zone;
+  l.zones.zone_units = zone / kUnitBytes;
+  l.zones.capacity_units = cap / kUnitBytes;
+  l.zones.max_open = z.max_open;
+  l.zones.max_active = z.max_active;
+  return l;
+}
+
+void apply_zns_streams(const ZnsParams& z, const Config& c, StreamParams& s) {
+  if (!z.enabled) return;
+  if (c.b("fdp.enabled")) fail("zns.enabled", "a namespace is zoned or has FDP, not both (fdp.enabled=true)");
+  if (c.i("streams.count") != 0 || c.s("streams.assign") != "single")
+    fail("streams.count", "zns.enabled places each zone's data in blocks of its own; leave streams.* at their defaults");
+  if (c.s("ftl.gc_unit") != "block") fail("ftl.gc_unit", "zns.enabled needs block GC (a superblock line spans every die)");
+  const ZnsLayout l = zns_layout(z, read_geometry(c, 0));
+  // A full zone's slot is free again once its units have left the write buffer: the buffer may hold the tails of
+  // up to buffer / capacity zones besides the active ones, each holding a slot meanwhile.
+  const uint64_t cap = l.zones.capacity_units * kUnitBytes, buffer = c.u("buffer.bytes");
+  const uint64_t need = uint64_t(l.zones.max_active ? l.zones.max_active : 1) + (buffer + cap - 1) / cap + 1;
+  if (need > l.slots_per_group)
+    fail("buffer.bytes", "a zoned namespace keeps each zone with data in the write buffer in blocks of its own, one of " +
+                             std::to_string(l.slots_per_group) + " stream slots per die group each: zns.max_active + buffer / zone capacity (" +
+                             std::to_string(cap) + " bytes) + 1 = " + std::to_string(need) +
+                             " is too many; use a smaller buffer.bytes or larger zones (zns.zone_bytes, zns.zone_dies)");
+  s.zns = true;
+  s.zns_layout = l;
+  s.count = l.groups * l.slots_per_group - 1;
+  s.assign = "manual";  // the zone's slot, carried as the command's stream id
+  s.gc = GcStreams::Shared;
+  s.gc_in_user = false;
+  s.fdp_rgs = l.groups;
+  s.fdp_ruhs = l.slots_per_group;
+}
+
+ZbdParams read_zbd_params(const Config& c) {
+  ZbdParams z;
+  z.on = c.b("workload.zbd");
+  if (!z.on) return z;
+  const ZnsParams zp = read_zns_params(c);
+  if (!zp.enabled)
+    fail("workload.zbd", "zonemode=zbd writes at zone write pointers; the namespace is not zoned: set zns.enabled=true");
+  const ZnsLayout l = zns_layout(zp, read_geometry(c, 0));
+  z.zone_bytes = l.zones.zone_units * kUnitBytes;
+  z.capacity_bytes = l.zones.capacity_units * kUnitBytes;
+  z.zones = l.zones.zones;
+  const uint32_t asked = uint32_t(c.i("workload.zbd_max_open"));
+  if (asked > zp.max_open && zp.max_open && !c.b("workload.zbd_ignore_limits"))
+    fail("workload.zbd_max_open", "expected at most the namespace's zns.max_open (" + std::to_string(zp.max_open) +
+                                      ") unless workload.zbd_ignore_limits, got " + std::to_string(asked));
+  z.max_open = asked ? asked : zp.max_open;
+  z.reset_threshold = c.d("workload.zbd_reset_threshold");
+  z.reset_frequency = c.d("workload.zbd_reset_frequency");
+  return z;
 }
 
 PlacementParams read_placement_params(const Config& c) {

@@ -7,6 +7,7 @@
 #include "controller/streams/streams.h"
 #include "flash/geometry.h"
 #include "workload/placement/placement_workload.h"
+#include "workload/placement/zbd_workload.h"
 
 namespace ssdtlm {
 
@@ -22,6 +23,16 @@ void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double pr
 uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l);
 // RU size in bytes (fdp.ru_bytes, or the derived one).
 uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g);
+
+// zns.*: read, and the layout on the geometry (zone size, capacity, zones, die groups, slots); checks its rules.
+ZnsParams read_zns_params(const Config& c);
+ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g);
+// zns.enabled: the streams the zones run on (streams.* and fdp.* at their defaults, block GC, no precondition).
+void apply_zns_streams(const ZnsParams& z, const Config& c, StreamParams& s);
+
+// workload.zbd and workload.zbd_* with the namespace's zones; workload.zbd needs zns.enabled, and its max open
+// zones at most zns.max_open unless workload.zbd_ignore_limits (fio's rules).
+ZbdParams read_zbd_params(const Config& c);
 
 // workload.dataplacement, plids, plid_select (and the device's FDP layout, which the host reads as fio does).
 PlacementParams read_placement_params(const Config& c);

@@ -89,6 +89,7 @@ WorkloadParams read_workload_params(const Config& c) {
   w.app = read_app_params(c);
   w.precondition_drive_writes = c.d("precondition.drive_writes");
   w.placement = read_placement_params(c);
+  w.zbd = read_zbd_params(c);
   return w;
 }
 

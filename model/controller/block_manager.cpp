@@ -109,6 +109,19 @@ void BlockManager::retire_oldest(uint32_t stream) {
   ++q.base;
 }
 
+bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {
+  uint32_t& f = frontier_[size_t(die) * streams_ + frontier];
+  if (f == kInvalid) return false;
+  Block& blk = blocks_[f];
+  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
+  ++cut_[size_t(die) * streams_ + frontier];
+  blk.next_page = uint16_t(g_.pages_per_block);
+  const uint32_t b = f;
+  f = kInvalid;
+  if (blk.inflight == 0) close(b);  // else the last program in flight closes it
+  return true;
+}
+
 void BlockManager::close(uint32_t b) {
   blocks_[b].state = BlockState::Full;
   close_seq_[b] = close_clock_.fetch_add(1, std::memory_order_relaxed) + 1;

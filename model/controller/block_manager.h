@@ -116,6 +116,9 @@ class BlockManager {
   // Per-die counts, so that fast-forward workers on different dies count apart; these sums are O(dies).
   uint64_t blocks_opened(uint32_t frontier) const { return sum(opened_, frontier); }
   uint64_t blocks_cut(uint32_t frontier) const { return sum(cut_, frontier); }
+  // Closes the (die, frontier)'s open block where it is (its remaining pages stay unwritten); true if one was
+  // open. Block mode (ZNS: a zone's blocks hold only that zone's data).
+  bool retire_frontier(uint32_t die, uint32_t frontier);
   void reset_counts() {
     std::fill(opened_.begin(), opened_.end(), 0);
     std::fill(cut_.begin(), cut_.end(), 0);

@@ -46,6 +46,7 @@ struct FtlStats {
   uint64_t unmapped_reads = 0;       // units never written (returned as zeros)
   uint64_t write_stalls = 0;         // commands that waited for buffer space
   uint64_t host_units_written = 0;   // accepted into the buffer
+  uint64_t zns_failed_writes = 0;    // zoned: writes, appends and resets that failed with an NVMe status
   uint64_t flushed_units = 0;
   uint64_t subpage_merged = 0;       // partial-unit writes merged into a buffered copy
   uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first

@@ -154,6 +154,7 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
 
 bool FlushScheduler::on_flush(FlashOp& op) {
   f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
+  if (ZnsNamespace* z = f_.streams_.zns()) z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
   --inflight_[op.die];
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);

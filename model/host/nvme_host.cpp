@@ -21,6 +21,11 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
 
 void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
   const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+  if (cmd.status) {  // failed (a zoned namespace's status): counted apart, no bytes moved
+    ++into.failed;
+    into.last_complete_ps = now;
+    return;
+  }
   if (cmd.op == IoOp::Trim) {
     ++into.trims;
     into.trim_bytes += cmd.bytes;
@@ -341,6 +346,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.stream = r.stream;
   cmd.dtype = r.dtype;
   cmd.dspec = r.dspec;
+  cmd.append = r.append;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;

@@ -163,6 +163,11 @@ std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logica
 
 std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition) {
   std::unique_ptr<Workload> w = make_unplaced(p, logical_bytes, for_precondition);
+  if (p.zbd.on) {
+    ZbdParams z = p.zbd;
+    z.range_bytes = p.address_range ? p.address_range : logical_bytes - p.address_offset;
+    w = std::make_unique<ZbdWorkload>(std::move(w), z, zbd_shared(z.zones));
+  }
   if (p.placement.kind == "none") return w;
   return std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
 }

@@ -21,6 +21,7 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.fdp_ruhs = p_.fdp_ruhs;
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
   policy_trims_ = policy_->wants_trims();
+  if (p_.zns) zns_ = std::make_unique<ZnsNamespace>(p_.zns_layout);
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);
   reset_stats();
 }
@@ -31,6 +32,7 @@ void Streams::reset_stats() {
   stats_.gc_writes.assign(p_.user_streams(), 0);
   if (lifetimes_) lifetimes_->reset();
   if (policy_) policy_->reset_stats();
+  if (zns_) zns_->zones().reset_counters();
 }
 
 size_t Streams::memory_bytes() const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/placement/zns.h"
 #include "controller/streams/lifetimes.h"
 #include "controller/streams/stream_policy.h"
 #include "controller/streams/write_counts.h"
@@ -34,6 +35,9 @@ struct StreamParams {
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;
   bool fdp = false;
   uint64_t fdp_ru_bytes = 0;  // the reclaim unit (fdp.ru_bytes or derived), for the RU counts
+  // ZNS (placement/zns.h): a stream slot per zone with data in flight, slots confined to die groups like RGs.
+  bool zns = false;
+  ZnsLayout zns_layout;
   // May die (of `dies`) take pages of user stream s?
   bool allowed_on(uint32_t s, uint32_t die, uint32_t dies) const {
     return fdp_rgs == 1 || s / fdp_ruhs == die / (dies / fdp_rgs);
@@ -89,6 +93,8 @@ class Streams {
   const StreamStats& stats() const { return stats_; }
   void reset_stats();
   size_t memory_bytes() const;
+  ZnsNamespace* zns() { return zns_.get(); }  // the zoned namespace (zns.enabled), else null
+  const ZnsNamespace* zns() const { return zns_.get(); }
 
  private:
   StreamParams p_;
@@ -97,6 +103,7 @@ class Streams {
   bool policy_trims_ = false;
   std::unique_ptr<Lifetimes> lifetimes_;
   StreamStats stats_;
+  std::unique_ptr<ZnsNamespace> zns_;
 };
 
 }  // namespace ssdtlm

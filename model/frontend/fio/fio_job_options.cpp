@@ -78,10 +78,7 @@ const std::map<std::string, std::string>& unmodelled_options() {
       {"file_append", "appending beyond the end of the device"},
       {"replay_scale", "scaling iolog offsets (use workload.trace_fit=scale)"},
       {"replay_align", "aligning iolog offsets"}, {"replay_skip", "skipping iolog operations"},
-      {"merge_blktrace_file", "merging blktraces"}, {"zonecapacity", "zoned block devices (zonemode=zbd)"},
-      {"zone_reset_threshold", "zoned block devices"}, {"zone_reset_frequency", "zoned block devices"},
-      {"max_open_zones", "zoned block devices"}, {"job_max_open_zones", "zoned block devices"},
-      {"ignore_zone_limits", "zoned block devices"}, {"read_beyond_wp", "zoned block devices"},
+      {"merge_blktrace_file", "merging blktraces"},
       {"sprandom", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"spr_num_regions", "SPRandom preconditioning"}, {"spr_op", "SPRandom preconditioning"},
       {"spr_cs", "SPRandom preconditioning"}, {"trimwrite", "trim+write sequences"},
@@ -202,10 +199,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
     need_value(l);
     s.zonemode = lower(l.value);
     s.zonemode_at = l;
-    if (s.zonemode != "none" && s.zonemode != "strided") {
-      if (s.zonemode == "zbd") not_modelled(l, "zoned block devices (zonemode=zbd)");
-      fail(l, "expected none, strided or zbd");
-    }
+    if (s.zonemode != "none" && s.zonemode != "strided" && s.zonemode != "zbd") fail(l, "expected none, strided or zbd");
   } else if (key == "zonerange") {
     s.zonerange = count(l, kb);
   } else if (key == "zonesize") {
@@ -235,6 +229,28 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.plid_select = lower(l.value);
     if (s.plid_select == "scheme") not_modelled(l, "placement by an offset scheme file (dp_scheme): use roundrobin or random");
     if (s.plid_select != "roundrobin" && s.plid_select != "random") fail(l, "expected roundrobin or random");
+  } else if (key == "zonecapacity") {
+    count(l, kb);  // the zoned namespace's own capacity applies (fio reads it from the device)
+    ignore(l.key);
+  } else if (key == "max_open_zones") {
+    s.max_open_zones = count(l, kb);
+  } else if (key == "job_max_open_zones") {
+    s.job_max_open_zones = count(l, kb);
+  } else if (key == "ignore_zone_limits") {
+    s.ignore_zone_limits = flag(l);
+  } else if (key == "zone_reset_threshold" || key == "zone_reset_frequency") {
+    need_value(l);
+    double v = 0;
+    try {
+      v = parse_number(l.value);
+    } catch (const UnitError& e) {
+      fail(l, e.what());
+    }
+    if (!(v >= 0 && v <= 1)) fail(l, "expected a number between 0 and 1");
+    (key == "zone_reset_threshold" ? s.zone_reset_threshold : s.zone_reset_frequency) = v;
+  } else if (key == "read_beyond_wp") {
+    if (flag(l)) not_modelled(l, "reads beyond a zone's write pointer (zonemode=zbd reads written data only)");
+    ignore(l.key);
   } else if (key == "cmd_type") {
     need_value(l);
     if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");
