@@ -136,7 +136,7 @@ NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) 
     if (!j.spec.workload->next(r)) return Drawn::Dry;
     if (r.bytes == 0)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
-    if (r.bytes > p_.max_bytes)
+    if (r.op != IoOp::Trim && r.bytes > p_.max_bytes)  // a trim (a zone reset) moves no data through the buffer
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_size(double(r.bytes)) + " (" +
                                   std::to_string(r.bytes) + " bytes) exceeds the write buffer of " +
                                   format_size(double(p_.max_bytes)) + " (buffer.bytes)");
