@@ -58,6 +58,17 @@ void Ftl::trace(WaveTracer& w) {
     }
     group.groups.push_back(std::move(rus));
   }
+  if (const ZnsNamespace* z = streams_.zns()) {  // ZNS: open and active zones
+    WaveGroup zg;
+    zg.name = "zns zones";
+    const ZoneConfig& zc = z->zones().config();
+    const uint64_t most = zc.zones;
+    add(t->open_zones, "zns.open_zones", most, z->zones().open_zones(), "ZNS: zones implicitly or explicitly opened");
+    add(t->active_zones, "zns.active_zones", most, z->zones().active_zones(), "ZNS: zones open or closed (active)");
+    zg.rows = {{t->open_zones.signal, 1}, {t->active_zones.signal, 1}};
+    group.groups.push_back(std::move(zg));
+    t->zns = true;
+  }
   w.layout().groups.push_back(std::move(group));
   wave_ = std::move(t);
 }
@@ -85,6 +96,11 @@ void Ftl::trace_sample() {
   t.buffer.set(w, now, buffer_->occupied());
   t.gc_active.set(w, now, ftl_.gc().active_dies());
   if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
+  if (t.zns) {
+    const ZoneManager& zm = streams_.zns()->zones();
+    t.open_zones.set(w, now, zm.open_zones());
+    t.active_zones.set(w, now, zm.active_zones());
+  }
 }
 
 uint32_t Ftl::open_rus(uint32_t rg) const {

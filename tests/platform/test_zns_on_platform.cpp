@@ -85,3 +85,25 @@ TEST_CASE("fio's uring-cmd-zoned.fio runs unchanged on a zoned namespace and is 
   const std::string err((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
   CHECK_THAT(err, Contains("zns.enabled"));
 }
+
+TEST_CASE("waveform: open and active zones (ZNS) and open RUs per reclaim group (FDP)", "[platform][zns][fdp][wave]") {
+  const std::string drive = " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
+                            " --set geometry.pages_per_block=16 --set buffer.bytes=1M --set workload.io_count=3000";
+  run_cli("wave_zns", "--vcd wave_zns.vcd --set zns.enabled=true --set zns.max_open=4 --set zns.max_active=4"
+                      " --set workload.zbd=true" + drive);
+  run_cli("wave_fdp", "--vcd wave_fdp.vcd --set fdp.enabled=true --set fdp.ruhs=4 --set workload.dataplacement=fdp" + drive);
+  auto text = [](const std::string& path) {
+    std::ifstream f(path);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string zns = text("wave_zns.vcd"), fdp = text("wave_fdp.vcd");
+  CHECK_THAT(zns, Contains(" open_zones $end"));
+  CHECK_THAT(zns, Contains(" active_zones $end"));
+  CHECK_THAT(fdp, Contains(" open_rus $end"));
+  // The open-RU signal reaches 4 (every RUH has an open block on some die): "b100 <id>" in the dump.
+  const size_t at = fdp.find(" open_rus $end");
+  REQUIRE(at != std::string::npos);
+  const size_t start = fdp.rfind("$var wire", at);
+  const std::string id = fdp.substr(start, at - start).substr(fdp.substr(start, at - start).rfind(' ') + 1);
+  CHECK_THAT(fdp, Contains("b100 " + id + "\n"));
+}
