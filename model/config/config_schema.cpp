@@ -118,6 +118,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.plid_select", T::String, "roundrobin", 0, 0, {"roundrobin", "random"}, "", "fio's plid_select/fdp_pli_select: how each write picks its id from workload.plids"},
       {"workload.zbd", T::Bool, false, 0, 0, {}, "", "fio's zonemode=zbd: writes go to zone write pointers (a zone of the request's offset while fewer than workload.zbd_max_open are open, else an open one), a full zone is reset (a trim of the zone) before it is written again; needs zns.enabled"},
       {"workload.zbd_max_open", T::Int, 0, 0, 1 << 20, {}, "zones", "fio's max_open_zones / job_max_open_zones: zones the job writes at a time; 0 = the namespace's zns.max_open"},
+      {"workload.zbd_append", T::Bool, false, 0, 0, {}, "", "fio's write_mode=zone_append: workload.zbd writes as zone appends (the drive picks the LBA at the zone's write pointer and returns it)"},
       {"workload.zbd_ignore_limits", T::Bool, false, 0, 0, {}, "", "fio's ignore_zone_limits: workload.zbd_max_open may exceed zns.max_open"},
       {"workload.zbd_reset_threshold", T::Real, 1.0, 0.0, 1.0, {}, "ratio", "fio's zone_reset_threshold: share of the job's range written before zones are reset periodically"},
       {"workload.zbd_reset_frequency", T::Real, 0.0, 0.0, 1.0, {}, "ratio", "fio's zone_reset_frequency: past the threshold, the zone written next is reset every 1 / this writes (0 = never)"},

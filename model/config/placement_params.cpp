@@ -163,6 +163,7 @@ ZbdParams read_zbd_params(const Config& c) {
   z.max_open = asked ? asked : zp.max_open;
   z.reset_threshold = c.d("workload.zbd_reset_threshold");
   z.reset_frequency = c.d("workload.zbd_reset_frequency");
+  z.append = c.b("workload.zbd_append");
   return z;
 }
 

@@ -262,6 +262,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       c["zbd_ignore_limits"] = s.ignore_zone_limits;
       c["zbd_reset_threshold"] = s.zone_reset_threshold;
       c["zbd_reset_frequency"] = s.zone_reset_frequency;
+      c["zbd_append"] = s.zone_append;
     }
     const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
     if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");

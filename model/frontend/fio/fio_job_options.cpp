@@ -251,6 +251,11 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "read_beyond_wp") {
     if (flag(l)) not_modelled(l, "reads beyond a zone's write pointer (zonemode=zbd reads written data only)");
     ignore(l.key);
+  } else if (key == "write_mode") {
+    need_value(l);
+    const std::string v = lower(l.value);
+    if (v != "write" && v != "zone_append") not_modelled(l, "write modes other than write and zone_append");
+    s.zone_append = v == "zone_append";
   } else if (key == "cmd_type") {
     need_value(l);
     if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");

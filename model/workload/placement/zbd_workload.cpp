@@ -64,6 +64,10 @@ bool ZbdWorkload::next(IoRequest& r) {
   if (reset_now) r = reset(zone);
   w.offset = zone * p_.zone_bytes + z_->wp[zone];
   w.bytes = uint32_t(std::min<uint64_t>(bytes, p_.capacity_bytes - z_->wp[zone]) / 4096 * 4096);
+  if (p_.append) {  // a zone append names the zone; the drive writes it at its write pointer and says where
+    w.append = true;
+    w.offset = zone * p_.zone_bytes;
+  }
   z_->wp[zone] += w.bytes;
   z_->written += w.bytes;
   if (z_->wp[zone] + 4096 > p_.capacity_bytes) z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());

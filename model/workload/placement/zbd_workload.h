@@ -20,6 +20,7 @@ struct ZbdParams {
   double reset_threshold = 1.0;  // workload.zbd_reset_threshold
   double reset_frequency = 0.0;  // workload.zbd_reset_frequency (0 = off)
   uint64_t range_bytes = 0;      // the job's I/O range (for the threshold)
+  bool append = false;           // workload.zbd_append (fio write_mode=zone_append): zone appends, the drive picks the LBA
 };
 
 struct ZbdShared {  // the zones' write pointers as the host sees them (offsets from each zone's start)

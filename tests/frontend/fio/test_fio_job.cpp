@@ -301,6 +301,8 @@ TEST_CASE("fio: strided zones", "[fio]") {
   CHECK(job(zbd, 0)["zbd_reset_threshold"] == 0.7);
   CHECK(job(zbd, 0)["zbd_reset_frequency"] == 0.125);
   CHECK(job(zbd, 0)["zone_range"] == 0);  // not strided
+  CHECK(job(parse("[j]\nrw=write\nzonemode=zbd\nwrite_mode=zone_append\n"), 0)["zbd_append"] == true);
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\nwrite_mode=uncor\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nzonemode=strided\n"), Contains("needs zonesize"));
   CHECK_THAT(error_of("[j]\nzonemode=zbd\nzone_reset_threshold=2\n"), Contains("between 0 and 1"));
   CHECK_THAT(error_of("[j]\nzonemode=zbd\nread_beyond_wp=1\n"), Contains("not modelled"));
