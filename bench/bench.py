@@ -25,6 +25,8 @@ recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
 (workload.pattern=app, docs/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
+streams; randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
+over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -97,6 +99,14 @@ TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_pe
 WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
 WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
                                                                 "--set", "flash.plane_rule=any"]
+# FDP (docs/placement.md): 8 reclaim unit handles, the writes round robin over them, persistently isolated (a GC
+# stream per RUH); the same workload as randwrite-4k-steady.
+WORKLOADS["randwrite-4k-fdp8"] = WORKLOADS["randwrite-4k-steady"] + [
+    "--set", "fdp.enabled=true", "--set", "fdp.ruh_type=persistently_isolated", "--set", "workload.dataplacement=fdp"]
+# ZNS (docs/placement.md): the generic drive zoned (128 MiB zones over all dies), fio's zonemode=zbd with 128 KiB
+# sequential writes: every zone written whole, reset before it is written again.
+WORKLOADS["seqwrite-128k-zns"] = ["--set", "zns.enabled=true", "--set", "workload.zbd=true", "--set", "workload.pattern=sequential",
+                                  "--set", "workload.block_bytes=131072", "--set", "host.queues=4", "--set", "host.queue_depth=8"]
 # PCStream (seed 002) on a CSV trace with program contexts (pc_trace): 9 user streams, all writes to stream 0
 # against PCs clustered by lifetime; the drive is filled first (sequential fill only).
 PC_TRACE = "@PC_TRACE@"

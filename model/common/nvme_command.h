@@ -25,6 +25,15 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   uint8_t partial = 0;  // bit 0: first unit only partly covered, bit 1: last unit (sub-page / unaligned)
   uint16_t qid = 0;
   uint16_t stream = 0;
+  // Directives: the directive type (0 none, 2 FDP) and directive specific field (FDP: the placement
+  // identifier) of a write (controller/placement/fdp.h).
+  uint8_t dtype = 0;
+  uint16_t dspec = 0;
+  // Zoned namespaces: a zone append (lpn = the zone's first unit; the device picks where it goes and returns it
+  // in result_lpn), and the completion status (0 = success, else the NVMe status it failed with).
+  bool append = false;
+  uint16_t status = 0;
+  uint32_t result_lpn = 0;
   // The issuing program context and process (IoRequest::pc, proc, proc_slot): host-kernel state a
   // host-side stream policy (PCStream) reads; carried with the command so that the policy can sit with the
   // others in the controller's stream assignment (assignment costs no simulated time). Not NVMe fields.
@@ -55,7 +64,10 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     partial = 0;
     map_wait = false;
     path = ReadPath::Buffer;
-    qid = stream = proc_slot = run = 0;
+    qid = stream = proc_slot = run = dspec = status = 0;
+    dtype = 0;
+    append = false;
+    result_lpn = 0;
     pc = proc = 0;
     next_lpn = kNoNextLpn;
     next_op = IoOp::Read;

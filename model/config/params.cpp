@@ -7,6 +7,7 @@
 #include "common/rng.h"
 #include "common/sim_time.h"
 #include "common/units.h"
+#include "config/placement_params.h"
 #include "config/validation.h"
 
 namespace ssdtlm {
@@ -185,6 +186,8 @@ StreamParams read_stream_params(const Config& c) {
   const std::string life = c.s("stats.lifetimes");
   p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
   p.lifetime_shift = life == "all" ? 0 : 3;
+  apply_fdp_streams(read_fdp_params(c), c, c.s("ftl.gc_unit") == "superblock", p);
+  apply_zns_streams(read_zns_params(c), c, p);
   check_streams(p, internal, c.s("ftl.gc_unit") == "superblock", c.s("buffer.policy"));
   return p;
 }
@@ -285,6 +288,7 @@ Params read_params(const Config& c) {
   p.fault.recovery = read_power_loss_params(c);
 
   p.streams = read_stream_params(c);
+  p.fdp = read_fdp_params(c);
   p.gc = read_gc_params(c);
   p.buffer.bytes = c.u("buffer.bytes");
   p.buffer.policy = c.s("buffer.policy");
@@ -293,7 +297,8 @@ Params read_params(const Config& c) {
   // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
   // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
-  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * p.frontiers.frontiers();
+  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? p.streams.zns_layout.zones.max_active + 3 + (p.frontiers.map ? 1 : 0)
+                                                                               : fdp_frontiers_per_die(p.fdp, p.frontiers));
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
@@ -308,6 +313,12 @@ Params read_params(const Config& c) {
   p.precondition.fill = c.b("precondition.fill");
   p.precondition.drive_writes = c.d("precondition.drive_writes");
   p.precondition.threads = unsigned(c.u("precondition.threads"));
+  if (p.streams.zns) {  // a zoned namespace starts with every zone empty: no fast-forward (it writes by LPN)
+    p.precondition.fill = false;
+    p.precondition.drive_writes = 0;
+  }
+  check_fdp(p.fdp, p.geometry, p.gc.superblock, p.precondition.drive_writes, p.precondition.fill);
+  p.streams.fdp_ru_bytes = p.fdp.enabled ? fdp_ru_bytes(p.fdp, p.geometry) : 0;
   p.host_queues = uint32_t(c.i("host.queues"));
   p.host_queue_depth = uint32_t(c.i("host.queue_depth"));
   p.jobs = read_job_params(c);
@@ -315,6 +326,7 @@ Params read_params(const Config& c) {
   check_job_dependencies(p.jobs);
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
+  for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);
   if (p.precondition.drive_writes > 0) {
     for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j)
       p.precondition_workloads.push_back(read_workload_params(c.job_config(j)));

@@ -13,6 +13,7 @@
 #include "controller/mapping/map_cache.h"
 #include "controller/nvme_controller.h"
 #include "controller/power_loss.h"
+#include "controller/placement/fdp.h"
 #include "controller/streams/streams.h"
 #include "flash/channel.h"
 #include "flash/flash_params.h"
@@ -102,6 +103,7 @@ struct Params {
   BufferParams buffer;
   MapParams map;
   StreamParams streams;          // streams.*
+  FdpParams fdp;                 // fdp.* (the streams above carry it out)
   FrontierLayout frontiers;      // write frontiers of every die, from streams and map
   NvmeParams nvme;               // nvme.* (queues: the host's)
   DramParams dram;               // dram.*

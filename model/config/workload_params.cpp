@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "config/params.h"
+#include "config/placement_params.h"
 #include "config/validation.h"
 
 namespace ssdtlm {
@@ -108,6 +109,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.fs.commit_ios = c.u("workload.fs_commit_ios");
   w.fs.checkpoint_commits = uint32_t(c.u("workload.fs_checkpoint_commits"));
   w.precondition_drive_writes = c.d("precondition.drive_writes");
+  w.placement = read_placement_params(c);
+  w.zbd = read_zbd_params(c);
   return w;
 }
 

@@ -14,7 +14,9 @@ BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std:
       blocks_(size_t(g.dies) * g.blocks_per_die),
       ring_(blocks_.size()),
       free_(g.dies),
-      frontier_(size_t(g.dies) * streams_, kInvalid) {
+      frontier_(size_t(g.dies) * streams_, kInvalid),
+      opened_(size_t(g.dies) * streams_, 0),
+      cut_(size_t(g.dies) * streams_, 0) {
   for (uint32_t b = 0; b < ring_.size(); ++b) ring_[b] = b;
   for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();
@@ -67,6 +69,7 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   if (f == kInvalid) {
     const uint32_t b = open_block(die, stream);
     if (b == kInvalid) return kInvalid;
+    ++opened_[size_t(die) * streams_ + stream];
     f = b;
     blocks_[f].state = BlockState::Open;
     blocks_[f].next_page = 0;
@@ -97,12 +100,26 @@ void BlockManager::retire_oldest(uint32_t stream) {
       f = kInvalid;
     }
     Block& blk = blocks_[b];
+    if (blk.next_page < g_.pages_per_block) ++cut_[size_t(d) * streams_ + stream];
     retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
     blk.next_page = uint16_t(g_.pages_per_block);
     if (blk.inflight == 0) close(b);  // else the last program in flight closes it
   }
   q.lines.pop_front();
   ++q.base;
+}
+
+bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {
+  uint32_t& f = frontier_[size_t(die) * streams_ + frontier];
+  if (f == kInvalid) return false;
+  Block& blk = blocks_[f];
+  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
+  ++cut_[size_t(die) * streams_ + frontier];
+  blk.next_page = uint16_t(g_.pages_per_block);
+  const uint32_t b = f;
+  f = kInvalid;
+  if (blk.inflight == 0) close(b);  // else the last program in flight closes it
+  return true;
 }
 
 void BlockManager::close(uint32_t b) {

@@ -14,6 +14,7 @@
 // unevenly (a die's GC copies stay in the die), so a frontier keeps at most kOpenLines lines open: the die
 // that would open one more retires the oldest, closing the other dies' blocks of it where they are.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <string>
@@ -111,6 +112,17 @@ class BlockManager {
   // closing the blocks other dies have not filled (dies progress unevenly: GC copies stay in their die).
   static constexpr size_t kOpenLines = 2;
   uint64_t retired_units() const { return retired_units_; }  // pages left unwritten by retirement, in units
+  // Per frontier: blocks opened, and blocks closed before they were fully written (superblock retirement).
+  // Per-die counts, so that fast-forward workers on different dies count apart; these sums are O(dies).
+  uint64_t blocks_opened(uint32_t frontier) const { return sum(opened_, frontier); }
+  uint64_t blocks_cut(uint32_t frontier) const { return sum(cut_, frontier); }
+  // Closes the (die, frontier)'s open block where it is (its remaining pages stay unwritten); true if one was
+  // open. Block mode (ZNS: a zone's blocks hold only that zone's data).
+  bool retire_frontier(uint32_t die, uint32_t frontier);
+  void reset_counts() {
+    std::fill(opened_.begin(), opened_.end(), 0);
+    std::fill(cut_.begin(), cut_.end(), 0);
+  }
 
   uint32_t free_blocks(uint32_t die) const { return lines_ ? uint32_t(free_lines_.size()) : free_[die].count; }
   uint64_t total_free_blocks() const {
@@ -197,6 +209,12 @@ class BlockManager {
   uint64_t declines_ = 0;
   std::atomic<uint32_t> close_clock_{0};  // fast-forward workers close blocks of different dies concurrently
   std::vector<uint32_t> close_seq_;  // per block
+  std::vector<uint64_t> opened_, cut_;  // per (die, frontier): blocks_opened, blocks_cut
+  uint64_t sum(const std::vector<uint64_t>& v, uint32_t frontier) const {
+    uint64_t n = 0;
+    for (size_t i = frontier; i < v.size(); i += streams_) n += v[i];
+    return n;
+  }
 };
 
 }  // namespace ssdtlm

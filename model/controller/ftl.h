@@ -47,6 +47,7 @@ struct FtlStats {
   uint64_t unmapped_reads = 0;       // units never written (returned as zeros)
   uint64_t write_stalls = 0;         // commands that waited for buffer space
   uint64_t host_units_written = 0;   // accepted into the buffer
+  uint64_t zns_failed_writes = 0;    // zoned: writes, appends and resets that failed with an NVMe status
   uint64_t flushed_units = 0;
   uint64_t subpage_merged = 0;       // partial-unit writes merged into a buffered copy
   uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first
@@ -95,6 +96,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void reset_stats() {
     stats_ = FtlStats();
     streams_.reset_stats();
+    ftl_.blocks().reset_counts();
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   MapCache& map_cache() { return cache_; }
@@ -119,6 +121,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   FlashOp& new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag);
   void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
   void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)
+  uint32_t open_rus(uint32_t rg) const;  // FDP: RUHs with an open reclaim unit in reclaim group rg (ftl_wave.cpp)
   // High and low watermarks of the buffer in units.
   uint32_t high_units() const { return high_units_; }
   uint32_t low_units() const { return low_units_; }

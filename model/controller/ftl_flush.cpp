@@ -13,7 +13,17 @@ FlushScheduler::FlushScheduler(Ftl& f)
       inflight_(f.g_.dies, 0),
       flushable_((f.g_.dies + 63) / 64, 0),
       die_streams_(f.g_.dies, 0),
-      stream_dies_(f.streams_.user_streams(), 0) {}
+      stream_dies_(f.streams_.user_streams(), 0),
+      die_mask_(f.g_.dies, ~uint64_t(0)) {
+  // FDP with several reclaim groups: a die takes only its RG's streams.
+  const StreamParams& sp = f.streams_.params();
+  confined_ = sp.fdp_rgs > 1;
+  if (confined_)
+    for (uint32_t d = 0; d < f.g_.dies; ++d) {
+      die_mask_[d] = 0;
+      for (uint32_t s = 0; s < sp.user_streams(); ++s) die_mask_[d] |= uint64_t(sp.allowed_on(s, d, f.g_.dies)) << s;
+    }
+}
 
 void FlushScheduler::refresh_all() {
   for (uint32_t d = 0; d < f_.g_.dies; ++d) refresh(d);
@@ -68,7 +78,7 @@ void FlushScheduler::refresh(uint32_t d) {
   // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
   const GcDie& gc = f_.ftl_.gc().die(d);
   const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0);
-  const uint64_t now = ready ? user_streams_of(d) : 0, before = die_streams_[d];
+  const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;
   if (now != before) {
     die_streams_[d] = now;
@@ -125,6 +135,11 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
   if (gc.active) gc.credit -= 1.0;
   // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
   // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
+  // FDP reclaim groups: the die's streams as they are now, before the send. Issuing the program may complete
+  // other operations whose pump flushes again, and the page just taken may have filled the frontier's last
+  // block (with two RGs a recursive pump took such a die and found no page). Only when dies are confined to
+  // some streams, so that the results of every other configuration stay as they were.
+  if (confined_) refresh(die);
   map_update_bytes_ += 2 * g.units_per_page * kDramBurstBytes;
   if (map_update_bytes_ >= kMapUpdateQuantum) {
     f_.dram.write(now_ps(), map_update_bytes_);
@@ -141,6 +156,7 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
 
 bool FlushScheduler::on_flush(FlashOp& op) {
   f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
+  if (ZnsNamespace* z = f_.streams_.zns()) z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
   --inflight_[op.die];
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);

@@ -20,6 +20,17 @@ void HostPath::start(NvmeCommand& cmd) {
   } else if (cmd.op == IoOp::Trim) {
     trim(cmd);
   } else {
+    if (ZnsNamespace* z = f_.streams_.zns()) {  // zoned: at the write pointer, or fail with the zoned status
+      uint16_t slot = 0;
+      cmd.status = cmd.partial ? uint16_t(kInvalidField) : z->admit_write(&cmd.lpn, cmd.units, cmd.append, &slot);
+      if (cmd.status) {
+        ++f_.stats_.zns_failed_writes;
+        f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+        return;
+      }
+      cmd.result_lpn = cmd.lpn;
+      cmd.stream = slot;
+    }
     // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
     // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
     const Geometry& g = f_.g_;
@@ -165,13 +176,20 @@ void HostPath::trim(NvmeCommand& cmd) {
     ++f_.stats_.trimmed_units;
   }
   if (last > first) f_.streams_.trim(first, last - first);
+  if (ZnsNamespace* z = f_.streams_.zns()) {  // zoned: a trim is the zone reset of the whole zones it covers
+    const uint64_t zu = z->layout().zones.zone_units;
+    const bool whole = cmd.lpn % zu == 0 && cmd.units % zu == 0 && !cmd.partial;
+    cmd.status = whole ? z->reset(cmd.lpn / zu, cmd.units / zu) : uint16_t(kInvalidField);
+    if (cmd.status) ++f_.stats_.zns_failed_writes;
+    z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
+  }
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
 void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
   if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
-  f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run},
+  f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run, cmd.dtype, cmd.dspec},
                      unit_stream_.data());
   uint64_t steps = 0;
   for (uint32_t i = 0; i < cmd.units; ++i) {
@@ -186,6 +204,7 @@ void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   }
   f_.stats_.host_units_written += cmd.units;
   t = f_.buffer_work(steps, t);
+  if (ZnsNamespace* z = f_.streams_.zns()) z->accepted(cmd.stream);
   f_.frontend_->complete(cmd, std::max(t, now_ps()));
   f_.flush_.pump();
 }

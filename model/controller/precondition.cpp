@@ -61,7 +61,7 @@ class UnitSource {
       } while (req.op != IoOp::Write);
       first = req.offset / kUnitBytes;
       last = (req.offset + req.bytes - 1) / kUnitBytes;
-      tag = WriteTag{req.stream, req.pc, req.proc, req.proc_slot, req.run};
+      tag = WriteTag{req.stream, req.pc, req.proc, req.proc_slot, req.run, req.dtype, req.dspec};
     }
     first_ = cur_ = first;
     last_ = last;

@@ -14,6 +14,9 @@ struct IoRequest {
   uint32_t bytes = 0;    // transfer length in bytes (> 0)
   uint64_t time_ns = 0;  // arrival time for open-loop trace replay; 0 for synthetic workloads
   uint16_t stream = 0;   // host stream hint (0 = none)
+  uint8_t dtype = 0;     // NVMe directive type on a write: 2 = FDP, with dspec its placement identifier
+  uint16_t dspec = 0;
+  bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
   uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
   uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the

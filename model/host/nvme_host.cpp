@@ -21,6 +21,11 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
 
 void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
   const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+  if (cmd.status) {  // failed (a zoned namespace's status): counted apart, no bytes moved
+    ++into.failed;
+    into.last_complete_ps = now;
+    return;
+  }
   if (cmd.op == IoOp::Trim) {
     ++into.trims;
     into.trim_bytes += cmd.bytes;
@@ -106,7 +111,7 @@ NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) 
     if (!j.spec.workload->next(r)) return Drawn::Dry;
     if (r.bytes == 0)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
-    if (r.bytes > p_.max_bytes)
+    if (r.op != IoOp::Trim && r.bytes > p_.max_bytes)  // a trim (a zone reset) moves no data through the buffer
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_size(double(r.bytes)) + " (" +
                                   std::to_string(r.bytes) + " bytes) exceeds the write buffer of " +
                                   format_size(double(p_.max_bytes)) + " (buffer.bytes)");
@@ -348,6 +353,9 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.partial = uint8_t((r.offset % kUnitBytes ? 1 : 0) | (end % kUnitBytes ? 2 : 0));
   cmd.qid = qid;
   cmd.stream = r.stream;
+  cmd.dtype = r.dtype;
+  cmd.dspec = r.dspec;
+  cmd.append = r.append;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;

@@ -53,6 +53,7 @@ struct HostStats {
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t trim_bytes = 0;
+  uint64_t failed = 0;  // commands completed with an error status (not in ios, bytes or trims)
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
   // fio's samples (job statistics only): bandwidth (KiB/s) and IOPS per window of JobPacing::bw_avg_ns /
   // iops_avg_ns, per direction; submissions by queue depth at submission (fio's iodepth_level: 1, 2, 4, 8, 16,

@@ -125,6 +125,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   s["map"] = map_summary(p);
   if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
   s["streams"] = stream_summary(p);
+  if (p.ftl().page_ftl().streams().params().fdp) s["fdp"] = fdp_summary(p);
+  if (p.ftl().page_ftl().streams().zns()) s["zns"] = zns_summary(p);
   s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
                {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
                {"erases", f.erases},

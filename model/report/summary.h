@@ -17,6 +17,10 @@ std::string drive_state(const PreconditionResult& pre);
 nlohmann::json map_summary(Platform& p);
 // The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).
 nlohmann::json stream_summary(Platform& p);
+// The "fdp" object (FDP statistics, per-RUH counters and FDP events; fdp_summary.cpp), with fdp.enabled.
+nlohmann::json fdp_summary(Platform& p);
+// The "zns" object (zones per state, zone commands, failed commands by NVMe status; zns_summary.cpp), with zns.enabled.
+nlohmann::json zns_summary(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
 // The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).

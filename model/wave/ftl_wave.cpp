@@ -46,6 +46,29 @@ void Ftl::trace(WaveTracer& w) {
       dies.rows.push_back({t->die_free[d].signal, 1});
     }
   group.groups.push_back(std::move(dies));
+  const StreamParams& sp = streams_.params();
+  if (sp.fdp) {  // FDP: open reclaim units per reclaim group
+    WaveGroup rus;
+    rus.name = "fdp open RUs per reclaim group";
+    t->open_rus.resize(sp.fdp_rgs);
+    for (uint32_t rg = 0; rg < sp.fdp_rgs; ++rg) {
+      add(t->open_rus[rg], "fdp.rg" + std::to_string(rg) + ".open_rus", sp.fdp_ruhs, open_rus(rg),
+          "FDP: reclaim unit handles with an open reclaim unit (a block being written) on the reclaim group's dies");
+      rus.rows.push_back({t->open_rus[rg].signal, 1});
+    }
+    group.groups.push_back(std::move(rus));
+  }
+  if (const ZnsNamespace* z = streams_.zns()) {  // ZNS: open and active zones
+    WaveGroup zg;
+    zg.name = "zns zones";
+    const ZoneConfig& zc = z->zones().config();
+    const uint64_t most = zc.zones;
+    add(t->open_zones, "zns.open_zones", most, z->zones().open_zones(), "ZNS: zones implicitly or explicitly opened");
+    add(t->active_zones, "zns.active_zones", most, z->zones().active_zones(), "ZNS: zones open or closed (active)");
+    zg.rows = {{t->open_zones.signal, 1}, {t->active_zones.signal, 1}};
+    group.groups.push_back(std::move(zg));
+    t->zns = true;
+  }
   w.layout().groups.push_back(std::move(group));
   wave_ = std::move(t);
 }
@@ -61,6 +84,10 @@ void Ftl::trace_sample() {
       const uint64_t f = b.free_blocks(d);
       t.die_free[d].set(w, now, f);
       t.min.set(d, f);
+      if (!t.open_rus.empty()) {
+        const uint32_t rg = d / (g_.dies / uint32_t(t.open_rus.size()));
+        t.open_rus[rg].set(w, now, open_rus(rg));
+      }
     }
     t.dirty.clear();
     t.free_min.set(w, now, t.min.min());
@@ -69,6 +96,25 @@ void Ftl::trace_sample() {
   t.buffer.set(w, now, buffer_->occupied());
   t.gc_active.set(w, now, ftl_.gc().active_dies());
   if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
+  if (t.zns) {
+    const ZoneManager& zm = streams_.zns()->zones();
+    t.open_zones.set(w, now, zm.open_zones());
+    t.active_zones.set(w, now, zm.active_zones());
+  }
+}
+
+uint32_t Ftl::open_rus(uint32_t rg) const {
+  const StreamParams& sp = streams_.params();
+  const BlockManager& b = ftl_.blocks();
+  const uint32_t per = g_.dies / sp.fdp_rgs;
+  uint32_t n = 0;
+  for (uint32_t h = 0; h < sp.fdp_ruhs; ++h)
+    for (uint32_t d = rg * per; d < (rg + 1) * per; ++d)
+      if (!b.frontier_full(d, b.layout().user_frontier(rg * sp.fdp_ruhs + h))) {
+        ++n;
+        break;
+      }
+  return n;
 }
 
 }  // namespace ssdtlm

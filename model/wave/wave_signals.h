@@ -130,6 +130,9 @@ struct FtlWave {
   std::vector<WaveValue> die_free;
   std::vector<uint8_t> touched;  // per die: free blocks to sample
   std::vector<uint32_t> dirty;   // dies marked in touched
+  std::vector<WaveValue> open_rus;  // FDP: per reclaim group, RUHs with an open reclaim unit there
+  WaveValue open_zones, active_zones;  // ZNS
+  bool zns = false;
   void touch(uint32_t die) {
     if (!touched[die]) {
       touched[die] = 1;

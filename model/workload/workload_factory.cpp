@@ -169,7 +169,23 @@ SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes) {
   return s;
 }
 
+namespace {
+std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition);
+}  // namespace
+
 std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition) {
+  std::unique_ptr<Workload> w = make_unplaced(p, logical_bytes, for_precondition);
+  if (p.zbd.on) {
+    ZbdParams z = p.zbd;
+    z.range_bytes = p.address_range ? p.address_range : logical_bytes - p.address_offset;
+    w = std::make_unique<ZbdWorkload>(std::move(w), z, zbd_shared(z.zones));
+  }
+  if (p.placement.kind == "none") return w;
+  return std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
+}
+
+namespace {
+std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logical_bytes, bool for_precondition) {
   std::unique_ptr<Workload> w;
   if (p.pattern == "app") {
     w = make_app_workload(p, logical_bytes, for_precondition);
@@ -211,5 +227,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   if (p.filesystem == "ext4") w = on_ext4(std::move(w), p, s, logical_bytes, for_precondition);
   return w;
 }
+
+}  // namespace
 
 }  // namespace ssdtlm

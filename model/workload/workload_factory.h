@@ -8,6 +8,8 @@
 #include "workload/apps/app_model.h"
 #include "workload/filesystem/ext4_workload.h"
 #include "host/io_request.h"
+#include "workload/placement/placement_workload.h"
+#include "workload/placement/zbd_workload.h"
 #include "workload/synthetic/synthetic_workload.h"
 #include "workload/trace/trace_reader.h"
 
@@ -43,6 +45,8 @@ struct WorkloadParams {
   // pattern=app
   AppParams app;                      // workload.app, workload.app.*
   double precondition_drive_writes = 0;  // precondition.drive_writes: an app's layout is written as the precondition
+  PlacementParams placement;          // workload.dataplacement, workload.plids, workload.plid_select
+  ZbdParams zbd;                      // workload.zbd, workload.zbd_* (and the namespace's zones)
 };
 
 // for_precondition: the same address pattern, writes only, endless, with its own seed. The cross-key

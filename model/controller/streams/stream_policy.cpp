@@ -11,6 +11,7 @@ const std::map<std::string, StreamFactory>& table() {
       {"autostream", make_autostream},
       {"hotcold", make_hotcold_stream},
       {"pcstream", make_pcstream},
+      {"fdp", make_fdp_stream},
   };
   return t;
 }

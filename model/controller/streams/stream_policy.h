@@ -25,6 +25,7 @@ struct StreamContext {
   uint64_t pc_table_bytes = 0;          // pcstream: PC-stream table bound (streams.pc_table_bytes)
   uint64_t recluster_units = 65536;     // pcstream: host-written units between re-clusterings
   bool pc_table_reset_run = false;      // pcstream: empty the PC-stream table when a new run starts
+  uint32_t fdp_rgs = 1, fdp_ruhs = 1;   // fdp: reclaim groups and handles (streams = rgs * ruhs)
 };
 
 // A policy's own statistics for summary.json (streams.<policy name>): name and value.
@@ -38,6 +39,8 @@ struct WriteTag {
   uint32_t proc = 0;
   uint16_t proc_slot = 0;
   uint16_t run = 0;  // the application's run (IoRequest::run; 0 = none)
+  uint8_t dtype = 0;   // NVMe directive type of the write (2 = FDP) and its directive specific field (the PID)
+  uint16_t dspec = 0;
 };
 
 class StreamPolicy {
@@ -65,6 +68,7 @@ std::unique_ptr<StreamPolicy> make_manual_stream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_autostream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_hotcold_stream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c);
+std::unique_ptr<StreamPolicy> make_fdp_stream(const StreamContext& c);  // placement/fdp_policy.cpp
 
 // Name -> factory; throws ConfigError naming `key` and the known names for an unknown name.
 std::unique_ptr<StreamPolicy> make_stream_policy(const std::string& name, const StreamContext& c, const std::string& key);

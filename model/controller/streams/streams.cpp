@@ -17,8 +17,11 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.pc_table_bytes = p_.pc_table_bytes;
   ctx.recluster_units = p_.recluster_units;
   ctx.pc_table_reset_run = p_.pc_table_reset_run;
+  ctx.fdp_rgs = p_.fdp_rgs;
+  ctx.fdp_ruhs = p_.fdp_ruhs;
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
   policy_trims_ = policy_->wants_trims();
+  if (p_.zns) zns_ = std::make_unique<ZnsNamespace>(p_.zns_layout);
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);
   reset_stats();
 }
@@ -29,6 +32,7 @@ void Streams::reset_stats() {
   stats_.gc_writes.assign(p_.user_streams(), 0);
   if (lifetimes_) lifetimes_->reset();
   if (policy_) policy_->reset_stats();
+  if (zns_) zns_->zones().reset_counters();
 }
 
 size_t Streams::memory_bytes() const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/placement/zns.h"
 #include "controller/streams/lifetimes.h"
 #include "controller/streams/stream_policy.h"
 #include "controller/streams/write_counts.h"
@@ -30,6 +31,17 @@ struct StreamParams {
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
   uint32_t lifetime_shift = 3;     // record one logical unit in 2^shift (stats.lifetimes=all: 0)
+  // FDP (placement/fdp.h): streams are (RG, RUH) pairs, stream s only on the dies of RG s / fdp_ruhs.
+  uint32_t fdp_rgs = 1, fdp_ruhs = 1;
+  bool fdp = false;
+  uint64_t fdp_ru_bytes = 0;  // the reclaim unit (fdp.ru_bytes or derived), for the RU counts
+  // ZNS (placement/zns.h): a stream slot per zone with data in flight, slots confined to die groups like RGs.
+  bool zns = false;
+  ZnsLayout zns_layout;
+  // May die (of `dies`) take pages of user stream s?
+  bool allowed_on(uint32_t s, uint32_t die, uint32_t dies) const {
+    return fdp_rgs == 1 || s / fdp_ruhs == die / (dies / fdp_rgs);
+  }
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
@@ -81,6 +93,8 @@ class Streams {
   const StreamStats& stats() const { return stats_; }
   void reset_stats();
   size_t memory_bytes() const;
+  ZnsNamespace* zns() { return zns_.get(); }  // the zoned namespace (zns.enabled), else null
+  const ZnsNamespace* zns() const { return zns_.get(); }
 
  private:
   StreamParams p_;
@@ -89,6 +103,7 @@ class Streams {
   bool policy_trims_ = false;
   std::unique_ptr<Lifetimes> lifetimes_;
   StreamStats stats_;
+  std::unique_ptr<ZnsNamespace> zns_;
 };
 
 }  // namespace ssdtlm

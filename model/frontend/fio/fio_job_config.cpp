@@ -265,12 +265,33 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["rate_process"] = c["rate_iops"].get<double>() > 0 || c["rate_mbps"].get<double>() > 0 ? s.rate_process : "linear";
 
     // Strided zones.
+    // Zoned block device (zonemode=zbd): the zones are the namespace's (zns.*); zonesize is read from the device.
+    const bool zbd = s.zonemode == "zbd";
+    c["zbd"] = zbd;
+    if (zbd) {
+      uint64_t open = s.max_open_zones;
+      if (s.job_max_open_zones && (!open || s.job_max_open_zones < open)) open = s.job_max_open_zones;
+      c["zbd_max_open"] = open;
+      c["zbd_ignore_limits"] = s.ignore_zone_limits;
+      c["zbd_reset_threshold"] = s.zone_reset_threshold;
+      c["zbd_reset_frequency"] = s.zone_reset_frequency;
+      c["zbd_append"] = s.zone_append;
+    }
     const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
     if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");
     if (s.zonemode == "none" && s.zonesize) fail(s.zonemode_at, "zonemode=none and zonesize do not go together");
+    if (zbd && s.zonesize) in_.note(s.zonemode_at.file + ": zonesize=" + std::to_string(s.zonesize) +
+                                    " with zonemode=zbd: the zoned namespace's zone size applies (zns.zone_bytes), as fio reads it from the device");
     c["zone_range"] = strided ? (s.zonerange ? s.zonerange : s.zonesize) : 0;
     c["zone_size"] = strided ? s.zonesize : 0;
     c["zone_skip"] = strided ? s.zoneskip : 0;
+
+    // Data placement on the writes.
+    if (s.dataplacement == "streams" && s.plids.empty())
+      fail(s.dataplacement_at, "dataplacement=streams needs the stream ids (plids)");
+    c["dataplacement"] = s.dataplacement;
+    c["plids"] = s.plids;
+    c["plid_select"] = s.plid_select;
 
     if (trace) {
       fs::path p(s.read_iolog);

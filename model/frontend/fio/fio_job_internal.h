@@ -133,6 +133,15 @@ struct Spec {
   std::string zonemode;
   Line zonemode_at;
   uint64_t zonerange = 0, zonesize = 0, zoneskip = 0;
+  uint64_t max_open_zones = 0, job_max_open_zones = 0;  // zonemode=zbd
+  bool ignore_zone_limits = false;
+  double zone_reset_threshold = 1.0, zone_reset_frequency = 0.0;
+  bool zone_append = false;  // write_mode=zone_append
+  // Data placement (fio's dataplacement.c): fdp/dataplacement, fdp_pli/plids, fdp_pli_select/plid_select.
+  std::string dataplacement = "none";
+  Line dataplacement_at;
+  std::string plids, plid_select = "roundrobin";
+  Line plids_at;
   std::string read_iolog;
   Line read_iolog_at;
   bool replay_no_stall = false;

@@ -4,6 +4,7 @@
 
 #include "common/text.h"
 #include "common/units.h"
+#include "workload/placement/placement_workload.h"
 
 namespace ssdtlm {
 namespace fio {
@@ -141,16 +142,67 @@ void Interpreter::apply(Spec& s, const Line& l) {
     need_value(l);
     s.zonemode = lower(l.value);
     s.zonemode_at = l;
-    if (s.zonemode != "none" && s.zonemode != "strided") {
-      if (s.zonemode == "zbd") not_modelled(l, "zoned block devices (zonemode=zbd)");
-      fail(l, "expected none, strided or zbd");
-    }
+    if (s.zonemode != "none" && s.zonemode != "strided" && s.zonemode != "zbd") fail(l, "expected none, strided or zbd");
   } else if (key == "zonerange") {
     s.zonerange = count(l, kb);
   } else if (key == "zonesize") {
     s.zonesize = count(l, kb);
   } else if (key == "zoneskip") {
     s.zoneskip = count(l, kb);
+  } else if (key == "fdp") {
+    s.dataplacement = flag(l) ? "fdp" : "none";
+    s.dataplacement_at = l;
+  } else if (key == "dataplacement") {
+    need_value(l);
+    s.dataplacement = lower(l.value);
+    s.dataplacement_at = l;
+    if (s.dataplacement != "none" && s.dataplacement != "fdp" && s.dataplacement != "streams")
+      fail(l, "expected none, fdp or streams");
+  } else if (key == "plids") {
+    need_value(l);
+    try {
+      parse_id_list(l.value);
+    } catch (const std::invalid_argument& e) {
+      fail(l, e.what());
+    }
+    s.plids = l.value;
+    s.plids_at = l;
+  } else if (key == "plid_select") {
+    need_value(l);
+    s.plid_select = lower(l.value);
+    if (s.plid_select == "scheme") not_modelled(l, "placement by an offset scheme file (dp_scheme): use roundrobin or random");
+    if (s.plid_select != "roundrobin" && s.plid_select != "random") fail(l, "expected roundrobin or random");
+  } else if (key == "zonecapacity") {
+    count(l, kb);  // the zoned namespace's own capacity applies (fio reads it from the device)
+    ignore(l.key);
+  } else if (key == "max_open_zones") {
+    s.max_open_zones = count(l, kb);
+  } else if (key == "job_max_open_zones") {
+    s.job_max_open_zones = count(l, kb);
+  } else if (key == "ignore_zone_limits") {
+    s.ignore_zone_limits = flag(l);
+  } else if (key == "zone_reset_threshold" || key == "zone_reset_frequency") {
+    need_value(l);
+    double v = 0;
+    try {
+      v = parse_number(l.value);
+    } catch (const UnitError& e) {
+      fail(l, e.what());
+    }
+    if (!(v >= 0 && v <= 1)) fail(l, "expected a number between 0 and 1");
+    (key == "zone_reset_threshold" ? s.zone_reset_threshold : s.zone_reset_frequency) = v;
+  } else if (key == "read_beyond_wp") {
+    if (flag(l)) not_modelled(l, "reads beyond a zone's write pointer (zonemode=zbd reads written data only)");
+    ignore(l.key);
+  } else if (key == "write_mode") {
+    need_value(l);
+    const std::string v = lower(l.value);
+    if (v != "write" && v != "zone_append") not_modelled(l, "write modes other than write and zone_append");
+    s.zone_append = v == "zone_append";
+  } else if (key == "cmd_type") {
+    need_value(l);
+    if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");
+    ignore(l.key);
   } else if (key == "kb_base") {
     // applied before the job's other options, see interpret()
   } else if (key == "read_iolog") {

@@ -295,9 +295,19 @@ TEST_CASE("fio: strided zones", "[fio]") {
   const auto implied = parse("[j]\nzonesize=64m\n");  // fio: zonesize alone means strided, zonerange = zonesize
   CHECK(job(implied, 0)["zone_range"] == 64ull << 20);
   CHECK(job(parse("[j]\nzonemode=none\n"), 0)["zone_range"] == 0);
-  CHECK_THAT(error_of("[j]\nzonemode=zbd\n"), Contains("not modelled") && Contains("zbd"));
+  // zonemode=zbd: zoned namespaces (docs/placement.md); the zones are the namespace's.
+  const auto zbd = parse("[j]\nrw=randwrite\nzonemode=zbd\nzonesize=256m\nzonecapacity=128m\nmax_open_zones=8\n"
+                         "job_max_open_zones=4\nzone_reset_threshold=0.7\nzone_reset_frequency=0.125\n");
+  CHECK(job(zbd, 0)["zbd"] == true);
+  CHECK(job(zbd, 0)["zbd_max_open"] == 4);
+  CHECK(job(zbd, 0)["zbd_reset_threshold"] == 0.7);
+  CHECK(job(zbd, 0)["zbd_reset_frequency"] == 0.125);
+  CHECK(job(zbd, 0)["zone_range"] == 0);  // not strided
+  CHECK(job(parse("[j]\nrw=write\nzonemode=zbd\nwrite_mode=zone_append\n"), 0)["zbd_append"] == true);
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\nwrite_mode=uncor\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nzonemode=strided\n"), Contains("needs zonesize"));
-  CHECK_THAT(error_of("[j]\nzonecapacity=1g\n"), Contains("not modelled"));
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\nzone_reset_threshold=2\n"), Contains("between 0 and 1"));
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\nread_beyond_wp=1\n"), Contains("not modelled"));
 }
 
 TEST_CASE("fio: read_iolog replays a trace at its timing unless replay_no_stall", "[fio]") {

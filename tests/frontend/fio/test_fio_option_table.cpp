@@ -59,7 +59,8 @@ TEST_CASE("fio options: aliases read as their option", "[fio][options]") {
   const auto b = parse("[j]\nrw=write\nruntime=3\n");
   CHECK(a.jobs.at(0).config == b.jobs.at(0).config);
   CHECK(parse("[j]\nrw=write\nfileoffset=1m\n").jobs.at(0).config["address_offset"] == 1 << 20);
-  CHECK(error_of("[j]\nrw=write\nratemin=1m\nnr_files=2\nfdp_pli=1\n") == "job.fio:5: option 'fdp_pli=1': not modelled by ssdtlm: NVMe flexible data placement");
+  CHECK(error_of("[j]\nrw=trim\nratemin=1m\nnr_files=2\nnum_range=2\n") ==
+        "job.fio:5: option 'num_range=2': not modelled by ssdtlm: TRIM commands with several ranges");
 }
 
 TEST_CASE("fio options: engines that are not block I/O are refused by engine", "[fio][options]") {

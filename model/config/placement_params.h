@@ -1,0 +1,43 @@
+// Data placement keys (docs/placement.md): fdp.* for the device, workload.dataplacement / plids / plid_select
+// for the host, read into FdpParams and PlacementParams, with their cross-key rules.
+#pragma once
+#include "config/config.h"
+#include "controller/block_manager.h"
+#include "controller/placement/fdp.h"
+#include "controller/streams/streams.h"
+#include "flash/geometry.h"
+#include "workload/placement/placement_workload.h"
+#include "workload/placement/zbd_workload.h"
+
+namespace ssdtlm {
+
+FdpParams read_fdp_params(const Config& c);
+// fdp.enabled: the streams FDP runs on (streams.* must be at their defaults): a user stream per (RG, RUH),
+// fdp's own assignment, GC streams by RUH type (superblock GC: persistently isolated GC writes into the
+// RUH's own frontier, as one write pointer per RUH).
+void apply_fdp_streams(const FdpParams& f, const Config& c, bool superblock, StreamParams& s);
+// fdp.reclaim_groups divides the dies (1 with superblock GC or a precondition); fdp.ru_bytes a multiple of
+// the RG's block row.
+void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double precondition_writes, bool fill);
+// Write frontiers a die can use (with several RGs a die writes only its RG's streams).
+uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l);
+// RU size in bytes (fdp.ru_bytes, or the derived one).
+uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g);
+
+// zns.*: read, and the layout on the geometry (zone size, capacity, zones, die groups, slots); checks its rules.
+ZnsParams read_zns_params(const Config& c);
+ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g);
+// zns.enabled: the streams the zones run on (streams.* and fdp.* at their defaults, block GC, no precondition).
+void apply_zns_streams(const ZnsParams& z, const Config& c, StreamParams& s);
+
+// workload.zbd and workload.zbd_* with the namespace's zones; workload.zbd needs zns.enabled, and its max open
+// zones at most zns.max_open unless workload.zbd_ignore_limits (fio's rules).
+ZbdParams read_zbd_params(const Config& c);
+
+// workload.dataplacement, plids, plid_select (and the device's FDP layout, which the host reads as fio does).
+PlacementParams read_placement_params(const Config& c);
+// A job's placement against the device: fdp needs fdp.enabled and ids inside the RUH status list; streams
+// needs ids and streams.assign=manual.
+void check_placement(const PlacementParams& p, const FdpParams& f, const std::string& streams_assign);
+
+}  // namespace ssdtlm

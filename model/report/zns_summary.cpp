@@ -1,0 +1,43 @@
+// The "zns" object of summary.json (docs/placement.md): the zoned namespace's layout, zones per state at the end,
+// zone commands and the NVMe statuses of the ones that failed, over the measured run.
+#include "controller/placement/zns.h"
+#include "report/summary.h"
+
+namespace ssdtlm {
+
+nlohmann::json zns_summary(Platform& p) {
+  PageFtl& ftl = p.ftl().page_ftl();
+  const ZnsNamespace& z = *ftl.streams().zns();
+  const ZoneManager& zm = z.zones();
+  const ZoneConfig& c = zm.config();
+  const ZoneCounters& k = zm.counters();
+  nlohmann::json states = nlohmann::json::object();
+  const std::vector<uint64_t> n = zm.states();
+  for (uint32_t s = 0; s < n.size(); ++s) states[zone_state_name(ZoneState(s))] = n[s];
+  nlohmann::json errors = nlohmann::json::object();
+  for (uint16_t st = kZoneBoundaryError; st <= kInvalidZoneStateTransition; ++st)
+    errors[zns_status_name(st)] = k.by_status[st - kZoneBoundaryError];
+  errors[zns_status_name(kInvalidField)] = k.invalid_field;
+  errors[zns_status_name(kLbaOutOfRange)] = k.out_of_range;
+  errors["no_free_slot"] = z.slot_refusals();
+  return {{"enabled", true},
+          {"zones", c.zones},
+          {"zone_bytes", c.zone_units * kUnitBytes},
+          {"zone_capacity_bytes", c.capacity_units * kUnitBytes},
+          {"max_open", c.max_open},
+          {"max_active", c.max_active},
+          {"die_groups", z.layout().groups},
+          {"open_zones", zm.open_zones()},
+          {"active_zones", zm.active_zones()},
+          {"states", states},
+          {"commands",
+           {{"writes", k.writes}, {"appends", k.appends}, {"resets", k.resets}, {"finishes", k.finishes},
+            {"implicit_closes", k.implicit_closes}, {"became_full", k.became_full}}},
+          {"failed", k.errors + z.slot_refusals()},
+          {"host_failed_commands", p.host().measured_stats().failed},
+          {"errors", errors},
+          {"blocks_closed_early", z.blocks_closed_early()},
+          {"gc_units_moved", ftl.counters().gc_units_moved}};
+}
+
+}  // namespace ssdtlm

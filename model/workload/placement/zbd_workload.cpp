@@ -1,0 +1,83 @@
+#include "workload/placement/zbd_workload.h"
+
+#include <algorithm>
+
+namespace ssdtlm {
+
+std::shared_ptr<ZbdShared> zbd_shared(uint64_t zones) {
+  static std::weak_ptr<ZbdShared> last;
+  if (auto s = last.lock())
+    if (s->wp.size() == zones) return s;
+  auto s = std::make_shared<ZbdShared>();
+  s->wp.assign(zones, 0);
+  last = s;
+  return s;
+}
+
+ZbdWorkload::ZbdWorkload(std::unique_ptr<Workload> inner, const ZbdParams& p, std::shared_ptr<ZbdShared> shared)
+    : inner_(std::move(inner)), p_(p), z_(std::move(shared)) {
+  set_pacing(inner_->pacing());
+}
+
+bool ZbdWorkload::next(IoRequest& r) {
+  if (held_) {
+    r = hold_;
+    held_ = false;
+    return true;
+  }
+  if (!inner_->next(r)) return false;
+  uint64_t zone = r.offset / p_.zone_bytes % p_.zones;  // past the last whole zone: wraps to the first
+  auto reset = [&](uint64_t zn) {  // a trim of the whole zone: the namespace resets it
+    z_->written -= z_->wp[zn];
+    z_->wp[zn] = 0;
+    ++resets_;
+    IoRequest t = r;
+    t.op = IoOp::Trim;
+    t.offset = zn * p_.zone_bytes;
+    t.bytes = uint32_t(p_.zone_bytes);
+    t.dtype = 0;
+    return t;
+  };
+  if (r.op == IoOp::Trim) {
+    r = reset(zone);
+    z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
+    return true;
+  }
+  if (r.op == IoOp::Read) {  // read only what was written (fio's read_beyond_wp=0): inside the zone's data
+    const uint64_t wp = z_->wp[zone];
+    if (wp >= r.bytes) r.offset = zone * p_.zone_bytes + std::min(r.offset % p_.zone_bytes, wp - r.bytes) / 4096 * 4096;
+    return true;
+  }
+  // The write's zone: its own while the job has room for another open zone, else one the job has open.
+  if (std::find(z_->open.begin(), z_->open.end(), zone) == z_->open.end()) {
+    if (p_.max_open == 0 || z_->open.size() < p_.max_open) z_->open.push_back(zone);
+    else zone = z_->open[(r.offset / p_.zone_bytes) % z_->open.size()];
+  }
+  const uint32_t bytes = uint32_t(std::min<uint64_t>(r.bytes, p_.capacity_bytes));
+  bool reset_now = z_->wp[zone] + 4096 > p_.capacity_bytes;  // full
+  if (p_.reset_frequency > 0 && double(z_->written) >= double(p_.range_bytes) * p_.reset_threshold &&
+      ++count_ >= uint64_t(1.0 / p_.reset_frequency)) {
+    count_ = 0;
+    reset_now = z_->wp[zone] > 0;
+  }
+  IoRequest w = r;
+  if (reset_now) r = reset(zone);
+  w.offset = zone * p_.zone_bytes + z_->wp[zone];
+  w.bytes = uint32_t(std::min<uint64_t>(bytes, p_.capacity_bytes - z_->wp[zone]) / 4096 * 4096);
+  if (p_.append) {  // a zone append names the zone; the drive writes it at its write pointer and says where
+    w.append = true;
+    w.offset = zone * p_.zone_bytes;
+  }
+  z_->wp[zone] += w.bytes;
+  z_->written += w.bytes;
+  if (z_->wp[zone] + 4096 > p_.capacity_bytes) z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
+  if (reset_now) {
+    hold_ = w;
+    held_ = true;
+  } else {
+    r = w;
+  }
+  return true;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,51 @@
+// fio's zonemode=zbd on the host (fio's zbd.c, in outline): every write goes to the write pointer of a zone,
+// the zone its offset falls in while the job has fewer than max_open zones open, else one of the open ones;
+// a full zone is reset (a trim of the whole zone, which a zoned namespace takes as a zone reset) before it is
+// written again; past zone_reset_threshold of the range written, the zone written next is reset every
+// 1 / zone_reset_frequency writes; a trim resets the zone it falls in. Jobs of one run share the zones' write
+// pointers, as fio's jobs share the device's zone state. A decorator over a workload.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "host/io_request.h"
+
+namespace ssdtlm {
+
+struct ZbdParams {
+  bool on = false;               // workload.zbd (fio zonemode=zbd)
+  uint64_t zone_bytes = 0, capacity_bytes = 0, zones = 0;  // the device's zones
+  uint32_t max_open = 0;         // zones this job writes at a time (0 = no limit)
+  double reset_threshold = 1.0;  // workload.zbd_reset_threshold
+  double reset_frequency = 0.0;  // workload.zbd_reset_frequency (0 = off)
+  uint64_t range_bytes = 0;      // the job's I/O range (for the threshold)
+  bool append = false;           // workload.zbd_append (fio write_mode=zone_append): zone appends, the drive picks the LBA
+};
+
+struct ZbdShared {  // the zones' write pointers as the host sees them (offsets from each zone's start)
+  std::vector<uint64_t> wp;
+  uint64_t written = 0;         // bytes below the write pointers
+  std::vector<uint64_t> open;   // zones being written (fio's write target zones, shared by the jobs)
+};
+
+class ZbdWorkload : public Workload {
+ public:
+  ZbdWorkload(std::unique_ptr<Workload> inner, const ZbdParams& p, std::shared_ptr<ZbdShared> shared);
+  bool next(IoRequest& r) override;
+  WorkProgress progress() const override { return inner_->progress(); }
+  uint64_t resets() const { return resets_; }
+
+ private:
+  std::unique_ptr<Workload> inner_;
+  ZbdParams p_;
+  std::shared_ptr<ZbdShared> z_;
+  bool held_ = false;           // a write waits behind the reset just issued
+  IoRequest hold_;
+  uint64_t count_ = 0, resets_ = 0;
+};
+
+// One ZbdShared per run (the jobs' decorators are made together and live as long as the run).
+std::shared_ptr<ZbdShared> zbd_shared(uint64_t zones);
+
+}  // namespace ssdtlm
