@@ -108,7 +108,7 @@ TEST_CASE("waveform: open and active zones (ZNS) and open RUs per reclaim group 
   CHECK_THAT(fdp, Contains("b100 " + id + "\n"));
 }
 
-TEST_CASE("ZNS zone appends: the drive picks the LBAs at the write pointers; reads find the data", "[platform][zns][integrity]") {
+TEST_CASE("ZNS zone appends: the drive picks the LBAs at the write pointers, reads find the data", "[platform][zns][integrity]") {
   RunResult r = run_generic(zns_config({"workload.zbd=true", "workload.zbd_append=true", "workload.block_bytes=16384",
                                         "workload.read_fraction=0.3", "workload.io_count=20000", "host.queues=1",
                                         "host.queue_depth=1"}));  // fio quiesces a zone's writes before its reset

@@ -50,7 +50,7 @@ uint64_t counter(const StreamPolicy& p, const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("fdp policy: a write's PID picks its (RG, RUH) stream; none = handle 0, RG round robin; invalid = default, counted",
+TEST_CASE("fdp policy: a write's PID picks its (RG, RUH) stream, none = handle 0, RG round robin, invalid = default, counted",
           "[fdp]") {
   StreamContext c;
   c.streams = 8;
@@ -98,7 +98,7 @@ std::vector<uint16_t> pids(const PlacementParams& p, uint64_t seed = 1) {
 }
 }  // namespace
 
-TEST_CASE("plids: fio's id lists, round robin or random over them; FDP indices become the RUH status list's PIDs", "[fdp]") {
+TEST_CASE("plids: fio's id lists, round robin or random over them, FDP indices become the RUH status list's PIDs", "[fdp]") {
   CHECK(parse_id_list("0,1,2,3") == std::vector<uint32_t>{0, 1, 2, 3});
   CHECK(parse_id_list("0-2,6") == std::vector<uint32_t>{0, 1, 2, 6});
   CHECK(parse_id_list("").empty());

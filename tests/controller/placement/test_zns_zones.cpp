@@ -19,7 +19,7 @@ ZoneManager zones(uint32_t max_open = 0, uint32_t max_active = 0) {
 }
 }  // namespace
 
-TEST_CASE("zns: empty -> implicitly open -> full by writes at the write pointer; reset -> empty", "[zns]") {
+TEST_CASE("zns: empty -> implicitly open -> full by writes at the write pointer, reset -> empty", "[zns]") {
   ZoneManager z = zones();
   CHECK(z.state(1) == ZoneState::Empty);
   CHECK(z.write_pointer(1) == 16);
@@ -40,7 +40,7 @@ TEST_CASE("zns: empty -> implicitly open -> full by writes at the write pointer;
   CHECK(z.counters().resets == 1);
 }
 
-TEST_CASE("zns: a write off the write pointer fails with Zone Invalid Write; past the capacity with Zone Boundary Error",
+TEST_CASE("zns: a write off the write pointer fails with Zone Invalid Write, past the capacity with Zone Boundary Error",
           "[zns]") {
   ZoneManager z = zones();
   CHECK(z.write(17, 1) == kZoneInvalidWrite);     // 0x1BC
@@ -113,7 +113,7 @@ TEST_CASE("zns: explicit open, close (closed, or empty when nothing written), fi
   CHECK(st[uint32_t(ZoneState::Empty)] == 4);
 }
 
-TEST_CASE("zns: the open limit closes the least recently written implicitly open zone; explicit ones stay", "[zns]") {
+TEST_CASE("zns: the open limit closes the least recently written implicitly open zone, explicit ones stay", "[zns]") {
   ZoneManager z = zones(2, 0);
   CHECK(z.write(0, 1) == kZnsOk);
   CHECK(z.write(16, 1) == kZnsOk);
