@@ -5,28 +5,19 @@
 
 #include <string>
 
-#include "platform/platform_run.h"
+#include "host/host_run.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::test;
 
 namespace {
 
-Config small(std::initializer_list<std::string> sets) {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
-                             "geometry.pages_per_block=64", "buffer.bytes=1M", "precondition.drive_writes=0",
-                             "host.queues=1", "host.queue_depth=8", "workload.read_fraction=1"});
-  for (auto& s : sets) c.set(s);
-  return c;
-}
-
-double num(const nlohmann::json& j) { return j.get<double>(); }
 double end_s(const nlohmann::json& job) { return num(job["start_s"]) + num(job["span_s"]); }
 
 }  // namespace
 
 TEST_CASE("wait_for: a job starts when the named job and its clones have finished, not the others", "[sim][pacing][order]") {
-  Config c = small({});
+  Config c = small_host_config({});
   c.merge_text(R"({"jobs": [
       {"name": "a.0", "io_count": 2000},
       {"name": "a.1", "io_count": 3000},
@@ -42,13 +33,13 @@ TEST_CASE("wait_for: a job starts when the named job and its clones have finishe
 }
 
 TEST_CASE("wait_for must name an earlier job", "[sim][pacing][order]") {
-  Config c = small({});
+  Config c = small_host_config({});
   c.merge_text(R"({"jobs": [{"name": "a", "io_count": 10, "wait_for": "b"}, {"name": "b", "io_count": 10}]})", "jobs.json");
   CHECK_THROWS_WITH(read_params(c), Catch::Contains("jobs[0].wait_for") && Catch::Contains("an earlier job"));
 }
 
 TEST_CASE("exit_what=group: the first job to finish stops the rest of its stonewall group", "[sim][pacing][order]") {
-  Config c = small({});
+  Config c = small_host_config({});
   c.merge_text(R"({"jobs": [
       {"name": "short", "io_count": 1000, "exit_what": "group"},
       {"name": "long", "io_count": 1000000},
@@ -68,7 +59,7 @@ TEST_CASE("exit_what=group: the first job to finish stops the rest of its stonew
 }
 
 TEST_CASE("exit_what=all: the first job to finish stops every job, waiting ones never start", "[sim][pacing][order]") {
-  Config c = small({});
+  Config c = small_host_config({});
   c.merge_text(R"({"jobs": [
       {"name": "short", "io_count": 1000, "exit_what": "all"},
       {"name": "long", "io_count": 1000000},
@@ -84,7 +75,7 @@ TEST_CASE("exit_what=all: the first job to finish stops every job, waiting ones 
 
 TEST_CASE("verify: a writing job reads back every block it wrote, once, after its writes", "[sim][verify]") {
   // 4 KiB random writes with fio's random map: 2048 distinct blocks of an 8 MiB region, each read back once.
-  const RunResult r = run_generic(small({"workload.read_fraction=0", "workload.io_count=0", "workload.io_bytes=8M",
+  const RunResult r = run_generic(small_host_config({"workload.read_fraction=0", "workload.io_count=0", "workload.io_bytes=8M",
                                      "workload.address_range=8M", "workload.random_map=true",
                                      "workload.verify=true", "check.integrity=true"}));
   const auto& s = r.summary;
@@ -97,7 +88,7 @@ TEST_CASE("verify: a writing job reads back every block it wrote, once, after it
 
 TEST_CASE("verify: overwritten blocks are read back once, at the size of their last write", "[sim][verify]") {
   // Without the random map, 4000 writes of 16 KiB over 8 MiB overwrite blocks: fewer distinct ones come back.
-  const RunResult r = run_generic(small({"workload.read_fraction=0", "workload.io_count=4000", "workload.block_bytes=16k",
+  const RunResult r = run_generic(small_host_config({"workload.read_fraction=0", "workload.io_count=4000", "workload.block_bytes=16k",
                                      "workload.address_range=8M", "workload.verify=true", "check.integrity=true"}));
   const auto& s = r.summary;
   CHECK(s["host"]["write_ios"] == 4000);
@@ -108,7 +99,7 @@ TEST_CASE("verify: overwritten blocks are read back once, at the size of their l
 }
 
 TEST_CASE("verify_backlog: every N writes are read back before the job goes on", "[sim][verify]") {
-  const RunResult r = run_generic(small({"workload.read_fraction=0", "workload.io_count=1000", "workload.verify=true",
+  const RunResult r = run_generic(small_host_config({"workload.read_fraction=0", "workload.io_count=1000", "workload.verify=true",
                                      "workload.verify_backlog=16", "host.queue_depth=1", "check.integrity=true"}));
   const auto& s = r.summary;
   CHECK(s["host"]["write_ios"] == 1000);

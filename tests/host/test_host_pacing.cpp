@@ -6,27 +6,13 @@
 
 #include "common/sim_time.h"
 #include "common/cli_run.h"
-#include "platform/platform_run.h"
+#include "host/host_run.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::test;
 
-namespace {
-
-Config small(std::initializer_list<std::string> sets) {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
-                             "geometry.pages_per_block=64", "buffer.bytes=1M", "precondition.drive_writes=0",
-                             "host.queues=1", "host.queue_depth=8", "workload.read_fraction=1"});
-  for (auto& s : sets) c.set(s);
-  return c;
-}
-
-double num(const nlohmann::json& j) { return j.get<double>(); }
-
-}  // namespace
-
 TEST_CASE("runtime: a time-bound job stops issuing when its simulated time is over", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=0", "workload.runtime_ms=20ms"}));
+  const RunResult r = run_generic(small_host_config({"workload.io_count=0", "workload.runtime_ms=20ms"}));
   const auto& s = r.summary;
   CHECK(num(s["sim_time_s"]) >= 0.0199);
   CHECK(num(s["sim_time_s"]) <= 0.021);  // what was in flight completes
@@ -35,7 +21,7 @@ TEST_CASE("runtime: a time-bound job stops issuing when its simulated time is ov
 }
 
 TEST_CASE("ramp_time: host statistics start after the ramp, the device counters do not", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=0", "workload.runtime_ms=20", "workload.ramp_ms=5",
+  const RunResult r = run_generic(small_host_config({"workload.io_count=0", "workload.runtime_ms=20", "workload.ramp_ms=5",
                                          "workload.read_fraction=0.5"}));
   const auto& s = r.summary;
   REQUIRE(s["host"].contains("ramp"));
@@ -52,7 +38,7 @@ TEST_CASE("ramp_time: host statistics start after the ramp, the device counters 
 }
 
 TEST_CASE("rate_iops caps the submissions per simulated second", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=500", "workload.rate_iops=10000"}));
+  const RunResult r = run_generic(small_host_config({"workload.io_count=500", "workload.rate_iops=10000"}));
   const auto& s = r.summary;
   CHECK(s["host"]["ios"] == 500);
   CHECK(num(s["host"]["iops"]) == Approx(10000).epsilon(0.02));
@@ -60,14 +46,14 @@ TEST_CASE("rate_iops caps the submissions per simulated second", "[sim][pacing]"
 }
 
 TEST_CASE("rate (bandwidth) caps the bytes per simulated second", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=400", "workload.block_bytes=16k", "workload.rate_mbps=32.768"}));
+  const RunResult r = run_generic(small_host_config({"workload.io_count=400", "workload.block_bytes=16k", "workload.rate_mbps=32.768"}));
   const auto& s = r.summary;  // 16 KiB at 32.768 MB/s: one request every 500 us
   CHECK(num(s["host"]["mbps"]) == Approx(32.768).epsilon(0.02));
   CHECK(num(s["host"]["iops"]) == Approx(2000).epsilon(0.02));
 }
 
 TEST_CASE("thinktime: the job idles after every thinktime_blocks completions", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=2000", "workload.thinktime_us=100us", "workload.thinktime_blocks=1"}));
+  const RunResult r = run_generic(small_host_config({"workload.io_count=2000", "workload.thinktime_us=100us", "workload.thinktime_blocks=1"}));
   const auto& s = r.summary;
   // One I/O at a time (issue, complete, think): each takes its latency plus the think time.
   const double lat_us = num(s["host"]["latency_us"]["read"]["mean"]);
@@ -76,7 +62,7 @@ TEST_CASE("thinktime: the job idles after every thinktime_blocks completions", "
 }
 
 TEST_CASE("thinktime_blocks: batches of that many I/Os, then the think time", "[sim][pacing]") {
-  const RunResult r = run_generic(small({"workload.io_count=4000", "workload.thinktime_us=1ms", "workload.thinktime_blocks=4"}));
+  const RunResult r = run_generic(small_host_config({"workload.io_count=4000", "workload.thinktime_us=1ms", "workload.thinktime_blocks=4"}));
   const auto& s = r.summary;
   // 1000 batches of 4 (in flight together), each followed by 1 ms: a little over 1 s in all.
   CHECK(num(s["sim_time_s"]) > 1.0);
@@ -84,7 +70,7 @@ TEST_CASE("thinktime_blocks: batches of that many I/Os, then the think time", "[
 }
 
 TEST_CASE("stonewall and startdelay: when jobs start", "[sim][pacing]") {
-  Config c = small({});
+  Config c = small_host_config({});
   c.merge_text(R"({"jobs": [
       {"name": "first", "io_count": 3000},
       {"name": "late", "io_count": 1000, "start_delay_ms": 2},
@@ -103,7 +89,7 @@ TEST_CASE("stonewall and startdelay: when jobs start", "[sim][pacing]") {
 }
 
 TEST_CASE("progress: a runtime-bound run counts simulated time", "[sim][progress]") {
-  Config c = small({"workload.io_count=0", "workload.runtime_ms=10ms"});
+  Config c = small_host_config({"workload.io_count=0", "workload.runtime_ms=10ms"});
   auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(4, sc_core::SC_MS));
   const HostProgress mid = p->host().progress();
@@ -114,7 +100,7 @@ TEST_CASE("progress: a runtime-bound run counts simulated time", "[sim][progress
 }
 
 TEST_CASE("progress: synthetic runs count I/Os", "[sim][progress]") {
-  Config c = small({"workload.io_count=100000"});  // reads of a drive never written: fast
+  Config c = small_host_config({"workload.io_count=100000"});  // reads of a drive never written: fast
   auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(5, sc_core::SC_MS));
   const HostProgress mid = p->host().progress();
@@ -128,7 +114,7 @@ TEST_CASE("progress: synthetic runs count I/Os", "[sim][progress]") {
 
 TEST_CASE("progress: a trace run counts trace requests, not workload.io_count", "[sim][progress]") {
   const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
-  Config c = small({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
+  Config c = small_host_config({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
                     "workload.trace_fit=scale", "workload.io_count=1000000"});
   auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
@@ -143,7 +129,7 @@ TEST_CASE("progress: a trace run counts trace requests, not workload.io_count", 
 
 TEST_CASE("progress: an open-loop replay counts the trace's time", "[sim][progress]") {
   const std::string trace = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/tpcc-small.trace";
-  Config c = small({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
+  Config c = small_host_config({"workload.pattern=trace", "workload.trace_path=" + trace, "workload.trace_format=disksim_ns",
                     "workload.trace_fit=wrap", "workload.trace_timing=open", "host.queue_depth=64"});
   auto p = generic_platform_info().make(read_params(c));
   sc_core::sc_start(sc_core::sc_time(68, sc_core::SC_MS));  // about half the trace's 0.136 s
