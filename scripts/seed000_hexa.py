@@ -230,11 +230,12 @@ SCALE = ROOT / "studies" / "seed000_scale.json"
 CHECKS = ROOT / "studies" / "seed000_tpcc_checks.json"
 JESD_COST = ROOT / "studies" / "seed000_jesd_cost.json"
 DOUBLEWRITE = ROOT / "studies" / "seed000_tpcc_doublewrite.json"
+DBSIZE = ROOT / "studies" / "seed000_tpcc_dbsize.json"
 
 
 def run_checks(out, workers, bin_dir):
     """The scale check and the TPC-C checks (firmware cost, buffer pool); prints their comparisons."""
-    for study in (SCALE, CHECKS, JESD_COST, DOUBLEWRITE):
+    for study in (SCALE, CHECKS, JESD_COST, DOUBLEWRITE, DBSIZE):
         rc, wall = seedrun.run_study(study, out / "studies" / study.stem, workers, bin_dir)
         print("%s: %.1f s, exit status %d" % (study.stem, wall, rc))
     main_rows = load(out / "studies" / "seed000_hexa" / "results.csv")
@@ -260,16 +261,19 @@ def run_checks(out, workers, bin_dir):
         print("  doublewrite=%-5s %-5s %7.1f %6.3f %5.1f" % (r["workload.app.tpcc_doublewrite"], r["system"],
                                                            float(r["host.iops"]) / 1e3, float(r["waf.ud"]), 100 * a / (a + fl)))
     rows = {(r["system"], r["variant"]): r for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_checks" / "results.csv")}
+    rows.update({(r["system"], r["variant"]): r
+                 for r in seedrun.ok_rows(out / "studies" / "seed000_tpcc_dbsize" / "results.csv")})
     print("TPC-C, 1 %% protected: IOPS (k), WAF, map share, absorbed share, buffer busy s / timed s")
-    for var in ("step-0ns", "step-20ns", "step-100ns", "pool-1G", "threads-100"):
+    for var in ("step-0ns", "step-20ns", "step-100ns", "pool-1G", "threads-100", "db-75", "db-25", "db-5"):
         for sysname in SYSTEMS:
             r = rows.get((sysname, var))
             if not r:
                 continue
             f = lambda k: float(r[k])
             a, fl = f("ftl.buffer_absorbed_writes"), f("ftl.flushed_units")
+            share = 100 * (f("waf.md") + f("waf.gmd")) / f("waf.total") if f("waf.total") > 0 else 0.0
             print("  %-10s %-5s %7.1f %6.3f %5.1f %% %5.1f %% %5.3f" % (
-                var, sysname, f("host.iops") / 1e3, f("waf.total"), 100 * (f("waf.md") + f("waf.gmd")) / f("waf.total"),
+                var, sysname, f("host.iops") / 1e3, f("waf.total"), share,
                 100 * a / (a + fl), f("ftl.buffer_busy_s") / f("timed_run_s")))
 
 
@@ -406,7 +410,8 @@ def main():
         plot_only_help="redraw from DIR/studies/seed000_hexa/results.csv")
     ap.add_argument("--prepare-only", action="store_true", help="only write and check the TPC-C replay input")
     ap.add_argument("--checks", action="store_true", help="after the study, run studies/seed000_scale.json, "
-                    "studies/seed000_tpcc_checks.json, studies/seed000_jesd_cost.json and studies/seed000_tpcc_doublewrite.json "
+                    "studies/seed000_tpcc_checks.json, studies/seed000_jesd_cost.json, studies/seed000_tpcc_doublewrite.json and "
+                    "studies/seed000_tpcc_dbsize.json "
                     "and print their comparisons "
                     "(docs/hexa_results.md)")
     a = ap.parse_args()
