@@ -13,8 +13,17 @@ namespace ssdtlm {
 
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
   if (gc_needed(die)) {
-    while (gc_.wants_victim_now(die) && ff_collect(die)) {
-    }
+    // Collections that never bring the die out of GC (each frees what its copies take) would loop forever: a
+    // configuration without room for its frontiers' open blocks or lines stops with a message instead.
+    uint32_t rounds = 0;
+    while (gc_.wants_victim_now(die) && ff_collect(die))
+      if (++rounds > 2 * g_.blocks_per_die)
+        throw std::logic_error("die " + std::to_string(die) + ": GC collected " + std::to_string(rounds) +
+                               (blocks_.lines() ? " lines" : " blocks") +
+                               " in a row without making room for host data: too little spare for the open " +
+                               (blocks_.lines() ? "lines" : "blocks") + " of its frontiers (raise "
+                               "geometry.over_provisioning, ftl.gc_free_blocks or geometry.pages_per_block, or use "
+                               "fewer streams)");
     // One GC stream carries its partial page over to the next collection (its victim waits); with several,
     // the partial pages are padded, as in the timed FTL (a rare stream would hold its victims for long).
     if (gc_.streams() > 1) ff_pad(die);
