@@ -154,6 +154,9 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.rate_process", T::String, "linear", 0, 0, {"linear", "poisson"}, "", "with rate_iops / rate_mbps: linear = a cap (each submission waits a full gap after the previous one); poisson = arrivals with exponential gaps of that mean, each after the previous arrival (fio rate_process)"},
       {"workload.bw_avg_ms", T::Real, 500.0, 0.0, 1e12, {}, "ms", "fio bwavgtime: window of the job's bandwidth samples (fio.json bw_min/max/mean/dev/samples; 0 = none)"},
       {"workload.iops_avg_ms", T::Real, 500.0, 0.0, 1e12, {}, "ms", "fio iopsavgtime: window of the job's IOPS samples (fio.json iops_min/max/mean/stddev/samples; 0 = none)"},
+      {"workload.random_run", T::Int, 1, 1, 1ll << 32, {}, "I/Os", "random: a new random offset every N I/Os, the N - 1 between going on sequentially from the last (fio rw=randread:N)"},
+      {"workload.random_run_repeat", T::Bool, false, 0, 0, {}, "", "with random_run: the I/Os between repeat the random offset instead (fio rw_sequencer=identical)"},
+      {"workload.sequential_skip", T::Int, 0, 0, 1ll << 52, {}, "bytes", "sequential: a hole of this many bytes after each I/O (fio rw=write:SIZE)"},
       {"workload.report_group", T::Int, -1, -1, 1 << 20, {}, "", "fio-json: jobs with the same group >= 0 are reported as one entry (fio group_reporting); -1 = its own entry"},
       // application models (workload.pattern=app, docs/apps.md); in JSON "workload": {"app": "lsm", "app.lsm_fanout": 10}
       {"workload.app", T::String, "lsm", 0, 0, {"lsm", "sqlite", "tpcc", "gcc", "mixed1", "mixed2"}, "", "pattern=app: lsm = RocksDB-like store under YCSB; sqlite = TPC-C on SQLite (WAL); tpcc = TPC-C on an InnoDB-like engine (16 KiB pages, buffer pool, redo log, doublewrite, fuzzy checkpoints); gcc = kernel builds; mixed1 = lsm + gcc; mixed2 = sqlite + gcc"},

@@ -228,6 +228,12 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
                       w.pattern + " is not one");
   if (w.pacing.poisson && w.pacing.rate_iops <= 0 && w.pacing.rate_bytes_per_s <= 0)
     throw ConfigError("key 'workload.rate_process': poisson needs a rate (workload.rate_iops or workload.rate_mbps)");
+  if (w.random_run > 1 && w.pattern != "random")
+    throw ConfigError("key 'workload.random_run': a new random offset every N I/Os needs workload.pattern=random, got " +
+                      w.pattern);
+  if (w.sequential_skip > 0 && w.pattern != "sequential")
+    throw ConfigError("key 'workload.sequential_skip': a hole after each I/O needs workload.pattern=sequential, got " +
+                      w.pattern);
   if (w.verify_backlog > 0 && !w.verify)
     throw ConfigError("key 'workload.verify_backlog': needs workload.verify=true");
   if (w.zone_hint && streams_assign != "manual")

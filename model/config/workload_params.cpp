@@ -88,6 +88,9 @@ WorkloadParams read_workload_params(const Config& c) {
   w.zone_range = c.u("workload.zone_range");
   w.zone_size = c.u("workload.zone_size");
   w.zone_skip = c.u("workload.zone_skip");
+  w.random_run = uint32_t(c.u("workload.random_run"));
+  w.random_run_repeat = c.b("workload.random_run_repeat");
+  w.sequential_skip = c.u("workload.sequential_skip");
   w.random_map = c.b("workload.random_map");
   w.scatter = c.b("workload.scatter");
   w.zone_hint = c.s("workload.stream_hint") == "zone";

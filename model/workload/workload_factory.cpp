@@ -160,6 +160,9 @@ SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes) {
   s.zone_range = w.zone_range;
   s.zone_size = w.zone_size;
   s.zone_skip = w.zone_skip;
+  s.random_run = w.random_run;
+  s.random_run_repeat = w.random_run_repeat;
+  s.sequential_skip = w.sequential_skip;
   s.random_map = w.random_map;
   s.scatter = w.scatter;
   s.trim_fraction = w.trim_fraction;

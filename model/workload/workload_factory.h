@@ -29,6 +29,9 @@ struct WorkloadParams {
   uint64_t address_range = 0;         // workload.address_range (0 = to the end of the device)
   uint64_t io_count = 0, io_bytes = 0;  // workload.io_count, workload.io_bytes
   uint64_t zone_range = 0, zone_size = 0, zone_skip = 0;  // workload.zone_*
+  uint32_t random_run = 1;            // workload.random_run
+  bool random_run_repeat = false;     // workload.random_run_repeat
+  uint64_t sequential_skip = 0;       // workload.sequential_skip
   bool random_map = false, scatter = false;                // workload.random_map, workload.scatter
   bool zone_hint = false;             // workload.stream_hint=zone
   double runtime_ms = 0;              // workload.runtime_ms

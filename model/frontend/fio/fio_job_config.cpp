@@ -58,8 +58,12 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
 
   // Operations and pattern.
   Directions d;
-  std::string rw = s.rw;
-  if (rw.find(':') != std::string::npos) not_modelled(s.rw_at, "offset modifiers (rw=...:<nr>)");
+  std::string rw = s.rw, modifier;
+  if (const size_t colon = rw.find(':'); colon != std::string::npos) {  // fio's rw=randread:8, rw=write:4k
+    modifier = rw.substr(colon + 1);
+    rw = rw.substr(0, colon);
+    if (modifier.empty()) fail(s.rw_at, "expected a number (random) or a size (sequential) after ':'");
+  }
   bool random = false;
   double rf = 0, tf = 0;
   if (rw == "read" || rw == "randread") {
@@ -303,6 +307,16 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       c["trace_time_scale"] = 100.0 / s.replay_time_scale;
     } else {
       c["pattern"] = random ? "random" : "sequential";
+      // fio's modifier: for a random rw, a new random offset every <nr> I/Os (sequential in between, or the same
+      // offset with rw_sequencer=identical); for a sequential one, a hole of <size> bytes after each I/O.
+      if (!modifier.empty() && random) {
+        const uint64_t n = in_.size_value(s.rw_at, modifier, s.kb_base);
+        if (n < 1) fail(s.rw_at, "expected at least 1 I/O between random offsets");
+        c["random_run"] = n;
+        c["random_run_repeat"] = s.rw_sequencer == "identical";
+      } else if (!modifier.empty()) {
+        c["sequential_skip"] = in_.size_value(s.rw_at, modifier, s.kb_base);
+      }
       c["read_fraction"] = rf;
       c["trim_fraction"] = tf;
     }

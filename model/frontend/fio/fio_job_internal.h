@@ -129,6 +129,7 @@ struct Spec {
   uint64_t verify_backlog = 0;
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
   std::string rate_process = "linear";
+  std::string rw_sequencer = "sequential";
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;
   Line zonemode_at;

@@ -111,6 +111,10 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.do_verify = flag(l);
   } else if (key == "verify_backlog") {
     s.verify_backlog = count(l, kb);
+  } else if (key == "rw_sequencer") {
+    need_value(l);
+    s.rw_sequencer = lower(l.value);
+    if (s.rw_sequencer != "sequential" && s.rw_sequencer != "identical") fail(l, "expected sequential or identical");
   } else if (key == "bwavgtime") {
     s.bwavgtime_ms = count(l, kb);
   } else if (key == "iopsavgtime") {

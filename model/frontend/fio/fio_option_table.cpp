@@ -105,7 +105,6 @@ const std::set<std::string>& no_effect_options() {
 const std::map<std::string, std::string>& refused_options() {
   static const std::map<std::string, std::string> why = {
       {"verify_only", "reading back what an earlier run wrote (ssdtlm's drive starts from its precondition)"},
-      {"rw_sequencer", "offset modifiers of rw"},
       {"percentage_random", "a mix of sequential and random offsets"},
       {"percentage_sequential", "a mix of sequential and random offsets"},
       {"bs_is_seq_rand", "block sizes by sequential/random instead of by direction"},

@@ -128,11 +128,18 @@ uint64_t SyntheticWorkload::next_offset(uint32_t bytes) {
   if (!dist_) {  // sequential, wrapping at the end of the range (or zone)
     if (cursor_ + bytes > span_) cursor_ = 0;
     off = cursor_;
-    cursor_ += bytes;
+    cursor_ += bytes + spec_.sequential_skip;
+  } else if (run_left_ > 0 && (spec_.random_run_repeat ? run_off_ : run_end_) + bytes <= span_) {
+    // fio's rw=rand*:N: between two random offsets the I/Os go on from the last (or repeat it)
+    --run_left_;
+    off = spec_.random_run_repeat ? run_off_ : run_end_;
   } else {
     off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
     if (off + bytes > span_) off = align_.align_down(span_ - bytes, bytes);
+    run_left_ = spec_.random_run - 1;
   }
+  run_off_ = off;
+  run_end_ = off + bytes;
   zone_bytes_ += bytes;
   return base + off;
 }

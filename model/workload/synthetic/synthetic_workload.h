@@ -45,6 +45,9 @@ struct SyntheticSpec {
   uint64_t zone_range = 0;             // strided zones: zone length (0 = none)
   uint64_t zone_size = 0;              // bytes per zone visit (0 = zone_range)
   uint64_t zone_skip = 0;              // gap after a zone
+  uint32_t random_run = 1;             // random: a new random offset every N I/Os, sequential in between (fio rw=rand*:N)
+  bool random_run_repeat = false;      //   the N - 1 between repeat the random offset instead (fio rw_sequencer=identical)
+  uint64_t sequential_skip = 0;        // sequential: a hole of this many bytes after each I/O (fio rw=write:SIZE)
   double trim_fraction = 0.0;          // share of requests that trim, 0..1 (read + trim <= 1)
   uint16_t stream = 0;                 // copied into every request
   bool zone_streams = false;           // zoned distribution: a request from zone i carries stream i + 1
@@ -81,6 +84,8 @@ class SyntheticWorkload : public Workload {
   std::unique_ptr<AddressDistribution> dist_;  // random pattern only
   Rng addr_rng_, size_rng_, op_rng_;
   uint64_t cursor_ = 0;  // sequential: next offset relative to the zone (or range) start
+  uint64_t run_off_ = 0, run_end_ = 0;  // random_run: the last offset and where it ended (relative, as cursor_)
+  uint32_t run_left_ = 0;               //   I/Os before the next random offset
   uint64_t issued_ = 0, issued_bytes_ = 0;
   uint64_t span_ = 0;        // bytes the offsets are drawn from: zone_range, or range_bytes
   uint64_t zone_start_ = 0;  // relative to range_offset

@@ -129,7 +129,10 @@ TEST_CASE("fio: rw and the read/write/trim mix", "[fio]") {
   CHECK(job(parse("[j]\nreadwrite=randrw\nrwmixread=70\n"), 0)["read_fraction"] == Approx(0.7));
   CHECK(job(parse("[j]\nrw=randrw\nrwmixwrite=20\n"), 0)["read_fraction"] == Approx(0.8));
   CHECK(job(parse("[j]\nrw=randrw\nrwmixread=40\nrwmixwrite=70\n"), 0)["read_fraction"] == Approx(0.3));  // the later wins
-  CHECK_THAT(error_of("[j]\nrw=randread:8\n"), Contains("job.fio:2") && Contains("not modelled"));
+  CHECK(parse("[j]\nrw=randread:8\n").jobs.at(0).config["random_run"] == 8);
+  CHECK(parse("[j]\nrw=randread:8\nrw_sequencer=identical\n").jobs.at(0).config["random_run_repeat"] == true);
+  CHECK(parse("[j]\nrw=write:4k\n").jobs.at(0).config["sequential_skip"] == 4096);
+  CHECK_THAT(error_of("[j]\nrw=randread:\n"), Contains("job.fio:2") && Contains("after ':'"));
   CHECK_THAT(error_of("[j]\nrw=trimwrite\n"), Contains("not modelled") && Contains("trim+write"));
   CHECK_THAT(error_of("[j]\nrw=sideways\n"), Contains("job.fio:2") && Contains("expected read, write"));
   CHECK_THAT(error_of("[j]\nrwmixread=120\n"), Contains("percentage"));
