@@ -323,7 +323,7 @@ Params read_params(const Config& c) {
   p.host_queue_depth = uint32_t(c.i("host.queue_depth"));
   p.jobs = read_job_params(c);
   p.jobs_listed = c.job_count() > 0;
-  check_job_dependencies(p.jobs);
+  check_job_dependencies(p.jobs, p.jobs_listed);
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
   for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);

@@ -300,7 +300,7 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
     throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
 }
 
-void check_job_dependencies(const std::vector<JobParams>& jobs) {
+void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed) {
   for (size_t j = 0; j < jobs.size(); ++j) {
     const std::string& name = jobs[j].workload.pacing.wait_for;
     if (name.empty()) continue;
@@ -311,7 +311,8 @@ void check_job_dependencies(const std::vector<JobParams>& jobs) {
       earlier += (earlier.empty() ? "" : ", ") + jobs[k].name;
     }
     if (!found)
-      throw ConfigError("key 'jobs[" + std::to_string(j) + "].wait_for': expected the name of an earlier job, got '" +
+      throw ConfigError("key '" + (jobs_listed ? "jobs[" + std::to_string(j) + "]." : std::string("workload.")) +
+                        "wait_for': expected the name of an earlier job, got '" +
                         name + "' (earlier jobs: " + (earlier.empty() ? "none" : earlier) + ")");
   }
 }

@@ -66,7 +66,7 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
 // workload.wait_for names an earlier job.
-void check_job_dependencies(const std::vector<JobParams>& jobs);
+void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed);
 void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed);
 
 // What a configuration allows but should not do without a word (printed on stderr before the run, silenced by

@@ -25,9 +25,10 @@ struct IoRequest {
                          // streams.pc_table_reset=run, the seed's table-forgetting experiment
 };
 
-// How the host paces a job (fio's startdelay, stonewall, ramp_time, runtime, thinktime, rate). All zero =
-// start at once, keep the queues full until the workload runs dry, count everything.
 enum class ExitWhat : uint8_t { None, Group, Stonewall, All };  // fio's exitall + exit_what
+
+// How the host paces a job (fio's startdelay, stonewall, wait_for, exitall, ramp_time, runtime, thinktime, rate,
+// rate_process). All zero = start at once, keep the queues full until the workload runs dry, count everything.
 
 struct JobPacing {
   uint64_t start_delay_ns = 0;

@@ -382,8 +382,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   ++queue_outstanding_[qid];
   ++j.inflight;
   if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
-    const uint32_t d = j.inflight;
-    ++j.stats.depth_at_submit[d >= 64 ? 6 : d >= 32 ? 5 : d >= 16 ? 4 : d >= 8 ? 3 : d >= 4 ? 2 : d >= 2 ? 1 : 0];
+    ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
   if (wave_) trace_queue(qid, now_ps());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

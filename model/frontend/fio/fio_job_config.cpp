@@ -268,7 +268,6 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     // fio's rate_process shapes the gaps of a rate; without one it has nothing to shape.
     c["rate_process"] = c["rate_iops"].get<double>() > 0 || c["rate_mbps"].get<double>() > 0 ? s.rate_process : "linear";
 
-    // Strided zones.
     // Zoned block device (zonemode=zbd): the zones are the namespace's (zns.*); zonesize is read from the device.
     const bool zbd = s.zonemode == "zbd";
     c["zbd"] = zbd;
@@ -281,6 +280,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       c["zbd_reset_frequency"] = s.zone_reset_frequency;
       c["zbd_append"] = s.zone_append;
     }
+    // Strided zones.
     const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
     if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");
     if (s.zonemode == "none" && s.zonesize) fail(s.zonemode_at, "zonemode=none and zonesize do not go together");

@@ -21,6 +21,7 @@ struct Entry {
   bool first = true;
   uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
   uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
+  double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
 void merge(Entry& e, const HostStats& h) {
@@ -159,8 +160,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
   std::map<int, std::array<double, 3>> agg_bytes;
   std::map<int, double> group_runtime;
   for (const Entry& e : entries) {
-    const double rt = e.end_ps > e.start_ps ? double(e.end_ps - e.start_ps) / 1e12 : 0.0;
-    group_runtime[e.groupid] = std::max(group_runtime[e.groupid], rt);
+    group_runtime[e.groupid] = std::max(group_runtime[e.groupid], e.runtime_s());
     auto& a = agg_bytes[e.groupid];
     a[0] += double(e.stats.bytes[0]);
     a[1] += double(e.stats.bytes[1]);
@@ -179,7 +179,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
   uint64_t ticks_ns[3] = {0, 0, 0};
   for (const Entry& e : entries) {
     const HostStats& s = e.stats;
-    const double runtime_s = e.end_ps > e.start_ps ? double(e.end_ps - e.start_ps) / 1e12 : 0.0;
+    const double runtime_s = e.runtime_s();
     Histogram lat;
     for (int k = 0; k < 2; ++k) lat.merge(s.latency[k]);
     lat.merge(s.trim_latency);
