@@ -1,10 +1,10 @@
 """scripts/seed001_ptsd.py --plot-only on made-up study outputs: it finds every point's summary and latency CDF,
 draws Fig 4, 9, 10, 11 and 12 and writes one results row per point and job with the numbers it was given."""
 import csv
-import json
 import subprocess
 import sys
 
+import study_outputs
 from conftest import ROOT
 
 SCHEMES = ["OPT", "DFTL", "PART", "PART-SCHED", "WRITEOPT"]
@@ -32,22 +32,11 @@ def summary(k, two_jobs, gc_update):
 
 
 def write_study(root, name, axes, points):
-    d = root / "studies" / name
-    d.mkdir(parents=True)
-    with open(d / "runs.csv", "w", newline="") as r, open(d / "results.csv", "w", newline="") as s:
-        runs = csv.DictWriter(r, fieldnames=["point", "run_dir"])
-        results = csv.DictWriter(s, fieldnames=["point", "status"] + axes)
-        runs.writeheader()
-        results.writeheader()
-        for i, (values, summ) in enumerate(points):
-            run_dir = root / "runs" / ("%s_%d" % (name, i))
-            run_dir.mkdir(parents=True)
-            (run_dir / "summary.json").write_text(json.dumps(summ))
-            m = summ["jobs"][-1]["latency_us"]["read"]["mean"]
-            (run_dir / "latency_cdf.csv").write_text(
-                "op,latency_us,cumulative_fraction\nread,%f,0.5\nread,%f,1.0\n" % (m / 2, m * 2))
-            runs.writerow({"point": i, "run_dir": str(run_dir)})
-            results.writerow(dict(values, point=i, status="ok"))
+    """The study outputs, each run with a latency CDF around its mean read latency."""
+    def cdf(summ):
+        m = summ["jobs"][-1]["latency_us"]["read"]["mean"]
+        return {"latency_cdf.csv": "op,latency_us,cumulative_fraction\nread,%f,0.5\nread,%f,1.0\n" % (m / 2, m * 2)}
+    study_outputs.write_study(root, name, axes, points, cdf)
 
 
 def test_plot_only_draws_every_figure_and_tables_each_job(tmp_path):

@@ -1,10 +1,10 @@
 """scripts/seed002_pcstream.py --plot-only on made-up study outputs: it finds every point's summary, draws each
 figure per device state and reports the averages from the numbers it was given."""
 import csv
-import json
 import subprocess
 import sys
 
+import study_outputs
 from conftest import ROOT
 
 APPS = ["lsm", "sqlite", "gcc", "mixed1", "mixed2"]
@@ -21,21 +21,10 @@ def summary(waf, iops, stream0):
 
 
 def write_study(root, name, axes, points):
-    """points: [(axis values, summary)] -> runs.csv, results.csv and one run directory per point."""
-    d = root / "studies" / name
-    d.mkdir(parents=True)
-    with open(d / "runs.csv", "w", newline="") as r, open(d / "results.csv", "w", newline="") as s:
-        runs = csv.DictWriter(r, fieldnames=["point", "run_dir"])
-        results = csv.DictWriter(s, fieldnames=["point", "status"] + axes)
-        runs.writeheader()
-        results.writeheader()
-        for i, (values, summ) in enumerate(points):
-            run_dir = root / "runs" / ("%s_%d" % (name, i))
-            run_dir.mkdir(parents=True)
-            (run_dir / "summary.json").write_text(json.dumps(summ))
-            (run_dir / "timeseries.csv").write_text("t_ms,waf\n1,%f\n2,%f\n3,%f\n" % ((summ["waf"]["total"],) * 3))
-            runs.writerow({"point": i, "run_dir": str(run_dir)})
-            results.writerow(dict(values, point=i, status="ok"))
+    """The study outputs, each run with a flat WAF time series."""
+    def series(summ):
+        return {"timeseries.csv": "t_ms,waf\n1,%f\n2,%f\n3,%f\n" % ((summ["waf"]["total"],) * 3)}
+    study_outputs.write_study(root, name, axes, points, series)
 
 
 def test_plot_only_draws_every_figure_per_state_and_reports_the_given_numbers(tmp_path):
