@@ -270,6 +270,7 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
     p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
     p.report_group = jc.i("workload.report_group");
+    p.log = read_log_params(jc);
     jobs.push_back(std::move(p));
   }
   return jobs;

@@ -18,6 +18,7 @@
 #include "flash/channel.h"
 #include "flash/flash_params.h"
 #include "flash/geometry.h"
+#include "host/completion_log.h"
 #include "workload/workload_factory.h"
 
 namespace ssdtlm {
@@ -91,6 +92,7 @@ struct JobParams {
   bool open_loop = false;                // a trace replayed at its own times (workload.trace_timing=open)
   int64_t report_group = 0;              // workload.report_group
   WorkloadParams workload;               // workload.* with the job's overrides (and its seed_offset)
+  IoLogParams log;                       // workload.log_*: fio's log files
 };
 
 struct Params {
@@ -137,6 +139,8 @@ std::vector<uint64_t> read_power_loss_instants(const Config& c);
 std::vector<JobParams> read_job_params(const Config& c);
 AppParams read_app_params(const Config& c);
 WorkloadParams read_workload_params(const Config& c);
+// workload.log_* of one job's view; a log name with a directory in it is a ConfigError naming the key.
+IoLogParams read_log_params(const Config& c);
 
 // Reads workload.* of `c` (one job), checks its rules against the device (logical_bytes) and builds it.
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);

@@ -71,6 +71,31 @@ AppParams read_app_params(const Config& c) {
   return p;
 }
 
+IoLogParams read_log_params(const Config& c) {
+  IoLogParams p;
+  const auto name = [&](const char* key) {
+    const std::string v = c.s(key);
+    if (v.find('/') != std::string::npos || v == "." || v == "..")
+      throw ConfigError(std::string(key) + "=" + v + ": expected a file name (the logs are written into --out), " +
+                        "without a directory");
+    return v;
+  };
+  p.bw = name("workload.log_bw");
+  p.lat = name("workload.log_lat");
+  p.iops = name("workload.log_iops");
+  p.hist = name("workload.log_hist");
+  p.avg_ms = c.u("workload.log_avg_ms");
+  p.hist_ms = c.u("workload.log_hist_ms");
+  p.hist_coarseness = uint32_t(c.u("workload.log_hist_coarseness"));
+  const std::string w = c.s("workload.log_window_value");
+  p.window = w == "max" ? IoLogParams::Window::Max : w == "both" ? IoLogParams::Window::Both : IoLogParams::Window::Avg;
+  p.offset = c.b("workload.log_offset");
+  p.issue_time = c.b("workload.log_issue_time");
+  p.prio = c.b("workload.log_prio");
+  p.per_job = c.b("workload.log_per_job");
+  return p;
+}
+
 WorkloadParams read_workload_params(const Config& c) {
   WorkloadParams w;
   w.pattern = c.s("workload.pattern");

@@ -240,6 +240,7 @@ void NvmeHost::exit_others(const Job& j) {
 
 void NvmeHost::finish(Job& j) {
   if (j.state == State::Done) return;
+  if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
   j.state = State::Done;
   ++done_jobs_;
   if (j.pace.exit_what != ExitWhat::None) exit_others(j);
@@ -418,6 +419,9 @@ void NvmeHost::wake() {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
+      if (j.log && !cmd.status)
+        j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
+                          cmd.bytes, gp->get_address(), (cmd.complete_ps - cmd.submit_ps) / 1000});
     }
     --outstanding_;
     --queue_outstanding_[qid];

@@ -25,6 +25,7 @@
 #include "common/payload_pool.h"
 #include "common/rng.h"
 #include "common/nvme_command.h"
+#include "host/completion_log.h"
 #include "host/io_request.h"
 #include "host/rate_samples.h"
 
@@ -83,6 +84,8 @@ class NvmeHost : public sc_core::sc_module {
   const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
+  // Job j's log (fio's write_*_log): told every completion its statistics count, and its end. Not owned.
+  void set_log(size_t j, CompletionLog* log) { jobs_[j]->log = log; }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
   uint64_t completed() const { return stats_.ios[0] + stats_.ios[1]; }
   uint32_t outstanding() const { return outstanding_; }
@@ -107,6 +110,7 @@ class NvmeHost : public sc_core::sc_module {
     std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
     bool exited = false;        // stopped by another job's exit_what
     RateWindows bw_windows, iops_windows;
+    CompletionLog* log = nullptr;  // set_log
     Rng arrivals;               // rate_process=poisson: the gaps
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed

@@ -1,6 +1,8 @@
 #include "report/output_dir.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -8,6 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +27,15 @@ namespace {
 const char* const kStagingPrefix = ".ssdtlm-staging-";
 const char* const kPrevPrefix = "prev-";  // in the staging folder: an earlier file kept until the move is over
 
+// The kernel's getdents64 record (the C library has no declaration of it).
+struct linux_dirent64_view {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[1];
+};
+
 // What the signal handler removes: fixed storage, written only while the signals are blocked.
 constexpr int kMaxPaths = 40;
 char g_paths[kMaxPaths][PATH_MAX];
@@ -32,9 +45,31 @@ const int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_old[3];
 bool g_installed[3] = {false, false, false};
 
+// Unlinks every file in the staging folder (its names are not all known up front: fio's logs), with system
+// calls only (async-signal-safe): open, getdents64, unlinkat.
+void remove_staged_files() {
+  const int fd = ::open(g_staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  alignas(8) char buf[4096];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    for (long at = 0; at < n;) {
+      const auto* d = reinterpret_cast<const struct linux_dirent64_view*>(buf + at);
+      const char* name = buf + at + offsetof(linux_dirent64_view, d_name);
+      if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) ::unlinkat(fd, name, 0);
+      at += d->d_reclen;
+    }
+  }
+  ::close(fd);
+}
+
 extern "C" void remove_staging_and_reraise(int sig) {
   for (int i = 0; i < g_count; ++i) ::unlink(g_paths[i]);
-  if (g_staging[0]) ::rmdir(g_staging);
+  if (g_staging[0]) {
+    remove_staged_files();
+    ::rmdir(g_staging);
+  }
   ::signal(sig, SIG_DFL);
   ::raise(sig);  // delivered when the handler returns: the signal's default action (termination)
 }
@@ -157,6 +192,15 @@ void OutputDir::write(const std::string& name, const std::string& text) {
   const int werr = n == text.size() ? 0 : errno;
   if (std::fclose(f) != 0 || werr) throw fail(werr ? std::strerror(werr) : errno_text());
   staged_.push_back(name);
+}
+
+void OutputDir::adopt(const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (!exists_here(staging_ / name))
+      throw OutputError("option --out " + dir_.string() + ": " + name + " was not written; the previous outputs are " +
+                        "left as they were");
+    if (std::find(staged_.begin(), staged_.end(), name) == staged_.end()) staged_.push_back(name);
+  }
 }
 
 void OutputDir::commit(const std::vector<std::string>& known) { move_in(known, true); }

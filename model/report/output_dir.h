@@ -7,7 +7,7 @@
 // is undone (the earlier files renamed back), so --out holds the whole previous set or the whole new one;
 // SIGINT, SIGTERM and SIGHUP are held off while the files move. A run that fails, or is interrupted by
 // SIGINT, SIGTERM or SIGHUP, leaves the previous set as it was and no staging folder (the signal handler
-// removes it with async-signal-safe calls, then lets the signal take its default course). Only SIGKILL or a
+// removes every file in it and then it, with async-signal-safe calls, then lets the signal take its default course). Only SIGKILL or a
 // crash can leave a staging folder behind: the next run into the same --out removes the folders of
 // processes that are gone.
 #pragma once
@@ -36,6 +36,9 @@ class OutputDir {
 
   // Staged; `name` must be one of output_file_names(). Throws OutputError.
   void write(const std::string& name, const std::string& text);
+  // Files the run wrote into staging() itself (fio's logs, streamed as the run goes): staged like write()'s.
+  void adopt(const std::vector<std::string>& names);
+  const std::filesystem::path& staging() const { return staging_; }
   // Moves the staged files into `dir` and moves out every name in `known` that was not staged, all or
   // nothing (see above); throws OutputError naming the step that failed.
   void commit(const std::vector<std::string>& known);

@@ -1,5 +1,6 @@
 #include "sim/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include "common/sim_time.h"
 #include "workload/workload_factory.h"
 #include "frontend/fio/fio_json.h"
+#include "frontend/fio/fio_logs.h"
 #include "report/memory_estimate.h"
 #include "sim/run_outputs.h"
 #include "report/sampler.h"
@@ -46,6 +48,7 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
   const PreconditionParams& pp = params.precondition;
   std::unique_ptr<Workload> w =
       pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
+  std::vector<std::string> log_files;
   auto t0 = std::chrono::steady_clock::now();
   pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
     if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
@@ -95,7 +98,17 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   std::unique_ptr<WaveTracer> wave;
   if (!o.vcd_path.empty()) wave = start_waveform(o, info.name, *p, params.sim.seed);
 
+  // fio's logs, written as the timed run goes (after preconditioning: its I/O is not a job's).
+  std::vector<IoLogParams> log_params;
+  for (const JobParams& job : params.jobs) log_params.push_back(job.log);
+  std::unique_ptr<fio::FioLogSet> logs;
+  if (std::any_of(log_params.begin(), log_params.end(), [](const IoLogParams& l) { return l.any(); })) {
+    logs = std::make_unique<fio::FioLogSet>(o.log_dir.empty() ? "." : o.log_dir, log_params);
+    for (size_t j = 0; j < p->host().jobs(); ++j) p->host().set_log(j, logs->job(j));
+  }
+
   sampler.start_clock();
+  std::vector<std::string> log_files;
   auto t0 = std::chrono::steady_clock::now();
   const std::vector<RecoveryReport> recoveries = timed_run(*p, params, watchdog);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -104,10 +117,12 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
     throw watchdog.stuck("the simulation stalled with jobs unfinished and no event pending");
   sampler.finish();
+  if (logs) log_files = logs->close();
   WaveFinish wave_end;
   if (wave) wave_end = finish_waveform(*wave, now_ps(), o.vcd_path);
 
   RunResult r;
+  r.log_files = std::move(log_files);
   r.summary = make_summary(*p, pre, wall);
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());

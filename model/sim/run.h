@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/params.h"
 #include "frontend/fio/fio_job.h"
@@ -21,6 +22,7 @@ struct RunOptions {
   bool fio_json = false;             // also make fio's JSON layout (RunResult::fio_json)
   bool fio_json_plus = false;        //   with the clat bins (fio's json+)
   const FioJobFile* fio = nullptr;   // the job file the configuration came from, for fio_json
+  std::string log_dir;               // where the jobs' fio logs (workload.log_*) go; empty = the current directory
 };
 
 struct RunResult {
@@ -29,6 +31,7 @@ struct RunResult {
   std::string timeseries_csv;
   std::string latency_cdf_csv;
   std::string lpn_writes_csv;  // only with stats.lpn_writes
+  std::vector<std::string> log_files;  // the fio logs written into RunOptions::log_dir
   int exit_code = 0;  // 0 ok, 1 integrity errors
 };
 

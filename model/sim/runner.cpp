@@ -46,6 +46,7 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   // Where the results go is checked before the simulation, not after it.
   if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());
   OutputDir staged(req.out_dir);
+  ro.log_dir = staged.staging().string();
   RunResult r;
   try {
     r = simulate(c, info, ro);

@@ -27,9 +27,12 @@ def default_signals():
 
 
 def start_long(bin_dir, cwd):
-    """A run of many minutes, started; returns once its staging folder exists (the simulation under way)."""
+    """A run of many minutes writing fio logs, started; returns once its staging folder exists (the simulation
+    under way)."""
     p = subprocess.Popen([str(bin_dir / "ssdtlm-generic"), "--out", "out", "--quiet", "--vcd", "out/run.vcd",
-                          *SMALL, "--set", "workload.io_count=200000000"],
+                          *SMALL, "--set", "workload.io_count=200000000",
+                          # fio's logs, written into the staging folder as the run goes: removed too
+                          "--set", "workload.log_bw=b", "--set", "workload.log_lat=l"],
                          cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=default_signals)
     staging = Path(cwd) / "out" / (".ssdtlm-staging-%d" % p.pid)

@@ -240,6 +240,24 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["bw_avg_ms"] = double(s.bwavgtime_ms);
     c["iops_avg_ms"] = double(s.iopsavgtime_ms);
     c["exit_what"] = s.exitall ? s.exit_what : "none";
+    // fio's logs (make_log_name: a write_*_log without a name takes the job's).
+    const auto log_name = [&](const std::optional<std::string>& v) { return !v ? "" : v->empty() ? s.name : *v; };
+    if (s.log.issue_time && (!s.lat_log || !s.log.offset))
+      fail(s.log_issue_time_at, "log_issue_time needs write_lat_log and log_offset (as fio says)");
+    c["log_bw"] = log_name(s.bw_log);
+    c["log_lat"] = log_name(s.lat_log);
+    c["log_iops"] = log_name(s.iops_log);
+    c["log_hist"] = log_name(s.hist_log);
+    c["log_avg_ms"] = s.log.avg_ms;
+    c["log_hist_ms"] = s.log.hist_ms;
+    c["log_hist_coarseness"] = s.log.hist_coarseness;
+    c["log_window_value"] = s.log.window == IoLogParams::Window::Max    ? "max"
+                            : s.log.window == IoLogParams::Window::Both ? "both"
+                                                                        : "avg";
+    c["log_offset"] = s.log.offset;
+    c["log_issue_time"] = s.log.issue_time;
+    c["log_prio"] = s.log.prio;
+    c["log_per_job"] = s.log.per_job;
     // fio's verify phase: a job that writes reads back what it wrote (verify=null too: it reads, it does not
     // compare); a job that only reads checks what it reads, with no I/O of its own.
     const bool verifying = s.verify != "0" && s.do_verify && d.w;

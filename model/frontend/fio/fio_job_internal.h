@@ -15,6 +15,7 @@
 #include "common/text.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "host/completion_log.h"
 
 namespace ssdtlm {
 namespace fio {
@@ -128,6 +129,10 @@ struct Spec {
   bool do_verify = true;
   uint64_t verify_backlog = 0;
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
+  // fio's logs: write_*_log's names (set without a value = the job's name), the other log_* options.
+  std::optional<std::string> bw_log, lat_log, iops_log, hist_log;
+  IoLogParams log;
+  Line log_issue_time_at;
   std::string rate_process = "linear";
   std::string rw_sequencer = "sequential";
   uint64_t think_ns = 0, think_blocks = 1;

@@ -119,6 +119,38 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.bwavgtime_ms = count(l, kb);
   } else if (key == "iopsavgtime") {
     s.iopsavgtime_ms = count(l, kb);
+  } else if (key == "write_bw_log" || key == "write_lat_log" || key == "write_iops_log" || key == "write_hist_log") {
+    if (l.value.find('/') != std::string::npos)
+      fail(l, "expected a file name: ssdtlm writes the logs into --out, without a directory");
+    (key == "write_bw_log" ? s.bw_log : key == "write_lat_log" ? s.lat_log : key == "write_iops_log" ? s.iops_log
+                                                                                              : s.hist_log) = l.value;
+  } else if (key == "log_avg_msec") {
+    s.log.avg_ms = count(l, kb);
+  } else if (key == "log_hist_msec") {
+    s.log.hist_ms = count(l, kb);
+  } else if (key == "log_hist_coarseness") {
+    s.log.hist_coarseness = uint32_t(count(l, kb));
+    if (s.log.hist_coarseness > 6) fail(l, "expected 0 to 6");
+  } else if (key == "log_window_value") {
+    need_value(l);
+    const std::string v = lower(l.value);
+    if (v == "avg" || v == "0") s.log.window = IoLogParams::Window::Avg;
+    else if (v == "max" || v == "1") s.log.window = IoLogParams::Window::Max;
+    else if (v == "both") s.log.window = IoLogParams::Window::Both;
+    else fail(l, "expected avg, max or both (or 0, 1)");
+  } else if (key == "log_offset") {
+    s.log.offset = flag(l);
+  } else if (key == "log_issue_time") {
+    s.log.issue_time = flag(l);
+    s.log_issue_time_at = l;
+  } else if (key == "log_prio") {
+    s.log.prio = flag(l);
+  } else if (key == "per_job_logs") {
+    s.log.per_job = flag(l);
+  } else if (key == "log_store_compressed") {
+    if (flag(l)) not_modelled(l, "compressed logs (.fz): ssdtlm writes fio's plain text logs");
+  } else if (key == "log_alternate_epoch") {
+    if (flag(l)) not_modelled(l, "log times from the wall clock's epoch: the logs are in simulated time from the job's start");
   } else if (key == "new_group") {
     s.new_group = flag(l);
   } else if (key == "group_reporting") {

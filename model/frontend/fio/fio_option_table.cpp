@@ -71,10 +71,8 @@ const std::set<std::string>& no_effect_options() {
       // clocks, statistics, logs and reports
       "clocksource", "gtod_reduce", "gtod_cpu", "disable_lat", "disable_clat", "disable_slat",
       "disable_bw_measurement", "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
-      "significant_figures", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "log_avg_msec",
-      "log_hist_msec", "log_hist_coarseness", "log_window_value", "log_offset", "log_prio", "log_issue_time",
-      "log_entries", "log_compression", "log_compression_cpus", "log_store_compressed", "log_alternate_epoch",
-      "log_alternate_epoch_clock_id", "per_job_logs", "stats", "disk_util", "unified_rw_reporting",
+      "significant_figures", "log_entries", "log_compression", "log_compression_cpus",
+      "log_alternate_epoch_clock_id", "stats", "disk_util", "unified_rw_reporting",
       "block_error_percentiles", "description", "unit_base", "write_iolog",
       // verification and buffer contents (the integrity checker verifies every read)
       "verify_offset", "verify_interval", "verify_pattern", "verify_pattern_interval",

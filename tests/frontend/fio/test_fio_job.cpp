@@ -349,11 +349,11 @@ direct=1
 filename=/dev/nvme0n1
 [a]
 ioengine=io_uring
-write_lat_log=lat
+log_entries=4096
 cpus_allowed=0-3
 [b]
 )");
-  CHECK(f.ignored == std::vector<std::string>{"ioengine", "direct", "filename", "write_lat_log", "cpus_allowed"});
+  CHECK(f.ignored == std::vector<std::string>{"ioengine", "direct", "filename", "log_entries", "cpus_allowed"});
 }
 
 namespace {
