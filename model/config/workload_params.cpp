@@ -32,6 +32,18 @@ JobPacing read_pacing(const Config& c) {
   p.arrival_seed = workload_seed(c) * 31 + 7;
   p.bw_avg_ns = ns(c.d("workload.bw_avg_ms") * 1e6);
   p.iops_avg_ns = ns(c.d("workload.iops_avg_ms") * 1e6);
+  try {
+    p.ss = parse_steady_state(c.s("workload.ss"));
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError("workload.ss: " + std::string(e.what()));
+  }
+  p.ss.dur_ms = uint64_t(std::llround(c.d("workload.ss_dur_ms")));
+  p.ss.ramp_ms = uint64_t(std::llround(c.d("workload.ss_ramp_ms")));
+  p.ss.interval_ms = uint64_t(std::llround(c.d("workload.ss_interval_ms")));
+  if (p.ss.dur_ms > 0 && p.ss.dur_ms < p.ss.interval_ms)
+    throw ConfigError("workload.ss_dur_ms=" + std::to_string(p.ss.dur_ms) + ": expected at least workload.ss_interval_ms (" +
+                      std::to_string(p.ss.interval_ms) + " ms): the criterion needs whole intervals");
+  p.ss_group = c.i("workload.report_group");
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/io_op.h"
+#include "host/steady_state.h"
 
 namespace ssdtlm {
 
@@ -45,6 +46,8 @@ struct JobPacing {
   uint64_t arrival_seed = 1;     //   their random stream
   uint64_t bw_avg_ns = 500000000;    // fio bwavgtime: window of the bandwidth samples (0 = none)
   uint64_t iops_avg_ns = 500000000;  // fio iopsavgtime: window of the IOPS samples (0 = none)
+  SteadyStateParams ss;          // fio ss, ss_dur, ss_ramp, ss_interval: stop at steady state
+  int64_t ss_group = -1;         //   jobs of one group >= 0 (fio group_reporting) are measured together
 };
 
 // Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...

@@ -61,6 +61,11 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     if (!j->pace.wait_for.empty())  // validated: names an earlier job (check_job_dependencies)
       for (size_t k = 0; k < jobs_.size(); ++k)
         if (wait_for_names(j->pace.wait_for, jobs_[k]->spec.name)) j->waits.push_back(k);
+    if (j->pace.ss.on()) {  // fio's steady state: the job's own, or its report group's
+      for (auto& k : jobs_)
+        if (j->pace.ss_group >= 0 && k->pace.ss_group == j->pace.ss_group && k->ss) j->ss = k->ss;
+      if (!j->ss) j->ss = std::make_shared<SteadyState>(j->pace.ss);
+    }
     j->wake_ps = kNever;
     j->end_ps = kNever;
     for (uint32_t q = 0; q < spec.queues; ++q) queue_job_.push_back(uint16_t(jobs_.size()));
@@ -177,6 +182,7 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   j.bw_windows.start(j.measure_ps, ns_ps(j.pace.bw_avg_ns));
   j.iops_windows.start(j.measure_ps, ns_ps(j.pace.iops_avg_ns));
   j.stats.last_complete_ps = j.measure_ps;
+  if (j.ss) j.ss->start(j.measure_ps);
   if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
   if (!measuring_) measured_.last_complete_ps = j.measure_ps;
   measuring_ = true;
@@ -419,6 +425,10 @@ void NvmeHost::wake() {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
+      if (j.ss && !cmd.status && !j.ss->attained() &&
+          j.ss->completed(cmd.complete_ps, cmd.bytes, (cmd.complete_ps - cmd.submit_ps) / 1000))
+        for (auto& k : jobs_)  // steady state: the job and its group stop as fio terminates them
+          if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
       if (j.log && !cmd.status)
         j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
                           cmd.bytes, gp->get_address(), (cmd.complete_ps - cmd.submit_ps) / 1000});

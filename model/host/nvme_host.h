@@ -84,6 +84,7 @@ class NvmeHost : public sc_core::sc_module {
   const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
+  const SteadyState* job_steady_state(size_t j) const { return jobs_[j]->ss.get(); }  // null: no ss
   // Job j's log (fio's write_*_log): told every completion its statistics count, and its end. Not owned.
   void set_log(size_t j, CompletionLog* log) { jobs_[j]->log = log; }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
@@ -111,6 +112,7 @@ class NvmeHost : public sc_core::sc_module {
     bool exited = false;        // stopped by another job's exit_what
     RateWindows bw_windows, iops_windows;
     CompletionLog* log = nullptr;  // set_log
+    std::shared_ptr<SteadyState> ss;  // fio's steady state (shared by the jobs of one report group), or null
     Rng arrivals;               // rate_process=poisson: the gaps
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed

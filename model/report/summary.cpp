@@ -8,6 +8,7 @@
 
 #include "common/sim_time.h"
 #include "common/units.h"
+#include "frontend/fio/fio_json.h"
 #include "workload/trace/trace_fit.h"
 
 namespace ssdtlm {
@@ -121,6 +122,14 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     }
     s["jobs"] = jobs;
   }
+  nlohmann::json steady = nlohmann::json::array();  // fio's steady state of each job that looks for it
+  for (size_t j = 0; j < p.host().jobs(); ++j)
+    if (const SteadyState* ss = p.host().job_steady_state(j)) {
+      nlohmann::json one = nlohmann::json::parse(steady_state_json(*ss).dump());
+      one["job"] = p.host().job(j).name;
+      steady.push_back(one);
+    }
+  if (!steady.empty()) s["steadystate"] = steady;
   s["host"]["read_paths"] = read_paths_json(h);
   s["map"] = map_summary(p);
   if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
@@ -300,6 +309,14 @@ std::string summary_text(const nlohmann::json& s) {
       add(std::snprintf(line, sizeof line, "job %-7s %.4f..%.4f s: %llu I/Os, %.0f IOPS, %.1f MB/s%s\n",
                         j["name"].get<std::string>().c_str(), d(j["start_s"]), d(j["start_s"]) + d(j["span_s"]),
                         u(j["ios"]), d(j["iops"]), d(j["mbps"]), j.value("exited", false) ? " (stopped by exit_what)" : ""));
+  if (s.contains("steadystate"))
+    for (const auto& ss : s["steadystate"]) {
+      char when[48] = "not attained";
+      if (u(ss["attained"])) std::snprintf(when, sizeof when, "attained %.3f s after the job's start", d(ss["attained_s"]));
+      add(std::snprintf(line, sizeof line, "steady      %s %s: %s (criterion %s over %llu intervals)\n",
+                        ss["job"].get<std::string>().c_str(), ss["ss"].get<std::string>().c_str(), when,
+                        ss["criterion"].get<std::string>().c_str(), u(ss["data"]["iops"].size())));
+    }
   const auto& w = s["waf"];
   add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n", d(w["total"]),
                     d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"])));

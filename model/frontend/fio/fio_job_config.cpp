@@ -244,6 +244,11 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     const auto log_name = [&](const std::optional<std::string>& v) { return !v ? "" : v->empty() ? s.name : *v; };
     if (s.log.issue_time && (!s.lat_log || !s.log.offset))
       fail(s.log_issue_time_at, "log_issue_time needs write_lat_log and log_offset (as fio says)");
+    c["ss"] = s.ss;
+    c["ss_dur_ms"] = double(s.ss_dur_ns) / 1e6;
+    c["ss_ramp_ms"] = double(s.ss_ramp_ns) / 1e6;
+    c["ss_interval_ms"] = double(s.ss_interval_ns) / 1e6;
+    if (s.ss_dur_ns && s.ss_dur_ns < s.ss_interval_ns) fail(s.ss_dur_at, "ss_dur is shorter than ss_interval");
     c["log_bw"] = log_name(s.bw_log);
     c["log_lat"] = log_name(s.lat_log);
     c["log_iops"] = log_name(s.iops_log);

@@ -4,6 +4,7 @@
 
 #include "common/text.h"
 #include "common/units.h"
+#include "host/steady_state.h"
 #include "workload/placement/placement_workload.h"
 
 namespace ssdtlm {
@@ -151,6 +152,22 @@ void Interpreter::apply(Spec& s, const Line& l) {
     if (flag(l)) not_modelled(l, "compressed logs (.fz): ssdtlm writes fio's plain text logs");
   } else if (key == "log_alternate_epoch") {
     if (flag(l)) not_modelled(l, "log times from the wall clock's epoch: the logs are in simulated time from the job's start");
+  } else if (key == "steadystate") {
+    need_value(l);
+    try {
+      parse_steady_state(lower(l.value));
+    } catch (const std::invalid_argument& e) {
+      fail(l, e.what());
+    }
+    s.ss = lower(l.value);
+  } else if (key == "steadystate_duration") {
+    s.ss_dur_ns = time_value(l, 1e9);
+    s.ss_dur_at = l;
+  } else if (key == "steadystate_ramp_time") {
+    s.ss_ramp_ns = time_value(l, 1e9);
+  } else if (key == "steadystate_check_interval") {
+    s.ss_interval_ns = time_value(l, 1e9);
+    if (s.ss_interval_ns < 1000000) fail(l, "expected at least 1 ms");
   } else if (key == "new_group") {
     s.new_group = flag(l);
   } else if (key == "group_reporting") {

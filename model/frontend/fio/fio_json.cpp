@@ -21,6 +21,7 @@ struct Entry {
   bool first = true;
   uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
   uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
+  const SteadyState* ss = nullptr;     // fio's steady state (one per report group)
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -124,6 +125,33 @@ nlohmann::ordered_json latency_bins(const Histogram& all, const std::vector<cons
 
 }  // namespace
 
+nlohmann::ordered_json steady_state_json(const SteadyState& ss) {
+  const SteadyStateParams& p = ss.params();
+  char criterion[64];
+  std::snprintf(criterion, sizeof criterion, "%f%s", ss.criterion(), p.percent ? "%" : "");
+  const auto mean = [](const std::vector<uint64_t>& v) {
+    uint64_t sum = 0;
+    for (uint64_t x : v) sum += x;
+    return v.empty() ? uint64_t(0) : sum / v.size();
+  };
+  const std::vector<uint64_t> iops = ss.iops(), bw = ss.bw(), lat = ss.lat();
+  nlohmann::ordered_json data = {{"bw_mean", mean(bw)}, {"iops_mean", mean(iops)}};
+  if (p.metric == SteadyStateParams::Metric::Lat) {
+    data["lat_mean"] = mean(lat);
+    data["lat_ns"] = lat;
+  }
+  data["iops"] = iops;
+  data["bw"] = bw;
+  return {{"ss", p.text()},
+          {"duration", p.dur_ms / 1000},
+          {"attained", ss.attained() ? 1 : 0},
+          {"criterion", criterion},
+          {"max_deviation", ss.deviation()},
+          {"slope", ss.slope()},
+          {"data", data},
+          {"attained_s", ss.attained() ? double(ss.attained_ps()) / 1e12 : 0.0}};  // not fio's: when
+}
+
 const std::vector<double>& fio_percentiles() {
   static const std::vector<double> p = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
   return p;
@@ -152,6 +180,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     }
     merge(entries[at], host.job_stats(j));
     Entry& e = entries[at];
+    if (!e.ss) e.ss = host.job_steady_state(j);
     const uint64_t start = host.job_start_ps(j);
     if (e.job_start_ps == 0 || start < e.job_start_ps) e.job_start_ps = start;
   }
@@ -224,6 +253,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1000, false, 1000);
     job["latency_ms"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000"},
                                      1000000, true, 1000000);
+    if (e.ss) job["steadystate"] = steady_state_json(*e.ss);
     jobs.push_back(std::move(job));
   }
 

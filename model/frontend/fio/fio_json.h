@@ -12,6 +12,7 @@
 //           read_ticks, write_ticks, in_queue (ms: the sum of the latencies), util (% die-array busy time)
 //   bw_* / iops_* from the job's windows of bwavgtime / iopsavgtime (HostStats::bw, iops), iodepth_level from the
 //   depth at each submission; json_plus adds clat_ns.bins (fio's json+).
+//   steadystate (jobs with ss_dur): as fio's, see steady_state_json.
 // Not written: the latency-target fields.
 //
 // Jobs whose workload.report_group is the same value >= 0 are one entry (fio's group_reporting): their
@@ -30,6 +31,11 @@ namespace ssdtlm {
 // (job and global options, jobnames, group ids); `version` goes into "fio version".
 nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nlohmann::json& summary, const FioJobFile* fio,
                              const std::string& version, bool json_plus = false);
+
+// fio's "steadystate" object of a job (stat.c): ss, duration (s), attained, criterion, max_deviation, slope,
+// data {bw_mean, iops_mean, [lat_mean, lat_ns,] iops, bw} over the last ss_dur; then attained_s (not fio's: the
+// simulated time it was attained).
+nlohmann::ordered_json steady_state_json(const SteadyState& ss);
 
 // fio's default percentile list: 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99.
 const std::vector<double>& fio_percentiles();

@@ -336,7 +336,8 @@ TEST_CASE("fio: unknown options, options outside a section and bad values name f
   CHECK_THAT(error_of("[j]\nnorandommap=perhaps\n"), Contains("true or false"));
   CHECK_THAT(error_of("[j]\nrw\n"), Contains("expected a value"));
   CHECK_THAT(error_of("[global]\nbs=4k\n"), Contains("no job section"));
-  CHECK_THAT(error_of("[j]\nsteadystate=iops:1%\n"), Contains("not modelled") && Contains("steady state"));
+  CHECK_THAT(error_of("[j]\nsteadystate=iops\n"), Contains("job.fio:2") && Contains("expected iops, iops_slope"));
+  CHECK_THAT(error_of("[j]\nss_dur=10ms\nss_interval=1s\n"), Contains("job.fio:2") && Contains("shorter than ss_interval"));
   CHECK_THAT(error_of("[j]\ninclude /nonexistent/x.fio\n"), Contains("include") && Contains("cannot open"));
   CHECK_THROWS_AS(read_fio_job_file("/nonexistent/job.fio", kDevice), ConfigError);
 }
