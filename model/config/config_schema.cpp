@@ -35,6 +35,13 @@ const std::vector<KeySpec>& config_schema() {
       {"flash.multiplane", T::String, "always", 0, 0, {"always", "opportunistic", "never"}, "", "multi-plane operations (geometry.planes_per_die > 1): always = every operation works all planes of a die at once (one tR, tPROG, tBERS); opportunistic = as always, and a read joins the die's next queued reads on other planes whose page satisfies flash.plane_rule (their tR overlap); never = one plane at a time (a program or erase takes planes x tPROG or tBERS, a read one tR per plane it touches)"},
       {"flash.plane_rule", T::String, "same_page", 0, 0, {"same_page", "any"}, "", "flash.multiplane=opportunistic: the plane-address rule for combining: same_page = the same page offset in each plane's block; any = any pages"},
       {"flash.one_shot", T::Bool, false, 0, 0, {}, "", "mlc/tlc/qlc: one-shot programming: a wordline's pages take their data-in, then the last one programs the wordline in one tPROG (the largest of timing.page_prog_us); the others take no array time"},
+      // SLC cache over MLC/TLC/QLC (docs/nand.md)
+      {"slc.mode", T::String, "none", 0, 0, {"none", "static", "dynamic"}, "", "SLC cache: host writes go first into blocks run in SLC mode (pages_per_block / bits pages, timing.slc_* times) and are folded into MLC/TLC/QLC blocks later (in the background when the host is idle, in the foreground when the cache is full). static = the first blocks of every die hold slc.static_bytes in SLC mode for good; dynamic = any free block may run in SLC mode while the die keeps room to fold them all (the cache shrinks as data fills the drive). Needs flash.cell mlc, tlc or qlc and ftl.gc_unit=block"},
+      {"slc.static_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "slc.mode=static: SLC cache capacity (rounded up to whole SLC blocks on every die); its blocks come out of the spare area"},
+      {"slc.when_full", T::String, "fold", 0, 0, {"fold", "direct"}, "", "SLC cache full: fold = host writes wait for a fold to free an SLC block (the drive writes at the folded rate); direct = they go to MLC/TLC/QLC blocks directly (the native rate)"},
+      {"timing.slc_read_us", T::Real, 30.0, 0.01, 1e5, {}, "us", "slc.mode: tR of a page in an SLC-mode block"},
+      {"timing.slc_prog_us", T::Real, 200.0, 0.01, 1e6, {}, "us", "slc.mode: tPROG of a page in an SLC-mode block"},
+      {"timing.slc_erase_us", T::Real, 3500.0, 0.01, 1e7, {}, "us", "slc.mode: tBERS of an SLC-mode block"},
       // NVMe front end and PCIe link
       {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},
       {"nvme.link_latency_ns", T::Real, 500.0, 0.0, 1e7, {}, "ns", "one-way PCIe latency per transfer"},

@@ -340,3 +340,29 @@ std::vector<std::string> config_warnings(const Config& c) {
 }
 
 }  // namespace ssdtlm
+
+namespace ssdtlm {
+
+void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
+               const FdpParams& fdp) {
+  if (slc.mode == SlcMode::None) return;
+  if (slc.bits < 2) fail("slc.mode", "an SLC cache needs a native mode of several bits per cell (flash.cell mlc, tlc or qlc), got flash.cell=slc");
+  if (gc.superblock) fail("slc.mode", "an SLC cache needs ftl.gc_unit=block (folding collects one SLC block at a time), got superblock");
+  if (streams.zns) fail("slc.mode", "an SLC cache with zns.enabled is not supported (zones own their blocks)");
+  if (fdp.enabled) fail("slc.mode", "an SLC cache with fdp.enabled is not supported yet");
+  if (g.pages_per_block < slc.bits) fail("geometry.pages_per_block", "an SLC block needs at least one page: at least " + std::to_string(slc.bits) + " pages per block");
+  if (slc.mode == SlcMode::Static && slc.static_bytes == 0)
+    fail("slc.static_bytes", "slc.mode=static needs the cache size in bytes (> 0), got 0");
+  if (slc.mode != SlcMode::Static && slc.static_bytes != 0)
+    fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
+}
+
+uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams&) {
+  if (slc.mode == SlcMode::None) return 0;
+  if (slc.mode == SlcMode::Dynamic) return 1;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
+  const uint32_t n = uint32_t((slc.static_bytes + block_bytes - 1) / block_bytes);
+  return n + (n + slc.bits - 1) / slc.bits;
+}
+
+}  // namespace ssdtlm

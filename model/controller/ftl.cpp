@@ -72,6 +72,7 @@ FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag) {
 void Ftl::send(FlashOp& op, uint64_t not_before) {
   op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
+  op.slc = ftl_.blocks().is_slc(op.die * g_.blocks_per_die + op.block);  // SLC-mode timing (slc.*)
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -90,6 +91,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;
   cmd.ready_ps = *core;
   if (cmd.op == IoOp::Read) host_.read_taken();
+  if (SlcCache* slc = ftl_.slc()) slc->set_idle(false);  // a command: the host is not idle (slc.*)
   if (!started_) {  // the first command: the dies as preconditioning left them
     started_ = true;
     flush_.refresh_all();

@@ -115,7 +115,10 @@ void HostPath::finish_read(NvmeCommand& cmd) {
   --reads_outstanding_;
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
   if (write_stop_) stop_or_resume_writes();
+  if (reads_outstanding_ == 0 && f_.ftl_.slc()) f_.gc_.host_idle(idle());
 }
+
+bool HostPath::idle() const { return reads_outstanding_ == 0 && !wait_head_ && !f_.flush_.flushing(); }
 
 void HostPath::on_read(FlashOp& op) {
   auto& cmd = *static_cast<NvmeCommand*>(op.owner);

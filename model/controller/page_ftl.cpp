@@ -51,6 +51,16 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
 
 uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
   if (blocks_.lines()) return pick_line_block(die, c);
+  if (slc_ && slc_->has_full(die)) {
+    // Fold the oldest SLC block when folding is due, or when GC needs a victim and (dynamic cache, whose SLC
+    // blocks come from the free pool) it holds no more valid units than the best TLC/QLC victim.
+    bool fold = fold_wanted(die);
+    if (!fold && gc_needed(die) && slc_->dynamic()) {
+      const uint32_t best = blocks_.peek_victim(die);
+      fold = best == kInvalid || blocks_.valid(slc_->oldest_full(die)) <= blocks_.valid(best);
+    }
+    if (fold) return blocks_.pick_slc_victim(die);
+  }
   const uint32_t v = blocks_.pick_victim(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;

@@ -24,6 +24,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   UnitKind kind = UnitKind::UD;      // programs: what is written
   uint8_t stream = 0;                // programs: frontier stream the page belongs to
   ReadKind read_kind = ReadKind::User;
+  bool slc = false;        // the block is in SLC mode: SLC array times (slc.*)
   uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
   uint64_t done_ps = 0;    // set by the channel controller on completion
   // Initiator bookkeeping: who waits for this operation. (Header fields share the first cache lines; the
@@ -44,6 +45,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
     kind = UnitKind::UD;
     stream = 0;
     read_kind = ReadKind::User;
+    slc = false;
     ready_ps = done_ps = 0;
     owner = nullptr;
     next = nullptr;

@@ -133,9 +133,15 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"gc_victims", f.gc_victims},
                {"gc_units_moved", f.gc_units_moved},
                {"page_bytes", page_bytes}};
-  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3] + f.fold_programs;
   s["waf"] = {{"total", waf(all)}, {"ud", waf(f.programs[0])}, {"md", waf(f.programs[1])},
               {"gud", waf(f.programs[2])}, {"gmd", waf(f.programs[3])}};
+  if (p.ftl().page_ftl().slc()) {  // slc.*: only with the cache, so other summaries stand
+    s["waf"]["fold"] = waf(f.fold_programs);
+    s["nand"]["programs"]["fold"] = f.fold_programs;
+    s["nand"]["reads"]["fold"] = f.fold_reads;
+    s["slc"] = slc_summary(p);
+  }
   IntegrityChecker* c = p.checker();
   s["integrity"] = {{"enabled", c != nullptr},
                     {"checked_reads", c ? c->checked() : 0},
