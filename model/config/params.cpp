@@ -350,6 +350,7 @@ Params read_params(const Config& c) {
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);
+  p.reliability = read_reliability_params(c);
   return p;
 }
 

@@ -234,6 +234,13 @@ uint32_t BlockManager::open_slc(uint32_t die, uint32_t stream) {
   return b;
 }
 
+bool BlockManager::take_victim(uint32_t b) {
+  if (lines_ || blocks_[b].state != BlockState::Full) return false;
+  victim_->remove(b);
+  blocks_[b].state = BlockState::Victim;
+  return true;
+}
+
 uint32_t BlockManager::pick_slc_victim(uint32_t die) {
   if (!slc_ || !slc_->has_full(die)) return kInvalid;
   const uint32_t b = slc_->pop_full(die);

@@ -94,6 +94,8 @@ class BlockManager {
   bool is_slc(uint32_t gblock) const { return slc_ && slc_->is_slc(gblock); }
   // The die's oldest full SLC block, as a fold victim (kInvalid if none).
   uint32_t pick_slc_victim(uint32_t die);
+  // A given full block as a victim (read reclaim); false if it is not a GC candidate now (block mode).
+  bool take_victim(uint32_t gblock);
   // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): while at least `urgent` blocks
   // (lines) are free, pick_victim and start_line decline a victim with more than `max_valid` valid units
   // (`max_valid_line` for lines); declined() tells whether the last pick was declined.

@@ -128,6 +128,9 @@ void HostPath::on_read(FlashOp& op) {
       checker->check(cmd.lpn + i, cmd.expect[i], op.lpn[s], op.version[s], op.done_ps);
     }
   cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+  cmd.retries = std::max(cmd.retries, op.retries);
+  cmd.soft_tier = std::max(cmd.soft_tier, op.soft_tier);
+  cmd.uncorrectable = cmd.uncorrectable || op.uncorrectable;
   if (--cmd.pending == 0) finish_read(cmd);
 }
 

@@ -20,6 +20,7 @@
 #include "controller/streams/streams.h"
 #include "flash/die.h"
 #include "flash/geometry.h"
+#include "flash/reliability/reliability.h"
 
 namespace ssdtlm {
 
@@ -79,6 +80,11 @@ class PageFtl {
   }
   SlcCache* slc() { return slc_.get(); }
   const SlcCache* slc() const { return slc_.get(); }
+  // The reliability model (reliability.*): per-block wear, retention and read-disturb state, read reclaim.
+  void set_reliability(std::unique_ptr<Reliability> r) { rel_ = std::move(r); }
+  Reliability* reliability() { return rel_.get(); }
+  const Reliability* reliability() const { return rel_.get(); }
+  bool reclaim_wanted(uint32_t die) const { return rel_ && rel_->reclaim_due(die); }
   // Should the die fold an SLC block now (idle host, or a full cache)?
   bool fold_wanted(uint32_t die) const { return slc_ && slc_->fold_wanted(die, blocks_.free_blocks(die)); }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
@@ -252,6 +258,7 @@ class PageFtl {
   std::unique_ptr<TranslationStore> tstore_;
   std::unique_ptr<Streams> streams_;
   std::unique_ptr<SlcCache> slc_;  // null: slc.mode=none
+  std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   bool early_erase_ = false;              // test hook (inject_early_erase)

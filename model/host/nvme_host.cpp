@@ -36,6 +36,19 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
     if (k == 0) {
       ++into.path_count[int(cmd.path)];
       into.path_ns[int(cmd.path)] += ns;
+      if (cmd.uncorrectable) {
+        ++into.uncorrectable;
+      } else if (cmd.soft_tier) {
+        ++into.soft_count;
+        into.soft_ns += ns;
+      } else if (cmd.retries) {
+        ++into.retry_count;
+        into.retry_steps += cmd.retries;
+        into.retry_ns += ns;
+      } else {
+        ++into.clean_count;
+        into.clean_ns += ns;
+      }
     }
     ++into.ios[k];
     into.bytes[k] += cmd.bytes;

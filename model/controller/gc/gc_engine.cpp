@@ -52,7 +52,7 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.credit = std::max(j.credit, 1.0);
   if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
   // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
-  else if (ftl_.blocks().is_slc(victim) && !ftl_.gc_needed(d)) j.ratio = 1e30;
+  else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d)) && !ftl_.gc_needed(d)) j.ratio = 1e30;
 }
 
 void GcEngine::end_scan(uint32_t d) {
@@ -65,7 +65,7 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
   const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
-                              ftl_.fold_wanted(d);
+                              ftl_.fold_wanted(d) || ftl_.reclaim_wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
