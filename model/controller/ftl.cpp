@@ -134,7 +134,10 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
   if (wave_ && op.cmd == FlashCmd::Erase) wave_->touch(op.die);  // a block freed
   bool release = true;
   switch (FtlOpTag(op.tag)) {
-    case kHostRead: host_.on_read(op); break;
+    case kHostRead:
+      host_.on_read(op);
+      if (ftl_.reclaim_wanted(op.die)) gc_.kick(op.die);  // read reclaim (reliability.*): reads find the blocks
+      break;
     case kRmwRead: host_.on_rmw_read(op); break;
     case kFlush: release = flush_.on_flush(op); break;
     case kGcRead: gc_.on_read(op); break;
