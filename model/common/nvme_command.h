@@ -17,9 +17,6 @@ namespace ssdtlm {
 enum class ReadPath : uint8_t { Buffer = 0, Data = 1, MapRead = 2, MapWrite = 3, GcWait = 4 };
 constexpr int kReadPaths = 5;
 
-// NVMe status of a read the ECC could not correct (Media and Data Integrity Errors: Unrecovered Read Error).
-constexpr uint16_t kUnrecoveredReadError = 0x281;
-
 struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   IoOp op = IoOp::Read;
   uint32_t lpn = 0;     // first 4 KiB mapping unit

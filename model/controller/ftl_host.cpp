@@ -111,6 +111,11 @@ void HostPath::read(NvmeCommand& cmd) {
   if (--cmd.pending == 0) finish_read(cmd);
 }
 
+namespace {
+// NVMe status of a read the ECC could not correct (Media and Data Integrity Errors: Unrecovered Read Error).
+constexpr uint16_t kUnrecoveredReadError = 0x281;
+}  // namespace
+
 void HostPath::finish_read(NvmeCommand& cmd) {
   --reads_outstanding_;
   // reliability.*: a read the ECC could not correct completes with Unrecovered Read Error (its data is not
