@@ -57,6 +57,8 @@ uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
         rel_->reclaimed();
         return b;
       }
+    // Only stale entries (blocks collected or erased meanwhile): no victim unless GC or folding wants one.
+    if (!gc_needed(die) && !fold_wanted(die) && !gc_.any_staged(die)) return kInvalid;
   }
   if (slc_ && slc_->has_full(die)) {
     // Fold the oldest SLC block when folding is due, or when GC needs a victim and (dynamic cache, whose SLC
