@@ -170,6 +170,6 @@ TEST_CASE("validation: slc and reliability", "[config][validation]") {
   CHECK_THAT(error_with({"slc.mode=dynamic", "flash.cell=tlc", "ftl.gc_unit=superblock", "ftl.gc_free_blocks=3"}),
              Contains("slc.mode") && Contains("superblock"));
   CHECK_THAT(error_with({"reliability.model=rber", "reliability.rber_params=1,2,3"}), Contains("reliability.rber_params"));
-  CHECK_THAT(error_with({"reliability.soft_rber=1e-3"}), Contains("reliability.soft_rber"));
+  CHECK_THAT(error_with({"reliability.soft_rber=1e-3,2e-2"}), Contains("reliability.soft_rber") && Contains("increasing"));
   CHECK_THAT(error_with({"reliability.soft_reads=1,2,3"}), Contains("reliability.soft_reads"));
 }

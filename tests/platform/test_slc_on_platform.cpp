@@ -88,9 +88,15 @@ TEST_CASE("slc: a dynamic cache folds while the host idles, writes past it direc
   const std::string jobs = R"([{"name": "write", "io_bytes": 33554432},
       {"name": "idle_read", "io_bytes": 33554432, "read_fraction": 1, "start_delay_ms": 1000, "stonewall": true}])";
   const auto idle = run("dynamic_idle", drive_json(R"({"mode": "dynamic"})", jobs, R"({"fill": false, "drive_writes": 0})"));
-  CHECK(idle["slc"]["host_bytes"] == 33554432);
-  CHECK(idle["slc"]["folded_bytes"] == 33554432);  // all folded in the background
-  CHECK(idle["slc"]["blocks_in_use"] == 0);
+  // What the buffer holds below its low watermark stays there (0.5 MiB at most); each die's open SLC block is
+  // not folded (only full ones are); every full one is, in the background (the cache was never full).
+  const uint64_t written = 33554432, buffer = 524288, slc_block = 32 * 16384;
+  const uint64_t host = idle["slc"]["host_bytes"].get<uint64_t>();
+  CHECK(host >= written - buffer);
+  CHECK(idle["slc"]["direct_bytes"] == 0);
+  CHECK(idle["slc"]["capacity_bytes"].get<uint64_t>() > written);
+  CHECK(idle["slc"]["folded_bytes"].get<uint64_t>() >= host - kDies * slc_block);
+  CHECK(idle["slc"]["blocks_in_use"].get<uint64_t>() <= uint64_t(kDies));
   CHECK(idle["integrity"]["checked_reads"].get<uint64_t>() == 32 * 256);
   const double empty_capacity = idle["slc"]["capacity_bytes"].get<double>();
   // The same with the drive filled first: its dynamic cache is smaller; the writes past it go to TLC directly.
@@ -99,5 +105,5 @@ TEST_CASE("slc: a dynamic cache folds while the host idles, writes past it direc
   INFO("cache: empty drive " << empty_capacity << " B, filled drive " << full["slc"]["capacity_bytes"] << " B");
   CHECK(full["slc"]["capacity_bytes"].get<double>() < 0.5 * empty_capacity);
   CHECK(full["slc"]["direct_bytes"].get<uint64_t>() > 0);
-  CHECK(full["slc"]["host_bytes"].get<uint64_t>() + full["slc"]["direct_bytes"].get<uint64_t>() == 33554432);
+  CHECK(full["slc"]["host_bytes"].get<uint64_t>() + full["slc"]["direct_bytes"].get<uint64_t>() >= written - buffer);
 }
