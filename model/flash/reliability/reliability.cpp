@@ -1,6 +1,7 @@
 #include "flash/reliability/reliability.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ssdtlm {
 
@@ -31,7 +32,8 @@ double Reliability::block_rber(uint32_t gblock, uint32_t erases, bool slc, uint6
 ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases, bool slc, uint64_t now_ps) {
   const double c = pe(erases, slc), h = hours(gblock, now_ps), r = double(reads_[gblock]) / g_.pages_per_block;
   ++reads_[gblock];
-  const double mean = model_.mean_rber(c, h, r), shift = model_.shift_rber(c, h, r);
+  const ReliabilityParams& p = model_.params();
+  const double shift = model_.shift_rber(c, h, r), mean = p.eps + p.alpha * std::pow(c, p.k) + shift;
   const uint64_t key = (uint64_t(gblock) * g_.pages_per_block + page) << 20 ^ erases;
   const ReadOutcome o = model_.decode(mean, shift, model_.page_factor(key));
   ReliabilityCounters& k = counters_;
@@ -44,7 +46,6 @@ ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases
   if (o.soft_tier && !o.uncorrectable) ++k.soft_decodes;
   if (o.uncorrectable) ++k.uncorrectable;
   k.decode_ps += o.decode_ps;
-  const ReliabilityParams& p = model_.params();
   const bool due = (p.reclaim_reads && reads_[gblock] >= p.reclaim_reads) ||
                    (p.reclaim_steps && (o.retries >= p.reclaim_steps || o.soft_tier));
   if (due && !queued_[gblock]) {
