@@ -27,7 +27,7 @@ double p999(const nlohmann::json& s) { return s["host"]["latency_us"]["read"]["p
 
 }  // namespace
 
-TEST_CASE("reliability: a fresh drive reads without retries; a worn, aged one retries, soft-decodes and has a higher p99.9", "[platform][reliability]") {
+TEST_CASE("reliability: a fresh drive reads without retries, a worn and aged one retries, soft-decodes and has a higher p99.9", "[platform][reliability]") {
   const auto fresh = run("fresh", "");
   CHECK(fresh["reliability"]["retries"] == 0);
   CHECK(fresh["reliability"]["soft_decodes"] == 0);
