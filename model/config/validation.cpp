@@ -44,7 +44,8 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
                       std::to_string(int64_t(g.blocks_per_die) - int64_t(data_blocks)) +
                       " spare blocks per die; garbage collection needs at least " +
                       std::to_string(reserved_blocks_per_die + 1) +
-                      " (ftl.gc_free_blocks + open blocks + 1): raise over_provisioning or blocks_per_plane");
+                      " (ftl.gc_free_blocks + open blocks + 1, and the SLC cache's blocks with slc.*): raise "
+                      "over_provisioning or blocks_per_plane (or lower slc.static_bytes)");
 }
 
 void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {
