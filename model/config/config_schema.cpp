@@ -55,7 +55,7 @@ const std::vector<KeySpec>& config_schema() {
       {"reliability.soft_reads", T::String, "2,4", 0, 0, {}, "reads", "per soft tier: extra sensing reads (tR + data-out each)"},
       {"reliability.soft_decode_us", T::String, "8,30", 0, 0, {}, "us", "per soft tier: decode latency on the controller after the data-out"},
       {"reliability.reclaim_reads", T::Int, 0, 0, 2147483647.0, {}, "reads", "read reclaim: a block read this many times since programmed is relocated in the background (GC engine); 0 = off"},
-      {"reliability.reclaim_retry_steps", T::Int, 0, 0, 64, {}, "steps", "read reclaim: a block whose read needed this many read-retry steps, or soft decoding, is relocated; 0 = off"},
+      {"reliability.reclaim_retry_steps", T::Int, 0, 0, 64, {}, "steps", "read reclaim: a block whose read needed this many read-retry steps, or soft decoding, is relocated, when the page's wear floor alone would decode first time (its errors come from retention and read disturb, which a fresh copy does not have); 0 = off"},
       {"reliability.slc_endurance_gain", T::Real, 10.0, 1.0, 1e4, {}, "ratio", "slc.*: a block in SLC mode wears as if its P/E cycles were this many times fewer"},
       // NVMe front end and PCIe link
       {"nvme.link_mbps", T::Real, 3938.0, 1.0, 1e6, {}, "MB/s", "PCIe link bandwidth per direction (Gen3 x4 = 3938)"},

@@ -35,7 +35,8 @@ ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases
   const ReliabilityParams& p = model_.params();
   const double shift = model_.shift_rber(c, h, r), mean = p.eps + p.alpha * std::pow(c, p.k) + shift;
   const uint64_t key = (uint64_t(gblock) * g_.pages_per_block + page) << 20 ^ erases;
-  const ReadOutcome o = model_.decode(mean, shift, model_.page_factor(key));
+  const double factor = model_.page_factor(key);
+  const ReadOutcome o = model_.decode(mean, shift, factor);
   ReliabilityCounters& k = counters_;
   ++k.reads;
   k.max_rber = std::max(k.max_rber, o.rber);
@@ -46,8 +47,11 @@ ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases
   if (o.soft_tier && !o.uncorrectable) ++k.soft_decodes;
   if (o.uncorrectable) ++k.uncorrectable;
   k.decode_ps += o.decode_ps;
+  // Retry depth triggers reclaim only where relocation helps: the page's wear floor alone decodes first time,
+  // so its retries come from retention and read disturb, which a fresh copy does not have.
+  const bool shifted = (mean - shift) * factor <= p.hard_rber;
   const bool due = (p.reclaim_reads && reads_[gblock] >= p.reclaim_reads) ||
-                   (p.reclaim_steps && (o.retries >= p.reclaim_steps || o.soft_tier));
+                   (p.reclaim_steps && shifted && (o.retries >= p.reclaim_steps || o.soft_tier));
   if (due && !queued_[gblock]) {
     queued_[gblock] = 1;
     reclaim_[g_.die_of_gblock(gblock)].push_back(gblock);
