@@ -53,6 +53,10 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   uint32_t pending = 0;         // flash reads (or map operations) outstanding
   bool map_wait = false;        // waiting for map operations before its own flash work
   ReadPath path = ReadPath::Buffer;
+  // reliability.*: the most read-retry steps and the highest soft tier any of its flash reads needed, and
+  // whether one was uncorrectable (host.read_paths.ecc)
+  uint8_t retries = 0, soft_tier = 0;
+  bool uncorrectable = false;
   uint64_t ready_ps = 0;        // data ready in the controller
   std::vector<uint32_t> expect; // integrity: version expected per unit, captured at lookup
   NvmeCommand* next = nullptr;  // intrusive queue link (submission queue, buffer wait queue)
@@ -64,6 +68,8 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     partial = 0;
     map_wait = false;
     path = ReadPath::Buffer;
+    retries = soft_tier = 0;
+    uncorrectable = false;
     qid = stream = proc_slot = run = dspec = status = 0;
     dtype = 0;
     append = false;

@@ -93,12 +93,23 @@ FlashParams read_flash_params(const Config& c) {
   const std::string mp = c.s("flash.multiplane");
   p.multiplane = mp == "never" ? MultiPlane::Never : mp == "opportunistic" ? MultiPlane::Opportunistic : MultiPlane::Always;
   p.plane_any = c.s("flash.plane_rule") == "any";
+  p.slc = DieTiming{us_ps(c.d("timing.slc_read_us")), us_ps(c.d("timing.slc_prog_us")), us_ps(c.d("timing.slc_erase_us"))};
   const std::string reads = c.s("timing.page_read_us"), progs = c.s("timing.page_prog_us");
   check_page_types_for_cell(cell, reads, progs, p.one_shot);
   if (p.page_types == 1) return p;
   parse_page_times("timing.page_read_us", reads, p.page_types, cell, p.timing.t_read_ps, p.page_read_ps);
   parse_page_times("timing.page_prog_us", progs, p.page_types, cell, p.timing.t_prog_ps, p.page_prog_ps);
   p.derive();
+  return p;
+}
+
+SlcParams read_slc_params(const Config& c) {
+  SlcParams p;
+  const std::string mode = c.s("slc.mode"), cell = c.s("flash.cell");
+  p.mode = mode == "static" ? SlcMode::Static : mode == "dynamic" ? SlcMode::Dynamic : SlcMode::None;
+  p.static_bytes = c.u("slc.static_bytes");
+  p.fold_when_full = c.s("slc.when_full") == "fold";
+  p.bits = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
   return p;
 }
 
@@ -300,6 +311,11 @@ Params read_params(const Config& c) {
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
   p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? p.streams.zns_layout.zones.max_active + 3 + (p.frontiers.map ? 1 : 0)
                                                                                : fdp_frontiers_per_die(p.fdp, p.frontiers));
+  p.slc = read_slc_params(c);
+  check_slc(p.slc, p.geometry, p.gc, p.streams, p.fdp);
+  if (p.slc.mode != SlcMode::None && !p.fault.power_loss_ps.empty())  // recovery does not know SLC blocks yet
+    throw ConfigError("key 'slc.mode': an SLC cache with power losses (fault.power_loss_*) is not supported yet");
+  p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
@@ -337,6 +353,7 @@ Params read_params(const Config& c) {
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);
+  p.reliability = read_reliability_params(c);
   return p;
 }
 

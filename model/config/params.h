@@ -13,6 +13,8 @@
 #include "controller/mapping/map_cache.h"
 #include "controller/nvme_controller.h"
 #include "controller/power_loss.h"
+#include "controller/slc/slc_cache.h"
+#include "flash/reliability/rber_model.h"
 #include "controller/placement/fdp.h"
 #include "controller/streams/streams.h"
 #include "flash/channel.h"
@@ -99,6 +101,8 @@ struct Params {
   Geometry geometry;             // geometry.* (derived; validated with the reserved blocks below)
   uint32_t reserved_blocks_per_die = 0;
   FlashParams flash;             // timing.* and flash.*
+  SlcParams slc;                 // slc.* (its timing.slc_* in flash.slc)
+  ReliabilityParams reliability; // reliability.*
   ChannelParams bus;             // timing.channel_*, timing.cmd_ns
   FtlParams ftl;                 // firmware.*, buffer watermarks, ftl.die_queue_depth, sched.policy
   GcParams gc;
@@ -126,6 +130,10 @@ Params read_params(const Config& c);
 // Builders of one part, for tests and tools; each checks the rules of its keys.
 Geometry read_geometry(const Config& c, uint32_t reserved_blocks_per_die);
 FlashParams read_flash_params(const Config& c);
+// reliability.*: the RBER model and the ECC ladder (the lists checked).
+ReliabilityParams read_reliability_params(const Config& c);
+// slc.*: the cache's mode and size (bits per cell from flash.cell).
+SlcParams read_slc_params(const Config& c);
 ChannelParams read_channel_params(const Config& c);
 FtlParams read_ftl_params(const Config& c);
 GcParams read_gc_params(const Config& c);

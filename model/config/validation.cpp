@@ -44,7 +44,8 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
                       std::to_string(int64_t(g.blocks_per_die) - int64_t(data_blocks)) +
                       " spare blocks per die; garbage collection needs at least " +
                       std::to_string(reserved_blocks_per_die + 1) +
-                      " (ftl.gc_free_blocks + open blocks + 1): raise over_provisioning or blocks_per_plane");
+                      " (ftl.gc_free_blocks + open blocks + 1, and the SLC cache's blocks with slc.*): raise "
+                      "over_provisioning or blocks_per_plane (or lower slc.static_bytes)");
 }
 
 void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {
@@ -337,6 +338,32 @@ std::vector<std::string> config_warnings(const Config& c) {
                   std::to_string(buffer - saved) + " bytes of acknowledged writes at each power loss "
                   "(docs/power_loss.md)");
   return out;
+}
+
+}  // namespace ssdtlm
+
+namespace ssdtlm {
+
+void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
+               const FdpParams& fdp) {
+  if (slc.mode == SlcMode::None) return;
+  if (slc.bits < 2) fail("slc.mode", "an SLC cache needs a native mode of several bits per cell (flash.cell mlc, tlc or qlc), got flash.cell=slc");
+  if (gc.superblock) fail("slc.mode", "an SLC cache needs ftl.gc_unit=block (folding collects one SLC block at a time), got superblock");
+  if (streams.zns) fail("slc.mode", "an SLC cache with zns.enabled is not supported (zones own their blocks)");
+  if (fdp.enabled) fail("slc.mode", "an SLC cache with fdp.enabled is not supported yet");
+  if (g.pages_per_block < slc.bits) fail("geometry.pages_per_block", "an SLC block needs at least one page: at least " + std::to_string(slc.bits) + " pages per block");
+  if (slc.mode == SlcMode::Static && slc.static_bytes == 0)
+    fail("slc.static_bytes", "slc.mode=static needs the cache size in bytes (> 0), got 0");
+  if (slc.mode != SlcMode::Static && slc.static_bytes != 0)
+    fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
+}
+
+uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams&) {
+  if (slc.mode == SlcMode::None) return 0;
+  if (slc.mode == SlcMode::Dynamic) return 1;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
+  const uint32_t n = uint32_t((slc.static_bytes + block_bytes - 1) / block_bytes);
+  return n + (n + slc.bits - 1) / slc.bits;
 }
 
 }  // namespace ssdtlm

@@ -41,6 +41,12 @@ void check_streams(const StreamParams& s, const std::string& internal, bool supe
 // (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,
 // map.protected_ratio).
 void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies);
+// slc.*: a native mode of several bits per cell, block GC, no zones or FDP, a static size when static.
+void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
+               const FdpParams& fdp);
+// Blocks per die the SLC cache keeps from data: static = its blocks and the TLC/QLC blocks a fold of them all
+// needs; dynamic = one (the cache never takes more than the die can fold).
+uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams& gc);
 
 // ftl.gc_victim names a registered victim policy.
 void check_victim_policy_name(const GcParams& gc);

@@ -67,7 +67,8 @@ void BlockManager::forget_filled(uint32_t stream) {
 uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   uint32_t& f = frontier_[size_t(die) * streams_ + stream];
   if (f == kInvalid) {
-    const uint32_t b = open_block(die, stream);
+    uint32_t b = slc_ && stream < layout_.user && slc_->on() ? open_slc(die, stream) : kInvalid;
+    if (b == kInvalid) b = open_block(die, stream);
     if (b == kInvalid) return kInvalid;
     ++opened_[size_t(die) * streams_ + stream];
     f = b;
@@ -79,6 +80,10 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   uint32_t page = blk.next_page++;
   ++blk.inflight;
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
+  if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
+    blk.next_page = uint16_t(g_.pages_per_block);
+    f = kInvalid;
+  }
   return (b * g_.pages_per_block + page) * g_.units_per_page;
 }
 
@@ -125,6 +130,11 @@ bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {
 void BlockManager::close(uint32_t b) {
   blocks_[b].state = BlockState::Full;
   close_seq_[b] = close_clock_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (slc_ && slc_->is_slc(b)) {  // folded, not collected by GC
+    blocks_[b].state = BlockState::Cached;
+    slc_->closed(b);
+    return;
+  }
   if (!lines_) {
     victim_->insert(b, blocks_[b].valid);
     return;
@@ -202,11 +212,48 @@ uint32_t BlockManager::pick_victim(uint32_t die) {
   return b;
 }
 
+void BlockManager::set_slc(SlcCache* slc) {
+  slc_ = slc;
+  if (!slc || slc->static_blocks() == 0) return;
+  // Static: the first blocks of every die are the cache's, out of the free pool (the ring starts after them).
+  const uint32_t n = slc->static_blocks();
+  for (uint32_t d = 0; d < g_.dies; ++d) {
+    if (free_[d].head != 0 || free_[d].count != g_.blocks_per_die)
+      throw std::logic_error("the SLC cache is set up before any block is allocated");
+    free_[d].head = n;
+    free_[d].count -= n;
+  }
+  total_free_.fetch_sub(uint64_t(n) * g_.dies, std::memory_order_relaxed);
+}
+
+uint32_t BlockManager::open_slc(uint32_t die, uint32_t stream) {
+  if (!slc_->may_open(die, free_[die].count)) return kInvalid;
+  if (slc_->params().mode == SlcMode::Static) return slc_->take_static(die);
+  const uint32_t b = open_block(die, stream);
+  if (b != kInvalid) slc_->opened(b);
+  return b;
+}
+
+bool BlockManager::take_victim(uint32_t b) {
+  if (lines_ || blocks_[b].state != BlockState::Full) return false;
+  victim_->remove(b);
+  blocks_[b].state = BlockState::Victim;
+  return true;
+}
+
+uint32_t BlockManager::pick_slc_victim(uint32_t die) {
+  if (!slc_ || !slc_->has_full(die)) return kInvalid;
+  const uint32_t b = slc_->pop_full(die);
+  blocks_[b].state = BlockState::Victim;
+  return b;
+}
+
 void BlockManager::erased(uint32_t b) {
   Block& blk = blocks_[b];
   if (blk.valid != 0) throw std::logic_error("erase of block " + std::to_string(b) + " with valid data");
   blk.state = BlockState::Free;
   blk.next_page = 0;
+  if (slc_ && slc_->is_slc(b) && slc_->erased(b)) return;  // a static SLC block: back to the cache's own
   if (lines_) {  // the line is free once every die's block is
     Line& l = line_[g_.block_in_die(b)];
     if (++l.erased == g_.dies) {

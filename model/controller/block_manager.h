@@ -23,11 +23,13 @@
 #include <vector>
 
 #include "controller/gc/victim_policy.h"
+#include "controller/slc/slc_cache.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
 
-enum class BlockState : uint8_t { Free, Open, Full, Victim };
+// Cached: a full SLC block (slc.*), waiting to be folded; never a GC victim candidate.
+enum class BlockState : uint8_t { Free, Open, Full, Victim, Cached };
 
 // The write frontiers of a die, numbered: the user streams (streams.count + 1, stream 0 the default), then
 // the GC streams (one shared, or one per user stream), then, with translation pages on flash, the map
@@ -85,6 +87,15 @@ class BlockManager {
     }
   }
   uint32_t pick_victim(uint32_t die);  // global block id or kInvalid (block mode)
+  uint32_t peek_victim(uint32_t die) const { return victim_->peek(die); }
+  // The SLC cache (slc.*, block mode): user frontiers open SLC blocks while it allows. Call before use.
+  void set_slc(SlcCache* slc);
+  SlcCache* slc() const { return slc_; }
+  bool is_slc(uint32_t gblock) const { return slc_ && slc_->is_slc(gblock); }
+  // The die's oldest full SLC block, as a fold victim (kInvalid if none).
+  uint32_t pick_slc_victim(uint32_t die);
+  // A given full block as a victim (read reclaim); false if it is not a GC candidate now (block mode).
+  bool take_victim(uint32_t gblock);
   // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): while at least `urgent` blocks
   // (lines) are free, pick_victim and start_line decline a victim with more than `max_valid` valid units
   // (`max_valid_line` for lines); declined() tells whether the last pick was declined.
@@ -176,6 +187,7 @@ class BlockManager {
     uint64_t base = 0;
   };
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
+  uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid
   void forget_filled(uint32_t stream);  // drops the lines no die still writes or has to start
   void retire_oldest(uint32_t stream);
   void close(uint32_t gblock);
@@ -186,6 +198,7 @@ class BlockManager {
   uint32_t streams_;
   uint32_t gc_reserve_ = 1;
   std::unique_ptr<VictimPolicy> victim_;
+  SlcCache* slc_ = nullptr;  // null: no SLC cache
   std::vector<Block> blocks_;
   std::vector<uint32_t> ring_;    // free block ids (global), blocks_per_die slots per die
   std::vector<FreeRing> free_;    // per die

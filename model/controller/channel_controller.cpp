@@ -94,9 +94,12 @@ uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
 }
 
 uint64_t ChannelController::array_time(const FlashOp& op) const {
-  const uint64_t t = op.cmd == FlashCmd::Read      ? params_.read_ps(op.page)
-                     : op.cmd == FlashCmd::Program ? params_.prog_ps(op.page)
-                                                   : params_.timing.t_erase_ps;
+  const DieTiming& slc = params_.slc;  // SLC-mode blocks (slc.*)
+  const uint64_t t = op.cmd == FlashCmd::Read      ? (op.slc ? slc.t_read_ps : params_.read_ps(op.page))
+                     : op.cmd == FlashCmd::Program ? (op.slc ? slc.t_prog_ps : params_.prog_ps(op.page))
+                                                   : (op.slc ? slc.t_erase_ps : params_.timing.t_erase_ps);
+  // Read-retry steps and soft sensing reads (reliability.*): another tR and data-out each, on the die.
+  if (op.extra_reads) return t + op.extra_reads * (t + bus_.transfer_ps(bytes_of(op)));
   // Without multi-plane operations the die works its planes one after the other.
   return params_.multiplane == MultiPlane::Never ? t * uint64_t(__builtin_popcount(plane_mask(op))) : t;
 }

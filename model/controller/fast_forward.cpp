@@ -65,6 +65,9 @@ void PageFtl::ff_merge_counters() {
     counters_.erases += d.erases;
     counters_.gc_victims += d.gc_victims;
     counters_.gc_units_moved += d.gc_units_moved;
+    counters_.fold_programs += d.fold_programs;
+    counters_.fold_reads += d.fold_reads;
+    counters_.slc_folded_units += d.slc_folded_units;
     d = FlashCounters();
   }
 }

@@ -72,6 +72,22 @@ FlashOp& Ftl::new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag) {
 void Ftl::send(FlashOp& op, uint64_t not_before) {
   op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
+  const uint32_t gblock = op.die * g_.blocks_per_die + op.block;
+  op.slc = ftl_.blocks().is_slc(gblock);  // SLC-mode timing (slc.*)
+  if (Reliability* rel = ftl_.reliability()) {  // reliability.*: what this read costs; wear and age bookkeeping
+    if (op.cmd == FlashCmd::Read) {
+      const ReadOutcome o = rel->on_read(gblock, op.page, ftl_.die(op.die).erase_count(op.block), op.slc, now_ps());
+      op.extra_reads = o.extra_reads;
+      op.retries = o.retries;
+      op.soft_tier = o.soft_tier;
+      op.uncorrectable = o.uncorrectable;
+      op.decode_ps = o.decode_ps;
+    } else if (op.cmd == FlashCmd::Program) {
+      rel->on_program(gblock, op.page, now_ps());
+    } else {
+      rel->on_erase(gblock);
+    }
+  }
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -90,6 +106,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;
   cmd.ready_ps = *core;
   if (cmd.op == IoOp::Read) host_.read_taken();
+  if (SlcCache* slc = ftl_.slc()) slc->set_idle(false);  // a command: the host is not idle (slc.*)
   if (!started_) {  // the first command: the dies as preconditioning left them
     started_ = true;
     flush_.refresh_all();
@@ -113,10 +130,14 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);
+  op.done_ps += op.decode_ps;  // soft decoding on the controller (reliability.*)
   if (wave_ && op.cmd == FlashCmd::Erase) wave_->touch(op.die);  // a block freed
   bool release = true;
   switch (FtlOpTag(op.tag)) {
-    case kHostRead: host_.on_read(op); break;
+    case kHostRead:
+      host_.on_read(op);
+      if (ftl_.reclaim_wanted(op.die)) gc_.kick(op.die);  // read reclaim (reliability.*): reads find the blocks
+      break;
     case kRmwRead: host_.on_rmw_read(op); break;
     case kFlush: release = flush_.on_flush(op); break;
     case kGcRead: gc_.on_read(op); break;

@@ -62,7 +62,10 @@ void FlushScheduler::pump() {
 uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
   const BlockManager& b = f_.ftl_.blocks();
   const uint32_t n = f_.streams_.user_streams();
-  if (b.free_blocks(d) > b.gc_reserve()) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  // slc.when_full=fold: with the SLC cache full, host writes wait for a fold, unless their frontier has room.
+  const SlcCache* slc = f_.ftl_.slc();
+  const bool wait_fold = slc && slc->host_waits(d, b.free_blocks(d));
+  if (b.free_blocks(d) > b.gc_reserve() && !wait_fold) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
   // GC into the user frontiers: a die collecting a victim may need every page left in its frontiers (in
   // superblock mode its block of the line is free again only once every die has erased theirs), so with no
   // block to spare its host writes wait for GC.
@@ -123,11 +126,14 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
       ftl.prefetch_map(op.lpn[s]);
     }
   }
+  uint32_t units = 0;
   for (uint32_t s = 0; s < g.units_per_page; ++s) {
     if (op.lpn[s] == kInvalid) continue;
     ftl.map(op.lpn[s], ppa + s);
-    ++f_.stats_.flushed_units;
+    ++units;
   }
+  f_.stats_.flushed_units += units;
+  if (ftl.slc()) (ftl.blocks().is_slc(g.gblock_of(ppa)) ? ftl.counters().slc_host_units : ftl.counters().slc_direct_units) += units;
   ++flushes_pending_;
   ++ftl.counters().programs[uint32_t(UnitKind::UD)];
   ++inflight_[die];
@@ -158,6 +164,7 @@ bool FlushScheduler::on_flush(FlashOp& op) {
   f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
   if (ZnsNamespace* z = f_.streams_.zns()) z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
   --inflight_[op.die];
+  if (f_.ftl_.slc()) f_.gc_.host_idle(f_.host_.idle());
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);
   if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op

@@ -10,7 +10,10 @@ namespace ssdtlm {
 
 void GcDriver::kick(uint32_t die) {
   // (Superblock mode: also when a victim line holds a block of this die to collect.)
-  if (gc_.die(die).active || !(f_.ftl_.gc_needed(die) || f_.ftl_.blocks().line_pending(die)) || !next_victim(die))
+  if (gc_.die(die).active ||
+      !(f_.ftl_.gc_needed(die) || f_.ftl_.blocks().line_pending(die) || f_.ftl_.fold_wanted(die) ||
+        f_.ftl_.reclaim_wanted(die)) ||
+      !next_victim(die))
     return;
   gc_.start(die);
   advance(die);  // ends with f_.flush_.refresh(die)
@@ -44,7 +47,10 @@ void GcDriver::advance(uint32_t die) {
         op.page = page;
         op.slot_mask = mask;
         op.read_kind = ReadKind::Gc;
-        ++f_.ftl_.counters().reads[uint32_t(ReadKind::Gc)];
+        if (f_.ftl_.blocks().is_slc(job.victim))
+          ++f_.ftl_.counters().fold_reads;
+        else
+          ++f_.ftl_.counters().reads[uint32_t(ReadKind::Gc)];
         ++job.reads;
         f_.send(op);
       }
@@ -130,6 +136,16 @@ void GcDriver::on_program(FlashOp& op) {
     f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, op.die}, &gc_.die(op.die).map_updates,
                     true);
   advance(op.die);
+}
+
+void GcDriver::host_idle(bool idle) {
+  // Background folding (slc.*): the dies with a full SLC block start folding when the host goes idle.
+  SlcCache* slc = f_.ftl_.slc();
+  if (!slc || slc->idle() == idle) return;
+  slc->set_idle(idle);
+  if (idle)
+    for (uint32_t d = 0; d < f_.g_.dies; ++d)
+      if (slc->has_full(d)) kick(d);
 }
 
 void GcDriver::on_erase(FlashOp& op) {

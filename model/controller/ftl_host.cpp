@@ -111,20 +111,34 @@ void HostPath::read(NvmeCommand& cmd) {
   if (--cmd.pending == 0) finish_read(cmd);
 }
 
+namespace {
+// NVMe status of a read the ECC could not correct (Media and Data Integrity Errors: Unrecovered Read Error).
+constexpr uint16_t kUnrecoveredReadError = 0x281;
+}  // namespace
+
 void HostPath::finish_read(NvmeCommand& cmd) {
   --reads_outstanding_;
+  // reliability.*: a read the ECC could not correct completes with Unrecovered Read Error (its data is not
+  // delivered; the host counts it failed).
+  if (cmd.uncorrectable) cmd.status = kUnrecoveredReadError;
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
   if (write_stop_) stop_or_resume_writes();
+  if (reads_outstanding_ == 0 && f_.ftl_.slc()) f_.gc_.host_idle(idle());
 }
+
+bool HostPath::idle() const { return reads_outstanding_ == 0 && !wait_head_ && !f_.flush_.flushing(); }
 
 void HostPath::on_read(FlashOp& op) {
   auto& cmd = *static_cast<NvmeCommand*>(op.owner);
-  if (IntegrityChecker* checker = f_.checker_)
+  if (IntegrityChecker* checker = f_.checker_; checker && !op.uncorrectable)  // (an uncorrectable read is not delivered)
     for (uint32_t m = op.slot_mask; m; m &= m - 1) {
       uint32_t s = uint32_t(__builtin_ctz(m)), i = op.aux[s];
       checker->check(cmd.lpn + i, cmd.expect[i], op.lpn[s], op.version[s], op.done_ps);
     }
   cmd.ready_ps = std::max(cmd.ready_ps, op.done_ps);
+  cmd.retries = std::max(cmd.retries, op.retries);
+  cmd.soft_tier = std::max(cmd.soft_tier, op.soft_tier);
+  cmd.uncorrectable = cmd.uncorrectable || op.uncorrectable;
   if (--cmd.pending == 0) finish_read(cmd);
 }
 

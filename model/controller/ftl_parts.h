@@ -39,6 +39,8 @@ class HostPath {
   const NvmeCommand* waiting() const { return wait_head_; }  // the first write waiting for buffer room
   uint64_t waiting_units() const;
   void read_taken() { ++reads_outstanding_; }
+  // No host command in the FTL: no read outstanding, no write waiting for room, no flush under way (slc.*).
+  bool idle() const;
 
  private:
   void read(NvmeCommand& cmd);
@@ -96,6 +98,7 @@ class GcDriver {
  public:
   GcDriver(Ftl& f, GcEngine& gc) : f_(f), gc_(gc) {}
   void kick(uint32_t die);  // starts the die's GC if it needs it
+  void host_idle(bool idle);  // slc.*: the host went idle (fold in the background) or busy
   void advance(uint32_t die);
   void on_read(FlashOp& op);
   void on_program(FlashOp& op);

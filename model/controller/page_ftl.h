@@ -20,6 +20,7 @@
 #include "controller/streams/streams.h"
 #include "flash/die.h"
 #include "flash/geometry.h"
+#include "flash/reliability/reliability.h"
 
 namespace ssdtlm {
 
@@ -31,6 +32,10 @@ struct FlashCounters {
   uint64_t erases = 0;
   uint64_t gc_victims = 0;
   uint64_t gc_units_moved = 0;
+  // SLC cache (slc.*): fold programs (pages into TLC/QLC, not counted in programs[GUD]) and fold reads (not in
+  // reads[gc]); host units into SLC and direct into TLC/QLC; units folded.
+  uint64_t fold_programs = 0, fold_reads = 0;
+  uint64_t slc_host_units = 0, slc_direct_units = 0, slc_folded_units = 0;
 };
 
 class PageFtl {
@@ -68,6 +73,20 @@ class PageFtl {
   // (the die has no reclaimable space: a configuration that cannot make progress).
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
+  // The SLC cache (slc.*; block mode). Call before use, before any write.
+  void set_slc(std::unique_ptr<SlcCache> slc) {
+    slc_ = std::move(slc);
+    blocks_.set_slc(slc_.get());
+  }
+  SlcCache* slc() { return slc_.get(); }
+  const SlcCache* slc() const { return slc_.get(); }
+  // The reliability model (reliability.*): per-block wear, retention and read-disturb state, read reclaim.
+  void set_reliability(std::unique_ptr<Reliability> r) { rel_ = std::move(r); }
+  Reliability* reliability() { return rel_.get(); }
+  const Reliability* reliability() const { return rel_.get(); }
+  bool reclaim_wanted(uint32_t die) const { return rel_ && rel_->reclaim_due(die); }
+  // Should the die fold an SLC block now (idle host, or a full cache)?
+  bool fold_wanted(uint32_t die) const { return slc_ && slc_->fold_wanted(die, blocks_.free_blocks(die)); }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
   // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
   bool gc_short(uint32_t die, uint32_t pending) const {
@@ -238,6 +257,8 @@ class PageFtl {
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;
   std::unique_ptr<Streams> streams_;
+  std::unique_ptr<SlcCache> slc_;  // null: slc.mode=none
+  std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   bool early_erase_ = false;              // test hook (inject_early_erase)

@@ -24,6 +24,12 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   UnitKind kind = UnitKind::UD;      // programs: what is written
   uint8_t stream = 0;                // programs: frontier stream the page belongs to
   ReadKind read_kind = ReadKind::User;
+  bool slc = false;        // the block is in SLC mode: SLC array times (slc.*)
+  // reads (reliability.*): extra tR + data-out (read-retry steps, soft sensing reads), the ECC's outcome, and
+  // the soft decoding time on the controller after the data-out
+  uint8_t extra_reads = 0, retries = 0, soft_tier = 0;
+  bool uncorrectable = false;
+  uint64_t decode_ps = 0;
   uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
   uint64_t done_ps = 0;    // set by the channel controller on completion
   // Initiator bookkeeping: who waits for this operation. (Header fields share the first cache lines; the
@@ -44,6 +50,10 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
     kind = UnitKind::UD;
     stream = 0;
     read_kind = ReadKind::User;
+    slc = false;
+    extra_reads = retries = soft_tier = 0;
+    uncorrectable = false;
+    decode_ps = 0;
     ready_ps = done_ps = 0;
     owner = nullptr;
     next = nullptr;

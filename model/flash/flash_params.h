@@ -20,6 +20,7 @@ constexpr uint32_t kMaxPageTypes = 4;  // bits per cell of QLC
 
 struct FlashParams {
   DieTiming timing;  // tR, tPROG, tBERS (SLC, or every page type when no per-type list is given)
+  DieTiming slc;     // timing.slc_*: a block run in SLC mode (slc.*), whatever flash.cell
   SuspendMode suspend = SuspendMode::None;
   uint64_t t_suspend_ps = 0, t_resume_ps = 0;
   uint32_t max_suspends = 8;      // suspensions of one program or erase, at most

@@ -21,8 +21,9 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
 
 void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
   const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
-  if (cmd.status) {  // failed (a zoned namespace's status): counted apart, no bytes moved
+  if (cmd.status) {  // failed (a zoned namespace's status, an uncorrectable read): counted apart, no bytes moved
     ++into.failed;
+    if (cmd.uncorrectable) ++into.uncorrectable;
     into.last_complete_ps = now;
     return;
   }
@@ -36,6 +37,19 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
     if (k == 0) {
       ++into.path_count[int(cmd.path)];
       into.path_ns[int(cmd.path)] += ns;
+      if (cmd.uncorrectable) {
+        ++into.uncorrectable;
+      } else if (cmd.soft_tier) {
+        ++into.soft_count;
+        into.soft_ns += ns;
+      } else if (cmd.retries) {
+        ++into.retry_count;
+        into.retry_steps += cmd.retries;
+        into.retry_ns += ns;
+      } else {
+        ++into.clean_count;
+        into.clean_ns += ns;
+      }
     }
     ++into.ios[k];
     into.bytes[k] += cmd.bytes;

@@ -56,6 +56,10 @@ struct HostStats {
   uint64_t trim_bytes = 0;
   uint64_t failed = 0;  // commands completed with an error status (not in ios, bytes or trims)
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
+  // reads by what the ECC needed (reliability.*): read-retries (and their steps), soft decoding, uncorrectable;
+  // count and latency sum
+  uint64_t retry_count = 0, retry_steps = 0, retry_ns = 0, soft_count = 0, soft_ns = 0, uncorrectable = 0,
+           clean_count = 0, clean_ns = 0;
   // fio's samples (job statistics only): bandwidth (KiB/s) and IOPS per window of JobPacing::bw_avg_ns /
   // iops_avg_ns, per direction; submissions by queue depth at submission (fio's iodepth_level: 1, 2, 4, 8, 16,
   // 32, >= 64).

@@ -142,9 +142,34 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"gc_victims", f.gc_victims},
                {"gc_units_moved", f.gc_units_moved},
                {"page_bytes", page_bytes}};
-  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3] + f.fold_programs;
   s["waf"] = {{"total", waf(all)}, {"ud", waf(f.programs[0])}, {"md", waf(f.programs[1])},
               {"gud", waf(f.programs[2])}, {"gmd", waf(f.programs[3])}};
+  if (const Reliability* rel = p.ftl().page_ftl().reliability()) {  // reliability.*: only with the model on
+    const ReliabilityCounters& k = rel->counters();
+    s["reliability"] = {{"reads", k.reads},
+                        {"retries", k.retries},
+                        {"retry_reads", k.retry_reads},
+                        {"soft_decodes", k.soft_decodes},
+                        {"uncorrectable", k.uncorrectable},
+                        {"reclaimed_blocks", k.reclaimed_blocks},
+                        {"decode_s", double(k.decode_ps) / 1e12},
+                        {"max_rber", k.max_rber},
+                        {"initial_pe_cycles", rel->model().params().initial_pe},
+                        {"retention_days", rel->model().params().retention_hours / 24}};
+    auto mean = [](uint64_t ns, uint64_t n) { return n ? double(ns) / double(n) / 1e3 : 0.0; };
+    s["host"]["read_paths"]["ecc"] = {
+        {"first_decode", {{"count", h.clean_count}, {"mean_us", mean(h.clean_ns, h.clean_count)}}},
+        {"read_retry", {{"count", h.retry_count}, {"steps", h.retry_steps}, {"mean_us", mean(h.retry_ns, h.retry_count)}}},
+        {"soft_decode", {{"count", h.soft_count}, {"mean_us", mean(h.soft_ns, h.soft_count)}}},
+        {"uncorrectable", {{"count", h.uncorrectable}}}};
+  }
+  if (p.ftl().page_ftl().slc()) {  // slc.*: only with the cache, so other summaries stand
+    s["waf"]["fold"] = waf(f.fold_programs);
+    s["nand"]["programs"]["fold"] = f.fold_programs;
+    s["nand"]["reads"]["fold"] = f.fold_reads;
+    s["slc"] = slc_summary(p);
+  }
   IntegrityChecker* c = p.checker();
   s["integrity"] = {{"enabled", c != nullptr},
                     {"checked_reads", c ? c->checked() : 0},

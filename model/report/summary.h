@@ -21,6 +21,8 @@ nlohmann::json stream_summary(Platform& p);
 nlohmann::json fdp_summary(Platform& p);
 // The "zns" object (zones per state, zone commands, failed commands by NVMe status; zns_summary.cpp), with zns.enabled.
 nlohmann::json zns_summary(Platform& p);
+// The "slc" object (slc_summary.cpp), with slc.mode other than none: host bytes into SLC, folded, direct.
+nlohmann::json slc_summary(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
 // The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).

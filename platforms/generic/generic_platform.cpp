@@ -28,6 +28,8 @@ GenericPlatform::GenericPlatform(const Params& p)
   page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
   if (p.gc.superblock) page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
   page_ftl_->set_gc_first(p.gc.gc_first);
+  if (p.slc.mode != SlcMode::None) page_ftl_->set_slc(std::make_unique<SlcCache>(g_, p.slc, p.gc.free_blocks));
+  if (p.reliability.on) page_ftl_->set_reliability(std::make_unique<Reliability>(g_, p.reliability));
   if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
     const auto most_valid = [&](uint64_t units) {
       return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
@@ -108,8 +110,12 @@ void GenericPlatform::arm_map_checkpoints() {
 
 PreconditionResult GenericPlatform::precondition(Workload* overwrite,
                                                  const std::function<void(uint64_t, uint64_t)>& progress) {
+  // The fast-forward writes straight into MLC/TLC/QLC blocks: the drive starts as if it had idled long enough to
+  // fold its SLC cache (slc.*).
+  if (SlcCache* slc = page_ftl_->slc()) slc->set_on(false);
   PreconditionResult r = ssdtlm::precondition(*page_ftl_, checker_.get(), precondition_.fill, precondition_.drive_writes,
                                               overwrite, progress, precondition_.threads);
+  if (SlcCache* slc = page_ftl_->slc()) slc->set_on(true);
   const FlashCounters& f = page_ftl_->counters();
   r.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
   return r;
@@ -117,6 +123,7 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
 
 void GenericPlatform::reset_statistics() {
   page_ftl_->counters() = FlashCounters();
+  if (Reliability* rel = page_ftl_->reliability()) rel->reset_counters();
   page_ftl_->map_cache().reset_stats();
   ftl_->reset_stats();
 }

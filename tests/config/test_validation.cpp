@@ -161,3 +161,15 @@ TEST_CASE("validation: workload.block_align is a multiple of a sector (issue 30)
   CHECK_THAT(error_with({"workload.block_align=3"}), Contains("workload.block_align") && Contains("multiple of 512"));
   CHECK(error_with({"workload.block_align=512"}).empty());
 }
+
+TEST_CASE("validation: slc and reliability", "[config][validation]") {
+  CHECK_THAT(error_with({"slc.mode=dynamic"}), Contains("slc.mode") && Contains("flash.cell"));
+  CHECK_THAT(error_with({"slc.mode=static", "flash.cell=tlc", "geometry.pages_per_block=255"}),
+             Contains("slc.static_bytes"));
+  CHECK(error_with({"slc.mode=dynamic", "flash.cell=tlc", "geometry.pages_per_block=255"}) == "");
+  CHECK_THAT(error_with({"slc.mode=dynamic", "flash.cell=tlc", "ftl.gc_unit=superblock", "ftl.gc_free_blocks=3"}),
+             Contains("slc.mode") && Contains("superblock"));
+  CHECK_THAT(error_with({"reliability.model=rber", "reliability.rber_params=1,2,3"}), Contains("reliability.rber_params"));
+  CHECK_THAT(error_with({"reliability.soft_rber=1e-3,2e-2"}), Contains("reliability.soft_rber") && Contains("increasing"));
+  CHECK_THAT(error_with({"reliability.soft_reads=1,2,3"}), Contains("reliability.soft_reads"));
+}

@@ -51,6 +51,8 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.ratio = v ? double(g_.units_per_block - v) / double(v) / upp_ : 1e30;
   j.credit = std::max(j.credit, 1.0);
   if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
+  // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
+  else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d)) && !ftl_.gc_needed(d)) j.ratio = 1e30;
 }
 
 void GcEngine::end_scan(uint32_t d) {
@@ -62,7 +64,8 @@ void GcEngine::end_scan(uint32_t d) {
 bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
-  const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d);
+  const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
+                              ftl_.fold_wanted(d) || ftl_.reclaim_wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
@@ -130,7 +133,11 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   if (stats) stats->gc_padding += upp_ - n;
   j.credit += n * j.ratio;
   ++j.programs;
-  ++c.programs[uint32_t(UnitKind::GUD)];
+  // A page whose first unit comes from an SLC block is a fold program (slc.*), else a GC copy.
+  if (n && b.is_slc(g_.gblock_of(out.old[0])))
+    ++c.fold_programs;
+  else
+    ++c.programs[uint32_t(UnitKind::GUD)];
 }
 
 uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* stats) {
@@ -148,6 +155,7 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     const uint32_t ds = shared ? die.stream(p.old[s] - die_base) : p.stream;
     if (shared && ds != p.stream) die.set_stream(p.ppa + s - die_base, uint8_t(ds));
     if (stats) ++stats->gc_writes[ds];
+    if (ftl_.blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;
     moved[n++] = p.lpn[s];
   }
   if (batch_moves_) {

@@ -55,6 +55,11 @@ class GreedyVictim : public VictimPolicy {
     if (hit == end) hit = std::find(key, key + cursor_[die], v);
     return base + uint32_t(hit - key);
   }
+  void remove(uint32_t b) override {
+    if (key_[b] == kInvalid) return;
+    --count_[size_t(g_.die_of_gblock(b)) * row_ + key_[b]];
+    key_[b] = kInvalid;
+  }
   uint32_t pick(uint32_t die) override {
     const uint32_t b = peek(die);
     if (b == kInvalid) return b;

@@ -20,6 +20,8 @@ class VictimPolicy {
   virtual void update(uint32_t gblock, uint32_t old_valid, uint32_t new_valid) = 0;
   virtual uint32_t pick(uint32_t die) = 0;                    // kInvalid when the die has no candidate
   virtual uint32_t peek(uint32_t die) = 0;                    // what pick() would return, left a candidate
+  // Takes a given candidate out (read reclaim relocates a block whatever its valid count).
+  virtual void remove(uint32_t gblock) = 0;
   virtual size_t memory_bytes() const = 0;                    // state held, for the memory figures
 };
 

@@ -1,0 +1,100 @@
+#include "flash/reliability/rber_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace ssdtlm {
+
+double RberModel::mean_rber(double pe, double hours, double reads) const {
+  const double c = std::max(pe, 0.0);
+  return p_.eps + p_.alpha * std::pow(c, p_.k) + shift_rber(pe, hours, reads);
+}
+
+double RberModel::shift_rber(double pe, double hours, double reads) const {
+  const double c = std::max(pe, 0.0);
+  return p_.beta * std::pow(c, p_.m) * std::pow(std::max(hours, 0.0), p_.n) +
+         p_.gamma * std::pow(c, p_.p) * std::pow(std::max(reads, 0.0), p_.q);
+}
+
+namespace {
+uint64_t mix(uint64_t z) {  // splitmix64
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+// The standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9).
+double normal_quantile(double u) {
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01, -1.328068155288572e+01};
+  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
+  if (u < 0.02425) {
+    const double q = std::sqrt(-2 * std::log(u));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+           ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (u > 1 - 0.02425) return -normal_quantile(1 - u);
+  const double q = u - 0.5, r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+// The lognormal factors (mean 1) of one page_sigma: kFactors quantiles at (i + 0.5) / kFactors. One model per
+// run, so one table, built on first use.
+constexpr uint32_t kFactors = 4096;
+const std::vector<double>& factor_table(double sigma) {
+  static double built_for = -1;
+  static std::vector<double> table;
+  if (sigma != built_for) {
+    table.assign(kFactors, 1.0);
+    double sum = 0;
+    for (uint32_t i = 0; i < kFactors; ++i) sum += table[i] = std::exp(sigma * normal_quantile((i + 0.5) / kFactors));
+    for (double& f : table) f *= kFactors / sum;  // mean exactly 1
+    built_for = sigma;
+  }
+  return table;
+}
+
+}  // namespace
+
+double RberModel::page_factor(uint64_t key) const {
+  if (p_.page_sigma <= 0) return 1.0;
+  return factor_table(p_.page_sigma)[mix(key) & (kFactors - 1)];
+}
+
+ReadOutcome RberModel::decode(double mean, double shift, double factor) const {
+  ReadOutcome o;
+  const double fixed = (mean - shift) * factor;
+  double moving = shift * factor;
+  o.rber = fixed + moving;
+  if (o.rber <= p_.hard_rber) return o;
+  for (uint32_t s = 1; s <= p_.retry_steps; ++s) {  // read-retry: shifted references
+    moving *= p_.retry_gain;
+    o.retries = uint8_t(s);
+    if (fixed + moving <= p_.hard_rber) {
+      o.extra_reads = o.retries;
+      return o;
+    }
+  }
+  const double left = fixed + moving;  // soft decoding at the best references found
+  for (size_t t = 0; t < p_.soft_rber.size(); ++t) {
+    if (left <= p_.soft_rber[t]) {
+      o.soft_tier = uint8_t(t + 1);
+      o.extra_reads = uint8_t(o.retries + p_.soft_reads[t]);
+      o.decode_ps = p_.soft_decode_ps[t];
+      return o;
+    }
+  }
+  o.uncorrectable = true;  // every tier tried
+  o.soft_tier = uint8_t(p_.soft_rber.size());
+  o.extra_reads = uint8_t(o.retries + (p_.soft_reads.empty() ? 0 : p_.soft_reads.back()));
+  o.decode_ps = p_.soft_decode_ps.empty() ? 0 : p_.soft_decode_ps.back();
+  return o;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,69 @@
+// The raw bit error rate of a NAND page and what the controller's ECC does about it (reliability.*): plain C++,
+// O(1) per read, no SystemC. See README.md and docs/nand.md for the model, its parameters and their sources.
+//
+// RBER(c, t, r) = eps + alpha c^k + beta c^m t^n + gamma c^p r^q
+//   c: the block's program/erase cycles (reliability.initial_pe_cycles + erases in the run),
+//   t: retention age of the data in hours (reliability.retention_days for data written before the run),
+//   r: reads of the block since it was programmed, per page (read disturb).
+// The wear and retention terms are the power-law form of Liu et al. (FAST'12) fitted to Mielke et al.
+// (IRPS'08); read disturb grows with reads and wear (Cai et al., DSN'15). A page's RBER is this mean times a
+// lognormal page-to-page factor (reliability.page_sigma) drawn from a hash of the page and its erase count, so
+// the same data always reads the same way.
+//
+// The ECC ladder on a read: hard-decision decode succeeds when the page's RBER is at most hard_rber. Else up to
+// retry_steps read-retries with shifted read references, each an extra tR and data-out, each shrinking the
+// threshold-shift part of the errors (retention and read disturb) by retry_gain; then the soft-decision LDPC
+// tiers, tier i with its extra sensing reads and its decode latency on the controller, succeeding when the
+// RBER is at most soft_rber[i]. Past the last tier the read is uncorrectable.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ssdtlm {
+
+struct ReliabilityParams {
+  bool on = false;                  // reliability.model = rber
+  double initial_pe = 0;            // reliability.initial_pe_cycles
+  double retention_hours = 0;       // reliability.retention_days x 24
+  double eps = 1.48e-3, alpha = 3.9e-10, k = 2.05, beta = 6.28e-5, m = 0.14, n = 0.54, gamma = 3.73e-9, p = 0.33,
+         q = 1.71;                  // reliability.rber_params
+  double page_sigma = 0.3;          // reliability.page_sigma
+  double hard_rber = 5e-3;          // reliability.hard_rber
+  uint32_t retry_steps = 4;         // reliability.retry_steps
+  double retry_gain = 0.5;          // reliability.retry_gain
+  std::vector<double> soft_rber = {8e-3, 1.2e-2};       // reliability.soft_rber
+  std::vector<uint32_t> soft_reads = {2, 4};            // reliability.soft_reads: extra sensing reads per tier
+  std::vector<uint64_t> soft_decode_ps = {8000000, 30000000};  // reliability.soft_decode_us
+  uint32_t reclaim_reads = 0;       // reliability.reclaim_reads: reads of a block that trigger its reclaim (0 = off)
+  uint32_t reclaim_steps = 0;       // reliability.reclaim_retry_steps: a read needing this many retries (0 = off)
+  double slc_endurance_gain = 10;   // a block in SLC mode wears as if its P/E count were this many times smaller
+};
+
+// What one read costs beyond its first tR and data-out.
+struct ReadOutcome {
+  uint8_t retries = 0;        // read-retry steps (extra tR + data-out each)
+  uint8_t soft_tier = 0;      // 0 = none, i = soft tier i (1-based)
+  uint8_t extra_reads = 0;    // extra tR + data-out: retries + the tier's soft sensing reads
+  bool uncorrectable = false;
+  uint64_t decode_ps = 0;     // soft decoding on the controller
+  double rber = 0;            // the page's RBER
+};
+
+class RberModel {
+ public:
+  explicit RberModel(const ReliabilityParams& p) : p_(p) {}
+  const ReliabilityParams& params() const { return p_; }
+  // Mean RBER of a page: P/E cycles, retention hours, reads of its block since programmed, per page.
+  double mean_rber(double pe, double hours, double reads_per_page) const;
+  // The part of it that read-retry recovers (threshold shifts: retention and read disturb).
+  double shift_rber(double pe, double hours, double reads_per_page) const;
+  // The page-to-page factor of one page instance (hash of its location and erase count).
+  double page_factor(uint64_t key) const;
+  // The ECC ladder for a page of this mean RBER, shift part and page factor.
+  ReadOutcome decode(double mean, double shift, double factor) const;
+
+ private:
+  ReliabilityParams p_;
+};
+
+}  // namespace ssdtlm

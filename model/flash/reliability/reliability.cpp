@@ -1,0 +1,75 @@
+#include "flash/reliability/reliability.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ssdtlm {
+
+Reliability::Reliability(const Geometry& g, const ReliabilityParams& p)
+    : g_(g),
+      model_(p),
+      programmed_ps_(size_t(g.dies) * g.blocks_per_die, kBeforeRun),
+      reads_(size_t(g.dies) * g.blocks_per_die, 0),
+      queued_(size_t(g.dies) * g.blocks_per_die, 0),
+      reclaim_(g.dies) {}
+
+double Reliability::pe(uint32_t erases, bool slc) const {
+  const ReliabilityParams& p = model_.params();
+  const double c = p.initial_pe + erases;
+  return slc ? c / p.slc_endurance_gain : c;
+}
+
+double Reliability::hours(uint32_t gblock, uint64_t now_ps) const {
+  const uint64_t at = programmed_ps_[gblock];
+  if (at == kBeforeRun) return model_.params().retention_hours + double(now_ps) / 3.6e15;
+  return double(now_ps - std::min(now_ps, at)) / 3.6e15;
+}
+
+double Reliability::block_rber(uint32_t gblock, uint32_t erases, bool slc, uint64_t now_ps) const {
+  return model_.mean_rber(pe(erases, slc), hours(gblock, now_ps), double(reads_[gblock]) / g_.pages_per_block);
+}
+
+ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases, bool slc, uint64_t now_ps) {
+  const double c = pe(erases, slc), h = hours(gblock, now_ps), r = double(reads_[gblock]) / g_.pages_per_block;
+  ++reads_[gblock];
+  const ReliabilityParams& p = model_.params();
+  const double shift = model_.shift_rber(c, h, r), mean = p.eps + p.alpha * std::pow(c, p.k) + shift;
+  const uint64_t key = (uint64_t(gblock) * g_.pages_per_block + page) << 20 ^ erases;
+  const double factor = model_.page_factor(key);
+  const ReadOutcome o = model_.decode(mean, shift, factor);
+  ReliabilityCounters& k = counters_;
+  ++k.reads;
+  k.max_rber = std::max(k.max_rber, o.rber);
+  if (o.retries) {
+    ++k.retry_reads;
+    k.retries += o.retries;
+  }
+  if (o.soft_tier && !o.uncorrectable) ++k.soft_decodes;
+  if (o.uncorrectable) ++k.uncorrectable;
+  k.decode_ps += o.decode_ps;
+  // Retry depth triggers reclaim only where relocation helps: the page's wear floor alone decodes first time,
+  // so its retries come from retention and read disturb, which a fresh copy does not have.
+  const bool shifted = (mean - shift) * factor <= p.hard_rber;
+  const bool due = (p.reclaim_reads && reads_[gblock] >= p.reclaim_reads) ||
+                   (p.reclaim_steps && shifted && (o.retries >= p.reclaim_steps || o.soft_tier));
+  if (due && !queued_[gblock]) {
+    queued_[gblock] = 1;
+    reclaim_[g_.die_of_gblock(gblock)].push_back(gblock);
+  }
+  return o;
+}
+
+uint32_t Reliability::pop_reclaim(uint32_t die) {
+  std::deque<uint32_t>& q = reclaim_[die];
+  while (!q.empty()) {
+    const uint32_t b = q.front();
+    q.pop_front();
+    if (queued_[b]) {
+      queued_[b] = 0;
+      return b;
+    }
+  }
+  return kInvalid;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,66 @@
+// The reliability state of the drive's blocks (reliability.*): when each block's data was programmed, how often
+// the block was read since, and the reads that need read reclaim. Asks the RberModel what each read costs and
+// counts it. Plain C++, O(1) per operation; one instance per drive, owned by the FTL algorithm (PageFtl), which
+// hands reclaim victims to the GC engine (one engine: GC, folding and read reclaim, timed and fast-forward).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "flash/geometry.h"
+#include "flash/reliability/rber_model.h"
+
+namespace ssdtlm {
+
+struct ReliabilityCounters {
+  uint64_t reads = 0;             // page reads decoded (host, map, GC, fold)
+  uint64_t retry_reads = 0;       // reads that needed read-retry steps
+  uint64_t retries = 0;           // read-retry steps, all reads
+  uint64_t soft_decodes = 0;      // reads decoded by a soft-decision tier
+  uint64_t uncorrectable = 0;     // reads past the last tier
+  uint64_t reclaimed_blocks = 0;  // blocks relocated by read reclaim
+  uint64_t decode_ps = 0;         // soft decoding time, all reads
+  double max_rber = 0;
+};
+
+class Reliability {
+ public:
+  Reliability(const Geometry& g, const ReliabilityParams& p);
+  const RberModel& model() const { return model_; }
+  // A read of (gblock, page) at now_ps; erases: the block's erases so far; slc: the block is in SLC mode.
+  ReadOutcome on_read(uint32_t gblock, uint32_t page, uint32_t erases, bool slc, uint64_t now_ps);
+  void on_program(uint32_t gblock, uint32_t page, uint64_t now_ps) {
+    if (page == 0) {
+      programmed_ps_[gblock] = now_ps;
+      reads_[gblock] = 0;
+    }
+  }
+  void on_erase(uint32_t gblock) {
+    reads_[gblock] = 0;
+    queued_[gblock] = 0;
+  }
+  bool reclaim_due(uint32_t die) const { return !reclaim_[die].empty(); }
+  // The die's next block queued for reclaim that still waits (kInvalid if none).
+  uint32_t pop_reclaim(uint32_t die);
+  void reclaimed() { ++counters_.reclaimed_blocks; }
+  ReliabilityCounters& counters() { return counters_; }
+  const ReliabilityCounters& counters() const { return counters_; }
+  void reset_counters() { counters_ = ReliabilityCounters(); }
+  // The mean RBER of a block now (for reports and tests).
+  double block_rber(uint32_t gblock, uint32_t erases, bool slc, uint64_t now_ps) const;
+
+ private:
+  static constexpr uint64_t kBeforeRun = ~uint64_t(0);
+  double pe(uint32_t erases, bool slc) const;
+  double hours(uint32_t gblock, uint64_t now_ps) const;
+
+  const Geometry& g_;
+  RberModel model_;
+  std::vector<uint64_t> programmed_ps_;   // per block: its first page's program (kBeforeRun: before the run)
+  std::vector<uint32_t> reads_;           // per block: page reads since it was programmed
+  std::vector<uint8_t> queued_;           // per block: waits in a reclaim queue
+  std::vector<std::deque<uint32_t>> reclaim_;  // per die
+  ReliabilityCounters counters_;
+};
+
+}  // namespace ssdtlm

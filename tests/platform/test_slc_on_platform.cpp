@@ -1,0 +1,109 @@
+// The SLC cache on the generic platform (docs/nand.md): a sequential write larger than a static cache runs at
+// the SLC burst rate, then at the folded rate, each within 5 % of its analytic bound from the configured
+// timings; a dynamic cache folds in the background while the host idles and shrinks as data fills the drive;
+// every read returns the data written (integrity).
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "common/cli_run.h"
+
+namespace {
+
+// A TLC drive of 2 x 2 dies, 64 blocks of 96 pages of 16 KiB.
+constexpr int kDies = 4, kPagesPerBlock = 96, kPageBytes = 16384, kBits = 3;
+constexpr double kMts = 1600, kCmdNs = 20;
+constexpr double kSlcRead = 30, kSlcProg = 200, kSlcErase = 3000;  // us
+constexpr double kTlcProg[3] = {600, 900, 1200};                    // us, per page type
+
+std::string drive_json(const std::string& slc, const std::string& jobs, const std::string& precondition) {
+  return std::string(R"({"geometry": {"channels": 2, "dies_per_channel": 2, "planes_per_die": 1, "blocks_per_plane": 64,
+    "pages_per_block": 96, "page_bytes": 16384, "over_provisioning": 0.5},
+  "timing": {"channel_mts": 1600, "cmd_ns": 20, "page_read_us": "50,70,90", "page_prog_us": "600,900,1200",
+    "t_erase_us": 3500, "slc_read_us": 30, "slc_prog_us": 200, "slc_erase_us": 3000},
+  "flash": {"cell": "tlc"}, "slc": )") + slc + R"(, "buffer": {"bytes": 524288},
+  "precondition": )" + precondition + R"(, "check": {"integrity": true},
+  "host": {"queues": 1, "queue_depth": 32},
+  "workload": {"pattern": "sequential", "read_fraction": 0, "block_bytes": 131072, "io_count": 0},
+  "jobs": )" + jobs + "}";
+}
+
+nlohmann::json run(const std::string& name, const std::string& json) {
+  const std::string dir = ssdtlm::test::fresh("slc_platform_" + name + "_cfg");
+  std::ofstream(dir + "/config.json") << json;
+  nlohmann::json s = ssdtlm::test::run_cli("slc_platform_" + name, "--config " + dir + "/config.json");
+  CHECK(s["integrity"]["errors"] == 0);
+  return s;
+}
+
+double job_mbps(const nlohmann::json& s, const std::string& name) {
+  for (const auto& j : s["jobs"])
+    if (j["name"] == name) return j["mbps"].get<double>();
+  FAIL("no job " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("slc: a sequential write larger than the static cache runs at the burst rate, then at the folded rate", "[platform][slc]") {
+  const double mib = 1 << 20;
+  // 16 MiB static cache; 12 MiB burst (after a 3 ms ramp), 8 MiB across the edge, 48 MiB folded (20 ms ramp),
+  // then read back (integrity).
+  const auto s = run("static", drive_json(R"({"mode": "static", "static_bytes": 16777216})",
+                                          R"([{"name": "burst", "io_bytes": 12582912, "ramp_ms": 3},
+      {"name": "cross", "io_bytes": 8388608, "address_offset": 12582912, "stonewall": true},
+      {"name": "folded", "io_bytes": 50331648, "address_offset": 20971520, "ramp_ms": 20, "stonewall": true},
+      {"name": "check", "io_bytes": 71303168, "read_fraction": 1, "stonewall": true}])",
+                                          R"({"fill": false, "drive_writes": 0})"));
+  // Analytic bounds, per die (the dies work in parallel, the bus is far from busy: 3 transfers of ~10 us per
+  // page against over a millisecond of array time). Burst: an SLC tPROG per page (cache programming hides the
+  // data-in). Folded: every host page costs its SLC program, the fold's SLC read with its data-out, its share of
+  // a TLC program (the page types alike) and of the SLC block's erase; program data-ins overlap the array.
+  const double xfer_us = kCmdNs / 1e3 + kPageBytes / kMts;
+  const double tlc_prog = (kTlcProg[0] + kTlcProg[1] + kTlcProg[2]) / kBits;
+  const double slc_pages = double(kPagesPerBlock / kBits);
+  const double burst_bound = kDies * kPageBytes / kSlcProg;  // bytes per us = MB/s
+  const double folded_bound = kDies * kPageBytes / (kSlcProg + kSlcRead + xfer_us + tlc_prog + kSlcErase / slc_pages);
+  const double burst = job_mbps(s, "burst"), folded = job_mbps(s, "folded");
+  INFO("burst " << burst << " MB/s (bound " << burst_bound << "), folded " << folded << " MB/s (bound " << folded_bound << ")");
+  CHECK(burst == Approx(burst_bound).epsilon(0.05));
+  CHECK(folded == Approx(folded_bound).epsilon(0.05));
+  CHECK(burst > 5 * folded);
+  // Everything went through the cache; all but what is still in it was folded, as fold programs (waf.fold).
+  const auto& slc = s["slc"];
+  CHECK(slc["direct_bytes"] == 0);
+  CHECK(slc["host_bytes"].get<double>() == Approx(68 * mib).epsilon(0.01));
+  CHECK(slc["folded_bytes"].get<double>() >= slc["host_bytes"].get<double>() - 16 * mib);
+  CHECK(s["nand"]["programs"]["fold"].get<double>() * kPageBytes == Approx(slc["folded_bytes"].get<double>()).epsilon(0.01));
+  CHECK(s["waf"]["fold"].get<double>() > 0.7);
+  CHECK(s["nand"]["programs"]["gud"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() == 68 * 256);
+}
+
+TEST_CASE("slc: a dynamic cache folds while the host idles, writes past it directly with when_full=direct, and shrinks as the drive fills", "[platform][slc]") {
+  // 32 MiB written, 1 s of idle (a read job that starts late), then read back.
+  const std::string jobs = R"([{"name": "write", "io_bytes": 33554432},
+      {"name": "idle_read", "io_bytes": 33554432, "read_fraction": 1, "start_delay_ms": 1000, "stonewall": true}])";
+  const auto idle = run("dynamic_idle", drive_json(R"({"mode": "dynamic"})", jobs, R"({"fill": false, "drive_writes": 0})"));
+  // What the buffer holds below its low watermark stays there (0.5 MiB at most); each die's open SLC block is
+  // not folded (only full ones are); every full one is, in the background (the cache was never full).
+  const uint64_t written = 33554432, buffer = 524288, slc_block = 32 * 16384;
+  const uint64_t host = idle["slc"]["host_bytes"].get<uint64_t>();
+  CHECK(host >= written - buffer);
+  CHECK(idle["slc"]["direct_bytes"] == 0);
+  CHECK(idle["slc"]["capacity_bytes"].get<uint64_t>() > written);
+  CHECK(idle["slc"]["folded_bytes"].get<uint64_t>() >= host - kDies * slc_block);
+  CHECK(idle["slc"]["blocks_in_use"].get<uint64_t>() <= uint64_t(kDies));
+  CHECK(idle["integrity"]["checked_reads"].get<uint64_t>() == 32 * 256);
+  const double empty_capacity = idle["slc"]["capacity_bytes"].get<double>();
+  // The same with the drive filled first: its dynamic cache is smaller; the writes past it go to TLC directly.
+  const auto full = run("dynamic_full", drive_json(R"({"mode": "dynamic", "when_full": "direct"})", jobs,
+                                                   R"({"fill": true, "drive_writes": 0})"));
+  INFO("cache: empty drive " << empty_capacity << " B, filled drive " << full["slc"]["capacity_bytes"] << " B");
+  CHECK(full["slc"]["capacity_bytes"].get<double>() < 0.5 * empty_capacity);
+  CHECK(full["slc"]["direct_bytes"].get<uint64_t>() > 0);
+  CHECK(full["slc"]["host_bytes"].get<uint64_t>() + full["slc"]["direct_bytes"].get<uint64_t>() >= written - buffer);
+}
