@@ -88,28 +88,38 @@ void AppWorkload::age(uint64_t total) {
     }
     return;
   }
-  // Churn: the same fill, then files chosen at random are deleted and new ones written until the churn has
-  // written age_churn x the aged volume; the free space fragments and the files' ages mix. The requests go
-  // out first (io_->out), before the app's layout.
+  // Churn (as file-system aging tools do, e.g. Impressions, Geriatrix): the same fill, then, while the churn has
+  // written less than age_churn x the aged volume, a file of random size is created while the aged files hold
+  // less than the target, else one chosen at random is deleted (trimmed with workload.app.trim). New files land
+  // where the file system's allocation puts them, so the free space fragments and the files' ages mix. At the
+  // end files are deleted until the target holds again. The requests go out first (io_->out), before the app's
+  // layout.
   std::vector<FileId> aged;
-  auto fill = [&] {
-    while (aged_units_ < aged_target) {
-      const uint64_t u = std::min(aged_target - aged_units_, 1 + rng.below(2 * mean - 1));
-      aged.push_back(io_->create_written(u, WriteOrigin{}));
-      aged_units_ += u;
-    }
-  };
-  fill();
-  const uint64_t filled = io_->written_units;
-  const uint64_t churn_target = uint64_t(p_.age_churn * double(aged_target));
-  while (io_->written_units - filled < churn_target && !aged.empty()) {
+  auto size_of_next = [&] { return 1 + rng.below(2 * mean - 1); };
+  while (aged_units_ < aged_target) {
+    const uint64_t u = std::min(aged_target - aged_units_, size_of_next());
+    aged.push_back(io_->create_written(u, WriteOrigin{}));
+    aged_units_ += u;
+  }
+  auto drop_one = [&] {
     const size_t j = size_t(rng.below(aged.size()));
     aged_units_ -= io_->fs.size(aged[j]);
     io_->remove(aged[j], WriteOrigin{});
     aged[j] = aged.back();
     aged.pop_back();
-    fill();
+  };
+  const uint64_t filled = io_->written_units;
+  const uint64_t churn_target = uint64_t(p_.age_churn * double(aged_target));
+  while (io_->written_units - filled < churn_target && !aged.empty()) {
+    if (aged_units_ >= aged_target) {
+      drop_one();
+    } else {
+      const uint64_t u = size_of_next();
+      aged.push_back(io_->create_written(u, WriteOrigin{}));
+      aged_units_ += u;
+    }
   }
+  while (aged_units_ > aged_target && !aged.empty()) drop_one();
   aging_written_ = io_->written_units;
   aging_free_extents_ = io_->fs.allocator().free_extents();
 }
