@@ -37,7 +37,7 @@ Issued drain(AppWorkload& w) {
 
 }  // namespace
 
-TEST_CASE("aging churn: files deleted and rewritten fragment the free space; the timed run starts from that layout",
+TEST_CASE("aging churn: files deleted and rewritten fragment the free space, and the timed run starts from that layout",
           "[host][apps][aging]") {
   const uint64_t bytes = 512ull << 20, units = bytes / 4096;
   AppParams plain = small_gcc();
@@ -62,7 +62,7 @@ TEST_CASE("aging churn: files deleted and rewritten fragment the free space; the
   CHECK(m.writes == pre_plain.layout_units());
 }
 
-TEST_CASE("warm-up: the precondition runs the app to the end of a build; the timed run measures gcc_builds more",
+TEST_CASE("warm-up: the precondition runs the app to the end of a build, and the timed run measures gcc_builds more",
           "[host][apps][aging]") {
   const uint64_t bytes = 512ull << 20, units = bytes / 4096;
   AppParams p = small_gcc();
