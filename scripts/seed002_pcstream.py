@@ -311,7 +311,7 @@ def claims(iops, waf, internal_waf, rows):
                 "%.2f-%.2f (mean %.2f)" % (min(base), max(base), mean(base)) if base else "-",
                 verdict(bool(base) and min(base) >= 2.0 and abs(mean(base) / 2.7 - 1) <= 0.2,
                         bool(base) and min(base) >= 2.0)))
-    out.append(("PCStream WAF vs Baseline, mean of 5 workloads", "-63 %", "%+.0f %%" % (100 * a["waf_vs_base"]),
+    out.append(("PCStream WAF vs Baseline, mean of 5 workloads", "-63 %", "%+.1f %%" % (100 * a["waf_vs_base"]),
                 verdict(a["waf_vs_base"] <= -0.55, a["waf_vs_base"] <= -0.31)))
     out.append(("PCStream WAF vs AutoStream, mean", "-49 %", "%+.0f %%" % (100 * a["waf_vs_auto"]),
                 verdict(a["waf_vs_auto"] <= -0.40, a["waf_vs_auto"] <= -0.245)))

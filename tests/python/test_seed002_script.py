@@ -64,7 +64,7 @@ def test_plot_only_draws_every_figure_and_reports_the_given_numbers(tmp_path):
     # (partly: at least half the seed's -63 %)
     assert "| Baseline WAF on a 90 %-full PM963" in p.stdout
     assert "| 2.00-2.00 (mean 2.00) | partly |" in p.stdout
-    assert "| PCStream WAF vs Baseline, mean of 5 workloads | -63 % | -50 % | partly |" in p.stdout
+    assert "| PCStream WAF vs Baseline, mean of 5 workloads | -63 % | -50.0 % | partly |" in p.stdout
     assert "| gcc WAF without -> with the table | 1.96 -> 1.54 (-21 %) | 2.00 -> 1.50 (-25 %); 0 B: 1.50 | reproduced |" in p.stdout
     assert "| Internal streams lower every technique's WAF | all | 20 of 20 | reproduced |" in p.stdout
     with open(tmp_path / "seed002_table.csv", newline="") as f:
