@@ -171,7 +171,11 @@ def fig_pctable(table, path, state):
     axs[0].set_ylabel("writes to stream 0 (%)")
     axs[0].set_xlabel("PC-stream table")
     axs[0].legend(fontsize=8)
-    axs[1].bar(xs, [s["waf"]["total"] for _, s in rows])
+    axs[1].bar(xs, [s["waf"]["total"] for _, s in rows], label="ssdtlm")
+    seed_waf = {"per_build": PAPER["gcc_waf_no_table"], "16384": PAPER["gcc_waf_table"]}
+    axs[1].plot([xs[i] for i, (p, _) in enumerate(rows) if p in seed_waf], [seed_waf[p] for p, _ in rows if p in seed_waf],
+                "o", color="black", label="seed (no table 1.96, table 1.54)")
+    axs[1].legend(fontsize=8)
     axs[1].set_ylabel("WAF")
     axs[1].set_xlabel("PC-stream table")
     for ax in axs:
