@@ -27,7 +27,7 @@ recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
 (workload.pattern=app, docs/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
-streams; randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
+streams, app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
 over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
@@ -142,6 +142,13 @@ for _app in ("lsm", "gcc"):
     for _pol in ("single", "pcstream"):
         WORKLOADS["app-%s-streams8-%s" % (_app, _pol)] = APP + ["--set", "workload.app=" + _app, "--set", "streams.count=8",
                                                                 "--set", "streams.assign=" + _pol]
+# Seed 002's device state (docs/streams.md): aging by churn and 2 drive writes of warm-up in the fast-forward, then
+# PCStream; -discard: the same with TRIM on delete, so the fast-forward applies the aging's and the app's trims.
+AGED = ["--set", "streams.count=8", "--set", "streams.assign=pcstream", "--set", "workload.app=gcc",
+        "--set", "workload.app.age_churn=2", "--set", "workload.app.warmup_drive_writes=2",
+        "--set", "workload.app.allocation=spread"]
+WORKLOADS["app-gcc-aged-pcstream"] = APP + AGED + ["--set", "workload.app.trim=false", "--set", "precondition.fill=true"]
+WORKLOADS["app-gcc-aged-pcstream-discard"] = APP + AGED
 
 
 REPEAT = 1

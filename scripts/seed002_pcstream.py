@@ -4,25 +4,26 @@
 usage: python3 scripts/seed002_pcstream.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
 
 Steps:
-  1. run the studies studies/seed002_pcstream.json (80 points: 2 device states x 5 application models x 4 stream
-     assignments x internal streams off/on) and studies/seed002_pctable.json (16 points: the 2 states x gcc with
-     PCStream and PC-stream tables of 0 to 16 KiB, and 16 KiB emptied at every build, the seed's "no table") and
-     studies/seed002_spare.json (48 points: over-provisioning 14.5/10/8 % x lsm at two database sizes, mixed1, gcc x
-     the 4 assignments; discard state, internal streams off)
+  1. run the studies, all in the platform's default device state (aged by file-system churn, no TRIM, spread
+     allocation, the free space written before, 2 drive writes of application warm-up; docs/streams.md) unless said:
+     studies/seed002_pcstream.json (40 points: 5 application models x 4 stream assignments x internal streams
+     off/on), studies/seed002_discard.json (20 points: the discard reading, TRIM on delete, best-fit allocation;
+     internal streams off), studies/seed002_pctable.json (8 points: gcc with PCStream and PC-stream tables of 0 to
+     16 KiB, and 16 KiB emptied at every build, the seed's "no table") and studies/seed002_spare.json (12 points:
+     over-provisioning 14.5/10/8 % x gcc, sqlite x Baseline, PCStream)
      with scripts/study.py --workers N (default 2) into DIR/studies/ (DIR default out/seed002), with the executable
      copied to DIR/bin first.
   2. draw the seed's figures into --figures (default DIR):
      seed002_iops_waf.png/.svg   normalized IOPS and WAF per workload and assignment (the seed's IOPS and WAF figures;
-                                 internal streams off, as an unmodified PM963);
+                                 internal streams off, as an unmodified PM963), and seed002_iops_waf_discard for the
+                                 discard reading;
      seed002_internal.png/.svg   WAF without and with internal streams per assignment and workload;
      seed002_pctable.png/.svg    gcc: share of writes to stream 0 and WAF against the PC-stream table size;
      seed002_lifetimes.png/.svg  mixed1: per-stream data lifetime quartiles (box = p25..p75, line = median) for
                                  manual, autostream and pcstream;
-     each for the device state discard (TRIM on delete) and again with the suffix _no_discard (no TRIM, spread
-     allocation, the free space holding old data);
      seed002_spare.png/.svg      WAF (whole run and its steady last third) against over-provisioning per workload;
-     and write DIR/seed002_table.csv and DIR/seed002_spare.csv (one row per point) and print our averages beside the
-     seed's.
+     and write DIR/seed002_table.csv and DIR/seed002_spare.csv (one row per point), print our averages beside the
+     seed's and the claim table (claim | paper | ours | verdict) docs/streams.md carries.
 """
 import csv
 import json
@@ -37,12 +38,12 @@ from studylib import seedrun  # noqa: E402
 plt = seedrun.pyplot()
 
 MAIN = ROOT / "studies" / "seed002_pcstream.json"
+DISCARD = ROOT / "studies" / "seed002_discard.json"
 TABLE = ROOT / "studies" / "seed002_pctable.json"
 SPARE = ROOT / "studies" / "seed002_spare.json"
 APPS = ["lsm", "sqlite", "gcc", "mixed1", "mixed2"]
 POLICIES = ["single", "manual", "autostream", "pcstream"]
-STATES = ["discard", "no_discard"]
-STATE_TITLE = {"discard": "TRIM on delete", "no_discard": "no TRIM, spread allocation, free space holding old data"}
+STATE_TITLE = {"aged": "aged by churn, no TRIM, warmed up", "discard": "aged by churn, TRIM on delete, warmed up"}
 LABEL = {"single": "Baseline", "manual": "Manual", "autostream": "AutoStream", "pcstream": "PCStream"}
 # What the seed reports (its text; the figures' bars are not given as numbers).
 PAPER = {
@@ -170,7 +171,11 @@ def fig_pctable(table, path, state):
     axs[0].set_ylabel("writes to stream 0 (%)")
     axs[0].set_xlabel("PC-stream table")
     axs[0].legend(fontsize=8)
-    axs[1].bar(xs, [s["waf"]["total"] for _, s in rows])
+    axs[1].bar(xs, [s["waf"]["total"] for _, s in rows], label="ssdtlm")
+    seed_waf = {"per_build": PAPER["gcc_waf_no_table"], "16384": PAPER["gcc_waf_table"]}
+    axs[1].plot([xs[i] for i, (p, _) in enumerate(rows) if p in seed_waf], [seed_waf[p] for p, _ in rows if p in seed_waf],
+                "o", color="black", label="seed (no table 1.96, table 1.54)")
+    axs[1].legend(fontsize=8)
     axs[1].set_ylabel("WAF")
     axs[1].set_xlabel("PC-stream table")
     for ax in axs:
@@ -229,7 +234,7 @@ def fig_spare(spare, path):
         ax.set_xlabel("over-provisioning")
     axs[0][0].set_ylabel("WAF (dashed: last third of the run)")
     axs[0][-1].legend(fontsize=8)
-    fig.suptitle("Seed 002: WAF against the drive's over-provisioning (TRIM on delete, internal streams off)")
+    fig.suptitle("Seed 002: WAF against the drive's over-provisioning (default device state, internal streams off)")
     fig.tight_layout()
     save(fig, path)
     for app in apps:
@@ -253,14 +258,15 @@ def write_csv(lines, path):
     seedrun.write_csv(lines, path, float_format="%.4f")
 
 
-def table_csv(main, table, path):
+def table_csv(main, discard, table, path):
     lines = []
-    for row, s in main:
-        lines.append(dict(state=row.get("state", "discard"), **labels(row, ("app", "policy", "internal")), table="",
-                          **metrics(s, row["run_dir"])))
+    for state, pts in (("aged", main), ("discard", discard)):
+        for row, s in pts:
+            lines.append(dict(state=state, internal=row.get("internal", "off"), **labels(row, ("app", "policy")),
+                              table="", **metrics(s, row["run_dir"])))
     for row, s in table:
-        lines.append(dict(state=row.get("state", "discard"), app="gcc", policy="pcstream", internal="on",
-                          table=row["table"], **metrics(s, row["run_dir"])))
+        lines.append(dict(state="aged", app="gcc", policy="pcstream", internal="on", table=row["table"],
+                          **metrics(s, row["run_dir"])))
     write_csv(lines, path)
 
 
@@ -269,25 +275,83 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+def averages(iops, waf):
+    rel = lambda a, b: mean(waf[(app, a)] / waf[(app, b)] - 1 for app in APPS if (app, a) in waf and (app, b) in waf)
+    reli = lambda a, b: mean(iops[(app, a)] / iops[(app, b)] - 1 for app in APPS if (app, a) in iops and (app, b) in iops)
+    return {"waf_vs_base": rel("pcstream", "single"), "waf_vs_auto": rel("pcstream", "autostream"),
+            "iops_vs_base": reli("pcstream", "single"), "iops_vs_auto": reli("pcstream", "autostream")}
+
+
 def report(iops, waf, rows):
     print("%-8s" % "workload" + "".join(" %12s" % ("WAF " + LABEL[p]) for p in POLICIES) +
           "".join(" %11s" % ("IOPS " + LABEL[p][:6]) for p in POLICIES))
     for app in APPS:
         print("%-8s" % app + "".join(" %12.3f" % waf.get((app, p), float("nan")) for p in POLICIES) +
               "".join(" %11.3f" % iops.get((app, p), float("nan")) for p in POLICIES))
-    rel = lambda a, b: mean(waf[(app, a)] / waf[(app, b)] - 1 for app in APPS if (app, a) in waf and (app, b) in waf)
-    reli = lambda a, b: mean(iops[(app, a)] / iops[(app, b)] - 1 for app in APPS if (app, a) in iops and (app, b) in iops)
+    a = averages(iops, waf)
     print("PCStream WAF vs Baseline %+.0f%% (seed %+.0f%%), vs AutoStream %+.0f%% (seed %+.0f%%)" % (
-        100 * rel("pcstream", "single"), 100 * PAPER["waf_pcstream_vs_baseline"],
-        100 * rel("pcstream", "autostream"), 100 * PAPER["waf_pcstream_vs_autostream"]))
+        100 * a["waf_vs_base"], 100 * PAPER["waf_pcstream_vs_baseline"],
+        100 * a["waf_vs_auto"], 100 * PAPER["waf_pcstream_vs_autostream"]))
     print("PCStream IOPS vs Baseline %+.0f%% (seed %+.0f%%), vs AutoStream %+.0f%% (seed %+.0f%%)" % (
-        100 * reli("pcstream", "single"), 100 * PAPER["iops_pcstream_vs_baseline"],
-        100 * reli("pcstream", "autostream"), 100 * PAPER["iops_pcstream_vs_autostream"]))
+        100 * a["iops_vs_base"], 100 * PAPER["iops_pcstream_vs_baseline"],
+        100 * a["iops_vs_auto"], 100 * PAPER["iops_pcstream_vs_autostream"]))
     for p, s in rows:
         paper = PAPER["gcc_stream0_share"].get(p)
         print("gcc PC-stream table %-22s: stream 0 share %5.1f%%%s, WAF %.3f" % (
             table_label(p).replace("\n", " "), 100 * s["streams"]["default_fraction"],
             " (seed %.0f%%)" % (100 * paper) if paper is not None else "", s["waf"]["total"]))
+
+
+def verdict(ok, near=False):
+    return "reproduced" if ok else ("partly" if near else "not reproduced")
+
+
+def claims(iops, waf, internal_waf, rows):
+    """The claim table of docs/streams.md: (claim, paper, ours, verdict) rows, default device state."""
+    a = averages(iops, waf)
+    out = []
+    base = [waf[(app, "single")] for app in APPS if (app, "single") in waf]
+    out.append(("Baseline WAF on a 90 %-full PM963 (implied: PCStream -63 % with PCStream near 1)", "about 2.7",
+                "%.2f-%.2f (mean %.2f)" % (min(base), max(base), mean(base)) if base else "-",
+                verdict(bool(base) and min(base) >= 2.0 and abs(mean(base) / 2.7 - 1) <= 0.2,
+                        bool(base) and min(base) >= 2.0)))
+    out.append(("PCStream WAF vs Baseline, mean of 5 workloads", "-63 %", "%+.1f %%" % (100 * a["waf_vs_base"]),
+                verdict(a["waf_vs_base"] <= -0.55, a["waf_vs_base"] <= -0.31)))
+    out.append(("PCStream WAF vs AutoStream, mean", "-49 %", "%+.0f %%" % (100 * a["waf_vs_auto"]),
+                verdict(a["waf_vs_auto"] <= -0.40, a["waf_vs_auto"] <= -0.245)))
+    out.append(("PCStream IOPS vs Baseline, mean", "+45 %", "%+.0f %%" % (100 * a["iops_vs_base"]),
+                verdict(a["iops_vs_base"] >= 0.35, a["iops_vs_base"] >= 0.225)))
+    out.append(("PCStream IOPS vs AutoStream, mean", "+28 %", "%+.0f %%" % (100 * a["iops_vs_auto"]),
+                verdict(a["iops_vs_auto"] >= 0.20, a["iops_vs_auto"] >= 0.14)))
+    beats = [app for app in ("gcc", "mixed1", "mixed2") if (app, "pcstream") in waf and (app, "manual") in waf
+             and waf[(app, "pcstream")] < waf[(app, "manual")]]
+    out.append(("PCStream beats Manual on GCC, Mixed 1, Mixed 2", "all three", ", ".join(beats) or "none",
+                verdict(len(beats) == 3, len(beats) > 0)))
+    worst = [app for app in APPS if (app, "single") in waf and all(waf[(app, "single")] >= waf.get((app, p), 0)
+                                                                   for p in POLICIES)]
+    out.append(("Baseline has the highest WAF", "every workload", "%d of 5" % len(worst), verdict(len(worst) == 5,
+                                                                                             len(worst) >= 3)))
+    helped = [(app, p) for app in APPS for p in POLICIES if (app, p, "on") in internal_waf and (app, p, "off") in internal_waf
+              and internal_waf[(app, p, "on")] < internal_waf[(app, p, "off")]]
+    out.append(("Internal streams lower every technique's WAF", "all", "%d of %d" % (
+        len(helped), len([k for k in internal_waf if k[2] == "on"])), verdict(len(helped) == 20, len(helped) >= 10)))
+    share = {p: s["streams"]["default_fraction"] for p, s in rows}
+    wafs = {p: s["waf"]["total"] for p, s in rows}
+    if "per_build" in share and "4096" in share:
+        out.append(("gcc stream-0 share: no table (emptied per run) -> 4 KB -> 12 KB", "16 % -> 12 % -> < 10 %",
+                    "%.1f %% -> %.1f %% -> %.1f %% (0 B: %.1f %%)" % (100 * share["per_build"], 100 * share["4096"],
+                                                                   100 * share.get("12288", float("nan")),
+                                                                   100 * share.get("0", float("nan"))),
+                    verdict(share["per_build"] >= 0.08 and share["per_build"] > share["4096"] >= share.get("12288", 0),
+                            share["per_build"] > share["4096"])))
+    if "per_build" in wafs and "16384" in wafs:
+        out.append(("gcc WAF without -> with the table", "1.96 -> 1.54 (-21 %)", "%.2f -> %.2f (%+.0f %%); 0 B: %.2f" % (
+            wafs["per_build"], wafs["16384"], 100 * (wafs["16384"] / wafs["per_build"] - 1), wafs.get("0", float("nan"))),
+                    verdict(wafs["16384"] / wafs["per_build"] - 1 <= -0.15, wafs["16384"] < wafs["per_build"])))
+    print("\n| claim | paper | ours | verdict |\n|---|---|---|---|")
+    for c in out:
+        print("| %s | %s | %s | %s |" % c)
+    return out
 
 
 def main():
@@ -299,28 +363,31 @@ def main():
     rc = 0
     if not a.plot_only:
         bin_dir = seedrun.study_bin_dir(a, out, "pm963_streams")
-        for study in (MAIN, TABLE, SPARE):
+        for study in (MAIN, DISCARD, TABLE, SPARE):
             r, wall = seedrun.run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: wall time %.1f s with --workers %d" % (study.stem, wall, a.workers))
             rc = rc or r
-    main_all = load(out / "studies" / MAIN.stem)
-    table_all = load(out / "studies" / TABLE.stem)
-    for state in STATES:
-        main_pts = [(r, s) for r, s in main_all if r.get("state", "discard") == state]
-        table_pts = [(r, s) for r, s in table_all if r.get("state", "discard") == state]
-        if not main_pts:
-            continue
-        print("== device state: %s (%s)" % (state, STATE_TITLE[state]))
-        suffix = "" if state == "discard" else "_" + state
-        iops, waf = fig_iops_waf(main_pts, figs / ("seed002_iops_waf" + suffix), STATE_TITLE[state])
-        fig_internal(main_pts, figs / ("seed002_internal" + suffix), STATE_TITLE[state])
-        rows = fig_pctable(table_pts, figs / ("seed002_pctable" + suffix), STATE_TITLE[state])
-        fig_lifetimes(main_pts, figs / ("seed002_lifetimes" + suffix), STATE_TITLE[state])
-        report(iops, waf, rows)
-    table_csv(main_all, table_all, out / "seed002_table.csv")
+    main_pts = load(out / "studies" / MAIN.stem)
+    discard_pts = load(out / "studies" / DISCARD.stem) if (out / "studies" / DISCARD.stem / "results.csv").is_file() else []
+    table_pts = load(out / "studies" / TABLE.stem)
+    print("== device state: default (%s)" % STATE_TITLE["aged"])
+    iops, waf = fig_iops_waf(main_pts, figs / "seed002_iops_waf", STATE_TITLE["aged"])
+    fig_internal(main_pts, figs / "seed002_internal", STATE_TITLE["aged"])
+    rows = fig_pctable(table_pts, figs / "seed002_pctable", STATE_TITLE["aged"])
+    fig_lifetimes(main_pts, figs / "seed002_lifetimes", STATE_TITLE["aged"])
+    report(iops, waf, rows)
+    internal_waf = {k: s["waf"]["total"] for k, s in by_key(main_pts, ("app", "policy", "internal")).items()}
+    claims(iops, waf, internal_waf, rows)
+    if discard_pts:
+        print("== device state: discard reading (%s)" % STATE_TITLE["discard"])
+        for r, _ in discard_pts:
+            r.setdefault("internal", "off")
+        d_iops, d_waf = fig_iops_waf(discard_pts, figs / "seed002_iops_waf_discard", STATE_TITLE["discard"])
+        report(d_iops, d_waf, [])
+    table_csv(main_pts, discard_pts, table_pts, out / "seed002_table.csv")
     if (out / "studies" / SPARE.stem / "results.csv").is_file():
         spare = [(r, metrics(s, r["run_dir"])) for r, s in load(out / "studies" / SPARE.stem)]
-        print("== over-provisioning (discard, internal streams off)")
+        print("== over-provisioning (default device state, internal streams off)")
         fig_spare(spare, figs / "seed002_spare")
         write_csv([dict(labels(r, ("op", "app", "policy")), **m) for r, m in spare], out / "seed002_spare.csv")
     print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv, seed002_spare.csv" % (figs, out))

@@ -60,6 +60,8 @@ AppParams read_app_params(const Config& c) {
   p.lsm_memtable_bytes = c.u("workload.app.lsm_memtable_bytes");
   p.lsm_table_bytes = c.u("workload.app.lsm_table_bytes");
   p.trim = c.b("workload.app.trim");
+  p.age_churn = c.d("workload.app.age_churn");
+  p.warmup_drive_writes = c.d("workload.app.warmup_drive_writes");
   p.allocation = c.s("workload.app.allocation");
   p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
   p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));

@@ -17,6 +17,8 @@ uint32_t precondition_stripe_units(const Geometry& g) {
 
 namespace {
 
+constexpr uint8_t kTrimStream = 0xFF;  // a unit stream entry that trims its LPN (UnitSource::trim_request)
+
 // The precondition's unit stream: the sequential fill, then the write requests of the overwrite
 // workload cut into 4 KiB units, up to the total. Each write request (the fill in requests of
 // kFillRequestUnits) is given its streams by the stream policy, in workload order, so the policy and the
@@ -25,13 +27,24 @@ class UnitSource {
  public:
   static constexpr uint32_t kFillRequestUnits = 32;  // 128 KiB sequential writes
   UnitSource(uint64_t logical, bool fill, uint64_t over, Workload* w, Streams& streams)
-      : logical_(logical), fill_end_(fill ? logical : 0), total_(fill_end_ + over), w_(w), streams_(streams) {}
+      : logical_(logical),
+        fill_end_(fill ? logical : 0),
+        total_(w && w->precondition_trims() ? UINT64_MAX : fill_end_ + over),
+        w_(w),
+        streams_(streams),
+        trims_(w && w->precondition_trims()) {}
   uint64_t total() const { return total_; }
   uint64_t done() const { return done_; }
   // Writes up to max units (and their streams) to out; returns how many (0: the stream has ended).
   size_t next(uint32_t* out, uint8_t* stream, size_t max) {
     size_t n = 0;
     while (n < max && done_ < total_) {
+      if (trim_left_) {
+        out[n] = uint32_t(trim_first_++ % logical_);
+        stream[n++] = kTrimStream;
+        --trim_left_;
+        continue;
+      }
       if (cur_ > last_) {
         if (!start_request()) break;
         continue;
@@ -53,12 +66,14 @@ class UnitSource {
       last = std::min<uint64_t>(fill_end_, first + kFillRequestUnits) - 1;
     } else {
       IoRequest req;
-      do {
+      for (;;) {
         if (!w_ || !w_->next(req)) {
           total_ = done_;  // the workload ran out
           return false;
         }
-      } while (req.op != IoOp::Write);
+        if (req.op == IoOp::Write) break;
+        if (req.op == IoOp::Trim && trims_ && trim_request(req)) return true;
+      }
       first = req.offset / kUnitBytes;
       last = (req.offset + req.bytes - 1) / kUnitBytes;
       tag = WriteTag{req.stream, req.pc, req.proc, req.proc_slot, req.run, req.dtype, req.dspec};
@@ -75,9 +90,28 @@ class UnitSource {
     return true;
   }
 
+  // A trim (Workload::precondition_trims): the stream policy learns the deaths now, in workload order, and
+  // the units it covers whole go out as kTrimStream units, which the die writers unmap. Trims are not
+  // writes: they do not count towards done_. False when it covers no whole unit.
+  bool trim_request(const IoRequest& req) {
+    const uint64_t first = (req.offset + kUnitBytes - 1) / kUnitBytes, end = (req.offset + req.bytes) / kUnitBytes;
+    if (end <= first) return false;
+    const uint64_t units = end - first;
+    if (first % logical_ + units <= logical_) {
+      streams_.trim(uint32_t(first % logical_), uint32_t(units));
+    } else {
+      for (uint64_t u = 0; u < units; ++u) streams_.trim(uint32_t((first + u) % logical_), 1);
+    }
+    trim_first_ = first;
+    trim_left_ = units;
+    return true;
+  }
+
   uint64_t logical_, fill_end_, total_;
   Workload* w_;
   Streams& streams_;
+  bool trims_;
+  uint64_t trim_first_ = 0, trim_left_ = 0;  // the current trim's units not yet handed out
   uint64_t done_ = 0;
   uint64_t first_ = 0, cur_ = 1, last_ = 0;  // units left of the current request
   std::vector<uint8_t> streams_of_;          // the current request's unit streams
@@ -118,6 +152,11 @@ class DieWriter {
   // Units of this writer's dies, in workload order.
   void take(const std::vector<PlacedUnit>& units) {
     for (const PlacedUnit& u : units) {
+      if (u.stream == kTrimStream) {  // older versions still pending are dropped at their flush (written_)
+        (*written_)[u.lpn] = u.seq;
+        ftl_.unmap(u.lpn);
+        continue;
+      }
       const size_t k = size_t(u.die - first_) * streams_ + u.stream;
       pending_[k * per_flush_ + count_[k]] = Unit{u.lpn, u.version, u.seq};
       if (++count_[k] == per_flush_) flush(u.die, u.stream);
@@ -214,7 +253,8 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   std::vector<DieWriter> writers;
   std::vector<uint32_t> group_of_die(g.dies);
   std::vector<uint32_t> written;  // per LPN, with several streams (DieWriter)
-  if (ftl.streams().user_streams() > 1) written.assign(g.logical_units, 0);
+  if (ftl.streams().user_streams() > 1 || (overwrite && overwrite->precondition_trims()))
+    written.assign(g.logical_units, 0);
   writers.reserve(groups);
   for (uint32_t k = 0; k < groups; ++k) {
     const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
@@ -233,8 +273,12 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
     const size_t n = source.next(lpn.data(), stream.data(), kBatch);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping.die(lpn[i]);
-      b.group[group_of_die[die]].push_back(
-          PlacedUnit{lpn[i], checker ? checker->next_version(lpn[i]) : 0, die, stream[i], ++seq});
+      uint32_t version = 0;
+      if (checker) {
+        if (stream[i] == kTrimStream) checker->trimmed(lpn[i]);
+        else version = checker->next_version(lpn[i]);
+      }
+      b.group[group_of_die[die]].push_back(PlacedUnit{lpn[i], version, die, stream[i], ++seq});
     }
     return n != 0;
   };

@@ -77,6 +77,10 @@ class Workload {
   virtual WorkProgress progress() const { return WorkProgress(); }
   // For open-loop replay: the arrival time of the last request (0 = unknown).
   virtual uint64_t last_arrival_ns() const { return 0; }
+  // As a precondition's workload: true = the fast-forward applies its trims (unmaps the units, the stream
+  // policy learns the deaths) and runs until the workload ends, whatever precondition.drive_writes says
+  // (workload.pattern=app: aging churn and the app's warm-up). false: trims are skipped, drive_writes bounds it.
+  virtual bool precondition_trims() const { return false; }
 
   const JobPacing& pacing() const { return pacing_; }
   void set_pacing(const JobPacing& p) { pacing_ = p; }

@@ -135,3 +135,61 @@ TEST_CASE("fast-forward WAF under zoned 90/10 with one frontier matches the mixe
   for (uint32_t b = 0; b < d.g.dies * d.g.blocks_per_die; ++b) victims += ftl.blocks().state(b) == BlockState::Victim;
   CHECK(victims == 0);
 }
+
+namespace {
+
+// Writes and trims of 1 to 4 units at random offsets, as many as asked; its trims are applied by the
+// fast-forward (Workload::precondition_trims, as the app workloads' aging and warm-up). `mapped` follows
+// what each LPN should be after it: written (true) or trimmed (false).
+class WritesAndTrims : public Workload {
+ public:
+  WritesAndTrims(uint64_t units, uint64_t requests, uint64_t seed) : units_(units), left_(requests), rng_(seed),
+                                                                    mapped(units, false) {}
+  bool precondition_trims() const override { return true; }
+  bool next(IoRequest& r) override {
+    if (left_ == 0) return false;
+    --left_;
+    r.op = rng_.below(3) == 0 ? IoOp::Trim : IoOp::Write;
+    const uint64_t n = 1 + rng_.below(4), first = rng_.below(units_ - n);
+    r.offset = first * kUnitBytes;
+    r.bytes = uint32_t(n * kUnitBytes);
+    for (uint64_t u = first; u < first + n; ++u) mapped[u] = r.op == IoOp::Write;
+    return true;
+  }
+
+ private:
+  uint64_t units_, left_;
+  Rng rng_;
+
+ public:
+  std::vector<bool> mapped;
+};
+
+}  // namespace
+
+TEST_CASE("fast-forward applies the trims of a workload that asks for it, on any number of workers",
+          "[ftl][precondition]") {
+  Drive one, many;
+  // About 3 drive writes: GC runs, and trims land on units still waiting in the writers' pages.
+  WritesAndTrims w1(one.g.logical_units, one.g.logical_units * 2, 5), wn(one.g.logical_units, one.g.logical_units * 2, 5);
+  const auto quiet = [](uint64_t, uint64_t) {};
+  precondition(*one.ftl, one.checker.get(), false, 0.1, &w1, quiet, 1);  // drive_writes does not bound it
+  precondition(*many.ftl, many.checker.get(), false, 0.1, &wn, quiet, 3);
+  CHECK(one.ftl->counters().gc_victims > 0);
+  uint64_t wrong = 0, mismatched = 0, stale = 0, live = 0;
+  for (uint32_t lpn = 0; lpn < one.g.logical_units; ++lpn) {
+    const uint32_t ppa = one.ftl->lookup(lpn);
+    wrong += (ppa != kInvalid) != bool(w1.mapped[lpn]);
+    mismatched += ppa != many.ftl->lookup(lpn);
+    if (ppa == kInvalid) continue;
+    ++live;
+    const Die& die = one.ftl->die(one.g.die_of(ppa));
+    const uint32_t unit = ppa % (one.g.blocks_per_die * one.g.units_per_block);
+    stale += die.lpn(unit) != lpn || die.version(unit) != one.checker->expected(lpn);
+  }
+  CHECK(wrong == 0);
+  CHECK(mismatched == 0);
+  CHECK(stale == 0);
+  CHECK(live > one.g.logical_units / 4);
+  CHECK(live < one.g.logical_units * 3 / 4);
+}

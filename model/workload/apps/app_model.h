@@ -38,6 +38,8 @@ struct AppParams {
   double mixed_ratio = 0.5;
   std::string allocation = "best_fit";  // file placement: best_fit, next_fit or spread (FileLayer)
   bool trim = true;  // the file system discards deleted files' extents (TRIM); false = mounted without discard
+  double age_churn = 0;           // aging churn: aged files deleted and replaced, this many x the aged volume written
+  double warmup_drive_writes = 0;  // the app runs this many x the logical capacity of writes before the measured run
   // lsm
   double lsm_db_fraction = 0.04;
   uint64_t lsm_memtable_bytes = 2 << 20;
@@ -105,6 +107,12 @@ class AppIo {
   uint64_t written_units = 0, read_units = 0, trimmed_units = 0;
   uint32_t max_io_units() const { return max_io_units_; }
   bool trim = true;
+  // Starts the statistics afresh (the timed run after the aging and the warm-up).
+  void reset_stats() {
+    written_by_pc.clear();
+    written_by_hint.clear();
+    written_units = read_units = trimmed_units = 0;
+  }
 
  private:
   void push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units);
@@ -147,6 +155,12 @@ class AppModel {
   virtual WorkProgress progress() const { return WorkProgress{0, 0, "app steps"}; }
   // Units this app's files may occupy at most (for the out-of-space message).
   virtual uint64_t footprint_units() const = 0;
+  // Warm-up (workload.app.warmup_drive_writes): start_warmup() before the first step lifts the app's own end
+  // (gcc's build count); the warm-up ends at a step after which between_runs() (gcc: no build in progress);
+  // start_measuring() then starts the measured run (gcc: gcc_builds builds from here).
+  virtual void start_warmup() {}
+  virtual bool between_runs() const { return true; }
+  virtual void start_measuring() {}
 };
 
 // PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, aged files 0 (no program).

@@ -36,15 +36,7 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
                   : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
                                              : ExtentAllocator::Fit::Best,
                   p.seed ^ 0x5EED);
-  Rng rng(p.seed ^ 0xA6EDull);
-  // Aging: long-lived files, written before the app starts (no program context).
-  const uint64_t aged_target = uint64_t(p.age_fraction * double(total));
-  const uint64_t mean = std::max<uint64_t>(1, p.age_file_bytes / kUnitBytes);
-  while (aged_units_ < aged_target) {
-    const uint64_t u = std::min(aged_target - aged_units_, 1 + rng.below(2 * mean - 1));
-    io_->layout_file(u, WriteOrigin{});
-    aged_units_ += u;
-  }
+  age(total);
   const std::vector<std::string> parts = parts_of(p.app);
   uint64_t need = 0;
   try {
@@ -67,17 +59,86 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
                         need, total - aged_units_);
   weight_ = parts.size() == 2 ? std::vector<double>{p.mixed_ratio, 1.0 - p.mixed_ratio} : std::vector<double>{1.0};
   written_.assign(models_.size(), 0);
+  warmup_units_ = uint64_t(p.warmup_drive_writes * double(total));
+  if (warmup_units_)
+    for (auto& m : models_) m->start_warmup();
+  if (!layout_only_) {  // the timed run starts where the precondition left the drive: aged, laid out, warmed up
+    io_->out.clear();
+    phase_ = Phase::Warmup;
+    while (!warmup_done()) {
+      if (!refill()) break;
+      io_->out.clear();
+    }
+    io_->out.clear();
+    done_ = false;
+    start_measuring();
+  }
+}
+
+void AppWorkload::age(uint64_t total) {
+  Rng rng(p_.seed ^ 0xA6EDull);
+  // Aging: long-lived files, written before the app starts (no program context).
+  const uint64_t aged_target = uint64_t(p_.age_fraction * double(total));
+  const uint64_t mean = std::max<uint64_t>(1, p_.age_file_bytes / kUnitBytes);
+  if (p_.age_churn <= 0) {  // a fill, file after file: the precondition writes them with the app's layout
+    while (aged_units_ < aged_target) {
+      const uint64_t u = std::min(aged_target - aged_units_, 1 + rng.below(2 * mean - 1));
+      io_->layout_file(u, WriteOrigin{});
+      aged_units_ += u;
+    }
+    return;
+  }
+  // Churn (as file-system aging tools do, e.g. Impressions, Geriatrix): the same fill, then, while the churn has
+  // written less than age_churn x the aged volume, a file of random size is created while the aged files hold
+  // less than the target, else one chosen at random is deleted (trimmed with workload.app.trim). New files land
+  // where the file system's allocation puts them, so the free space fragments and the files' ages mix. At the
+  // end files are deleted until the target holds again. The requests go out first (io_->out), before the app's
+  // layout.
+  std::vector<FileId> aged;
+  auto size_of_next = [&] { return 1 + rng.below(2 * mean - 1); };
+  while (aged_units_ < aged_target) {
+    const uint64_t u = std::min(aged_target - aged_units_, size_of_next());
+    aged.push_back(io_->create_written(u, WriteOrigin{}));
+    aged_units_ += u;
+  }
+  auto drop_one = [&] {
+    const size_t j = size_t(rng.below(aged.size()));
+    aged_units_ -= io_->fs.size(aged[j]);
+    io_->remove(aged[j], WriteOrigin{});
+    aged[j] = aged.back();
+    aged.pop_back();
+  };
+  const uint64_t filled = io_->written_units;
+  const uint64_t churn_target = uint64_t(p_.age_churn * double(aged_target));
+  while (io_->written_units - filled < churn_target && !aged.empty()) {
+    if (aged_units_ >= aged_target) {
+      drop_one();
+    } else {
+      const uint64_t u = size_of_next();
+      aged.push_back(io_->create_written(u, WriteOrigin{}));
+      aged_units_ += u;
+    }
+  }
+  while (aged_units_ > aged_target && !aged.empty()) drop_one();
+  aging_written_ = io_->written_units;
+  aging_free_extents_ = io_->fs.allocator().free_extents();
 }
 
 bool AppWorkload::refill() {
   if (done_) return false;
-  if (layout_only_) {
+  if (phase_ == Phase::Layout) {  // precondition: the aging's requests are queued; then the app's initial files
     const auto& l = io_->layout();
-    if (layout_next_ >= l.size()) return done_ = true, false;
-    const FileId f = l[layout_next_].f;
-    io_->write(f, 0, io_->fs.size(f), l[layout_next_].o);
-    ++layout_next_;
-    return true;
+    if (layout_next_ < l.size()) {
+      const FileId f = l[layout_next_].f;
+      io_->write(f, 0, io_->fs.size(f), l[layout_next_].o);
+      ++layout_next_;
+      return true;
+    }
+    phase_ = Phase::Warmup;
+  }
+  if (phase_ == Phase::Warmup && warmup_done()) {
+    if (layout_only_) return done_ = true, false;
+    start_measuring();
   }
   size_t pick = 0;
   for (size_t i = 1; i < models_.size(); ++i)
@@ -91,8 +152,23 @@ bool AppWorkload::refill() {
                              "; " + mib(aged_units_) + " MiB aged)");
   }
   written_[pick] += io_->written_units - before;
+  if (phase_ == Phase::Warmup) warmup_written_ += io_->written_units - before;
   if (!more) done_ = true;  // an app finished (gcc after its builds): the job ends
   return more || !io_->out.empty();
+}
+
+bool AppWorkload::warmup_done() const {
+  if (warmup_written_ < warmup_units_) return false;
+  for (const auto& m : models_)
+    if (!m->between_runs() && warmup_units_) return false;
+  return true;
+}
+
+void AppWorkload::start_measuring() {
+  phase_ = Phase::Measure;
+  for (auto& m : models_) m->start_measuring();
+  io_->reset_stats();
+  written_.assign(models_.size(), 0);
 }
 
 bool AppWorkload::next(IoRequest& r) {
@@ -108,7 +184,7 @@ bool AppWorkload::next(IoRequest& r) {
 }
 
 WorkProgress AppWorkload::progress() const {
-  if (layout_only_) return {layout_next_, io_->layout().size(), "aged and initial files"};
+  if (layout_only_) return {layout_next_, io_->layout().size(), "aged and initial files (then the warm-up)"};
   if (io_count_) return {issued_, io_count_, "I/Os"};
   if (io_bytes_) return {issued_bytes_, io_bytes_, "bytes"};
   return models_.back()->progress();

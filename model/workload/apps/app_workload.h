@@ -32,9 +32,18 @@ class AppWorkload : public Workload {
   uint64_t aged_units() const { return aged_units_; }
   uint64_t layout_units() const { return io_->layout_units(); }
   uint64_t written_by_model(size_t i) const { return written_[i]; }
+  // The aging churn's writes (fill and churn; 0 without churn) and the free extents it left.
+  uint64_t aging_written_units() const { return aging_written_; }
+  size_t aging_free_extents() const { return aging_free_extents_; }
+  uint64_t warmup_written_units() const { return warmup_written_; }
+  bool precondition_trims() const override { return true; }
 
  private:
+  enum class Phase { Layout, Warmup, Measure };
+  void age(uint64_t total);
   bool refill();
+  bool warmup_done() const;
+  void start_measuring();
   AppParams p_;
   bool layout_only_;
   uint64_t io_count_, io_bytes_;
@@ -45,6 +54,9 @@ class AppWorkload : public Workload {
   uint64_t aged_units_ = 0, issued_ = 0, issued_bytes_ = 0;
   size_t layout_next_ = 0;
   bool done_ = false;
+  Phase phase_ = Phase::Layout;
+  uint64_t warmup_units_ = 0, warmup_written_ = 0, aging_written_ = 0;
+  size_t aging_free_extents_ = 0;
 };
 
 // workload.pattern=app (workload_factory.cpp): the precondition's layout writer or the timed workload;

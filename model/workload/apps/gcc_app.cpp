@@ -264,7 +264,7 @@ bool GccApp::step() {
     if (lanes_.run_one(io_)) return true;
     switch (phase_) {  // every lane idle: the next phase
       case 0:
-        if (stats_.builds_done >= p_.gcc_builds) return false;
+        if (!warming_ && stats_.builds_done - first_build_ >= p_.gcc_builds) return false;
         start_build();
         phase_ = 1;
         return true;

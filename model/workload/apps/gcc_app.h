@@ -53,7 +53,14 @@ class GccApp : public AppModel {
   GccApp(AppIo& io, const AppParams& p, uint64_t seed);
   const char* name() const override { return "gcc"; }
   bool step() override;
-  WorkProgress progress() const override { return {stats_.builds_done, p_.gcc_builds, "builds"}; }
+  WorkProgress progress() const override { return {stats_.builds_done - first_build_, p_.gcc_builds, "builds"}; }
+  void start_warmup() override { warming_ = true; }
+  bool between_runs() const override { return phase_ == 0 && stats_.builds_done > 0; }
+  void start_measuring() override {
+    warming_ = false;
+    first_build_ = stats_.builds_done;
+  }
+  uint64_t measured_builds() const { return stats_.builds_done - first_build_; }
   uint64_t footprint_units() const override { return footprint_; }
 
   const GccStats& stats() const { return stats_; }
@@ -112,6 +119,8 @@ class GccApp : public AppModel {
   std::vector<bool> temp_;      // by file id: a temporary alive
   Lanes lanes_;
   GccStats stats_;
+  bool warming_ = false;      // in the warm-up: builds go on whatever gcc_builds says
+  uint64_t first_build_ = 0;  // builds done before the measured run (the warm-up's)
 };
 
 }  // namespace ssdtlm
