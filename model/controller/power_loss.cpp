@@ -171,10 +171,13 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   }
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
   // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
-  std::vector<uint32_t> scan_ver(logical, 0), scan_ppa(logical, kInvalid), all_ver, all_ppa;
+  std::vector<uint32_t>&scan_ver = state.scan_ver, &scan_ppa = state.scan_ppa, all_ver, all_ppa;
+  scan_ver.assign(logical, 0);
+  scan_ppa.assign(logical, kInvalid);
   // map_ver[lpn]: the version at the live map's entry when that copy is durable and trusted, else 0 (found
   // in the same sequential pass over the blocks, instead of one random probe of the dies per unit).
-  std::vector<uint32_t> map_ver(logical, 0);
+  std::vector<uint32_t>& map_ver = state.map_ver;
+  map_ver.assign(logical, 0);
   if (unsaved) {
     all_ver.assign(logical, 0);
     all_ppa.assign(logical, kInvalid);
@@ -197,7 +200,10 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
         if (k != UnitKind::UD && k != UnitKind::GUD) continue;
         const uint32_t v = die.version(u), ppa = g.ppa(d, blk, pg, sl);
         if (untrusted(lpn, v)) continue;
-        if (ftl.lookup(lpn) == ppa) map_ver[lpn] = v;
+        // The live map's entry for lpn is this unit iff the unit is marked valid: every map entry's unit is
+        // marked valid, and a unit marked valid is the one its out-of-band LPN maps to (the FTL changes map and
+        // bitmap together; check.integrity's map audit verifies it). The bitmap saves a map miss per unit.
+        if (ftl.valid(ppa)) map_ver[lpn] = v;
         if ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1) pending.erase(v);  // programmed: not lost
         if (scan[b] && v >= scan_ver[lpn]) {
           scan_ver[lpn] = v;
