@@ -171,13 +171,18 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   }
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
   // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
+  // The per-lpn arrays live in `state` and are all 0 / kInvalid between losses: scan_* are reset entry by entry
+  // (only the scanned blocks' units touch them), map_ver by step 5's pass, so a loss clears no whole array.
   std::vector<uint32_t>&scan_ver = state.scan_ver, &scan_ppa = state.scan_ppa, all_ver, all_ppa;
-  scan_ver.assign(logical, 0);
-  scan_ppa.assign(logical, kInvalid);
+  if (scan_ver.size() != logical) {
+    scan_ver.assign(logical, 0);
+    scan_ppa.assign(logical, kInvalid);
+    state.map_ver.assign(logical, 0);
+  }
+  std::vector<uint32_t> scanned_lpns;  // the entries of scan_* to reset
   // map_ver[lpn]: the version at the live map's entry when that copy is durable and trusted, else 0 (found
   // in the same sequential pass over the blocks, instead of one random probe of the dies per unit).
   std::vector<uint32_t>& map_ver = state.map_ver;
-  map_ver.assign(logical, 0);
   if (unsaved) {
     all_ver.assign(logical, 0);
     all_ppa.assign(logical, kInvalid);
@@ -204,8 +209,9 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
         // marked valid, and a unit marked valid is the one its out-of-band LPN maps to (the FTL changes map and
         // bitmap together; check.integrity's map audit verifies it). The bitmap saves a map miss per unit.
         if (ftl.valid(ppa)) map_ver[lpn] = v;
-        if ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1) pending.erase(v);  // programmed: not lost
+        if (!pending.empty() && ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1)) pending.erase(v);  // programmed: not lost
         if (scan[b] && v >= scan_ver[lpn]) {
+          if (scan_ppa[lpn] == kInvalid) scanned_lpns.push_back(lpn);
           scan_ver[lpn] = v;
           scan_ppa[lpn] = ppa;
         }
@@ -314,10 +320,15 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
       const uint32_t e = ftl.lookup(lpn);
       if (e != kInvalid && !(got = map_ver[lpn])) got = kInvalid;  // in flight, with no copy in DRAM
     }
+    map_ver[lpn] = 0;  // ready for the next loss
     if (got != want && r.mismatches++ == 0)
       checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
                         (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
                         std::to_string(want), now_ps);
+  }
+  for (uint32_t lpn : scanned_lpns) {
+    scan_ver[lpn] = 0;
+    scan_ppa[lpn] = kInvalid;
   }
   // The units the recovery remapped, once more straight from the dies' out-of-band data.
   for (uint32_t lpn : moved) {
