@@ -6,7 +6,9 @@ usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only
 
 --compare OTHER_BIN (a build of the base commit, say; --vs is an alias) runs every row with both executables in
 turn, alternating which goes first (A B, B A, A B, ...), and prints one line per row: host I/Os per wall second of
-each, the speed ratio A/B (the median of the pairs' wall-time ratios B/A), activations per I/O of each and whether
+each, the speed ratio A/B (the median of the pairs' wall-time ratios B/A), the same ratio of the whole processes'
+CPU seconds (preconditioning included; steadier than wall time when other jobs share the cores), activations per
+I/O of each and whether
 the two summaries are identical apart from the fields that move with the machine (wall times, RSS, threads, memory
 estimates: the fields scripts/golden_summaries.py ignores). A row OTHER_BIN cannot run (a key it does not know)
 prints its error instead. This is the side-by-side comparison a change's speed claim needs (absolute figures move
@@ -41,6 +43,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -161,6 +164,9 @@ def pc_trace(path, ios):
             f.write("%d,W,%d,4096,0,%d\n" % (i, (first + rng.randrange(size)) * 4096, 101 + p))
 
 
+CPU = "bench_process_cpu_s"  # added to each summary by run_once
+
+
 class RunError(Exception):
     pass
 
@@ -169,12 +175,18 @@ def run_once(binary, args, ios):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "--quiet", "--out", out] + BASE + args + ["--set", "workload.io_count=%d" % ios]
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode != 0:
             err = (p.stderr.strip().splitlines() or ["?"])[-1]
             raise RunError("%s exit %d: %s" % (os.path.basename(binary), p.returncode, err[:160]))
         with open(os.path.join(out, "summary.json")) as f:
-            return json.load(f)
+            s = json.load(f)
+        # CPU seconds of the whole process (preconditioning included): on a loaded machine a steadier measure
+        # than wall time, which counts the time other processes held the cores.
+        s[CPU] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return s
 
 
 def run(binary, args, ios):
@@ -184,9 +196,9 @@ def run(binary, args, ios):
 
 
 def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"]):
-    """REPEAT pairs, the first in the order A B, the next B A, and so on; the median runs of each and the median
-    of the pairs' speed ratios A/B (wall time of B over wall time of A)."""
-    a, b, ratios = [], [], []
+    """REPEAT pairs, the first in the order A B, the next B A, and so on. Returns the median runs of each, the
+    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU."""
+    a, b = [], []
     for i in range(REPEAT):
         if i % 2 == 0:
             a.append(run_once(binary, args, ios))
@@ -194,28 +206,33 @@ def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"]):
         else:
             b.append(run_once(other, args, ios))
             a.append(run_once(binary, args, ios))
-        ratios.append(wall(b[-1]) / wall(a[-1]))
-    med = lambda runs: sorted(runs, key=wall)[len(runs) // 2]
-    return med(a), med(b), sorted(ratios)[len(ratios) // 2]
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    ratio = med([wall(y) / wall(x) for x, y in zip(a, b)])
+    cpu_ratio = med([y[CPU] / x[CPU] for x, y in zip(a, b)])
+    by_wall = lambda runs: sorted(runs, key=wall)[len(runs) // 2]
+    return by_wall(a), by_wall(b), ratio, cpu_ratio
 
 
 def same_results(x, y):
     """Whether two summaries are identical apart from the fields that move with the machine."""
-    return flatten(x) == flatten(y)
+    strip = lambda s: {k: v for k, v in flatten(s).items() if k != CPU}
+    return strip(x) == strip(y)
 
 
-COMPARE_HEADER = "%-34s %12s %12s %7s %8s %8s %9s" % ("workload", "A I/Os/wall s", "B I/Os/wall s", "A/B",
-                                                      "A act/IO", "B act/IO", "results")
+COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
+    "workload", "A I/Os/wall s", "B I/Os/wall s", "A/B", "cpu A/B", "A act/IO", "B act/IO", "results")
 
 
 def compare_row(name, binary, other, args, ios):
+    """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
+    same for the whole processes' CPU seconds (preconditioning included)."""
     try:
-        mine, theirs, ratio = run_pairs(binary, other, args, ios)
+        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios)
     except RunError as e:
         return "%-34s %s" % (name, e)
-    return "%-34s %12.0f %12.0f %7.3f %8.2f %8.2f %9s" % (
+    return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
-        mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
+        cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
         "identical" if same_results(mine, theirs) else "DIFFER")
 
 
@@ -241,7 +258,7 @@ def compare_tails(a):
     for threads in (0, 1):
         for name, dw in (("sequential fill", 0), ("fill + 2 drive-writes random", 2)):
             args = ["--set", "precondition.drive_writes=%d" % dw, "--set", "precondition.threads=%d" % threads]
-            mine, theirs, ratio = run_pairs(a.bin, a.compare, args, 1000, wall=pre)
+            mine, theirs, ratio, _ = run_pairs(a.bin, a.compare, args, 1000, wall=pre)
             units = mine["precondition"]["units_written"]
             print("%-34s %8d %16.0f %16.0f %7.3f" % (name, mine["precondition"]["threads"], units / pre(mine),
                                                      units / pre(theirs), ratio), flush=True)
