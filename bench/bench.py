@@ -2,11 +2,17 @@
 """Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
 
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only REGEX] [--bin build/bin/ssdtlm-generic]
-                                      [--vs OTHER_BIN]
+                                      [--compare OTHER_BIN]
 
---vs OTHER_BIN (a build of the previous main, say) runs every workload row with both executables in turn (A B A B
-...), prints both rows and the ratio of host I/Os per wall second, A over B, the median of the pairs' ratios: the
-side-by-side comparison a change's speed claim needs (absolute figures move with the machine).
+--compare OTHER_BIN (a build of the base commit, say; --vs is an alias) runs every row with both executables in
+turn, alternating which goes first (A B, B A, A B, ...), and prints one line per row: host I/Os per wall second of
+each, the speed ratio A/B (the median of the pairs' wall-time ratios B/A), the same ratio of the whole processes'
+CPU seconds (preconditioning included; steadier than wall time when other jobs share the cores), activations per
+I/O of each and whether
+the two summaries are identical apart from the fields that move with the machine (wall times, RSS, threads, memory
+estimates: the fields scripts/golden_summaries.py ignores). A row OTHER_BIN cannot run (a key it does not know)
+prints its error instead. This is the side-by-side comparison a change's speed claim needs (absolute figures move
+with the machine and the load of a shared host; ratios from one invocation do not).
 
 Prints, per workload: host I/Os, simulated s, wall s, host I/Os per wall s, NAND ops per wall s, model process
 activations per host I/O and per NAND operation, peak RSS and model bytes per logical 4 KiB page; the -dftl and
@@ -22,7 +28,8 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-rber-worn turns the error model on (reliability.model=rber, 3000 P/E, 30 days, read reclaim at 3
 retry steps: docs/nand.md), seqwrite-128k-slc-dynamic and mixed-70r30w-4k-slc-dynamic run a TLC drive with a dynamic
-SLC cache; mixed-70r30w-4k-checked runs it with the integrity checker on and -powerloss20 adds 20 power losses with their
+SLC cache; randwrite-4k-checked is randwrite-4k-steady with the integrity checker on; mixed-70r30w-4k-checked runs it
+with the integrity checker on and -powerloss20 adds 20 power losses with their
 recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
@@ -39,9 +46,13 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from golden_summaries import flatten  # noqa: E402  (the results-identity comparison's field filter)
 
 BASE = ["--set", "check.integrity=false", "--set", "geometry.over_provisioning=0.25", "--set", "ftl.gc_victim=greedy"]
 
@@ -90,6 +101,8 @@ WORKLOADS["mixed-70r30w-4k-read_first"] = MIXED + ["--set", "flash.die_sched=rea
 WORKLOADS["mixed-70r30w-4k-susp-rf"] = MIXED + ["--set", "flash.suspend=program_erase", "--set", "flash.die_sched=read_first"]
 WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", "timing.page_read_us=50,70,110",
                                             "--set", "timing.page_prog_us=500,2000,5000"]
+# The integrity checker's cost (check.integrity, on by default outside bench.py) on the steady random write.
+WORKLOADS["randwrite-4k-checked"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "check.integrity=true"]
 # Power loss (docs/power_loss.md): needs the integrity checker, so its reference row has it on too.
 WORKLOADS["mixed-70r30w-4k-checked"] = MIXED + ["--set", "check.integrity=true"]
 # NAND behaviour beyond fixed times (docs/nand.md): the error model on a worn (3000 P/E), aged (30 days) drive with
@@ -171,13 +184,29 @@ def pc_trace(path, ios):
             f.write("%d,W,%d,4096,0,%d\n" % (i, (first + rng.randrange(size)) * 4096, 101 + p))
 
 
+CPU = "bench_process_cpu_s"  # added to each summary by run_once
+
+
+class RunError(Exception):
+    pass
+
+
 def run_once(binary, args, ios):
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "--quiet", "--out", out] + BASE + args + ["--set", "workload.io_count=%d" % ios]
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode != 0:
+            err = (p.stderr.strip().splitlines() or ["?"])[-1]
+            raise RunError("%s exit %d: %s" % (os.path.basename(binary), p.returncode, err[:160]))
         with open(os.path.join(out, "summary.json")) as f:
-            return json.load(f)
+            s = json.load(f)
+        # CPU seconds of the whole process (preconditioning included): on a loaded machine a steadier measure
+        # than wall time, which counts the time other processes held the cores.
+        s[CPU] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return s
 
 
 def run(binary, args, ios):
@@ -186,15 +215,45 @@ def run(binary, args, ios):
     return runs[len(runs) // 2]
 
 
-def run_pairs(binary, other, args, ios):
-    """REPEAT pairs, A then B; the median runs of each and the median of the pairs' speed ratios A/B."""
-    a, b, ratios = [], [], []
-    for _ in range(REPEAT):
-        a.append(run_once(binary, args, ios))
-        b.append(run_once(other, args, ios))
-        ratios.append(b[-1]["wall_time_s"] / a[-1]["wall_time_s"])
-    med = lambda runs: sorted(runs, key=lambda s: s["wall_time_s"])[len(runs) // 2]
-    return med(a), med(b), sorted(ratios)[len(ratios) // 2]
+def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"]):
+    """REPEAT pairs, the first in the order A B, the next B A, and so on. Returns the median runs of each, the
+    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU."""
+    a, b = [], []
+    for i in range(REPEAT):
+        if i % 2 == 0:
+            a.append(run_once(binary, args, ios))
+            b.append(run_once(other, args, ios))
+        else:
+            b.append(run_once(other, args, ios))
+            a.append(run_once(binary, args, ios))
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    ratio = med([wall(y) / wall(x) for x, y in zip(a, b)])
+    cpu_ratio = med([y[CPU] / x[CPU] for x, y in zip(a, b)])
+    by_wall = lambda runs: sorted(runs, key=wall)[len(runs) // 2]
+    return by_wall(a), by_wall(b), ratio, cpu_ratio
+
+
+def same_results(x, y):
+    """Whether two summaries are identical apart from the fields that move with the machine."""
+    strip = lambda s: {k: v for k, v in flatten(s).items() if k != CPU}
+    return strip(x) == strip(y)
+
+
+COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
+    "workload", "A I/Os/wall s", "B I/Os/wall s", "A/B", "cpu A/B", "A act/IO", "B act/IO", "results")
+
+
+def compare_row(name, binary, other, args, ios):
+    """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
+    same for the whole processes' CPU seconds (preconditioning included)."""
+    try:
+        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios)
+    except RunError as e:
+        return "%-34s %s" % (name, e)
+    return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
+        name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
+        cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
+        "identical" if same_results(mine, theirs) else "DIFFER")
 
 
 def row(name, s):
@@ -211,6 +270,28 @@ HEADER = "%-24s %10s %9s %8s %12s %12s %8s %9s %9s %8s" % ("workload", "host I/O
                                                             "NAND/wall s", "act/IO", "act/NAND", "RSS MiB", "B/page")
 
 
+def compare_tails(a):
+    """--compare: the precondition and cost-growth tables side by side."""
+    print("\nfast-forward precondition, A/B (logical 4 KiB pages per wall s; the ratio is of precondition wall times)")
+    print("%-34s %8s %16s %16s %7s" % ("run", "threads", "A pages/s", "B pages/s", "A/B"))
+    pre = lambda s: s["precondition"]["wall_time_s"]
+    for threads in (0, 1):
+        for name, dw in (("sequential fill", 0), ("fill + 2 drive-writes random", 2)):
+            args = ["--set", "precondition.drive_writes=%d" % dw, "--set", "precondition.threads=%d" % threads]
+            mine, theirs, ratio, _ = run_pairs(a.bin, a.compare, args, 1000, wall=pre)
+            units = mine["precondition"]["units_written"]
+            print("%-34s %8d %16.0f %16.0f %7.3f" % (name, mine["precondition"]["threads"], units / pre(mine),
+                                                     units / pre(theirs), ratio), flush=True)
+    if a.growth:
+        print("\ncost growth, 4 KiB random write steady state")
+        print(COMPARE_HEADER)
+        for ios in (100000, 1000000, 10000000):
+            print(compare_row("ios=%d" % ios, a.bin, a.compare, WORKLOADS["randwrite-4k-steady"], ios), flush=True)
+        for qd in (1, 32, 256, 1024):
+            args = WORKLOADS["randwrite-4k-steady"] + ["--set", "host.queues=1", "--set", "host.queue_depth=%d" % qd]
+            print(compare_row("qd=%d" % qd, a.bin, a.compare, args, a.ios), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ios", type=int, default=1000000)
@@ -218,11 +299,14 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed")
     ap.add_argument("--only", default="", help="run only the workload rows matching this regular expression")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
-    ap.add_argument("--vs", default="", help="a second executable (e.g. the previous build): rows side by side")
+    ap.add_argument("--compare", "--vs", dest="compare", default="",
+                    help="a second executable (e.g. a build of the base commit): every row side by side, A/B ratio")
     a = ap.parse_args()
     global REPEAT
     REPEAT = max(1, a.repeat)
-    print(HEADER)
+    if a.compare:
+        print("A = %s, B = %s; %d alternating pair(s) per row" % (a.bin, a.compare, REPEAT))
+    print(COMPARE_HEADER if a.compare else HEADER)
     tmp = tempfile.TemporaryDirectory()
     trace = None
     for name, args in WORKLOADS.items():
@@ -233,13 +317,14 @@ def main():
                 trace = os.path.join(tmp.name, "pc_trace.csv")
                 pc_trace(trace, a.ios)
             args = [x.replace(PC_TRACE, trace) for x in args]
-        if a.vs:
-            mine, other, ratio = run_pairs(a.bin, a.vs, args, a.ios)
-            print(row(name, mine), flush=True)
-            print(row("  vs", other) + "   speed A/B %.3f" % ratio, flush=True)
+        if a.compare:
+            print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:
             print(row(name, run(a.bin, args, a.ios)), flush=True)
     if a.only:
+        return 0
+    if a.compare:
+        compare_tails(a)
         return 0
     print("\nfast-forward precondition (16 GiB logical, OP 25 %, greedy; a logical page is one 4 KiB unit)")
     print("%-34s %8s %10s %8s %16s %16s %18s" % ("run", "threads", "units", "wall s", "logical pages/s",

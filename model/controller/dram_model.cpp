@@ -50,6 +50,9 @@ uint64_t DramModel::access(uint64_t t, uint32_t bytes, DramUse use, uint64_t pac
 
 uint64_t DramModel::reserve(uint64_t t, uint64_t need) {
   uint64_t w = t / kWindowPs;
+  // The ring (1 MiB) is swept once per 65 ms of simulated time, so a window's slot is cold when simulated time
+  // first reaches it (a cache miss per 4 us, about one per host I/O): fetch the slots 16 us ahead.
+  __builtin_prefetch(&ring_[(w + 16) & (kWindows - 1)], 1);
   Window* s = &window(w);
   if (!(w >= full_lo_ && w < full_hi_) && s->used + need <= kWindowPs) {  // fits where it starts: no wait
     s->used += need;

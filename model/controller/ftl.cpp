@@ -96,11 +96,12 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
 
 void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   // The host's look-ahead hint (no effect on behaviour): start loading what the next command reads at once
-  // on arrival, a write its LPN's write count (stream assignment), a read its map entry, so that the cache
-  // miss overlaps this command.
+  // on arrival, a write its LPN's write count (stream assignment), a read its map entry, either the checker's
+  // entry, so that the cache miss overlaps this command.
   if (cmd.next_lpn != NvmeCommand::kNoNextLpn) {
     if (cmd.next_op == IoOp::Write) streams_.prefetch(cmd.next_lpn);
     else if (cmd.next_op == IoOp::Read) ftl_.prefetch_map(cmd.next_lpn);
+    if (checker_) checker_->prefetch(cmd.next_lpn);  // its expected version (check.integrity)
   }
   auto core = std::min_element(core_free_.begin(), core_free_.end());
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;

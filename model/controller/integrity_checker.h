@@ -23,6 +23,10 @@ class IntegrityChecker {
     return expected_[lpn] = counter_;
   }
   uint32_t expected(uint32_t lpn) const { return expected_[lpn]; }
+  // The look-ahead hint (Ftl::submit): the next command's entry, written by a write, read by a read.
+  void prefetch(uint32_t lpn) const {
+    if (lpn < expected_.size()) __builtin_prefetch(&expected_[lpn], 1);
+  }
   void trimmed(uint32_t lpn) { expected_[lpn] = 0; }
   // After a power loss: lpn now holds `version` (an older one, or 0, when its last write was lost).
   void recovered(uint32_t lpn, uint32_t version) { expected_[lpn] = version; }

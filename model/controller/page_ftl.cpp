@@ -113,8 +113,26 @@ double PageFtl::alpha() const {
   return blocks * g_.units_per_block * g_.dies / double(g_.logical_units);
 }
 
+bool PageFtl::any_valid(uint32_t gblock) const {
+  uint64_t first = uint64_t(gblock) * g_.units_per_block;
+  const uint64_t end = first + g_.units_per_block;
+  while (first < end) {
+    const uint64_t shift = first & 63, n = std::min<uint64_t>(64 - shift, end - first);
+    uint64_t bits = valid_bits_[first >> 6] >> shift;
+    if (n < 64) bits &= (uint64_t(1) << n) - 1;
+    if (bits) return true;
+    first += n;
+  }
+  return false;
+}
+
 bool PageFtl::check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const {
   c.erase_checked();
+  // Every map entry's unit is marked valid (map, unmap and drop_block change the two together; audit_map checks
+  // it over the whole map), so a block none of whose units is marked valid holds no unit a live mapping refers
+  // to: a few bitmap words per erase instead of one map lookup per unit. A block with a unit marked valid is an
+  // error, scanned to name the unit.
+  if (!any_valid(gblock)) return true;
   const uint32_t die = g_.die_of_gblock(gblock), block = g_.block_in_die(gblock);
   const Die& d = *dies_[die];
   const uint32_t first = block * g_.units_per_block, base = g_.ppa(die, 0, 0);
@@ -175,6 +193,34 @@ void PageFtl::drop_block(uint32_t gblock) {
     l2p_[dies_[die]->lpn(ppa - base)] = kInvalid;
   }
   blocks_.invalidate(gblock, blocks_.valid(gblock));
+}
+
+bool PageFtl::audit_map(IntegrityChecker& c, uint64_t time_ps) const {
+  // Each mapped LPN's unit is marked valid and, once programmed, names that LPN in its out-of-band data, so
+  // no two LPNs share a unit; then as many units are marked valid as LPNs are mapped, so no other unit is.
+  uint64_t mapped = 0, marked = 0;
+  auto where = [&](uint32_t ppa) {
+    return "die " + std::to_string(g_.die_of(ppa)) + " block " + std::to_string(g_.block_of(ppa)) + " page " +
+           std::to_string(g_.page_of(ppa)) + " slot " + std::to_string(g_.slot_of(ppa));
+  };
+  for (uint32_t lpn = 0; lpn < l2p_.size(); ++lpn) {
+    const uint32_t ppa = l2p_[lpn];
+    if (ppa == kInvalid) continue;
+    ++mapped;
+    const uint32_t d = g_.die_of(ppa), unit = ppa - g_.ppa(d, 0, 0);
+    const bool programmed = dies_[d]->programmed(g_.block_of(ppa), g_.page_of(ppa));
+    if (valid(ppa) && (!programmed || dies_[d]->lpn(unit) == lpn)) continue;
+    c.violation("map audit: LPN " + std::to_string(lpn) + " maps to " + where(ppa) +
+                    (valid(ppa) ? ", which holds LPN " + std::to_string(dies_[d]->lpn(unit)) : ", a unit not marked valid"),
+                time_ps);
+    return false;
+  }
+  for (uint64_t w : valid_bits_) marked += uint64_t(__builtin_popcountll(w));
+  if (marked == mapped) return true;
+  c.violation("map audit: " + std::to_string(marked) + " units marked valid for " + std::to_string(mapped) +
+                  " mapped LPNs (a unit no LPN maps to is marked valid)",
+              time_ps);
+  return false;
 }
 
 }  // namespace ssdtlm

@@ -187,10 +187,16 @@ class PageFtl {
 
   // Invariant checks (check.integrity): set the checker to have fast-forward GC run them too; the timed FTL
   // calls them itself. check_erase: no unit of the global block is valid or the current location of its LPN
-  // (scans the block's units: O(units per block) per erase). check_gc_source: a GC copy of lpn from `old` is
-  // made only while old is lpn's current location. A failure is reported to the checker and returns false.
+  // (O(units per block / 64): the block's valid bits, which audit_map ties to the map). check_gc_source: a GC
+  // copy of lpn from `old` is made only while old is lpn's current location. audit_map (at the end of a checked
+  // run): every mapped LPN's unit is marked valid and as many units are marked valid as LPNs are mapped (no two
+  // share a unit), O(logical units). A failure is reported to the checker and returns false.
   void set_checker(IntegrityChecker* c) { checker_ = c; }
   bool check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const;
+  bool audit_map(IntegrityChecker& c, uint64_t time_ps) const;
+  // Test hook: points lpn's map entry at ppa without marking it valid (the map/bitmap disagreement audit_map
+  // exists for). Never called outside tests.
+  void corrupt_map_entry(uint32_t lpn, uint32_t ppa) { l2p_[lpn] = ppa; }
   bool check_gc_source(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const {
     c.gc_copy_checked();
     if (l2p_[lpn] == old) return true;
@@ -225,6 +231,7 @@ class PageFtl {
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
+  bool any_valid(uint32_t gblock) const;  // some unit of the global block is marked valid
   // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
   // number of groups, group g being lpns[start[g] .. start[g + 1]).
   uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;

@@ -171,35 +171,58 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   }
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
   // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
-  std::vector<uint32_t> scan_ver(logical, 0), scan_ppa(logical, kInvalid), all_ver, all_ppa;
+  // The per-lpn arrays live in `state` and are all 0 / kInvalid between losses: scan_* are reset entry by entry
+  // (only the scanned blocks' units touch them), map_ver by step 5's pass, so a loss clears no whole array.
+  std::vector<uint32_t>&scan_ver = state.scan_ver, &scan_ppa = state.scan_ppa, all_ver, all_ppa;
+  if (scan_ver.size() != logical) {
+    scan_ver.assign(logical, 0);
+    scan_ppa.assign(logical, kInvalid);
+    state.map_ver.assign(logical, 0);
+  }
+  std::vector<uint32_t> scanned_lpns;  // the entries of scan_* to reset
   // map_ver[lpn]: the version at the live map's entry when that copy is durable and trusted, else 0 (found
   // in the same sequential pass over the blocks, instead of one random probe of the dies per unit).
-  std::vector<uint32_t> map_ver(logical, 0);
+  std::vector<uint32_t>& map_ver = state.map_ver;
   if (unsaved) {
     all_ver.assign(logical, 0);
     all_ppa.assign(logical, kInvalid);
   }
+  constexpr uint32_t kAhead = 32;
+  const uint32_t die_units = g.units_per_block * g.blocks_per_die;
   for (uint32_t b = 0; b < nblocks; ++b) {
     if (!usable[b]) continue;  // every block: which unsaved buffered copies are already on flash
     const uint32_t d = g.die_of_gblock(b), blk = g.block_in_die(b);
     Die& die = ftl.die(d);
     if (scan[b]) ++r.blocks_scanned;
+    const bool all_units = scan[b] || unsaved || !pending.empty();
     for (uint32_t pg = 0; pg < g.pages_per_block && die.programmed(blk, pg); ++pg) {
       if (scan[b]) {
         rec.read(d, pg, g.units_per_page * p.oob_bytes);
         ++r.pages_scanned;
       }
-      const uint32_t base = blk * g.units_per_block + pg * g.units_per_page;
+      const uint32_t base = blk * g.units_per_block + pg * g.units_per_page, first = g.ppa(d, blk, pg, 0);
       for (uint32_t sl = 0; sl < g.units_per_page; ++sl) {
-        const uint32_t u = base + sl, lpn = die.lpn(u);
+        // The live map's entry for lpn is this unit iff the unit is marked valid: every map entry's unit is
+        // marked valid, and a unit marked valid is the one its out-of-band LPN maps to (the FTL changes map and
+        // bitmap together; check.integrity's map audit verifies it). The bitmap saves a map miss per unit, and
+        // outside the scanned blocks (with no unsaved segment or pending copy) only the live units are read.
+        const uint32_t u = base + sl, ppa = first + sl;
+        if (u + kAhead < die_units) {  // map_ver is written at random: fetch the line a few units ahead
+          const uint32_t ahead = die.lpn(u + kAhead);
+          if (ahead < logical) __builtin_prefetch(&map_ver[ahead], 1);
+        }
+        const bool live = ftl.valid(ppa);
+        if (!live && !all_units) continue;
+        const uint32_t lpn = die.lpn(u);
         if (lpn >= logical) continue;
         const UnitKind k = die.kind(u);
         if (k != UnitKind::UD && k != UnitKind::GUD) continue;
-        const uint32_t v = die.version(u), ppa = g.ppa(d, blk, pg, sl);
-        if (untrusted(lpn, v)) continue;
-        if (ftl.lookup(lpn) == ppa) map_ver[lpn] = v;
-        if ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1) pending.erase(v);  // programmed: not lost
+        const uint32_t v = die.version(u);
+        if (live) map_ver[lpn] = v;  // an untrusted copy is dropped in step 4, by lpn (not a bitmap probe per unit)
+        if (!all_units || untrusted(lpn, v)) continue;
+        if (!pending.empty() && ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1)) pending.erase(v);  // programmed: not lost
         if (scan[b] && v >= scan_ver[lpn]) {
+          if (scan_ppa[lpn] == kInvalid) scanned_lpns.push_back(lpn);
           scan_ver[lpn] = v;
           scan_ppa[lpn] = ppa;
         }
@@ -228,6 +251,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   std::vector<uint32_t> changed;  // segments of units whose last write was lost
   std::vector<uint32_t> moved;    // units the recovery remapped
   for (uint32_t lpn = 0; lpn < logical; ++lpn) {
+    if (map_ver[lpn] && untrusted(lpn, map_ver[lpn])) map_ver[lpn] = 0;  // the live copy is not trusted
     uint32_t rv = 0, rppa = kInvalid;
     const uint32_t e = ftl.lookup(lpn);
     if (seg[lpn / eps] != 2) {  // the checkpoint entry, checked against the out-of-band data it points at
@@ -308,10 +332,15 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
       const uint32_t e = ftl.lookup(lpn);
       if (e != kInvalid && !(got = map_ver[lpn])) got = kInvalid;  // in flight, with no copy in DRAM
     }
+    map_ver[lpn] = 0;  // ready for the next loss
     if (got != want && r.mismatches++ == 0)
       checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
                         (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
                         std::to_string(want), now_ps);
+  }
+  for (uint32_t lpn : scanned_lpns) {
+    scan_ver[lpn] = 0;
+    scan_ppa[lpn] = kInvalid;
   }
   // The units the recovery remapped, once more straight from the dies' out-of-band data.
   for (uint32_t lpn : moved) {

@@ -63,6 +63,8 @@ struct PowerLossState {
   std::unordered_set<uint32_t> torn_versions;
   std::unordered_map<uint32_t, uint32_t> floor;  // lpn -> copies with a version <= this are stale
   std::vector<uint64_t> marked;  // per lpn, a bit: it has torn versions or a floor (tested before the hash sets)
+  // Per-lpn work arrays of the recovery, kept between losses so a loss reuses their memory (no page faults).
+  std::vector<uint32_t> scan_ver, scan_ppa, map_ver;
   bool is_marked(uint32_t lpn) const { return !marked.empty() && (marked[lpn >> 6] >> (lpn & 63)) & 1; }
   void mark(uint32_t lpn) { marked[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
 };

@@ -69,3 +69,35 @@ TEST_CASE("integrity invariants: a GC that erases victims before their copies la
   CHECK(c.errors() > 0);
   CHECK_THAT(c.first_error(), Contains("erase of die") && Contains("current location of LPN"));
 }
+
+TEST_CASE("integrity invariants: the map audit catches map entries the bitmap or the out-of-band data disown", "[integrity]") {
+  // check_erase looks only at the erased block's valid bits; the audit is what ties those bits to the map.
+  FfDrive d = small_drive();
+  IntegrityChecker c(d.g.logical_units);
+  uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
+  d.ftl->ff_write_page(0, lpns, v);
+  uint32_t more[2] = {7, 8};
+  d.ftl->ff_write_page(1, more, v);
+  CHECK(d.ftl->audit_map(c, 0));
+  CHECK(c.errors() == 0);
+
+  SECTION("an entry pointing at a unit not marked valid (the erase check alone would pass)") {
+    const uint32_t at5 = d.ftl->lookup(5);
+    d.ftl->ff_write_page(1, lpns, v);  // 5 and 6 move: their first block holds nothing marked valid
+    d.ftl->corrupt_map_entry(5, at5);  // ... but the map points back into it
+    CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 0));
+    CHECK_FALSE(d.ftl->audit_map(c, 1000));
+    CHECK_THAT(c.first_error(), Contains("map audit: LPN 5 maps to") && Contains("not marked valid"));
+  }
+  SECTION("two LPNs sharing a unit") {
+    d.ftl->corrupt_map_entry(6, d.ftl->lookup(5));
+    CHECK_FALSE(d.ftl->audit_map(c, 1000));
+    CHECK_THAT(c.first_error(), Contains("map audit: LPN 6 maps to") && Contains("which holds LPN 5"));
+  }
+  SECTION("a unit marked valid that no LPN maps to") {
+    d.ftl->corrupt_map_entry(8, kInvalid);
+    CHECK_FALSE(d.ftl->audit_map(c, 1000));
+    CHECK_THAT(c.first_error(), Contains("4 units marked valid for 3 mapped LPNs"));
+  }
+  CHECK(c.errors() == 1);
+}
