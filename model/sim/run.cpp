@@ -93,7 +93,10 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
 
   // The waveform covers the timed run: its signals start from the preconditioned state.
   std::unique_ptr<WaveTracer> wave;
-  if (!o.vcd_path.empty()) wave = start_waveform(o, info.name, *p, params.sim.seed);
+  if (!o.vcd_path.empty()) {
+    wave = start_waveform(o, info.name, *p, params.sim.seed);
+    sampler.trace(*wave);  // power and temperature over time
+  }
 
   sampler.start_clock();
   auto t0 = std::chrono::steady_clock::now();
