@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/sim_time.h"
+#include "power/power_budget.h"
 #include "wave/wave_signals.h"
 #include "wave/wave_trace.h"
 

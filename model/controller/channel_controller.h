@@ -43,7 +43,7 @@
 #include "flash/die_queue.h"
 #include "flash/flash_op.h"
 #include "flash/flash_params.h"
-#include "power/power_budget.h"
+#include "power/budget_waiter.h"
 #include "power/power_params.h"
 
 namespace ssdtlm {
@@ -68,8 +68,9 @@ struct ChannelStats {
 };
 
 class WaveTracer;
+class PowerBudget;
 
-class ChannelController : public sc_core::sc_module, public PowerBudget::Waiter {
+class ChannelController : public sc_core::sc_module, public BudgetWaiter {
  public:
   tlm_utils::simple_target_socket<ChannelController> tsock;
   DramPort<ChannelController> dram;  // flash DMA: data-in read from DRAM, data-out written into it (optional)

@@ -1,6 +1,7 @@
 // ChannelController and the power budget (model/power/power_budget.h): which array operations may start.
 #include "common/sim_time.h"
 #include "controller/channel_controller.h"
+#include "power/power_budget.h"
 
 namespace ssdtlm {
 
@@ -15,7 +16,7 @@ bool ChannelController::admit(uint32_t k, const FlashOp& op, uint64_t start) {
   if (!budget_) return true;
   const uint64_t bit = uint64_t(1) << k;
   const double w = op_w_.of(uint32_t(op.cmd));
-  if (!budget_->acquire(w, this)) {
+  if (!budget_->acquire(w, this, k, wait_from_[k] != kNever)) {
     budget_waiting_ |= bit;
     if (wait_from_[k] == kNever) wait_from_[k] = start;
     return false;

@@ -12,21 +12,34 @@ void PowerBudget::set_throttle(double throttle_w) {
   const double before = limit_w_;
   limit_w_ = configured_w_;
   if (throttle_w > 0) limit_w_ = limit_w_ > 0 ? std::min(limit_w_, throttle_w) : throttle_w;
-  if (limit_w_ == 0 || (before > 0 && limit_w_ > before)) {
+  if (limit_w_ == 0 && !queue_.empty()) {  // no limit at all: every waiting die may start, in any order
+    std::deque<Ticket> all;
+    all.swap(queue_);
+    Waiter* last = nullptr;
+    for (const Ticket& t : all)
+      if (t.who != last) t.who->budget_freed(), last = t.who;
+    return;
+  }
+  if (before > 0 && limit_w_ > before) {
     freed_ = true;
     notify();
   }
 }
 
-bool PowerBudget::acquire(double w, Waiter* who) {
-  if (limit_w_ > 0 && active_ops_ > 0 && floor_w_ + active_w_ + w > limit_w_ + kSlackW) {
+bool PowerBudget::acquire(double w, Waiter* who, uint32_t die, bool queued) {
+  if (limit_w_ > 0) {
+    const bool fits = active_ops_ == 0 || floor_w_ + active_w_ + w <= limit_w_ + kSlackW;
     // (An operation alone always starts: a budget below floor + one operation would stop the drive.)
-    ++refusals_;
-    if (!who->waiting) {
-      who->waiting = true;
-      waiters_.push_back(who);
+    const bool first = queue_.empty() || (queue_.front().who == who && queue_.front().die == die);
+    if (!fits || !first) {
+      ++refusals_;
+      if (!queued) queue_.push_back({who, die, w});
+      return false;
     }
-    return false;
+    if (!queue_.empty()) {
+      queue_.pop_front();
+      if (!queue_.empty()) freed_ = true;  // the next one may fit too: checked when the caller's step ends
+    }
   }
   active_w_ += w;
   ++active_ops_;
@@ -42,18 +55,17 @@ void PowerBudget::release(double w) {
 }
 
 void PowerBudget::notify() {
-  if (!freed_ || notifying_ || waiters_.empty()) return;
+  if (!freed_ || notifying_) return;
   notifying_ = true;
-  while (freed_ && !waiters_.empty()) {
-    freed_ = false;
-    std::vector<Waiter*> kick;
-    kick.swap(waiters_);
-    for (Waiter* w : kick) w->waiting = false;
-    for (Waiter* w : kick) w->budget_freed();  // a waiter refused again queues itself again
-    if (freed_ && waiters_.empty()) break;
-    // Power given back while kicking (an operation that ended at this very instant) serves the next round.
-  }
   freed_ = false;
+  // Kick the oldest waiting die's controller while its operation fits; stop when it does not take the
+  // power (its controller is busy in a step of its own: it asks when that step ends).
+  while (!queue_.empty()) {
+    const Ticket t = queue_.front();
+    if (limit_w_ > 0 && active_ops_ > 0 && floor_w_ + active_w_ + t.w > limit_w_ + kSlackW) break;
+    t.who->budget_freed();
+    if (!queue_.empty() && queue_.front().who == t.who && queue_.front().die == t.die) break;
+  }
   notifying_ = false;
 }
 

@@ -59,30 +59,49 @@ struct Kicked : PowerBudget::Waiter {
 };
 }  // namespace
 
-TEST_CASE("power budget: admits while floor + running + new fits, kicks the refused when power returns", "[power]") {
+TEST_CASE("power budget: admits while floor + running + new fits, oldest refused first, kicks when power returns", "[power]") {
   PowerBudget b(1.0, 1.0 + 2 * 0.1 + 0.05);  // room for two 0.1 W operations
   Kicked a, c;
-  CHECK(b.acquire(0.1, &a));
-  CHECK(b.acquire(0.1, &a));
-  CHECK_FALSE(b.acquire(0.1, &c));
-  CHECK_FALSE(b.acquire(0.1, &c));  // queued once
+  CHECK(b.acquire(0.1, &a, 0, false));
+  CHECK(b.acquire(0.1, &a, 1, false));
+  CHECK_FALSE(b.acquire(0.1, &c, 0, false));
+  CHECK_FALSE(b.acquire(0.1, &c, 0, true));  // queued once
   CHECK(b.refusals() == 2);
+  CHECK(b.waiting() == 1);
   CHECK(b.active_ops() == 2);
   b.notify();
   CHECK(c.kicks == 0);  // nothing given back yet
   b.release(0.1);
+  CHECK_FALSE(b.acquire(0.1, &a, 0, false));  // power is back, but c's die waited first
+  CHECK(b.waiting() == 2);
   b.notify();
-  CHECK(c.kicks == 1);
-  CHECK(b.acquire(0.1, &c));
+  CHECK(c.kicks == 1);  // (it does not ask within the kick: the kicks stop there)
+  CHECK(a.kicks == 0);
+  CHECK(b.acquire(0.1, &c, 0, true));
+  CHECK(b.waiting() == 1);
   CHECK(b.peak_active_ops() == 2);
   CHECK(b.peak_active_w() == Approx(0.2));
   SECTION("a throttle lowers the envelope; lifting it kicks the waiters") {
     b.set_throttle(1.0 + 0.1 + 0.05);  // one operation
     b.release(0.1);
-    CHECK_FALSE(b.acquire(0.1, &a));   // one still runs
-    b.set_throttle(0);
+    b.notify();
+    CHECK(a.kicks == 0);               // one still runs: a's does not fit
+    CHECK_FALSE(b.acquire(0.1, &a, 0, true));
+    b.set_throttle(0);  // back to the configured budget: a's fits
     CHECK(a.kicks == 1);
-    CHECK(b.acquire(0.1, &a));
+    CHECK(b.acquire(0.1, &a, 0, true));
+    CHECK(b.waiting() == 0);
+  }
+  SECTION("without any budget left (thermal throttle lifted, none configured) every waiting die is kicked") {
+    PowerBudget t(1.0, 0);
+    t.set_throttle(1.15);
+    Kicked x, y;
+    CHECK(t.acquire(0.1, &x, 0, false));
+    CHECK_FALSE(t.acquire(0.1, &y, 3, false));
+    t.set_throttle(0);
+    CHECK(y.kicks == 1);
+    CHECK(t.waiting() == 0);
+    CHECK(t.acquire(0.1, &y, 3, true));
   }
 }
 
