@@ -105,7 +105,7 @@ TEST_CASE("power budget: admits while floor + running + new fits, oldest refused
   }
 }
 
-TEST_CASE("APST: the deepest state reached sets the exit latency; time in each state is accounted", "[power]") {
+TEST_CASE("APST: the deepest state reached sets the exit latency, and the time in each state is accounted", "[power]") {
   // PS3: 40 mW, entry 2 ms, exit 1.2 ms, entered after 100 ms idle; PS4: 5 mW, entry 0.5 ms, exit 9.5 ms, after 300 ms.
   const uint64_t ms = 1'000'000'000;
   Apst a({PowerState{0.04, 2 * ms, 1200'000'000, 100 * ms}, PowerState{0.005, ms / 2, 9500'000'000, 300 * ms}});

@@ -192,3 +192,26 @@ TEST_CASE("thermal: a sustained write heats past TMT1 and is throttled to the TM
   }
   CHECK(checked > 0);
 }
+
+TEST_CASE("a budget that never binds and a thermal model that never throttles leave the timing unchanged", "[platform][power]") {
+  // Two runs as child processes (one simulation per process): the default and the same with both on.
+  const std::string dir = "power_tests/unbound";
+  fs::create_directories(dir + "/a");
+  fs::create_directories(dir + "/b");
+  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic --quiet ";
+  const std::string common = "--set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64 "
+                             "--set geometry.pages_per_block=64 --set workload.io_count=20000 --set workload.read_fraction=0.5 "
+                             "--set precondition.drive_writes=1 --set flash.suspend=program_erase ";
+  REQUIRE(std::system((bin + common + "--out " + dir + "/a >/dev/null 2>&1").c_str()) == 0);
+  REQUIRE(std::system((bin + common + "--set power.budget_w=100 --set thermal.enabled=true --set thermal.tmt1_c=190 "
+                       "--set thermal.tmt2_c=200 --out " + dir + "/b >/dev/null 2>&1").c_str()) == 0);
+  const auto a = nlohmann::json::parse(read_text(dir + "/a/summary.json"));
+  const auto b = nlohmann::json::parse(read_text(dir + "/b/summary.json"));
+  for (const char* part : {"host", "waf", "nand", "utilization"}) {
+    INFO(part);
+    CHECK(a[part] == b[part]);
+  }
+  CHECK(b["power"]["budget_wait_s"].get<double>() == 0);
+  CHECK(b["thermal"]["max_c"].get<double>() > 25);
+  CHECK(a["power"]["energy_j"] == b["power"]["energy_j"]);
+}
