@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -138,6 +139,14 @@ TEST_CASE("power budget of N programs: never more than N dies program at once, t
   const double analytic_mbps = n * page / t_prog / 1e6;
   const double mbps = d(r.summary["host"]["write_mbps"]);
   CHECK(mbps == Approx(analytic_mbps).epsilon(0.05));
+  // Program energy by hand: P_program x tPROG per program scheduled: those finished, and at most the N the
+  // budget lets run when the host's last write completes (data from the buffer still programming).
+  const double e_prog = prog * t_prog, standby = c.d("power.nand_standby_w") * 8 * d(pw["span_s"]);
+  const double programs = (d(pw["components"]["nand"]["energy_j"]) - standby) / e_prog;
+  CHECK(programs == Approx(std::round(programs)).margin(1e-6));  // a whole number of programs
+  CHECK(programs >= d(r.summary["nand"]["array_ops"]["programs"]));
+  CHECK(programs <= d(r.summary["nand"]["array_ops"]["programs"]) + n);
+  CHECK(d(pw["nand_op_energy_uj"]["program"][0]) == Approx(e_prog * 1e6));
   // The power signals are in the waveform.
   CHECK(v.has("power.total_w"));
   CHECK(v.has("thermal.temp_c"));
