@@ -133,8 +133,10 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
   // (the bus is held while a DRAM that cannot keep up lags behind).
   uint64_t transfer_end(const FlashOp& op, uint64_t start);
-  // Power budget (channel_power.cpp): may die k start op's array work at `start`? (true without a budget)
-  bool admit(uint32_t k, const FlashOp& op, uint64_t start);
+  // Power budget (channel_power.cpp): may die k start op's array work at `start`? (true without a budget:
+  // one pointer test inline)
+  bool admit(uint32_t k, const FlashOp& op, uint64_t start) { return !budget_ || admit_in_budget(k, op, start); }
+  bool admit_in_budget(uint32_t k, const FlashOp& op, uint64_t start);
   void give_back(uint32_t k);  // the die's array operation ended: its power returns to the budget
 
   const Geometry& g_;

@@ -12,8 +12,7 @@ void ChannelController::set_power_budget(PowerBudget* budget, const NandOpPower&
   wait_from_.assign(dies_.size(), kNever);
 }
 
-bool ChannelController::admit(uint32_t k, const FlashOp& op, uint64_t start) {
-  if (!budget_) return true;
+bool ChannelController::admit_in_budget(uint32_t k, const FlashOp& op, uint64_t start) {
   const uint64_t bit = uint64_t(1) << k;
   const double w = op_w_.of(uint32_t(op.cmd));
   if (!budget_->acquire(w, this, k, wait_from_[k] != kNever)) {
