@@ -93,7 +93,7 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   // Power budget (power.budget_w, thermal throttling): array operations start only within `budget`, each
   // drawing `power` by its command (channel_power.cpp). Without a call, nothing is gated.
   void set_power_budget(PowerBudget* budget, const NandOpPower& power);
-  void budget_freed() override;
+  void budget_freed(uint32_t die) override;
 
  private:
   struct DieState {

@@ -36,9 +36,11 @@ void ChannelController::give_back(uint32_t k) {
   held_w_[k] = 0;
 }
 
-void ChannelController::budget_freed() {
-  kick_ |= budget_waiting_;
-  budget_waiting_ = 0;
+void ChannelController::budget_freed(uint32_t k) {
+  // Only the die whose turn it is: the others stay refused until theirs (O(1) per kick).
+  const uint64_t bit = uint64_t(1) << k;
+  kick_ |= bit;
+  budget_waiting_ &= ~bit;
   step();
 }
 

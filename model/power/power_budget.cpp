@@ -15,9 +15,7 @@ void PowerBudget::set_throttle(double throttle_w) {
   if (limit_w_ == 0 && !queue_.empty()) {  // no limit at all: every waiting die may start, in any order
     std::deque<Ticket> all;
     all.swap(queue_);
-    Waiter* last = nullptr;
-    for (const Ticket& t : all)
-      if (t.who != last) t.who->budget_freed(), last = t.who;
+    for (const Ticket& t : all) t.who->budget_freed(t.die);
     return;
   }
   if (before > 0 && limit_w_ > before) {
@@ -63,7 +61,7 @@ void PowerBudget::notify() {
   while (!queue_.empty()) {
     const Ticket t = queue_.front();
     if (limit_w_ > 0 && active_ops_ > 0 && floor_w_ + active_w_ + t.w > limit_w_ + kSlackW) break;
-    t.who->budget_freed();
+    t.who->budget_freed(t.die);
     if (!queue_.empty() && queue_.front().who == t.who && queue_.front().die == t.die) break;
   }
   notifying_ = false;

@@ -55,7 +55,11 @@ TEST_CASE("energy of counters: each component by hand, parts sum to the total", 
 namespace {
 struct Kicked : PowerBudget::Waiter {
   int kicks = 0;
-  void budget_freed() override { ++kicks; }
+  uint32_t last_die = ~0u;
+  void budget_freed(uint32_t die) override {
+    ++kicks;
+    last_die = die;
+  }
 };
 }  // namespace
 
@@ -100,6 +104,7 @@ TEST_CASE("power budget: admits while floor + running + new fits, oldest refused
     CHECK_FALSE(t.acquire(0.1, &y, 3, false));
     t.set_throttle(0);
     CHECK(y.kicks == 1);
+    CHECK(y.last_die == 3);
     CHECK(t.waiting() == 0);
     CHECK(t.acquire(0.1, &y, 3, true));
   }
