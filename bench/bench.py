@@ -34,7 +34,10 @@ recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
 (workload.pattern=app, docs/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
-streams, app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
+streams; randwrite-4k-steady-budget4w runs it under a 4 W power budget
+(-budget100w: a budget that never binds, the same simulated work: the cost of the gate)
+and seqwrite-128k-thermal with the thermal model and APST (docs/power.md; energy is counted in every row, so its
+cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
 over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
@@ -132,6 +135,13 @@ WORKLOADS["randwrite-4k-fdp8"] = WORKLOADS["randwrite-4k-steady"] + [
 # sequential writes: every zone written whole, reset before it is written again.
 WORKLOADS["seqwrite-128k-zns"] = ["--set", "zns.enabled=true", "--set", "workload.zbd=true", "--set", "workload.pattern=sequential",
                                   "--set", "workload.block_bytes=131072", "--set", "host.queues=4", "--set", "host.queue_depth=8"]
+# Power (docs/power.md): energy is counted in every row; these add the budget (4 W: about 30 of the 64 dies
+# programming at once) and the thermal model with APST (throttling through the budget, per sampler interval).
+WORKLOADS["randwrite-4k-steady-budget4w"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "power.budget_w=4"]
+# A budget that never binds (100 W): the same simulated work as randwrite-4k-steady, the cost of the gate alone.
+WORKLOADS["randwrite-4k-steady-budget100w"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "power.budget_w=100"]
+WORKLOADS["seqwrite-128k-thermal"] = WORKLOADS["seqwrite-128k"] + [
+    "--set", "thermal.enabled=true", "--set", "power.apst=true", "--set", "stats.interval_ms=1"]
 # PCStream (seed 002) on a CSV trace with program contexts (pc_trace): 9 user streams, all writes to stream 0
 # against PCs clustered by lifetime; the drive is filled first (sequential fill only).
 PC_TRACE = "@PC_TRACE@"

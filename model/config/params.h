@@ -21,6 +21,7 @@
 #include "flash/flash_params.h"
 #include "flash/geometry.h"
 #include "host/completion_log.h"
+#include "power/power_params.h"
 #include "workload/workload_factory.h"
 
 namespace ssdtlm {
@@ -113,6 +114,8 @@ struct Params {
   FrontierLayout frontiers;      // write frontiers of every die, from streams and map
   NvmeParams nvme;               // nvme.* (queues: the host's)
   DramParams dram;               // dram.*
+  PowerParams power;             // power.* (energy, budget, power states; power.protected_bytes is in fault)
+  ThermalParams thermal;         // thermal.*
   uint32_t host_queues = 1, host_queue_depth = 1;  // host.* outside the jobs
   std::vector<JobParams> jobs;   // at least one
   bool jobs_listed = false;      // the configuration has a "jobs" array (else one job of workload.*, host.*)
@@ -142,6 +145,8 @@ MapParams read_map_params(const Config& c, const Geometry& g);
 StreamParams read_stream_params(const Config& c);
 NvmeParams read_nvme_params(const Config& c);
 DramParams read_dram_params(const Config& c);
+PowerParams read_power_params(const Config& c);      // power_config.cpp
+ThermalParams read_thermal_params(const Config& c);  // power_config.cpp
 PowerLossParams read_power_loss_params(const Config& c);
 std::vector<uint64_t> read_power_loss_instants(const Config& c);
 std::vector<JobParams> read_job_params(const Config& c);

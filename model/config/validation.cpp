@@ -340,6 +340,25 @@ std::vector<std::string> config_warnings(const Config& c) {
   return out;
 }
 
+void check_power(const PowerParams& p, const ThermalParams& t, uint32_t dies) {
+  // A budget must let one operation of each kind run beside the idle floor, else the drive would stop.
+  const NandOpPower& op = p.op_power();
+  const double need = p.floor_w(dies) + std::max({op.read_w, op.program_w, op.erase_w});
+  auto enough = [&](const std::string& key, double w) {
+    if (w > 0 && w < need)
+      fail(key, "a budget of " + std::to_string(w) + " W is below the idle floor of the drive (" + std::to_string(p.floor_w(dies)) +
+                    " W) plus one array operation (" + std::to_string(need - p.floor_w(dies)) + " W): at least " + std::to_string(need) + " W, or 0 for none");
+  };
+  enough("power.budget_w", p.budget_w);
+  if (!t.enabled) return;
+  if (!(t.tmt1_c < t.tmt2_c)) fail("thermal.tmt1_c", "expected below thermal.tmt2_c (" + std::to_string(t.tmt2_c) + ")");
+  if (!(t.tmt1_c > t.ambient_c)) fail("thermal.tmt1_c", "expected above thermal.ambient_c (" + std::to_string(t.ambient_c) + ")");
+  if (!(t.tmt1_budget_w > 0)) fail("thermal.tmt1_budget_w", "expected a budget above 0 W for light throttling");
+  if (!(t.tmt2_budget_w > 0 && t.tmt2_budget_w <= t.tmt1_budget_w)) fail("thermal.tmt2_budget_w", "expected above 0 W and at most thermal.tmt1_budget_w");
+  enough("thermal.tmt1_budget_w", t.tmt1_budget_w);
+  enough("thermal.tmt2_budget_w", t.tmt2_budget_w);
+}
+
 }  // namespace ssdtlm
 
 namespace ssdtlm {

@@ -80,4 +80,8 @@ void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_
 // loss (docs/power_loss.md: the save stops where the budget ends, and acknowledged writes can be lost).
 std::vector<std::string> config_warnings(const Config& c);
 
+// power.budget_w and thermal.*: budgets that let the drive run (the idle floor plus one array operation),
+// thresholds in order.
+void check_power(const PowerParams& p, const ThermalParams& t, uint32_t dies);
+
 }  // namespace ssdtlm

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/sim_time.h"
+#include "power/power_budget.h"
 #include "wave/wave_signals.h"
 #include "wave/wave_trace.h"
 
@@ -89,6 +90,7 @@ uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
   const uint32_t bytes = bytes_of(op);
   const uint64_t t = bus_.transfer_ps(bytes);
   stats_.bus_busy_ps += t;
+  stats_.bus_bytes += bytes;
   const uint64_t d = op.cmd == FlashCmd::Program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
   return std::max(start + t, d);
 }
@@ -119,6 +121,7 @@ void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uin
   if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
   stats_.die_array_busy_ps += t;
   stats_.die_array_ps[k] += t;
+  stats_.array_ps[uint32_t(op->cmd)] += t;
   // The array works during the last t of the piece (a program started by grant() has its data-in first).
   if (wave_) wave_->interval(wave_state_ + k, start + duration - t, start + duration, wave_die_state(*op), kDieIdle);
 }
@@ -139,6 +142,7 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   const uint64_t ts = params_.t_suspend_ps;
   stats_.die_array_busy_ps += ts;
   stats_.die_array_ps[k] += ts;
+  stats_.array_ps[uint32_t(op->cmd)] += ts;
   if (wave_) {
     wave_->retract(wave_state_ + k, at);
     wave_->interval(wave_state_ + k, at, at + ts, kDieSuspended, kDieIdle);
@@ -161,6 +165,7 @@ void ChannelController::resume(uint32_t k, uint64_t now) {
   stats_.suspended_ps += at + tr - d.suspended_at;
   stats_.die_array_busy_ps += tr;
   stats_.die_array_ps[k] += tr;
+  stats_.array_ps[uint32_t(op->cmd)] += tr;
   if (wave_) {
     wave_->interval(wave_state_ + k, at, at + tr, kDieSuspended, kDieIdle);
     wave_->interval(wave_state_ + k, at + tr, array_done_[k], wave_die_state(*op), kDieIdle);
@@ -184,6 +189,7 @@ void ChannelController::finish_array(uint32_t k) {
   const uint64_t done = array_done_[k];
   d.array_op = nullptr;
   array_done_[k] = kNever;
+  if (budget_ && !d.suspended) give_back(k);
   ++stats_.ops[uint32_t(op->cmd)];
   switch (op->cmd) {
     case FlashCmd::Read: {
@@ -248,10 +254,13 @@ void ChannelController::update(uint32_t k, uint64_t now) {
         resume(k, now);
       }
     } else if (d.staged) {
-      count_planes(plane_mask(*d.staged));
-      start_array(k, d.staged, std::max(now, d.staged_at), array_time(*d.staged));
-      d.staged = nullptr;
-    } else if (head && head->cmd != FlashCmd::Program) {
+      if (admit(k, *d.staged, std::max(now, d.staged_at))) {
+        count_planes(plane_mask(*d.staged));
+        start_array(k, d.staged, std::max(now, d.staged_at), array_time(*d.staged));
+        d.staged = nullptr;
+      }
+    } else if (head && head->cmd != FlashCmd::Program &&
+               admit(k, *head, std::max({now, head->ready_ps, d.free_at}))) {
       FlashOp* op = d.queue.pop();
       const uint64_t start = std::max({now, op->ready_ps, d.free_at});
       if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
@@ -262,6 +271,7 @@ void ChannelController::update(uint32_t k, uint64_t now) {
           const uint64_t extra = t - array_time(*op);
           stats_.die_array_busy_ps += extra;
           stats_.die_array_ps[k] += extra;
+          stats_.array_ps[uint32_t(FlashCmd::Read)] += extra;
         }
       } else {
         count_planes(plane_mask(*op));
@@ -279,7 +289,7 @@ void ChannelController::update(uint32_t k, uint64_t now) {
   const uint64_t horizon = std::max(now, bus_free_at_) + kLookaheadPs;  // where the next bus slot starts, + lookahead
   FlashOp* head = d.queue.front();
   const bool program = head && head->cmd == FlashCmd::Program && !d.staged && !d.suspended &&
-                       (!d.array_op || d.array_op->cmd == FlashCmd::Program);
+                       (!d.array_op || d.array_op->cmd == FlashCmd::Program) && !(budget_waiting_ & bit);
   const bool want = d.read_out || (program && head->ready_ps <= horizon);
   bus_want_ = want ? bus_want_ | bit : bus_want_ & ~bit;
   if (program && head->ready_ps > horizon && head->ready_ps < ready_min_) ready_min_ = head->ready_ps;
@@ -303,6 +313,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
     complete(op, bus_free_at_);
     return;
   }
+  // A program onto an idle array starts its array work with its data-in: it needs the power budget now.
+  if (!d.array_op && !admit(k, *d.queue.front(), std::max(at, d.queue.front()->ready_ps))) return;
   FlashOp* op = d.queue.pop();
   const uint64_t start = std::max(at, op->ready_ps);
   bus_free_at_ = transfer_end(*op, start);
@@ -367,6 +379,7 @@ void ChannelController::step() {
     scheduled_ = next;
   }
   in_step_ = false;
+  if (budget_) budget_->notify();  // power this step gave back (and did not take again) goes to waiting dies
 }
 
 }  // namespace ssdtlm

@@ -43,6 +43,8 @@
 #include "flash/die_queue.h"
 #include "flash/flash_op.h"
 #include "flash/flash_params.h"
+#include "power/budget_waiter.h"
+#include "power/power_params.h"
 
 namespace ssdtlm {
 
@@ -58,11 +60,17 @@ struct ChannelStats {
   // flash.multiplane: array operations as the die runs them (never: one per plane), those on several
   // planes at once, and reads that joined another read's tR (opportunistic)
   uint64_t plane_ops = 0, multiplane_ops = 0, combined_reads = 0;
+  // Power (model/power): array time by FlashCmd (suspend and resume count as the suspended op's), bytes moved
+  // on the bus, and how long dies waited for the power budget (from when an op could start to its start).
+  uint64_t array_ps[3] = {0, 0, 0};
+  uint64_t bus_bytes = 0;
+  uint64_t budget_wait_ps = 0;
 };
 
 class WaveTracer;
+class PowerBudget;
 
-class ChannelController : public sc_core::sc_module {
+class ChannelController : public sc_core::sc_module, public BudgetWaiter {
  public:
   tlm_utils::simple_target_socket<ChannelController> tsock;
   DramPort<ChannelController> dram;  // flash DMA: data-in read from DRAM, data-out written into it (optional)
@@ -81,6 +89,11 @@ class ChannelController : public sc_core::sc_module {
   std::string describe() const;
 
   static constexpr uint64_t kLookaheadPs = 1000000;  // 1 us
+
+  // Power budget (power.budget_w, thermal throttling): array operations start only within `budget`, each
+  // drawing `power` by its command (channel_power.cpp). Without a call, nothing is gated.
+  void set_power_budget(PowerBudget* budget, const NandOpPower& power);
+  void budget_freed(uint32_t die) override;
 
  private:
   struct DieState {
@@ -120,6 +133,11 @@ class ChannelController : public sc_core::sc_module {
   // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
   // (the bus is held while a DRAM that cannot keep up lags behind).
   uint64_t transfer_end(const FlashOp& op, uint64_t start);
+  // Power budget (channel_power.cpp): may die k start op's array work at `start`? (true without a budget:
+  // one pointer test inline)
+  bool admit(uint32_t k, const FlashOp& op, uint64_t start) { return !budget_ || admit_in_budget(k, op, start); }
+  bool admit_in_budget(uint32_t k, const FlashOp& op, uint64_t start);
+  void give_back(uint32_t k);  // the die's array operation ended: its power returns to the budget
 
   const Geometry& g_;
   uint32_t channel_;
@@ -139,6 +157,11 @@ class ChannelController : public sc_core::sc_module {
   WaveTracer* wave_ = nullptr;  // null: not traced
   uint32_t wave_owner_ = 0, wave_dir_ = 0, wave_state_ = 0;  // signal ids (wave_state_: die 0's, then the others)
   sc_core::sc_event wake_;
+  PowerBudget* budget_ = nullptr;  // null: no budget
+  NandOpPower op_w_;
+  std::vector<double> held_w_;     // per die: power held for its array operation (0 = none)
+  std::vector<uint64_t> wait_from_;  // per die: when its refused operation could have started (kNever = none)
+  uint64_t budget_waiting_ = 0;    // dies refused by the budget, retried when power comes back
 };
 
 }  // namespace ssdtlm

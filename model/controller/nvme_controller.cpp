@@ -52,7 +52,8 @@ void NvmeController::fetch() {
     if (!q.head) q.tail = nullptr;
     --waiting_;
     rr_ = k + 1 == n ? 0 : k + 1;
-    const uint64_t start = engine_free_ > now ? engine_free_ : now;
+    uint64_t start = engine_free_ > now ? engine_free_ : now;
+    if (apst_ && outstanding_++ == 0) start += apst_->wake(start);  // out of an idle power state first
     engine_free_ = start + p_.fetch_ps;
     backend_->submit(*cmd, down_.transfer(engine_free_, kSqeBytes));
   }
@@ -78,6 +79,7 @@ void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
     t = down_.transfer(ready_ps, 16);
   }
   cmd.complete_ps = up_.transfer(t, kCqeBytes);
+  if (apst_ && --outstanding_ == 0) apst_->idle_from(cmd.complete_ps);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());
   nvme_tsock->nb_transport_bw(*cmd.payload, phase, delay);

@@ -11,6 +11,7 @@
 
 #include "common/nvme_command.h"
 #include "controller/dram.h"
+#include "power/apst.h"
 
 namespace ssdtlm {
 
@@ -57,6 +58,9 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
 
   const PcieLink& link_down() const { return down_; }
   const PcieLink& link_up() const { return up_; }
+  // power.apst (model/power/apst.h): the first command after idle waits for the drive to leave its idle
+  // power state. Without a call, commands never wait.
+  void set_apst(Apst* apst) { apst_ = apst; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -74,6 +78,8 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
   uint64_t engine_free_ = 0;
   bool in_fetch_ = false;
   CommandSink* backend_ = nullptr;
+  Apst* apst_ = nullptr;
+  uint64_t outstanding_ = 0;  // fetched and not completed (counted with apst_ only)
 };
 
 }  // namespace ssdtlm

@@ -2,11 +2,44 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "common/sim_time.h"
+#include "power/power_meter.h"
+#include "report/power_summary.h"
+#include "wave/wave_trace.h"
 
 namespace ssdtlm {
+
+namespace {
+uint64_t real_bits(double x) {
+  uint64_t v;
+  std::memcpy(&v, &x, sizeof v);
+  return v;
+}
+
+// The interval's power and the temperature at its end into the row (and the waveform).
+void sample_power(Platform& p, uint64_t now, TimeseriesRow& r, WaveTracer* w, uint32_t signal) {
+  PowerMeter* m = p.power();
+  if (!m) {
+    r.power_w = r.temp_c = 0;
+    std::fill(r.component_w, r.component_w + kPowerComponents, 0.0);
+    r.throttle = 0;
+    return;
+  }
+  const PowerSample s = m->sample(power_counters(p, now));
+  r.power_w = s.total_w;
+  std::copy(s.w, s.w + kPowerComponents, r.component_w);
+  r.temp_c = s.temp_c;
+  r.throttle = s.throttle;
+  if (!w) return;
+  w->set(signal, now, real_bits(s.total_w));
+  for (uint32_t k = 0; k < kPowerComponents; ++k) w->set(signal + 1 + k, now, real_bits(s.w[k]));
+  w->set(signal + 1 + kPowerComponents, now, real_bits(s.temp_c));
+  w->set(signal + 2 + kPowerComponents, now, s.throttle);
+}
+}  // namespace
 
 Sampler::Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps, uint64_t expected_ios, bool progress)
     : sc_module(name), p_(p), interval_ps_(interval_ps), expected_ios_(expected_ios), progress_(progress) {
@@ -53,6 +86,7 @@ bool Sampler::take(uint64_t now) {
   const bool idle = reads == 0 && writes == 0 && h.trims == last_trims_ && programs == last_programs_ &&
                     r.erases == 0 && nand_reads == last_nand_reads_ && lookups == last_lookups_ && r.outstanding == 0 &&
                     r.gc_active_dies == 0;
+  sample_power(p_, now, r, wave_, wave_power_);
   last_trims_ = h.trims;
   last_nand_reads_ = nand_reads;
   last_erases_ = f.erases;
@@ -108,6 +142,25 @@ void Sampler::sample() {
   tick_.notify(ps_time(k * interval_ps_));
 }
 
+void Sampler::trace(WaveTracer& w) {
+  if (!p_.power()) return;
+  WaveGroup group;
+  group.name = "power";
+  wave_power_ = w.add("power.total_w", 64, WaveStyle::Real, 0, -1, "drive power, W: each stats.interval_ms average from its end");
+  group.rows.push_back({wave_power_, 3});
+  for (uint32_t k = 0; k < kPowerComponents; ++k) {
+    const std::string name = power_component_name(PowerComponent(k));
+    group.rows.push_back({w.add("power." + name + "_w", 64, WaveStyle::Real, 0, -1, name + " power, W (interval average)"), 2});
+  }
+  uint64_t ambient;
+  const double a = p_.power()->thermal_params().ambient_c;
+  std::memcpy(&ambient, &a, sizeof ambient);
+  group.rows.push_back({w.add("thermal.temp_c", 64, WaveStyle::Real, ambient, -1, "drive temperature, C (thermal.enabled)"), 3});
+  group.rows.push_back({w.add("thermal.throttle", 2, WaveStyle::Counter, 0, -1, "thermal throttle level: 0 none, 1 TMT1, 2 TMT2"), 1});
+  w.layout().groups.insert(w.layout().groups.begin(), std::move(group));
+  wave_ = &w;
+}
+
 void Sampler::start_clock() { wall0_ = last_print_ = std::chrono::steady_clock::now(); }
 
 void Sampler::finish() { take(p_.host().stats().last_complete_ps); }
@@ -115,14 +168,17 @@ void Sampler::finish() { take(p_.host().stats().last_complete_ps); }
 std::string Sampler::csv() const {
   std::ostringstream os;
   os << "t_ms,iops,read_iops,write_iops,mbps,waf,free_blocks,buffer_units,gc_active_dies,outstanding,map_hit_ratio,"
-        "map_dirty_segments,erases,gc_programs\n";
-  char line[320];
+        "map_dirty_segments,erases,gc_programs,power_w,nand_w,channel_w,dram_w,controller_w,pcie_w,temp_c,throttle\n";
+  char line[512];
   for (auto& r : rows_) {
-    std::snprintf(line, sizeof line, "%.3f,%.1f,%.1f,%.1f,%.3f,%.4f,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%llu\n", r.t_ms,
+    std::snprintf(line, sizeof line, "%.3f,%.1f,%.1f,%.1f,%.3f,%.4f,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%llu", r.t_ms,
                   r.iops, r.read_iops, r.write_iops, r.mbps, r.waf, (unsigned long long)r.free_blocks,
                   (unsigned long long)r.buffer_units, (unsigned long long)r.gc_active_dies,
                   (unsigned long long)r.outstanding, r.map_hit_ratio, (unsigned long long)r.map_dirty_segments,
                   (unsigned long long)r.erases, (unsigned long long)r.gc_programs);
+    os << line;
+    std::snprintf(line, sizeof line, ",%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%u\n", r.power_w, r.component_w[0],
+                  r.component_w[1], r.component_w[2], r.component_w[3], r.component_w[4], r.temp_c, r.throttle);
     os << line;
   }
   return os.str();

@@ -20,7 +20,14 @@ struct TimeseriesRow {
   double map_hit_ratio;  // map lookups that hit in the interval (1 when none)
   uint64_t map_dirty_segments;
   uint64_t erases, gc_programs;  // in the interval, by the FTL's counters (erases done, GC page programs issued)
+  // Power (model/power): average over the interval, total and per component; drive temperature and
+  // thermal throttle level at its end.
+  double power_w, component_w[5];
+  double temp_c;
+  uint32_t throttle;
 };
+
+class WaveTracer;
 
 class Sampler : public sc_core::sc_module {
  public:
@@ -28,6 +35,9 @@ class Sampler : public sc_core::sc_module {
   void start_clock();  // call right before sc_start: progress rates count from here
   void finish();       // adds the last, partial interval
   std::string csv() const;
+  // Power and temperature as waveform signals (power.total_w, power.<component>_w, thermal.temp_c,
+  // thermal.throttle): each interval's average, from the interval's end. Call before the first record.
+  void trace(WaveTracer& w);
   // Called at every tick with the simulated time (the run's watchdog); true = the run is stopping, no
   // further tick.
   void set_watch(std::function<bool(uint64_t)> watch) { watch_ = std::move(watch); }
@@ -46,6 +56,8 @@ class Sampler : public sc_core::sc_module {
   std::chrono::steady_clock::time_point wall0_, last_print_;
   sc_core::sc_event tick_;
   std::function<bool(uint64_t)> watch_;
+  WaveTracer* wave_ = nullptr;
+  uint32_t wave_power_ = 0;  // signal ids: total, the components, temperature, throttle level
 };
 
 }  // namespace ssdtlm

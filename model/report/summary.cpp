@@ -9,6 +9,7 @@
 #include "common/sim_time.h"
 #include "common/units.h"
 #include "frontend/fio/fio_json.h"
+#include "report/power_summary.h"
 #include "workload/trace/trace_fit.h"
 
 namespace ssdtlm {
@@ -244,6 +245,10 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
     s["utilization"]["dies"] = dies;
   }
   if (Dram* dram = p.dram()) s["dram"] = dram_summary(*dram, span_ps);
+  if (auto pw = power_summary(p); !pw.is_null()) {
+    s["power"] = pw;
+    s["thermal"] = thermal_summary(p);
+  }
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},
@@ -348,6 +353,15 @@ std::string summary_text(const nlohmann::json& s) {
   if (s["integrity"]["enabled"].get<bool>())
     add(std::snprintf(line, sizeof line, "integrity   %llu reads checked, %llu errors\n", u(s["integrity"]["checked_reads"]),
                       u(s["integrity"]["errors"])));
+  if (s.contains("power")) {
+    const auto& pw = s["power"];
+    add(std::snprintf(line, sizeof line, "power       %.3f J, avg %.2f W, peak %.2f W, %.2f nJ per host byte%s\n", d(pw["energy_j"]),
+                      d(pw["avg_w"]), d(pw["peak_w"]), d(pw["energy_per_host_byte_nj"]),
+                      d(pw["budget_wait_s"]) > 0 ? " (waited for the budget)" : ""));
+    if (s["thermal"]["enabled"].get<bool>())
+      add(std::snprintf(line, sizeof line, "thermal     max %.1f C, throttled %.3f s\n", d(s["thermal"]["max_c"]),
+                        d(s["thermal"]["throttled_s"])));
+  }
   if (s.contains("recovery")) {
     const auto& r = s["recovery"];
     add(std::snprintf(line, sizeof line,

@@ -23,6 +23,8 @@
 namespace ssdtlm {
 
 class WaveTracer;
+class PowerMeter;
+class Apst;
 
 class Platform {
  public:
@@ -34,6 +36,9 @@ class Platform {
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;
   virtual Dram* dram() { return nullptr; }  // the controller DRAM, when the platform has one
+  // Power and energy (model/power): the meter fed by the sampler, and APST when power.apst is on.
+  virtual PowerMeter* power() { return nullptr; }
+  virtual Apst* apst() { return nullptr; }
   // Registers every signal of the waveform with `w` (and its place in the layout); called once, before the
   // timed run, after preconditioning. Components record their changes themselves from then on.
   virtual void trace(WaveTracer& w) = 0;

@@ -96,7 +96,10 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
 
   // The waveform covers the timed run: its signals start from the preconditioned state.
   std::unique_ptr<WaveTracer> wave;
-  if (!o.vcd_path.empty()) wave = start_waveform(o, info.name, *p, params.sim.seed);
+  if (!o.vcd_path.empty()) {
+    wave = start_waveform(o, info.name, *p, params.sim.seed);
+    sampler.trace(*wave);  // power and temperature over time
+  }
 
   // fio's logs, written as the timed run goes (after preconditioning: its I/O is not a job's).
   std::vector<IoLogParams> log_params;

@@ -20,7 +20,7 @@ namespace {
 
 // GTKWave trace flags (TR_* in its analyzer.h), bit by bit.
 constexpr uint32_t kDec = 1u << 2, kRjustify = 1u << 5, kBlank = 1u << 9, kCollapsed = 1u << 12,
-                   kFtranslated = 1u << 13, kAnalogStep = 1u << 15, kAnalogBlankStretch = 1u << 17,
+                   kFtranslated = 1u << 13, kAnalogStep = 1u << 15, kAnalogBlankStretch = 1u << 17, kReal = 1u << 18,
                    kClosed = 1u << 22, kGroupBegin = 1u << 23, kGroupEnd = 1u << 24;
 
 // The window the layout asks for, and GTKWave's zoom for a span shown in it: GTKWave 3.3 shows
@@ -85,6 +85,8 @@ std::vector<std::string> WaveTracer::write_layout(uint64_t span_ps, uint64_t sta
       s += "^" + std::to_string(g.table + 1) + " " + filters[size_t(g.table)] + "\n";
     } else if (g.style == WaveStyle::Counter) {
       s += hex(kDec | kRjustify | kAnalogStep) + "\n";
+    } else if (g.style == WaveStyle::Real) {
+      s += hex(kReal | kRjustify | kAnalogStep) + "\n";
     } else {
       s += hex(kDec | kRjustify) + "\n";
     }

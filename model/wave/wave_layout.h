@@ -12,6 +12,7 @@ enum class WaveStyle : uint8_t {
   Enum,     // a state: drawn with the names of its value table (translate filter)
   Counter,  // a quantity: drawn as analog steps, a few rows tall
   Number,   // an index (a die number): drawn in decimal
+  Real,     // a real quantity (watts, degrees): a VCD real (the value's double bits), drawn as analog steps
 };
 
 struct WaveEnumValue {

@@ -149,7 +149,7 @@ uint32_t WaveTracer::add(const std::string& path, uint32_t width, WaveStyle styl
 std::string WaveTracer::gtkwave_name(uint32_t s) const {
   const Signal& g = sig_[s];
   std::string n = "ssd." + g.path;
-  if (g.width > 1) n += "[" + std::to_string(g.width - 1) + ":0]";
+  if (g.width > 1 && g.style != WaveStyle::Real) n += "[" + std::to_string(g.width - 1) + ":0]";
   return n;
 }
 
@@ -251,7 +251,8 @@ void WaveTracer::header() {
     h += "$scope module " + scopes[i].name + " $end\n";
     for (uint32_t s : scopes[i].vars) {
       const Signal& g = sig_[s];
-      h += "$var wire " + std::to_string(g.width) + " " + g.id + " " + g.path.substr(g.path.rfind('.') + 1) + " $end\n";
+      h += std::string(g.style == WaveStyle::Real ? "$var real " : "$var wire ") + std::to_string(g.width) + " " + g.id +
+           " " + g.path.substr(g.path.rfind('.') + 1) + " $end\n";
     }
     for (size_t c : scopes[i].children) emit(c);
     h += "$upscope $end\n";
@@ -264,7 +265,11 @@ void WaveTracer::header() {
 void WaveTracer::put_value(const Signal& g, uint64_t v) {
   char* const start = room(96);
   char* p = start;
-  if (g.width == 1) {
+  if (g.style == WaveStyle::Real) {  // the value holds a double's bits
+    double x;
+    std::memcpy(&x, &v, sizeof x);
+    p += std::snprintf(p, 40, "r%.6g", x);
+  } else if (g.width == 1) {
     *p++ = v == kWaveZ ? 'z' : (v & 1) ? '1' : '0';
   } else {
     *p++ = 'b';

@@ -83,6 +83,17 @@ GenericPlatform::GenericPlatform(const Params& p)
   dram_->attach(nvme_->dram.isock, DramSide::Host);
   dram_->attach(ftl_->dram.isock, DramSide::Map);
   for (auto& ch : channels_) dram_->attach(ch->dram.isock, DramSide::Flash);
+
+  // power (model/power): the budget gates array operations only when there is one (or a thermal limit)
+  if (p.power.budget_w > 0 || p.thermal.enabled) {
+    budget_ = std::make_unique<PowerBudget>(p.power.floor_w(g_.dies), p.power.budget_w);
+    for (auto& ch : channels_) ch->set_power_budget(budget_.get(), p.power.op_power());
+  }
+  if (p.power.apst) {
+    apst_ = std::make_unique<Apst>(p.power.idle_states);
+    nvme_->set_apst(apst_.get());
+  }
+  meter_ = std::make_unique<PowerMeter>(p.power, p.thermal, p.flash, g_.dies, budget_.get());
 }
 
 std::vector<ChannelController*> GenericPlatform::channels() {

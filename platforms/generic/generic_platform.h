@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "completion_fault.h"
+#include "power/apst.h"
+#include "power/power_budget.h"
+#include "power/power_meter.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {
@@ -21,6 +24,8 @@ class GenericPlatform : public Platform {
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
   Dram* dram() override { return dram_.get(); }
+  PowerMeter* power() override { return meter_.get(); }
+  Apst* apst() override { return apst_.get(); }
   void trace(WaveTracer& w) override;
   size_t model_bytes() const override;
   void arm_map_checkpoints() override;
@@ -46,6 +51,9 @@ class GenericPlatform : public Platform {
   std::unique_ptr<Ftl> ftl_;
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<ChannelController>> channels_;
+  std::unique_ptr<PowerBudget> budget_;  // with power.budget_w or thermal.enabled
+  std::unique_ptr<Apst> apst_;           // with power.apst
+  std::unique_ptr<PowerMeter> meter_;
 };
 
 PlatformInfo generic_platform_info();

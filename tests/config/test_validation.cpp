@@ -52,6 +52,22 @@ TEST_CASE("validation: power loss", "[config][validation]") {
   CHECK_THAT(error_with({"check.integrity=true", "fault.power_loss_at_ms=5,x"}), Contains("fault.power_loss_at_ms"));
 }
 
+TEST_CASE("validation: power budget, power states and thermal thresholds", "[config][validation][power]") {
+  // The generic drive's floor is 1.45 W and a die's operation 82.5 mW: a budget must hold both.
+  CHECK_THAT(error_with({"power.budget_w=1.5"}), Contains("power.budget_w") && Contains("idle floor"));
+  CHECK(error_with({"power.budget_w=1.54"}) == "");
+  CHECK_THAT(error_with({"power.ps_entry_us=2000"}), Contains("power.ps_entry_us") && Contains("one entry latency per state"));
+  CHECK_THAT(error_with({"power.apst_idle_ms=100,50"}), Contains("power.apst_idle_ms") && Contains("later"));
+  CHECK_THAT(error_with({"power.ps_max_w=0.04,x"}), Contains("power.ps_max_w") && Contains("non-negative numbers"));
+  CHECK_THAT(error_with({"power.apst=true", "power.ps_max_w=", "power.ps_entry_us=", "power.ps_exit_us="}),
+             Contains("power.ps_max_w") && Contains("non-operational"));
+  CHECK_THAT(error_with({"thermal.enabled=true", "thermal.tmt1_c=85"}), Contains("thermal.tmt1_c") && Contains("thermal.tmt2_c"));
+  CHECK_THAT(error_with({"thermal.enabled=true", "thermal.tmt2_budget_w=5"}), Contains("thermal.tmt2_budget_w"));
+  CHECK_THAT(error_with({"thermal.enabled=true", "thermal.tmt2_budget_w=1.5"}),
+             Contains("thermal.tmt2_budget_w") && Contains("idle floor"));
+  CHECK(error_with({"thermal.enabled=true"}) == "");
+}
+
 TEST_CASE("validation: streams", "[config][validation]") {
   CHECK_THAT(error_with({"streams.autostream_chunk_bytes=5000"}), Contains("streams.autostream_chunk_bytes"));
   CHECK_THAT(error_with({"streams.internal=true", "streams.gc_frontier=user"}),

@@ -15,6 +15,7 @@ constexpr uint64_t kVcdZ = ~uint64_t(0);  // z (also any value with an x or z bi
 struct VcdSignal {
   std::string name;  // dotted path below the top scope ("ch0.die1.state")
   uint32_t width = 0;
+  bool real = false;  // a VCD real (its values read as kVcdZ)
   std::vector<std::pair<uint64_t, uint64_t>> changes;  // (time, value), in file order; $dumpvars first
 };
 
@@ -109,6 +110,7 @@ inline Vcd read_vcd(const std::string& path) {
         VcdSignal s;
         s.name = full;
         s.width = uint32_t(std::stoul(width));
+        s.real = type == "real";
         vcd.by_name[full] = vcd.signals.size();
         by_id[id].push_back(vcd.signals.size());
         vcd.signals.push_back(s);

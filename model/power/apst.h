@@ -1,0 +1,43 @@
+// NVMe autonomous power state transitions (APST): after an idle time the drive enters its non-operational
+// power states one after the other (power.ps_*, power.apst_idle_ms); in a state it draws that state's power
+// instead of its idle floor; the first command after idle pays the exit latency (and the rest of an entry
+// still under way). Plain C++; O(states) per wake-up from idle, nothing per command otherwise.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "power/power_params.h"
+
+namespace ssdtlm {
+
+class Apst {
+ public:
+  explicit Apst(std::vector<PowerState> states) : states_(std::move(states)) {}
+
+  // The last outstanding command completed at t: the drive is idle from then on.
+  void idle_from(uint64_t t) {
+    idle_ = true;
+    idle_since_ = t;
+  }
+  bool idle() const { return idle_; }
+  // A command arrives at t: the latency it pays to bring the drive back to an operational state (0 if the
+  // drive was busy or had not yet entered a state), with the time and energy in idle states accounted.
+  uint64_t wake(uint64_t t);
+  // The state the drive is in at t if it stays idle (0 = operational, i = the i-th idle state).
+  uint32_t state_at(uint64_t t) const;
+
+  uint64_t low_power_ps() const { return low_power_ps_; }  // time in idle states (entries and exits excluded)
+  double low_power_j() const { return low_power_j_; }
+  uint64_t wakeups() const { return wakeups_; }            // wake-ups that paid an exit latency
+  uint64_t exit_ps() const { return exit_ps_; }            // summed latency paid
+  std::vector<uint64_t> state_ps;                          // per idle state: time in it (filled by wake)
+
+ private:
+  std::vector<PowerState> states_;
+  bool idle_ = false;
+  uint64_t idle_since_ = 0;
+  uint64_t low_power_ps_ = 0, wakeups_ = 0, exit_ps_ = 0;
+  double low_power_j_ = 0;
+};
+
+}  // namespace ssdtlm

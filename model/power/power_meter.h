@@ -1,0 +1,54 @@
+// Power over time: the sampler hands the cumulative counters (energy.h) at each interval; the meter turns
+// their deltas into power per component, steps the thermal model with it and sets the thermal throttle's
+// budget. Its running maxima are the summary's peak power and temperature. Plain C++, O(1) per interval.
+#pragma once
+#include <cstdint>
+
+#include "flash/flash_params.h"
+#include "power/energy.h"
+#include "power/power_budget.h"
+#include "power/thermal.h"
+
+namespace ssdtlm {
+
+struct PowerSample {
+  double w[kPowerComponents] = {};  // average power per component over the interval
+  double total_w = 0;
+  double temp_c = 0;
+  uint32_t throttle = 0;            // thermal throttle level after the interval
+};
+
+class PowerMeter {
+ public:
+  PowerMeter(const PowerParams& p, const ThermalParams& t, const FlashParams& flash, uint32_t dies, PowerBudget* budget)
+      : p_(p), t_(t), flash_(flash), dies_(dies), budget_(budget), thermal_(t) {}
+
+  // The counters at the end of an interval (cumulative from the timed run's start); the interval starts at
+  // the previous call's span. An empty interval returns the previous sample.
+  PowerSample sample(const PowerCounters& c);
+  EnergyBreakdown energy(const PowerCounters& c) const { return energy_of(p_, dies_, c); }
+
+  const PowerParams& params() const { return p_; }
+  const ThermalParams& thermal_params() const { return t_; }
+  const FlashParams& flash_params() const { return flash_; }
+  const ThermalModel& thermal() const { return thermal_; }
+  const PowerBudget* budget() const { return budget_; }
+  uint32_t dies() const { return dies_; }
+  double peak_w() const { return peak_w_; }          // highest interval average
+  uint64_t peak_at_ps() const { return peak_at_ps_; }  // end of that interval
+
+ private:
+  PowerParams p_;
+  ThermalParams t_;
+  FlashParams flash_;
+  uint32_t dies_;
+  PowerBudget* budget_;
+  ThermalModel thermal_;
+  PowerCounters last_;
+  EnergyBreakdown last_e_;
+  PowerSample last_sample_;
+  double peak_w_ = 0;
+  uint64_t peak_at_ps_ = 0;
+};
+
+}  // namespace ssdtlm
