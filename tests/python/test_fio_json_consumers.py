@@ -83,3 +83,41 @@ def test_json_from_a_job_file_is_fios_layout_and_has_the_sampled_fields(bin_dir,
 def test_summary_json_is_still_available(bin_dir, tmp_path):
     out = json.loads(run(bin_dir, tmp_path, "summary-json").stdout)
     assert "host" in out and "waf" in out
+
+
+REPORT_JOB = """[j]
+rw=randrw
+bs=4k
+iodepth=8
+size=32m
+number_ios=5000
+percentile_list=50:99.5
+lat_percentiles=1
+unified_rw_reporting={unified}
+"""
+
+
+def test_report_options_shape_fio_json_as_fio(bin_dir, tmp_path):
+    """percentile_list, lat_percentiles, clat_percentiles and unified_rw_reporting change the report as in fio."""
+    reports = {}
+    for unified in ("none", "mixed", "both"):
+        d = tmp_path / unified
+        d.mkdir()
+        (d / "job.fio").write_text(REPORT_JOB.format(unified=unified))
+        p = subprocess.run([str(bin_dir / "ssdtlm-generic"), "--fio", "job.fio", "--out", "out", "--quiet",
+                            "--output-format", "json", *SMALL], cwd=d, capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        reports[unified] = json.loads(p.stdout)["jobs"][0]
+    none, mixed, both = reports["none"], reports["mixed"], reports["both"]
+    assert "mixed" not in none and {"read", "write", "trim"} <= set(none)
+    assert "read" not in mixed and "write" not in mixed and "mixed" in mixed
+    assert {"read", "write", "trim", "mixed"} <= set(both)
+    for ddir in ("read", "write"):
+        assert list(none[ddir]["clat_ns"]["percentile"]) == ["50.000000", "99.500000"]
+        assert none[ddir]["lat_ns"]["percentile"] == none[ddir]["clat_ns"]["percentile"]  # lat = clat here
+    m = both["mixed"]
+    assert m["total_ios"] == both["read"]["total_ios"] + both["write"]["total_ios"] == 5000
+    assert m["io_bytes"] == both["read"]["io_bytes"] + both["write"]["io_bytes"]
+    assert m["clat_ns"]["N"] == 5000
+    assert m["clat_ns"]["min"] == min(both["read"]["clat_ns"]["min"], both["write"]["clat_ns"]["min"])
+    assert mixed["mixed"] == m  # the same numbers, only the other directions dropped

@@ -117,6 +117,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
       job.group = group;
       job.group_reporting = s.group_reporting;
       job.options = s.own;
+      job.report = s.report;
       built[k]["name"] = s.numjobs > 1 ? s.name + "." + std::to_string(k) : s.name;
       built[k]["report_group"] = s.group_reporting ? group : -1;
       // Validate against the schema now, so a bad value names the job's section.

@@ -32,12 +32,20 @@ namespace ssdtlm {
 
 using FioOptions = std::vector<std::pair<std::string, std::string>>;  // as written, in order
 
+// What fio puts in a job's report (fio-json): percentile_list, clat/lat/slat_percentiles, unified_rw_reporting.
+struct FioReportOptions {
+  std::vector<double> percentiles;  // percentile_list; empty = fio's default list
+  bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
+  std::string unified = "none";     // unified_rw_reporting: none, mixed (one "mixed" direction) or both
+};
+
 struct FioJob {
   std::string name;        // fio's jobname (the section, or its name= option)
   size_t clone = 0;        // 0 .. numjobs - 1
   int group = 0;           // fio reporting group (new after a stonewall or new_group)
   bool group_reporting = false;
   FioOptions options;      // the job section's own options (fio-json "job options")
+  FioReportOptions report;
   nlohmann::json config;   // the ssdtlm job object, an entry of "jobs"
 };
 

@@ -133,6 +133,7 @@ struct Spec {
   std::optional<std::string> bw_log, lat_log, iops_log, hist_log;
   IoLogParams log;
   Line log_issue_time_at;
+  FioReportOptions report;
   std::string ss = "iops_slope:0.01%";  // fio's steady state (active with ss_dur)
   uint64_t ss_dur_ns = 0, ss_ramp_ns = 0, ss_interval_ns = 1000000000;
   Line ss_dur_at;

@@ -168,6 +168,29 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "steadystate_check_interval") {
     s.ss_interval_ns = time_value(l, 1e9);
     if (s.ss_interval_ns < 1000000) fail(l, "expected at least 1 ms");
+  } else if (key == "percentile_list") {
+    need_value(l);
+    s.report.percentiles.clear();
+    for (const auto& v : ssdtlm::split(l.value, ':')) {
+      char* end = nullptr;
+      const std::string t(trim(v));
+      const double q = std::strtod(t.c_str(), &end);
+      if (t.empty() || *end || !(q > 0) || q > 100) fail(l, "expected percentiles in (0, 100] separated by ':'");
+      s.report.percentiles.push_back(q);
+    }
+    if (s.report.percentiles.size() > 20) fail(l, "at most 20 percentiles (fio's FIO_IO_U_LIST_MAX_LEN)");
+  } else if (key == "clat_percentiles") {
+    s.report.clat_percentiles = flag(l);
+  } else if (key == "lat_percentiles") {
+    s.report.lat_percentiles = flag(l);
+  } else if (key == "slat_percentiles") {
+    s.report.slat_percentiles = flag(l);
+  } else if (key == "unified_rw_reporting") {
+    need_value(l);
+    const std::string v = lower(l.value);
+    s.report.unified = v == "0" || v == "none" ? "none" : v == "1" || v == "mixed" ? "mixed"
+                       : v == "2" || v == "both" ? "both" : "";
+    if (s.report.unified.empty()) fail(l, "expected none, mixed or both (or 0, 1, 2)");
   } else if (key == "new_group") {
     s.new_group = flag(l);
   } else if (key == "group_reporting") {

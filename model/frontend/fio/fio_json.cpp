@@ -22,6 +22,7 @@ struct Entry {
   uint64_t start_ps = 0, end_ps = 0;  // measured span (the longest of the merged jobs)
   uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
   const SteadyState* ss = nullptr;     // fio's steady state (one per report group)
+  FioReportOptions report;             // the first job's (fio: the group's)
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -45,7 +46,7 @@ void merge(Entry& e, const HostStats& h) {
   e.first = false;
 }
 
-nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles, bool bins) {
+nlohmann::ordered_json lat_object(const Histogram& h, const std::vector<double>* percentiles, bool bins) {
   nlohmann::ordered_json o = {{"min", h.min()},
                       {"max", h.max()},
                       {"mean", h.mean()},
@@ -54,7 +55,7 @@ nlohmann::ordered_json lat_object(const Histogram& h, bool percentiles, bool bin
   if (percentiles && h.count()) {
     nlohmann::ordered_json p = nlohmann::ordered_json::object();
     char key[32];
-    for (double q : fio_percentiles()) {
+    for (double q : *percentiles) {
       std::snprintf(key, sizeof key, "%f", q);
       p[key] = h.quantile(q / 100.0);
     }
@@ -72,7 +73,9 @@ nlohmann::ordered_json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0
 
 // One direction of a job; agg_bytes_per_s: the group's aggregate bandwidth in this direction (bw_agg).
 nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s, const RateStat& bw,
-                                 const RateStat& iops, double agg_bytes_per_s, bool bins) {
+                                 const RateStat& iops, double agg_bytes_per_s, const FioReportOptions& r, bool bins) {
+  const std::vector<double>* list = r.percentiles.empty() ? &fio_percentiles() : &r.percentiles;
+  const Histogram none;  // slat: the model has no submission cost
   const uint64_t runtime_ms = uint64_t(runtime_s * 1e3 + 0.5);
   const double bw_bytes = runtime_s > 0 ? double(bytes) / runtime_s : 0.0;
   // fio's convert_agg_kbytes_percent: the mean sample as a share of the group's aggregate, at most 100 %.
@@ -86,9 +89,9 @@ nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t byte
           {"total_ios", ios},
           {"short_ios", 0},
           {"drop_ios", 0},
-          {"slat_ns", zero_lat()},
-          {"clat_ns", lat_object(h, true, bins)},
-          {"lat_ns", lat_object(h, false, false)},
+          {"slat_ns", r.slat_percentiles ? lat_object(none, list, false) : zero_lat()},
+          {"clat_ns", lat_object(h, r.clat_percentiles ? list : nullptr, bins)},
+          {"lat_ns", lat_object(h, r.lat_percentiles ? list : nullptr, false)},
           {"bw_min", uint64_t(bw.min)},
           {"bw_max", uint64_t(bw.max)},
           {"bw_agg", bw.n ? agg : 0.0},
@@ -175,6 +178,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       e.name = fj ? fj->name : host.jobs() == 1 && !params.jobs_listed ? std::string("ssdtlm") : host.job(j).name;
       e.groupid = fj ? fj->group : int(group >= 0 ? group : 0);
       if (fj) e.options = options_json(fj->options);
+      if (fj) e.report = fj->report;
       entries.push_back(std::move(e));
       if (group >= 0) by_group[group] = at;
     }
@@ -224,17 +228,27 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         {"error", 0},
         {"eta", 0},
         {"elapsed", elapsed},
-        {"job options", e.options},
-        {"read", direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s, s.bw[0], s.iops[0], agg[0], json_plus)},
-        {"write", direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s, s.bw[1], s.iops[1], agg[1], json_plus)},
-        {"trim", direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s, s.bw[2], s.iops[2], agg[2], json_plus)},
-                          {"sync", {{"total_ios", 0}, {"lat_ns", zero_lat()}}},
-                          {"job_runtime", uint64_t(runtime_s * 1e3 + 0.5)},
-                          {"usr_cpu", 0.0},
-                          {"sys_cpu", 0.0},
-                          {"ctx", 0},
-                          {"majf", 0},
-                          {"minf", 0}};
+        {"job options", e.options}};
+    // fio's directions: read, write, trim; with unified_rw_reporting=mixed one "mixed" instead, =both all four.
+    const FioReportOptions& r = e.report;
+    if (r.unified != "mixed") {
+      job["read"] = direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s, s.bw[0], s.iops[0], agg[0], r, json_plus);
+      job["write"] = direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s, s.bw[1], s.iops[1], agg[1], r, json_plus);
+      job["trim"] = direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s, s.bw[2], s.iops[2], agg[2], r, json_plus);
+    }
+    if (r.unified != "none") {
+      RateStat bw_all, iops_all;  // fio's mixed samples: every direction's windows
+      for (int d = 0; d < 3; ++d) {
+        bw_all.merge(s.bw[d]);
+        iops_all.merge(s.iops[d]);
+      }
+      job["mixed"] = direction(lat, s.ios[0] + s.ios[1] + s.trims, s.bytes[0] + s.bytes[1] + s.trim_bytes, runtime_s,
+                               bw_all, iops_all, agg[0] + agg[1] + agg[2], r, json_plus);
+    }
+    job["sync"] = {{"total_ios", 0}, {"lat_ns", zero_lat()}};
+    job["job_runtime"] = uint64_t(runtime_s * 1e3 + 0.5);
+    for (const char* cpu : {"usr_cpu", "sys_cpu"}) job[cpu] = 0.0;
+    for (const char* count : {"ctx", "majf", "minf"}) job[count] = 0;
     // fio's I/O depth distributions (% of submissions): the depth each submission made; one command per
     // submission and per reaped completion (fio's "submit"/"complete" counts in its 1-4 bin).
     uint64_t submits = 0;

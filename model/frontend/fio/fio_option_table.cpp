@@ -70,9 +70,9 @@ const std::set<std::string>& no_effect_options() {
       "thinktime_spin", "thinkcycles", "verify_async", "verify_async_cpus",
       // clocks, statistics, logs and reports
       "clocksource", "gtod_reduce", "gtod_cpu", "disable_lat", "disable_clat", "disable_slat",
-      "disable_bw_measurement", "clat_percentiles", "lat_percentiles", "slat_percentiles", "percentile_list",
+      "disable_bw_measurement",
       "significant_figures", "log_entries", "log_compression", "log_compression_cpus",
-      "log_alternate_epoch_clock_id", "stats", "disk_util", "unified_rw_reporting",
+      "log_alternate_epoch_clock_id", "stats", "disk_util",
       "block_error_percentiles", "description", "unit_base", "write_iolog",
       // verification and buffer contents (the integrity checker verifies every read)
       "verify_offset", "verify_interval", "verify_pattern", "verify_pattern_interval",

@@ -336,6 +336,8 @@ TEST_CASE("fio: unknown options, options outside a section and bad values name f
   CHECK_THAT(error_of("[j]\nnorandommap=perhaps\n"), Contains("true or false"));
   CHECK_THAT(error_of("[j]\nrw\n"), Contains("expected a value"));
   CHECK_THAT(error_of("[global]\nbs=4k\n"), Contains("no job section"));
+  CHECK_THAT(error_of("[j]\npercentile_list=50:x\n"), Contains("job.fio:2") && Contains("percentiles in (0, 100]"));
+  CHECK_THAT(error_of("[j]\nunified_rw_reporting=some\n"), Contains("job.fio:2") && Contains("none, mixed or both"));
   CHECK_THAT(error_of("[j]\nsteadystate=iops\n"), Contains("job.fio:2") && Contains("expected iops, iops_slope"));
   CHECK_THAT(error_of("[j]\nss_dur=10ms\nss_interval=1s\n"), Contains("job.fio:2") && Contains("shorter than ss_interval"));
   CHECK_THAT(error_of("[j]\ninclude /nonexistent/x.fio\n"), Contains("include") && Contains("cannot open"));
