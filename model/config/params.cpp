@@ -282,6 +282,9 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
     p.report_group = jc.i("workload.report_group");
     p.log = read_log_params(jc);
+    if (p.open_loop && p.workload.pacing.latency.on())
+      throw ConfigError("workload.latency_target_us: a latency-target depth search needs a closed-loop job (a trace "
+                        "replayed at its own times, workload.trace_timing=open, has no queue depth to search)");
     jobs.push_back(std::move(p));
   }
   return jobs;

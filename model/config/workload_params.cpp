@@ -44,6 +44,10 @@ JobPacing read_pacing(const Config& c) {
     throw ConfigError("workload.ss_dur_ms=" + std::to_string(p.ss.dur_ms) + ": expected at least workload.ss_interval_ms (" +
                       std::to_string(p.ss.interval_ms) + " ms): the criterion needs whole intervals");
   p.ss_group = c.i("workload.report_group");
+  p.latency.target_ns = ns(c.d("workload.latency_target_us") * 1e3);
+  p.latency.window_ns = ns(c.d("workload.latency_window_ms") * 1e6);
+  p.latency.percentile = c.d("workload.latency_percentile");
+  p.latency.run = c.b("workload.latency_run");
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/io_op.h"
+#include "host/latency_target.h"
 #include "host/steady_state.h"
 
 namespace ssdtlm {
@@ -48,6 +49,7 @@ struct JobPacing {
   uint64_t iops_avg_ns = 500000000;  // fio iopsavgtime: window of the IOPS samples (0 = none)
   SteadyStateParams ss;          // fio ss, ss_dur, ss_ramp, ss_interval: stop at steady state
   int64_t ss_group = -1;         //   jobs of one group >= 0 (fio group_reporting) are measured together
+  LatencyTargetParams latency;   // fio latency_target, latency_window, latency_percentile, latency_run
 };
 
 // Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...

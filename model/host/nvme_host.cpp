@@ -80,6 +80,8 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
         if (j->pace.ss_group >= 0 && k->pace.ss_group == j->pace.ss_group && k->ss) j->ss = k->ss;
       if (!j->ss) j->ss = std::make_shared<SteadyState>(j->pace.ss);
     }
+    if (j->pace.latency.on() && !spec.open_loop)
+      j->lt = std::make_unique<LatencyTarget>(j->pace.latency, spec.queues * spec.queue_depth);
     j->wake_ps = kNever;
     j->end_ps = kNever;
     for (uint32_t q = 0; q < spec.queues; ++q) queue_job_.push_back(uint16_t(jobs_.size()));
@@ -197,6 +199,7 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   j.iops_windows.start(j.measure_ps, ns_ps(j.pace.iops_avg_ns));
   j.stats.last_complete_ps = j.measure_ps;
   if (j.ss) j.ss->start(j.measure_ps);
+  if (j.lt) j.lt->start(j.measure_ps);
   if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
   if (!measuring_) measured_.last_complete_ps = j.measure_ps;
   measuring_ = true;
@@ -237,27 +240,6 @@ void NvmeHost::stop_issuing(Job& j) {
   if (j.inflight == 0) finish(j);
 }
 
-// fio's exitall: a job that finishes stops the others of its exit_what scope. A running job stops issuing (what
-// it has in flight completes); a job that has not started never starts.
-void NvmeHost::exit_others(const Job& j) {
-  for (auto& kp : jobs_) {
-    Job& k = *kp;
-    if (k.state == State::Done) continue;
-    const bool running = k.state == State::Running;
-    const bool hit = j.pace.exit_what == ExitWhat::All ||
-                     (j.pace.exit_what == ExitWhat::Group && k.group_start == j.group_start) ||
-                     (j.pace.exit_what == ExitWhat::Stonewall && running);
-    if (!hit) continue;
-    k.exited = true;
-    if (running) {
-      stop_issuing(k);
-    } else {
-      k.state = State::Done;  // a pending start-delay timer finds it done
-      ++done_jobs_;
-    }
-  }
-}
-
 void NvmeHost::finish(Job& j) {
   if (j.state == State::Done) return;
   if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
@@ -285,6 +267,7 @@ void NvmeHost::pump(Job& j, uint64_t now) {
       break;
     }
     if (think && j.batch_issued >= j.pace.think_blocks) break;  // the batch completes first
+    if (j.lt && !j.lt->may_issue(j.inflight)) break;            // latency target: the depth searched
     if (!next_request(j)) return;
     const uint32_t bytes = j.next.bytes;
     const uint16_t qid = j.free[j.free_head];
@@ -439,13 +422,12 @@ void NvmeHost::wake() {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
-      if (j.ss && !cmd.status && !j.ss->attained() &&
-          j.ss->completed(cmd.complete_ps, cmd.bytes, (cmd.complete_ps - cmd.submit_ps) / 1000))
-        for (auto& k : jobs_)  // steady state: the job and its group stop as fio terminates them
-          if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
+      const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+      if (j.ss && !cmd.status && !j.ss->attained() && j.ss->completed(cmd.complete_ps, cmd.bytes, lat_ns)) steady(j);
+      if (j.lt && !cmd.status) latency_step(j, j.lt->completed(cmd.complete_ps, lat_ns), now);
       if (j.log && !cmd.status)
         j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
-                          cmd.bytes, gp->get_address(), (cmd.complete_ps - cmd.submit_ps) / 1000});
+                          cmd.bytes, gp->get_address(), lat_ns});
     }
     --outstanding_;
     --queue_outstanding_[qid];

@@ -89,6 +89,7 @@ class NvmeHost : public sc_core::sc_module {
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
   const SteadyState* job_steady_state(size_t j) const { return jobs_[j]->ss.get(); }  // null: no ss
+  const LatencyTarget* job_latency_target(size_t j) const { return jobs_[j]->lt.get(); }  // null: none
   // Job j's log (fio's write_*_log): told every completion its statistics count, and its end. Not owned.
   void set_log(size_t j, CompletionLog* log) { jobs_[j]->log = log; }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
@@ -117,6 +118,7 @@ class NvmeHost : public sc_core::sc_module {
     RateWindows bw_windows, iops_windows;
     CompletionLog* log = nullptr;  // set_log
     std::shared_ptr<SteadyState> ss;  // fio's steady state (shared by the jobs of one report group), or null
+    std::unique_ptr<LatencyTarget> lt;  // fio's latency-target depth search, or null
     Rng arrivals;               // rate_process=poisson: the gaps
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed
@@ -150,6 +152,8 @@ class NvmeHost : public sc_core::sc_module {
   void stop_issuing(Job& j);
   void finish(Job& j);
   void exit_others(const Job& j);
+  void steady(const Job& j);                              // fio's steady state reached: j's group stops
+  void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
   void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
   void fail(std::exception_ptr e);
   void stop();

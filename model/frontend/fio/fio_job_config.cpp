@@ -244,6 +244,10 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     const auto log_name = [&](const std::optional<std::string>& v) { return !v ? "" : v->empty() ? s.name : *v; };
     if (s.log.issue_time && (!s.lat_log || !s.log.offset))
       fail(s.log_issue_time_at, "log_issue_time needs write_lat_log and log_offset (as fio says)");
+    c["latency_target_us"] = double(s.latency_target_ns) / 1e3;
+    c["latency_window_ms"] = double(s.latency_window_ns) / 1e6;
+    c["latency_percentile"] = s.latency_percentile;
+    c["latency_run"] = s.latency_run;
     c["ss"] = s.ss;
     c["ss_dur_ms"] = double(s.ss_dur_ns) / 1e6;
     c["ss_ramp_ms"] = double(s.ss_ramp_ns) / 1e6;

@@ -134,6 +134,9 @@ struct Spec {
   IoLogParams log;
   Line log_issue_time_at;
   FioReportOptions report;
+  uint64_t latency_target_ns = 0, latency_window_ns = 0;  // fio's latency-target depth search
+  double latency_percentile = 100;
+  bool latency_run = false;
   std::string ss = "iops_slope:0.01%";  // fio's steady state (active with ss_dur)
   uint64_t ss_dur_ns = 0, ss_ramp_ns = 0, ss_interval_ns = 1000000000;
   Line ss_dur_at;

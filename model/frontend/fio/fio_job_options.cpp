@@ -168,6 +168,14 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "steadystate_check_interval") {
     s.ss_interval_ns = time_value(l, 1e9);
     if (s.ss_interval_ns < 1000000) fail(l, "expected at least 1 ms");
+  } else if (key == "latency_target") {
+    s.latency_target_ns = time_value(l, 1e3);
+  } else if (key == "latency_window") {
+    s.latency_window_ns = time_value(l, 1e3);
+  } else if (key == "latency_percentile") {
+    s.latency_percentile = percent(l);
+  } else if (key == "latency_run") {
+    s.latency_run = flag(l);
   } else if (key == "percentile_list") {
     need_value(l);
     s.report.percentiles.clear();

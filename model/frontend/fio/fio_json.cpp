@@ -23,6 +23,8 @@ struct Entry {
   uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
   const SteadyState* ss = nullptr;     // fio's steady state (one per report group)
   FioReportOptions report;             // the first job's (fio: the group's)
+  const LatencyTarget* lt = nullptr;   // fio's latency-target search (the first job's)
+  LatencyTargetParams lt_params;
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -185,6 +187,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     merge(entries[at], host.job_stats(j));
     Entry& e = entries[at];
     if (!e.ss) e.ss = host.job_steady_state(j);
+    if (!e.lt && (e.lt = host.job_latency_target(j))) e.lt_params = params.jobs[j].workload.pacing.latency;
     const uint64_t start = host.job_start_ps(j);
     if (e.job_start_ps == 0 || start < e.job_start_ps) e.job_start_ps = start;
   }
@@ -225,7 +228,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         {"jobname", e.name},
         {"groupid", e.groupid},
         {"job_start", uint64_t(double(e.job_start_ps) / 1e9 + 0.5)},  // simulated ms since the timed run began
-        {"error", 0},
+        {"error", e.lt && e.lt->failed() ? 110 : 0},  // fio: ETIMEDOUT, "max latency exceeded" at depth 1
         {"eta", 0},
         {"elapsed", elapsed},
         {"job options", e.options}};
@@ -267,6 +270,12 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1000, false, 1000);
     job["latency_ms"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000"},
                                      1000000, true, 1000000);
+    if (e.lt) {  // fio's latency-target results: the depth found and the search's settings
+      job["latency_depth"] = e.lt->depth();
+      job["latency_target"] = e.lt_params.target_ns;
+      job["latency_percentile"] = e.lt_params.percentile;
+      job["latency_window"] = e.lt_params.window_ns / 1000;  // us
+    }
     if (e.ss) job["steadystate"] = steady_state_json(*e.ss);
     jobs.push_back(std::move(job));
   }

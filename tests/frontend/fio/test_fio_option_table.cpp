@@ -99,7 +99,7 @@ bs=4q
 ioengine=nbd
 [b]
 rw=sideways
-latency_target=10ms
+percentage_random=50
 blocksise=4k
 )");
   CHECK_THAT(e, Contains("6 errors in the fio job file"));

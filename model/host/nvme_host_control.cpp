@@ -1,0 +1,55 @@
+// What ends or reshapes a running job besides its workload: fio's exitall (another job ended), steady state
+// (its group's measurement settled) and the latency target's depth search.
+#include "host/nvme_host.h"
+
+namespace ssdtlm {
+
+// fio's exitall: a job that finishes stops the others of its exit_what scope. A running job stops issuing (what
+// it has in flight completes); a job that has not started never starts.
+void NvmeHost::exit_others(const Job& j) {
+  for (auto& kp : jobs_) {
+    Job& k = *kp;
+    if (k.state == State::Done) continue;
+    const bool running = k.state == State::Running;
+    const bool hit = j.pace.exit_what == ExitWhat::All ||
+                     (j.pace.exit_what == ExitWhat::Group && k.group_start == j.group_start) ||
+                     (j.pace.exit_what == ExitWhat::Stonewall && running);
+    if (!hit) continue;
+    k.exited = true;
+    if (running) {
+      stop_issuing(k);
+    } else {
+      k.state = State::Done;  // a pending start-delay timer finds it done
+      ++done_jobs_;
+    }
+  }
+}
+
+// The job's steady-state group (one SteadyState shared) stops as fio terminates them: running jobs stop issuing,
+// waiting ones never start.
+void NvmeHost::steady(const Job& j) {
+  for (auto& k : jobs_)
+    if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
+}
+
+void NvmeHost::latency_step(Job& j, LatencyTarget::Step s, uint64_t now) {
+  switch (s) {
+    case LatencyTarget::Step::None:
+      return;
+    case LatencyTarget::Step::Restart: {  // fio's reset_all_stats before the final run at the depth found
+      const auto ps = [](uint64_t ns) { return ns > ~uint64_t(0) / 1000 ? ~uint64_t(0) : ns * 1000; };
+      j.stats = HostStats();
+      j.measure_ps = now;
+      j.stats.first_submit_ps = j.stats.last_complete_ps = now;
+      j.bw_windows.start(now, ps(j.pace.bw_avg_ns));
+      j.iops_windows.start(now, ps(j.pace.iops_avg_ns));
+      return;
+    }
+    case LatencyTarget::Step::Done:    // the final run is over
+    case LatencyTarget::Step::Failed:  // over the target at depth 1: fio's "max latency exceeded"
+      stop_issuing(j);
+      return;
+  }
+}
+
+}  // namespace ssdtlm
