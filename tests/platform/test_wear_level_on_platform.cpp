@@ -33,7 +33,10 @@ TEST_CASE("wear level: hot writes on a filled drive, with and without static wea
   CHECK(off["wear_level"]["max_die_spread"].get<uint32_t>() > 10);
   CHECK(on["wear_level"]["relocated_blocks"].get<uint64_t>() > 0);
   CHECK(on["wear_level"]["spread_threshold"] == 4);
-  CHECK(on["wear_level"]["max_die_spread"].get<uint32_t>() <= 4 + 2);
+  // The spread stays within twice the threshold (levelling waits while the die needs GC for free blocks, and
+  // looks at a die's 8 least-erased blocks only), and at most half of what it is without.
+  CHECK(on["wear_level"]["max_die_spread"].get<uint32_t>() <= 2 * 4);
+  CHECK(2 * on["wear_level"]["max_die_spread"].get<uint32_t>() <= off["wear_level"]["max_die_spread"].get<uint32_t>());
   CHECK(on["wear_level"]["min_block_erases"].get<uint32_t>() > 0);
   // the relocations are GC copies: more of them than without
   CHECK(on["nand"]["programs"]["gud"].get<uint64_t>() > off["nand"]["programs"]["gud"].get<uint64_t>());

@@ -44,7 +44,7 @@ TEST_CASE("folds have their own state in the waveform, counted as summary.json c
   // sequential writes (foreground folds once the cache is full), then 1 s of idle (background folds).
   const std::string dir = fresh("wave_fold_cfg");
   std::ofstream(dir + "/config.json") << R"({"geometry": {"channels": 2, "dies_per_channel": 2, "planes_per_die": 1,
-    "blocks_per_plane": 32, "pages_per_block": 48, "page_bytes": 16384, "over_provisioning": 0.5},
+    "blocks_per_plane": 64, "pages_per_block": 48, "page_bytes": 16384, "over_provisioning": 0.5},
   "timing": {"channel_mts": 1600, "page_read_us": "50,70,90", "page_prog_us": "900,900,900", "t_erase_us": 3500,
     "slc_read_us": 30, "slc_prog_us": 200, "slc_erase_us": 3000},
   "flash": {"cell": "tlc"}, "slc": {"mode": "static", "static_bytes": 4194304}, "buffer": {"bytes": 524288},

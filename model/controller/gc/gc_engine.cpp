@@ -52,10 +52,9 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.credit = std::max(j.credit, 1.0);
   if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
   // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
-  else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d) ||
-            (ftl_.wear_level() && ftl_.wear_level()->is_victim(d, victim))) &&
-           !ftl_.gc_needed(d))
-    j.ratio = 1e30;
+  // (A wear-levelling victim is paced like a GC victim: its relocation frees no space, so host writes to the die
+  // wait for it, and the die cannot run out of free blocks for the copies.)
+  else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d)) && !ftl_.gc_needed(d)) j.ratio = 1e30;
 }
 
 void GcEngine::end_scan(uint32_t d) {

@@ -9,7 +9,8 @@
 using namespace ssdtlm;
 
 TEST_CASE("wear level: spread, candidate past the threshold, exclusion", "[wear_level]") {
-  FfDrive d({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=16"});
+  FfDrive d({"geometry.channels=1", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=16",
+             "geometry.over_provisioning=0.5"});
   const Geometry& g = d.g;
   WearLevel wl(g, 2);
   const auto any = [](uint32_t) { return true; };
