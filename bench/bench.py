@@ -28,8 +28,9 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-rber-worn turns the error model on (reliability.model=rber, 3000 P/E, 30 days, read reclaim at 3
 retry steps: docs/nand.md), seqwrite-128k-slc-dynamic and mixed-70r30w-4k-slc-dynamic run a TLC drive with a dynamic
-SLC cache; randwrite-4k-checked is randwrite-4k-steady with the integrity checker on; mixed-70r30w-4k-checked runs it
-with the integrity checker on and -powerloss20 adds 20 power losses with their
+SLC cache; randwrite-4k-steady-wl8 adds static wear levelling (ftl.wear_level_spread=8); randwrite-4k-checked is
+randwrite-4k-steady with the integrity checker on; mixed-70r30w-4k-checked runs it with the integrity checker on and
+-powerloss20 adds 20 power losses with their
 recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
@@ -118,6 +119,8 @@ SLC_TLC = ["--set", "flash.cell=tlc", "--set", "geometry.pages_per_block=255", "
            "--set", "timing.page_prog_us=500,2000,5000", "--set", "slc.mode=dynamic"]
 WORKLOADS["seqwrite-128k-slc-dynamic"] = WORKLOADS["seqwrite-128k"] + SLC_TLC
 WORKLOADS["mixed-70r30w-4k-slc-dynamic"] = MIXED + SLC_TLC
+# Static wear levelling (ftl.wear_level_spread=8) in steady-state random writes: the cost of the erase-count order.
+WORKLOADS["randwrite-4k-steady-wl8"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.wear_level_spread=8"]
 WORKLOADS["mixed-70r30w-4k-powerloss20"] = WORKLOADS["mixed-70r30w-4k-checked"] + [
     "--set", "fault.power_loss_count=20", "--set", "fault.power_loss_window_ms=2000"]
 # Controller DRAM (on in every row; a narrow one here makes it the bottleneck) and multi-plane operations on

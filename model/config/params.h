@@ -43,6 +43,7 @@ struct GcParams {
   uint32_t urgent_free_blocks = 2;    // ftl.gc_urgent_free_blocks: below this, any victim
   bool superblock = false;            // ftl.gc_unit=superblock
   bool gc_first = false;              // ftl.gc_pacing=gc_first: a collecting die takes no host writes
+  uint32_t wear_level_spread = 0;     // ftl.wear_level_spread: static wear levelling past this spread (0 = off)
   // Blocks per die kept from data: with gc_min_invalid only the urgent ones.
   uint32_t kept_free_blocks() const { return min_invalid > 0 ? urgent_free_blocks : free_blocks; }
 };

@@ -12,7 +12,7 @@ void GcDriver::kick(uint32_t die) {
   // (Superblock mode: also when a victim line holds a block of this die to collect.)
   if (gc_.die(die).active ||
       !(f_.ftl_.gc_needed(die) || f_.ftl_.blocks().line_pending(die) || f_.ftl_.fold_wanted(die) ||
-        f_.ftl_.reclaim_wanted(die)) ||
+        f_.ftl_.reclaim_wanted(die) || f_.ftl_.wear_level_wanted(die)) ||
       !next_victim(die))
     return;
   gc_.start(die);
@@ -47,7 +47,8 @@ void GcDriver::advance(uint32_t die) {
         op.page = page;
         op.slot_mask = mask;
         op.read_kind = ReadKind::Gc;
-        if (f_.ftl_.blocks().is_slc(job.victim))
+        op.fold = f_.ftl_.blocks().is_slc(job.victim);
+        if (op.fold)
           ++f_.ftl_.counters().fold_reads;
         else
           ++f_.ftl_.counters().reads[uint32_t(ReadKind::Gc)];
@@ -100,6 +101,7 @@ void GcDriver::issue(const GcPage& page) {
   op.page = f_.g_.page_of(page.ppa);
   op.kind = UnitKind::GUD;
   op.stream = page.stream;
+  op.fold = page.fold;
   std::copy(page.lpn, page.lpn + f_.g_.units_per_page, op.lpn);
   std::copy(page.version, page.version + f_.g_.units_per_page, op.version);
   std::copy(page.old, page.old + f_.g_.units_per_page, op.aux);

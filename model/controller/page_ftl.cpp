@@ -58,7 +58,14 @@ uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
         return b;
       }
     // Only stale entries (blocks collected or erased meanwhile): no victim unless GC or folding wants one.
-    if (!gc_needed(die) && !fold_wanted(die) && !gc_.any_staged(die)) return kInvalid;
+    if (!gc_needed(die) && !fold_wanted(die) && !wear_level_wanted(die) && !gc_.any_staged(die)) return kInvalid;
+  }
+  if (wl_) {  // static wear levelling: the least-erased full block's (cold) data moves; the block takes new data
+    const uint32_t b = wear_level_candidate(die);
+    if (b != kInvalid && blocks_.take_victim(b)) {
+      wl_->relocating(die, b);
+      return b;
+    }
   }
   if (slc_ && slc_->has_full(die)) {
     // Fold the oldest SLC block when folding is due, or when GC needs a victim and (dynamic cache, whose SLC
@@ -106,6 +113,17 @@ uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
                            "fewer streams)");
   }
   return v;
+}
+
+void PageFtl::set_wear_level(std::unique_ptr<WearLevel> wl) {
+  wl_ = std::move(wl);
+  for (uint32_t b = 0; b < g_.dies * g_.blocks_per_die; ++b)
+    if (blocks_.is_slc(b)) wl_->exclude(b);  // static SLC blocks (the dynamic cache has none yet)
+}
+
+uint32_t PageFtl::wear_level_candidate(uint32_t die) const {
+  if (gc_needed(die)) return kInvalid;  // free blocks first
+  return wl_->candidate(die, [&](uint32_t b) { return blocks_.state(b) == BlockState::Full && !blocks_.is_slc(b); });
 }
 
 double PageFtl::alpha() const {

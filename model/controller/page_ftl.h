@@ -14,6 +14,7 @@
 
 #include "controller/block_manager.h"
 #include "controller/gc/gc_engine.h"
+#include "controller/gc/wear_level.h"
 #include "controller/integrity_checker.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
@@ -85,6 +86,14 @@ class PageFtl {
   Reliability* reliability() { return rel_.get(); }
   const Reliability* reliability() const { return rel_.get(); }
   bool reclaim_wanted(uint32_t die) const { return rel_ && rel_->reclaim_due(die); }
+  // Static wear levelling (ftl.wear_level_spread). Call after set_slc, before any write.
+  void set_wear_level(std::unique_ptr<WearLevel> wl);
+  WearLevel* wear_level() { return wl_.get(); }
+  const WearLevel* wear_level() const { return wl_.get(); }
+  // The die's least-erased full data block while its erase-count spread is over the threshold, and GC does not
+  // need the die's free blocks first (kInvalid otherwise).
+  uint32_t wear_level_candidate(uint32_t die) const;
+  bool wear_level_wanted(uint32_t die) const { return wl_ && wear_level_candidate(die) != kInvalid; }
   // Should the die fold an SLC block now (idle host, or a full cache)?
   bool fold_wanted(uint32_t die) const { return slc_ && slc_->fold_wanted(die, blocks_.free_blocks(die)); }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
@@ -266,6 +275,7 @@ class PageFtl {
   std::unique_ptr<Streams> streams_;
   std::unique_ptr<SlcCache> slc_;  // null: slc.mode=none
   std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
+  std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   bool early_erase_ = false;              // test hook (inject_early_erase)

@@ -29,6 +29,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
   // the soft decoding time on the controller after the data-out
   uint8_t extra_reads = 0, retries = 0, soft_tier = 0;
   bool uncorrectable = false;
+  bool fold = false;       // GC work of a fold (slc.*): a read of an SLC block or a program of its units (waveforms)
   uint64_t decode_ps = 0;
   uint64_t ready_ps = 0;   // not before this time (firmware finished issuing it)
   uint64_t done_ps = 0;    // set by the channel controller on completion
@@ -52,7 +53,7 @@ struct FlashOp : tlm::tlm_extension<FlashOp> {
     read_kind = ReadKind::User;
     slc = false;
     extra_reads = retries = soft_tier = 0;
-    uncorrectable = false;
+    uncorrectable = fold = false;
     decode_ps = 0;
     ready_ps = done_ps = 0;
     owner = nullptr;

@@ -165,6 +165,18 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
         {"soft_decode", {{"count", h.soft_count}, {"mean_us", mean(h.soft_ns, h.soft_count)}}},
         {"uncorrectable", {{"count", h.uncorrectable}}}};
   }
+  if (const WearLevel* wl = p.ftl().page_ftl().wear_level()) {  // ftl.wear_level_spread: only when on
+    uint32_t most = 0, least = ~0u;
+    for (uint32_t d = 0; d < p.geometry().dies; ++d) {
+      most = std::max(most, wl->max_erases(d));
+      least = std::min(least, wl->min_erases(d));
+    }
+    s["wear_level"] = {{"spread_threshold", wl->threshold()},
+                       {"relocated_blocks", wl->relocated_blocks()},
+                       {"max_die_spread", wl->max_spread()},
+                       {"max_block_erases", most},
+                       {"min_block_erases", least}};
+  }
   if (p.ftl().page_ftl().slc()) {  // slc.*: only with the cache, so other summaries stand
     s["waf"]["fold"] = waf(f.fold_programs);
     s["nand"]["programs"]["fold"] = f.fold_programs;

@@ -24,6 +24,8 @@ enum WaveDieState : uint8_t {
   kDieProgGcMap = 7,  // GMD
   kDieErase = 8,      // erases come from GC (data and map blocks)
   kDieSuspended = 9,  // reserved for program/erase suspend
+  kDieReadFold = 10,  // a fold's read of an SLC page (slc.*; nand.reads.fold)
+  kDieProgFold = 11,  // a fold's program into TLC/QLC (nand.programs.fold, waf.fold)
 };
 constexpr uint32_t kDieStateBits = 4;
 
@@ -37,23 +39,26 @@ enum WaveBusDir : uint8_t {
   kBusInMap = 5,
   kBusInGc = 6,
   kBusInGcMap = 7,
+  kBusOutFold = 8,  // a fold's SLC page out
+  kBusInFold = 9,   // a fold's TLC/QLC page in
 };
-constexpr uint32_t kBusDirBits = 3;
+constexpr uint32_t kBusDirBits = 4;
 
 inline uint8_t wave_die_state(const FlashOp& op) {
   switch (op.cmd) {
-    case FlashCmd::Read: return uint8_t(kDieReadUser + uint8_t(op.read_kind));
-    case FlashCmd::Program: return uint8_t(kDieProgUser + uint8_t(op.kind));
+    case FlashCmd::Read: return op.fold ? uint8_t(kDieReadFold) : uint8_t(kDieReadUser + uint8_t(op.read_kind));
+    case FlashCmd::Program: return op.fold ? uint8_t(kDieProgFold) : uint8_t(kDieProgUser + uint8_t(op.kind));
     case FlashCmd::Erase: return kDieErase;
   }
   return kDieIdle;
 }
 
 inline uint8_t wave_bus_dir(const FlashOp& op) {
+  if (op.fold) return op.cmd == FlashCmd::Read ? kBusOutFold : kBusInFold;
   return op.cmd == FlashCmd::Read ? uint8_t(kBusOutUser + uint8_t(op.read_kind)) : uint8_t(kBusInUser + uint8_t(op.kind));
 }
 
-// User work in blues, map work in yellow, GC in reds, erases in violet.
+// User work in blues, map work in yellow, GC in reds, folds (slc.*) in greens, erases in violet.
 inline WaveEnum wave_die_state_table() {
   return {"die_state",
           {{kDieIdle, "idle", ""},
@@ -65,7 +70,9 @@ inline WaveEnum wave_die_state_table() {
            {kDieProgGc, "prog gc", "red"},
            {kDieProgGcMap, "prog gc-map", "dark orange"},
            {kDieErase, "erase", "violet"},
-           {kDieSuspended, "suspended", "gray"}}};
+           {kDieSuspended, "suspended", "gray"},
+           {kDieReadFold, "read fold", "pale green"},
+           {kDieProgFold, "prog fold", "forest green"}}};
 }
 
 inline WaveEnum wave_bus_dir_table() {
@@ -77,7 +84,9 @@ inline WaveEnum wave_bus_dir_table() {
            {kBusInUser, "in user", "blue"},
            {kBusInMap, "in map", "gold"},
            {kBusInGc, "in gc", "red"},
-           {kBusInGcMap, "in gc-map", "dark orange"}}};
+           {kBusInGcMap, "in gc-map", "dark orange"},
+           {kBusOutFold, "out fold", "pale green"},
+           {kBusInFold, "in fold", "forest green"}}};
 }
 
 // The minimum of per-item counts that change by small steps (free blocks per die), in O(1) amortised per

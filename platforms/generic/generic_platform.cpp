@@ -30,6 +30,7 @@ GenericPlatform::GenericPlatform(const Params& p)
   page_ftl_->set_gc_first(p.gc.gc_first);
   if (p.slc.mode != SlcMode::None) page_ftl_->set_slc(std::make_unique<SlcCache>(g_, p.slc, p.gc.free_blocks));
   if (p.reliability.on) page_ftl_->set_reliability(std::make_unique<Reliability>(g_, p.reliability));
+  if (p.gc.wear_level_spread) page_ftl_->set_wear_level(std::make_unique<WearLevel>(g_, p.gc.wear_level_spread));
   if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
     const auto most_valid = [&](uint64_t units) {
       return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
@@ -135,6 +136,7 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
 void GenericPlatform::reset_statistics() {
   page_ftl_->counters() = FlashCounters();
   if (Reliability* rel = page_ftl_->reliability()) rel->reset_counters();
+  if (WearLevel* wl = page_ftl_->wear_level()) wl->reset_counters();
   page_ftl_->map_cache().reset_stats();
   ftl_->reset_stats();
 }

@@ -52,6 +52,8 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.credit = std::max(j.credit, 1.0);
   if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
   // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
+  // (A wear-levelling victim is paced like a GC victim: its relocation frees no space, so host writes to the die
+  // wait for it, and the die cannot run out of free blocks for the copies.)
   else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d)) && !ftl_.gc_needed(d)) j.ratio = 1e30;
 }
 
@@ -65,7 +67,7 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
   const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
-                              ftl_.fold_wanted(d) || ftl_.reclaim_wanted(d);
+                              ftl_.fold_wanted(d) || ftl_.reclaim_wanted(d) || ftl_.wear_level_wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
@@ -77,6 +79,7 @@ bool GcEngine::wants_victim_now(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
   const uint32_t pending = uint32_t(j.scanned.size());
+  if (ftl_.wear_level_wanted(d)) return true;  // static wear levelling (free blocks are not short: gc_needed first)
   if (!pending || b.lines() || ftl_.translation() || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
       b.frontier_full(d, b.layout().gc_frontier(0)))
     return ftl_.gc_needed(d);
@@ -134,7 +137,8 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   j.credit += n * j.ratio;
   ++j.programs;
   // A page whose first unit comes from an SLC block is a fold program (slc.*), else a GC copy.
-  if (n && b.is_slc(g_.gblock_of(out.old[0])))
+  out.fold = n && b.is_slc(g_.gblock_of(out.old[0]));
+  if (out.fold)
     ++c.fold_programs;
   else
     ++c.programs[uint32_t(UnitKind::GUD)];
@@ -191,6 +195,7 @@ bool GcEngine::check_erase(uint32_t gblock, IntegrityChecker& checker, uint64_t 
 void GcEngine::land_erase(uint32_t gblock, FlashCounters& c) {
   if (TranslationStore* ts = ftl_.translation()) ts->erased(gblock);
   ftl_.blocks().erased(gblock);
+  if (WearLevel* wl = ftl_.wear_level()) wl->erased(gblock);
   ++c.erases;
 }
 

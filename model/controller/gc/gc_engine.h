@@ -34,6 +34,7 @@ struct GcStage {
 struct GcPage {
   uint32_t die = 0, ppa = kInvalid, n = 0;
   uint8_t stream = 0;  // the page's out-of-band stream (for the shared GC stream: its first unit's)
+  bool fold = false;   // a fold program (slc.*): its first unit comes from an SLC block
   uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage], old[kMaxUnitsPerPage];
 };
 

@@ -17,6 +17,15 @@ double RberModel::shift_rber(double pe, double hours, double reads) const {
          p_.gamma * std::pow(c, p_.p) * std::pow(std::max(reads, 0.0), p_.q);
 }
 
+RberModel::WearTerms RberModel::wear_terms(double pe) const {
+  const double c = std::max(pe, 0.0);
+  return {p_.alpha * std::pow(c, p_.k), p_.beta * std::pow(c, p_.m), p_.gamma * std::pow(c, p_.p)};
+}
+
+double RberModel::shift_rber(const WearTerms& w, double hours, double reads) const {
+  return w.retention * std::pow(std::max(hours, 0.0), p_.n) + w.disturb * std::pow(std::max(reads, 0.0), p_.q);
+}
+
 namespace {
 uint64_t mix(uint64_t z) {  // splitmix64
   z += 0x9e3779b97f4a7c15ull;

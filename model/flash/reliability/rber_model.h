@@ -59,6 +59,14 @@ class RberModel {
   double shift_rber(double pe, double hours, double reads_per_page) const;
   // The page-to-page factor of one page instance (hash of its location and erase count).
   double page_factor(uint64_t key) const;
+  // The P/E-dependent factors of the three terms: alpha c^k, beta c^m, gamma c^p (they change only with an
+  // erase: Reliability caches them per block, so a read evaluates only the t^n and r^q powers).
+  struct WearTerms {
+    double wear = 0, retention = 0, disturb = 0;
+  };
+  WearTerms wear_terms(double pe) const;
+  // shift_rber from cached wear terms (the same value and rounding as shift_rber(pe, hours, reads)).
+  double shift_rber(const WearTerms& w, double hours, double reads_per_page) const;
   // The ECC ladder for a page of this mean RBER, shift part and page factor.
   ReadOutcome decode(double mean, double shift, double factor) const;
 

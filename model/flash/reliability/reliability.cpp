@@ -1,7 +1,6 @@
 #include "flash/reliability/reliability.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ssdtlm {
 
@@ -11,6 +10,8 @@ Reliability::Reliability(const Geometry& g, const ReliabilityParams& p)
       programmed_ps_(size_t(g.dies) * g.blocks_per_die, kBeforeRun),
       reads_(size_t(g.dies) * g.blocks_per_die, 0),
       queued_(size_t(g.dies) * g.blocks_per_die, 0),
+      terms_at_(size_t(g.dies) * g.blocks_per_die, ~0u),
+      terms_(size_t(g.dies) * g.blocks_per_die),
       reclaim_(g.dies) {}
 
 double Reliability::pe(uint32_t erases, bool slc) const {
@@ -30,10 +31,16 @@ double Reliability::block_rber(uint32_t gblock, uint32_t erases, bool slc, uint6
 }
 
 ReadOutcome Reliability::on_read(uint32_t gblock, uint32_t page, uint32_t erases, bool slc, uint64_t now_ps) {
-  const double c = pe(erases, slc), h = hours(gblock, now_ps), r = double(reads_[gblock]) / g_.pages_per_block;
+  const double h = hours(gblock, now_ps), r = double(reads_[gblock]) / g_.pages_per_block;
   ++reads_[gblock];
+  const uint32_t at = erases << 1 | uint32_t(slc);  // the wear terms change only with an erase (or the mode)
+  if (terms_at_[gblock] != at) {
+    terms_at_[gblock] = at;
+    terms_[gblock] = model_.wear_terms(pe(erases, slc));
+  }
+  const RberModel::WearTerms& w = terms_[gblock];
   const ReliabilityParams& p = model_.params();
-  const double shift = model_.shift_rber(c, h, r), mean = p.eps + p.alpha * std::pow(c, p.k) + shift;
+  const double shift = model_.shift_rber(w, h, r), mean = p.eps + w.wear + shift;
   const uint64_t key = (uint64_t(gblock) * g_.pages_per_block + page) << 20 ^ erases;
   const double factor = model_.page_factor(key);
   const ReadOutcome o = model_.decode(mean, shift, factor);

@@ -59,6 +59,8 @@ class Reliability {
   std::vector<uint64_t> programmed_ps_;   // per block: its first page's program (kBeforeRun: before the run)
   std::vector<uint32_t> reads_;           // per block: page reads since it was programmed
   std::vector<uint8_t> queued_;           // per block: waits in a reclaim queue
+  std::vector<uint32_t> terms_at_;        // per block: erases << 1 | slc its wear terms are for (~0u: none yet)
+  std::vector<RberModel::WearTerms> terms_;  // per block: alpha c^k, beta c^m, gamma c^p at that erase count
   std::vector<std::deque<uint32_t>> reclaim_;  // per die
   ReliabilityCounters counters_;
 };
