@@ -6,7 +6,11 @@ usage: python3 scripts/seed001_ptsd.py [--workers N] [--out DIR] [--figures DIR]
 Steps:
   1. run the study studies/seed001_ptsd.json (20 points: 4 scenarios x 5 schemes) and the experiments
      studies/seed001_ptsd_gc_update.json (4 points: the paper's scenario with map.gc_update=page) and
-     studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare) with
+     studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare),
+     studies/seed001_ptsd_gc_free.json (4 points: the paper's scenario with map.gc_update=free, GC's map updates
+     at no cost), studies/seed001_ptsd_seeds.json (12 points: the paper's scenario with sim.seed 1, 2, 3) and
+     studies/seed001_ptsd_fgc.json (6 points, scaled to 8 + 1 GiB: background GC against gc_first/superblock,
+     the seed's blocking GC) with
      scripts/study.py --workers N (default 2) into DIR/studies/<name> (DIR default out/seed001), with the
      executable copied to DIR/bin first. Schemes (the paper's names): OPT = page map, DFTL, PART = ptsd,
      PART-SCHED = ptsd + read_priority, WRITEOPT = ptsd_entry + read_priority. Scenarios: paper = the platform's
@@ -21,6 +25,8 @@ Steps:
      seed001_fig11_hist        read-latency distribution, a histogram per scheme (paper scenario)
      seed001_fig12_throughput  total throughput of OPT, DFTL, PART, PART-SCHED, WRITEOPT (paper scenario: each
                                phase and the whole run; mix70)
+     seed001_fig4_fgc          Fig. 4 from studies/seed001_ptsd_fgc.json: read paths and the share of reads
+                               above 10 ms, background against foreground GC
      and write DIR/seed001_results.csv: one row per point and job (IOPS, read latency percentiles, read paths,
      WAF, map write-backs and GC figures).
 """
@@ -40,7 +46,10 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 PLATFORM = "ptsd_board"
 STUDIES = [ROOT / "studies" / "seed001_ptsd.json", ROOT / "studies" / "seed001_ptsd_gc_update.json",
-           ROOT / "studies" / "seed001_ptsd_gc_load.json"]
+           ROOT / "studies" / "seed001_ptsd_gc_load.json", ROOT / "studies" / "seed001_ptsd_gc_free.json",
+           ROOT / "studies" / "seed001_ptsd_seeds.json", ROOT / "studies" / "seed001_ptsd_fgc.json"]
+FGC = ROOT / "studies" / "seed001_ptsd_fgc.json"
+SLOW_US = 10000.0  # the paper's GC band of Fig. 4: reads above 10 ms
 SCHEMES = ["OPT", "DFTL", "PART", "PART-SCHED", "WRITEOPT"]
 SCENARIOS = {"paper": "paper: 32 GiB random writes, then random reads (both timed)",
              "ff_read": "ours: reads after fast-forwarded writes",
@@ -56,13 +65,15 @@ PATH_COLORS = {"data": "tab:green", "map_read": "tab:blue", "map_write": "tab:re
 
 def load(study_out):
     """(scenario, scheme) -> {"summary": summary.json, "dir": run directory} of the points that finished; a study
-    without a scenario axis names its points by over-provisioning (op0.07) or "paper"."""
+    without a scenario axis names its points by its GC setting (gc_foreground), random seed (seed2),
+    over-provisioning (op0.07) or "paper"."""
     dirs = seedrun.run_dirs(study_out)
     points = {}
     for r in seedrun.ok_rows(study_out / "results.csv"):
         d = dirs[r["point"]]
-        scenario = r.get("scenario") or ("op%s" % r["geometry.over_provisioning"]
-                                          if "geometry.over_provisioning" in r else "paper")
+        scenario = r.get("scenario") or ("gc_" + r["gc"] if "gc" in r else None) or \
+            ("seed" + r["sim.seed"] if "sim.seed" in r else None) or \
+            ("op%s" % r["geometry.over_provisioning"] if "geometry.over_provisioning" in r else "paper")
         points[(scenario, r["scheme"])] = {"summary": json.loads((d / "summary.json").read_text()), "dir": d}
     return points
 
@@ -75,6 +86,57 @@ def read_job(s):
     h = s["host"]
     return {"name": "host", "iops": h["iops"], "latency_us": h["latency_us"], "read_paths": h["read_paths"],
             "read_ios": h["read_ios"], "write_ios": h["write_ios"], "span_s": s.get("sim_time_s", 0)}
+
+
+def share_above(run_dir, us):
+    """The share of the run's reads slower than us (from its latency CDF)."""
+    xs, ys = read_cdf(run_dir)
+    below = [y for x, y in zip(xs, ys) if x <= us]
+    return 1.0 - (below[-1] if below else 0.0) if ys else 0.0
+
+
+def fig4_fgc(points, path):
+    """Fig. 4 from the foreground-GC experiment: per GC setting, read paths of OPT and DFTL and the share of reads
+    above 10 ms (the paper's GC band) for OPT, DFTL and PART-SCHED."""
+    gcs = [g for g in ("gc_background", "gc_foreground") if any((g, n) in points for n in ("OPT", "DFTL"))]
+    if not gcs:
+        return
+    names = ("OPT", "DFTL", "PART-SCHED")
+    fig, axes = plt.subplots(3, len(gcs), figsize=(4.2 * len(gcs), 8.4), squeeze=False)
+    for c, g in enumerate(gcs):
+        for i, name in enumerate(names):
+            p = points.get((g, name))
+            if not p:
+                continue
+            rp = read_job(p["summary"])["read_paths"]
+            total = sum(rp[k]["count"] for k in PATHS) or 1
+            bottom = 0.0
+            for j, k in enumerate(PATHS):
+                share = rp[k]["count"] / total
+                axes[0][c].bar(i, share, bottom=bottom, color=PATH_COLORS[k], label=PATH_LABELS[k] if i == 0 else None)
+                bottom += share
+                if rp[k]["count"]:
+                    axes[1][c].bar(i + (j - 2) * 0.16, rp[k]["mean_us"], 0.16, color=PATH_COLORS[k])
+            slow = share_above(p["dir"], SLOW_US)
+            axes[2][c].bar(i, slow * 100, color=COLORS[name])
+            axes[2][c].text(i, slow * 100, "%.3f %%" % (slow * 100), ha="center", va="bottom", fontsize=7)
+        axes[0][c].set_title("%s GC (scaled: 8 GiB writes, 1 GiB reads)" % g[3:], fontsize=8)
+        axes[1][c].set_yscale("log")
+        for y, txt in ((800, "0.8 ms"), (SLOW_US, "10 ms")):
+            axes[1][c].axhline(y, color="gray", ls=":", lw=0.8)
+            axes[1][c].text(2.4, y, txt, fontsize=6, color="gray", va="bottom", ha="right")
+        for ax in axes[:, c]:
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(["page FTL (OPT)", "DFTL", "PART-SCHED"], fontsize=7)
+    axes[0][0].set_ylabel("share of host reads")
+    axes[1][0].set_ylabel("mean read latency per path (µs, log)")
+    axes[2][0].set_ylabel("reads above 10 ms (%)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(PATHS), fontsize=8)
+    fig.suptitle("Seed 001 Fig. 4 with GC as the seed describes it (gc_first, superblock) vs background GC",
+                 fontsize=9)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    save(fig, path)
 
 
 def read_cdf(run_dir):
@@ -258,7 +320,8 @@ def rows_of(points, study):
                       "map_gc_segment_writes": s["map"]["gc_segment_writes"],
                       "gc_units_moved": s["nand"]["gc_units_moved"], "map_read_hits": s["map"]["read_hits"],
                       "map_read_misses": s["map"]["read_misses"], "write_stops": s["ftl"]["write_stops"],
-                      "integrity_errors": s["integrity"]["errors"], "sim_time_s": s["sim_time_s"]})
+                      "integrity_errors": s["integrity"]["errors"], "sim_time_s": s["sim_time_s"],
+                      "read_share_above_10ms": share_above(p["dir"], SLOW_US) if j["name"] in ("read", "mix") else ""})
             rows.append(r)
     return rows
 
@@ -277,13 +340,17 @@ def main():
             rc, wall = seedrun.run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: exit %d, %.0f s wall" % (study.stem, rc, wall), flush=True)
             bad |= rc != 0
-    points = load(out / "studies" / STUDIES[0].stem)
-    fig4(points, figs / "seed001_fig4_read_paths")
-    fig9(points, figs / "seed001_fig9_cdf")
-    fig10(points, figs / "seed001_fig10_sched")
-    fig11(points, figs / "seed001_fig11_hist")
-    fig12(points, figs / "seed001_fig12_throughput")
-    rows = rows_of(points, STUDIES[0].stem)
+    rows = []
+    if (out / "studies" / STUDIES[0].stem / "results.csv").exists():  # --plot-only may have the experiments only
+        points = load(out / "studies" / STUDIES[0].stem)
+        fig4(points, figs / "seed001_fig4_read_paths")
+        fig9(points, figs / "seed001_fig9_cdf")
+        fig10(points, figs / "seed001_fig10_sched")
+        fig11(points, figs / "seed001_fig11_hist")
+        fig12(points, figs / "seed001_fig12_throughput")
+        rows = rows_of(points, STUDIES[0].stem)
+    if (out / "studies" / FGC.stem / "results.csv").exists():
+        fig4_fgc(load(out / "studies" / FGC.stem), figs / "seed001_fig4_fgc")
     for study in STUDIES[1:]:
         extra = out / "studies" / study.stem
         if (extra / "results.csv").exists():
