@@ -9,8 +9,8 @@ Steps:
      studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare),
      studies/seed001_ptsd_gc_free.json (4 points: the paper's scenario with map.gc_update=free, GC's map updates
      at no cost), studies/seed001_ptsd_seeds.json (12 points: the paper's scenario with sim.seed 1, 2, 3) and
-     studies/seed001_ptsd_fgc.json (6 points, scaled to 8 + 1 GiB: background GC against gc_first/superblock,
-     the seed's blocking GC) with
+     studies/seed001_ptsd_fgc.json (4 points, scaled to 8 + 1 GiB: OPT, DFTL, PART-SCHED with background GC, OPT
+     with gc_first/superblock, the model's blocking GC, which DFTL and PTSD cannot run) with
      scripts/study.py --workers N (default 2) into DIR/studies/<name> (DIR default out/seed001), with the
      executable copied to DIR/bin first. Schemes (the paper's names): OPT = page map, DFTL, PART = ptsd,
      PART-SCHED = ptsd + read_priority, WRITEOPT = ptsd_entry + read_priority. Scenarios: paper = the platform's
@@ -26,7 +26,7 @@ Steps:
      seed001_fig12_throughput  total throughput of OPT, DFTL, PART, PART-SCHED, WRITEOPT (paper scenario: each
                                phase and the whole run; mix70)
      seed001_fig4_fgc          Fig. 4 from studies/seed001_ptsd_fgc.json: read paths and the share of reads
-                               above 10 ms, background against foreground GC
+                               above 10 ms, background GC (OPT, DFTL, PART-SCHED) and blocking GC (OPT)
      and write DIR/seed001_results.csv: one row per point and job (IOPS, read latency percentiles, read paths,
      WAF, map write-backs and GC figures).
 """
@@ -96,46 +96,43 @@ def share_above(run_dir, us):
 
 
 def fig4_fgc(points, path):
-    """Fig. 4 from the foreground-GC experiment: per GC setting, read paths of OPT and DFTL and the share of reads
-    above 10 ms (the paper's GC band) for OPT, DFTL and PART-SCHED."""
-    gcs = [g for g in ("gc_background", "gc_foreground") if any((g, n) in points for n in ("OPT", "DFTL"))]
-    if not gcs:
+    """Fig. 4 from the foreground-GC experiment (scaled): read paths of OPT, DFTL and PART-SCHED under the
+    platform's background GC and of OPT under gc_first/superblock (DFTL and PTSD cannot run superblock GC), and the
+    share of reads above 10 ms (the paper's GC band)."""
+    names = [n for n in ("OPT", "DFTL", "PART-SCHED", "OPT foreground") if ("paper", n) in points]
+    if not names:
         return
-    names = ("OPT", "DFTL", "PART-SCHED")
-    fig, axes = plt.subplots(3, len(gcs), figsize=(4.2 * len(gcs), 8.4), squeeze=False)
-    for c, g in enumerate(gcs):
-        for i, name in enumerate(names):
-            p = points.get((g, name))
-            if not p:
-                continue
-            rp = read_job(p["summary"])["read_paths"]
-            total = sum(rp[k]["count"] for k in PATHS) or 1
-            bottom = 0.0
-            for j, k in enumerate(PATHS):
-                share = rp[k]["count"] / total
-                axes[0][c].bar(i, share, bottom=bottom, color=PATH_COLORS[k], label=PATH_LABELS[k] if i == 0 else None)
-                bottom += share
-                if rp[k]["count"]:
-                    axes[1][c].bar(i + (j - 2) * 0.16, rp[k]["mean_us"], 0.16, color=PATH_COLORS[k])
-            slow = share_above(p["dir"], SLOW_US)
-            axes[2][c].bar(i, slow * 100, color=COLORS[name])
-            axes[2][c].text(i, slow * 100, "%.3f %%" % (slow * 100), ha="center", va="bottom", fontsize=7)
-        axes[0][c].set_title("%s GC (scaled: 8 GiB writes, 1 GiB reads)" % g[3:], fontsize=8)
-        axes[1][c].set_yscale("log")
-        for y, txt in ((800, "0.8 ms"), (SLOW_US, "10 ms")):
-            axes[1][c].axhline(y, color="gray", ls=":", lw=0.8)
-            axes[1][c].text(2.4, y, txt, fontsize=6, color="gray", va="bottom", ha="right")
-        for ax in axes[:, c]:
-            ax.set_xticks(range(len(names)))
-            ax.set_xticklabels(["page FTL (OPT)", "DFTL", "PART-SCHED"], fontsize=7)
-    axes[0][0].set_ylabel("share of host reads")
-    axes[1][0].set_ylabel("mean read latency per path (µs, log)")
-    axes[2][0].set_ylabel("reads above 10 ms (%)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(PATHS), fontsize=8)
-    fig.suptitle("Seed 001 Fig. 4 with GC as the seed describes it (gc_first, superblock) vs background GC",
-                 fontsize=9)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig, axes = plt.subplots(3, 1, figsize=(6.4, 8.4))
+    for i, name in enumerate(names):
+        p = points[("paper", name)]
+        rp = read_job(p["summary"])["read_paths"]
+        total = sum(rp[k]["count"] for k in PATHS) or 1
+        bottom = 0.0
+        for j, k in enumerate(PATHS):
+            share = rp[k]["count"] / total
+            axes[0].bar(i, share, bottom=bottom, color=PATH_COLORS[k], label=PATH_LABELS[k] if i == 0 else None)
+            bottom += share
+            if rp[k]["count"]:
+                axes[1].bar(i + (j - 2) * 0.16, rp[k]["mean_us"], 0.16, color=PATH_COLORS[k])
+        slow = share_above(p["dir"], SLOW_US)
+        axes[2].bar(i, slow * 100, color=COLORS.get(name, "gray"))
+        axes[2].text(i, slow * 100, "%.4f %%" % (slow * 100), ha="center", va="bottom", fontsize=7)
+    axes[1].set_yscale("log")
+    for y, txt in ((800, "0.8 ms"), (SLOW_US, "10 ms")):
+        axes[1].axhline(y, color="gray", ls=":", lw=0.8)
+        axes[1].text(len(names) - 0.5, y, txt, fontsize=6, color="gray", va="bottom", ha="right")
+    labels = [{"OPT": "OPT\nbackground GC", "DFTL": "DFTL\nbackground GC", "PART-SCHED": "PART-SCHED\nbackground GC",
+               "OPT foreground": "OPT\ngc_first, superblock"}[n] for n in names]
+    for ax in axes:
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(labels, fontsize=7)
+    axes[0].set_ylabel("share of host reads")
+    axes[1].set_ylabel("mean latency per path (µs, log)")
+    axes[2].set_ylabel("reads above 10 ms (%)")
+    axes[0].legend(fontsize=7, ncol=len(PATHS), loc="upper center", bbox_to_anchor=(0.5, 1.25))
+    fig.suptitle("Seed 001 Fig. 4, GC experiment (SCALED: 8 GiB writes, 1 GiB reads); DFTL/PTSD cannot run\n"
+                 "the blocking GC setting (superblock GC with map pages on flash is not supported)", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     save(fig, path)
 
 
