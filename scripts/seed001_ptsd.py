@@ -99,12 +99,27 @@ def fig4_fgc(points, path):
     """Fig. 4 from the foreground-GC experiment (scaled): read paths of OPT, DFTL and PART-SCHED under the
     platform's background GC and of OPT under gc_first/superblock (DFTL and PTSD cannot run superblock GC), and the
     share of reads above 10 ms (the paper's GC band)."""
-    names = [n for n in ("OPT", "DFTL", "PART-SCHED", "OPT foreground") if ("paper", n) in points]
-    if not names:
+    names = ("OPT", "DFTL", "PART-SCHED", "OPT foreground")
+    scen = [sc for sc in ("paper", "mix70") if any((sc, n) in points for n in names)]
+    if not scen:
         return
-    fig, axes = plt.subplots(3, 1, figsize=(6.4, 8.4))
+    fig, grid = plt.subplots(3, len(scen), figsize=(6.4 * len(scen), 8.4), squeeze=False)
+    for c, sc in enumerate(scen):
+        fig4_fgc_column(points, sc, names, grid[:, c])
+    grid[0][0].set_ylabel("share of host reads")
+    grid[1][0].set_ylabel("mean latency per path (µs, log)")
+    grid[2][0].set_ylabel("reads above 10 ms (%)")
+    grid[0][0].legend(fontsize=7, ncol=len(PATHS), loc="upper center", bbox_to_anchor=(0.5, 1.3))
+    fig.suptitle("Seed 001 Fig. 4, GC experiment (SCALED: 8 GiB writes + 1 GiB reads; mix 1 GiB); DFTL/PTSD cannot "
+                 "run\nthe blocking GC setting (superblock GC with map pages on flash is not supported)", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    save(fig, path)
+
+
+def fig4_fgc_column(points, sc, names, axes):
+    names = [n for n in names if (sc, n) in points]
     for i, name in enumerate(names):
-        p = points[("paper", name)]
+        p = points[(sc, name)]
         rp = read_job(p["summary"])["read_paths"]
         total = sum(rp[k]["count"] for k in PATHS) or 1
         bottom = 0.0
@@ -126,14 +141,8 @@ def fig4_fgc(points, path):
     for ax in axes:
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(labels, fontsize=7)
-    axes[0].set_ylabel("share of host reads")
-    axes[1].set_ylabel("mean latency per path (µs, log)")
-    axes[2].set_ylabel("reads above 10 ms (%)")
-    axes[0].legend(fontsize=7, ncol=len(PATHS), loc="upper center", bbox_to_anchor=(0.5, 1.25))
-    fig.suptitle("Seed 001 Fig. 4, GC experiment (SCALED: 8 GiB writes, 1 GiB reads); DFTL/PTSD cannot run\n"
-                 "the blocking GC setting (superblock GC with map pages on flash is not supported)", fontsize=8)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    save(fig, path)
+    axes[0].set_title({"paper": "paper's phases: the read job", "mix70": "70 % reads (the seed's Fig. 4 mix)"}[sc],
+                      fontsize=8)
 
 
 def read_cdf(run_dir):
@@ -318,7 +327,7 @@ def rows_of(points, study):
                       "gc_units_moved": s["nand"]["gc_units_moved"], "map_read_hits": s["map"]["read_hits"],
                       "map_read_misses": s["map"]["read_misses"], "write_stops": s["ftl"]["write_stops"],
                       "integrity_errors": s["integrity"]["errors"], "sim_time_s": s["sim_time_s"],
-                      "read_share_above_10ms": share_above(p["dir"], SLOW_US) if j["name"] in ("read", "mix") else ""})
+                      "read_share_above_10ms": share_above(p["dir"], SLOW_US) if j["name"] != "write" else ""})
             rows.append(r)
     return rows
 
