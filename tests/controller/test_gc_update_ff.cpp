@@ -79,7 +79,7 @@ TEST_CASE("fast-forward map.gc_update=victim: fewer DFTL write-backs per GC-move
   CHECK(victim.gc_updates < victim.moved);  // a victim's moves share segments: one update per segment
 }
 
-TEST_CASE("fast-forward map.gc_update=free: GC's map updates write nothing back, data intact", "[gc][mapping]") {
+TEST_CASE("fast-forward map.gc_update=free: GC map updates write nothing back and data stay intact", "[gc][mapping]") {
   for (const char* scheme : {"dftl", "ptsd", "ptsd_entry"}) {
     INFO(scheme);
     const Result victim = precondition_with(scheme, "victim"), freed = precondition_with(scheme, "free");
