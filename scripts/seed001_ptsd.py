@@ -6,7 +6,11 @@ usage: python3 scripts/seed001_ptsd.py [--workers N] [--out DIR] [--figures DIR]
 Steps:
   1. run the study studies/seed001_ptsd.json (20 points: 4 scenarios x 5 schemes) and the experiments
      studies/seed001_ptsd_gc_update.json (4 points: the paper's scenario with map.gc_update=page) and
-     studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare) with
+     studies/seed001_ptsd_gc_load.json (6 points: phases shortened to 8 + 1 GiB, 20 % and 7 % spare),
+     studies/seed001_ptsd_gc_free.json (4 points: the paper's scenario with map.gc_update=free, GC's map updates
+     at no cost), studies/seed001_ptsd_seeds.json (12 points: the paper's scenario with sim.seed 1, 2, 3) and
+     studies/seed001_ptsd_fgc.json (4 points, scaled to 8 + 1 GiB: OPT, DFTL, PART-SCHED with background GC, OPT
+     with gc_first/superblock, the model's blocking GC, which DFTL and PTSD cannot run) with
      scripts/study.py --workers N (default 2) into DIR/studies/<name> (DIR default out/seed001), with the
      executable copied to DIR/bin first. Schemes (the paper's names): OPT = page map, DFTL, PART = ptsd,
      PART-SCHED = ptsd + read_priority, WRITEOPT = ptsd_entry + read_priority. Scenarios: paper = the platform's
@@ -21,6 +25,8 @@ Steps:
      seed001_fig11_hist        read-latency distribution, a histogram per scheme (paper scenario)
      seed001_fig12_throughput  total throughput of OPT, DFTL, PART, PART-SCHED, WRITEOPT (paper scenario: each
                                phase and the whole run; mix70)
+     seed001_fig4_fgc          Fig. 4 from studies/seed001_ptsd_fgc.json: read paths and the share of reads
+                               above 10 ms, background GC (OPT, DFTL, PART-SCHED) and blocking GC (OPT)
      and write DIR/seed001_results.csv: one row per point and job (IOPS, read latency percentiles, read paths,
      WAF, map write-backs and GC figures).
 """
@@ -40,7 +46,10 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 PLATFORM = "ptsd_board"
 STUDIES = [ROOT / "studies" / "seed001_ptsd.json", ROOT / "studies" / "seed001_ptsd_gc_update.json",
-           ROOT / "studies" / "seed001_ptsd_gc_load.json"]
+           ROOT / "studies" / "seed001_ptsd_gc_load.json", ROOT / "studies" / "seed001_ptsd_gc_free.json",
+           ROOT / "studies" / "seed001_ptsd_seeds.json", ROOT / "studies" / "seed001_ptsd_fgc.json"]
+FGC = ROOT / "studies" / "seed001_ptsd_fgc.json"
+SLOW_US = 10000.0  # the paper's GC band of Fig. 4: reads above 10 ms
 SCHEMES = ["OPT", "DFTL", "PART", "PART-SCHED", "WRITEOPT"]
 SCENARIOS = {"paper": "paper: 32 GiB random writes, then random reads (both timed)",
              "ff_read": "ours: reads after fast-forwarded writes",
@@ -56,13 +65,15 @@ PATH_COLORS = {"data": "tab:green", "map_read": "tab:blue", "map_write": "tab:re
 
 def load(study_out):
     """(scenario, scheme) -> {"summary": summary.json, "dir": run directory} of the points that finished; a study
-    without a scenario axis names its points by over-provisioning (op0.07) or "paper"."""
+    without a scenario axis names its points by its GC setting (gc_foreground), random seed (seed2),
+    over-provisioning (op0.07) or "paper"."""
     dirs = seedrun.run_dirs(study_out)
     points = {}
     for r in seedrun.ok_rows(study_out / "results.csv"):
         d = dirs[r["point"]]
-        scenario = r.get("scenario") or ("op%s" % r["geometry.over_provisioning"]
-                                          if "geometry.over_provisioning" in r else "paper")
+        scenario = r.get("scenario") or ("gc_" + r["gc"] if "gc" in r else None) or \
+            ("seed" + r["sim.seed"] if "sim.seed" in r else None) or \
+            ("op%s" % r["geometry.over_provisioning"] if "geometry.over_provisioning" in r else "paper")
         points[(scenario, r["scheme"])] = {"summary": json.loads((d / "summary.json").read_text()), "dir": d}
     return points
 
@@ -75,6 +86,63 @@ def read_job(s):
     h = s["host"]
     return {"name": "host", "iops": h["iops"], "latency_us": h["latency_us"], "read_paths": h["read_paths"],
             "read_ios": h["read_ios"], "write_ios": h["write_ios"], "span_s": s.get("sim_time_s", 0)}
+
+
+def share_above(run_dir, us):
+    """The share of the run's reads slower than us (from its latency CDF)."""
+    xs, ys = read_cdf(run_dir)
+    below = [y for x, y in zip(xs, ys) if x <= us]
+    return 1.0 - (below[-1] if below else 0.0) if ys else 0.0
+
+
+def fig4_fgc(points, path):
+    """Fig. 4 from the foreground-GC experiment (scaled): read paths of OPT, DFTL and PART-SCHED under the
+    platform's background GC and of OPT under gc_first/superblock (DFTL and PTSD cannot run superblock GC), and the
+    share of reads above 10 ms (the paper's GC band)."""
+    names = ("OPT", "DFTL", "PART-SCHED", "OPT foreground")
+    scen = [sc for sc in ("paper", "mix70") if any((sc, n) in points for n in names)]
+    if not scen:
+        return
+    fig, grid = plt.subplots(3, len(scen), figsize=(6.4 * len(scen), 8.4), squeeze=False)
+    for c, sc in enumerate(scen):
+        fig4_fgc_column(points, sc, names, grid[:, c])
+    grid[0][0].set_ylabel("share of host reads")
+    grid[1][0].set_ylabel("mean latency per path (µs, log)")
+    grid[2][0].set_ylabel("reads above 10 ms (%)")
+    grid[0][0].legend(fontsize=7, ncol=len(PATHS), loc="upper center", bbox_to_anchor=(0.5, 1.3))
+    fig.suptitle("Seed 001 Fig. 4, GC experiment (SCALED: 8 GiB writes + 1 GiB reads; mix 1 GiB); DFTL/PTSD cannot "
+                 "run\nthe blocking GC setting (superblock GC with map pages on flash is not supported)", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    save(fig, path)
+
+
+def fig4_fgc_column(points, sc, names, axes):
+    names = [n for n in names if (sc, n) in points]
+    for i, name in enumerate(names):
+        p = points[(sc, name)]
+        rp = read_job(p["summary"])["read_paths"]
+        total = sum(rp[k]["count"] for k in PATHS) or 1
+        bottom = 0.0
+        for j, k in enumerate(PATHS):
+            share = rp[k]["count"] / total
+            axes[0].bar(i, share, bottom=bottom, color=PATH_COLORS[k], label=PATH_LABELS[k] if i == 0 else None)
+            bottom += share
+            if rp[k]["count"]:
+                axes[1].bar(i + (j - 2) * 0.16, rp[k]["mean_us"], 0.16, color=PATH_COLORS[k])
+        slow = share_above(p["dir"], SLOW_US)
+        axes[2].bar(i, slow * 100, color=COLORS.get(name, "gray"))
+        axes[2].text(i, slow * 100, "%.4f %%" % (slow * 100), ha="center", va="bottom", fontsize=7)
+    axes[1].set_yscale("log")
+    for y, txt in ((800, "0.8 ms"), (SLOW_US, "10 ms")):
+        axes[1].axhline(y, color="gray", ls=":", lw=0.8)
+        axes[1].text(len(names) - 0.5, y, txt, fontsize=6, color="gray", va="bottom", ha="right")
+    labels = [{"OPT": "OPT\nbackground GC", "DFTL": "DFTL\nbackground GC", "PART-SCHED": "PART-SCHED\nbackground GC",
+               "OPT foreground": "OPT\ngc_first, superblock"}[n] for n in names]
+    for ax in axes:
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(labels, fontsize=7)
+    axes[0].set_title({"paper": "paper's phases: the read job", "mix70": "70 % reads (the seed's Fig. 4 mix)"}[sc],
+                      fontsize=8)
 
 
 def read_cdf(run_dir):
@@ -258,7 +326,8 @@ def rows_of(points, study):
                       "map_gc_segment_writes": s["map"]["gc_segment_writes"],
                       "gc_units_moved": s["nand"]["gc_units_moved"], "map_read_hits": s["map"]["read_hits"],
                       "map_read_misses": s["map"]["read_misses"], "write_stops": s["ftl"]["write_stops"],
-                      "integrity_errors": s["integrity"]["errors"], "sim_time_s": s["sim_time_s"]})
+                      "integrity_errors": s["integrity"]["errors"], "sim_time_s": s["sim_time_s"],
+                      "read_share_above_10ms": share_above(p["dir"], SLOW_US) if j["name"] != "write" else ""})
             rows.append(r)
     return rows
 
@@ -277,13 +346,17 @@ def main():
             rc, wall = seedrun.run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
             print("%s: exit %d, %.0f s wall" % (study.stem, rc, wall), flush=True)
             bad |= rc != 0
-    points = load(out / "studies" / STUDIES[0].stem)
-    fig4(points, figs / "seed001_fig4_read_paths")
-    fig9(points, figs / "seed001_fig9_cdf")
-    fig10(points, figs / "seed001_fig10_sched")
-    fig11(points, figs / "seed001_fig11_hist")
-    fig12(points, figs / "seed001_fig12_throughput")
-    rows = rows_of(points, STUDIES[0].stem)
+    rows = []
+    if (out / "studies" / STUDIES[0].stem / "results.csv").exists():  # --plot-only may have the experiments only
+        points = load(out / "studies" / STUDIES[0].stem)
+        fig4(points, figs / "seed001_fig4_read_paths")
+        fig9(points, figs / "seed001_fig9_cdf")
+        fig10(points, figs / "seed001_fig10_sched")
+        fig11(points, figs / "seed001_fig11_hist")
+        fig12(points, figs / "seed001_fig12_throughput")
+        rows = rows_of(points, STUDIES[0].stem)
+    if (out / "studies" / FGC.stem / "results.csv").exists():
+        fig4_fgc(load(out / "studies" / FGC.stem), figs / "seed001_fig4_fgc")
     for study in STUDIES[1:]:
         extra = out / "studies" / study.stem
         if (extra / "results.csv").exists():

@@ -159,6 +159,7 @@ MapCacheParams read_map_cache_params(const Config& c, const Geometry& g) {
   p.clean_fraction = c.d("map.clean_fraction");
   p.dirty_victim = c.s("map.dirty_victim");
   p.gc_batch = c.s("map.gc_update") == "victim" && demand_based(c.s("ftl.mapping"));
+  p.gc_free = c.s("map.gc_update") == "free" && demand_based(c.s("ftl.mapping"));
   p.protected_ratio = c.d("map.protected_ratio");
   const uint32_t page = g.units_per_page * kUnitBytes;
   p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));
@@ -185,6 +186,7 @@ StreamParams read_stream_params(const Config& c) {
   p.pc_table_bytes = c.u("streams.pc_table_bytes");
   p.recluster_units = c.u("streams.pcstream_recluster_units");
   p.pc_table_reset_run = c.s("streams.pc_table_reset") == "run";
+  p.pc_min_deaths = uint32_t(c.i("streams.pcstream_min_deaths"));
   std::string gc = c.s("streams.gc_stream");
   std::string frontier = c.s("streams.gc_frontier");
   const std::string internal = c.s("streams.internal");

@@ -22,7 +22,7 @@ nlohmann::json map_summary(Platform& p) {
                       {"segment_writes", m.segment_writes},
                       {"dirty_evictions", m.dirty_evictions},
                       {"batch_entries_mean", ratio(m.batch_entries, m.segment_writes)},
-                      {"gc_update", mp.gc_batch ? "victim" : "page"},
+                      {"gc_update", mp.gc_free ? "free" : mp.gc_batch ? "victim" : "page"},
                       {"gc_segment_updates", m.gc_updates},
                       {"gc_segment_writes", m.gc_segment_writes},
                       {"gtd_bytes", ts ? ts->gtd_bytes() : 0},

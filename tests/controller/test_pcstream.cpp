@@ -291,3 +291,26 @@ TEST_CASE("pcstream: pc_table_reset=run starts each run without what earlier run
   CHECK(second_process(true, 1) == std::make_pair(uint8_t(1), uint64_t(1)));   // same run: the table helps
   CHECK(second_process(true, 2) == std::make_pair(uint8_t(0), uint64_t(2)));   // new run: forgotten
 }
+
+TEST_CASE("pcstream_min_deaths: a PC gives a stream only after that many deaths", "[streams][pcstream]") {
+  // PC 7 rewrites 4 units in turn: its n-th death comes with write i = 3 + n, which it already places.
+  auto first_stream_at = [](uint32_t min_deaths) {
+    PcStream p(3, 64, 0, 1 << 20, false, min_deaths);
+    for (uint32_t i = 0; i < 64; ++i)
+      if (write(p, i % 4, 7) != 0) return i;
+    return 64u;
+  };
+  CHECK(first_stream_at(1) == 4);   // from the first death (the default rule)
+  CHECK(first_stream_at(8) == 11);  // from the eighth
+  CHECK(first_stream_at(100) == 64);
+  // Through the table: a PC of exited processes is remembered only once it has min_deaths samples.
+  PcStream p(3, 64, 1024, 1 << 20, false, 3);
+  write(p, 0, 9, 1, 0);
+  write(p, 1, 9, 1, 0);
+  write(p, 10, 5, 2, 0);  // process 1 exits; its units die later, credited to the table
+  write(p, 0, 5, 2, 0);
+  write(p, 1, 5, 2, 0);
+  CHECK(write(p, 20, 9, 3, 1) == 0);  // two deaths in the table: not estimated yet
+  write(p, 20, 5, 2, 0);              // a third death of PC 9 (process 3's unit, still live: its record)
+  CHECK(write(p, 21, 9, 4, 2) == 0);  // the table still has 2
+}

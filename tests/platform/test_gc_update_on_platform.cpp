@@ -1,5 +1,6 @@
 // map.gc_update on the timed platform: DFTL's batch update of GC moves (victim) against one update per GC
-// page (page), integrity for every scheme either way, and the per-job read-path split (jobs[i].read_paths).
+// page (page), integrity for every scheme either way (and with GC's map updates free, an experiment), and the
+// per-job read-path split (jobs[i].read_paths).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -61,6 +62,18 @@ TEST_CASE("map.gc_update=victim: DFTL's batch update writes back fewer segments 
   CHECK(victim["map"]["gc_segment_updates"].get<uint64_t>() < victim["nand"]["gc_units_moved"].get<uint64_t>());
   // page: one update per segment of each GC page (a page's two units may share one).
   CHECK(page["map"]["gc_segment_updates"].get<uint64_t>() * 2 >= page["nand"]["gc_units_moved"].get<uint64_t>());
+}
+
+TEST_CASE("map.gc_update=free as an experiment: GC map updates write nothing back and integrity holds", "[platform][mapping][gc][integrity]") {
+  // Two simulations: two processes.
+  const nlohmann::json dftl = run_cli("gc_update_free_dftl", kDrive + " --set ftl.mapping=dftl --set map.gc_update=free");
+  const nlohmann::json ptsd = run_cli("gc_update_free_ptsd", kDrive + " --set ftl.mapping=ptsd --set map.gc_update=free");
+  for (const nlohmann::json* s : {&dftl, &ptsd}) {
+    check_integrity(*s);
+    CHECK((*s)["map"]["gc_update"] == "free");
+    CHECK((*s)["map"]["gc_segment_updates"].get<uint64_t>() > 0);
+    CHECK((*s)["map"]["gc_segment_writes"].get<uint64_t>() == 0);
+  }
 }
 
 TEST_CASE("map.gc_update=victim: ptsd keeps integrity", "[platform][mapping][gc][integrity]") {

@@ -28,6 +28,7 @@ struct MapCacheParams {
   std::string dirty_victim = "greedy";  // ptsd_entry: greedy | lru
   uint32_t segments_per_page = 1;   // map segments one flash page program carries (write-back gathering)
   bool gc_batch = false;            // map.gc_update=victim with a demand-based scheme (MapCache::gc_write)
+  bool gc_free = false;             // map.gc_update=free (an experiment): GC moves cost the map nothing
 
   uint32_t entries_per_segment() const { return segment_bytes / entry_bytes; }
   uint32_t segments() const {
@@ -104,11 +105,16 @@ class MapCache {
   virtual void write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) = 0;
   // GC moved the units lpns[0..n) of segment seg. With params().gc_batch (map.gc_update=victim) the caller
   // passes a whole victim's moves grouped per segment and the scheme's gc_update decides; otherwise the moves
-  // of one GC page, as a write. Counts gc_updates and the write-backs it caused.
+  // of one GC page, as a write. Counts gc_updates and the write-backs it caused. With params().gc_free
+  // (map.gc_update=free, an experiment that removes the cost) the update neither loads, dirties nor writes back.
   void gc_write(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) {
     const uint64_t before = stats_.segment_writes;
-    if (p_.gc_batch) gc_update(seg, lpns, n, a);
-    else write(seg, lpns, n, a);
+    if (p_.gc_free) {  // the moves are recorded in the flash-resident map at no cost
+    } else if (p_.gc_batch) {
+      gc_update(seg, lpns, n, a);
+    } else {
+      write(seg, lpns, n, a);
+    }
     ++stats_.gc_updates;
     stats_.gc_segment_writes += stats_.segment_writes - before;
   }

@@ -11,13 +11,14 @@
 namespace ssdtlm {
 
 PcStream::PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
-                   bool reset_each_run)
+                   bool reset_each_run, uint32_t min_deaths)
     : streams_(streams),
       recluster_units_(std::max<uint64_t>(1, recluster_units)),
       next_recluster_(recluster_units_),
       units_(size_t(logical_units)),
       table_(table_bytes),
-      reset_each_run_(reset_each_run) {
+      reset_each_run_(reset_each_run),
+      min_deaths_(std::max<uint32_t>(1, min_deaths)) {
   if (streams < 2) throw std::logic_error("pcstream: needs a user stream besides stream 0");
 }
 
@@ -46,10 +47,9 @@ void PcStream::kill(Unit& u) {
   }
   u.pc = 0;
   if (r) {
-    const bool first = r->samples == 0;
     credit(r->mean_log2, r->samples, x);
     ++stats_.lifetimes_process;
-    if (first) {  // newly estimated: the nearest cluster now, a re-clustering soon if streams are unused
+    if (r->samples == min_deaths_) {  // newly estimated: the nearest cluster now, a re-clustering soon if streams are unused
       r->stream = stream_for(r->mean_log2);
       if (centroids_.size() + 1 < streams_) recluster_pending_ = true;
     }
@@ -62,7 +62,7 @@ void PcStream::kill(Unit& u) {
   if (!e) e = table_.upsert(k & 0xFFFFFFFFu);
   if (e) {
     credit(e->mean_log2, e->samples, x);
-    if (e->samples == 1) e->stream = stream_for(e->mean_log2);
+    if (e->samples == min_deaths_) e->stream = stream_for(e->mean_log2);
     ++stats_.lifetimes_table;
     return;
   }
@@ -101,7 +101,8 @@ void PcStream::exit_process(uint32_t proc) {
         e->mean_log2 = float((a * e->mean_log2 + b * r.mean_log2) / (a + b));
         e->samples = uint32_t(std::min<uint64_t>(uint64_t(e->samples) + r.samples, ~uint32_t(0)));
         e->writes = uint32_t(std::min<uint64_t>(uint64_t(e->writes) + r.writes, ~uint32_t(0)));
-        e->stream = r.stream;
+        if (r.samples >= min_deaths_) e->stream = r.stream;
+        else if (e->samples >= min_deaths_) e->stream = stream_for(e->mean_log2);  // estimated by the merge
       }
     records_.erase(it);
   }
@@ -129,9 +130,11 @@ void PcStream::assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t
     for (uint32_t i = 0; i < units; ++i) units_[lpn + i] = Unit{uint32_t(clock_++), tag.pc, tag.proc};
     if (r) r->writes = uint32_t(std::min<uint64_t>(uint64_t(r->writes) + units, ~uint32_t(0)));
     if (recluster_pending_) recluster();
-    if (r && r->samples > 0) {
+    const PcStreamTable::Entry* e = nullptr;
+    if (r && r->samples >= min_deaths_) {
       s = r->stream;
-    } else if (const PcStreamTable::Entry* e = table_.find(tag.pc, true)) {
+    } else if ((e = table_.find(tag.pc, false)) && e->samples >= min_deaths_) {
+      table_.find(tag.pc, true);  // a hit: the entry becomes the most recently used
       s = e->stream;
       ++stats_.table_hits;
     } else {
@@ -160,9 +163,9 @@ void PcStream::recluster() {
   std::vector<Part> parts;
   parts.reserve(records_.size() + table_.size());
   for (const auto& [k, r] : records_)
-    if (r.samples > 0) parts.push_back({uint32_t(k), uint32_t(k >> 32), r.mean_log2, double(std::min(r.samples, kWindow)), double(r.writes)});
+    if (r.samples >= min_deaths_) parts.push_back({uint32_t(k), uint32_t(k >> 32), r.mean_log2, double(std::min(r.samples, kWindow)), double(r.writes)});
   table_.for_each([&](const PcStreamTable::Entry& e) {
-    if (e.samples > 0) parts.push_back({e.pc, ~uint32_t(0), e.mean_log2, double(std::min(e.samples, kWindow)), double(e.writes)});
+    if (e.samples >= min_deaths_) parts.push_back({e.pc, ~uint32_t(0), e.mean_log2, double(std::min(e.samples, kWindow)), double(e.writes)});
   });
   std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.pc < b.pc || (a.pc == b.pc && a.proc < b.proc); });
   // One point per PC: its sample-weighted mean log lifetime, weighted by its recent writes.
@@ -186,11 +189,11 @@ void PcStream::recluster() {
     return stream_for(points[i].x);
   };
   for (auto& [k, r] : records_) {
-    if (r.samples > 0) r.stream = stream_of_pc(uint32_t(k));
+    if (r.samples >= min_deaths_) r.stream = stream_of_pc(uint32_t(k));
     r.writes /= 2;
   }
   table_.for_each([&](PcStreamTable::Entry& e) {
-    if (e.samples > 0) e.stream = stream_of_pc(e.pc);
+    if (e.samples >= min_deaths_) e.stream = stream_of_pc(e.pc);
     e.writes /= 2;
   });
 }
@@ -251,7 +254,8 @@ void PcStream::reset_stats() {
 }
 
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c) {
-  return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units, c.pc_table_reset_run);
+  return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units, c.pc_table_reset_run,
+                                    c.pc_min_deaths);
 }
 
 }  // namespace ssdtlm

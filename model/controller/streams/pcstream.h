@@ -19,6 +19,8 @@
 //   into the PC-stream table (sample-weighted means), then dropped. proc 0 is one process that never exits.
 //   Process ids are assumed to grow over time within a slot: a write from a smaller proc than the slot's
 //   current one is a late command of an exited process (no record; the table decides its stream).
+// * Estimated: a PC estimate with at least min_deaths samples (streams.pcstream_min_deaths, default 1: from
+//   its first death); below that it is still learning and neither gives a stream nor enters the clustering.
 // * Stream of a write: its process's stream for the PC if that PC is estimated in the process; else the
 //   PC-stream table's entry for the PC (a hit, the entry made most recently used); else stream 0 ("not yet
 //   estimated", a miss). pc 0 (no program context) always goes to stream 0, untracked.
@@ -50,7 +52,7 @@ class PcStream : public StreamPolicy {
   static constexpr uint32_t kWindow = 256;  // estimator: samples before the mean turns into an EWMA
 
   PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
-           bool reset_each_run = false);
+           bool reset_each_run = false, uint32_t min_deaths = 1);
 
   void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) override;
   void trim(uint32_t lpn, uint32_t units) override;
@@ -121,6 +123,7 @@ class PcStream : public StreamPolicy {
   std::vector<double> centroids_;
   bool recluster_pending_ = false;
   bool reset_each_run_;
+  uint32_t min_deaths_;  // deaths a PC's estimate needs before it gives a stream (streams.pcstream_min_deaths)
   uint16_t run_ = 0;  // the latest run seen
   uint64_t clock_ = 0;
   uint64_t evictions_base_ = 0;

@@ -25,6 +25,7 @@ struct StreamContext {
   uint64_t pc_table_bytes = 0;          // pcstream: PC-stream table bound (streams.pc_table_bytes)
   uint64_t recluster_units = 65536;     // pcstream: host-written units between re-clusterings
   bool pc_table_reset_run = false;      // pcstream: empty the PC-stream table when a new run starts
+  uint32_t pc_min_deaths = 1;           // pcstream: deaths before a PC's estimate gives a stream
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;   // fdp: reclaim groups and handles (streams = rgs * ruhs)
 };
 

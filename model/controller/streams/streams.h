@@ -27,6 +27,7 @@ struct StreamParams {
   uint64_t pc_table_bytes = 0;     // streams.pc_table_bytes (pcstream)
   uint64_t recluster_units = 65536;  // streams.pcstream_recluster_units
   bool pc_table_reset_run = false;   // streams.pc_table_reset=run
+  uint32_t pc_min_deaths = 1;        // streams.pcstream_min_deaths
   GcStreams gc = GcStreams::Shared;
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
