@@ -6,6 +6,8 @@ import json
 import math
 import subprocess
 
+from small_drive import FRESH as SMALL
+
 JOB = """[global]
 bwavgtime=5
 iopsavgtime=5
@@ -17,10 +19,6 @@ iodepth=16
 size=64m
 number_ios=30000
 """
-
-SMALL = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
-         "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
-         "--set", "buffer.bytes=1M", "--set", "precondition.drive_writes=0"]
 
 
 def run(bin_dir, tmp_path, fmt):

@@ -4,9 +4,8 @@ reported as fio does (latency_depth, ...); a target missed at depth 1 ends the j
 import json
 import subprocess
 
-SMALL = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
-         "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
-         "--set", "buffer.bytes=1M"]
+from small_drive import SMALL
+
 
 JOB = """[j]
 rw=randread

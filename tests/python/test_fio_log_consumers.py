@@ -5,6 +5,8 @@ the run's own reports say. (The tools are fio's; this test parses as they do.)""
 import json
 import subprocess
 
+from small_drive import FRESH as SMALL
+
 JOB = """[global]
 bs=4k
 iodepth=16
@@ -22,10 +24,6 @@ rw=randwrite
 stonewall
 rw=randread
 """
-
-SMALL = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
-         "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
-         "--set", "buffer.bytes=1M", "--set", "precondition.drive_writes=0"]
 
 
 def run(bin_dir, tmp_path):

@@ -4,9 +4,8 @@ jobs of a group are measured and stopped together; a criterion never met leaves 
 import json
 import subprocess
 
-SMALL = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
-         "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
-         "--set", "buffer.bytes=1M"]
+from small_drive import SMALL
+
 
 JOB = """[global]
 rw=randwrite

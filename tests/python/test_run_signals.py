@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SMALL = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
-         "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
-         "--set", "buffer.bytes=1M", "--set", "precondition.drive_writes=0"]
+from small_drive import FRESH as SMALL
 
 
 def run(bin_dir, cwd, *args, **kw):
