@@ -24,9 +24,11 @@ burst MB/s, post-cache MB/s) and DIR/write_over_time.png.
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nand_slc_study  # noqa: E402  (its run(): one configuration run into out/name)
 
 GB = 10**9
 DIES, DIE_BYTES = 8, 32 * 2**30
@@ -70,15 +72,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     rows, points = [], []
     for case, (mode, when_full) in CASES.items():
-        cfg = drive(a.scale, mode, when_full)
+        s = nand_slc_study.run(a.bin, drive(a.scale, mode, when_full), a.out, case, a.interval_ms)
         d = os.path.join(a.out, case)
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "config.json"), "w") as f:
-            json.dump(cfg, f, indent=1)
-        subprocess.run([a.bin, "--quiet", "--config", os.path.join(d, "config.json"), "--set",
-                        "stats.interval_ms=%g" % a.interval_ms, "--out", d], check=True)
-        with open(os.path.join(d, "summary.json")) as f:
-            s = json.load(f)
         series = []
         with open(os.path.join(d, "timeseries.csv")) as f:
             for r in csv.DictReader(f):
