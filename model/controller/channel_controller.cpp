@@ -122,6 +122,7 @@ void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uin
   stats_.die_array_busy_ps += t;
   stats_.die_array_ps[k] += t;
   stats_.array_ps[uint32_t(op->cmd)] += t;
+  if (op->slc) stats_.slc_array_ps[uint32_t(op->cmd)] += t;
   // The array works during the last t of the piece (a program started by grant() has its data-in first).
   if (wave_) wave_->interval(wave_state_ + k, start + duration - t, start + duration, wave_die_state(*op), kDieIdle);
 }
@@ -143,6 +144,7 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   stats_.die_array_busy_ps += ts;
   stats_.die_array_ps[k] += ts;
   stats_.array_ps[uint32_t(op->cmd)] += ts;
+  if (op->slc) stats_.slc_array_ps[uint32_t(op->cmd)] += ts;
   if (wave_) {
     wave_->retract(wave_state_ + k, at);
     wave_->interval(wave_state_ + k, at, at + ts, kDieSuspended, kDieIdle);
@@ -166,6 +168,7 @@ void ChannelController::resume(uint32_t k, uint64_t now) {
   stats_.die_array_busy_ps += tr;
   stats_.die_array_ps[k] += tr;
   stats_.array_ps[uint32_t(op->cmd)] += tr;
+  if (op->slc) stats_.slc_array_ps[uint32_t(op->cmd)] += tr;
   if (wave_) {
     wave_->interval(wave_state_ + k, at, at + tr, kDieSuspended, kDieIdle);
     wave_->interval(wave_state_ + k, at + tr, array_done_[k], wave_die_state(*op), kDieIdle);
@@ -272,6 +275,7 @@ void ChannelController::update(uint32_t k, uint64_t now) {
           stats_.die_array_busy_ps += extra;
           stats_.die_array_ps[k] += extra;
           stats_.array_ps[uint32_t(FlashCmd::Read)] += extra;
+          if (op->slc) stats_.slc_array_ps[uint32_t(FlashCmd::Read)] += extra;
         }
       } else {
         count_planes(plane_mask(*op));

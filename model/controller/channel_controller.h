@@ -63,6 +63,7 @@ struct ChannelStats {
   // Power (model/power): array time by FlashCmd (suspend and resume count as the suspended op's), bytes moved
   // on the bus, and how long dies waited for the power budget (from when an op could start to its start).
   uint64_t array_ps[3] = {0, 0, 0};
+  uint64_t slc_array_ps[3] = {0, 0, 0};  // the part of array_ps spent on blocks in SLC mode (slc.*)
   uint64_t bus_bytes = 0;
   uint64_t budget_wait_ps = 0;
 };
@@ -92,7 +93,8 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
 
   // Power budget (power.budget_w, thermal throttling): array operations start only within `budget`, each
   // drawing `power` by its command (channel_power.cpp). Without a call, nothing is gated.
-  void set_power_budget(PowerBudget* budget, const NandOpPower& power);
+  // `power`: the dies' cell type's operation powers; `slc`: those of blocks run in SLC mode (slc.*).
+  void set_power_budget(PowerBudget* budget, const NandOpPower& power, const NandOpPower& slc);
   void budget_freed(uint32_t die) override;
 
  private:
@@ -158,7 +160,7 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   uint32_t wave_owner_ = 0, wave_dir_ = 0, wave_state_ = 0;  // signal ids (wave_state_: die 0's, then the others)
   sc_core::sc_event wake_;
   PowerBudget* budget_ = nullptr;  // null: no budget
-  NandOpPower op_w_;
+  NandOpPower op_w_, slc_w_;
   std::vector<double> held_w_;     // per die: power held for its array operation (0 = none)
   std::vector<uint64_t> wait_from_;  // per die: when its refused operation could have started (kNever = none)
   uint64_t budget_waiting_ = 0;    // dies refused by the budget, retried when power comes back

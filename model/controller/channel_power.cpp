@@ -5,16 +5,17 @@
 
 namespace ssdtlm {
 
-void ChannelController::set_power_budget(PowerBudget* budget, const NandOpPower& power) {
+void ChannelController::set_power_budget(PowerBudget* budget, const NandOpPower& power, const NandOpPower& slc) {
   budget_ = budget;
   op_w_ = power;
+  slc_w_ = slc;
   held_w_.assign(dies_.size(), 0.0);
   wait_from_.assign(dies_.size(), kNever);
 }
 
 bool ChannelController::admit_in_budget(uint32_t k, const FlashOp& op, uint64_t start) {
   const uint64_t bit = uint64_t(1) << k;
-  const double w = op_w_.of(uint32_t(op.cmd));
+  const double w = (op.slc ? slc_w_ : op_w_).of(uint32_t(op.cmd));
   if (!budget_->acquire(w, this, k, wait_from_[k] != kNever)) {
     budget_waiting_ |= bit;
     if (wait_from_[k] == kNever) wait_from_[k] = start;

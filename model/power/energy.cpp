@@ -25,7 +25,9 @@ EnergyBreakdown energy_of(const PowerParams& p, uint32_t dies, const PowerCounte
   const double at_floor_s = double(c.span_ps - low) * 1e-12;
   auto idle = [&](double w) { return w * at_floor_s + (floor > 0 ? c.low_power_j * w / floor : 0.0); };
   double nand = idle(p.nand_standby_w * dies);
-  for (uint32_t cmd = 0; cmd < 3; ++cmd) nand += nand_op_energy_j(p, cmd, c.array_ps[cmd]);
+  for (uint32_t cmd = 0; cmd < 3; ++cmd)  // blocks run in SLC mode (slc.*) at the SLC powers, the rest at the dies'
+    nand += nand_op_energy_j(p, cmd, c.array_ps[cmd] - c.slc_array_ps[cmd]) +
+            p.nand[0].of(cmd) * double(c.slc_array_ps[cmd]) * 1e-12;
   e.j[uint32_t(PowerComponent::Nand)] = nand;
   e.j[uint32_t(PowerComponent::Channel)] = p.channel_pj_per_byte * 1e-12 * double(c.bus_bytes);
   e.j[uint32_t(PowerComponent::Dram)] = p.dram_nj_per_access * 1e-9 * double(c.dram_accesses) +

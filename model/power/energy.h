@@ -26,6 +26,7 @@ const char* power_component_name(PowerComponent c);  // "nand", "channel", "dram
 struct PowerCounters {
   uint64_t span_ps = 0;              // simulated time covered
   uint64_t array_ps[3] = {0, 0, 0};  // die array time by FlashCmd (read, program, erase), suspend/resume included
+  uint64_t slc_array_ps[3] = {0, 0, 0};  // the part of array_ps on blocks in SLC mode: charged at SLC powers
   uint64_t bus_bytes = 0;            // channel bus bytes (data-in and data-out)
   uint64_t flash_ops = 0;            // NAND operations finished
   uint64_t dram_accesses = 0, dram_bytes = 0;

@@ -15,7 +15,10 @@ PowerCounters power_counters(Platform& p, uint64_t span_ps) {
   c.span_ps = span_ps;
   for (ChannelController* ch : p.channels()) {
     const ChannelStats& s = ch->stats();
-    for (int k = 0; k < 3; ++k) c.array_ps[k] += s.array_ps[k];
+    for (int k = 0; k < 3; ++k) {
+      c.array_ps[k] += s.array_ps[k];
+      c.slc_array_ps[k] += s.slc_array_ps[k];
+    }
     c.bus_bytes += s.bus_bytes;
     c.flash_ops += s.ops[0] + s.ops[1] + s.ops[2];
   }

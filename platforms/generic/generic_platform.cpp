@@ -88,7 +88,7 @@ GenericPlatform::GenericPlatform(const Params& p)
   // power (model/power): the budget gates array operations only when there is one (or a thermal limit)
   if (p.power.budget_w > 0 || p.thermal.enabled) {
     budget_ = std::make_unique<PowerBudget>(p.power.floor_w(g_.dies), p.power.budget_w);
-    for (auto& ch : channels_) ch->set_power_budget(budget_.get(), p.power.op_power());
+    for (auto& ch : channels_) ch->set_power_budget(budget_.get(), p.power.op_power(), p.power.nand[0]);
   }
   if (p.power.apst) {
     apst_ = std::make_unique<Apst>(p.power.idle_states);

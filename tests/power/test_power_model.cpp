@@ -41,6 +41,16 @@ TEST_CASE("energy of counters: each component by hand, parts sum to the total", 
   for (double x : e.j) sum += x;
   CHECK(e.total() == Approx(sum).epsilon(1e-15));
 
+  SECTION("array time on blocks run in SLC mode (slc.*) is charged at the SLC powers, the rest at the dies' type") {
+    p.nand[0] = NandOpPower{0.02, 0.03, 0.04};
+    PowerCounters slc = c;
+    slc.slc_array_ps[1] = 10'000'000'000;  // 10 of the 30 ms of tPROG were SLC-mode programs
+    slc.slc_array_ps[0] = 1'000'000'000;   // and all the tR
+    const EnergyBreakdown es = energy_of(p, dies, slc);
+    CHECK(es.j[uint32_t(PowerComponent::Nand)] ==
+          Approx(0.02 * 1e-3 + 0.1 * 20e-3 + 0.03 * 10e-3 + 0.2 * 7e-3 + p.nand_standby_w * dies * 2).epsilon(1e-12));
+  }
+
   SECTION("time in an idle power state draws that state's power instead of the floor, shared by the floor's parts") {
     PowerCounters low = c;
     low.low_power_ps = 1'000'000'000'000;  // 1 s of the 2 s
