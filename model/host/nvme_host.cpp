@@ -187,17 +187,21 @@ void NvmeHost::start() {
   if (jobs_.empty()) stop();
 }
 
+// The job's statistics (and its bw/iops windows) count from `at`: its ramp's end, or the latency target's final run.
+void NvmeHost::start_measuring(Job& j, uint64_t at) {
+  j.measure_ps = at;
+  j.stats.first_submit_ps = j.stats.last_complete_ps = at;
+  j.bw_windows.start(at, ns_ps(j.pace.bw_avg_ns));
+  j.iops_windows.start(at, ns_ps(j.pace.iops_avg_ns));
+}
+
 void NvmeHost::begin(Job& j, uint64_t now) {
   j.state = State::Running;
   j.delayed = false;
   j.start_ps = now;
-  j.measure_ps = sat_add(now, ns_ps(j.pace.ramp_ns));
+  start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
   j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
   j.gate_ps = now;
-  j.stats.first_submit_ps = j.measure_ps;
-  j.bw_windows.start(j.measure_ps, ns_ps(j.pace.bw_avg_ns));
-  j.iops_windows.start(j.measure_ps, ns_ps(j.pace.iops_avg_ns));
-  j.stats.last_complete_ps = j.measure_ps;
   if (j.ss) j.ss->start(j.measure_ps);
   if (j.lt) j.lt->start(j.measure_ps);
   if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;

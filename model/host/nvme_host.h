@@ -144,6 +144,7 @@ class NvmeHost : public sc_core::sc_module {
   void on_timer();
   void arm(Job& j, uint64_t t);
   void begin(Job& j, uint64_t now);
+  void start_measuring(Job& j, uint64_t at);
   void release_waiting(uint64_t now);
   void pump(Job& j, uint64_t now);      // closed loop: issue while slots, rate and think time allow
   void arrivals(Job& j, uint64_t now);  // open loop: issue what is due while the job's queues have room

@@ -36,15 +36,10 @@ void NvmeHost::latency_step(Job& j, LatencyTarget::Step s, uint64_t now) {
   switch (s) {
     case LatencyTarget::Step::None:
       return;
-    case LatencyTarget::Step::Restart: {  // fio's reset_all_stats before the final run at the depth found
-      const auto ps = [](uint64_t ns) { return ns > ~uint64_t(0) / 1000 ? ~uint64_t(0) : ns * 1000; };
+    case LatencyTarget::Step::Restart:  // fio's reset_all_stats before the final run at the depth found
       j.stats = HostStats();
-      j.measure_ps = now;
-      j.stats.first_submit_ps = j.stats.last_complete_ps = now;
-      j.bw_windows.start(now, ps(j.pace.bw_avg_ns));
-      j.iops_windows.start(now, ps(j.pace.iops_avg_ns));
+      start_measuring(j, now);
       return;
-    }
     case LatencyTarget::Step::Done:    // the final run is over
     case LatencyTarget::Step::Failed:  // over the target at depth 1: fio's "max latency exceeded"
       stop_issuing(j);

@@ -126,7 +126,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   nlohmann::json steady = nlohmann::json::array();  // fio's steady state of each job that looks for it
   for (size_t j = 0; j < p.host().jobs(); ++j)
     if (const SteadyState* ss = p.host().job_steady_state(j)) {
-      nlohmann::json one = nlohmann::json::parse(steady_state_json(*ss).dump());
+      nlohmann::json one = steady_state_json(*ss);
       one["job"] = p.host().job(j).name;
       steady.push_back(one);
     }

@@ -260,9 +260,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["log_avg_ms"] = s.log.avg_ms;
     c["log_hist_ms"] = s.log.hist_ms;
     c["log_hist_coarseness"] = s.log.hist_coarseness;
-    c["log_window_value"] = s.log.window == IoLogParams::Window::Max    ? "max"
-                            : s.log.window == IoLogParams::Window::Both ? "both"
-                                                                        : "avg";
+    c["log_window_value"] = s.log_window;
     c["log_offset"] = s.log.offset;
     c["log_issue_time"] = s.log.issue_time;
     c["log_prio"] = s.log.prio;

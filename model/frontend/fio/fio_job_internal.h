@@ -131,7 +131,8 @@ struct Spec {
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
   // fio's logs: write_*_log's names (set without a value = the job's name), the other log_* options.
   std::optional<std::string> bw_log, lat_log, iops_log, hist_log;
-  IoLogParams log;
+  IoLogParams log;                      // log.window unused: log_window holds workload.log_window_value
+  std::string log_window = "avg";
   Line log_issue_time_at;
   FioReportOptions report;
   uint64_t latency_target_ns = 0, latency_window_ns = 0;  // fio's latency-target depth search

@@ -135,10 +135,9 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "log_window_value") {
     need_value(l);
     const std::string v = lower(l.value);
-    if (v == "avg" || v == "0") s.log.window = IoLogParams::Window::Avg;
-    else if (v == "max" || v == "1") s.log.window = IoLogParams::Window::Max;
-    else if (v == "both") s.log.window = IoLogParams::Window::Both;
-    else fail(l, "expected avg, max or both (or 0, 1)");
+    s.log_window = v == "0" ? "avg" : v == "1" ? "max" : v;  // fio's backward-compatible aliases
+    if (s.log_window != "avg" && s.log_window != "max" && s.log_window != "both")
+      fail(l, "expected avg, max or both (or 0, 1)");
   } else if (key == "log_offset") {
     s.log.offset = flag(l);
   } else if (key == "log_issue_time") {
