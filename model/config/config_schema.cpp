@@ -243,6 +243,7 @@ const std::vector<KeySpec>& config_schema() {
       {"fault.power_loss_count", T::Int, 0, 0, 100000, {}, "", "also this many power losses at random instants, uniform in [0, fault.power_loss_window_ms) (instants after the run ends do not happen)"},
       {"fault.power_loss_window_ms", T::Real, 0.0, 0.0, 1e10, {}, "ms", "fault.power_loss_count: the span of simulated time the random instants are drawn from (required with a count)"},
       {"fault.power_loss_seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "fault.power_loss_count: seed of the random instants"},
+      {"fault.power_loss_check", T::String, "changed", 0, 0, {"changed", "all"}, "", "what the recovery check compares at each power loss: changed = the LPNs whose map entry or acknowledged version changed since the last loss (or since the timed run began) and those buffered, the others being as the last loss (or the preconditioning) left them; all = every LPN (the same outcome, slower: for checking the model itself)"},
       {"power.protected_bytes", T::Int, 0, 0, 1ll << 44, {}, "bytes", "DRAM the capacitors can save to the dump area at a power loss, in this order: the write buffer's units (buffer.power_protected), the GTD, then dirty map segments (at most map.protected_ratio of the segments); 0 = as much as those need"},
       // power and energy (model/power, docs/power.md); thermal model and throttling
       {"power.slc.read_w", T::Real, 0.0825, 0.0, 100.0, {}, "W", "flash.cell=slc: power of a die during tR, above its standby power (energy of an operation = this x its array time)"},

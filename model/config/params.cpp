@@ -231,6 +231,7 @@ PowerLossParams read_power_loss_params(const Config& c) {
   p.map_on_flash = c.s("ftl.mapping") != "page";
   p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
   p.cores = uint32_t(c.u("firmware.cores"));
+  p.check_all = c.s("fault.power_loss_check") == "all";
   return p;
 }
 

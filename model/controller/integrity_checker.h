@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "controller/lpn_change_log.h"
+
 namespace ssdtlm {
 
 class IntegrityChecker {
@@ -20,6 +22,7 @@ class IntegrityChecker {
 
   uint32_t next_version(uint32_t lpn) {
     if (++counter_ == 0) ++counter_;  // 0 means "never written"
+    if (changes_) changes_->note(lpn);
     return expected_[lpn] = counter_;
   }
   uint32_t expected(uint32_t lpn) const { return expected_[lpn]; }
@@ -27,7 +30,12 @@ class IntegrityChecker {
   void prefetch(uint32_t lpn) const {
     if (lpn < expected_.size()) __builtin_prefetch(&expected_[lpn], 1);
   }
-  void trimmed(uint32_t lpn) { expected_[lpn] = 0; }
+  void trimmed(uint32_t lpn) {
+    if (changes_) changes_->note(lpn);
+    expected_[lpn] = 0;
+  }
+  // Notes every version change into `log` from now on (power_loss.cpp, after the first loss).
+  void track_changes(LpnChangeLog* log) { changes_ = log; }
   // After a power loss: lpn now holds `version` (an older one, or 0, when its last write was lost).
   void recovered(uint32_t lpn, uint32_t version) { expected_[lpn] = version; }
   uint64_t logical_units() const { return expected_.size(); }
@@ -49,6 +57,7 @@ class IntegrityChecker {
 
  private:
   std::vector<uint32_t> expected_;
+  LpnChangeLog* changes_ = nullptr;  // track_changes
   uint32_t counter_ = 0;  // global write sequence: versions are unique, so a stale copy never matches
   uint64_t checked_ = 0;
   std::atomic<uint64_t> errors_{0}, erases_checked_{0}, gc_copies_checked_{0};

@@ -38,6 +38,7 @@ void PageFtl::set_streams(std::unique_ptr<Streams> s) {
 void PageFtl::unmap(uint32_t lpn) {
   uint32_t old = l2p_[lpn];
   if (old == kInvalid) return;
+  if (changes_.armed()) changes_.note(lpn);
   drop(old);
   l2p_[lpn] = kInvalid;
 }
@@ -208,7 +209,9 @@ void PageFtl::drop_block(uint32_t gblock) {
     const uint32_t ppa = gblock * g_.units_per_block + u;
     if (!valid(ppa)) continue;
     valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
-    l2p_[dies_[die]->lpn(ppa - base)] = kInvalid;
+    const uint32_t lpn = dies_[die]->lpn(ppa - base);
+    if (changes_.armed()) changes_.note(lpn);
+    l2p_[lpn] = kInvalid;
   }
   blocks_.invalidate(gblock, blocks_.valid(gblock));
 }

@@ -16,6 +16,7 @@
 #include "controller/gc/gc_engine.h"
 #include "controller/gc/wear_level.h"
 #include "controller/integrity_checker.h"
+#include "controller/lpn_change_log.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
 #include "controller/streams/streams.h"
@@ -56,6 +57,7 @@ class PageFtl {
   }
   // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
   void map(uint32_t lpn, uint32_t ppa) {
+    if (changes_.armed()) changes_.note(lpn);
     repoint(l2p_[lpn], ppa);
     blocks_.validate(g_.gblock_of(ppa));
   }
@@ -201,6 +203,8 @@ class PageFtl {
   // run): every mapped LPN's unit is marked valid and as many units are marked valid as LPNs are mapped (no two
   // share a unit), O(logical units). A failure is reported to the checker and returns false.
   void set_checker(IntegrityChecker* c) { checker_ = c; }
+  // The LPNs whose map entry changed since the last power loss (power_loss.cpp arms and clears it).
+  LpnChangeLog& changes() { return changes_; }
   bool check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const;
   bool audit_map(IntegrityChecker& c, uint64_t time_ps) const;
   // Test hook: points lpn's map entry at ppa without marking it valid (the map/bitmap disagreement audit_map
@@ -278,6 +282,7 @@ class PageFtl {
   std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
+  LpnChangeLog changes_;                  // map updates since the last power loss, once one happened
   bool early_erase_ = false;              // test hook (inject_early_erase)
   GcEngine gc_;
   void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;

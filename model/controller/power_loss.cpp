@@ -158,16 +158,44 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
       ++r.segments_read;
     }
   }
+  // Which LPNs the recovery checks. Every loss after the first, when no map segment is replayed: those whose
+  // map entry or acknowledged version changed since the last loss (LpnChangeLog) and those buffered now. Any
+  // other LPN's entry and durable copy are as the last loss verified them: it recovers to its acknowledged
+  // version without being looked at (fault.power_loss_check=all checks every LPN, the same outcome). With
+  // unsaved segments the replay needs each LPN's newest copy anywhere on flash, found in one pass over all.
+  LpnChangeLog& log = ftl.changes();
+  const bool incremental = log.armed() && unsaved == 0 && !p.check_all;
+  if (incremental)
+    for (uint32_t lpn : buffered) log.note(lpn);
+  std::vector<uint32_t> checked;  // incremental: these; else 0 .. logical - 1 (a copy: the recovery notes too)
+  if (incremental) checked = log.lpns();
+  auto for_each_checked = [&](auto&& f) {
+    if (!incremental)
+      for (uint32_t lpn = 0; lpn < logical; ++lpn) f(lpn);
+    else
+      for (size_t i = 0; i < checked.size(); ++i) {
+        // The checked LPNs are scattered: their map entries fetched 16 ahead, then (8 ahead) what those point at.
+        if (i + 16 < checked.size()) ftl.prefetch_map(checked[i + 16]);
+        if (i + 8 < checked.size()) {
+          ftl.prefetch_old(checked[i + 8]);
+          checker.prefetch(checked[i + 8]);
+        }
+        f(checked[i]);
+      }
+  };
+
   // Blocks scanned: every open block (to find where writing stopped), and with unsaved segments every block
   // closed after the oldest of their checkpoints. A block whose erase is in flight (a victim without valid
-  // units) is garbage; a free block holds nothing.
+  // units) is garbage; a free block holds nothing. `recent`: a block written since the last loss (open, or
+  // closed since), where a buffered copy can have been programmed.
   const uint32_t nblocks = g.dies * g.blocks_per_die;
-  std::vector<uint8_t> scan(nblocks, 0), usable(nblocks, 0);
+  std::vector<uint8_t> scan(nblocks, 0), usable(nblocks, 0), recent(nblocks, 0);
   for (uint32_t b = 0; b < nblocks; ++b) {
     const BlockState st = bm.state(b);
     if (st == BlockState::Free || (st == BlockState::Victim && bm.valid(b) == 0)) continue;
     usable[b] = 1;
     if (st == BlockState::Open || (unsaved && bm.closed_at(b) > oldest) || (unsaved && oldest == 0)) scan[b] = 1;
+    recent[b] = st == BlockState::Open || bm.closed_at(b) > state.close_clock;
   }
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
   // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
@@ -191,6 +219,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   const uint32_t die_units = g.units_per_block * g.blocks_per_die;
   for (uint32_t b = 0; b < nblocks; ++b) {
     if (!usable[b]) continue;  // every block: which unsaved buffered copies are already on flash
+    if (incremental && !scan[b] && !(recent[b] && !pending.empty())) continue;  // map_ver comes by lookup
     const uint32_t d = g.die_of_gblock(b), blk = g.block_in_die(b);
     Die& die = ftl.die(d);
     if (scan[b]) ++r.blocks_scanned;
@@ -218,7 +247,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
         const UnitKind k = die.kind(u);
         if (k != UnitKind::UD && k != UnitKind::GUD) continue;
         const uint32_t v = die.version(u);
-        if (live) map_ver[lpn] = v;  // an untrusted copy is dropped in step 4, by lpn (not a bitmap probe per unit)
+        if (live && !incremental) map_ver[lpn] = v;  // an untrusted copy is dropped in step 4 (by lpn)
         if (!all_units || untrusted(lpn, v)) continue;
         if (!pending.empty() && ((unsaved_lpns[lpn >> 6] >> (lpn & 63)) & 1)) pending.erase(v);  // programmed: not lost
         if (scan[b] && v >= scan_ver[lpn]) {
@@ -250,7 +279,20 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   if (saved.size() < buffered.size()) buffer.reclaim_dropped(now_ps);
   std::vector<uint32_t> changed;  // segments of units whose last write was lost
   std::vector<uint32_t> moved;    // units the recovery remapped
-  for (uint32_t lpn = 0; lpn < logical; ++lpn) {
+  // The version of lpn's live copy when it is durable: what the pass over every block finds for the unit marked
+  // valid under lpn (its map entry), looked up for the LPNs an incremental check compares.
+  auto live_version = [&](uint32_t lpn) -> uint32_t {
+    const uint32_t e = ftl.lookup(lpn);
+    if (e == kInvalid || !ftl.valid(e) || !usable[g.gblock_of(e)]) return 0;
+    const uint32_t blk = g.block_of(e), pg = g.page_of(e);
+    const Die& die = ftl.die(g.die_of(e));
+    if (!die.programmed(blk, pg)) return 0;
+    const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(e);
+    const UnitKind k = die.kind(u);
+    return die.lpn(u) == lpn && (k == UnitKind::UD || k == UnitKind::GUD) ? die.version(u) : 0;
+  };
+  for_each_checked([&](uint32_t lpn) {
+    if (incremental) map_ver[lpn] = live_version(lpn);
     if (map_ver[lpn] && untrusted(lpn, map_ver[lpn])) map_ver[lpn] = 0;  // the live copy is not trusted
     uint32_t rv = 0, rppa = kInvalid;
     const uint32_t e = ftl.lookup(lpn);
@@ -279,7 +321,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     if (got > acked) {
       checker.violation("power loss: LPN " + std::to_string(lpn) + " recovered version " + std::to_string(got) +
                         " newer than any written (" + std::to_string(acked) + ")", now_ps);
-      continue;
+      return;
     }
     if (got == acked) {
       if (!from_dump && e != rppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
@@ -287,7 +329,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
         moved.push_back(lpn);
         map_ver[lpn] = rppa == kInvalid ? 0 : rv;
       }
-      continue;
+      return;
     }
     ++r.lost_acknowledged;
     changed.push_back(lpn / eps);
@@ -306,7 +348,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     }
     map_ver[lpn] = live;
     checker.recovered(lpn, live);
-  }
+  });
   // Buffered copies lost now may still be programmed by operations already in the channels: never trust them.
   torn.insert(pending.begin(), pending.end());
   for (uint32_t w = 0; w < unsaved_lpns.size(); ++w) state.marked[w] |= unsaved_lpns[w];
@@ -324,8 +366,8 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   r.reads = rec.ops - r.map_programs;
   r.time_ps = rec.span(p.flash_op_ps, p.cores);
 
-  // 5. The whole logical space, live: every unit reads back its acknowledged (or recovered) version.
-  for (uint32_t lpn = 0; lpn < logical; ++lpn) {
+  // 5. The logical space (the checked LPNs), live: every unit reads back its acknowledged (or recovered) version.
+  for_each_checked([&](uint32_t lpn) {
     const uint32_t want = checker.expected(lpn);
     uint32_t got = 0;
     if (!dumped(lpn) || !buffer.lookup(lpn, &got)) {  // only what the dump saved is still buffered
@@ -337,7 +379,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
       checker.violation("after the power loss: LPN " + std::to_string(lpn) + " holds version " +
                         (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
                         std::to_string(want), now_ps);
-  }
+  });
   for (uint32_t lpn : scanned_lpns) {
     scan_ver[lpn] = 0;
     scan_ppa[lpn] = kInvalid;
@@ -354,7 +396,15 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
                         (got == kInvalid ? std::string("none (torn)") : std::to_string(got)) + ", expected " +
                         std::to_string(want), now_ps);
   }
+  track_recovery_changes(state, ftl, checker);  // the next loss checks what changes from here on
   return r;
+}
+
+void track_recovery_changes(PowerLossState& state, PageFtl& ftl, IntegrityChecker& checker) {
+  LpnChangeLog& log = ftl.changes();
+  if (log.armed()) log.clear(); else log.arm(ftl.geometry().logical_units);
+  checker.track_changes(&log);
+  state.close_clock = ftl.blocks().close_clock();
 }
 
 }  // namespace ssdtlm

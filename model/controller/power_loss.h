@@ -31,6 +31,7 @@ struct PowerLossParams {
   uint32_t oob_bytes = 16;       // out-of-band bytes read per unit when scanning (LPN, version, stream, kind)
   uint64_t flash_op_ps = 0;      // firmware.flash_op_ns per NAND operation of the recovery
   uint32_t cores = 1;
+  bool check_all = false;        // fault.power_loss_check=all: compare every LPN at every loss, not only the changed
 };
 
 struct RecoveryReport {
@@ -65,9 +66,15 @@ struct PowerLossState {
   std::vector<uint64_t> marked;  // per lpn, a bit: it has torn versions or a floor (tested before the hash sets)
   // Per-lpn work arrays of the recovery, kept between losses so a loss reuses their memory (no page faults).
   std::vector<uint32_t> scan_ver, scan_ppa, map_ver;
+  uint32_t close_clock = 0;  // the block manager's close clock at the end of the last loss
   bool is_marked(uint32_t lpn) const { return !marked.empty() && (marked[lpn >> 6] >> (lpn & 63)) & 1; }
   void mark(uint32_t lpn) { marked[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
 };
+
+// From now on the FTL and the checker note the LPNs they change, and the next power loss's check compares only
+// those (and the buffered ones): called when the timed run starts (the preconditioned state is consistent by
+// construction: the fast-forward writes map, bitmap, out-of-band data and versions together) and after each loss.
+void track_recovery_changes(PowerLossState& state, PageFtl& ftl, IntegrityChecker& checker);
 
 // The power loss at `now_ps` and the recovery. `unacknowledged_units`: write units taken from the host and
 // not yet acknowledged (lost by definition). Integrity problems go to `checker`.

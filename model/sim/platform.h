@@ -53,6 +53,8 @@ class Platform {
   virtual PreconditionResult precondition(Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress) = 0;
   // Statistics start afresh (flash counters, map cache, FTL and streams), the state stays.
   virtual void reset_statistics() = 0;
+  // The timed run starts and power will be lost: the recovery checks what changes from now on.
+  virtual void track_recovery_changes(PowerLossState& state) = 0;
   // Power is lost at `now_ps`: the capacitors dump, the drive recovers, the FTL resumes and the host waits
   // until the recovery ends. `state` carries what earlier losses left.
   virtual RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) = 0;

@@ -64,6 +64,7 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
 std::vector<RecoveryReport> timed_run(Platform& p, const Params& params, Watchdog& watchdog) {
   std::vector<RecoveryReport> recoveries;
   PowerLossState state;
+  if (!params.fault.power_loss_ps.empty() && !params.fault.recovery.check_all) p.track_recovery_changes(state);
   for (uint64_t t : params.fault.power_loss_ps) {
     if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p.host().finished() || p.host().error()) break;

@@ -141,6 +141,10 @@ void GenericPlatform::reset_statistics() {
   ftl_->reset_stats();
 }
 
+void GenericPlatform::track_recovery_changes(PowerLossState& state) {
+  ssdtlm::track_recovery_changes(state, *page_ftl_, *checker_);
+}
+
 RecoveryReport GenericPlatform::lose_power(PowerLossState& state, uint64_t now_ps) {
   RecoveryReport r = power_loss(state, *page_ftl_, ftl_->buffer(), *checker_, power_loss_, flash_, bus_.bus(),
                                 ftl_->waiting_write_units(), now_ps);
