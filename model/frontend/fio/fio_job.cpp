@@ -42,7 +42,8 @@ void Errors::raise() const {
 }  // namespace fio
 
 // Every error of the file is gathered (a bad line, a bad job) and reported together.
-FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes) {
+FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
+                              uint64_t zone_bytes) {
   FioJobFile out;
   out.path = path;
   Errors errors;
@@ -50,7 +51,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   reader.errors = &errors;
   reader.read_text(text, path, false, 0);
   Interpreter in(out, device_bytes);
-  Builder builder(in, device_bytes);
+  Builder builder(in, device_bytes, zone_bytes);
 
   std::vector<const Line*> globals;
   nlohmann::json jobs = nlohmann::json::array();
@@ -140,8 +141,8 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   return out;
 }
 
-FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes) {
-  return parse_fio_job_text(read_input_file(path, "--fio"), path, device_bytes);
+FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes, uint64_t zone_bytes) {
+  return parse_fio_job_text(read_input_file(path, "--fio"), path, device_bytes, zone_bytes);
 }
 
 }  // namespace ssdtlm
