@@ -228,7 +228,10 @@ void NvmeHost::begin(Job& j, uint64_t now) {
     j.free_count = 0;
     for (uint32_t d = 0; d < j.spec.queue_depth; ++d)
       for (uint32_t q = 0; q < j.spec.queues; ++q) j.free[j.free_count++] = uint16_t(j.first_queue + q);
-    pump(j, now);
+    if (j.flow)
+      arm(j, now);  // issues at the next delta, once every job of its flow starting now has joined
+    else
+      pump(j, now);
   }
 }
 
