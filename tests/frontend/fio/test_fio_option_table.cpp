@@ -209,4 +209,8 @@ TEST_CASE("fio options: classes the example job files showed (engines, sg_write_
   // NVMe passthrough sends whole logical blocks: 4160 bytes is an extended-LBA format; through files any size goes.
   CHECK_THAT(error_of("[j]\nioengine=io_uring_cmd\nrw=write\nbs=4160\n"), Contains("extended-LBA"));
   CHECK(error_of("[j]\nioengine=libaio\nrw=write\nbs=4160\n").empty());
+  // wait_for naming an earlier job that has errors of its own: those errors, not "no such job"
+  const std::string e = error_of("[w]\nrw=write\nsize=3z\n[x]\nrw=read\nwait_for=w\n");
+  CHECK_THAT(e, Contains("job.fio:3:"));
+  CHECK_THAT(e, !Contains("an earlier job"));
 }
