@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -298,21 +299,36 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["thinktime_us"] = double(s.think_ns) / 1e3;
     c["thinktime_blocks"] = s.think_blocks;
 
-    // Rates (one cap for the directions used).
-    c["rate_iops"] = 0.0;
-    c["rate_mbps"] = 0.0;
-    if (auto r = one_value(s.rate_iops, d, s.rate_iops_at, "rate_iops")) {
-      c["rate_iops"] = double(in_.size_value(s.rate_iops_at, *r, s.kb_base));
-    } else {
-      for (auto& v : s.rate_iops)
-        if (v) not_modelled(s.rate_iops_at, "a rate for some of the job's directions only");
-    }
-    if (auto r = one_value(s.rate, d, s.rate_at, "rate")) {
-      c["rate_mbps"] = double(in_.size_value(s.rate_at, *r, s.kb_base)) / 1e6;
-    } else {
-      for (auto& v : s.rate)
-        if (v) not_modelled(s.rate_at, "a rate for some of the job's directions only");
-    }
+    // Rates: fio caps each direction at its own rate (a single value applies to every direction). A job's one
+    // cap is the sum over the directions it uses, which gives each its rate when the mix is in the rates' ratio
+    // (rw=randrw, rate=300: 300 B/s of reads and 300 of writes). In another ratio fio shifts the mix so that each
+    // direction meets its rate (io_u.c rate_ddir), which the job's fixed mix does not reproduce: refused.
+    const auto job_rate = [&](const std::array<std::optional<std::string>, 3>& v, const Line& at, const char* what) {
+      static const char* const kDir[3] = {"read", "write", "trim"};
+      const bool used[3] = {d.r, d.w, d.t};
+      const double share[3] = {rf, 1.0 - rf - tf, tf};
+      double value[3] = {0, 0, 0}, sum = 0;
+      int uses = 0, capped = 0;
+      for (int k = 0; k < 3; ++k) {
+        if (!used[k]) continue;  // a rate of a direction the job does not use has no effect, as in fio
+        ++uses;
+        if (!v[k]) continue;
+        ++capped;
+        value[k] = double(in_.size_value(at, *v[k], s.kb_base));
+        sum += value[k];
+      }
+      if (capped > 0 && capped < uses)
+        not_modelled(at, std::string("a ") + what + " for some of the job's directions only (fio caps those, the others run free)");
+      if (capped > 1)
+        for (int k = 0; k < 3; ++k)
+          if (used[k] && std::abs(value[k] / sum - share[k]) > 1e-6)
+            not_modelled(at, std::string(what) + " per direction in another ratio than the job's mix (" + kDir[k] + " " +
+                                 num(value[k]) + " of " + num(sum) + ", " + num(100 * share[k]) + " % of its I/O): fio " +
+                                 "then shifts the mix so that each direction meets its rate; ssdtlm keeps the mix");
+      return sum;
+    };
+    c["rate_iops"] = job_rate(s.rate_iops, s.rate_iops_at, "rate_iops");
+    c["rate_mbps"] = job_rate(s.rate, s.rate_at, "rate") / 1e6;
 
     // fio's rate_process shapes the gaps of a rate; without one it has nothing to shape.
     c["rate_process"] = c["rate_iops"].get<double>() > 0 || c["rate_mbps"].get<double>() > 0 ? s.rate_process : "linear";
