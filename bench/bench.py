@@ -39,7 +39,9 @@ streams; randwrite-4k-steady-budget4w runs it under a 4 W power budget
 (-budget100w: a budget that never binds, the same simulated work: the cost of the gate)
 and seqwrite-128k-thermal with the thermal model and APST (docs/power.md; energy is counted in every row, so its
 cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
-over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md).
+over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md);
+mixed-70r30w-4k-pctrand50 makes half its random offsets sequential (fio's percentage_random) and flow-1r-3w-4k runs
+a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/fio.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -175,6 +177,10 @@ AGED = ["--set", "streams.count=8", "--set", "streams.assign=pcstream", "--set",
         "--set", "workload.app.allocation=spread"]
 WORKLOADS["app-gcc-aged-pcstream"] = APP + AGED + ["--set", "workload.app.trim=false", "--set", "precondition.fill=true"]
 WORKLOADS["app-gcc-aged-pcstream-discard"] = APP + AGED
+# fio's percentage_random (half the random offsets sequential) and flow (two jobs kept 1:3 by host/job_flow.h)
+WORKLOADS["mixed-70r30w-4k-pctrand50"] = WORKLOADS["mixed-70r30w-4k"] + ["--set", "workload.percentage_random=50"]
+WORKLOADS["flow-1r-3w-4k"] = ["--config", os.path.join(os.path.dirname(os.path.abspath(__file__)), "flow_jobs.json"),
+                              "--set", "precondition.drive_writes=1"]
 
 
 REPEAT = 1

@@ -235,7 +235,13 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
   if (w.random_run > 1 && w.pattern != "random")
     throw ConfigError("key 'workload.random_run': a new random offset every N I/Os needs workload.pattern=random, got " +
                       w.pattern);
-  if (w.sequential_skip > 0 && w.pattern != "sequential")
+  if (w.pattern != "random" && (w.percentage_random[0] < 100 || w.percentage_random[1] < 100 || w.percentage_random[2] < 100))
+    throw ConfigError("key 'workload.percentage_random': a share of random offsets needs workload.pattern=random, got " +
+                      w.pattern);
+  if (w.pacing.flow > 0 && w.pattern != "random" && w.pattern != "sequential")
+    throw ConfigError("key 'workload.flow': flow control paces closed-loop random or sequential jobs; workload.pattern=" +
+                      w.pattern + " is not one");
+  if (w.sequential_skip != 0 && w.pattern != "sequential")
     throw ConfigError("key 'workload.sequential_skip': a hole after each I/O needs workload.pattern=sequential, got " +
                       w.pattern);
   if (w.verify_backlog > 0 && !w.verify)

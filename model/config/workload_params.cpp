@@ -48,10 +48,45 @@ JobPacing read_pacing(const Config& c) {
   p.latency.window_ns = ns(c.d("workload.latency_window_ms") * 1e6);
   p.latency.percentile = c.d("workload.latency_percentile");
   p.latency.run = c.b("workload.latency_run");
+  p.flow = uint32_t(c.u("workload.flow"));
+  p.flow_id = c.u("workload.flow_id");
+  p.flow_sleep_ns = ns(c.d("workload.flow_sleep_us") * 1e3);
   return p;
 }
 
 }  // namespace
+
+// fio's per-direction percentages ("50", "50,20", ",20,", ...): a value not ending in a comma applies to the
+// directions after it, an empty one is the default 100 (fio's parse.c for off1..off3).
+std::array<uint8_t, 3> read_percentage_random(const Config& c) {
+  const std::string v = c.s("workload.percentage_random");
+  std::array<uint8_t, 3> out = {100, 100, 100};
+  std::vector<std::string> parts;
+  size_t from = 0;
+  for (size_t at; (at = v.find(',', from)) != std::string::npos; from = at + 1) parts.push_back(v.substr(from, at - from));
+  parts.push_back(v.substr(from));
+  const auto bad = [&](const std::string& why) {
+    return ConfigError("key 'workload.percentage_random'='" + v + "': " + why +
+                       " (expected read[,write[,trim]] percentages in [0, 100], e.g. 50 or 50,20)");
+  };
+  if (parts.size() > 3) throw bad("more than three directions");
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k].empty()) continue;
+    size_t used = 0;
+    long n = -1;
+    try {
+      n = std::stol(parts[k], &used);
+    } catch (const std::exception&) {
+      throw bad("'" + parts[k] + "' is not a whole number");
+    }
+    if (used != parts[k].size() || parts[k][0] == '-' || parts[k][0] == '+') throw bad("'" + parts[k] + "' is not a whole number");
+    if (n > 100) throw bad(parts[k] + " is over 100");
+    out[k] = uint8_t(n);
+    if (k + 1 == parts.size())  // the last value applies to the directions after it
+      for (size_t m = k + 1; m < 3; ++m) out[m] = uint8_t(n);
+  }
+  return out;
+}
 
 AppParams read_app_params(const Config& c) {
   AppParams p;
@@ -133,7 +168,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.zone_skip = c.u("workload.zone_skip");
   w.random_run = uint32_t(c.u("workload.random_run"));
   w.random_run_repeat = c.b("workload.random_run_repeat");
-  w.sequential_skip = c.u("workload.sequential_skip");
+  w.sequential_skip = c.i("workload.sequential_skip");
+  w.percentage_random = read_percentage_random(c);
   w.random_map = c.b("workload.random_map");
   w.scatter = c.b("workload.scatter");
   w.zone_hint = c.s("workload.stream_hint") == "zone";

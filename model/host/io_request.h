@@ -50,6 +50,9 @@ struct JobPacing {
   SteadyStateParams ss;          // fio ss, ss_dur, ss_ramp, ss_interval: stop at steady state
   int64_t ss_group = -1;         //   jobs of one group >= 0 (fio group_reporting) are measured together
   LatencyTargetParams latency;   // fio latency_target, latency_window, latency_percentile, latency_run
+  uint32_t flow = 0;             // fio flow: the job's weight in its flow (0 = none; host/job_flow.h)
+  uint64_t flow_id = 0;          //   fio flow_id: the jobs of one id share the flow
+  uint64_t flow_sleep_ns = 0;    //   fio flow_sleep: a held job quiesces and sleeps this long (0 = retries at once)
 };
 
 // Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...

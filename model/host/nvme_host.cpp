@@ -80,6 +80,12 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
         if (j->pace.ss_group >= 0 && k->pace.ss_group == j->pace.ss_group && k->ss) j->ss = k->ss;
       if (!j->ss) j->ss = std::make_shared<SteadyState>(j->pace.ss);
     }
+    if (j->pace.flow > 0 && !spec.open_loop) {  // fio's flow: one JobFlow per flow_id
+      for (auto& k : jobs_)
+        if (k->flow && k->pace.flow_id == j->pace.flow_id) j->flow = k->flow;
+      if (!j->flow) j->flow = std::make_shared<JobFlow>();
+      flows_ = true;
+    }
     if (j->pace.latency.on() && !spec.open_loop)
       j->lt = std::make_unique<LatencyTarget>(j->pace.latency, spec.queues * spec.queue_depth);
     j->wake_ps = kNever;
@@ -202,8 +208,15 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
   j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
   j.gate_ps = now;
-  if (j.ss) j.ss->start(j.measure_ps);
+  if (j.ss) {
+    j.ss->start(j.measure_ps);
+    arm(j, j.ss->next_close_ps());  // fio decides on a timer at each interval's end
+  }
   if (j.lt) j.lt->start(j.measure_ps);
+  if (j.flow) {
+    j.flow->join(j.pace.flow);
+    ++flow_events_;
+  }
   if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
   if (!measuring_) measured_.last_complete_ps = j.measure_ps;
   measuring_ = true;
@@ -215,7 +228,10 @@ void NvmeHost::begin(Job& j, uint64_t now) {
     j.free_count = 0;
     for (uint32_t d = 0; d < j.spec.queue_depth; ++d)
       for (uint32_t q = 0; q < j.spec.queues; ++q) j.free[j.free_count++] = uint16_t(j.first_queue + q);
-    pump(j, now);
+    if (j.flow)
+      arm(j, now);  // issues at the next delta, once every job of its flow starting now has joined
+    else
+      pump(j, now);
   }
 }
 
@@ -247,6 +263,10 @@ void NvmeHost::stop_issuing(Job& j) {
 void NvmeHost::finish(Job& j) {
   if (j.state == State::Done) return;
   if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
+  if (j.flow && j.state == State::Running) {
+    j.flow->leave(j.flow_count, j.pace.flow);
+    ++flow_events_;
+  }
   j.state = State::Done;
   ++done_jobs_;
   if (j.pace.exit_what != ExitWhat::None) exit_others(j);
@@ -255,9 +275,15 @@ void NvmeHost::finish(Job& j) {
     return;
   }
   release_waiting(now_ps());
+  if (flows_ && !flow_pass_) retry_flows(now_ps());
 }
 
 void NvmeHost::pump(Job& j, uint64_t now) {
+  issue(j, now);
+  if (flows_ && !flow_pass_) retry_flows(now);
+}
+
+void NvmeHost::issue(Job& j, uint64_t now) {
   if (j.state != State::Running || j.exhausted) return;
   if (now >= j.end_ps) {
     stop_issuing(j);
@@ -272,12 +298,17 @@ void NvmeHost::pump(Job& j, uint64_t now) {
     }
     if (think && j.batch_issued >= j.pace.think_blocks) break;  // the batch completes first
     if (j.lt && !j.lt->may_issue(j.inflight)) break;            // latency target: the depth searched
+    if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
     if (!next_request(j)) return;
     const uint32_t bytes = j.next.bytes;
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
     --j.free_count;
     submit(j, qid);
+    if (j.flow) {
+      j.flow->issued(j.flow_count);
+      ++flow_events_;
+    }
     if (think) ++j.batch_issued;
     if (paced) {
       double gap_s = j.pace.rate_iops > 0 ? 1.0 / j.pace.rate_iops : 0.0;
@@ -334,6 +365,7 @@ void NvmeHost::on_timer() {
     if (j.state == State::Waiting) {
       if (j.delayed) begin(j, now);
     } else if (j.state == State::Running) {
+      if (j.ss && steady_timer(j, now)) continue;
       if (j.spec.open_loop)
         arrivals(j, now);
       else

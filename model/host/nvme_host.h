@@ -27,6 +27,7 @@
 #include "common/nvme_command.h"
 #include "host/completion_log.h"
 #include "host/io_request.h"
+#include "host/job_flow.h"
 #include "host/rate_samples.h"
 
 namespace ssdtlm {
@@ -120,6 +121,11 @@ class NvmeHost : public sc_core::sc_module {
     std::shared_ptr<SteadyState> ss;  // fio's steady state (shared by the jobs of one report group), or null
     std::unique_ptr<LatencyTarget> lt;  // fio's latency-target depth search, or null
     Rng arrivals;               // rate_process=poisson: the gaps
+    std::shared_ptr<JobFlow> flow;  // fio's flow (shared by the jobs of one flow_id), or null
+    uint64_t flow_count = 0;        //   the I/Os it counted there
+    uint64_t flow_seen = 0;         //   held: the flow's changes() when it was held
+    bool flow_held = false;         //   held without flow_sleep: tries again when the flow changes
+    bool flow_quiesce = false;      //   held with flow_sleep: waits for its I/O in flight, then sleeps
     State state = State::Waiting;
     bool delayed = false;    // start_delay timer armed
     uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing
@@ -146,7 +152,10 @@ class NvmeHost : public sc_core::sc_module {
   void begin(Job& j, uint64_t now);
   void start_measuring(Job& j, uint64_t at);
   void release_waiting(uint64_t now);
-  void pump(Job& j, uint64_t now);      // closed loop: issue while slots, rate and think time allow
+  void pump(Job& j, uint64_t now);      // closed loop: issue (then let the jobs held by a flow try again)
+  void issue(Job& j, uint64_t now);     // closed loop: issue while slots, rate, think time and flow allow
+  bool flow_holds(Job& j, uint64_t now);  // fio's flow_threshold_exceeded before an I/O: true = held
+  void retry_flows(uint64_t now);       // the held jobs whose flow changed try again
   void arrivals(Job& j, uint64_t now);  // open loop: issue what is due while the job's queues have room
   bool next_request(Job& j);            // fetches into j.next; false when the job is done or failed
   Drawn draw(Job& j, IoRequest& r, std::exception_ptr& error);  // the workload's next request, checked
@@ -154,6 +163,7 @@ class NvmeHost : public sc_core::sc_module {
   void finish(Job& j);
   void exit_others(const Job& j);
   void steady(const Job& j);                              // fio's steady state reached: j's group stops
+  bool steady_timer(Job& j, uint64_t now);                // an interval's end: decide; true = j's group stopped
   void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
   void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
   void fail(std::exception_ptr e);
@@ -174,6 +184,9 @@ class NvmeHost : public sc_core::sc_module {
   WaveTracer* wave_ = nullptr;        // null: not traced
   uint32_t wave_total_ = 0, wave_q0_ = 0;  // signal ids: host.outstanding, host.q0.outstanding (then q1, ...)
   size_t done_jobs_ = 0;
+  bool flows_ = false;      // some job is in a flow
+  bool flow_pass_ = false;  // retry_flows is running
+  uint64_t flow_events_ = 0;  // I/Os counted, joins and leaves of every flow
   bool stopped_ = false;
   uint64_t hold_ps_ = 0;      // hold_until
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)

@@ -1,6 +1,8 @@
 // What ends or reshapes a running job besides its workload: fio's exitall (another job ended), steady state
-// (its group's measurement settled) and the latency target's depth search.
+// (its group's measurement settled), the latency target's depth search and flow control between jobs.
 #include "host/nvme_host.h"
+
+#include "common/sim_time.h"
 
 namespace ssdtlm {
 
@@ -32,6 +34,18 @@ void NvmeHost::steady(const Job& j) {
     if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
 }
 
+// The job's steady-state timer fired (an interval ended, or another of the job's timers): the intervals ended by
+// now are recorded and decided, as fio's steadystate_check does on its timer; the next end is armed.
+bool NvmeHost::steady_timer(Job& j, uint64_t now) {
+  if (j.ss->attained()) return false;  // the group stopped already; what is in flight completes
+  if (j.ss->advance(now)) {
+    steady(j);
+    return true;
+  }
+  arm(j, j.ss->next_close_ps());
+  return false;
+}
+
 void NvmeHost::latency_step(Job& j, LatencyTarget::Step s, uint64_t now) {
   switch (s) {
     case LatencyTarget::Step::None:
@@ -45,6 +59,45 @@ void NvmeHost::latency_step(Job& j, LatencyTarget::Step s, uint64_t now) {
       stop_issuing(j);
       return;
   }
+}
+
+// fio's flow_threshold_exceeded, asked before each I/O: a job ahead of its share of the flow is held. With
+// flow_sleep it waits until its I/O in flight has completed (fio's io_u_quiesce), then sleeps flow_sleep and asks
+// again; without, it asks again as soon as the flow changes (fio retries at once: another job's I/O or exit is
+// what can change the answer).
+bool NvmeHost::flow_holds(Job& j, uint64_t now) {
+  if (j.flow_quiesce) {
+    if (j.inflight > 0) return true;  // a completion asks again
+    j.flow_quiesce = false;
+    const uint64_t sleep_ps = j.pace.flow_sleep_ns > kNever / 1000 ? kNever : j.pace.flow_sleep_ns * 1000;
+    j.gate_ps = now > kNever - sleep_ps ? kNever : now + sleep_ps;
+    arm(j, j.gate_ps);
+    return true;
+  }
+  if (!j.flow->ahead(j.flow_count, j.pace.flow)) return false;
+  if (j.pace.flow_sleep_ns > 0) {
+    j.flow_quiesce = true;
+    return flow_holds(j, now);
+  }
+  j.flow_held = true;
+  j.flow_seen = j.flow->changes();
+  return true;
+}
+
+// The jobs held by their flow (without flow_sleep) whose flow changed try again, until a round changes nothing.
+// Each round that goes on issued an I/O or saw a job join or leave, so the rounds are bounded by the free slots.
+void NvmeHost::retry_flows(uint64_t now) {
+  flow_pass_ = true;
+  for (uint64_t before = ~uint64_t(0); before != flow_events_;) {
+    before = flow_events_;
+    for (auto& kp : jobs_) {
+      Job& k = *kp;
+      if (!k.flow_held || k.flow_seen == k.flow->changes()) continue;
+      k.flow_held = false;
+      issue(k, now);
+    }
+  }
+  flow_pass_ = false;
 }
 
 }  // namespace ssdtlm

@@ -58,12 +58,17 @@ void SteadyState::start(uint64_t epoch_ps) {
   end_ps_ = epoch_ps + p_.interval_ms * 1000000000ull;
 }
 
-bool SteadyState::completed(uint64_t at_ps, uint64_t bytes, uint64_t clat_ns) {
+bool SteadyState::advance(uint64_t now_ps) {
   if (attained_ || !started_) return attained_;
-  while (at_ps >= end_ps_) {
+  while (now_ps >= end_ps_) {
     close_interval();
     if (attained_) return true;
   }
+  return false;
+}
+
+bool SteadyState::completed(uint64_t at_ps, uint64_t bytes, uint64_t clat_ns) {
+  if (advance(at_ps) || !started_) return attained_;
   ++ios_;
   bytes_ += bytes;
   lat_sum_ += double(clat_ns);

@@ -4,8 +4,10 @@
 // largest deviation from their mean (ss=iops:, bw:, lat:) or the slope of their least-squares line (ss=
 // iops_slope:, bw_slope:, lat_slope:; per interval, x = 0, 1, ...) is below the limit, in the metric's units or,
 // with a %, as a share of the mean. Then the jobs stop (fio terminates them), reported as attained.
-// Intervals are closed as completions arrive (an interval without completions counts as 0): the decision is
-// the one fio makes at the interval's end, taken at the next completion. Plain C++.
+// Intervals are closed on time, as fio's timer does (steadystate_check): the host calls advance() at each
+// interval's end (next_close_ps: one timer per interval, none per I/O), which records the interval from the
+// completions before that time and decides; a completion after an end not yet advanced to closes it first (an
+// interval without completions counts as 0). Plain C++.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -32,6 +34,10 @@ class SteadyState {
   void start(uint64_t epoch_ps);  // the first job of its group begins measuring (later calls do nothing)
   // A completion at at_ps; true once steady state is attained (at an interval's end at or before at_ps).
   bool completed(uint64_t at_ps, uint64_t bytes, uint64_t clat_ns);
+  // Closes the intervals that end at or before now_ps; true once steady state is attained (at such an end).
+  bool advance(uint64_t now_ps);
+  // When the open interval ends (the next decision), or ~0 when there is none to come (attained, not started).
+  uint64_t next_close_ps() const { return attained_ || !started_ ? ~uint64_t(0) : end_ps_; }
   bool attained() const { return attained_; }
   uint64_t attained_ps() const { return attained_ps_; }
   const SteadyStateParams& params() const { return p_; }

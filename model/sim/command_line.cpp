@@ -5,6 +5,7 @@
 
 #include "common/text.h"
 #include "config/params.h"
+#include "config/placement_params.h"
 #include "config/validation.h"
 #include "wave/wave_trace.h"
 
@@ -169,7 +170,9 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
     Config probe = c;
     for (auto& s : r.sets) probe.set(s);
     const uint64_t device = read_geometry(probe, 0).logical_bytes();
-    fio = std::make_unique<FioJobFile>(read_fio_job_file(r.fio_path, device));
+    const ZnsParams zns = read_zns_params(probe);  // fio's zone suffix (size=8z) counts the namespace's zones
+    const uint64_t zone = zns.enabled ? zns_layout(zns, read_geometry(probe, 0)).zones.zone_units * kUnitBytes : 0;
+    fio = std::make_unique<FioJobFile>(read_fio_job_file(r.fio_path, device, zone));
     c.merge(fio->config, r.fio_path);
     if (!r.quiet) {
       if (!fio->ignored.empty())

@@ -163,6 +163,7 @@ SyntheticSpec synthetic_spec(const WorkloadParams& w, uint64_t logical_bytes) {
   s.random_run = w.random_run;
   s.random_run_repeat = w.random_run_repeat;
   s.sequential_skip = w.sequential_skip;
+  s.percentage_random = w.percentage_random;
   s.random_map = w.random_map;
   s.scatter = w.scatter;
   s.trim_fraction = w.trim_fraction;

@@ -1,5 +1,6 @@
 // Builds the configured workload from its parameters (read from workload.* by config/params.cpp).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,7 +32,8 @@ struct WorkloadParams {
   uint64_t zone_range = 0, zone_size = 0, zone_skip = 0;  // workload.zone_*
   uint32_t random_run = 1;            // workload.random_run
   bool random_run_repeat = false;     // workload.random_run_repeat
-  uint64_t sequential_skip = 0;       // workload.sequential_skip
+  int64_t sequential_skip = 0;        // workload.sequential_skip (negative: backwards)
+  std::array<uint8_t, 3> percentage_random = {100, 100, 100};  // workload.percentage_random: read, write, trim
   bool random_map = false, scatter = false;                // workload.random_map, workload.scatter
   bool zone_hint = false;             // workload.stream_hint=zone
   double runtime_ms = 0;              // workload.runtime_ms

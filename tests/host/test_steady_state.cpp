@@ -2,6 +2,8 @@
 // the last ss_dur of them (largest deviation from the mean, or the least-squares slope; absolute or % of mean).
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "host/steady_state.h"
 
 using namespace ssdtlm;
@@ -84,4 +86,22 @@ TEST_CASE("steady state: intervals without completions count as 0, and no I/O at
   SteadyState idle(params("iops:1%", 30));
   idle.start(0);
   CHECK_FALSE(idle.completed(200 * kMs, 4096, 100));  // 20 empty intervals closed: mean 0, criterion never met
+}
+
+TEST_CASE("steady state: decided on time at each interval's end (fio's timer), from the completions before it", "[host][steadystate]") {
+  SteadyState ss(params("iops:1%", 30));  // 3 intervals of 10 ms
+  ss.start(5 * kMs);
+  CHECK(ss.next_close_ps() == 15 * kMs);
+  for (uint64_t i = 0; i < 3; ++i)
+    for (uint64_t k = 0; k < 50; ++k) CHECK_FALSE(ss.completed(5 * kMs + i * 10 * kMs + k * 200000000ull, 4096, 1000));
+  // No completion after the third interval: the timer at its end decides, at that time, without one.
+  CHECK_FALSE(ss.advance(35 * kMs - 1));
+  CHECK(ss.next_close_ps() == 35 * kMs);
+  CHECK(ss.advance(35 * kMs));
+  CHECK(ss.attained_ps() == 35 * kMs);
+  CHECK(ss.iops() == std::vector<uint64_t>{5000, 5000, 5000});
+  CHECK(ss.next_close_ps() == ~uint64_t(0));  // nothing more to decide
+  // A completion at the same end, after the timer, changes nothing.
+  CHECK(ss.completed(35 * kMs, 4096, 1000));
+  CHECK(ss.iops() == std::vector<uint64_t>{5000, 5000, 5000});
 }

@@ -42,7 +42,8 @@ void Errors::raise() const {
 }  // namespace fio
 
 // Every error of the file is gathered (a bad line, a bad job) and reported together.
-FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes) {
+FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
+                              uint64_t zone_bytes) {
   FioJobFile out;
   out.path = path;
   Errors errors;
@@ -50,13 +51,14 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   reader.errors = &errors;
   reader.read_text(text, path, false, 0);
   Interpreter in(out, device_bytes);
-  Builder builder(in, device_bytes);
+  Builder builder(in, device_bytes, zone_bytes);
 
   std::vector<const Line*> globals;
   nlohmann::json jobs = nlohmann::json::array();
   std::optional<int64_t> seed;
   Line seed_at;
   int group = -1;
+  std::vector<std::string> names;  // the jobs read so far (what wait_for may name)
   for (const Section& sec : reader.sections) {
     if (sec.global) {
       for (const Line& l : sec.options) {
@@ -88,12 +90,13 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
     }
     for (const Line& l : sec.options) s.own.emplace_back(l.key, l.value);
     if (group < 0 || s.stonewall || s.new_group) ++group;
-    if (!s.wait_for.empty() &&
-        std::none_of(out.jobs.begin(), out.jobs.end(), [&](const FioJob& e) { return e.name == s.wait_for; })) {
+    // An earlier job of that name, even one with errors of its own (those are reported; this is not one more).
+    if (!s.wait_for.empty() && std::find(names.begin(), names.end(), s.wait_for) == names.end()) {
       errors.add(s.wait_for_at.file + ":" + std::to_string(s.wait_for_at.line) + ": option 'wait_for=" + s.wait_for +
                  "': expected the name of an earlier job");
       job_ok = false;
     }
+    names.push_back(s.name);
     std::vector<nlohmann::json> built;
     try {
       if (s.randseed) {
@@ -140,8 +143,8 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   return out;
 }
 
-FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes) {
-  return parse_fio_job_text(read_input_file(path, "--fio"), path, device_bytes);
+FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes, uint64_t zone_bytes) {
+  return parse_fio_job_text(read_input_file(path, "--fio"), path, device_bytes, zone_bytes);
 }
 
 }  // namespace ssdtlm

@@ -59,9 +59,11 @@ struct FioJobFile {
 };
 
 // Reads `path`. device_bytes is the device's logical capacity: the default size, and what percentages
-// (size=20%, offset=10%) refer to. Throws ConfigError naming file, line and option.
-FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes);
+// (size=20%, offset=10%) refer to; zone_bytes the zoned namespace's zone size (0: not zoned), what fio's zone
+// suffix (size=8z, offset=524z) counts in. Throws ConfigError naming file, line and option.
+FioJobFile read_fio_job_file(const std::string& path, uint64_t device_bytes, uint64_t zone_bytes = 0);
 // The same from text; `path` names it in messages and anchors relative include/read_iolog paths.
-FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes);
+FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
+                              uint64_t zone_bytes = 0);
 
 }  // namespace ssdtlm

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -88,6 +89,15 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
 
   // Sizes.
   uint64_t min_bs = 4096;
+  // NVMe passthrough engines send whole logical blocks (fio checks bs against the LBA size): a size that is not
+  // whole 512-byte sectors, such as 4160, is an extended-LBA format (data and metadata in each block), which the
+  // modelled namespace does not have. Other engines go through files and may send any size.
+  const bool passthrough = s.ioengine == "io_uring_cmd" || s.ioengine == "xnvme" || s.ioengine == "spdk";
+  const auto sectors = [&](const Line& at, uint64_t b) {
+    if (passthrough && b % 512)
+      not_modelled(at, "a block size of " + std::to_string(b) + " bytes, not whole 512-byte sectors (an extended-LBA "
+                       "format with metadata in each block; the namespace has 512-byte sectors without metadata)");
+  };
   if (auto split = one_value(s.bssplit, d, s.bssplit_at, "bssplit")) {
     std::string canon;
     uint64_t lo = 0;
@@ -96,6 +106,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       const std::string size_tok(trim(tok.substr(0, slash)));
       const uint64_t b = in_.size_value(s.bssplit_at, size_tok, s.kb_base);
       if (b == 0 || b > 0xFFFFFFFFull) fail(s.bssplit_at, "block size '" + size_tok + "' out of range");
+      sectors(s.bssplit_at, b);
       lo = lo == 0 ? b : std::min(lo, b);
       canon += (canon.empty() ? "" : ":") + std::to_string(b) + (slash == std::string::npos ? "/" : tok.substr(slash));
     }
@@ -114,6 +125,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     uint64_t hi = in_.size_value(s.bsrange_at, std::string(trim(range->substr(sep + 1))), s.kb_base);
     if (lo > hi) fail(s.bsrange_at, "expected the smaller block size first (LOW-HIGH, such as 4k-64k)");
     if (lo == 0) fail(s.bsrange_at, "a block size of 0");
+    sectors(s.bsrange_at, lo);
     if (hi / lo > 4096) not_modelled(s.bsrange_at, "more than 4096 block sizes in a range");
     std::string canon;  // every multiple of the smallest size, equally likely (fio's draw, to a multiple of lo)
     for (uint64_t k = 1; k * lo <= hi; ++k) canon += (canon.empty() ? "" : ":") + std::to_string(k * lo) + "/";
@@ -123,6 +135,8 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
   } else {
     const auto bs = one_value(s.bs, d, s.bs_at, "block sizes (bs)");
     const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base) : 4096;
+    if (b == 0) fail(s.bs_at, "a block size of 0");
+    sectors(s.bs_at, b);
     j["bssplit"] = "";
     j["block_bytes"] = b;
     min_bs = b;
@@ -141,6 +155,12 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
   // Region: offset and size (percentages of the device), clones by offset_increment.
   const uint64_t align = s.offset_align ? s.offset_align : std::max<uint64_t>(min_bs, 1);
   auto resolve = [&](const Amount& a, bool round_up) -> uint64_t {
+    if (a.zones) {
+      if (s.zonemode != "zbd" || zone_bytes_ == 0)
+        fail(a.at, s.zonemode != "zbd" ? "a size in zones ('z') needs zonemode=zbd (as in fio)"
+                                      : "a size in zones ('z') needs a zoned namespace (zns.enabled=true)");
+      return a.bytes * zone_bytes_;
+    }
     if (!a.percent) return a.bytes;
     const long double raw = (long double)device_ * a.pct / 100.0L;
     uint64_t v = uint64_t(raw);
@@ -183,7 +203,8 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       fail_at(s.file, s.line, "job '" + s.section + "'" + (s.numjobs > 1 ? " clone " + std::to_string(k) : "") +
                                   ": offset " + std::to_string(off) + " lies beyond the device (" +
                                   format_size(double(device_)) + ")");
-    const uint64_t size = s.size.set ? resolve(s.size, false) : device_ - off;
+    // fill_device: fio writes until the device is full (ENOSPC), on a block device its end
+    const uint64_t size = s.size.set && !s.fill_device ? resolve(s.size, false) : device_ - off;
     if (size == 0) fail(s.size.at, "a size of 0");
     if (size > device_ - off)
       fail_at(s.file, s.line, "job '" + s.section + "': offset + size = " + format_size(double(off + size)) +
@@ -269,26 +290,45 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     // compare); a job that only reads checks what it reads, with no I/O of its own.
     const bool verifying = s.verify != "0" && s.do_verify && d.w;
     if (verifying && trace) not_modelled(s.read_iolog_at, "a verify phase after an iolog replay");
+    if (s.flow && trace) not_modelled(s.flow_at, "flow control of an iolog replay");
     c["verify"] = verifying;
     c["verify_backlog"] = verifying ? s.verify_backlog : 0;
+    c["flow"] = s.flow;
+    c["flow_id"] = s.flow_id;
+    c["flow_sleep_us"] = double(s.flow_sleep_ns) / 1e3;
     c["thinktime_us"] = double(s.think_ns) / 1e3;
     c["thinktime_blocks"] = s.think_blocks;
 
-    // Rates (one cap for the directions used).
-    c["rate_iops"] = 0.0;
-    c["rate_mbps"] = 0.0;
-    if (auto r = one_value(s.rate_iops, d, s.rate_iops_at, "rate_iops")) {
-      c["rate_iops"] = double(in_.size_value(s.rate_iops_at, *r, s.kb_base));
-    } else {
-      for (auto& v : s.rate_iops)
-        if (v) not_modelled(s.rate_iops_at, "a rate for some of the job's directions only");
-    }
-    if (auto r = one_value(s.rate, d, s.rate_at, "rate")) {
-      c["rate_mbps"] = double(in_.size_value(s.rate_at, *r, s.kb_base)) / 1e6;
-    } else {
-      for (auto& v : s.rate)
-        if (v) not_modelled(s.rate_at, "a rate for some of the job's directions only");
-    }
+    // Rates: fio caps each direction at its own rate (a single value applies to every direction). A job's one
+    // cap is the sum over the directions it uses, which gives each its rate when the mix is in the rates' ratio
+    // (rw=randrw, rate=300: 300 B/s of reads and 300 of writes). In another ratio fio shifts the mix so that each
+    // direction meets its rate (io_u.c rate_ddir), which the job's fixed mix does not reproduce: refused.
+    const auto job_rate = [&](const std::array<std::optional<std::string>, 3>& v, const Line& at, const char* what) {
+      static const char* const kDir[3] = {"read", "write", "trim"};
+      const bool used[3] = {d.r, d.w, d.t};
+      const double share[3] = {rf, 1.0 - rf - tf, tf};
+      double value[3] = {0, 0, 0}, sum = 0;
+      int uses = 0, capped = 0;
+      for (int k = 0; k < 3; ++k) {
+        if (!used[k]) continue;  // a rate of a direction the job does not use has no effect, as in fio
+        ++uses;
+        if (!v[k]) continue;
+        ++capped;
+        value[k] = double(in_.size_value(at, *v[k], s.kb_base));
+        sum += value[k];
+      }
+      if (capped > 0 && capped < uses)
+        not_modelled(at, std::string("a ") + what + " for some of the job's directions only (fio caps those, the others run free)");
+      if (capped > 1)
+        for (int k = 0; k < 3; ++k)
+          if (used[k] && std::abs(value[k] / sum - share[k]) > 1e-6)
+            not_modelled(at, std::string(what) + " per direction in another ratio than the job's mix (" + kDir[k] + " " +
+                                 num(value[k]) + " of " + num(sum) + ", " + num(100 * share[k]) + " % of its I/O): fio " +
+                                 "then shifts the mix so that each direction meets its rate; ssdtlm keeps the mix");
+      return sum;
+    };
+    c["rate_iops"] = job_rate(s.rate_iops, s.rate_iops_at, "rate_iops");
+    c["rate_mbps"] = job_rate(s.rate, s.rate_at, "rate") / 1e6;
 
     // fio's rate_process shapes the gaps of a rate; without one it has nothing to shape.
     c["rate_process"] = c["rate_iops"].get<double>() > 0 || c["rate_mbps"].get<double>() > 0 ? s.rate_process : "linear";
@@ -330,6 +370,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
       c["trace_format"] = "fio_iolog";
       c["trace_timing"] = s.replay_no_stall ? "closed" : "open";
       c["trace_time_scale"] = 100.0 / s.replay_time_scale;
+      c["percentage_random"] = "100";
     } else {
       c["pattern"] = random ? "random" : "sequential";
       // fio's modifier: for a random rw, a new random offset every <nr> I/Os (sequential in between, or the same
@@ -339,9 +380,21 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
         if (n < 1) fail(s.rw_at, "expected at least 1 I/O between random offsets");
         c["random_run"] = n;
         c["random_run_repeat"] = s.rw_sequencer == "identical";
-      } else if (!modifier.empty()) {
-        c["sequential_skip"] = in_.size_value(s.rw_at, modifier, s.kb_base);
+      } else if (!modifier.empty()) {  // a negative size goes backwards (fio's ddir_seq_add < 0)
+        const bool back = modifier[0] == '-';
+        const int64_t skip = int64_t(in_.size_value(s.rw_at, back ? modifier.substr(1) : modifier, s.kb_base));
+        if (skip >= int64_t(size)) fail(s.rw_at, "a skip of the job's whole range or more");
+        c["sequential_skip"] = back ? -skip : skip;
       }
+      // fio's percentage_random: the share of the random offsets that are random (per direction).
+      const auto& pr = s.percentage_random;
+      const bool partly = pr[0] < 100 || pr[1] < 100 || pr[2] < 100;
+      c["percentage_random"] = random && partly ? std::to_string(pr[0]) + "," + std::to_string(pr[1]) + "," +
+                                                      std::to_string(pr[2])
+                                                : "100";
+      if (!random && k == 0 && partly)
+        in_.note(s.percentage_random_at.file + ":" + std::to_string(s.percentage_random_at.line) +
+                 ": percentage_random has no effect on sequential I/O (rw=" + rw + ")");
       c["read_fraction"] = rf;
       c["trim_fraction"] = tf;
     }

@@ -92,7 +92,7 @@ class Reader {
 std::array<std::optional<std::string>, 3> per_direction(const Line& l);
 
 struct Amount {
-  bool set = false, percent = false;
+  bool set = false, percent = false, zones = false;  // zones: fio's 'z' suffix, bytes counts zones
   double pct = 0;
   uint64_t bytes = 0;
   Line at;
@@ -143,6 +143,13 @@ struct Spec {
   Line ss_dur_at;
   std::string rate_process = "linear";
   std::string rw_sequencer = "sequential";
+  std::array<uint64_t, 3> percentage_random = {100, 100, 100};  // read, write, trim
+  Line percentage_random_at;
+  // fio's flow control (flow.c): a weight (0 = none) within the jobs of one flow_id, and the sleep when held.
+  uint64_t flow = 0, flow_id = 0, flow_sleep_ns = 0;
+  bool fill_device = false;
+  std::string ioengine = "psync";  // fio's default engine  // fio's fill_device: on a block device, from offset to its end
+  Line flow_at;
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;
   Line zonemode_at;
@@ -193,7 +200,7 @@ class Interpreter {
 
 class Builder {
  public:
-  Builder(Interpreter& in, uint64_t device) : in_(in), device_(device) {}
+  Builder(Interpreter& in, uint64_t device, uint64_t zone_bytes) : in_(in), device_(device), zone_bytes_(zone_bytes) {}
 
   // The job objects for one fio job (numjobs of them).
   std::vector<nlohmann::json> build(const Spec& s);
@@ -201,6 +208,7 @@ class Builder {
  private:
   Interpreter& in_;
   uint64_t device_;
+  uint64_t zone_bytes_;  // the zoned namespace's zone size, 0 = not zoned
 };
 
 }  // namespace fio

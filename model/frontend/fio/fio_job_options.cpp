@@ -116,6 +116,26 @@ void Interpreter::apply(Spec& s, const Line& l) {
     need_value(l);
     s.rw_sequencer = lower(l.value);
     if (s.rw_sequencer != "sequential" && s.rw_sequencer != "identical") fail(l, "expected sequential or identical");
+  } else if (key == "percentage_random") {
+    need_value(l);
+    const auto per = per_direction(l);
+    for (int k = 0; k < 3; ++k) {
+      s.percentage_random[k] = 100;  // fio's default for a direction left empty
+      if (!per[k]) continue;
+      Line one = l;
+      one.value = *per[k];
+      s.percentage_random[k] = count(one, kb);
+      if (s.percentage_random[k] > 100) fail(l, "expected percentages in [0, 100]");
+    }
+    s.percentage_random_at = l;
+  } else if (key == "flow") {
+    s.flow = count(l, kb);
+    if (s.flow > 1000) fail(l, "expected a weight of at most 1000 (fio's FLOW_MAX_WEIGHT)");
+    s.flow_at = l;
+  } else if (key == "flow_id") {
+    s.flow_id = count(l, kb);
+  } else if (key == "flow_sleep") {
+    s.flow_sleep_ns = time_value(l, 1e3);
   } else if (key == "bwavgtime") {
     s.bwavgtime_ms = count(l, kb);
   } else if (key == "iopsavgtime") {
@@ -282,6 +302,14 @@ void Interpreter::apply(Spec& s, const Line& l) {
     const std::string v = lower(l.value);
     if (v != "write" && v != "zone_append") not_modelled(l, "write modes other than write and zone_append");
     s.zone_append = v == "zone_append";
+  } else if (key == "sg_write_mode") {
+    need_value(l);
+    if (lower(l.value) != "write")
+      not_modelled(l, "SCSI " + lower(l.value) + " commands in place of the writes (WRITE AND VERIFY, VERIFY, WRITE SAME, "
+                      "WRITE STREAM: sg_write_mode=write only)");
+    ignore(l.key);
+  } else if (key == "fill_device") {
+    s.fill_device = flag(l);
   } else if (key == "cmd_type") {
     need_value(l);
     if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");
@@ -303,6 +331,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
     need_value(l);
     std::string why;
     if (!engine_runs_as_block_io(l.value, why)) fail(l, why);
+    s.ioengine = lower(l.value);
     ignore(l.key);
   } else {
     std::string why;

@@ -173,6 +173,12 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent, 
     a.percent = true;
     return a;
   }
+  if (v.size() > 1 && (v.back() == 'z' || v.back() == 'Z') && std::isdigit(static_cast<unsigned char>(v[0]))) {
+    // fio's zone suffix (size=8z, offset=524z): whole zones of the zoned device (resolved by the Builder)
+    a.zones = true;
+    a.bytes = size_value(l, v.substr(0, v.size() - 1), kb_base);
+    return a;
+  }
   a.bytes = size_value(l, v, kb_base);
   return a;
 }

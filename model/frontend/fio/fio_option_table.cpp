@@ -85,12 +85,13 @@ const std::set<std::string>& no_effect_options() {
       // errors, exits and fio's internals
       "continue_on_error", "ignore_error", "error_dump", "exitall_on_error", "random_generator", "softrandommap", "replay_redirect", "read_iolog_chunked", "rate_min", "rate_iops_min",
       "rate_cycle", "rate_ignore_thinktime", "max_latency", "bs_unaligned", "recover_zbd_write_error",
+      "flow_watermark",  // soft-deprecated: fio warns and ignores it (as verifysort, verifysort_nr)
       // options of engines that run as block I/O (io_uring, io_uring_cmd, libaio, sync family, sg, xnvme,
       // libblkio, mmap, windowsaio, GPU direct engines, cmdprio)
       "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached",
       "nowait", "force_async", "userspace_reap", "libaio_vectored", "cmdprio", "cmdprio_class",
       "cmdprio_percentage", "cmdprio_bssplit", "cmdprio_hint", "hipri_percentage", "md_per_io_size",
-      "pi_act", "pi_chk", "apptag", "apptag_mask", "readfua", "writefua", "deac", "read_mode", "verify_mode", "verify_bytchk", "cdb_len", "sg_write_mode", "stream_id", "xnvme_be", "xnvme_async",
+      "pi_act", "pi_chk", "apptag", "apptag_mask", "readfua", "writefua", "deac", "read_mode", "verify_mode", "verify_bytchk", "cdb_len", "stream_id", "xnvme_be", "xnvme_async",
       "xnvme_sync", "xnvme_admin", "xnvme_dev_nsid", "xnvme_dev_subnqn", "xnvme_mem", "xnvme_iovec",
       "libblkio_driver", "libblkio_path", "libblkio_pre_connect_props", "libblkio_num_entries",
       "libblkio_queue_size", "libblkio_pre_start_props", "libblkio_vectored", "libblkio_write_zeroes_on_trim",
@@ -103,18 +104,12 @@ const std::set<std::string>& no_effect_options() {
 const std::map<std::string, std::string>& refused_options() {
   static const std::map<std::string, std::string> why = {
       {"verify_only", "reading back what an earlier run wrote (ssdtlm's drive starts from its precondition)"},
-      {"percentage_random", "a mix of sequential and random offsets"},
-      {"percentage_sequential", "a mix of sequential and random offsets"},
       {"bs_is_seq_rand", "block sizes by sequential/random instead of by direction"},
       {"random_sequence_stride", "the 'sequence' random distribution"},
-      {"rwmixcycle", "a read/write mix that alternates in phases"},
+      {"rwmixcycle", "deprecated: fio 3.42 refuses it too (FIO_OPT_DEPRECATED)"},
+      {"percentage_sequential", "deprecated: fio 3.42 refuses it too (FIO_OPT_DEPRECATED; use percentage_random)"},
       {"num_range", "TRIM commands with several ranges"},
       {"thinktime_iotime", "think time by elapsed I/O time"},
-      {"flow", "token-based flow control between jobs"},
-      {"flow_id", "token-based flow control between jobs"},
-      {"flow_sleep", "token-based flow control between jobs"},
-      {"flow_watermark", "token-based flow control between jobs"},
-      {"fill_device", "writing until the device is full (give size)"},
       {"file_append", "appending beyond the end of the device"},
       {"replay_scale", "scaling iolog offsets (use workload.trace_fit=scale)"},
       {"replay_align", "aligning iolog offsets"},
@@ -166,7 +161,7 @@ std::string canonical_option(const std::string& key) {
 OptionClass classify_option(const std::string& canonical, std::string& why) {
   if (no_effect_options().count(canonical)) return OptionClass::NoEffect;
   if (auto it = refused_options().find(canonical); it != refused_options().end()) {
-    why = "not modelled by ssdtlm: " + it->second;
+    why = (it->second.compare(0, 11, "deprecated:") == 0 ? "" : "not modelled by ssdtlm: ") + it->second;
     return OptionClass::Refused;
   }
   if (auto it = foreign_engine_options().find(canonical); it != foreign_engine_options().end()) {
@@ -189,6 +184,7 @@ bool engine_runs_as_block_io(const std::string& engine_value, std::string& why) 
   if (block.count(e)) return true;
   static const std::map<std::string, std::string> refused = {
       {"null", "fio's engine that completes I/O without any device (it measures fio itself)"},
+      {"cpp_null", "fio's C++ example of the null engine: completes I/O without any device"},
       {"filecreate", "file creation only: metadata, no block I/O"},
       {"filestat", "file stat calls only: metadata, no block I/O"},
       {"filedelete", "file deletion only: metadata, no block I/O"},

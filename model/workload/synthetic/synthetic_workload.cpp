@@ -1,5 +1,6 @@
 #include "workload/synthetic/synthetic_workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -34,12 +35,15 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec)
     : spec_(spec),
       addr_rng_(stream_seed(spec.seed, 1)),
       size_rng_(stream_seed(spec.seed, 2)),
-      op_rng_(stream_seed(spec.seed, 3)) {
+      op_rng_(stream_seed(spec.seed, 3)),
+      seq_rand_rng_(stream_seed(spec.seed, 4)) {
   const bool random = spec_.pattern == "random";
   if (!random && spec_.pattern != "sequential")
     bad_field("pattern", "expected 'random' or 'sequential', got '" + spec_.pattern + "'");
   check_fraction("read_fraction", spec_.read_fraction);
   check_fraction("trim_fraction", spec_.trim_fraction);
+  for (uint8_t p : spec_.percentage_random)
+    if (p > 100) bad_field("percentage_random", "expected a percentage in [0, 100], got " + std::to_string(p));
   if (spec_.read_fraction + spec_.trim_fraction > 1.0 + 1e-12)
     bad_field("trim_fraction", "read_fraction + trim_fraction must not exceed 1");
 
@@ -121,25 +125,37 @@ void SyntheticWorkload::next_zone() {
   if (dist_ && spec_.random_map) make_dist();
 }
 
-uint64_t SyntheticWorkload::next_offset(uint32_t bytes) {
+uint64_t SyntheticWorkload::next_offset(uint32_t bytes, int dir) {
   if (spec_.zone_range && zone_bytes_ >= spec_.zone_size) next_zone();
   const uint64_t base = spec_.range_offset + zone_start_;
   uint64_t off;
   if (!dist_) {  // sequential, wrapping at the end of the range (or zone)
     if (cursor_ + bytes > span_) cursor_ = 0;
     off = cursor_;
-    cursor_ += bytes + spec_.sequential_skip;
-  } else if (run_left_ > 0 && (spec_.random_run_repeat ? run_off_ : run_end_) + bytes <= span_) {
-    // fio's rw=rand*:N: between two random offsets the I/Os go on from the last (or repeat it)
-    --run_left_;
-    off = spec_.random_run_repeat ? run_off_ : run_end_;
+    const int64_t next = int64_t(off + bytes) + spec_.sequential_skip;
+    cursor_ = next >= 0 ? uint64_t(next) : uint64_t(std::max<int64_t>(0, int64_t(span_) + spec_.sequential_skip));
   } else {
-    off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
-    if (off + bytes > span_) off = align_.align_down(span_ - bytes, bytes);
-    run_left_ = spec_.random_run - 1;
+    // fio's rw=rand*:N: between two random offsets the I/Os go on from the direction's last (or repeat it); where
+    // a random offset is due, percentage_random makes it sequential (from the direction's last) with the rest of
+    // the probability. One that would cross the end of the range is drawn at random (and starts a new run).
+    const bool between = run_left_ > 0;
+    bool sequential = between;
+    if (!between) {
+      const uint8_t pct = spec_.percentage_random[dir];
+      sequential = pct < 100 && seq_rand_rng_.below(100) + 1 > pct;  // fio: rand_between(1, 100) <= pct is random
+    }
+    off = between && spec_.random_run_repeat ? run_off_[dir] : run_end_[dir];
+    if (sequential && off + bytes <= span_) {
+      if (between) --run_left_;
+      else run_left_ = spec_.random_run - 1;
+    } else {
+      off = align_.align_down(dist_->next(addr_rng_) * unit_, bytes);
+      if (off + bytes > span_) off = align_.align_down(span_ - bytes, bytes);
+      run_left_ = spec_.random_run - 1;
+    }
   }
-  run_off_ = off;
-  run_end_ = off + bytes;
+  run_off_[dir] = off;
+  run_end_[dir] = off + bytes;
   zone_bytes_ += bytes;
   return base + off;
 }
@@ -160,7 +176,7 @@ bool SyntheticWorkload::next(IoRequest& r) {
   r.op = u < spec_.trim_fraction                          ? IoOp::Trim
          : u < spec_.trim_fraction + spec_.read_fraction ? IoOp::Read
                                                            : IoOp::Write;
-  r.offset = next_offset(bytes);
+  r.offset = next_offset(bytes, int(r.op));
   r.bytes = bytes;
   r.time_ns = 0;
   r.stream = spec_.zone_streams ? uint16_t(dist_->last_zone() + 1) : spec_.stream;

@@ -2,7 +2,9 @@
 //
 // Offsets: "sequential" issues consecutive transfers from the start of the range and wraps to
 // the start when the next one would cross its end (no alignment is applied, as in fio's
-// sequential mode). "random" draws a unit index from the address distribution over the range,
+// sequential mode). sequential_skip adds a gap after each; a negative one steps back from the
+// end of each I/O, and one that would go below the start continues at the end of the range plus
+// the skip (fio's get_next_seq_offset): rw=read:-8k with 4 KiB reads offsets 0, end - 8k, end - 12k, ... "random" draws a unit index from the address distribution over the range,
 // where a unit is the finest alignment in use (block_align, or small_align when some transfer is
 // shorter than block_align), then rounds the offset down to the alignment of the drawn transfer
 // size and, if the transfer would cross the end of the range, moves it back to the last aligned
@@ -11,6 +13,11 @@
 // of zone_range bytes at a time; after zone_size bytes (default zone_range) the next zone starts
 // zone_range + zone_skip bytes further on, wrapping to the start of the range when a whole zone no longer
 // fits (fio also uses a last partial zone; we skip it). The random map starts afresh in every zone.
+// percentage_random (fio's): where a random offset is due (every I/O, or every random_run-th), it is random
+// with that probability (per direction, drawn from a fourth stream), else sequential from where the direction's
+// last I/O ended, as fio's get_next_seq_offset; a sequential one that would cross the end of the range (or
+// zone) is drawn at random instead. random_run's I/Os between go on from their direction's last I/O too (fio's
+// last_pos[ddir]).
 // Operations: each request is a trim with probability trim_fraction, a read with probability
 // read_fraction, a write otherwise. Sizes: bssplit (by count) or block_bytes.
 // Addresses, sizes and operations come from three Rng streams derived from `seed`, so changing
@@ -18,6 +25,7 @@
 // Stream hint: every request carries `stream`, or with zone_streams (a zoned distribution) the number of
 // the zone its offset was drawn from, plus one (the NVMe stream id of workload.stream_hint=zone).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,7 +55,11 @@ struct SyntheticSpec {
   uint64_t zone_skip = 0;              // gap after a zone
   uint32_t random_run = 1;             // random: a new random offset every N I/Os, sequential in between (fio rw=rand*:N)
   bool random_run_repeat = false;      //   the N - 1 between repeat the random offset instead (fio rw_sequencer=identical)
-  uint64_t sequential_skip = 0;        // sequential: a hole of this many bytes after each I/O (fio rw=write:SIZE)
+  int64_t sequential_skip = 0;         // sequential: a hole of this many bytes after each I/O (fio rw=write:SIZE);
+                                       //   negative: back from each I/O's end (fio rw=read:-8k, ddir_seq_add < 0)
+  // random: the share (%) of the random offsets, per direction (read, write, trim), that are random; the others
+  // go on from where the last I/O of that direction ended (fio percentage_random, io_u.c should_do_random).
+  std::array<uint8_t, 3> percentage_random = {100, 100, 100};
   double trim_fraction = 0.0;          // share of requests that trim, 0..1 (read + trim <= 1)
   uint16_t stream = 0;                 // copied into every request
   bool zone_streams = false;           // zoned distribution: a request from zone i carries stream i + 1
@@ -73,7 +85,7 @@ class SyntheticWorkload : public Workload {
   uint64_t unit_bytes() const { return unit_; }  // granule of the random address distribution
 
  private:
-  uint64_t next_offset(uint32_t bytes);
+  uint64_t next_offset(uint32_t bytes, int dir);
   void make_dist();
   void next_zone();
 
@@ -82,9 +94,10 @@ class SyntheticWorkload : public Workload {
   BlockAlign align_;
   uint64_t unit_ = 0;
   std::unique_ptr<AddressDistribution> dist_;  // random pattern only
-  Rng addr_rng_, size_rng_, op_rng_;
+  Rng addr_rng_, size_rng_, op_rng_, seq_rand_rng_;
   uint64_t cursor_ = 0;  // sequential: next offset relative to the zone (or range) start
-  uint64_t run_off_ = 0, run_end_ = 0;  // random_run: the last offset and where it ended (relative, as cursor_)
+  uint64_t run_off_[3] = {}, run_end_[3] = {};  // random: per direction, the last offset and where it ended
+                                                //   (relative, as cursor_; fio's last_start/last_pos)
   uint32_t run_left_ = 0;               //   I/Os before the next random offset
   uint64_t issued_ = 0, issued_bytes_ = 0;
   uint64_t span_ = 0;        // bytes the offsets are drawn from: zone_range, or range_bytes

@@ -251,7 +251,12 @@ wait_for_previous
   CHECK(f.jobs[2].group == 2);
   CHECK(job(parse("[j]\nthinktime=1ms\n"), 0)["thinktime_us"] == Approx(1000));
   CHECK_THAT(error_of("[j]\nrw=randrw\nrate_iops=100,200\n"), Contains("rate_iops") && Contains("per direction"));
-  CHECK_THAT(error_of("[j]\nrw=randrw\nrate_iops=,200\n"), Contains("rate_iops") && Contains("read default"));
+  CHECK_THAT(error_of("[j]\nrw=randrw\nrate_iops=,200\n"), Contains("rate_iops") && Contains("some of the job's directions"));
+  // fio caps each direction at its rate: a mixed job in the rates' ratio moves their sum
+  CHECK(job(parse("[j]\nrw=randrw\nrate=300\n"), 0)["rate_mbps"] == Approx(600e-6));
+  CHECK(job(parse("[j]\nrw=randrw\nrwmixread=75\nrate_iops=300,100\n"), 0)["rate_iops"] == Approx(400));
+  CHECK_THAT(error_of("[j]\nrw=randrw\nrwmixread=70\nrate=1m\n"), Contains("shifts the mix"));
+  CHECK(job(parse("[j]\nrw=read\nrate=,1m\n"), 0)["rate_mbps"] == Approx(0));  // the write rate of a read job
   CHECK(job(parse("[j]\nrw=randrw\nrandom_distribution=zoned:60/10:40/90,zoned:60/10:40/90\n"), 0)["distribution"] ==
         "zoned:60/10:40/90");
   CHECK(job(parse("[j]\nrw=randwrite\nrate_iops=,200\n"), 0)["rate_iops"] == Approx(200));

@@ -99,7 +99,7 @@ bs=4q
 ioengine=nbd
 [b]
 rw=sideways
-percentage_random=50
+percentage_random=150
 blocksise=4k
 )");
   CHECK_THAT(e, Contains("6 errors in the fio job file"));
@@ -153,4 +153,64 @@ do_verify=0
   CHECK(f.jobs.at(1).config["exit_what"] == "none");
   CHECK_THAT(error_of("[j]\nrw=write\nexit_what=some\n"), Contains("expected group, stonewall or all"));
   CHECK_THAT(error_of("[j]\nrw=write\nverify_only\n"), Contains("an earlier run wrote"));
+}
+
+TEST_CASE("fio options: percentage_random and flow become job keys and deprecated options are treated as fio does", "[fio][options]") {
+  const auto f = parse(R"([global]
+size=16m
+flow_sleep=1000
+[a]
+rw=randrw
+percentage_random=50,20
+flow=1
+[b]
+rw=randread
+percentage_random=,30,
+flow=8
+flow_id=2
+[c]
+rw=write
+percentage_random=10
+)");
+  const auto& a = f.jobs.at(0).config;
+  CHECK(a["percentage_random"] == "50,20,20");  // a value not ending in a comma applies to the directions after it
+  CHECK(a["flow"] == 1);
+  CHECK(a["flow_id"] == 0);
+  CHECK(a["flow_sleep_us"] == 1000.0);  // fio's flow_sleep is in microseconds
+  CHECK(f.jobs.at(1).config["percentage_random"] == "100,30,100");
+  CHECK(f.jobs.at(1).config["flow_id"] == 2);
+  CHECK(f.jobs.at(2).config["percentage_random"] == "100");  // sequential: no effect, as in fio (a note says so)
+  CHECK_THAT(error_of("[j]\nrw=randread\npercentage_random=101\n"), Contains("job.fio:3:") && Contains("[0, 100]"));
+  CHECK_THAT(error_of("[j]\nrw=randread\nflow=1001\n"), Contains("FLOW_MAX_WEIGHT"));
+  // fio 3.42 refuses its FIO_OPT_DEPRECATED options and only warns about the soft-deprecated ones.
+  CHECK_THAT(error_of("[j]\nrw=randread\npercentage_sequential=50\n"), Contains("deprecated: fio 3.42 refuses it too"));
+  CHECK_THAT(error_of("[j]\nrw=randrw\nrwmixcycle=50\n"), Contains("deprecated: fio 3.42 refuses it too"));
+  CHECK(error_of("[j]\nrw=randread\nflow_watermark=5\nverifysort=1\n").empty());
+}
+
+TEST_CASE("fio options: classes the example job files showed (engines, sg_write_mode, fill_device, zones, backwards)", "[fio][options]") {
+  CHECK_THAT(error_of("[j]\nioengine=cpp_null\nrw=read\n"), Contains("without any device"));
+  CHECK(error_of("[j]\nioengine=sg\nrw=write\nsg_write_mode=write\n").empty());
+  CHECK_THAT(error_of("[j]\nioengine=sg\nrw=write\nsg_write_mode=verify_bytchk_01\n"),
+             Contains("job.fio:4:") && Contains("SCSI verify_bytchk_01 commands in place of the writes"));
+  CHECK_THAT(error_of("[j]\nioengine=sg\nrw=write\nsg_write_mode=write_same_ndob\n"), Contains("WRITE SAME"));
+  // fill_device on a block device: from the offset to the device's end, whatever size says
+  const auto fill = parse("[j]\nrw=write\nsize=1m\noffset=1g\nfill_device=1\n");
+  CHECK(fill.jobs.at(0).config["address_range"] == kDevice - (1ull << 30));
+  // rw=read:-8k reads backwards
+  CHECK(parse("[j]\nrw=read:-8k\nsize=128m\n").jobs.at(0).config["sequential_skip"] == -8192);
+  CHECK(parse("[j]\nrw=write:112k\n").jobs.at(0).config["sequential_skip"] == 112 * 1024);
+  // Sizes in zones (fio's 'z') count the zoned namespace's zones, with zonemode=zbd only.
+  const auto z = parse_fio_job_text("[j]\nrw=write\nzonemode=zbd\noffset=2z\nsize=3z\n", "job.fio", kDevice, 1 << 20);
+  CHECK(z.jobs.at(0).config["address_offset"] == 2 << 20);
+  CHECK(z.jobs.at(0).config["address_range"] == 3 << 20);
+  CHECK_THAT(error_of("[j]\nrw=write\nsize=3z\n"), Contains("job.fio:3:") && Contains("zonemode=zbd"));
+  CHECK_THAT(error_of("[j]\nrw=write\nzonemode=zbd\nsize=3z\n"), Contains("zns.enabled"));
+  // NVMe passthrough sends whole logical blocks: 4160 bytes is an extended-LBA format; through files any size goes.
+  CHECK_THAT(error_of("[j]\nioengine=io_uring_cmd\nrw=write\nbs=4160\n"), Contains("extended-LBA"));
+  CHECK(error_of("[j]\nioengine=libaio\nrw=write\nbs=4160\n").empty());
+  // wait_for naming an earlier job that has errors of its own: those errors, not "no such job"
+  const std::string e = error_of("[w]\nrw=write\nsize=3z\n[x]\nrw=read\nwait_for=w\n");
+  CHECK_THAT(e, Contains("job.fio:3:"));
+  CHECK_THAT(e, !Contains("an earlier job"));
 }
