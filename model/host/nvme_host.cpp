@@ -72,6 +72,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     j->first_queue = uint32_t(queue_job_.size());
     j->arrivals.reseed(j->pace.arrival_seed);
     j->group_start = j->pace.stonewall || jobs_.empty() ? jobs_.size() : jobs_.back()->group_start;
+    j->group = jobs_.empty() ? 0 : jobs_.back()->group + (j->group_start == jobs_.size() ? 1 : 0);
     if (!j->pace.wait_for.empty())  // validated: names an earlier job (check_job_dependencies)
       for (size_t k = 0; k < jobs_.size(); ++k)
         if (wait_for_names(j->pace.wait_for, jobs_[k]->spec.name)) j->waits.push_back(k);
@@ -90,6 +91,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     jobs_.push_back(std::move(j));
   }
   queue_outstanding_.assign(queue_job_.size(), 0);
+  group_state_.assign(groups(), 0);
   heap_.reserve(depth);
   host_isock.register_nb_transport_bw(this, &NvmeHost::nb_transport_bw);
   SC_HAS_PROCESS(NvmeHost);
@@ -199,6 +201,10 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   j.state = State::Running;
   j.delayed = false;
   j.start_ps = now;
+  if (group_state_[j.group] == 0) {
+    group_state_[j.group] = 1;
+    if (group_observer_) group_observer_(j.group, true, now);
+  }
   start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
   j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
   j.gate_ps = now;
@@ -250,6 +256,7 @@ void NvmeHost::finish(Job& j) {
   j.state = State::Done;
   ++done_jobs_;
   if (j.pace.exit_what != ExitWhat::None) exit_others(j);
+  group_done(j.group);
   if (done_jobs_ == jobs_.size()) {
     stop();
     return;

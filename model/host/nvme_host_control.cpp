@@ -2,6 +2,8 @@
 // (its group's measurement settled) and the latency target's depth search.
 #include "host/nvme_host.h"
 
+#include "common/sim_time.h"
+
 namespace ssdtlm {
 
 // fio's exitall: a job that finishes stops the others of its exit_what scope. A running job stops issuing (what
@@ -21,8 +23,17 @@ void NvmeHost::exit_others(const Job& j) {
     } else {
       k.state = State::Done;  // a pending start-delay timer finds it done
       ++done_jobs_;
+      group_done(k.group);
     }
   }
+}
+
+void NvmeHost::group_done(size_t group) {
+  if (group_state_[group] != 1) return;  // not begun (a group stopped before it started), or ended already
+  for (auto& k : jobs_)
+    if (k->group == group && k->state != State::Done) return;
+  group_state_[group] = 2;
+  if (group_observer_) group_observer_(group, false, now_ps());
 }
 
 // The job's steady-state group (one SteadyState shared) stops as fio terminates them: running jobs stop issuing,
