@@ -26,6 +26,7 @@ struct Entry {
   bool no_clat = false, no_lat = false;  // fio's disable_clat, disable_lat (the first job's)
   const LatencyTarget* lt = nullptr;   // fio's latency-target search (the first job's)
   LatencyTargetParams lt_params;
+  uint64_t iodepth = 1;                // the first job's queues x queue depth (fio's iodepth)
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -187,6 +188,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       if (fj) e.options = options_json(fj->options);
       if (fj) e.report = fj->report;
       e.no_clat = params.jobs[j].log.no_clat;
+      e.iodepth = uint64_t(params.jobs[j].queues) * params.jobs[j].queue_depth;
       e.no_lat = params.jobs[j].log.no_lat;
       entries.push_back(std::move(e));
       if (group >= 0) by_group[group] = at;
@@ -283,6 +285,11 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       job["latency_target"] = e.lt_params.target_ns;
       job["latency_percentile"] = e.lt_params.percentile;
       job["latency_window"] = e.lt_params.window_ns / 1000;  // us
+    } else {  // fio without a target (lat_target_init): the depth is the job's iodepth, the target 0
+      job["latency_depth"] = e.iodepth;
+      job["latency_target"] = 0;
+      job["latency_percentile"] = 100.0;
+      job["latency_window"] = 0;
     }
     if (e.ss) job["steadystate"] = steady_state_json(*e.ss);
     jobs.push_back(std::move(job));

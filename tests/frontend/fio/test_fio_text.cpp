@@ -84,6 +84,7 @@ Json howto_example() {
   job["latency_ms"] = Json::object();
   for (const char* k : {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"})
     job["latency_ms"][k] = 0.0;
+  job["latency_depth"] = 1, job["latency_target"] = 0, job["latency_percentile"] = 100.0, job["latency_window"] = 0;
   Json disk = {{"name", "ssdtlm"}, {"read_ios", 0}, {"write_ios", 921}, {"read_sectors", 0}, {"write_sectors", 7368},
                {"read_merges", 0}, {"write_merges", 0}, {"read_ticks", 0}, {"write_ticks", 1}, {"in_queue", 1},
                {"util", 12.5}};
@@ -131,12 +132,13 @@ TEST_CASE("fio text: normal output of fio's HOWTO example, line by line", "[fio]
   CHECK(l[17] == "     submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%");
   CHECK(l[18] == "     complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%");
   CHECK(l[19] == "     issued rwts: total=0,921,0,0 short=0,0,0,0 dropped=0,0,0,0");
-  CHECK(l[20].empty());
-  CHECK(l[21] == "Run status group 0 (all jobs):");
-  CHECK(l[22] == "  WRITE: bw=623KiB/s (638kB/s), 623KiB/s-623KiB/s (638kB/s-638kB/s), io=3684KiB (3772kB), "
+  CHECK(l[20] == "     latency   : target=0.00ns, window=0.00ns, percentile=100.00%, depth=1");  // fio 3.42's format
+  CHECK(l[21].empty());
+  CHECK(l[22] == "Run status group 0 (all jobs):");
+  CHECK(l[23] == "  WRITE: bw=623KiB/s (638kB/s), 623KiB/s-623KiB/s (638kB/s-638kB/s), io=3684KiB (3772kB), "
                  "run=5914-5914msec");
-  CHECK(l[24] == "Disk stats (read/write):");
-  CHECK(l[25] == "  ssdtlm: ios=0/921, sectors=0/7368, merge=0/0, ticks=0/1, in_queue=1, util=12.50%");
+  CHECK(l[25] == "Disk stats (read/write):");
+  CHECK(l[26] == "  ssdtlm: ios=0/921, sectors=0/7368, merge=0/0, ticks=0/1, in_queue=1, util=12.50%");
 
   // Larger latencies scale as fio scales them: usec once min > 2000 ns, max > 99999 ns and stdev > 1000 ns.
   Json g = f;
