@@ -226,3 +226,19 @@ TEST_CASE("fio text: terse lines of a run have fio's fields and fio.json's numbe
   CHECK(r.fio_normal.find("  WRITE: bw=") != std::string::npos);
   CHECK(r.fio_normal.find("\nDisk stats (read/write):\n  ssdtlm: ios=") != std::string::npos);
 }
+
+TEST_CASE("fio text: the lines fio prints before the run: job lines and clones then version and Starting", "[fio][fio-text]") {
+  const FioJobFile f = parse_fio_job_text(
+      "[global]\nthread\nioengine=libaio\niodepth=32\n[seq]\nrw=write\nbs=64k\nnumjobs=3\nsize=16m\n"
+      "[mixed]\nstonewall\nrw=randrw:8\nbssplit=4k/50:128k/50\nsize=16m\n",
+      "head.fio", uint64_t(1) << 30);
+  const auto l = lines(fio_normal_header(f, "ssdtlm-test"));
+  REQUIRE(l.size() == 5);
+  CHECK(l[0] == "seq: (g=0): rw=write, bs=(R) 64.0KiB-64.0KiB, (W) 64.0KiB-64.0KiB, (T) 64.0KiB-64.0KiB, "
+                "ioengine=libaio, iodepth=32");
+  CHECK(l[1] == "...");  // fio: the clones once
+  CHECK(l[2] == "mixed: (g=1): rw=randrw, bs=(R) 4096B-128KiB, (W) 4096B-128KiB, (T) 4096B-128KiB, "
+                "ioengine=libaio, iodepth=32");
+  CHECK(l[3] == "ssdtlm-test");
+  CHECK(l[4] == "Starting 4 threads");
+}
