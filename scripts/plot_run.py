@@ -96,8 +96,10 @@ def mark_groups(axes, summary):
             if i % 2:
                 ax.axvspan(start, end, color="grey", alpha=0.08, lw=0)
             ax.axvline(start, color="grey", lw=0.8, ls="--")
-        axes[0].annotate(group_label(g), (start, 1.0), xycoords=("data", "axes fraction"), xytext=(3, -3),
-                         textcoords="offset points", va="top", fontsize=7, color="dimgrey")
+        # Staggered downwards, so that the labels of short groups side by side do not overlap.
+        axes[0].annotate(group_label(g), (start, 1.0), xycoords=("data", "axes fraction"),
+                         xytext=(3, -3 - 9 * (i % 4)), textcoords="offset points", va="top", fontsize=7,
+                         color="dimgrey")
 
 
 def plot_timeseries(out, summary, rows, title):
