@@ -86,7 +86,8 @@ nlohmann::json group_summary(Platform& p, const GroupRecorder& r) {
     }
     out.push_back({{"group", gi},
                    {"jobs", names},
-                   {"start_s", double(grp.begin_ps) / 1e12},
+                   {"started", grp.begun},  // false: stopped before it began (exit_what=all, steady state)
+                   {"start_s", double(grp.begun ? grp.begin_ps : from.at_ps) / 1e12},
                    {"end_s", double(to.at_ps) / 1e12},
                    {"ios", s.ios[0] + s.ios[1]},
                    {"read_ios", s.ios[0]},
