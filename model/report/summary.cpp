@@ -360,9 +360,10 @@ std::string summary_text(const nlohmann::json& s) {
       const auto& w = g["waf"];
       add(std::snprintf(line, sizeof line,
                         "group %-5llu %.4f..%.4f s (%s): %llu I/Os, %.0f IOPS, %.1f MB/s, WAF %.3f (UD %.3f, GUD %.3f, "
-                        "MD %.3f, GMD %.3f)\n",
+                        "MD %.3f, GMD %.3f)%s\n",
                         u(g["group"]), d(g["start_s"]), d(g["end_s"]), names.c_str(), u(g["ios"]), d(g["iops"]),
-                        d(g["mbps"]), d(w["total"]), d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"])));
+                        d(g["mbps"]), d(w["total"]), d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]),
+                        g.value("started", true) ? "" : " (never started: its jobs were stopped first)"));
     }
   if (s.contains("steadystate"))
     for (const auto& ss : s["steadystate"]) {
