@@ -176,3 +176,17 @@ def test_disable_latencies_drop_their_logs_and_json(bin_dir, tmp_path):
     assert sum(job["latency_us"].values()) == 0
     t = terse_lines(p.stdout)[0]
     assert t[58:78] == ["0%=0"] * 20  # fio: no clat, no percentiles
+
+
+def test_zbd_zone_resets_as_fio_reports_them(bin_dir, tmp_path):
+    """fio (zbd.c, stat.c zbd_write_status): a zonemode=zbd job that writes has "zone_resets" in its JSON and
+    "; N zone resets" on its direction lines."""
+    job = "[global]\nrw=write\nzonemode=zbd\nbs=64k\niodepth=4\nio_size=300m\n[z]\n"
+    drive = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2", "--set",
+             "geometry.blocks_per_plane=256", "--set", "geometry.pages_per_block=32", "--set", "buffer.bytes=1M",
+             "--set", "precondition.drive_writes=0", "--set", "precondition.fill=false", "--set", "zns.enabled=true"]
+    p = run(bin_dir, tmp_path, "--output-format", "normal", "--quiet", job=job, drive=drive)
+    assert p.returncode == 0, p.stderr
+    resets = json.loads((tmp_path / "out" / "fio.json").read_text())["jobs"][0]["zone_resets"]
+    assert resets > 0  # 300 MiB through a ~200 MiB namespace: the zones written again are reset first
+    assert "write: IOPS=" in p.stdout and "msec); %d zone resets\n" % resets in p.stdout

@@ -9,6 +9,8 @@
 #include <ctime>
 #include <map>
 
+#include "workload/placement/zbd_workload.h"
+
 namespace ssdtlm {
 
 namespace {
@@ -27,6 +29,8 @@ struct Entry {
   const LatencyTarget* lt = nullptr;   // fio's latency-target search (the first job's)
   LatencyTargetParams lt_params;
   uint64_t iodepth = 1;                // the first job's queues x queue depth (fio's iodepth)
+  bool count_zone_resets = false;      // fio: zonemode=zbd jobs that write or trim report their zone resets
+  uint64_t zone_resets = 0;
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -195,6 +199,11 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     }
     merge(entries[at], host.job_stats(j));
     Entry& e = entries[at];
+    const WorkloadParams& wp = params.jobs[j].workload;
+    if (wp.zbd.on && (wp.read_fraction < 1 || wp.trim_fraction > 0)) {
+      e.count_zone_resets = true;
+      if (auto* z = dynamic_cast<const ZbdWorkload*>(host.job(j).workload)) e.zone_resets += z->resets();
+    }
     if (!e.ss) e.ss = host.job_steady_state(j);
     if (!e.lt && (e.lt = host.job_latency_target(j))) e.lt_params = params.jobs[j].workload.pacing.latency;
     const uint64_t start = host.job_start_ps(j);
@@ -292,6 +301,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       job["latency_window"] = 0;
     }
     if (e.ss) job["steadystate"] = steady_state_json(*e.ss);
+    if (e.count_zone_resets) job["zone_resets"] = e.zone_resets;
     jobs.push_back(std::move(job));
   }
 

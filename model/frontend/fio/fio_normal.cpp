@@ -102,14 +102,15 @@ void show_percentiles(Out& out, const char* pre, const Json& percentile) {
 }
 
 // fio's show_ddir_status for one direction of an entry.
-void show_ddir(Out& out, const Json& dir, const char* name, const FioTextEntry& e, const FioGroupStats& rs) {
+void show_ddir(Out& out, const Json& dir, const char* name, const FioTextEntry& e, const FioGroupStats& rs,
+               const std::string& zone_resets) {
   const ull runt = u(dir, "runtime");
   if (!runt) return;
   const ull bytes = u(dir, "io_bytes"), bw = 1000 * bytes / runt, iops = 1000 * u(dir, "total_ios") / runt;
-  out.printf("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name, fio_num2str(iops, e.sig_figs, 1, false, FioUnit::None).c_str(),
+  out.printf("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", name, fio_num2str(iops, e.sig_figs, 1, false, FioUnit::None).c_str(),
              fio_num2str(bw, e.sig_figs, 1, rs.pow2, FioUnit::BytePerSec).c_str(),
              fio_num2str(bw, e.sig_figs, 1, !rs.pow2, FioUnit::BytePerSec).c_str(),
-             fio_num2str(bytes, e.sig_figs, 1, rs.pow2, FioUnit::Byte).c_str(), runt);
+             fio_num2str(bytes, e.sig_figs, 1, rs.pow2, FioUnit::Byte).c_str(), runt, zone_resets.c_str());
   display_lat(out, "slat", dir.at("slat_ns"));
   display_lat(out, "clat", dir.at("clat_ns"));
   display_lat(out, " lat", dir.at("lat_ns"));
@@ -203,11 +204,13 @@ void show_job(Out& out, const Json& job, const FioTextEntry& e, const FioGroupSt
                error, int(getpid()), when.c_str());
   if (!e.description.empty()) out.printf("  Description  : [%s]\n", e.description.c_str());
   const bool mixed = rs.unified == "mixed";
+  // fio's zbd_write_status: a zonemode=zbd job that writes reports its zone resets on each direction's line
+  const std::string resets = job.contains("zone_resets") ? "; " + std::to_string(u(job, "zone_resets")) + " zone resets" : "";
   static const char* const kName[3] = {"read", "write", "trim"};
   for (int k = 0; k < 3; ++k)
     if (const Json* dir = fio_direction(job, k); dir && u(*dir, "io_bytes"))
-      show_ddir(out, *dir, mixed ? "mixed" : kName[k], e, rs);
-  if (rs.unified == "both" && job.contains("mixed")) show_ddir(out, job.at("mixed"), "mixed", e, rs);
+      show_ddir(out, *dir, mixed ? "mixed" : kName[k], e, rs, resets);
+  if (rs.unified == "both" && job.contains("mixed")) show_ddir(out, job.at("mixed"), "mixed", e, rs, resets);
   show_lat(out, job.at("latency_ns"), "nsec");
   show_lat(out, job.at("latency_us"), "usec");
   show_lat(out, job.at("latency_ms"), "msec");
