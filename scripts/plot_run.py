@@ -9,6 +9,9 @@ all along is left out, and so is a panel with nothing left.
 Writes OUT_DIR/latency_cdf.png: the CDF on a log latency axis, and beside it the tail on a "nines" axis
 (1 - CDF, log scale) with p99, p99.9 and p99.99 of each operation marked.
 With stats.lpn_writes, also OUT_DIR/lpn_writes_cdf.png (how writes spread over logical pages).
+A run of several stonewall groups (summary.json "groups": a fill, then random writes, ...) gets each group's
+span shaded and labelled with its jobs, IOPS and WAF on the time series, and per-group figures in the titles
+(the latency distribution is the whole run's).
 """
 import argparse
 import csv
@@ -66,6 +69,39 @@ def panels_with_data(rows):
     return out
 
 
+def group_label(g):
+    """A stonewall group in a few words: its number, jobs, IOPS and WAF."""
+    jobs = ",".join(g["jobs"])
+    if len(jobs) > 24:
+        jobs = jobs[:21] + "..."
+    return "g%d %s: %.0f IOPS, WAF %.2f" % (g["group"], jobs, g["iops"], g["waf"]["total"])
+
+
+def default_title(out, summary):
+    groups = summary.get("groups")
+    if not groups:
+        return "%s: %.0f IOPS, WAF %.2f" % (out.name, summary["host"]["iops"], summary["waf"]["total"])
+    return "%s: %s" % (out.name, "; ".join("g%d %.0f IOPS, WAF %.2f" % (g["group"], g["iops"], g["waf"]["total"])
+                                            for g in groups))
+
+
+def mark_groups(axes, summary):
+    """Shades each stonewall group's span (alternately) and labels it on the top panel."""
+    groups = summary.get("groups")
+    if not groups:
+        return
+    for i, g in enumerate(groups):
+        start, end = g["start_s"], g["end_s"]
+        for ax in axes:
+            if i % 2:
+                ax.axvspan(start, end, color="grey", alpha=0.08, lw=0)
+            ax.axvline(start, color="grey", lw=0.8, ls="--")
+        # Staggered downwards, so that the labels of short groups side by side do not overlap.
+        axes[0].annotate(group_label(g), (start, 1.0), xycoords=("data", "axes fraction"),
+                         xytext=(3, -3 - 9 * (i % 4)), textcoords="offset points", va="top", fontsize=7,
+                         color="dimgrey")
+
+
 def plot_timeseries(out, summary, rows, title):
     t = [float(r["t_ms"]) / 1e3 for r in rows]
     panels = panels_with_data(rows)
@@ -80,14 +116,17 @@ def plot_timeseries(out, summary, rows, title):
         ax.grid(True, alpha=0.3)
         if len(series) > 1:
             ax.legend(loc="best", fontsize=8)
+    mark_groups(list(axes[:, 0]), summary)
     axes[-1, 0].set_xlabel("simulated time (s)")
-    fig.suptitle(title or "%s: %.0f IOPS, WAF %.2f" % (out.name, summary["host"]["iops"], summary["waf"]["total"]))
+    fig.suptitle(title or default_title(out, summary), fontsize=10 if summary.get("groups") else None)
     fig.tight_layout()
     path = out / "timeseries.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     print("timeseries panels: " + "; ".join("%s (%s)" % (label, ", ".join(n for n, _ in series))
                                             for label, series in panels))
+    if summary.get("groups"):
+        print("groups: " + "; ".join(group_label(g) for g in summary["groups"]))
     return path
 
 
@@ -145,7 +184,17 @@ def plot_latency(out, summary, cdf, title):
     tail.set_title("tail")
     if tail.lines:
         tail.legend(loc="lower left")
-    fig.suptitle(title or "%s: latency" % out.name)
+    groups = summary.get("groups")
+    if title:
+        fig.suptitle(title)
+    elif groups:  # the distribution is the whole run's; each group's p99 in the title
+        parts = []
+        for g in groups:
+            lat = [(op, g["latency_us"][op]) for op in ("read", "write") if g["latency_us"][op]["count"]]
+            parts.append("g%d %s" % (g["group"], ", ".join("%s p99 %.0f us" % (op, l["p99"]) for op, l in lat) or "-"))
+        fig.suptitle("%s: latency, all groups (%s)" % (out.name, "; ".join(parts)), fontsize=10)
+    else:
+        fig.suptitle("%s: latency" % out.name)
     fig.tight_layout()
     path = out / "latency_cdf.png"
     fig.savefig(path, dpi=110)

@@ -13,6 +13,9 @@ inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 inline sc_core::sc_time ps_time(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
 inline uint64_t ns_to_ps(double ns) { return uint64_t(std::llround(ns * 1e3)); }
 inline uint64_t us_to_ps(double us) { return uint64_t(std::llround(us * 1e6)); }
+// Integer nanoseconds to picoseconds and a sum, both saturating at kNever (an unbounded setting stays unbounded).
+inline uint64_t ns_ps(uint64_t ns) { return ns > kNever / 1000 ? kNever : ns * 1000; }
+inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > kNever - b ? kNever : a + b; }
 
 // Process activations of the model's own SC_METHODs (the kernel cost that scales with I/O count).
 inline uint64_t& kernel_activations() {

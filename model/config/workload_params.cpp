@@ -146,6 +146,9 @@ IoLogParams read_log_params(const Config& c) {
   p.issue_time = c.b("workload.log_issue_time");
   p.prio = c.b("workload.log_prio");
   p.per_job = c.b("workload.log_per_job");
+  p.no_lat = c.b("workload.disable_lat");
+  p.no_clat = c.b("workload.disable_clat");
+  p.no_slat = c.b("workload.disable_slat");
   return p;
 }
 

@@ -18,6 +18,9 @@ struct IoLogParams {
   bool issue_time = false;          // fio log_issue_time: the issue-time column (ns since the job's epoch)
   bool prio = false;                // fio log_prio: the priority column as 0x%04x (always 0: no priorities)
   bool per_job = true;              // fio per_job_logs: the job's index in the file name
+  // fio disable_lat / disable_clat / disable_slat: that latency is not recorded (no log file; no clat
+  // histogram entries without clat) and fio.json reports it empty
+  bool no_lat = false, no_clat = false, no_slat = false;
   bool any() const { return !bw.empty() || !lat.empty() || !iops.empty() || !hist.empty(); }
 };
 

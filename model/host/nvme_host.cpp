@@ -57,8 +57,6 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
   into.last_complete_ps = now;
 }
 
-uint64_t ns_ps(uint64_t ns) { return ns > kNever / 1000 ? kNever : ns * 1000; }
-uint64_t sat_add(uint64_t a, uint64_t b) { return a > kNever - b ? kNever : a + b; }
 }  // namespace
 
 NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs)
@@ -72,6 +70,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     j->first_queue = uint32_t(queue_job_.size());
     j->arrivals.reseed(j->pace.arrival_seed);
     j->group_start = j->pace.stonewall || jobs_.empty() ? jobs_.size() : jobs_.back()->group_start;
+    j->group = jobs_.empty() ? 0 : jobs_.back()->group + (j->group_start == jobs_.size() ? 1 : 0);
     if (!j->pace.wait_for.empty())  // validated: names an earlier job (check_job_dependencies)
       for (size_t k = 0; k < jobs_.size(); ++k)
         if (wait_for_names(j->pace.wait_for, jobs_[k]->spec.name)) j->waits.push_back(k);
@@ -96,6 +95,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     jobs_.push_back(std::move(j));
   }
   queue_outstanding_.assign(queue_job_.size(), 0);
+  group_state_.assign(groups(), 0);
   heap_.reserve(depth);
   host_isock.register_nb_transport_bw(this, &NvmeHost::nb_transport_bw);
   SC_HAS_PROCESS(NvmeHost);
@@ -205,6 +205,10 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   j.state = State::Running;
   j.delayed = false;
   j.start_ps = now;
+  if (group_state_[j.group] == 0) {
+    group_state_[j.group] = 1;
+    if (group_observer_) group_observer_(j.group, true, now);
+  }
   start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
   j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
   j.gate_ps = now;
@@ -235,25 +239,6 @@ void NvmeHost::begin(Job& j, uint64_t now) {
   }
 }
 
-// Starts the waiting jobs whose earlier groups have all finished.
-void NvmeHost::release_waiting(uint64_t now) {
-  size_t first_unfinished = 0;
-  while (first_unfinished < jobs_.size() && jobs_[first_unfinished]->state == State::Done) ++first_unfinished;
-  for (auto& jp : jobs_) {
-    Job& j = *jp;
-    if (j.state != State::Waiting || j.delayed || j.group_start > first_unfinished) continue;
-    bool waiting = false;
-    for (size_t k : j.waits) waiting |= jobs_[k]->state != State::Done;
-    if (waiting) continue;
-    if (j.pace.start_delay_ns) {
-      j.delayed = true;
-      arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));
-    } else {
-      begin(j, now);
-    }
-  }
-}
-
 void NvmeHost::stop_issuing(Job& j) {
   j.exhausted = true;
   j.have_next = false;
@@ -270,6 +255,7 @@ void NvmeHost::finish(Job& j) {
   j.state = State::Done;
   ++done_jobs_;
   if (j.pace.exit_what != ExitWhat::None) exit_others(j);
+  group_done(j.group);
   if (done_jobs_ == jobs_.size()) {
     stop();
     return;

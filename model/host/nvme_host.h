@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,6 +92,12 @@ class NvmeHost : public sc_core::sc_module {
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
   const SteadyState* job_steady_state(size_t j) const { return jobs_[j]->ss.get(); }  // null: no ss
   const LatencyTarget* job_latency_target(size_t j) const { return jobs_[j]->lt.get(); }  // null: none
+  // Stonewall groups: a job with workload.stonewall starts the next (the first job starts group 0). A group
+  // begins when its first job starts and ends when its last job is done; the observer hears both, in order.
+  using GroupObserver = std::function<void(size_t group, bool begins, uint64_t now_ps)>;
+  void set_group_observer(GroupObserver f) { group_observer_ = std::move(f); }
+  size_t groups() const { return jobs_.empty() ? 0 : jobs_.back()->group + 1; }
+  size_t job_group(size_t j) const { return jobs_[j]->group; }
   // Job j's log (fio's write_*_log): told every completion its statistics count, and its end. Not owned.
   void set_log(size_t j, CompletionLog* log) { jobs_[j]->log = log; }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
@@ -114,6 +121,7 @@ class NvmeHost : public sc_core::sc_module {
     JobPacing pace;
     uint32_t first_queue = 0;
     size_t group_start = 0;  // first job of its stonewall group: every job before it must finish first
+    size_t group = 0;        // its stonewall group's number (0, 1, ...)
     std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
     bool exited = false;        // stopped by another job's exit_what
     RateWindows bw_windows, iops_windows;
@@ -162,6 +170,7 @@ class NvmeHost : public sc_core::sc_module {
   void stop_issuing(Job& j);
   void finish(Job& j);
   void exit_others(const Job& j);
+  void group_done(size_t group);  // tells the observer when the group's last job is done
   void steady(const Job& j);                              // fio's steady state reached: j's group stops
   bool steady_timer(Job& j, uint64_t now);                // an interval's end: decide; true = j's group stopped
   void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
@@ -187,6 +196,8 @@ class NvmeHost : public sc_core::sc_module {
   bool flows_ = false;      // some job is in a flow
   bool flow_pass_ = false;  // retry_flows is running
   uint64_t flow_events_ = 0;  // I/Os counted, joins and leaves of every flow
+  GroupObserver group_observer_;
+  std::vector<uint8_t> group_state_;  // per group: 0 waiting, 1 begun, 2 ended
   bool stopped_ = false;
   uint64_t hold_ps_ = 0;      // hold_until
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)

@@ -1,10 +1,30 @@
-// What ends or reshapes a running job besides its workload: fio's exitall (another job ended), steady state
-// (its group's measurement settled), the latency target's depth search and flow control between jobs.
+// What starts, ends or reshapes a job besides its workload: stonewall groups and wait_for (when a waiting job
+// starts), fio's exitall (another job ended), steady state (its group's measurement settled), the latency
+// target's depth search and flow control between jobs.
 #include "host/nvme_host.h"
 
 #include "common/sim_time.h"
 
 namespace ssdtlm {
+
+// Starts the waiting jobs whose earlier groups have all finished.
+void NvmeHost::release_waiting(uint64_t now) {
+  size_t first_unfinished = 0;
+  while (first_unfinished < jobs_.size() && jobs_[first_unfinished]->state == State::Done) ++first_unfinished;
+  for (auto& jp : jobs_) {
+    Job& j = *jp;
+    if (j.state != State::Waiting || j.delayed || j.group_start > first_unfinished) continue;
+    bool waiting = false;
+    for (size_t k : j.waits) waiting |= jobs_[k]->state != State::Done;
+    if (waiting) continue;
+    if (j.pace.start_delay_ns) {
+      j.delayed = true;
+      arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));
+    } else {
+      begin(j, now);
+    }
+  }
+}
 
 // fio's exitall: a job that finishes stops the others of its exit_what scope. A running job stops issuing (what
 // it has in flight completes); a job that has not started never starts.
@@ -23,8 +43,17 @@ void NvmeHost::exit_others(const Job& j) {
     } else {
       k.state = State::Done;  // a pending start-delay timer finds it done
       ++done_jobs_;
+      group_done(k.group);
     }
   }
+}
+
+void NvmeHost::group_done(size_t group) {
+  if (group_state_[group] != 1) return;  // not begun (a group stopped before it started), or ended already
+  for (auto& k : jobs_)
+    if (k->group == group && k->state != State::Done) return;
+  group_state_[group] = 2;
+  if (group_observer_) group_observer_(group, false, now_ps());
 }
 
 // The job's steady-state group (one SteadyState shared) stops as fio terminates them: running jobs stop issuing,

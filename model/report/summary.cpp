@@ -14,7 +14,6 @@
 
 namespace ssdtlm {
 
-namespace {
 nlohmann::json latency_json(const Histogram& h) {
   auto us = [](uint64_t ns) { return double(ns) / 1e3; };
   return {{"count", h.count()},        {"min", us(h.min())},           {"mean", h.mean() / 1e3},
@@ -22,6 +21,8 @@ nlohmann::json latency_json(const Histogram& h) {
           {"p95", us(h.quantile(0.95))}, {"p99", us(h.quantile(0.99))}, {"p999", us(h.quantile(0.999))},
           {"p9999", us(h.quantile(0.9999))}, {"max", us(h.max())}};
 }
+
+namespace {
 
 // Host reads by how the controller served them (ReadPath): count and mean latency per path.
 nlohmann::json read_paths_json(const HostStats& h) {
@@ -351,6 +352,19 @@ std::string summary_text(const nlohmann::json& s) {
       add(std::snprintf(line, sizeof line, "job %-7s %.4f..%.4f s: %llu I/Os, %.0f IOPS, %.1f MB/s%s\n",
                         j["name"].get<std::string>().c_str(), d(j["start_s"]), d(j["start_s"]) + d(j["span_s"]),
                         u(j["ios"]), d(j["iops"]), d(j["mbps"]), j.value("exited", false) ? " (stopped by exit_what)" : ""));
+  if (s.contains("groups"))  // per stonewall group: its jobs' figures and the device's WAF over its span
+    for (const auto& g : s["groups"]) {
+      std::string names;
+      for (const auto& n : g["jobs"]) names += (names.empty() ? "" : ",") + n.get<std::string>();
+      if (names.size() > 40) names = names.substr(0, 37) + "...";
+      const auto& w = g["waf"];
+      add(std::snprintf(line, sizeof line,
+                        "group %-5llu %.4f..%.4f s (%s): %llu I/Os, %.0f IOPS, %.1f MB/s, WAF %.3f (UD %.3f, GUD %.3f, "
+                        "MD %.3f, GMD %.3f)%s\n",
+                        u(g["group"]), d(g["start_s"]), d(g["end_s"]), names.c_str(), u(g["ios"]), d(g["iops"]),
+                        d(g["mbps"]), d(w["total"]), d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]),
+                        g.value("started", true) ? "" : " (never started: its jobs were stopped first)"));
+    }
   if (s.contains("steadystate"))
     for (const auto& ss : s["steadystate"]) {
       char when[48] = "not attained";
@@ -360,8 +374,9 @@ std::string summary_text(const nlohmann::json& s) {
                         ss["criterion"].get<std::string>().c_str(), u(ss["data"]["iops"].size())));
     }
   const auto& w = s["waf"];
-  add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f\n", d(w["total"]),
-                    d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"])));
+  add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f%s\n", d(w["total"]),
+                    d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"]),
+                    s.contains("groups") ? " (the whole run; per group above)" : ""));
   if (s["integrity"]["enabled"].get<bool>())
     add(std::snprintf(line, sizeof line, "integrity   %llu reads checked, %llu errors\n", u(s["integrity"]["checked_reads"]),
                       u(s["integrity"]["errors"])));

@@ -30,6 +30,8 @@ nlohmann::json dram_summary(const Dram& d, double span_ps);
 // The "filesystem" object (workload.filesystem=ext4), null when no job uses one (filesystem_summary.cpp).
 nlohmann::json filesystem_summary(Platform& p);
 std::string latency_cdf_csv(const HostStats& h);
+// summary.json's latency object of a histogram: count, min, mean, stddev, p50 ... p9999, max (us).
+nlohmann::json latency_json(const Histogram& h);
 // A few lines for the terminal.
 std::string summary_text(const nlohmann::json& s);
 

@@ -1,5 +1,6 @@
 #include "sim/command_line.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -51,7 +52,7 @@ bool RunRequest::wants_fst() const { return fst || ends_with_fst(waveform_path);
 std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
          " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
-         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format text|json|json+|fio-json|summary-json] [--quiet]\n"
+         "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format FORMAT[,FORMAT]] [--terse-version N] [--quiet]\n"
          "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
          "       ssdtlm-" + name + " --version\n"
          "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
@@ -59,7 +60,10 @@ std::string usage(const std::string& name) {
          "Sizes take units (4k, 64M, 1GiB), times too (0.7ms, 20ns), ratios a % (25%).\n"
          "--vcd FILE writes the waveform (FST when FILE ends in .fst, as --fst FILE does; FST needs GTKWave's\n"
          "vcd2fst) and FILE.gtkw, its GTKWave layout: gtkwave FILE FILE.gtkw. --vcd-window traces only that span of\n"
-         "simulated time (ms; 100:200, or 100: to the end).\n";
+         "simulated time (ms; 100:200, or 100: to the end).\n"
+         "--output-format: text (the summary; the default), summary-json (summary.json), or fio's formats, several\n"
+         "separated by commas as fio takes them: json (fio's JSON with --fio, else summary.json), json+ (with clat\n"
+         "bins), fio-json, normal (fio's text report), terse (--terse-version 2 to 5, default 3).\n";
 }
 
 std::string config_table() {
@@ -105,6 +109,27 @@ Config platform_config(const PlatformInfo& info) {
   return c;
 }
 
+std::vector<std::string> output_formats(const std::string& value) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (true) {
+    const size_t comma = std::min(value.find(',', at), value.size());
+    const std::string f = value.substr(at, comma - at);
+    if (f != "text" && f != "json" && f != "json+" && f != "fio-json" && f != "summary-json" && f != "normal" &&
+        f != "terse")
+      throw ConfigError("option --output-format: expected text, json, json+, fio-json, summary-json, normal or terse "
+                        "(fio's several separated by commas: normal,json), got '" + value + "'");
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    if (comma == value.size()) break;
+    at = comma + 1;
+  }
+  if (out.size() > 1 && (std::find(out.begin(), out.end(), "text") != out.end() ||
+                         std::find(out.begin(), out.end(), "summary-json") != out.end()))
+    throw ConfigError("option --output-format: text and summary-json stand alone; fio's formats (json, json+, "
+                      "fio-json, normal, terse) combine, got '" + value + "'");
+  return out;
+}
+
 RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
   RunRequest r;
   for (int i = 1; i < argc; ++i) {
@@ -148,10 +173,12 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       if (r.seed.empty()) throw ConfigError("option --seed: expected an integer (sim.seed), got ''");
     } else if (flag == "--output-format") {
       r.format = take();
-      if (r.format != "text" && r.format != "json" && r.format != "json+" && r.format != "fio-json" &&
-          r.format != "summary-json")
-        throw ConfigError("option --output-format: expected text, json, json+, fio-json or summary-json, got '" +
-                          r.format + "'");
+      output_formats(r.format);  // checked here, before anything runs
+    } else if (flag == "--terse-version") {
+      const std::string v = take();
+      if (v != "2" && v != "3" && v != "4" && v != "5")
+        throw ConfigError("option --terse-version: expected 2, 3, 4 or 5 (fio's terse versions), got '" + v + "'");
+      r.terse_version = v[0] - '0';
     } else if (flag == "--quiet") {
       r.quiet = true;
     } else {

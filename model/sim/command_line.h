@@ -26,13 +26,20 @@ struct RunRequest {
   bool fst = false;                       // --fst
   bool has_window = false;                // --vcd-window given
   std::pair<uint64_t, uint64_t> window{0, ~uint64_t(0)};  // traced span (ps)
-  std::string format = "text";            // --output-format: text, json, json+, fio-json or summary-json
+  // --output-format: text, summary-json, or fio's formats (json, json+, fio-json, normal, terse), several of
+  // those separated by commas as fio takes them (normal,json); text and summary-json stand alone.
+  std::string format = "text";
+  int terse_version = 3;                  // --terse-version (fio's: 2 to 5)
   bool quiet = false;                     // --quiet
   // The option that named the waveform, for messages.
   std::string waveform_option() const { return fst ? "--fst" : "--vcd"; }
   // FST wanted: --fst, or a --vcd path ending in .fst.
   bool wants_fst() const;
 };
+
+// The output formats of an --output-format value, each once, in the order given; throws ConfigError naming
+// --output-format for an unknown one, or text / summary-json combined with another.
+std::vector<std::string> output_formats(const std::string& value);
 
 // Parses argv; throws ConfigError for an unknown option, a missing value or a bad --vcd-window or
 // --output-format (the message for an unknown option carries the usage).

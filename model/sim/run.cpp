@@ -9,6 +9,8 @@
 #include "workload/workload_factory.h"
 #include "frontend/fio/fio_json.h"
 #include "frontend/fio/fio_logs.h"
+#include "frontend/fio/fio_text.h"
+#include "report/group_summary.h"
 #include "report/memory_estimate.h"
 #include "sim/run_outputs.h"
 #include "report/sampler.h"
@@ -111,6 +113,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
     for (size_t j = 0; j < p->host().jobs(); ++j) p->host().set_log(j, logs->job(j));
   }
 
+  GroupRecorder groups(*p);  // the device counters at each stonewall group's end
   sampler.start_clock();
   std::vector<std::string> log_files;
   auto t0 = std::chrono::steady_clock::now();
@@ -131,9 +134,15 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.log_files = std::move(log_files);
   r.summary = make_summary(*p, pre, wall);
   r.summary["memory"]["estimated_bytes"] = estimated;
+  if (p->host().groups() > 1) r.summary["groups"] = group_summary(*p, groups);
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
   if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);
+  if (o.fio_json && (o.fio_normal || o.fio_terse)) {
+    const std::vector<FioTextEntry> entries = fio_text_entries(params, o.fio);
+    if (o.fio_normal) r.fio_normal = fio_normal_report(r.fio_json, entries);
+    if (o.fio_terse) r.fio_terse = fio_terse_report(r.fio_json, entries, o.fio_terse);
+  }
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
   r.lpn_writes_csv = lpn_writes_csv(p->lpn_write_counts());

@@ -21,6 +21,8 @@ struct RunOptions {
   bool quiet = false;                // silence SystemC's informational messages and the warnings we expect
   bool fio_json = false;             // also make fio's JSON layout (RunResult::fio_json)
   bool fio_json_plus = false;        //   with the clat bins (fio's json+)
+  bool fio_normal = false;           // fio's normal report (RunResult::fio_normal; needs fio_json)
+  int fio_terse = 0;                 // fio's terse report in this version (2 to 5; 0 = none; needs fio_json)
   const FioJobFile* fio = nullptr;   // the job file the configuration came from, for fio_json
   std::string log_dir;               // where the jobs' fio logs (workload.log_*) go; empty = the current directory
 };
@@ -28,6 +30,7 @@ struct RunOptions {
 struct RunResult {
   nlohmann::json summary;
   nlohmann::ordered_json fio_json;  // with RunOptions::fio_json (fio's key order)
+  std::string fio_normal, fio_terse;  // with RunOptions::fio_normal, fio_terse
   std::string timeseries_csv;
   std::string latency_cdf_csv;
   std::string lpn_writes_csv;  // only with stats.lpn_writes

@@ -1,5 +1,6 @@
 #include "sim/run_outputs.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -136,14 +137,18 @@ std::string write_incomplete(OutputDir& staged, const Config& c, const RunStuck&
   return (staged.dir() / "incomplete.json").string();
 }
 
-int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,
+int print_result(const RunResult& r, const std::vector<std::string>& formats, bool quiet, const std::string& out_dir,
                  const std::string& prog) {
-  if (format == "summary-json")
+  const auto wants = [&](const char* f) { return std::find(formats.begin(), formats.end(), f) != formats.end(); };
+  if (wants("summary-json")) {
     std::cout << json_text(r.summary) << "\n";
-  else if (format == "fio-json" || format == "json+")
-    std::cout << json_text(r.fio_json) << "\n";
-  else if (!quiet)
-    std::cout << summary_text(r.summary) << "outputs in " << out_dir << "/\n";
+  } else if (wants("text")) {
+    if (!quiet) std::cout << summary_text(r.summary) << "outputs in " << out_dir << "/\n";
+  } else {  // fio's formats, in the order fio prints them (stat.c: terse, json, normal)
+    if (wants("terse")) std::cout << r.fio_terse;
+    if (wants("fio-json") || wants("json") || wants("json+")) std::cout << json_text(r.fio_json) << "\n";
+    if (wants("normal")) std::cout << r.fio_normal;
+  }
   if (r.exit_code)
     std::cerr << prog << ": integrity check failed: " << r.summary["integrity"]["first_error"].get<std::string>()
               << "\n";

@@ -45,8 +45,10 @@ void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool 
 // which the next complete run removes. Returns where it went ("" when it could not be written).
 std::string write_incomplete(OutputDir& staged, const Config& c, const RunStuck& stuck);
 
-// Prints what --output-format asks for; returns the exit status (1 when the integrity check failed).
-int print_result(const RunResult& r, const std::string& format, bool quiet, const std::string& out_dir,
+// Prints what --output-format asks for (output_formats; "json" already resolved to fio-json or summary-json):
+// the text summary, or summary.json, or fio's formats in fio's order (terse, json, normal); returns the exit
+// status (1 when the integrity check failed).
+int print_result(const RunResult& r, const std::vector<std::string>& formats, bool quiet, const std::string& out_dir,
                  const std::string& prog);
 
 }  // namespace ssdtlm

@@ -1,8 +1,11 @@
 #include "sim/runner.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "config/params.h"
+#include "frontend/fio/fio_text.h"
+#include "sim/version.h"
 #include "workload/trace/trace_reader.h"
 #include "report/output_dir.h"
 #include "sim/run_outputs.h"
@@ -38,15 +41,21 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   ro.vcd_end_ps = req.window.second;
   ro.progress = !req.quiet;
   ro.quiet = req.quiet;
-  // fio's layout: always with --fio (fio.json), and on stdout for fio-json, json+ and, from a job file, json.
-  if (req.format == "json") req.format = fio ? "fio-json" : "summary-json";
-  ro.fio_json = req.format == "fio-json" || req.format == "json+" || fio != nullptr;
-  ro.fio_json_plus = req.format == "json+";
+  // fio's layout: always with --fio (fio.json), and for fio-json, json+, normal, terse and, from a job file, json.
+  std::vector<std::string> formats = output_formats(req.format);
+  const auto wants = [&](const char* f) { return std::find(formats.begin(), formats.end(), f) != formats.end(); };
+  if (formats.size() == 1 && formats[0] == "json") formats[0] = fio ? "fio-json" : "summary-json";
+  ro.fio_json_plus = wants("json+");
+  ro.fio_normal = wants("normal");
+  ro.fio_terse = wants("terse") ? req.terse_version : 0;
+  ro.fio_json = wants("fio-json") || wants("json") || ro.fio_json_plus || ro.fio_normal || ro.fio_terse || fio != nullptr;
   ro.fio = fio.get();
   // Where the results go is checked before the simulation, not after it.
   if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());
   OutputDir staged(req.out_dir);
   ro.log_dir = staged.staging().string();
+  // fio prints its job lines, its version and "Starting N processes" before running.
+  if (ro.fio_normal && fio) std::cout << fio_normal_header(*fio, std::string("ssdtlm-") + project_version()) << std::flush;
   RunResult r;
   try {
     r = simulate(c, info, ro);
@@ -58,7 +67,7 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
     return 3;
   }
   write_outputs(staged, c, r, ro.fio_json);
-  return print_result(r, req.format, req.quiet, req.out_dir, prog);
+  return print_result(r, formats, req.quiet, req.out_dir, prog);
 }
 
 }  // namespace

@@ -286,6 +286,9 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["log_issue_time"] = s.log.issue_time;
     c["log_prio"] = s.log.prio;
     c["log_per_job"] = s.log.per_job;
+    c["disable_lat"] = s.log.no_lat;
+    c["disable_clat"] = s.log.no_clat;
+    c["disable_slat"] = s.log.no_slat;
     // fio's verify phase: a job that writes reads back what it wrote (verify=null too: it reads, it does not
     // compare); a job that only reads checks what it reads, with no I/O of its own.
     const bool verifying = s.verify != "0" && s.do_verify && d.w;

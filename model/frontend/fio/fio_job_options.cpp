@@ -167,6 +167,14 @@ void Interpreter::apply(Spec& s, const Line& l) {
     s.log.prio = flag(l);
   } else if (key == "per_job_logs") {
     s.log.per_job = flag(l);
+  } else if (key == "disable_lat") {
+    s.log.no_lat = flag(l);
+  } else if (key == "disable_clat") {
+    s.log.no_clat = flag(l);
+  } else if (key == "disable_slat") {
+    s.log.no_slat = flag(l);
+  } else if (key == "gtod_reduce") {  // fio: disables the latencies (and bandwidth sampling, not modelled)
+    if (flag(l)) s.log.no_lat = s.log.no_clat = s.log.no_slat = true;
   } else if (key == "log_store_compressed") {
     if (flag(l)) not_modelled(l, "compressed logs (.fz): ssdtlm writes fio's plain text logs");
   } else if (key == "log_alternate_epoch") {

@@ -9,6 +9,8 @@
 #include <ctime>
 #include <map>
 
+#include "workload/placement/zbd_workload.h"
+
 namespace ssdtlm {
 
 namespace {
@@ -23,8 +25,12 @@ struct Entry {
   uint64_t job_start_ps = 0;          // the earliest start of the merged jobs
   const SteadyState* ss = nullptr;     // fio's steady state (one per report group)
   FioReportOptions report;             // the first job's (fio: the group's)
+  bool no_clat = false, no_lat = false;  // fio's disable_clat, disable_lat (the first job's)
   const LatencyTarget* lt = nullptr;   // fio's latency-target search (the first job's)
   LatencyTargetParams lt_params;
+  uint64_t iodepth = 1;                // the first job's queues x queue depth (fio's iodepth)
+  bool count_zone_resets = false;      // fio: zonemode=zbd jobs that write or trim report their zone resets
+  uint64_t zone_resets = 0;
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
 };
 
@@ -75,8 +81,11 @@ nlohmann::ordered_json zero_lat() { return {{"min", 0}, {"max", 0}, {"mean", 0.0
 
 // One direction of a job; agg_bytes_per_s: the group's aggregate bandwidth in this direction (bw_agg).
 nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t bytes, double runtime_s, const RateStat& bw,
-                                 const RateStat& iops, double agg_bytes_per_s, const FioReportOptions& r, bool bins) {
-  const std::vector<double>* list = r.percentiles.empty() ? &fio_percentiles() : &r.percentiles;
+                                 const RateStat& iops, double agg_bytes_per_s, const Entry& e, bool bins) {
+  const FioReportOptions& r = e.report;
+  std::vector<double> sorted = r.percentiles;  // fio sorts the list (calc_clat_percentiles)
+  std::sort(sorted.begin(), sorted.end());
+  const std::vector<double>* list = r.percentiles.empty() ? &fio_percentiles() : &sorted;
   const Histogram none;  // slat: the model has no submission cost
   const uint64_t runtime_ms = uint64_t(runtime_s * 1e3 + 0.5);
   const double bw_bytes = runtime_s > 0 ? double(bytes) / runtime_s : 0.0;
@@ -92,8 +101,9 @@ nlohmann::ordered_json direction(const Histogram& h, uint64_t ios, uint64_t byte
           {"short_ios", 0},
           {"drop_ios", 0},
           {"slat_ns", r.slat_percentiles ? lat_object(none, list, false) : zero_lat()},
-          {"clat_ns", lat_object(h, r.clat_percentiles ? list : nullptr, bins)},
-          {"lat_ns", lat_object(h, r.lat_percentiles ? list : nullptr, false)},
+          // fio's disable_clat / disable_lat: that latency is not recorded
+          {"clat_ns", e.no_clat ? zero_lat() : lat_object(h, r.clat_percentiles ? list : nullptr, bins)},
+          {"lat_ns", e.no_lat ? zero_lat() : lat_object(h, r.lat_percentiles ? list : nullptr, false)},
           {"bw_min", uint64_t(bw.min)},
           {"bw_max", uint64_t(bw.max)},
           {"bw_agg", bw.n ? agg : 0.0},
@@ -181,11 +191,19 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       e.groupid = fj ? fj->group : int(group >= 0 ? group : 0);
       if (fj) e.options = options_json(fj->options);
       if (fj) e.report = fj->report;
+      e.no_clat = params.jobs[j].log.no_clat;
+      e.iodepth = uint64_t(params.jobs[j].queues) * params.jobs[j].queue_depth;
+      e.no_lat = params.jobs[j].log.no_lat;
       entries.push_back(std::move(e));
       if (group >= 0) by_group[group] = at;
     }
     merge(entries[at], host.job_stats(j));
     Entry& e = entries[at];
+    const WorkloadParams& wp = params.jobs[j].workload;
+    if (wp.zbd.on && (wp.read_fraction < 1 || wp.trim_fraction > 0)) {
+      e.count_zone_resets = true;
+      if (auto* z = dynamic_cast<const ZbdWorkload*>(host.job(j).workload)) e.zone_resets += z->resets();
+    }
     if (!e.ss) e.ss = host.job_steady_state(j);
     if (!e.lt && (e.lt = host.job_latency_target(j))) e.lt_params = params.jobs[j].workload.pacing.latency;
     const uint64_t start = host.job_start_ps(j);
@@ -235,9 +253,9 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     // fio's directions: read, write, trim; with unified_rw_reporting=mixed one "mixed" instead, =both all four.
     const FioReportOptions& r = e.report;
     if (r.unified != "mixed") {
-      job["read"] = direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s, s.bw[0], s.iops[0], agg[0], r, json_plus);
-      job["write"] = direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s, s.bw[1], s.iops[1], agg[1], r, json_plus);
-      job["trim"] = direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s, s.bw[2], s.iops[2], agg[2], r, json_plus);
+      job["read"] = direction(s.latency[0], s.ios[0], s.bytes[0], runtime_s, s.bw[0], s.iops[0], agg[0], e, json_plus);
+      job["write"] = direction(s.latency[1], s.ios[1], s.bytes[1], runtime_s, s.bw[1], s.iops[1], agg[1], e, json_plus);
+      job["trim"] = direction(s.trim_latency, s.trims, s.trim_bytes, runtime_s, s.bw[2], s.iops[2], agg[2], e, json_plus);
     }
     if (r.unified != "none") {
       RateStat bw_all, iops_all;  // fio's mixed samples: every direction's windows
@@ -246,7 +264,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         iops_all.merge(s.iops[d]);
       }
       job["mixed"] = direction(lat, s.ios[0] + s.ios[1] + s.trims, s.bytes[0] + s.bytes[1] + s.trim_bytes, runtime_s,
-                               bw_all, iops_all, agg[0] + agg[1] + agg[2], r, json_plus);
+                               bw_all, iops_all, agg[0] + agg[1] + agg[2], e, json_plus);
     }
     job["sync"] = {{"total_ios", 0}, {"lat_ns", zero_lat()}};
     job["job_runtime"] = uint64_t(runtime_s * 1e3 + 0.5);
@@ -265,6 +283,7 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     for (int i = 0; i < 7; ++i) batch[kBatch[i]] = i == 1 && submits ? 100.0 : 0.0;
     job["iodepth_submit"] = batch;
     job["iodepth_complete"] = batch;
+    if (e.no_clat) lat = Histogram();  // fio: no clat, no latency distribution (io_u_mark_latency)
     job["latency_ns"] = latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1, false, 0);
     job["latency_us"] =
         latency_bins(lat, {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}, 1000, false, 1000);
@@ -275,8 +294,14 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       job["latency_target"] = e.lt_params.target_ns;
       job["latency_percentile"] = e.lt_params.percentile;
       job["latency_window"] = e.lt_params.window_ns / 1000;  // us
+    } else {  // fio without a target (lat_target_init): the depth is the job's iodepth, the target 0
+      job["latency_depth"] = e.iodepth;
+      job["latency_target"] = 0;
+      job["latency_percentile"] = 100.0;
+      job["latency_window"] = 0;
     }
     if (e.ss) job["steadystate"] = steady_state_json(*e.ss);
+    if (e.count_zone_resets) job["zone_resets"] = e.zone_resets;
     jobs.push_back(std::move(job));
   }
 

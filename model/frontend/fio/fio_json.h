@@ -13,8 +13,10 @@
 //   bw_* / iops_* from the job's windows of bwavgtime / iopsavgtime (HostStats::bw, iops), iodepth_level from the
 //   depth at each submission; json_plus adds clat_ns.bins (fio's json+).
 //   steadystate (jobs with ss_dur): as fio's, see steady_state_json.
-//   latency_depth, latency_target (ns), latency_percentile, latency_window (us) for jobs with latency_target;
-//   error 110 (ETIMEDOUT) when the target is missed at depth 1.
+//   zone_resets: zonemode=zbd jobs that write or trim (fio's count_zone_resets), the zones they reset.
+//   latency_depth, latency_target (ns), latency_percentile, latency_window (us): the search's for jobs with
+//   latency_target (error 110, ETIMEDOUT, when the target is missed at depth 1); otherwise, as fio, the job's
+//   iodepth, 0, 100 and 0.
 //
 // Jobs whose workload.report_group is the same value >= 0 are one entry (fio's group_reporting): their
 // histograms and counters are merged, the runtime is the longest.

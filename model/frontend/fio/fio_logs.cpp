@@ -33,6 +33,12 @@ const std::string& prefix_of(const IoLogParams& p, int kind) {
   }
 }
 
+// Whether the job writes this log: named, and (fio's disable_lat / disable_clat / disable_slat) not disabled.
+bool writes(const IoLogParams& p, int kind) {
+  if (prefix_of(p, kind).empty()) return false;
+  return !(kind == kSlat && p.no_slat) && !(kind == kClat && p.no_clat) && !(kind == kLat && p.no_lat);
+}
+
 std::string file_name(const IoLogParams& p, int kind, size_t number) {
   const std::string& pre = prefix_of(p, kind);
   return p.per_job ? pre + "_" + kKindName[kind] + "." + std::to_string(number) + ".log"
@@ -52,7 +58,7 @@ class FioJobLog : public CompletionLog {
  public:
   FioJobLog(const std::string& dir, const IoLogParams& p, size_t number) : p_(p) {
     for (int k = 0; k < kKinds; ++k) {
-      if (prefix_of(p, k).empty()) continue;
+      if (!writes(p, k)) continue;
       File& f = files_[k];
       f.name = file_name(p, k, number);
       f.path = dir + "/" + f.name + (p.per_job ? "" : ".part" + std::to_string(number));
@@ -88,7 +94,7 @@ class FioJobLog : public CompletionLog {
       average(kClat, ms, io.dir, io.clat_ns);
       average(kLat, ms, io.dir, io.clat_ns);
     }
-    if (files_[kHist].f && p_.hist_ms) histogram(ms, io);
+    if (files_[kHist].f && p_.hist_ms && !p_.no_clat) histogram(ms, io);  // fio: no clat, no clat bins
   }
 
   void finished(uint64_t at_ps) override {
@@ -216,7 +222,7 @@ class FioJobLog : public CompletionLog {
 std::vector<std::string> log_file_names(const IoLogParams& p, size_t number) {
   std::vector<std::string> names;
   for (int k = 0; k < kKinds; ++k)
-    if (!prefix_of(p, k).empty()) names.push_back(file_name(p, k, number));
+    if (writes(p, k)) names.push_back(file_name(p, k, number));
   return names;
 }
 

@@ -69,8 +69,7 @@ const std::set<std::string>& no_effect_options() {
       "mem", "iomem_align", "hugepage-size", "lockmem", "gpu_dev_id", "comm", "job_start_clock_id",
       "thinktime_spin", "thinkcycles", "verify_async", "verify_async_cpus",
       // clocks, statistics, logs and reports
-      "clocksource", "gtod_reduce", "gtod_cpu", "disable_lat", "disable_clat", "disable_slat",
-      "disable_bw_measurement",
+      "clocksource", "gtod_cpu", "disable_bw_measurement",
       "significant_figures", "log_entries", "log_compression", "log_compression_cpus",
       "log_alternate_epoch_clock_id", "stats", "disk_util",
       "block_error_percentiles", "description", "unit_base", "write_iolog",
