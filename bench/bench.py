@@ -39,7 +39,9 @@ streams; randwrite-4k-steady-budget4w runs it under a 4 W power budget
 (-budget100w: a budget that never binds, the same simulated work: the cost of the gate)
 and seqwrite-128k-thermal with the thermal model and APST (docs/power.md; energy is counted in every row, so its
 cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
-over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md).
+over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md);
+app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
+lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -163,6 +165,14 @@ WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
 # TPC-C on the InnoDB-like model (seed 000's TPC-C: its files fill 75 % of the drive, no aging).
 WORKLOADS["app-tpcc"] = APP + ["--set", "workload.app=tpcc", "--set", "workload.app.age_fraction=0",
                                "--set", "workload.app.tpcc_db_fraction=0.75"]
+# Placement-aware apps (docs/placement.md): the CacheLib-like flash cache on 90 % of the drive with its two engines
+# in two FDP RUHs; the lsm on the drive zoned (ZenFS-like: a zone per lifetime class, resets, host zone GC), one
+# queue so that a zone's writes arrive in order.
+WORKLOADS["app-cache-fdp2"] = APP + ["--set", "workload.app=cache", "--set", "workload.app.age_fraction=0",
+                                     "--set", "fdp.enabled=true", "--set", "fdp.ruhs=2", "--set", "workload.app.placement=fdp"]
+WORKLOADS["app-lsm-zns"] = APP + ["--set", "workload.app=lsm", "--set", "workload.app.age_fraction=0",
+                                  "--set", "workload.app.lsm_db_fraction=0.5", "--set", "zns.enabled=true",
+                                  "--set", "workload.app.placement=zns", "--set", "host.queues=1", "--set", "host.queue_depth=32"]
 # The same with 8 user streams: PCStream (per-unit lifetime records, the PC-stream table) against all to stream 0.
 for _app in ("lsm", "gcc"):
     for _pol in ("single", "pcstream"):
