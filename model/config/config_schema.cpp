@@ -219,6 +219,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.app.lsm_l0_trigger", T::Int, 4, 1, 1000, {}, "tables", "lsm: L0 tables that start an L0 -> L1 compaction (level0_file_num_compaction_trigger); L1's target is this x the memtable"},
       {"workload.app.lsm_wal_write_bytes", T::Int, 4096, 4096, 1ll << 24, {}, "bytes", "lsm: bytes per WAL append (one synced group commit)"},
       {"workload.app.lsm_reads_per_write", T::Real, 1.0, 0.0, 1000.0, {}, "ratio", "lsm: 4 KiB table reads (gets missing the cache) per 4 KiB logged"},
+      {"workload.app.lsm_compaction_pick", T::String, "round_robin", 0, 0, {"round_robin", "random"}, "", "lsm: the table a level k >= 1 compaction moves down: round_robin = the next over the key space (the level dies oldest first), random = the table holding a random key (no order in time)"},
       {"workload.app.sqlite_db_fraction", T::Real, 0.04, 0.0001, 0.9, {}, "ratio", "sqlite: database file size as a share of the logical capacity"},
       {"workload.app.sqlite_checkpoint_pages", T::Int, 1000, 1, 1 << 24, {}, "pages", "sqlite: WAL frames that trigger a checkpoint (wal_autocheckpoint)"},
       {"workload.app.tpcc_db_fraction", T::Real, 0.04, 0.0001, 0.95, {}, "ratio", "tpcc: the database's files (tablespaces, ibdata1, redo log) as a share of the logical capacity (seed 000: 0.75 with age_fraction 0, a 75 % full drive)"},

@@ -86,6 +86,7 @@ AppParams read_app_params(const Config& c) {
   p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
   p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
   p.placement = c.s("workload.app.placement");
+  p.lsm_random_pick = c.s("workload.app.lsm_compaction_pick") == "random";
   p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));
   p.cache_fraction = c.d("workload.app.cache_fraction");
   p.cache_soc_fraction = c.d("workload.app.cache_soc_fraction");

@@ -23,8 +23,9 @@ Config drive(std::initializer_list<std::string> more) {
 
 TEST_CASE("lsm on ZNS: zone resets and host zone GC, no write off a write pointer, device WAF 1, data intact",
           "[platform][zns][apps][integrity]") {
-  RunResult r = run_generic(drive({"zns.enabled=true", "zns.max_open=12", "zns.max_active=12",
-                                   "workload.app.placement=zns", "workload.app.lsm_db_fraction=0.3",
+  RunResult r = run_generic(drive({"zns.enabled=true", "zns.max_open=12", "zns.max_active=12", "host.queues=1",
+                                   "workload.app.placement=zns", "workload.app.lsm_db_fraction=0.5",
+                                   "workload.app.lsm_compaction_pick=random",
                                    "workload.io_count=60000"}));
   const auto& s = r.summary;
   INFO(s["app"].dump(1));

@@ -49,6 +49,7 @@ struct AppParams {
   uint32_t lsm_l0_trigger = 4;
   uint64_t lsm_wal_write_bytes = 4096;
   double lsm_reads_per_write = 1.0;
+  bool lsm_random_pick = false;  // lsm_compaction_pick=random (else round_robin)
   // sqlite
   double sqlite_db_fraction = 0.04;
   uint32_t sqlite_checkpoint_pages = 1000;
