@@ -171,7 +171,7 @@ WORKLOADS["app-tpcc"] = APP + ["--set", "workload.app=tpcc", "--set", "workload.
 WORKLOADS["app-cache-fdp2"] = APP + ["--set", "workload.app=cache", "--set", "workload.app.age_fraction=0",
                                      "--set", "fdp.enabled=true", "--set", "fdp.ruhs=2", "--set", "workload.app.placement=fdp"]
 WORKLOADS["app-lsm-zns"] = APP + ["--set", "workload.app=lsm", "--set", "workload.app.age_fraction=0",
-                                  "--set", "workload.app.lsm_db_fraction=0.5", "--set", "zns.enabled=true",
+                                  "--set", "workload.app.lsm_db_fraction=0.45", "--set", "zns.enabled=true",
                                   "--set", "workload.app.placement=zns", "--set", "host.queues=1", "--set", "host.queue_depth=32"]
 # The same with 8 user streams: PCStream (per-unit lifetime records, the PC-stream table) against all to stream 0.
 for _app in ("lsm", "gcc"):

@@ -104,28 +104,27 @@ TEST_CASE("zone store: GC moves the live extents of the emptiest full zone to th
 }
 
 TEST_CASE("zone store: long random create/append/delete with GC keeps every invariant", "[apps][zns]") {
-  ZoneStore zs(small_zones(64, 32, 32), 4);
+  ZoneStore zs(small_zones(32, 32, 32), 4);
   Rng rng(7);
   std::map<FileId, uint64_t> files;
   FileId next = 1;
   for (int i = 0; i < 20000; ++i) {
     std::vector<Extent> out, reads, writes;
     while (zs.gc_wanted()) zs.collect(reads, writes);
-    uint64_t r = rng.below(10);
-    if (files.size() > 40 || (r < 3 && !files.empty())) {
+    const uint64_t r = rng.below(10), n = 1 + rng.below(12);
+    if (zs.live_units() + n > 700 || (r < 3 && !files.empty())) {  // at most ~70 % live: deletes in random order
+      if (files.empty()) continue;
       auto it = files.begin();
       std::advance(it, long(rng.below(files.size())));
       std::vector<uint64_t> resets;
       zs.remove(it->first, resets);
       files.erase(it);
     } else if (r < 6 || files.empty()) {
-      const uint64_t n = 1 + rng.below(20);
       zs.append(next, 0, n, uint16_t(rng.below(3)), out);
       files[next++] = n;
     } else {
       auto it = files.begin();
       std::advance(it, long(rng.below(files.size())));
-      const uint64_t n = 1 + rng.below(8);
       zs.append(it->first, it->second, n, uint16_t(it->first % 3), out);
       it->second += n;
     }
@@ -133,7 +132,7 @@ TEST_CASE("zone store: long random create/append/delete with GC keeps every inva
   }
   CHECK(zs.check() == "");
   CHECK(zs.gc_runs() > 0);
-  CHECK(zs.resets() > 0);
+  CHECK(zs.resets() > zs.gc_runs());
 }
 
 namespace {
@@ -147,7 +146,7 @@ AppParams zoned_lsm() {
   p.lsm_reads_per_write = 0.5;
   p.max_io_bytes = 64 << 10;
   p.placement = "zns";
-  p.zones = small_zones(256, 256, 256);  // 256 MiB in 1 MiB zones
+  p.zones = small_zones(64, 1024, 1024);  // 256 MiB in 4 MiB zones (16 tables each)
   p.zone_gc_free_zones = 4;
   return p;
 }
@@ -156,12 +155,12 @@ AppParams zoned_lsm() {
 TEST_CASE("lsm on zones: every write at its zone's write pointer, reads of written data, resets and host GC",
           "[apps][zns][lsm]") {
   AppParams p = zoned_lsm();
-  p.lsm_db_fraction = 0.6;
+  p.lsm_db_fraction = 0.35;
   p.lsm_random_pick = true;  // tables die in no order in time: zones are left part dead and GC collects them
   AppWorkload w(p, 256ull << 20, false, 200000);
-  const uint64_t zu = 256;
-  std::vector<uint64_t> wp(256, 0);
-  std::vector<std::set<uint16_t>> hints(256);  // the hints written into each zone since its reset
+  const uint64_t zu = 1024;
+  std::vector<uint64_t> wp(64, 0);
+  std::vector<std::set<uint16_t>> hints(64);  // the hints written into each zone since its reset
   IoRequest r;
   uint64_t writes = 0, reads = 0, resets = 0;
   while (w.next(r)) {
@@ -187,7 +186,7 @@ TEST_CASE("lsm on zones: every write at its zone's write pointer, reads of writt
   AppIo& io = w.io();
   INFO("writes " << writes << " reads " << reads << " resets " << resets << " gc " << io.gc_written_units);
   CHECK(resets > 50);
-  CHECK(io.gc_runs > 0);  // the DB is 60 % of the space: zones run low and GC copies live tables
+  CHECK(io.gc_runs > 0);  // tables die in no order: part-dead zones fill the space and GC copies live tables
   CHECK(io.gc_written_units == io.gc_read_units);
   CHECK(io.gc_written_units > 0);
   CHECK(io.zones->check() == "");
@@ -226,10 +225,10 @@ namespace {
 std::string params_error(std::initializer_list<std::string> sets) {
   Config c = platform_config(generic_platform_info());
   for (auto& x : {"workload.pattern=app", "workload.app.age_fraction=0", "precondition.fill=false"}) c.set(x);
-  for (auto& x : sets) c.set(x);
   try {
+    for (auto& x : sets) c.set(x);
     read_params(c);
-  } catch (const ConfigError& e) {
+  } catch (const std::exception& e) {
     return e.what();
   }
   return "";
