@@ -62,7 +62,7 @@ TEST_CASE("lsm on FDP: one RUH per level, data intact through controller GC", "[
   CHECK(used >= 4);  // WAL, L0, L1, L2 at least
 }
 
-TEST_CASE("cache on FDP: SOC and LOC in two RUHs keep their data intact; without placement GC mixes them",
+TEST_CASE("cache on FDP: SOC and LOC in two RUHs keep their data intact, without placement GC mixes them",
           "[platform][fdp][apps][integrity]") {
   const std::string cache = "--set fdp.enabled=true --set fdp.ruhs=2 --set workload.app=cache "
                             "--set workload.app.cache_fraction=0.9 --set workload.app.cache_region_bytes=262144 "

@@ -53,7 +53,7 @@ TEST_CASE("zone store: a class's appends fill its own zone at the write pointer,
   CHECK(zs.check() == "");
 }
 
-TEST_CASE("zone store: a full zone whose files are all deleted is reset; an active one is kept", "[apps][zns]") {
+TEST_CASE("zone store: a full zone whose files are all deleted is reset, an active one is kept", "[apps][zns]") {
   ZoneStore zs(small_zones(), 2);
   std::vector<Extent> out;
   zs.append(1, 0, 20, 1, out);
