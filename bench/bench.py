@@ -41,7 +41,9 @@ and seqwrite-128k-thermal with the thermal model and APST (docs/power.md; energy
 cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
 over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md);
 mixed-70r30w-4k-pctrand50 makes half its random offsets sequential (fio's percentage_random) and flow-1r-3w-4k runs
-a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/fio.md).
+a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/fio.md);
+app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
+lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -165,6 +167,14 @@ WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
 # TPC-C on the InnoDB-like model (seed 000's TPC-C: its files fill 75 % of the drive, no aging).
 WORKLOADS["app-tpcc"] = APP + ["--set", "workload.app=tpcc", "--set", "workload.app.age_fraction=0",
                                "--set", "workload.app.tpcc_db_fraction=0.75"]
+# Placement-aware apps (docs/placement.md): the CacheLib-like flash cache on 90 % of the drive with its two engines
+# in two FDP RUHs; the lsm on the drive zoned (ZenFS-like: a zone per lifetime class, resets, host zone GC), one
+# queue so that a zone's writes arrive in order.
+WORKLOADS["app-cache-fdp2"] = APP + ["--set", "workload.app=cache", "--set", "workload.app.age_fraction=0",
+                                     "--set", "fdp.enabled=true", "--set", "fdp.ruhs=2", "--set", "workload.app.placement=fdp"]
+WORKLOADS["app-lsm-zns"] = APP + ["--set", "workload.app=lsm", "--set", "workload.app.age_fraction=0",
+                                  "--set", "workload.app.lsm_db_fraction=0.45", "--set", "zns.enabled=true",
+                                  "--set", "workload.app.placement=zns", "--set", "host.queues=1", "--set", "host.queue_depth=32"]
 # The same with 8 user streams: PCStream (per-unit lifetime records, the PC-stream table) against all to stream 0.
 for _app in ("lsm", "gcc"):
     for _pol in ("single", "pcstream"):

@@ -351,6 +351,7 @@ Params read_params(const Config& c) {
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
   for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);
+  for (const JobParams& job : p.jobs) check_app_placement(job.workload, p.fdp.enabled, p.streams.zns, p.host_queues);
   if (p.precondition.drive_writes > 0) {
     for (size_t j = 0; j < std::max<size_t>(1, c.job_count()); ++j)
       p.precondition_workloads.push_back(read_workload_params(c.job_config(j)));

@@ -225,6 +225,33 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
                       std::to_string(b.bytes));
 }
 
+void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues) {
+  if (w.pattern != "app") return;
+  const AppParams& p = w.app;
+  if (p.placement == "fdp" && !fdp)
+    throw ConfigError("key 'workload.app.placement': fdp puts FDP placement identifiers on the app's writes; the namespace "
+                      "has no FDP: set fdp.enabled=true");
+  if (p.placement == "fdp" && w.placement.kind != "none")
+    throw ConfigError("key 'workload.dataplacement': the app places its own writes (workload.app.placement=fdp); "
+                      "leave workload.dataplacement at none, got " + w.placement.kind);
+  if (p.placement == "zns" && !zns)
+    throw ConfigError("key 'workload.app.placement': zns places the app's files in zones; the namespace is not zoned: "
+                      "set zns.enabled=true");
+  if (p.placement == "zns" && p.app != "lsm")
+    throw ConfigError("key 'workload.app.placement': zns needs an app that only appends to its files (lsm); " + p.app +
+                      " rewrites file data in place, which a zone's write pointer refuses");
+  if (p.placement != "zns" && zns)
+    throw ConfigError("key 'workload.app.placement': on a zoned namespace (zns.enabled) the app's files must go to zones; "
+                      "set workload.app.placement=zns, got " + p.placement);
+  if (p.placement == "zns" && host_queues > 1)
+    throw ConfigError("key 'host.queues': workload.app.placement=zns writes each zone at its write pointer, so a zone's "
+                      "writes must reach the drive in the order the app issued them (Linux keeps them so with zone write "
+                      "locking); the host model keeps that order on one queue: expected 1, got " + std::to_string(host_queues));
+  if (p.placement == "zns" && p.zones.max_active == 1)
+    throw ConfigError("key 'zns.max_active': workload.app.placement=zns keeps a zone per lifetime class and one for its GC; "
+                      "expected 0 (no limit) or at least 2, got 1");
+}
+
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed) {
   if (w.verify && (w.pattern == "app" || w.pattern == "trace"))

@@ -68,6 +68,10 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
 // workload.io_bytes, workload.runtime_ms not all 0 (timed); workload.read_fraction + workload.trim_fraction
 // at most 1; pattern=app: precondition.fill with workload.app.trim (timed), workload.app.max_io_bytes
 // against buffer.bytes. `timed`: the job's timed workload (else its preconditioning writes).
+// workload.app.placement against the namespace: fdp needs fdp.enabled and no workload.dataplacement; zns needs
+// zns.enabled, an append-only app (lsm) and one host queue (a zone's writes reach the drive in issue order); an app
+// on a zoned namespace needs placement=zns.
+void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues);
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.

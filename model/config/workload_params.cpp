@@ -120,6 +120,27 @@ AppParams read_app_params(const Config& c) {
   p.gcc_builds = uint32_t(c.u("workload.app.gcc_builds"));
   p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
   p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
+  p.placement = c.s("workload.app.placement");
+  p.lsm_random_pick = c.s("workload.app.lsm_compaction_pick") == "random";
+  p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));
+  p.cache_fraction = c.d("workload.app.cache_fraction");
+  p.cache_soc_fraction = c.d("workload.app.cache_soc_fraction");
+  p.cache_soc_write_share = c.d("workload.app.cache_soc_write_share");
+  p.cache_region_bytes = c.u("workload.app.cache_region_bytes");
+  p.cache_lru = c.s("workload.app.cache_eviction") == "lru";
+  p.cache_reads_per_write = c.d("workload.app.cache_reads_per_write");
+  if (p.placement == "fdp") {
+    p.fdp_rgs = uint32_t(c.i("fdp.reclaim_groups"));
+    p.fdp_ruhs = uint32_t(c.i("fdp.ruhs"));
+  }
+  if (p.placement == "zns" && c.b("zns.enabled")) {
+    const ZnsParams zp = read_zns_params(c);
+    const ZnsLayout l = zns_layout(zp, read_geometry(c, 0));
+    p.zones.zones = l.zones.zones;
+    p.zones.zone_units = l.zones.zone_units;
+    p.zones.capacity_units = l.zones.capacity_units;
+    p.zones.max_active = zp.max_active;
+  }
   p.seed = workload_seed(c);
   return p;
 }

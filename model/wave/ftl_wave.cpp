@@ -66,6 +66,12 @@ void Ftl::trace(WaveTracer& w) {
     add(t->open_zones, "zns.open_zones", most, z->zones().open_zones(), "ZNS: zones implicitly or explicitly opened");
     add(t->active_zones, "zns.active_zones", most, z->zones().active_zones(), "ZNS: zones open or closed (active)");
     zg.rows = {{t->open_zones.signal, 1}, {t->active_zones.signal, 1}};
+    t->group_zones.resize(z->layout().groups);
+    for (uint32_t g = 0; g < z->layout().groups; ++g) {
+      add(t->group_zones[g], "zns.group" + std::to_string(g) + ".zones_writing", z->layout().slots_per_group,
+          z->slots_in_use(g), "ZNS: zones of die group g with data in flight (a stream slot each: open, or full with units still buffered)");
+      zg.rows.push_back({t->group_zones[g].signal, 1});
+    }
     group.groups.push_back(std::move(zg));
     t->zns = true;
   }
@@ -100,6 +106,7 @@ void Ftl::trace_sample() {
     const ZoneManager& zm = streams_.zns()->zones();
     t.open_zones.set(w, now, zm.open_zones());
     t.active_zones.set(w, now, zm.active_zones());
+    for (uint32_t g = 0; g < t.group_zones.size(); ++g) t.group_zones[g].set(w, now, streams_.zns()->slots_in_use(g));
   }
 }
 

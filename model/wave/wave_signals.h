@@ -141,6 +141,7 @@ struct FtlWave {
   std::vector<uint32_t> dirty;   // dies marked in touched
   std::vector<WaveValue> open_rus;  // FDP: per reclaim group, RUHs with an open reclaim unit there
   WaveValue open_zones, active_zones;  // ZNS
+  std::vector<WaveValue> group_zones;  // ZNS: per die group, zones with data in flight
   bool zns = false;
   void touch(uint32_t die) {
     if (!touched[die]) {

@@ -54,6 +54,9 @@ class ZnsNamespace {
   // Slots of full or reset zones whose units have all left the buffer: their frontiers close, they are free.
   void drain(const WriteBuffer& buffer, BlockManager& blocks, uint32_t dies);
   uint32_t slots_in_use() const { return in_use_; }
+  // Zones of die group g with data in flight (each holds a stream slot: open zones, and full or reset ones whose
+  // units are still in the write buffer).
+  uint32_t slots_in_use(uint32_t g) const { return l_.slots_per_group - uint32_t(free_[g].size()); }
   uint64_t blocks_closed_early() const { return closed_early_; }  // frontier blocks closed before they were full
 
  private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "controller/placement/fdp.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -15,7 +16,7 @@ FileId AppIo::layout_file(uint64_t units, const WriteOrigin& o) {
   return f;
 }
 
-void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units) {
+void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units, bool host_gc) {
   for (const Extent& e : ext) {
     for (uint64_t done = 0; done < e.units;) {
       const uint64_t n = std::min<uint64_t>(max_units, e.units - done);
@@ -26,9 +27,16 @@ void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, 
       r.proc = o.proc;
       r.proc_slot = o.slot;
       r.run = o.run;
-      if (op == IoOp::Write) {
+      if (host_gc) {  // the host's zone GC: its copies are not the app's writes
+        (op == IoOp::Write ? gc_written_units : gc_read_units) += n;
+      } else if (op == IoOp::Write) {
         r.pc = o.pc;
         r.stream = o.hint;
+        if (fdp_ruhs_) {
+          r.dtype = kDirectiveFdp;
+          r.dspec = FdpLayout{fdp_rgs_, fdp_ruhs_}.pid(fdp_next_rg_, o.hint % fdp_ruhs_);
+          if (++fdp_next_rg_ == fdp_rgs_) fdp_next_rg_ = 0;
+        }
         written_by_pc[o.pc] += n;
         written_by_hint[o.hint] += n;
         written_units += n;
@@ -46,14 +54,20 @@ void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, 
 void AppIo::write(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& o) {
   if (units == 0) return;
   scratch_.clear();
-  fs.map(f, offset, units, scratch_);
+  if (zones) {  // appended at the write pointer of the class's zone; first GC if empty zones run low
+    while (zones->gc_wanted()) zone_gc();
+    zones->append(f, offset, units, zones->class_of(o.hint), scratch_);
+  } else {
+    fs.map(f, offset, units, scratch_);
+  }
   push(IoOp::Write, scratch_, o, max_io_units_);
 }
 
 void AppIo::read(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& o) {
   if (units == 0) return;
   scratch_.clear();
-  fs.map(f, offset, units, scratch_);
+  if (zones) zones->map(f, offset, units, scratch_);
+  else fs.map(f, offset, units, scratch_);
   push(IoOp::Read, scratch_, o, max_io_units_);
 }
 
@@ -62,7 +76,37 @@ void AppIo::remove(FileId f, const WriteOrigin& o) {
   t.proc = o.proc;
   t.slot = o.slot;
   const std::vector<Extent> freed = fs.remove(f);
+  if (zones) {  // no discard of extents in a zoned namespace: a zone whose data all died is reset
+    std::vector<uint64_t> resets;
+    zones->remove(f, resets);
+    for (uint64_t z : resets) reset_zone(z, t);
+    return;
+  }
   if (trim) push(IoOp::Trim, freed, t, max_io_units_ * 8);
+}
+
+// A zone reset: a trim of the whole zone (one command, which the zoned namespace takes as the reset).
+void AppIo::reset_zone(uint64_t z, const WriteOrigin& o) {
+  IoRequest r;
+  r.op = IoOp::Trim;
+  r.offset = zones->zone_start(z) * kUnitBytes;
+  r.bytes = uint32_t(zones->geometry().zone_units * kUnitBytes);
+  r.proc = o.proc;
+  r.proc_slot = o.slot;
+  out.push_back(r);
+  ++zone_resets;
+}
+
+// Host-side zone GC (ZenFS): the victim's live extents are read, appended to the GC class's zone, and the
+// victim reset; in that order in the queue.
+void AppIo::zone_gc() {
+  std::vector<Extent> reads, writes;
+  const uint64_t z = zones->collect(reads, writes);
+  WriteOrigin o;
+  push(IoOp::Read, reads, o, max_io_units_, true);
+  push(IoOp::Write, writes, o, max_io_units_, true);
+  reset_zone(z, o);
+  ++gc_runs;
 }
 
 FileId AppIo::create_written(uint64_t units, const WriteOrigin& o) {

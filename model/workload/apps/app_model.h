@@ -17,6 +17,7 @@
 
 #include "common/rng.h"
 #include "workload/apps/file_layer.h"
+#include "workload/apps/zone_store.h"
 #include "host/io_request.h"
 
 namespace ssdtlm {
@@ -48,6 +49,7 @@ struct AppParams {
   uint32_t lsm_l0_trigger = 4;
   uint64_t lsm_wal_write_bytes = 4096;
   double lsm_reads_per_write = 1.0;
+  bool lsm_random_pick = false;  // lsm_compaction_pick=random (else round_robin)
   // sqlite
   double sqlite_db_fraction = 0.04;
   uint32_t sqlite_checkpoint_pages = 1000;
@@ -65,6 +67,18 @@ struct AppParams {
   uint32_t gcc_builds = 30;
   double gcc_modify_fraction = 1.0 / 3;
   uint32_t gcc_pcs = 24;
+  // cache (CacheLib-like flash cache, cache_app.h)
+  double cache_fraction = 0.9;
+  double cache_soc_fraction = 0.04;
+  double cache_soc_write_share = 0.5;
+  uint64_t cache_region_bytes = 1 << 20;
+  bool cache_lru = false;
+  double cache_reads_per_write = 1.0;
+  // placement (workload.app.placement, docs/placement.md): none, fdp or zns
+  std::string placement = "none";
+  uint32_t fdp_rgs = 1, fdp_ruhs = 1;  // the device's FDP layout (fdp.reclaim_groups, fdp.ruhs)
+  ZoneGeometry zones;                  // the device's zones (zns.*)
+  uint32_t zone_gc_free_zones = 4;     // workload.app.zone_gc_free_zones
   uint64_t seed = 1;
 };
 
@@ -112,11 +126,25 @@ class AppIo {
     written_by_pc.clear();
     written_by_hint.clear();
     written_units = read_units = trimmed_units = 0;
+    gc_read_units = gc_written_units = zone_resets = gc_runs = 0;
   }
 
+  // Placement (workload.app.placement): fdp puts on every write the FDP placement identifier of RUH
+  // (hint mod ruhs), reclaim groups taken round robin per write; zns places the files in zones (ZoneStore:
+  // ZenFS-like, zone resets and host-side zone GC, whose copies are counted apart from the app's writes).
+  void place_fdp(uint32_t rgs, uint32_t ruhs) { fdp_rgs_ = rgs, fdp_ruhs_ = ruhs; }
+  void place_in_zones(const ZoneGeometry& g, uint32_t gc_free_zones) {
+    zones = std::make_unique<ZoneStore>(g, gc_free_zones);
+  }
+  std::unique_ptr<ZoneStore> zones;  // null unless zns
+  uint64_t gc_read_units = 0, gc_written_units = 0, zone_resets = 0, gc_runs = 0;  // host-side zone GC (timed run)
+
  private:
-  void push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units);
+  void push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units, bool host_gc = false);
+  void zone_gc();
+  void reset_zone(uint64_t z, const WriteOrigin& o);
   uint32_t max_io_units_;
+  uint32_t fdp_rgs_ = 0, fdp_ruhs_ = 0, fdp_next_rg_ = 0;
   uint32_t procs_ = 0;
   uint16_t slots_ = 0;
   std::vector<LayoutFile> layout_;
@@ -163,12 +191,13 @@ class AppModel {
   virtual void start_measuring() {}
 };
 
-// PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, aged files 0 (no program).
-constexpr uint32_t kLsmPc = 1000, kSqlitePc = 2000, kGccPc = 3000, kTpccPc = 4000;
+// PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, cache 5000-5099, aged files 0 (no program).
+constexpr uint32_t kLsmPc = 1000, kSqlitePc = 2000, kGccPc = 3000, kTpccPc = 4000, kCachePc = 5000;
 
 std::unique_ptr<AppModel> make_lsm_app(AppIo& io, const AppParams& p, uint64_t seed);
 std::unique_ptr<AppModel> make_sqlite_app(AppIo& io, const AppParams& p, uint64_t seed);
 std::unique_ptr<AppModel> make_tpcc_app(AppIo& io, const AppParams& p, uint64_t seed);
 std::unique_ptr<AppModel> make_gcc_app(AppIo& io, const AppParams& p, uint64_t seed);
+std::unique_ptr<AppModel> make_cache_app(AppIo& io, const AppParams& p, uint64_t seed);
 
 }  // namespace ssdtlm

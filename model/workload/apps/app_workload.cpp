@@ -21,8 +21,8 @@ std::string mib(uint64_t units) {
 std::vector<std::string> parts_of(const std::string& app) {
   if (app == "mixed1") return {"lsm", "gcc"};
   if (app == "mixed2") return {"sqlite", "gcc"};
-  if (app == "lsm" || app == "sqlite" || app == "gcc" || app == "tpcc") return {app};
-  throw std::invalid_argument("unknown app '" + app + "' (expected lsm, sqlite, tpcc, gcc, mixed1 or mixed2)");
+  if (app == "lsm" || app == "sqlite" || app == "gcc" || app == "tpcc" || app == "cache") return {app};
+  throw std::invalid_argument("unknown app '" + app + "' (expected lsm, sqlite, tpcc, gcc, cache, mixed1 or mixed2)");
 }
 
 }  // namespace
@@ -32,6 +32,8 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
   const uint64_t total = logical_bytes / kUnitBytes;
   io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
   io_->trim = p.trim;
+  if (p.placement == "fdp") io_->place_fdp(p.fdp_rgs, p.fdp_ruhs);
+  if (p.placement == "zns") io_->place_in_zones(p.zones, p.zone_gc_free_zones);
   io_->fs.set_fit(p.allocation == "next_fit" ? ExtentAllocator::Fit::Next
                   : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
                                              : ExtentAllocator::Fit::Best,
@@ -46,6 +48,7 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
       if (parts[i] == "sqlite") models_.push_back(make_sqlite_app(*io_, p, seed));
       if (parts[i] == "tpcc") models_.push_back(make_tpcc_app(*io_, p, seed));
       if (parts[i] == "gcc") models_.push_back(make_gcc_app(*io_, p, seed));
+      if (parts[i] == "cache") models_.push_back(make_cache_app(*io_, p, seed));
       need += models_.back()->footprint_units();
     }
   } catch (const FileLayerFull& e) {
@@ -62,6 +65,9 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
   warmup_units_ = uint64_t(p.warmup_drive_writes * double(total));
   if (warmup_units_)
     for (auto& m : models_) m->start_warmup();
+  // A zoned namespace starts empty (no precondition): the timed run writes the aging, the layout and the
+  // warm-up itself, through the zones, and measures from the warm-up's end.
+  if (!layout_only_ && io_->zones) return;
   if (!layout_only_) {  // the timed run starts where the precondition left the drive: aged, laid out, warmed up
     io_->out.clear();
     phase_ = Phase::Warmup;
@@ -169,11 +175,13 @@ void AppWorkload::start_measuring() {
   for (auto& m : models_) m->start_measuring();
   io_->reset_stats();
   written_.assign(models_.size(), 0);
+  if (io_->zones) issued_ = issued_bytes_ = 0;  // the limits count the measured run (the zoned run wrote its layout)
 }
 
 bool AppWorkload::next(IoRequest& r) {
-  if (io_count_ && issued_ >= io_count_) return false;
-  if (io_bytes_ && issued_bytes_ >= io_bytes_) return false;
+  const bool limited = !io_->zones || phase_ == Phase::Measure;  // a zoned run's layout and warm-up are not counted
+  if (limited && io_count_ && issued_ >= io_count_) return false;
+  if (limited && io_bytes_ && issued_bytes_ >= io_bytes_) return false;
   while (io_->out.empty())
     if (!refill() && io_->out.empty()) return false;
   r = io_->out.front();
@@ -204,7 +212,7 @@ std::unique_ptr<Workload> make_app_workload(const WorkloadParams& job, uint64_t 
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("key 'workload.app.gcc_pcs': ") + e.what());
   }
-  if (!for_precondition) {
+  if (!for_precondition && p.placement != "zns") {
     const double need = double(w->layout_units()) / double(logical_bytes / kUnitBytes);
     if (job.precondition_drive_writes < need)
       throw ConfigError("key 'precondition.drive_writes': workload.pattern=app writes its layout (aged and initial files, " +

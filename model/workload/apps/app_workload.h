@@ -27,6 +27,7 @@ class AppWorkload : public Workload {
   WorkProgress progress() const override;
 
   AppIo& io() { return *io_; }
+  const AppParams& params() const { return p_; }
   AppModel& model(size_t i) { return *models_[i]; }
   size_t models() const { return models_.size(); }
   uint64_t aged_units() const { return aged_units_; }

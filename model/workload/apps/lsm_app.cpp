@@ -48,6 +48,7 @@ LsmApp::LsmApp(AppIo& io, const AppParams& p, uint64_t seed)
   lv_.resize(size_t(levels_) + 1);
   lv_units_.assign(size_t(levels_) + 1, 0);
   cursor_.assign(size_t(levels_) + 1, 0.0);
+  last_pick_.assign(size_t(levels_) + 1, 0.0);
   stats_.upper_in.assign(size_t(levels_) + 1, 0);
   stats_.lower_in.assign(size_t(levels_) + 1, 0);
   stats_.out.assign(size_t(levels_) + 1, 0);
@@ -217,10 +218,19 @@ void LsmApp::start_l0_compaction() {
 
 void LsmApp::start_level_compaction(int k) {
   auto& up = lv_[size_t(k)];
+  // round robin: the table at the level's cursor (a level then dies in key order, oldest first); random: the table
+  // holding a random key (RocksDB's overlap-based picks on uniform keys come close: no order in time).
   auto it = up.lower_bound(cursor_[size_t(k)]);
+  if (p_.lsm_random_pick) {
+    it = up.upper_bound(rng_.uniform());
+    if (it != up.begin()) --it;
+  }
   if (it == up.end()) it = up.begin();
   const Table t = it->second;
   cursor_[size_t(k)] = t.hi >= 1.0 ? 0.0 : t.hi;
+  ++stats_.level_picks;
+  if (t.lo < last_pick_[size_t(k)]) ++stats_.picks_backwards;
+  last_pick_[size_t(k)] = t.lo;
   auto job = std::make_shared<Job>();
   job->out_level = k + 1;
   job->upper_level = k;

@@ -12,7 +12,8 @@
 //   its trims).
 // - compaction (one at a time, the highest score >= 1 as RocksDB picks: L0 tables / lsm_l0_trigger, level
 //   size / target): L0 -> L1 merges all L0 tables with all of L1 (L0 tables span the whole key range); a level
-//   k >= 1 moves one table (round-robin over the key space) into level k + 1, merged with the tables of k + 1
+//   k >= 1 moves one table (round-robin over the key space, or the table of a random key with
+//   lsm_compaction_pick=random) into level k + 1, merged with the tables of k + 1
 //   it overlaps. Outputs
 //   are tables of lsm_table_bytes (PC compaction into level k + 1); the inputs are read, then deleted.
 // Sizes: the DB holds D = lsm_db_fraction x capacity of unique data. Level targets are L1 = lsm_l0_trigger x
@@ -34,6 +35,7 @@ namespace ssdtlm {
 struct LsmStats {
   uint64_t wal_units = 0, flush_units = 0, compaction_units = 0, read_units = 0;
   uint64_t flushes = 0, compactions = 0, wal_deletes = 0, stall_steps = 0;
+  uint64_t level_picks = 0, picks_backwards = 0;  // level k >= 1 compactions; those whose table lies before the last pick's
   // per output level (index = level): table units taken from the level above, from this level, written out
   std::vector<uint64_t> upper_in, lower_in, out;
 };
@@ -86,6 +88,7 @@ class LsmApp : public AppModel {
   std::vector<std::map<double, Table>> lv_;  // levels 1..n by key-range start
   std::vector<uint64_t> lv_units_;
   std::vector<double> cursor_;            // per level: round-robin compaction key
+  std::vector<double> last_pick_;         // per level: the key-range start of the table its last compaction took
   FileId wal_ = 0;
   uint64_t wal_pos_ = 0, mem_units_ = 0;
   bool imm_pending_ = false, compacting_ = false;
