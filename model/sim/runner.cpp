@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "config/params.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "workload/trace/trace_reader.h"
 #include "report/output_dir.h"
 #include "sim/run_outputs.h"
@@ -68,6 +69,9 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
   try {
     return run_request(argc, argv, info, prog);
   } catch (const ConfigError& e) {
+    std::cerr << prog << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const SnapshotError& e) {  // a snapshot missing (precondition.snapshot=load), mismatched or corrupt
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
   } catch (const TraceError& e) {  // a trace line that does not parse
