@@ -1,12 +1,18 @@
 #include "sim/precondition_snapshot.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "controller/snapshot/snapshot_archive.h"
 
@@ -32,6 +38,67 @@ uint64_t file_size(const std::string& path) {
   return ec ? 0 : uint64_t(n);
 }
 
+// "host pid" of this process, the content of a lock file.
+std::string lock_owner() {
+  char host[256] = "";
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + " " + std::to_string(::getpid());
+}
+
+// Is the lock's maker gone (a process of this host that no longer runs)?
+bool maker_gone(const std::string& lock) {
+  std::ifstream f(lock);
+  std::string host, me = lock_owner();
+  long pid = 0;
+  if (!(f >> host >> pid)) return false;  // being written
+  return host == me.substr(0, me.find(' ')) && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Auto mode, no file yet: takes the lock (<file>.lock) and returns false (this run preconditions and saves), or
+// waits while another run holds it and returns whether its snapshot appeared. A lock whose maker died is broken.
+bool wait_for_maker(SnapshotOutcome& out) {
+  const std::string lock = out.file + ".lock";
+  std::error_code ec;
+  fs::create_directories(fs::path(out.file).parent_path(), ec);
+  const auto t0 = std::chrono::steady_clock::now();
+  bool waited = false;
+  for (;;) {
+    if (fs::exists(out.file + ".unsupported")) {  // a run of this configuration found it cannot be saved
+      std::ifstream f(out.file + ".unsupported");
+      std::getline(f, out.note);
+      return false;
+    }
+    if (fs::exists(out.file)) {
+      out.note = "waited " + std::to_string(int(since(t0))) + " s for the run that made it";
+      return true;
+    }
+    const int fd = ::open(lock.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd >= 0) {
+      const std::string me = lock_owner() + "\n";
+      (void)!::write(fd, me.data(), me.size());
+      ::close(fd);
+      if (fs::exists(out.file)) {  // made between the look and the lock
+        fs::remove(lock, ec);
+        return true;
+      }
+      out.lock = lock;
+      out.note = waited ? "the run making it stopped; made here" : "no snapshot yet";
+      return false;
+    }
+    if (maker_gone(lock)) {
+      fs::remove(lock, ec);
+      continue;
+    }
+    if (!waited) std::cerr << "[ssdtlm] waiting for another run to save the snapshot " << out.file << "\n";
+    waited = true;
+    if (since(t0) > 3600) {  // a maker on another host that never finished: precondition here
+      out.note = "waited an hour for " + lock + "; preconditioned here";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 }  // namespace
 
 void Platform::snapshot(SnapshotArchive&) { throw SnapshotUnsupported("this platform cannot save its drive state"); }
@@ -49,8 +116,8 @@ bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult
     if (pp.snapshot_mode == "load")
       throw SnapshotError("precondition.snapshot=load: no snapshot of this configuration in '" + pp.snapshot_dir +
                           "' (looked for " + out.file + "; a run with precondition.snapshot=auto or save makes it)");
-    out.note = "no snapshot yet";
-    return false;
+    // auto: the first run of a configuration preconditions and saves; the others wait for its file.
+    if (!wait_for_maker(out)) return false;
   }
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<SnapshotArchive> a;
@@ -75,6 +142,13 @@ bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult
 }
 
 void save_snapshot(Platform& p, const PreconditionParams& pp, const PreconditionResult& pre, SnapshotOutcome& out) {
+  struct Unlock {  // the lock taken by load_snapshot goes when the file is in place (or could not be made)
+    std::string path;
+    ~Unlock() {
+      std::error_code ec;
+      if (!path.empty()) fs::remove(path, ec);
+    }
+  } unlock{out.lock};
   out.file = snapshot_path(pp);
   const auto t0 = std::chrono::steady_clock::now();
   std::error_code ec;
@@ -90,6 +164,7 @@ void save_snapshot(Platform& p, const PreconditionParams& pp, const Precondition
     fs::remove(tmp, ec);
     out.action = "not saved";
     out.note = e.what();
+    std::ofstream(out.file + ".unsupported") << e.what() << "\n";  // later runs do not wait or try again
     std::cerr << "[ssdtlm] precondition snapshot not saved: " << e.what() << "\n";
     return;
   } catch (...) {

@@ -14,6 +14,7 @@ namespace ssdtlm {
 struct SnapshotOutcome {
   std::string action = "off";  // loaded, saved, not saved (a component it cannot save), off
   std::string file, note;      // the snapshot file; why it was not loaded or saved
+  std::string lock;            // the lock file this run holds while it preconditions (auto mode), if any
   double seconds = 0;          // wall time of the load or save
   uint64_t bytes = 0;          // file size
 };
@@ -23,7 +24,9 @@ std::string snapshot_path(const PreconditionParams& pp);
 
 // Loads the configuration's snapshot into the freshly built platform p if there is one (modes auto and load);
 // fills pre as the preconditioning that made it reported it. False (nothing changed) when there is none to load:
-// missing (mode load: SnapshotError), or made by another configuration (mode auto: logged, rebuilt).
+// missing (mode load: SnapshotError), or made by another configuration (mode auto: logged, rebuilt). In mode auto
+// the first run of a configuration takes <file>.lock and preconditions; a run finding the lock waits for the
+// file (no two runs precondition the same drive at once); a lock left by a dead process is broken.
 // A corrupt file throws SnapshotError (the platform is then unusable).
 bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult& pre, SnapshotOutcome& out);
 
