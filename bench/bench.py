@@ -321,10 +321,11 @@ SNAPSHOT_DRIVES = {
 
 def snapshot_rows(binary, tib):
     """Per drive: the run that preconditions and saves the snapshot, then the run that loads it: precondition,
-    save and load wall seconds, the file's size and whether the two runs' summaries are identical."""
+    save and load wall seconds, their CPU seconds (the process's, steadier on a busy machine), the file's size and
+    whether the two runs' summaries are identical."""
     print("\npreconditioned-drive snapshot (precondition.snapshot_dir; precondition.threads=0)")
-    print("%-24s %14s %8s %8s %10s %10s %9s" % ("drive", "precondition s", "save s", "load s", "file MiB",
-                                               "load MB/s", "results"))
+    print("%-24s %14s %8s %8s %9s %9s %10s %9s" % ("drive", "precondition s", "save s", "load s", "save cpu",
+                                                   "load cpu", "file MiB", "results"))
     for name, args in SNAPSHOT_DRIVES.items():
         if "TiB" in name and not tib:
             continue
@@ -340,9 +341,9 @@ def snapshot_rows(binary, tib):
             strip = lambda x: {k: v for k, v in x.items() if k != "snapshot"}
             same = same_results(dict(saved, precondition=strip(saved["precondition"])),
                                 dict(loaded, precondition=strip(loaded["precondition"])))
-            print("%-24s %14.2f %8.2f %8.2f %10.0f %10.0f %9s" % (
-                name, saved["precondition"]["wall_time_s"], s["wall_time_s"], l["wall_time_s"], s["bytes"] / 2**20,
-                s["bytes"] / 1e6 / max(l["wall_time_s"], 1e-9), "identical" if same else "DIFFER"), flush=True)
+            print("%-24s %14.2f %8.2f %8.2f %9.2f %9.2f %10.0f %9s" % (
+                name, saved["precondition"]["wall_time_s"], s["wall_time_s"], l["wall_time_s"], s.get("cpu_s", 0),
+                l.get("cpu_s", 0), s["bytes"] / 2**20, "identical" if same else "DIFFER"), flush=True)
 
 
 def main():

@@ -1,6 +1,7 @@
 #include "sim/precondition_snapshot.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -26,6 +27,12 @@ namespace fs = std::filesystem;
 void result_section(SnapshotArchive& a, PreconditionResult& r) {
   a.section("precondition result");
   a.io_all(r.units_written, r.nand_programs, r.wall_s, r.threads, r.fill, r.drive_writes);
+}
+
+double cpu_now() {
+  rusage u;
+  ::getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 double since(std::chrono::steady_clock::time_point t0) {
@@ -120,6 +127,7 @@ bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult
     if (!wait_for_maker(out)) return false;
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_now();
   std::optional<SnapshotArchive> a;
   try {  // the header: nothing of the drive is touched yet
     a.emplace(SnapshotArchive::load(out.file, pp.snapshot_key));
@@ -137,6 +145,7 @@ bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult
   pre.wall_s = since(t0);
   out.action = "loaded";
   out.seconds = pre.wall_s;
+  out.cpu_seconds = cpu_now() - cpu0;
   out.bytes = file_size(out.file);
   return true;
 }
@@ -151,6 +160,7 @@ void save_snapshot(Platform& p, const PreconditionParams& pp, const Precondition
   } unlock{out.lock};
   out.file = snapshot_path(pp);
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_now();
   std::error_code ec;
   fs::create_directories(pp.snapshot_dir, ec);
   const std::string tmp = out.file + ".tmp" + std::to_string(::getpid());
@@ -178,6 +188,7 @@ void save_snapshot(Platform& p, const PreconditionParams& pp, const Precondition
   }
   out.action = "saved";
   out.seconds = since(t0);
+  out.cpu_seconds = cpu_now() - cpu0;
   out.bytes = file_size(out.file);
 }
 

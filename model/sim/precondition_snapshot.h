@@ -16,6 +16,7 @@ struct SnapshotOutcome {
   std::string file, note;      // the snapshot file; why it was not loaded or saved
   std::string lock;            // the lock file this run holds while it preconditions (auto mode), if any
   double seconds = 0;          // wall time of the load or save
+  double cpu_seconds = 0;      // CPU time of the process during it (steadier than wall time on a busy machine)
   uint64_t bytes = 0;          // file size
 };
 

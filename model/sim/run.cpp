@@ -140,7 +140,8 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (params.precondition.snapshots())
     r.summary["precondition"]["snapshot"] = {{"action", snap.action}, {"file", snap.file}, {"note", snap.note},
-                                             {"wall_time_s", snap.seconds}, {"bytes", snap.bytes}};
+                                             {"wall_time_s", snap.seconds}, {"cpu_s", snap.cpu_seconds},
+                                             {"bytes", snap.bytes}};
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
   if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);
