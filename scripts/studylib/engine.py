@@ -209,7 +209,7 @@ def run(study, opts, stream=None):
         if snapshots:
             log.say("preconditioned drives shared through %s (points whose preconditioning reads the same keys "
                     "load the first one's snapshot)" % snapshots)
-            for _, _, _, _, wargv in by_key.values():  # the workers' command only: results do not depend on it
+            for _, _, _, wargv, _ in by_key.values():  # the workers' command only: results do not depend on it
                 wargv += ["--set", "precondition.snapshot_dir=%s" % snapshots]
         results = _execute(study, opts, log, by_key, to_run, reused_points, len(points), build, store, executable)
         if snapshots:
