@@ -109,3 +109,23 @@ def test_corrupt_snapshot_exits_2_and_a_foreign_one_is_refused_or_rebuilt(bin_di
     assert "was made by another configuration" in done.stderr
     assert summary(tmp_path / "f")["precondition"]["snapshot"]["action"] == "saved"
     assert model_part(summary(tmp_path / "f")) == model_part(summary(tmp_path / "a"))
+
+
+def test_a_study_shares_preconditioned_drives_with_identical_results(runner, tmp_path):
+    """4 points, 2 of whose keys the preconditioning reads (the buffer policy is not one): 2 save, 2 load, and
+    results.csv is the one the study gives without snapshots."""
+    doc = {"name": "snapshots", "platform": "generic",
+           "set": {"workload.io_count": 2000, "geometry.channels": 2, "geometry.dies_per_channel": 2,
+                   "geometry.blocks_per_plane": 64, "geometry.pages_per_block": 64, "buffer.bytes": 1048576},
+           "sweep": {"buffer.policy": ["fifo", "hexa"], "map.protected_ratio": [0.1, 1.0]}}
+    study = runner.write(tmp_path / "snapshots.json", doc)
+    on = runner.study(study, "--workers", 1, "--out", tmp_path / "on", "--cache", tmp_path / "cache-on")
+    off = runner.study(study, "--workers", 1, "--out", tmp_path / "off", "--cache", tmp_path / "cache-off",
+                       "--snapshots", "off")
+    assert on.returncode == 0, on.stderr
+    assert off.returncode == 0, off.stderr
+    assert "snapshots: 2 loaded, 2 saved; 2 files" in on.stderr and "(removed)" in on.stderr
+    assert not (tmp_path / "on" / "snapshots").exists()
+    assert (tmp_path / "on" / "results.csv").read_text() == (tmp_path / "off" / "results.csv").read_text()
+    # the by-hand commands do not name the snapshot directory (the results do not depend on it)
+    assert "snapshot_dir" not in (tmp_path / "on" / "commands.sh").read_text()
