@@ -64,8 +64,8 @@ def test_a_loaded_snapshot_gives_the_summary_of_a_preconditioned_run(bin_dir, tm
 def test_keys_the_preconditioning_does_not_read_share_a_snapshot(bin_dir, tmp_path):
     snap = "precondition.snapshot_dir=%s" % (tmp_path / "snaps")
     run(bin_dir, tmp_path / "a", [snap, "buffer.policy=fifo"])
-    run(bin_dir, tmp_path / "b", [snap, "buffer.policy=hexa", "timing.t_prog_us=500", "host.queue_depth=4"])
-    run(bin_dir, tmp_path / "b-plain", ["buffer.policy=hexa", "timing.t_prog_us=500", "host.queue_depth=4"])
+    run(bin_dir, tmp_path / "b", [snap, "buffer.policy=hexa", "timing.t_prog_us=500", "flash.die_sched=read_first"])
+    run(bin_dir, tmp_path / "b-plain", ["buffer.policy=hexa", "timing.t_prog_us=500", "flash.die_sched=read_first"])
     assert summary(tmp_path / "b")["precondition"]["snapshot"]["action"] == "loaded"
     assert model_part(summary(tmp_path / "b")) == model_part(summary(tmp_path / "b-plain"))
     # a key it reads (the GC victim policy) makes another snapshot
