@@ -11,6 +11,7 @@ import types
 from pathlib import Path
 
 from . import cache as cache_mod
+from . import snapshots as snapshots_mod
 from . import plot, table, task
 from .spec import Schema, StudyError
 
@@ -205,7 +206,7 @@ def run(study, opts, stream=None):
         by_key = {}
         for p, request, key, argv, wargv in plan:
             by_key.setdefault(key, (p, request, argv, wargv, argv + ["--out", str(out / "rerun" / p.name)]))
-        snapshots = _snapshot_dir(opts, out, schema)
+        snapshots = snapshots_mod.shared_dir(opts, out, schema)
         if snapshots:
             log.say("preconditioned drives shared through %s (points whose preconditioning reads the same keys "
                     "load the first one's snapshot)" % snapshots)
@@ -213,7 +214,7 @@ def run(study, opts, stream=None):
                 wargv += ["--set", "precondition.snapshot_dir=%s" % snapshots]
         results = _execute(study, opts, log, by_key, to_run, reused_points, len(points), build, store, executable)
         if snapshots:
-            _report_snapshots(log, snapshots, results, remove=opts.snapshots is None and not opts.keep_snapshots)
+            snapshots_mod.report(log, snapshots, results, remove=opts.snapshots is None and not opts.keep_snapshots)
     elapsed = time.time() - t_start
 
     outcomes, run_rows = {}, []
@@ -270,40 +271,6 @@ def run(study, opts, stream=None):
     log.say("results: %s (%d rows), runs: %s" % (out / "results.csv", len(rows), out / "runs.csv"))
     log.done()
     return 1 if failed_points else 0
-
-
-def _snapshot_dir(opts, out, schema):
-    """Where the points share their preconditioned drives, or None (off, or a build without snapshots)."""
-    if opts.snapshots == "off" or "precondition.snapshot_dir" not in schema.keys:
-        return None
-    path = Path(opts.snapshots).resolve() if opts.snapshots else out / "snapshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _report_snapshots(log, path, results, remove):
-    """How many points loaded a snapshot and how many made one; the snapshots removed if they are the study's own."""
-    actions = {}
-    for res in results.values():
-        try:
-            snap = json.loads(res.get("summary_json") or "{}").get("precondition", {}).get("snapshot", {})
-        except ValueError:
-            snap = {}
-        if snap:
-            actions[snap.get("action")] = actions.get(snap.get("action"), 0) + 1
-    files = list(path.glob("*.ssnap"))
-    size = sum(f.stat().st_size for f in files)
-    log.say("snapshots: %s; %d files, %.1f MiB%s" % (
-        ", ".join("%d %s" % (n, a) for a, n in sorted(actions.items())) or "none used", len(files), size / 2**20,
-        " (removed)" if remove else " kept in %s" % path))
-    if remove:
-        for f in path.iterdir():
-            if f.suffix in (".ssnap", ".unsupported", ".lock") or ".ssnap.tmp" in f.name:
-                f.unlink()
-        try:
-            path.rmdir()
-        except OSError:
-            pass
 
 
 def _default_seed(schema):
