@@ -2,6 +2,7 @@
 """Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
 
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only REGEX] [--bin build/bin/ssdtlm-generic]
+                                      [--snapshot-tib]
                                       [--compare OTHER_BIN]
 
 --compare OTHER_BIN (a build of the base commit, say; --vs is an alias) runs every row with both executables in
@@ -47,7 +48,10 @@ lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone G
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
-per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone. --growth adds the cost-growth table
+per wall second, for the sequential fill, fill plus 2 drive-writes of random overwrite, and the random phase alone;
+then the preconditioned-drive snapshot table (--only snapshot runs it alone): the 16 GiB drive (fill + 2 drive-writes)
+preconditioned and saved, then loaded: seconds to precondition, save and load, the file's size, and whether the two
+runs' summaries are identical (--snapshot-tib adds the 1 TiB drive). --growth adds the cost-growth table
 (100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
 """
 import argparse
@@ -321,6 +325,43 @@ def compare_tails(a):
             print(compare_row("qd=%d" % qd, a.bin, a.compare, args, a.ios), flush=True)
 
 
+# Preconditioned-drive snapshots (precondition.snapshot_dir): the generic drive (16 GiB) and, with --snapshot-tib,
+# the 1 TiB drive of the memory figures (16 x 16 dies, 2,560 blocks a plane), filled then 2 (1 TiB: 0.25)
+# drive-writes of random overwrite.
+SNAPSHOT_DRIVES = {
+    "16 GiB, fill + 2 DW": ["--set", "precondition.drive_writes=2"],
+    "1 TiB, fill + 0.25 DW": ["--set", "geometry.channels=16", "--set", "geometry.dies_per_channel=16",
+                              "--set", "geometry.blocks_per_plane=2560", "--set", "precondition.drive_writes=0.25"],
+}
+
+
+def snapshot_rows(binary, tib):
+    """Per drive: the run that preconditions and saves the snapshot, then the run that loads it: precondition,
+    save and load wall seconds, their CPU seconds (the process's, steadier on a busy machine), the file's size and
+    whether the two runs' summaries are identical."""
+    print("\npreconditioned-drive snapshot (precondition.snapshot_dir; precondition.threads=0)")
+    print("%-24s %14s %8s %8s %9s %9s %10s %9s" % ("drive", "precondition s", "save s", "load s", "save cpu",
+                                                   "load cpu", "file MiB", "results"))
+    for name, args in SNAPSHOT_DRIVES.items():
+        if "TiB" in name and not tib:
+            continue
+        with tempfile.TemporaryDirectory(dir=os.environ.get("SSDTLM_SNAPSHOT_BENCH_DIR")) as d:
+            sets = args + ["--set", "precondition.threads=0", "--set", "precondition.snapshot_dir=" + d]
+            try:
+                saved = run_once(binary, sets, 1000)
+                loaded = run_once(binary, sets, 1000)
+            except RunError as e:
+                print("%-24s %s" % (name, e))
+                continue
+            s, l = saved["precondition"]["snapshot"], loaded["precondition"]["snapshot"]
+            strip = lambda x: {k: v for k, v in x.items() if k != "snapshot"}
+            same = same_results(dict(saved, precondition=strip(saved["precondition"])),
+                                dict(loaded, precondition=strip(loaded["precondition"])))
+            print("%-24s %14.2f %8.2f %8.2f %9.2f %9.2f %10.0f %9s" % (
+                name, saved["precondition"]["wall_time_s"], s["wall_time_s"], l["wall_time_s"], s.get("cpu_s", 0),
+                l.get("cpu_s", 0), s["bytes"] / 2**20, "identical" if same else "DIFFER"), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ios", type=int, default=1000000)
@@ -328,6 +369,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed")
     ap.add_argument("--only", default="", help="run only the workload rows matching this regular expression")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
+    ap.add_argument("--snapshot-tib", action="store_true", help="add the 1 TiB drive to the snapshot table "
+                    "(about 3.5 GB of disk and 3 GB of memory; $SSDTLM_SNAPSHOT_BENCH_DIR: where the file goes)")
     ap.add_argument("--compare", "--vs", dest="compare", default="",
                     help="a second executable (e.g. a build of the base commit): every row side by side, A/B ratio")
     a = ap.parse_args()
@@ -351,6 +394,8 @@ def main():
         else:
             print(row(name, run(a.bin, args, a.ios)), flush=True)
     if a.only:
+        if re.search(a.only, "snapshot"):
+            snapshot_rows(a.bin, a.snapshot_tib)
         return 0
     if a.compare:
         compare_tails(a)
@@ -376,6 +421,7 @@ def main():
                                          ("  of which random overwrite", rand_units, rand_wall, rand_progs)):
             print("%-34s %8d %10d %8.2f %16.0f %16.0f %18.0f" % (
                 name, full["threads"], units, wall, units / wall, units / upp / wall, progs / wall), flush=True)
+    snapshot_rows(a.bin, a.snapshot_tib)
     if a.growth:
         print("\ncost growth, 4 KiB random write steady state")
         print(HEADER)

@@ -3,11 +3,14 @@
 
 usage: .venv/bin/python scripts/study.py STUDY.json [--out DIR] [--workers N] [--scheduler ADDRESS] [--dry-run]
            [--plot-only] [--rerun] [--cache DIR] [--bin-dir DIR] [--worker-bin-dir DIR] [--timeout SECONDS]
+           [--snapshots DIR|off] [--keep-snapshots]
 
 Each point is one run of build/bin/ssdtlm-<platform> with --config/--set; the points run on a Dask LocalCluster with
 one single-threaded worker process per core (--workers N), or on any running Dask scheduler (--scheduler
 tcp://host:8786, or the path of a scheduler file). Finished runs are cached by the hash of their configuration and the
-executable's build id, so a re-run executes only the points that are new or changed. Writes to DIR (default
+executable's build id, so a re-run executes only the points that are new or changed. Points whose preconditioning
+reads the same keys share one preconditioned drive: the first saves a snapshot (precondition.snapshot_dir, under
+--snapshots), the others load it (results identical; docs/performance.md, "Snapshots"). Writes to DIR (default
 out/studies/<name>/): results.csv (one row per point), runs.csv (command lines, workers, times, cache entries),
 columns.json (units), commands.sh, study.json and figures/<name>.png/.svg. Exit status: 0 when every point
 finished, 1 when one failed (the others still run and are tabled), 2 for a study file or option that is wrong.
@@ -34,6 +37,9 @@ def main(argv=None):
     ap.add_argument("--bin-dir", help="where ssdtlm-<platform> is (default: $SSDTLM_BIN_DIR or build/bin)")
     ap.add_argument("--worker-bin-dir", help="where the workers find the same executable, if elsewhere")
     ap.add_argument("--timeout", type=float, help="seconds after which a point is stopped and counted failed")
+    ap.add_argument("--snapshots", help="directory where the points share preconditioned-drive snapshots "
+                    "(precondition.snapshot_dir), or 'off' (default: OUT/snapshots, removed at the end)")
+    ap.add_argument("--keep-snapshots", action="store_true", help="keep OUT/snapshots after the study")
     a = ap.parse_args(argv)
     if a.workers is not None and a.workers < 1:
         ap.error("--workers: at least 1")
@@ -58,7 +64,7 @@ def main(argv=None):
             return 0
         opts = engine.Options(out=a.out, workers=a.workers, scheduler=a.scheduler, dry_run=a.dry_run,
                               bin_dir=a.bin_dir, worker_bin_dir=a.worker_bin_dir, cache=a.cache, rerun=a.rerun,
-                              timeout=a.timeout)
+                              timeout=a.timeout, snapshots=a.snapshots, keep_snapshots=a.keep_snapshots)
         return engine.run(study, opts)
     except (StudyError, plot.FigureError) as e:
         print("%s: %s" % (Path(a.study).name, e), file=sys.stderr)

@@ -40,6 +40,12 @@ class Histogram {
   // max): percentiles computed from these bins, as fio's tools do from json+, equal quantile()'s.
   std::vector<std::pair<uint64_t, uint64_t>> bins() const;
 
+  // Saves or loads the samples (controller/snapshot: SnapshotArchive).
+  template <class Archive>
+  void snapshot(Archive& a) {
+    a.io_all(counts_, count_, sum_, sum2_, min_, max_);
+  }
+
  private:
   static constexpr int kExact = 256;
   static constexpr int kSub = 128;

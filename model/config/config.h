@@ -26,6 +26,10 @@ struct KeySpec {
   std::vector<std::string> choices;  // allowed strings (empty = any)
   std::string unit;
   std::string help;
+  // Does the fast-forward preconditioning read this key (so a preconditioned-drive snapshot is keyed by it)?
+  // Reads (the default: when unsure, it does), Overwriting (only when it overwrites with the workload's pattern,
+  // precondition.drive_writes > 0: the workload and job keys), Never (timing, host, buffer, power: the timed run's).
+  enum class Precondition : uint8_t { Reads, Overwriting, Never } precondition = Precondition::Reads;
 };
 
 // The schema: every key the model knows (config_schema.cpp).

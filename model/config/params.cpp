@@ -1,5 +1,6 @@
 // Reads the configuration into the parameter tree (params.h): every key by its name, once.
 #include "config/params.h"
+#include "controller/snapshot/build_id.h"
 
 #include <algorithm>
 #include <cmath>
@@ -365,6 +366,9 @@ Params read_params(const Config& c) {
   p.power = read_power_params(c);
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);
+  p.precondition.snapshot_dir = c.s("precondition.snapshot_dir");
+  p.precondition.snapshot_mode = c.s("precondition.snapshot");
+  if (p.precondition.snapshots()) p.precondition.snapshot_key = precondition_snapshot_key(c, p, snapshot_build_id());
   return p;
 }
 

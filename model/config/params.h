@@ -66,7 +66,11 @@ struct PreconditionParams {
   bool fill = true;
   double drive_writes = 0;
   unsigned threads = 0;
+  // Preconditioned-drive snapshots (controller/snapshot): precondition.snapshot_dir (empty = off),
+  // precondition.snapshot (auto, save, load, off), and the key: the configuration the preconditioning reads.
+  std::string snapshot_dir, snapshot_mode = "auto", snapshot_key;
   bool any() const { return fill || drive_writes > 0; }
+  bool snapshots() const { return any() && !snapshot_dir.empty() && snapshot_mode != "off"; }
 };
 
 // fault.* : the power-loss schedule and what the capacitors protect.
@@ -158,5 +162,9 @@ IoLogParams read_log_params(const Config& c);
 
 // Reads workload.* of `c` (one job), checks its rules against the device (logical_bytes) and builds it.
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);
+
+// The snapshot key of a configuration (snapshot_key.cpp): "key=value" lines of every key the preconditioning
+// reads, the trace files it replays (size and content hash) and `build` (the binary's version).
+std::string precondition_snapshot_key(const Config& c, const Params& p, const std::string& build);
 
 }  // namespace ssdtlm

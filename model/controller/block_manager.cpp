@@ -4,7 +4,24 @@
 #include <stdexcept>
 #include <string>
 
+#include "controller/snapshot/snapshot_archive.h"
+
 namespace ssdtlm {
+
+void BlockManager::Seq::snapshot(SnapshotArchive& a) { a.io_all(lines, base); }
+
+void BlockManager::snapshot(SnapshotArchive& a) {
+  a.section("blocks");
+  a.expect(blocks_.size(), "blocks");
+  a.expect(lines_, "superblock mode");
+  a.io_all(gc_reserve_, blocks_, ring_, free_, frontier_, total_free_);
+  victim_->snapshot(a);
+  if (lines_) {
+    line_victim_->snapshot(a);
+    a.io_all(line_, free_lines_, seq_, taken_, started_, start_base_, line_started_, line_taken_, lines_in_gc_);
+  }
+  a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_);
+}
 
 BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim)
     : g_(g),

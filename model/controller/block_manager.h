@@ -28,6 +28,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 // Cached: a full SLC block (slc.*), waiting to be folded; never a GC victim candidate.
 enum class BlockState : uint8_t { Free, Open, Full, Victim, Cached };
 
@@ -162,6 +164,9 @@ class BlockManager {
     return taken_[size_t(die) * streams_ + frontier] < q.base + q.lines.size() || free_lines_.size() > reserve;
   }
   void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
+  // Saves or loads every block's state, the free lists, frontiers, lines and the victim policies
+  // (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   size_t memory_bytes() const {
     return blocks_.capacity() * sizeof(Block) + ring_.capacity() * 4 + free_.capacity() * sizeof(FreeRing) +
            frontier_.capacity() * 4 + victim_->memory_bytes();
@@ -185,6 +190,7 @@ class BlockManager {
   struct Seq {  // lines a frontier has opened, oldest first; lines[i] is its (base + i)-th
     std::deque<uint32_t> lines;
     uint64_t base = 0;
+    void snapshot(SnapshotArchive& a);
   };
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
   uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid

@@ -1,8 +1,14 @@
 #include "controller/integrity_checker.h"
 
 #include "flash/geometry.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void IntegrityChecker::snapshot(SnapshotArchive& a) {
+  a.section("integrity checker");
+  a.io_all(expected_, counter_, checked_, errors_, erases_checked_, gc_copies_checked_, first_error_);
+}
 
 void IntegrityChecker::check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps) {
   ++checked_;

@@ -16,6 +16,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 class IntegrityChecker {
  public:
   explicit IntegrityChecker(uint64_t logical_units) : expected_(logical_units, 0) {}
@@ -50,6 +52,8 @@ class IntegrityChecker {
   uint64_t erases_checked() const { return erases_checked_.load(std::memory_order_relaxed); }
   uint64_t gc_copies_checked() const { return gc_copies_checked_.load(std::memory_order_relaxed); }
 
+  // Saves or loads the expected versions and the counts so far (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   uint64_t checked() const { return checked_; }
   size_t memory_bytes() const { return expected_.capacity() * 4; }
   uint64_t errors() const { return errors_; }

@@ -26,6 +26,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 // Exact NAND traffic counters (section 4 of the architecture): programs in pages by kind, reads in
 // page-read operations by purpose, erases in blocks.
 struct FlashCounters {
@@ -223,6 +225,11 @@ class PageFtl {
   // The injected fault's effect: the block's live units are lost (unmapped), as a real early erase loses them.
   void drop_block(uint32_t gblock);
   Die& die(uint32_t d) { return *dies_[d]; }
+  // Saves or loads the whole drive state preconditioning leaves (map, valid bitmap, dies' out-of-band data,
+  // blocks, GC, map cache and translation pages, streams, SLC, reliability, wear levelling, counters); the
+  // checker's too when given (controller/snapshot/drive_snapshot.cpp). Throws SnapshotUnsupported for a
+  // policy whose state it cannot save.
+  void snapshot(SnapshotArchive& a, IntegrityChecker* checker);
   FlashCounters& counters() { return counters_; }
   const Geometry& geometry() const { return g_; }
   // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.

@@ -1,5 +1,7 @@
 #include "flash/die.h"
 
+#include "controller/snapshot/snapshot_archive.h"
+
 #include <algorithm>
 #include <string>
 
@@ -45,6 +47,10 @@ void Die::erase(uint32_t block) {
   ++erases_[block];
   size_t base = size_t(block) * g_.units_per_block;
   std::fill(lpn_.begin() + base, lpn_.begin() + base + g_.units_per_block, kInvalid);
+}
+
+void Die::snapshot(SnapshotArchive& a) {
+  a.io_all(lpn_, versions_, kind_, write_ptr_, erases_);
 }
 
 }  // namespace ssdtlm

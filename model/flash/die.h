@@ -10,6 +10,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 // What a programmed unit holds: who wrote it and which version (for the integrity checker).
 enum class UnitKind : uint8_t { UD = 0, MD = 1, GUD = 2, GMD = 3 };
 
@@ -42,6 +44,8 @@ class Die {
   // with streams.gc_stream=shared), whose per-unit tags the program's single `stream` cannot carry.
   void set_stream(uint32_t unit, uint8_t stream) { kind_[unit] = uint8_t((kind_[unit] & 3) | (stream << 2)); }
   static constexpr uint32_t kMaxStream = 63;
+  // Saves or loads the out-of-band data, write pointers and erase counts (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   bool programmed(uint32_t block, uint32_t page) const { return page < write_ptr_[block]; }
   uint32_t erase_count(uint32_t block) const { return erases_[block]; }
   uint32_t index() const { return index_; }

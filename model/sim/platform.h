@@ -23,6 +23,7 @@
 namespace ssdtlm {
 
 class WaveTracer;
+class SnapshotArchive;
 class PowerMeter;
 class Apst;
 
@@ -51,6 +52,9 @@ class Platform {
   // Fast-forward preconditioning as the parameters say (fill, drive writes taken from `overwrite`);
   // `progress(done, total)` now and then. nand_programs counts the page programs it made.
   virtual PreconditionResult precondition(Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress) = 0;
+  // Saves or loads the drive state preconditioning leaves (controller/snapshot); SnapshotUnsupported when the
+  // platform or one of its policies cannot.
+  virtual void snapshot(SnapshotArchive& a);
   // Statistics start afresh (flash counters, map cache, FTL and streams), the state stays.
   virtual void reset_statistics() = 0;
   // The timed run starts and power will be lost: the recovery checks what changes from now on.

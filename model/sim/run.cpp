@@ -12,6 +12,7 @@
 #include "frontend/fio/fio_text.h"
 #include "report/group_summary.h"
 #include "report/memory_estimate.h"
+#include "sim/precondition_snapshot.h"
 #include "sim/run_outputs.h"
 #include "report/sampler.h"
 #include "report/summary.h"
@@ -38,8 +39,9 @@ void quiet_kernel(bool quiet) {
       sc_core::sc_report_handler::set_actions(id, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
 }
 
-// Fast-forward preconditioning, then the statistics start afresh.
-PreconditionResult precondition(Platform& p, const Params& params, bool progress) {
+// Fast-forward preconditioning (or its snapshot loaded, precondition.snapshot_dir), then the statistics start
+// afresh.
+PreconditionResult precondition(Platform& p, const Params& params, bool progress, SnapshotOutcome& snap) {
   PreconditionResult pre;
   if (!params.precondition.any()) return pre;
   const auto asked = [&](PreconditionResult r) {
@@ -48,6 +50,10 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
     return r;
   };
   const PreconditionParams& pp = params.precondition;
+  if (pp.snapshots() && load_snapshot(p, pp, pre, snap)) {
+    p.reset_statistics();
+    return asked(pre);
+  }
   std::unique_ptr<Workload> w =
       pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
   std::vector<std::string> log_files;
@@ -57,6 +63,7 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
       std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
                    (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
   });
+  if (pp.snapshots() && pp.snapshot_mode != "load") save_snapshot(p, pp, pre, snap);
   p.reset_statistics();
   return asked(pre);
 }
@@ -92,7 +99,8 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   const uint64_t interval = params.stats.interval_ps;
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
-  const PreconditionResult pre = precondition(*p, params, o.progress);
+  SnapshotOutcome snap;
+  const PreconditionResult pre = precondition(*p, params, o.progress, snap);
   // Checked at each sampler tick: commands outstanding and none completing for the window stops the run.
   Watchdog watchdog(*p, stall_window_ps(params));
   sampler.set_watch([&watchdog](uint64_t now) { return watchdog.check(now); });
@@ -135,6 +143,10 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.summary = make_summary(*p, pre, wall);
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (p->host().groups() > 1) r.summary["groups"] = group_summary(*p, groups);
+  if (params.precondition.snapshots())
+    r.summary["precondition"]["snapshot"] = {{"action", snap.action}, {"file", snap.file}, {"note", snap.note},
+                                             {"wall_time_s", snap.seconds}, {"cpu_s", snap.cpu_seconds},
+                                             {"bytes", snap.bytes}};
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
   if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);

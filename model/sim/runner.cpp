@@ -6,6 +6,7 @@
 #include "config/params.h"
 #include "frontend/fio/fio_text.h"
 #include "sim/version.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "workload/trace/trace_reader.h"
 #include "report/output_dir.h"
 #include "sim/run_outputs.h"
@@ -77,6 +78,9 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
   try {
     return run_request(argc, argv, info, prog);
   } catch (const ConfigError& e) {
+    std::cerr << prog << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const SnapshotError& e) {  // a snapshot missing (precondition.snapshot=load), mismatched or corrupt
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
   } catch (const TraceError& e) {  // a trace line that does not parse

@@ -133,6 +133,8 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
   return r;
 }
 
+void GenericPlatform::snapshot(SnapshotArchive& a) { page_ftl_->snapshot(a, checker_.get()); }
+
 void GenericPlatform::reset_statistics() {
   page_ftl_->counters() = FlashCounters();
   if (Reliability* rel = page_ftl_->reliability()) rel->reset_counters();

@@ -30,6 +30,7 @@ class GenericPlatform : public Platform {
   size_t model_bytes() const override;
   void arm_map_checkpoints() override;
   PreconditionResult precondition(Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress) override;
+  void snapshot(SnapshotArchive& a) override;
   void reset_statistics() override;
   void track_recovery_changes(PowerLossState& state) override;
   RecoveryReport lose_power(PowerLossState& state, uint64_t now_ps) override;

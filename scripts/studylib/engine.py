@@ -11,6 +11,7 @@ import types
 from pathlib import Path
 
 from . import cache as cache_mod
+from . import snapshots as snapshots_mod
 from . import plot, table, task
 from .spec import Schema, StudyError
 
@@ -34,7 +35,8 @@ def default_workers():
 
 class Options:
     def __init__(self, out=None, workers=None, scheduler=None, dry_run=False, bin_dir=None, worker_bin_dir=None,
-                 cache=None, rerun=False, timeout=None, figures=True, figure_dir=None):
+                 cache=None, rerun=False, timeout=None, figures=True, figure_dir=None, snapshots=None,
+                 keep_snapshots=False):
         self.out = out
         self.workers = workers
         self.scheduler = scheduler
@@ -46,6 +48,10 @@ class Options:
         self.timeout = timeout
         self.figures = figures
         self.figure_dir = figure_dir  # default: OUT/figures
+        # Preconditioned-drive snapshots shared by the points (precondition.snapshot_dir): a directory, "off", or
+        # None for OUT/snapshots, removed at the end unless keep_snapshots.
+        self.snapshots = snapshots
+        self.keep_snapshots = keep_snapshots
 
 
 class Log:
@@ -200,7 +206,15 @@ def run(study, opts, stream=None):
         by_key = {}
         for p, request, key, argv, wargv in plan:
             by_key.setdefault(key, (p, request, argv, wargv, argv + ["--out", str(out / "rerun" / p.name)]))
+        snapshots = snapshots_mod.shared_dir(opts, out, schema)
+        if snapshots:
+            log.say("preconditioned drives shared through %s (points whose preconditioning reads the same keys "
+                    "load the first one's snapshot)" % snapshots)
+            for _, _, _, wargv, _ in by_key.values():  # the workers' command only: results do not depend on it
+                wargv += ["--set", "precondition.snapshot_dir=%s" % snapshots]
         results = _execute(study, opts, log, by_key, to_run, reused_points, len(points), build, store, executable)
+        if snapshots:
+            snapshots_mod.report(log, snapshots, results, remove=opts.snapshots is None and not opts.keep_snapshots)
     elapsed = time.time() - t_start
 
     outcomes, run_rows = {}, []
@@ -237,9 +251,11 @@ def run(study, opts, stream=None):
 
     executed = len(to_run)
     busy = sum(r.get("seconds") or 0.0 for r in results.values())
+    cpu = sum(r.get("cpu_seconds") or 0.0 for r in results.values())
     log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (%.1f s) wall%s"
             % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed), elapsed,
-               "; the runs took %.1f s on the workers, %.2f at a time on average" % (busy, busy / elapsed)
+               "; the runs took %.1f s on the workers (%.1f s of CPU), %.2f at a time on average"
+               % (busy, cpu, busy / elapsed)
                if executed and elapsed > 0 else ""))
     if opts.figures and study.figures:
         if rows and any(r["status"] == "ok" for r in rows):
@@ -387,10 +403,12 @@ def _execute(study, opts, log, by_key, to_run, reused, total, build, store, exec
                     progress.finished.add(key)
                 p, request, argv, _, by_hand = by_key[key]
                 if res.get("exit_code") == 0 and not res.get("error") and "summary.json" in res["files"]:
+                    res["summary_json"] = res["files"]["summary.json"].decode("utf-8", "replace")
                     record = {"key": key, "point": p.index, "label": p.label(), "platform": study.platform,
                               "build_id": build, "request": request,
                               "command": shlex.join(argv + ["--out", str(store.path(key))]),
                               "exit_code": 0, "worker": res["worker"], "seconds": res["seconds"],
+                              "cpu_seconds": res.get("cpu_seconds"),
                               "finished": datetime.datetime.now().isoformat(timespec="seconds"),
                               "stderr_tail": res["stderr_tail"], "study": study.name}
                     store.store(key, res["files"], record)

@@ -11,7 +11,7 @@ import math
 import re
 
 # summary.json values that depend on the machine that ran the point, not on the model: runs.csv, not results.csv
-MACHINE_METRICS = re.compile(r"(^|\.)wall_time_s$|^memory\.peak_rss_bytes$|^precondition\.threads$")
+MACHINE_METRICS = re.compile(r"(^|\.)wall_time_s$|^memory\.peak_rss_bytes$|^precondition\.threads$|^precondition\.snapshot\.")
 
 METRIC_UNITS = [  # (pattern on the dotted name, unit), first match wins
     (r"latency_us\..*\.count$", "I/Os"),

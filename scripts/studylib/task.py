@@ -5,6 +5,7 @@ needs Python, dask.distributed and the platform executable, not this repository.
 """
 import hashlib
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -83,6 +84,7 @@ def run_point(task):
               ({name: bytes} of the run's output directory), "seconds", "worker", "started", "build_id"}
     """
     started = time.time()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = {"point": task["point"], "key": task["key"], "exit_code": None, "error": None, "stderr_tail": "",
               "files": {}, "seconds": 0.0, "worker": socket.gethostname(), "started": started, "build_id": None}
     _announce_start(task)
@@ -130,6 +132,8 @@ def run_point(task):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         result["seconds"] = time.time() - started
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the run's process (a worker runs one at a time)
+        result["cpu_seconds"] = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     return result
 
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "controller/gc/victim_policy.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
 namespace {
@@ -35,6 +36,8 @@ class FifoVictim : public VictimPolicy {
     q.pop_front();
     return b;
   }
+
+  void snapshot(SnapshotArchive& a) override { a.io_all(queues_, removed_); }
 
  private:
   void drop_removed(uint32_t die) {

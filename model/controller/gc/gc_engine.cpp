@@ -5,8 +5,19 @@
 #include <string>
 
 #include "controller/page_ftl.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void GcDie::snapshot(SnapshotArchive& a) {
+  a.io_all(active, victim, next_page, reads, programs, erases, staged, full, stage, scanned, credit, ratio, data_ps,
+           map_victim, map_updates, reading, staged_segs, moves, rseg, seg, rloc, loc);
+}
+
+void GcEngine::snapshot(SnapshotArchive& a) {
+  a.section("gc");
+  a.io_all(dies_, active_, batch_moves_);
+}
 
 GcEngine::GcEngine(PageFtl& ftl)
     : ftl_(ftl), g_(ftl.geometry()), upp_(g_.units_per_page), dies_(g_.dies) {

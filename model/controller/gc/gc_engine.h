@@ -19,6 +19,7 @@ namespace ssdtlm {
 
 class PageFtl;
 class IntegrityChecker;
+class SnapshotArchive;
 struct FlashCounters;
 struct StreamStats;
 
@@ -62,6 +63,7 @@ struct GcDie {
   std::vector<uint32_t> moves;
   uint32_t rseg[kMaxGather], seg[2 * kMaxGather];
   uint64_t rloc[kMaxGather], loc[2 * kMaxGather];
+  void snapshot(SnapshotArchive& a);  // controller/snapshot
 };
 
 class GcEngine {
@@ -190,6 +192,9 @@ class GcEngine {
   // With none live, only drops them (returns kInvalid).
   uint32_t take_map_page(uint32_t d, uint32_t n, uint32_t to, FlashCounters& c);
   void land_map_page(uint32_t d, uint32_t ppa);
+
+  // Saves or loads every die's GC job (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
 
  private:
   bool erasable(uint32_t d, uint32_t victim) const;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/gc/victim_policy.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
 namespace {
@@ -38,6 +39,7 @@ class GreedyVictim : public VictimPolicy {
     if (new_valid < low_[die]) low_[die] = new_valid;
   }
 
+  void snapshot(SnapshotArchive& a) override { a.io_all(key_, count_, low_, cursor_); }
   size_t memory_bytes() const override {
     return (key_.capacity() + count_.capacity() + low_.capacity() + cursor_.capacity()) * sizeof(uint32_t);
   }

@@ -1,8 +1,14 @@
 #include "controller/gc/victim_policy.h"
 
 #include "common/registry.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void VictimPolicy::snapshot(SnapshotArchive&) {
+  throw SnapshotUnsupported("this GC victim policy cannot be saved in a snapshot");
+}
+
 namespace {
 const std::map<std::string, VictimFactory>& table() {
   static const std::map<std::string, VictimFactory> t = {

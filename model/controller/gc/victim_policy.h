@@ -13,6 +13,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 class VictimPolicy {
  public:
   virtual ~VictimPolicy() = default;
@@ -23,6 +25,8 @@ class VictimPolicy {
   // Takes a given candidate out (read reclaim relocates a block whatever its valid count).
   virtual void remove(uint32_t gblock) = 0;
   virtual size_t memory_bytes() const = 0;                    // state held, for the memory figures
+  // Saves or loads the policy's state (controller/snapshot); a policy without one throws SnapshotError.
+  virtual void snapshot(SnapshotArchive& a);
 };
 
 using VictimFactory = std::function<std::unique_ptr<VictimPolicy>(const Geometry&)>;

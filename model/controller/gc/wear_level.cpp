@@ -1,8 +1,14 @@
 #include "controller/gc/wear_level.h"
 
 #include <algorithm>
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void WearLevel::snapshot(SnapshotArchive& a) {
+  a.section("wear level");
+  a.io_all(count_, excluded_, order_, max_, relocated_, victim_);
+}
 
 WearLevel::WearLevel(const Geometry& g, uint32_t spread)
     : g_(g),

@@ -15,6 +15,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 class WearLevel {
  public:
   // Least-erased blocks looked at per decision: free or open ones are skipped (they take data soon anyway).
@@ -50,6 +52,8 @@ class WearLevel {
   bool is_victim(uint32_t die, uint32_t gblock) const { return victim_[die] == gblock; }
   uint64_t relocated_blocks() const;  // since the start or reset_counters (the measured run)
   void reset_counters() { std::fill(relocated_.begin(), relocated_.end(), 0); }
+  // Saves or loads the erase counts and their order (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   uint32_t max_spread() const;  // over dies
 
  private:

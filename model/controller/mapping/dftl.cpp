@@ -4,6 +4,7 @@
 // the victim plus the oldest other dirty segments, up to one flash page (they stay cached, now clean).
 // GC moves (map.gc_update=victim): DFTL's batch update, see gc_update.
 #include "controller/mapping/lru_list.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "controller/mapping/map_cache.h"
 
 namespace ssdtlm {
@@ -63,6 +64,8 @@ class Dftl : public MapCache {
     dirty_.remove(victim);
     write_back_gathered(victim, dirty_, a, [](uint32_t) {});  // the gathered ones stay cached, clean
   }
+
+  void snapshot_scheme(SnapshotArchive& a) override { a.io_all(cap_, lru_, dirty_); }
 
   uint32_t cap_;
   LruList lru_;    // cached segments

@@ -4,6 +4,7 @@
 // segment (MD), with the next-oldest ones up to a flash page. With the whole map protected nothing
 // reaches flash and updates cost no bookkeeping.
 #include "controller/mapping/lru_list.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "controller/mapping/map_cache.h"
 
 namespace ssdtlm {
@@ -41,6 +42,8 @@ class FullMap : public MapCache {
     ++stats_.dirty.evictions;
     write_back_gathered(victim, dirty_, a, [](uint32_t) {});
   }
+
+  void snapshot_scheme(SnapshotArchive& a) override { a.io_all(limited_, limit_, dirty_); }
 
   bool limited_;
   uint32_t limit_;

@@ -47,6 +47,11 @@ class LruList {
     remove(id);
     push_front(id);
   }
+  // Saves or loads the list (controller/snapshot: SnapshotArchive).
+  template <class Archive>
+  void snapshot(Archive& a) {
+    a.io_all(prev_, next_, in_, head_, tail_, size_);
+  }
   size_t memory_bytes() const { return prev_.capacity() * 4 + next_.capacity() * 4 + in_.capacity(); }
 
  private:

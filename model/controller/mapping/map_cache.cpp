@@ -2,12 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "controller/snapshot/snapshot_archive.h"
 #include <map>
 #include <string>
 
 #include "common/registry.h"
 
 namespace ssdtlm {
+
+void MapCache::snapshot(SnapshotArchive& a) {
+  a.section("map cache");
+  a.expect(segments_total(), "map segments");
+  a.io_all(stats_, dirty_bits_, dcount_, ckpt_, dirty_entries_);
+  snapshot_scheme(a);
+  if (a.loading() && observer_)  // as the preconditioning's writes and write-backs left it (HEXA's dirty groups)
+    for (uint32_t s = 0; s < segments_total(); ++s) observer_->segment_dirty(s, dcount_[s] != 0);
+}
+
+void MapCache::snapshot_scheme(SnapshotArchive&) {
+  throw SnapshotUnsupported("this mapping scheme cannot be saved in a snapshot");
+}
 
 uint32_t MapCacheParams::cache_segments() const {
   if (cache_bytes == 0) return segments();

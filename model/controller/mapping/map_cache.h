@@ -17,6 +17,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 
 struct MapCacheParams {
   uint64_t logical_units = 0;
@@ -147,8 +149,12 @@ class MapCache {
   uint32_t segments_total() const { return uint32_t(dcount_.size()); }
   void reset_stats();
   uint64_t dirty_entries() const { return dirty_entries_; }
+  // Saves or loads the cache's contents, dirty entries, checkpoints and statistics (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
 
  protected:
+  // The scheme's own state (its lists); a scheme without one throws SnapshotUnsupported.
+  virtual void snapshot_scheme(SnapshotArchive& a);
   // DFTL's batch update of GC moves (gc_write with gc_batch): the scheme's rule for a segment it caches; by
   // default as a write (the entry-granular dirty area records the entries without a load).
   virtual void gc_update(uint32_t seg, const uint32_t* lpns, uint32_t n, MapAccess& a) { write(seg, lpns, n, a); }

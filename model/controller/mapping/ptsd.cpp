@@ -8,6 +8,7 @@
 //   write. Written-back segments other than the victim are clean: they move to the clean area if it has
 //   room, else they leave the cache.
 #include "controller/mapping/lru_list.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "controller/mapping/map_cache.h"
 
 namespace ssdtlm {
@@ -84,6 +85,8 @@ class Ptsd : public MapCache {
       }
     });
   }
+
+  void snapshot_scheme(SnapshotArchive& a) override { a.io_all(clean_, dirty_, clean_cap_, dirty_cap_); }
 
   LruList clean_, dirty_;
   uint32_t clean_cap_ = 0, dirty_cap_ = 0;

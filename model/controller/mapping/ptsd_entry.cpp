@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "controller/mapping/lru_list.h"
+#include "controller/snapshot/snapshot_archive.h"
 #include "controller/mapping/map_cache.h"
 
 namespace ssdtlm {
@@ -120,6 +121,10 @@ class PtsdEntry : public MapCache {
     (bprev_[seg] == kInvalid ? bucket_head_[count] : bnext_[bprev_[seg]]) = bnext_[seg];
     if (bnext_[seg] != kInvalid) bprev_[bnext_[seg]] = bprev_[seg];
     --dirty_segs_;
+  }
+
+  void snapshot_scheme(SnapshotArchive& a) override {
+    a.io_all(greedy_, clean_, recent_, bucket_head_, bprev_, bnext_, top_, dirty_segs_, clean_cap_, dirty_cap_);
   }
 
   bool greedy_;

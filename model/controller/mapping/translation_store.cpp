@@ -1,6 +1,7 @@
 #include "controller/mapping/translation_store.h"
 
 #include "controller/mapping/map_cache.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -14,6 +15,11 @@ TranslationStore::TranslationStore(const Geometry& g, BlockManager& blocks, uint
       segment_bytes_(segment_bytes),
       k_(std::min<uint32_t>(kMaxGather, g.units_per_page * kUnitBytes / segment_bytes)),
       gtd_(segments, kNowhere) {}
+
+void TranslationStore::snapshot(SnapshotArchive& a) {
+  a.section("translation pages");
+  a.io_all(gtd_, records_, cursor_);
+}
 
 void TranslationStore::drop(uint64_t where) {
   const uint32_t b = g_.gblock_of(page_ppa(where));

@@ -15,6 +15,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 class TranslationStore {
  public:
   static constexpr uint64_t kNowhere = ~uint64_t(0);
@@ -48,11 +50,17 @@ class TranslationStore {
   uint32_t live_in_page(uint32_t gblock, uint32_t page, uint32_t* segs, uint64_t* locs) const;
   void erased(uint32_t gblock) { records_.erase(gblock); }
   size_t memory_bytes() const;
+  // Saves or loads the GTD and the map blocks' contents (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
 
  private:
   struct Record {
     std::vector<uint32_t> segs;  // page * k + offset -> segment written there
     uint32_t live = 0;
+    template <class Archive>
+    void snapshot(Archive& a) {
+      a.io_all(segs, live);
+    }
   };
   uint64_t loc(uint32_t ppa, uint32_t off) const { return (uint64_t(ppa) << 8) | off; }
   uint32_t units(uint32_t live) const { return (live * g_.units_per_page + k_ - 1) / k_; }

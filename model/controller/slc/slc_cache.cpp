@@ -2,8 +2,14 @@
 
 #include <stdexcept>
 #include <string>
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void SlcCache::snapshot(SnapshotArchive& a) {
+  a.section("slc");
+  a.io_all(static_, on_, idle_, slc_, in_use_, full_, static_free_, counters_);
+}
 
 SlcCache::SlcCache(const Geometry& g, const SlcParams& p, uint32_t gc_free_blocks)
     : g_(g),

@@ -23,6 +23,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 enum class SlcMode : uint8_t { None, Static, Dynamic };
 
 struct SlcParams {
@@ -88,6 +90,8 @@ class SlcCache {
 
   SlcCounters& counters() { return counters_; }
   const SlcCounters& counters() const { return counters_; }
+  // Saves or loads which blocks run in SLC mode, the full and free SLC blocks (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   // SLC capacity of the cache now, in units: SLC blocks in use plus those the dies may still open.
   uint64_t capacity_units(const std::vector<uint32_t>& free_per_die) const;
 

@@ -16,6 +16,8 @@ class HotColdStream : public StreamPolicy {
     for (uint32_t i = 0; i < units; ++i) out[i] = uint8_t(hotcold_stream(counts_[lpn + i], threshold_, streams_));
   }
 
+  void snapshot(SnapshotArchive&) override {}  // the counts are Streams' (saved there)
+
  private:
   const WriteCounts& counts_;
   uint32_t threshold_, streams_;

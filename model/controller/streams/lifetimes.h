@@ -47,6 +47,10 @@ class Lifetimes {
     Histogram time_ns, writes;     // completed lifetimes of the recorded units
     uint64_t births = 0;           // versions written (every unit)
     uint64_t sampled_births = 0;   // of them recorded
+    template <class Archive>
+    void snapshot(Archive& a) {
+      a.io_all(time_ns, writes, births, sampled_births);
+    }
   };
   const PerStream& stream(uint32_t s) const { return per_[s]; }
   uint32_t streams() const { return uint32_t(per_.size()); }
@@ -55,6 +59,11 @@ class Lifetimes {
   uint64_t sampled_alive(uint32_t s) const { return per_[s].sampled_births - per_[s].time_ns.count(); }
   uint64_t alive(uint32_t s) const { return sampled_alive(s) << shift_; }
   size_t memory_bytes() const { return unit_.capacity() * sizeof(Unit) + times_.capacity() * 8; }
+  // Saves or loads the recorded units and statistics (controller/snapshot: SnapshotArchive).
+  template <class Archive>
+  void snapshot(Archive& a) {
+    a.io_all(shift_, mask_, unit_, times_, per_, seq_);
+  }
 
  private:
   static constexpr uint64_t kStep = 1024;

@@ -15,6 +15,8 @@ class ManualStream : public StreamPolicy {
     std::memset(out, int(std::min(tag.hint, last_)), units);
   }
 
+  void snapshot(SnapshotArchive&) override {}  // nothing learnt
+
  private:
   uint32_t last_;
 };

@@ -1,8 +1,13 @@
 #include "controller/streams/stream_policy.h"
+#include "controller/snapshot/snapshot_archive.h"
 
 #include "common/registry.h"
 
 namespace ssdtlm {
+
+void StreamPolicy::snapshot(SnapshotArchive&) {
+  throw SnapshotUnsupported("this streams.assign policy cannot be saved in a snapshot");
+}
 namespace {
 const std::map<std::string, StreamFactory>& table() {
   static const std::map<std::string, StreamFactory> t = {

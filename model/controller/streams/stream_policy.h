@@ -16,6 +16,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 struct StreamContext {
   uint32_t streams = 1;          // user streams, streams.count + 1
   uint64_t logical_units = 0;    // 4 KiB mapping units of the logical space
@@ -60,6 +62,9 @@ class StreamPolicy {
   // what it learnt, only its counters restart).
   virtual PolicyCounters counters() const { return {}; }
   virtual void reset_stats() {}
+  // Saves or loads what the policy has learnt (controller/snapshot); a policy that does not support it throws
+  // SnapshotUnsupported (the drive is then preconditioned and not saved).
+  virtual void snapshot(SnapshotArchive& a);
 };
 
 using StreamFactory = std::function<std::unique_ptr<StreamPolicy>(const StreamContext&)>;

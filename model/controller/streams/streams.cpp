@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "controller/snapshot/snapshot_archive.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -25,6 +26,17 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   if (p_.zns) zns_ = std::make_unique<ZnsNamespace>(p_.zns_layout);
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);
   reset_stats();
+}
+
+void Streams::snapshot(SnapshotArchive& a) {
+  a.section("streams");
+  if (zns_) throw SnapshotUnsupported("a zoned namespace (zns.enabled) cannot be saved in a snapshot");
+  a.expect(counts_ != nullptr, "write counts kept");
+  a.expect(lifetimes_ != nullptr, "lifetimes kept");
+  if (counts_) a.io(*counts_);
+  policy_->snapshot(a);
+  if (lifetimes_) a.io(*lifetimes_);
+  a.io(stats_);
 }
 
 void Streams::reset_stats() {

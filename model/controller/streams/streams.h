@@ -54,6 +54,10 @@ struct StreamStats {
   uint64_t user_padding = 0;        // padding units in user (buffer flush) pages
   uint64_t gc_padding = 0;          // padding units in GC pages
   uint64_t gc_spilled = 0;          // GC units written to another GC stream's block (die short of free blocks)
+  template <class Archive>
+  void snapshot(Archive& a) {
+    a.io_all(writes, gc_writes, user_padding, gc_padding, gc_spilled);
+  }
 };
 
 class Streams {
@@ -94,6 +98,8 @@ class Streams {
   const StreamStats& stats() const { return stats_; }
   void reset_stats();
   size_t memory_bytes() const;
+  // Saves or loads the write counts, the policy's state, lifetimes and statistics (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   ZnsNamespace* zns() { return zns_.get(); }  // the zoned namespace (zns.enabled), else null
   const ZnsNamespace* zns() const { return zns_.get(); }
 

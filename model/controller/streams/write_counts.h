@@ -18,6 +18,11 @@ class WriteCounts {
   void prefetch(uint32_t lpn) const { __builtin_prefetch(&n_[lpn], 1); }
   uint64_t size() const { return n_.size(); }
   size_t memory_bytes() const { return n_.capacity() * 4; }
+  // Saves or loads the counts (controller/snapshot: SnapshotArchive).
+  template <class Archive>
+  void snapshot(Archive& a) {
+    a.io(n_);
+  }
 
  private:
   std::vector<uint32_t> n_;

@@ -1,8 +1,14 @@
 #include "flash/reliability/reliability.h"
 
 #include <algorithm>
+#include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+void Reliability::snapshot(SnapshotArchive& a) {
+  a.section("reliability");
+  a.io_all(programmed_ps_, reads_, queued_, terms_at_, terms_, reclaim_, counters_);
+}
 
 Reliability::Reliability(const Geometry& g, const ReliabilityParams& p)
     : g_(g),

@@ -12,6 +12,8 @@
 
 namespace ssdtlm {
 
+class SnapshotArchive;
+
 struct ReliabilityCounters {
   uint64_t reads = 0;             // page reads decoded (host, map, GC, fold)
   uint64_t retry_reads = 0;       // reads that needed read-retry steps
@@ -47,6 +49,8 @@ class Reliability {
   const ReliabilityCounters& counters() const { return counters_; }
   void reset_counters() { counters_ = ReliabilityCounters(); }
   // The mean RBER of a block now (for reports and tests).
+  // Saves or loads the per-block wear, retention and read-disturb state (controller/snapshot).
+  void snapshot(SnapshotArchive& a);
   double block_rber(uint32_t gblock, uint32_t erases, bool slc, uint64_t now_ps) const;
 
  private:

@@ -1,0 +1,37 @@
+// PageFtl::snapshot: the order of the drive's sections in a snapshot file. Each component saves its own state
+// (its snapshot method, next to its code); this file only lists them.
+#include "controller/page_ftl.h"
+#include "controller/snapshot/snapshot_archive.h"
+
+namespace ssdtlm {
+
+void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
+  a.section("drive");
+  a.expect(g_.dies, "dies");
+  a.expect(g_.logical_units, "logical units");
+  a.expect(uint64_t(g_.dies) * g_.blocks_per_die * g_.units_per_block, "physical units");
+  a.expect(checker != nullptr, "integrity checker on");
+  a.expect(tstore_ != nullptr, "translation pages on flash");
+  a.expect(slc_ != nullptr, "SLC cache");
+  a.expect(rel_ != nullptr, "reliability model");
+  a.expect(wl_ != nullptr, "wear levelling");
+  // Policies first: one that cannot be saved stops the save before the large arrays are written.
+  streams_->snapshot(a);
+  blocks_.snapshot(a);
+  a.section("map");
+  a.io_all(l2p_, valid_bits_);
+  a.section("dies");
+  for (Die* d : dies_) d->snapshot(a);
+  a.section("ftl");
+  a.io_all(gc_free_blocks_, gc_first_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_, counters_,
+           ff_map_pending_);
+  gc_.snapshot(a);
+  cache_->snapshot(a);
+  if (tstore_) tstore_->snapshot(a);
+  if (slc_) slc_->snapshot(a);
+  if (rel_) rel_->snapshot(a);
+  if (wl_) wl_->snapshot(a);
+  if (checker) checker->snapshot(a);
+}
+
+}  // namespace ssdtlm
