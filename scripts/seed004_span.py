@@ -11,19 +11,18 @@ the seed's threshold-0 IOPS of distribution d, T a duration) over the first span
 
 Steps:
   1. a study (DIR/studies/seed004_span, written to DIR/seed004_span.json): 5 distributions x SPANS x DURATIONS.
-  2. a second study (DIR/studies/seed004_span_refine): per distribution and span, durations around the best one of
-     step 1 (x 0.6 ... 1.6), and the duration at which our largest count equals the seed's (interpolated in
-     log-log between the durations of step 1, then run).
-  3. per point, the CDF of the run's host writes per written LPN at the counts the seed's text gives, and D = the
-     largest |ours - seed| over those points (a Kolmogorov-Smirnov distance at the seed's points; its maximum count
-     enters as CDF 1.0 there). Also D with the LPNs never written counted as 0 (the seed's code lists LPNs
-     0..max_lpn-1, zeros included): which of the two its plots show.
-  4. three fits per span: (a) each distribution its own volume (min of D over every duration run), (b) the volume
-     at which our largest count is the seed's (the run of step 2), (c) one fio runtime for all five distributions
-     (min over the durations of step 1 of the largest D of the five).
-  5. DIR/seed004_span.csv (every point), DIR/seed004_span_fit.csv (the fits), figures seed004_span_fit.png/.svg
-     (D against span) and seed004_span_cdf.png/.svg (the CDFs at the best volume for each span, beside the
-     seed's points).
+  2. a second study (DIR/studies/seed004_span_runtime): the platform as it is (FEMU's stock GC or forced GC only,
+     full drive, the whole 768 MiB, threshold 0), fio time-based for 290 s, the volume set by the model's own IOPS:
+     the seed's CDF runs predicted with nothing fitted (normal also as normal:50, fio <= 3.19's normal:1).
+  3. per point, the CDF of the run's writes per LPN at the counts the seed's text gives, and D = the largest
+     |ours - seed| over those points (a Kolmogorov-Smirnov distance at the seed's points; its largest count enters
+     as CDF 1.0 there), in three readings of what the seed's CDF lists: the written LPNs only; LPNs 0..max_lpn-1
+     with the never-written at 0; after a fill in the same FEMU start (every LPN of the 768 MiB, its writes + 1).
+  4. fits per span: each distribution its own volume (min of D over the durations), in each reading; one fio
+     runtime for all five distributions (min over the durations of the largest D of the five).
+  5. DIR/seed004_span.csv (every point), DIR/seed004_span_fit.csv (the fits), DIR/seed004_span_runtime.csv,
+     figures seed004_span_fit.png/.svg (D against span) and seed004_span_cdf.png/.svg (the CDFs at the best
+     volume, beside the seed's points).
 """
 import bisect
 import csv
@@ -48,10 +47,13 @@ COUNTING_DEVICE = {"geometry.blocks_per_plane": 192, "geometry.over_provisioning
                    "workload.runtime_ms": 0, "stats.lpn_writes": True}
 
 
-REFINE = [0.6, 0.75, 0.87, 1.15, 1.3, 1.6]  # x the best duration of the first study
-NORMAL_SHORT = [2, 3]  # normal's best volume lies at the shortest duration of the first study
-
-
+# The prediction: the seed's CDF build as FEMU with its stock GC (the platform's defaults: full drive, the whole
+# 768 MiB), fio time-based for the 300 s the seed's timer logs less the fill's first seconds; the model's own IOPS
+# set the volume. Against it, forced GC only (FEMU with gc_thres_pcent=95).
+RUNTIME_S = 290
+RUNTIME_GC = {"femu": {}, "forced": {"ftl.gc_min_invalid": 0.0, "ftl.gc_free_blocks": 4}}
+RUNTIME_DISTS = {"normal": "normal:1", "normal_fio316": "normal:50", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8",
+                 "zipf1.2": "zipf:1.2", "uniform": "random"}
 def span_label(s):
     return "s%.3f" % s
 
@@ -74,42 +76,43 @@ def write_study(path, name, runs, spans):
         json.dump(study, f, indent=2)
 
 
+def write_runtime_study(path):
+    runs = {d: {"workload.distribution": key} for d, key in RUNTIME_DISTS.items()}
+    study = {"name": "seed004_span_runtime", "description": "Seed 004's CDF runs predicted: femu_hotcold as it is "
+             "(full drive, the whole 768 MiB, threshold 0), fio time-based for %d s; gc femu = FEMU's stock GC, "
+             "forced = gc_thres_pcent=95. Written by scripts/seed004_span.py; results in docs/femu_gc.md." % RUNTIME_S,
+             "platform": "femu_hotcold",
+             "set": {"streams.hot_threshold": 0, "workload.random_map": False, "workload.io_count": 0,
+                     "workload.runtime_ms": RUNTIME_S * 1000, "precondition.fill": True, "stats.lpn_writes": True},
+             "sweep": {"gc": RUNTIME_GC, "run": runs}}
+    with open(path, "w") as f:
+        json.dump(study, f, indent=2)
+
+
+def runtime_rows(study_out, counts_out=None):
+    """One row per point of the runtime study; counts_out (a dict) receives (gc, distribution) -> sorted counts."""
+    rows = []
+    if not (study_out / "results.csv").exists():
+        return rows
+    dirs = seedrun.run_dirs(study_out)
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        d = r["run"]
+        paper = "normal" if d.startswith("normal") else d
+        counts, _ = written_counts(dirs[r["point"]])
+        if counts_out is not None:
+            counts_out[(r["gc"], d)] = counts
+        ff = cdf_points_fill(counts, paper)
+        fw = cdf_points(counts, paper)
+        rows.append(dict(gc=r["gc"], distribution=d, writes=sum(counts), iops=sum(counts) / RUNTIME_S,
+                         equivalent_s_at_seed_iops=sum(counts) / IOPS_T0[paper], max=counts[-1] if counts else 0,
+                         seed_max=s4.PAPER_CDF[paper][-1][0], D_fill=distance(ff, paper), D_written=distance(fw, paper),
+                         **{"F_fill_at_%d" % c: f for (c, _), f in zip(s4.PAPER_CDF[paper], ff)},
+                         **{"seed_at_%d" % c: p for c, p in s4.PAPER_CDF[paper]}))
+    return rows
+
+
 def first_runs():
     return {"%s T%g" % (d, t): run_entry(d, t) for d in s4.DISTS for t in DURATIONS}
-
-
-def refine_runs(pts):
-    """One study per span would need a span axis of one; instead the refine study's run labels carry the span and
-    every span column but its own is skipped by running the study once per span (small)."""
-    by_span = {}
-    for s in SPANS:
-        runs = {}
-        for d in s4.DISTS:
-            ts = sorted(t for (dd, ss, t) in pts if dd == d and ss == s and t in DURATIONS)
-            if not ts:
-                continue
-            best = min(ts, key=lambda t: pts[(d, s, t)]["D"])
-            best_fill = min(ts, key=lambda t: pts[(d, s, t)]["D_fill"])
-            extra = [round(b * k, 2) for b in {best, best_fill} for k in REFINE] + (
-                NORMAL_SHORT if d == "normal" else [])
-            for t in extra:
-                runs["%s T%g" % (d, t)] = run_entry(d, t)
-            tm = max_pinned_duration(pts, d, s, ts)
-            if tm is not None:
-                runs["%s T%g" % (d, round(tm, 2))] = dict(run_entry(d, round(tm, 2)), **{})
-        by_span[s] = runs
-    return by_span
-
-
-def max_pinned_duration(pts, d, s, ts):
-    """The duration at which our largest count is the seed's, log-log interpolated between durations of step 1."""
-    seed_max = s4.PAPER_CDF[d][-1][0]
-    for t0, t1 in zip(ts, ts[1:]):
-        m0, m1 = pts[(d, s, t0)]["max"], pts[(d, s, t1)]["max"]
-        if m0 <= seed_max <= m1 and m1 > m0:
-            w = (math.log(seed_max) - math.log(m0)) / (math.log(m1) - math.log(m0))
-            return math.exp(math.log(t0) + w * (math.log(t1) - math.log(t0)))
-    return None
 
 
 def written_counts(run_dir):
@@ -181,13 +184,6 @@ def fits(pts):
                 if t in DURATIONS:
                     worst_by_t[t] = max(worst_by_t.get(t, 0.0), pts[(d, s, t)]["D"])
                     worst_fill[t] = max(worst_fill.get(t, 0.0), pts[(d, s, t)]["D_fill"])
-            coarse = [t for t in ts if t in DURATIONS]
-            tm = max_pinned_duration(pts, d, s, coarse)
-            tm = round(tm, 2) if tm is not None else None
-            if tm is not None and (d, s, tm) in pts:
-                row["D_max_" + d], row["T_max_" + d] = pts[(d, s, tm)]["D"], tm
-                row["writes_max_" + d] = pts[(d, s, tm)]["writes"]
-                row["max_at_max_" + d] = pts[(d, s, tm)]["max"]
         if worst_by_t:
             tj = min(worst_by_t, key=worst_by_t.get)
             row["D_joint"], row["T_joint"] = worst_by_t[tj], tj
@@ -203,17 +199,17 @@ def fig_fit(rows, path):
     nan = float("nan")
     for d in s4.DISTS:
         ax[0][0].plot(x, [r.get("D_free_" + d, nan) for r in rows], marker="o", label=d)
-        ax[0][1].plot(x, [r.get("D_max_" + d, nan) for r in rows], marker="o", label=d)
+        ax[0][1].plot(x, [r.get("D_zeros_" + d, nan) for r in rows], marker="o", label=d)
         ax[1][0].plot(x, [r.get("D_fill_" + d, nan) for r in rows], marker="o", label=d)
-        ax[1][2].plot(x, [r.get("D_zeros_" + d, nan) for r in rows], marker="o", label=d)
     ax[0][2].plot(x, [r.get("D_joint", nan) for r in rows], marker="o", color="black")
     ax[1][1].plot(x, [r.get("D_joint_fill", nan) for r in rows], marker="o", color="black")
-    titles = [["written LPNs only: each distribution its own volume", "written LPNs only: volume from the seed's "
-               "largest count", "written LPNs only: one fio runtime for all five (largest D)"],
+    ax[1][2].axis("off")
+    titles = [["written LPNs only: each distribution its own volume", "never-written LPNs as 0, up to max_lpn: "
+               "own volume", "written LPNs only: one fio runtime for all five (largest D)"],
               ["after a fill, all 768 MiB listed: own volume", "after a fill, all 768 MiB: one runtime for all "
-               "five", "never-written LPNs as 0, up to max_lpn: own volume"]]
+               "five (largest D)", ""]]
     for i in range(2):
-        for j in range(3):
+        for j in range(3 if i == 0 else 2):
             a = ax[i][j]
             a.set_title(titles[i][j], fontsize=9)
             a.set_xlabel("span written by fio (share of the 768 MiB)")
@@ -229,39 +225,52 @@ def fig_fit(rows, path):
     plt.close(fig)
 
 
-def fig_cdf(pts, rows, path):
-    """Per distribution: the CDF as the seed's code lists it after a fill (all 768 MiB, count + 1) at spans 1.0 and
-    0.775, each at its best volume, and over the written LPNs only at span 1.0, beside the seed's points."""
-    fig, axes = plt.subplots(1, len(s4.DISTS), figsize=(4.2 * len(s4.DISTS), 3.9), squeeze=False)
+def step_xy(counts):
+    n = len(counts)
+    xs, ys = [], []
+    for i, c in enumerate(counts):
+        if i + 1 == n or counts[i + 1] != c:
+            xs.append(c)
+            ys.append((i + 1) / n)
+    return xs, ys
+
+
+def fig_cdf(pts, rows, rt_counts, path):
+    """Per distribution, the CDF as the seed's code lists it after a fill (every LPN of the 768 MiB at its writes
+    + 1): the platform as it is for 290 s with FEMU's stock GC and with forced GC only (the prediction, nothing
+    fitted), the 77.5 % span at its best volume; and the written LPNs only at span 1.0 at their best volume."""
+    fig, axes = plt.subplots(1, len(s4.DISTS), figsize=(4.4 * len(s4.DISTS), 4.2), squeeze=False)
     by_span = {r["span"]: r for r in rows}
+    filled = lambda counts: [1] * (LPNS - len(counts)) + [c + 1 for c in counts]
     for ax, d in zip(axes[0], s4.DISTS):
-        for s, reading in ((1.0, "fill"), (0.775, "fill"), (1.0, "free")):
-            t = by_span.get(s, {}).get("T_%s_%s" % (reading, d))
-            if t is None:
-                continue
-            p = pts[(d, s, t)]
-            counts = p["counts"]
-            if reading == "fill":
-                counts = [1] * (LPNS - len(counts)) + [c + 1 for c in counts]
-            n = len(counts)
-            xs, ys = [], []
-            for i, c in enumerate(counts):
-                if i + 1 == n or counts[i + 1] != c:
-                    xs.append(c)
-                    ys.append((i + 1) / n)
-            label = "%s, span %.3f, %.2f M writes (D %.3f)" % (
-                "after a fill, all LPNs" if reading == "fill" else "written LPNs only", s, p["writes"] / 1e6,
-                p["D_fill"] if reading == "fill" else p["D"])
-            ax.step(xs, ys, where="post", ls="-" if reading == "fill" else "--", label=label)
+        run = "normal_fio316" if d == "normal" else d
+        for gc, style in (("femu", "-"), ("forced", "-")):
+            c = rt_counts.get((gc, run))
+            if c:
+                f = cdf_points_fill(c, d)
+                ax.step(*step_xy(filled(c)), where="post", ls=style, label="%s GC, 290 s: %.2f M writes, D %.3f%s" % (
+                    "FEMU's" if gc == "femu" else "forced", sum(c) / 1e6, distance(f, d),
+                    " (fio <= 3.19's normal:1)" if run != d else ""))
+        t = by_span.get(0.775, {}).get("T_fill_" + d)
+        if t is not None:
+            p = pts[(d, 0.775, t)]
+            ax.step(*step_xy(filled(p["counts"])), where="post", label="span 77.5 %%, best volume %.2f M, D %.3f" % (
+                p["writes"] / 1e6, p["D_fill"]))
+        t = by_span.get(1.0, {}).get("T_free_" + d)
+        if t is not None:
+            p = pts[(d, 1.0, t)]
+            ax.step(*step_xy(p["counts"]), where="post", ls="--", color="grey",
+                    label="written LPNs only, best volume %.2f M, D %.3f" % (p["writes"] / 1e6, p["D"]))
         px, py = zip(*s4.PAPER_CDF[d])
         ax.plot(px, py, "o", color="black", label="seed (its text)")
         ax.set_xscale("log")
-        ax.set_xlabel("writes per LPN")
+        ax.set_xlabel("writes per LPN (after a fill: + 1)")
         ax.set_title(d)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=5.5, loc="lower right")
-    axes[0][0].set_ylabel("CDF")
-    fig.suptitle("Seed 004: write-count CDFs at each reading's best volume, beside the seed's points")
+    axes[0][0].set_ylabel("CDF over the LPNs listed")
+    fig.suptitle("Seed 004: write-count CDFs as the seed's code lists them after a fill, beside the seed's points "
+                 "(femu_hotcold, full drive, fio over the whole 768 MiB unless said)")
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(str(path) + "." + ext, dpi=110)
@@ -276,19 +285,26 @@ def main():
     out, figs = seedrun.output_dirs(a)
     out.mkdir(parents=True, exist_ok=True)
     first = out / "studies" / "seed004_span"
-    refine = {s: out / "studies" / ("seed004_span_refine_" + span_label(s)) for s in SPANS}
     rc = 0
     if not a.plot_only:
         bin_dir = seedrun.study_bin_dir(a, out, "femu_hotcold")
         write_study(out / "seed004_span.json", "seed004_span", first_runs(), SPANS)
         rc, wall = seedrun.run_study(out / "seed004_span.json", first, a.workers, bin_dir)
         print("study wall time: %.1f s with --workers %d" % (wall, a.workers))
-        for s, runs in refine_runs(load_points([first])).items():
-            path = out / ("seed004_span_refine_%s.json" % span_label(s))
-            write_study(path, "seed004_span_refine_" + span_label(s), runs, [s])
-            rc2, wall = seedrun.run_study(path, refine[s], a.workers, bin_dir)
-            rc = rc or rc2
-    pts = load_points([first] + [refine[s] for s in SPANS])
+        runtime = out / "studies" / "seed004_span_runtime"
+        write_runtime_study(out / "seed004_span_runtime.json")
+        rc3, wall = seedrun.run_study(out / "seed004_span_runtime.json", runtime, a.workers, bin_dir)
+        rc = rc or rc3
+    runtime = out / "studies" / "seed004_span_runtime"
+    rt_counts = {}
+    rt = runtime_rows(runtime, rt_counts)
+    seedrun.write_csv(rt, out / "seed004_span_runtime.csv", float_format="%.4f")
+    for r in rt:
+        print("runtime %-7s %-14s %.2f M writes (%.0f IOPS, = %.0f s at the seed's IOPS) max %d (seed %d) "
+              "D after a fill %.3f, written only %.3f" % (r["gc"], r["distribution"], r["writes"] / 1e6, r["iops"],
+                                                          r["equivalent_s_at_seed_iops"], r["max"], r["seed_max"],
+                                                          r["D_fill"], r["D_written"]))
+    pts = load_points([first])
     seedrun.write_csv([dict(distribution=d, span=s, T=t, writes=p["writes"], written=p["written"],
                             never_written_below_max=p["never_written_below_max"], max=p["max"], D=p["D"],
                             D_zeros=p["D_zeros"], D_fill=p["D_fill"],
@@ -299,12 +315,11 @@ def main():
     seedrun.write_csv(rows, out / "seed004_span_fit.csv", float_format="%.3f")
     figs.mkdir(parents=True, exist_ok=True)
     fig_fit(rows, figs / "seed004_span_fit")
-    fig_cdf(pts, rows, figs / "seed004_span_cdf")
+    fig_cdf(pts, rows, rt_counts, figs / "seed004_span_cdf")
     for r in rows:
         print("span %.3f  " % r["span"] + "  ".join(
-            "%s D=%.3f@T%s(zeros %.3f) / max-pinned %s" % (
-                d, r.get("D_free_" + d, float("nan")), r.get("T_free_" + d, "-"), r.get("D_zeros_" + d, float("nan")),
-                ("%.3f@T%g" % (r["D_max_" + d], r["T_max_" + d])) if "D_max_" + d in r else "-")
+            "%s D=%.3f@T%s (zeros %.3f)" % (
+                d, r.get("D_free_" + d, float("nan")), r.get("T_free_" + d, "-"), r.get("D_zeros_" + d, float("nan")))
             for d in s4.DISTS) + "  joint D=%.3f@T%s" % (r.get("D_joint", float("nan")), r.get("T_joint", "-")))
         print("           fill reading: " + "  ".join("%s D=%.3f@T%s" % (d, r.get("D_fill_" + d, float("nan")),
                                                                          r.get("T_fill_" + d, "-"))
