@@ -1,5 +1,7 @@
 #include "common/input_file.h"
 
+#include <cstdio>
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -34,6 +36,19 @@ std::string read_input_file(const std::string& path, const std::string& what, ui
   }
   if (in.bad()) throw ConfigError(what + " " + quote_text(path) + ": read error");
   return text;
+}
+
+std::string file_digest(const std::string& path, const char* missing) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return missing;
+  uint64_t h = 0xcbf29ce484222325ull, n = 0;
+  unsigned char buf[1 << 16];
+  for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0; n += got)
+    for (size_t i = 0; i < got; ++i) h = (h ^ buf[i]) * 0x100000001b3ull;
+  std::fclose(f);
+  char out[64];
+  std::snprintf(out, sizeof out, "%llu bytes, fnv %016llx", (unsigned long long)n, (unsigned long long)h);
+  return out;
 }
 
 }  // namespace ssdtlm

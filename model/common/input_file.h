@@ -16,4 +16,8 @@ void require_regular_file(const std::string& path, const std::string& what);
 // The whole file, after require_regular_file; refused beyond max_bytes. `what` as above.
 std::string read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes = kMaxInputFileBytes);
 
+// "N bytes, fnv H": the size and 64-bit FNV-1a hash of a file's content, read in 64 KiB pieces; `missing` when it
+// cannot be opened (snapshot keys: a replayed trace's content, the executable's).
+std::string file_digest(const std::string& path, const char* missing);
+
 }  // namespace ssdtlm

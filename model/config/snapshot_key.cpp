@@ -5,27 +5,10 @@
 #include <cstdio>
 #include <string>
 
+#include "common/input_file.h"
 #include "config/params.h"
 
 namespace ssdtlm {
-
-namespace {
-
-// size and 64-bit FNV-1a of a file's content ("missing" if it cannot be read: the run itself will say why).
-std::string file_digest(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "missing";
-  uint64_t h = 0xcbf29ce484222325ull, n = 0;
-  unsigned char buf[1 << 16];
-  for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0; n += got)
-    for (size_t i = 0; i < got; ++i) h = (h ^ buf[i]) * 0x100000001b3ull;
-  std::fclose(f);
-  char out[64];
-  std::snprintf(out, sizeof out, "%llu bytes, fnv %016llx", (unsigned long long)n, (unsigned long long)h);
-  return out;
-}
-
-}  // namespace
 
 std::string precondition_snapshot_key(const Config& c, const Params& p, const std::string& build) {
   std::string key = "build=" + build + "\n";
@@ -42,7 +25,7 @@ std::string precondition_snapshot_key(const Config& c, const Params& p, const st
   }
   if (overwriting)
     for (const WorkloadParams& w : p.precondition_workloads)
-      if (!w.trace_path.empty()) key += "trace " + w.trace_path + "=" + file_digest(w.trace_path) + "\n";
+      if (!w.trace_path.empty()) key += "trace " + w.trace_path + "=" + file_digest(w.trace_path, "missing") + "\n";
   // The effective preconditioning (zns turns it off; validation may adjust): what actually runs.
   key += "effective fill=" + std::to_string(p.precondition.fill) +
          ", drive_writes=" + nlohmann::json(p.precondition.drive_writes).dump() + "\n";

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/input_file.h"
+
 namespace ssdtlm {
 
 namespace {
@@ -37,18 +39,6 @@ int find_note(struct dl_phdr_info* info, size_t, void* data) {
   return 1;  // only the main program
 }
 
-std::string exe_digest() {
-  std::FILE* f = std::fopen("/proc/self/exe", "rb");
-  if (!f) return "unknown";
-  uint64_t h = 0xcbf29ce484222325ull, n = 0;
-  unsigned char buf[1 << 16];
-  for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0; n += got)
-    for (size_t i = 0; i < got; ++i) h = (h ^ buf[i]) * 0x100000001b3ull;
-  std::fclose(f);
-  char out[64];
-  std::snprintf(out, sizeof out, "size:%llu,fnv:%016llx", (unsigned long long)n, (unsigned long long)h);
-  return out;
-}
 
 }  // namespace
 
@@ -56,7 +46,7 @@ const std::string& snapshot_build_id() {
   static const std::string id = [] {
     std::string s;
     dl_iterate_phdr(find_note, &s);
-    return s.empty() ? exe_digest() : s;
+    return s.empty() ? file_digest("/proc/self/exe", "unknown") : s;
   }();
   return id;
 }

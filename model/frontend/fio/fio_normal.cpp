@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -18,24 +17,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-struct Out {
-  std::string s;
-  void printf(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n > 0) s.append(buf, size_t(std::min<int>(n, int(sizeof buf) - 1)));
-  }
-};
 
 using ull = unsigned long long;
 ull u(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<ull>() : 0; }
 double d(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<double>() : 0.0; }
 
 // fio's display_lat: min/max/avg/stdev in nsec, or usec / msec when the values are large enough.
-void display_lat(Out& out, const char* name, const Json& lat) {
+void display_lat(std::string& out, const char* name, const Json& lat) {
   if (u(lat, "N") == 0) return;
   ull min = u(lat, "min"), max = u(lat, "max");
   double mean = d(lat, "mean"), dev = d(lat, "stddev");
@@ -47,7 +35,7 @@ void display_lat(Out& out, const char* name, const Json& lat) {
     min /= 1000, max /= 1000, mean /= 1e3, dev /= 1e3;
     base = "(usec)";
   }
-  out.printf("    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base,
+  appendf(out, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base,
              fio_num2str(min, 6, 1, false, FioUnit::None).c_str(), fio_num2str(max, 6, 1, false, FioUnit::None).c_str(),
              mean, dev);
 }
@@ -67,7 +55,7 @@ unsigned precision(const std::vector<double>& list) {
 }
 
 // fio's show_clat_percentiles: the table in nsec, usec or msec, as many per row as 80 columns hold.
-void show_percentiles(Out& out, const char* pre, const Json& percentile) {
+void show_percentiles(std::string& out, const char* pre, const Json& percentile) {
   std::vector<std::pair<double, ull>> v;
   for (auto& [k, val] : percentile.items()) v.emplace_back(std::atof(k.c_str()), val.get<ull>());
   if (v.empty()) return;
@@ -86,28 +74,28 @@ void show_percentiles(Out& out, const char* pre, const Json& percentile) {
   } else if (minv > 2000 && maxv > 99999) {
     scale_down = 1, divisor = 1000, unit = "usec";
   }
-  out.printf("    %s percentiles (%s):\n     |", pre, unit);
+  appendf(out, "    %s percentiles (%s):\n     |", pre, unit);
   const unsigned prec = precision(list);
   const int width = std::max(5, int(std::log10(double(std::max<ull>(1, maxv / divisor))) + 1));
   const int per_line = (80 - 7) / int(prec + 10 + unsigned(width));
   for (size_t j = 0; j < v.size(); ++j) {
-    if (j != 0 && j % size_t(per_line) == 0) out.printf("     |");
+    if (j != 0 && j % size_t(per_line) == 0) appendf(out, "     |");
     const bool last = j + 1 == v.size();
     ull x = v[j].second;
     for (int i = 0; i < scale_down; ++i) x = (x + 999) / 1000;
-    out.printf(" %*.*fth=[%*llu]%c", int(prec + 3), int(prec), v[j].first, width, x, last ? '\n' : ',');
+    appendf(out, " %*.*fth=[%*llu]%c", int(prec + 3), int(prec), v[j].first, width, x, last ? '\n' : ',');
     if (last) break;
-    if (j % size_t(per_line) == size_t(per_line) - 1) out.printf("\n");
+    if (j % size_t(per_line) == size_t(per_line) - 1) appendf(out, "\n");
   }
 }
 
 // fio's show_ddir_status for one direction of an entry.
-void show_ddir(Out& out, const Json& dir, const char* name, const FioTextEntry& e, const FioGroupStats& rs,
+void show_ddir(std::string& out, const Json& dir, const char* name, const FioTextEntry& e, const FioGroupStats& rs,
                const std::string& zone_resets) {
   const ull runt = u(dir, "runtime");
   if (!runt) return;
   const ull bytes = u(dir, "io_bytes"), bw = 1000 * bytes / runt, iops = 1000 * u(dir, "total_ios") / runt;
-  out.printf("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", name, fio_num2str(iops, e.sig_figs, 1, false, FioUnit::None).c_str(),
+  appendf(out, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", name, fio_num2str(iops, e.sig_figs, 1, false, FioUnit::None).c_str(),
              fio_num2str(bw, e.sig_figs, 1, rs.pow2, FioUnit::BytePerSec).c_str(),
              fio_num2str(bw, e.sig_figs, 1, !rs.pow2, FioUnit::BytePerSec).c_str(),
              fio_num2str(bytes, e.sig_figs, 1, rs.pow2, FioUnit::Byte).c_str(), runt, zone_resets.c_str());
@@ -127,28 +115,28 @@ void show_ddir(Out& out, const Json& dir, const char* name, const FioTextEntry& 
       min = ull(double(min) / kb), max = ull(double(max) / kb), mean /= kb, dev /= kb;
       unit = "MiB";
     }
-    out.printf("   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n", unit, min,
+    appendf(out, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n", unit, min,
                max, d(dir, "bw_agg"), mean, dev, u(dir, "bw_samples"));
   }
   if (u(dir, "iops_samples"))
-    out.printf("   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n", u(dir, "iops_min"),
+    appendf(out, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n", u(dir, "iops_min"),
                u(dir, "iops_max"), d(dir, "iops_mean"), d(dir, "iops_stddev"), u(dir, "iops_samples"));
 }
 
 // fio's show_lat: the non-empty bins of a latency distribution, five per line (a share below 0.01 % shows 0.01).
-void show_lat(Out& out, const Json& bins, const char* unit) {
+void show_lat(std::string& out, const Json& bins, const char* unit) {
   int on_line = 0;
   bool shown = false;
   for (auto& [k, val] : bins.items()) {
     double share = val.get<double>();
     if (share <= 0.0) continue;
     if (share < 0.01) share = 0.01;
-    if (on_line == 0) out.printf("%s  lat (%s)   : ", shown ? "\n" : "", unit);
+    if (on_line == 0) appendf(out, "%s  lat (%s)   : ", shown ? "\n" : "", unit);
     shown = true;
-    out.printf("%s%s=%3.2f%%", on_line ? ", " : "", k.c_str(), share);
+    appendf(out, "%s%s=%3.2f%%", on_line ? ", " : "", k.c_str(), share);
     if (++on_line == 5) on_line = 0;
   }
-  if (shown) out.printf("\n");
+  if (shown) appendf(out, "\n");
 }
 
 // fio's stat_calc_dist shares of a depth distribution (a share below 0.1 % shows 0.1).
@@ -171,7 +159,7 @@ double scale_ns(double ns, const char** unit) {
 }
 
 // fio's show_ss_normal.
-void show_ss(Out& out, const Json& ss, const FioTextEntry& e) {
+void show_ss(std::string& out, const Json& ss, const FioTextEntry& e) {
   const std::string text = ss.at("ss").get<std::string>();
   const std::string metric = text.substr(0, text.find_first_of("_:"));
   const bool slope = text.find("_slope") != std::string::npos, pct = !text.empty() && text.back() == '%';
@@ -181,7 +169,7 @@ void show_ss(Out& out, const Json& ss, const FioTextEntry& e) {
   std::string lat;
   if (metric == "lat")  // fio scales with a deviation of 0, which never scales: always nsec
     lat = ", lat=" + fio_num2str(u(data, "lat_mean"), e.sig_figs, 1, false, FioUnit::None) + "nsec";
-  out.printf("  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, %s%s=%.3f%s\n", u(ss, "attained") ? "yes" : "no",
+  appendf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, %s%s=%.3f%s\n", u(ss, "attained") ? "yes" : "no",
              fio_num2str(ull(double(bw) / kb), e.sig_figs, int(kb), e.pow2, FioUnit::BytePerSec).c_str(),
              fio_num2str(ull(double(bw) / kb), e.sig_figs, int(kb), !e.pow2, FioUnit::BytePerSec).c_str(),
              fio_num2str(u(data, "iops_mean"), e.sig_figs, 1, false, FioUnit::None).c_str(), lat.c_str(),
@@ -189,20 +177,20 @@ void show_ss(Out& out, const Json& ss, const FioTextEntry& e) {
              pct ? "%" : "");
 }
 
-void show_job(Out& out, const Json& job, const FioTextEntry& e, const FioGroupStats& rs, const std::string& when) {
+void show_job(std::string& out, const Json& job, const FioTextEntry& e, const FioGroupStats& rs, const std::string& when) {
   ull bytes = 0, ios = 0;
   for (int k = 0; k < 3; ++k)
     if (const Json* dir = fio_direction(job, k)) bytes += u(*dir, "io_bytes"), ios += u(*dir, "total_ios");
   if (!bytes && !ios) return;
   const int error = job.at("error").get<int>();
   if (!error)
-    out.printf("%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s", job.at("jobname").get<std::string>().c_str(),
+    appendf(out, "%s: (groupid=%d, jobs=%d): err=%2d: pid=%d: %s", job.at("jobname").get<std::string>().c_str(),
                job.at("groupid").get<int>(), e.members, error, int(getpid()), when.c_str());
   else  // 110: the latency target missed at depth 1 (fio's lat_fatal)
-    out.printf("%s: (groupid=%d, jobs=%d): err=%2d (file:io_u.c, func=latency_target, error=max latency exceeded): "
+    appendf(out, "%s: (groupid=%d, jobs=%d): err=%2d (file:io_u.c, func=latency_target, error=max latency exceeded): "
                "pid=%d: %s", job.at("jobname").get<std::string>().c_str(), job.at("groupid").get<int>(), e.members,
                error, int(getpid()), when.c_str());
-  if (!e.description.empty()) out.printf("  Description  : [%s]\n", e.description.c_str());
+  if (!e.description.empty()) appendf(out, "  Description  : [%s]\n", e.description.c_str());
   const bool mixed = rs.unified == "mixed";
   // fio's zbd_write_status: a zonemode=zbd job that writes reports its zone resets on each direction's line
   const std::string resets = job.contains("zone_resets") ? "; " + std::to_string(u(job, "zone_resets")) + " zone resets" : "";
@@ -214,36 +202,36 @@ void show_job(Out& out, const Json& job, const FioTextEntry& e, const FioGroupSt
   show_lat(out, job.at("latency_ns"), "nsec");
   show_lat(out, job.at("latency_us"), "usec");
   show_lat(out, job.at("latency_ms"), "msec");
-  out.printf("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n", d(job, "usr_cpu"),
+  appendf(out, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n", d(job, "usr_cpu"),
              d(job, "sys_cpu"), u(job, "ctx"), u(job, "majf"), u(job, "minf"));
   const auto level = dist(job.at("iodepth_level")), submit = dist(job.at("iodepth_submit")),
              complete = dist(job.at("iodepth_complete"));
-  out.printf("  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
+  appendf(out, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
              level[0], level[1], level[2], level[3], level[4], level[5], level[6]);
   for (const auto* row : {&submit, &complete})
-    out.printf("     %s: 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
+    appendf(out, "     %s: 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
                row == &submit ? "submit    " : "complete  ", (*row)[0], (*row)[1], (*row)[2], (*row)[3], (*row)[4],
                (*row)[5], (*row)[6]);
   ull total[3] = {0, 0, 0};
   for (int k = 0; k < 3; ++k)
     if (const Json* dir = fio_direction(job, k)) total[k] = u(*dir, "total_ios");
-  out.printf("     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n", total[0], total[1], total[2]);
+  appendf(out, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n", total[0], total[1], total[2]);
   if (job.contains("latency_depth")) {
     const char *tu, *wu;
     const double target = scale_ns(d(job, "latency_target"), &tu), window = scale_ns(d(job, "latency_window") * 1e3, &wu);
-    out.printf("     latency   : target=%.2f%s, window=%.2f%s, percentile=%.2f%%, depth=%llu\n", target, tu, window, wu,
+    appendf(out, "     latency   : target=%.2f%s, window=%.2f%s, percentile=%.2f%%, depth=%llu\n", target, tu, window, wu,
                d(job, "latency_percentile"), u(job, "latency_depth"));
   }
   if (job.contains("steadystate")) show_ss(out, job.at("steadystate"), e);
 }
 
 // fio's show_group_stats (and show_mixed_group_stats with unified_rw_reporting=both).
-void show_group(Out& out, int groupid, const FioGroupStats& rs) {
-  out.printf("\nRun status group %d (all jobs):\n", groupid);
+void show_group(std::string& out, int groupid, const FioGroupStats& rs) {
+  appendf(out, "\nRun status group %d (all jobs):\n", groupid);
   static const char* const kLabel[3] = {"   READ", "  WRITE", "   TRIM"};
   const auto line = [&](const char* label, ull agg, ull min_bw, ull max_bw, ull io, ull min_run, ull max_run) {
     const auto n = [&](ull v, bool p2, FioUnit unit) { return fio_num2str(v, rs.sig_figs, 1, p2, unit); };
-    out.printf("%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", label,
+    appendf(out, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", label,
                n(agg, rs.pow2, FioUnit::BytePerSec).c_str(), n(agg, !rs.pow2, FioUnit::BytePerSec).c_str(),
                n(min_bw, rs.pow2, FioUnit::BytePerSec).c_str(), n(max_bw, rs.pow2, FioUnit::BytePerSec).c_str(),
                n(min_bw, !rs.pow2, FioUnit::BytePerSec).c_str(), n(max_bw, !rs.pow2, FioUnit::BytePerSec).c_str(),
@@ -264,7 +252,7 @@ void show_group(Out& out, int groupid, const FioGroupStats& rs) {
 }  // namespace
 
 std::string fio_normal_header(const FioJobFile& fio, const std::string& version) {
-  Out out;
+  std::string out;
   bool threads = false;
   for (size_t j = 0; j < fio.jobs.size(); ++j) {
     const FioJob& job = fio.jobs[j];
@@ -277,7 +265,7 @@ std::string fio_normal_header(const FioJobFile& fio, const std::string& version)
     };
     std::string thread = opt("thread", "-");
     threads |= thread != "-" && thread != "0";
-    if (job.clone == 1) out.printf("...\n");
+    if (job.clone == 1) appendf(out, "...\n");
     if (job.clone != 0) continue;
     std::string rw = opt("rw", "");
     if (rw.empty()) rw = opt("readwrite", "read");
@@ -301,19 +289,19 @@ std::string fio_normal_header(const FioJobFile& fio, const std::string& version)
         if (b) lo = std::min(lo, b), hi = std::max(hi, b);
       }
     const std::string a = fio_num2str(lo, sig, 1, pow2, FioUnit::Byte), b = fio_num2str(hi, sig, 1, pow2, FioUnit::Byte);
-    out.printf("%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%s\n", job.name.c_str(),
+    appendf(out, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%s\n", job.name.c_str(),
                job.group, rw.c_str(), a.c_str(), b.c_str(), a.c_str(), b.c_str(), a.c_str(), b.c_str(),
                opt("ioengine", "psync").c_str(), std::to_string(job.config.value("queue_depth", 1u)).c_str());
   }
-  out.printf("%s\n", version.c_str());
+  appendf(out, "%s\n", version.c_str());
   const size_t n = fio.jobs.size();
-  out.printf("Starting %zu %s%s\n", n, threads ? "thread" : "process", n > 1 ? (threads ? "s" : "es") : "");
-  return out.s;
+  appendf(out, "Starting %zu %s%s\n", n, threads ? "thread" : "process", n > 1 ? (threads ? "s" : "es") : "");
+  return out;
 }
 
 std::string fio_normal_report(const nlohmann::ordered_json& fio_json, const std::vector<FioTextEntry>& entries) {
-  Out out;
-  out.printf("\n");
+  std::string out;
+  appendf(out, "\n");
   const auto groups = fio_group_stats(fio_json, entries);
   const std::time_t now = std::time(nullptr);
   char when[32] = "";
@@ -326,13 +314,13 @@ std::string fio_normal_report(const nlohmann::ordered_json& fio_json, const std:
   for (auto& [g, rs] : groups) show_group(out, g, rs);
   if (fio_json.contains("disk_util") && !fio_json["disk_util"].empty()) {
     const Json& du = fio_json["disk_util"][0];
-    out.printf("\nDisk stats (read/write):\n");
-    out.printf("  %s: ios=%llu/%llu, sectors=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, util=%3.2f%%\n",
+    appendf(out, "\nDisk stats (read/write):\n");
+    appendf(out, "  %s: ios=%llu/%llu, sectors=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, util=%3.2f%%\n",
                du.at("name").get<std::string>().c_str(), u(du, "read_ios"), u(du, "write_ios"), u(du, "read_sectors"),
                u(du, "write_sectors"), u(du, "read_merges"), u(du, "write_merges"), u(du, "read_ticks"),
                u(du, "write_ticks"), u(du, "in_queue"), std::min(100.0, d(du, "util")));
   }
-  return out.s;
+  return out;
 }
 
 }  // namespace ssdtlm

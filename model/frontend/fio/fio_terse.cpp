@@ -6,7 +6,6 @@
 // 5 adds bw samples and the iops statistics to each direction.
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <stdexcept>
 
@@ -23,22 +22,13 @@ using ull = unsigned long long;
 ull u(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<ull>() : 0; }
 double d(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<double>() : 0.0; }
 
-void add(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void add(std::string& s, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n > 0) s.append(buf, size_t(std::min<int>(n, int(sizeof buf) - 1)));
-}
 
 // min, max, mean, stdev in usec (ns / 1000, fio's integer division for min and max); zeros without samples.
 void lat4(std::string& s, const Json& lat) {
   if (u(lat, "N"))
-    add(s, ";%llu;%llu;%f;%f", u(lat, "min") / 1000, u(lat, "max") / 1000, d(lat, "mean") / 1000, d(lat, "stddev") / 1000);
+    appendf(s, ";%llu;%llu;%f;%f", u(lat, "min") / 1000, u(lat, "max") / 1000, d(lat, "mean") / 1000, d(lat, "stddev") / 1000);
   else
-    add(s, ";%llu;%llu;%f;%f", 0ull, 0ull, 0.0, 0.0);
+    appendf(s, ";%llu;%llu;%f;%f", 0ull, 0ull, 0.0, 0.0);
 }
 
 // One direction; `dir` null: a direction the job does not report (all zeros).
@@ -47,7 +37,7 @@ void ddir(std::string& s, const Json* dir, const FioTextEntry& e, uint64_t group
   const Json& x = dir ? *dir : none;
   const ull runt = u(x, "runtime"), bytes = u(x, "io_bytes");
   const ull bw = runt ? ((1000 * bytes) / runt) / 1024 : 0, iops = runt ? (1000 * u(x, "total_ios")) / runt : 0;
-  add(s, ";%llu;%llu;%llu;%llu", bytes >> 10, bw, iops, runt);
+  appendf(s, ";%llu;%llu;%llu;%llu", bytes >> 10, bw, iops, runt);
   const Json& slat = x.contains("slat_ns") ? x.at("slat_ns") : none;
   const Json& clat = x.contains("clat_ns") ? x.at("clat_ns") : none;
   const Json& lat = x.contains("lat_ns") ? x.at("lat_ns") : none;
@@ -60,31 +50,31 @@ void ddir(std::string& s, const Json* dir, const FioTextEntry& e, uint64_t group
   if (!pct) list.clear();
   for (size_t i = 0; i < 20; ++i) {
     if (i >= list.size()) {
-      add(s, ";0%%=0");
+      appendf(s, ";0%%=0");
       continue;
     }
     char key[32];
     std::snprintf(key, sizeof key, "%f", list[i]);
     ull v = 0;
     if (pct->contains("percentile") && pct->at("percentile").contains(key)) v = pct->at("percentile").at(key).get<ull>();
-    add(s, ";%f%%=%llu", list[i], v / 1000);
+    appendf(s, ";%f%%=%llu", list[i], v / 1000);
   }
   lat4(s, lat);
   const ull samples = u(x, "bw_samples");
   if (samples) {
     double agg = 100.0;  // fio: the mean sample as a share of the group's aggregate KiB/s, at most 100 %
     if (group_agg) agg = std::min(100.0, d(x, "bw_mean") * 100 / double(group_agg / 1024));
-    add(s, ";%llu;%llu;%f%%;%f;%f", u(x, "bw_min"), u(x, "bw_max"), agg, d(x, "bw_mean"), d(x, "bw_dev"));
+    appendf(s, ";%llu;%llu;%f%%;%f;%f", u(x, "bw_min"), u(x, "bw_max"), agg, d(x, "bw_mean"), d(x, "bw_dev"));
   } else {
-    add(s, ";%llu;%llu;%f%%;%f;%f", 0ull, 0ull, 0.0, 0.0, 0.0);
+    appendf(s, ";%llu;%llu;%f%%;%f;%f", 0ull, 0ull, 0.0, 0.0, 0.0);
   }
   if (version == 5) {
-    add(s, ";%llu", samples);
+    appendf(s, ";%llu", samples);
     if (u(x, "iops_samples"))
-      add(s, ";%llu;%llu;%f;%f;%llu", u(x, "iops_min"), u(x, "iops_max"), d(x, "iops_mean"), d(x, "iops_stddev"),
+      appendf(s, ";%llu;%llu;%f;%f;%llu", u(x, "iops_min"), u(x, "iops_max"), d(x, "iops_mean"), d(x, "iops_stddev"),
           u(x, "iops_samples"));
     else
-      add(s, ";%llu;%llu;%f;%f;%llu", 0ull, 0ull, 0.0, 0.0, 0ull);
+      appendf(s, ";%llu;%llu;%f;%f;%llu", 0ull, 0ull, 0.0, 0.0, 0ull);
   }
 }
 
@@ -115,9 +105,9 @@ std::string fio_terse_report(const nlohmann::ordered_json& fio_json, const std::
     const std::string name = job.at("jobname").get<std::string>();
     const int gid = job.at("groupid").get<int>(), error = job.at("error").get<int>();
     if (version == 2)
-      add(s, "2;%s;%d;%d", name.c_str(), gid, error);
+      appendf(s, "2;%s;%d;%d", name.c_str(), gid, error);
     else
-      add(s, "%d;%s;%s;%d;%d", version, fio_version.c_str(), name.c_str(), gid, error);
+      appendf(s, "%d;%s;%s;%d;%d", version, fio_version.c_str(), name.c_str(), gid, error);
     // Read (or mixed with unified_rw_reporting=mixed), write, trim (not in version 3), and mixed with =both.
     ddir(s, fio_direction(job, 0), e, rs.agg[0], version);
     if (e.report.unified != "mixed") {
@@ -126,23 +116,23 @@ std::string fio_terse_report(const nlohmann::ordered_json& fio_json, const std::
     }
     if (e.report.unified == "both" && job.contains("mixed"))
       ddir(s, &job.at("mixed"), e, rs.agg[0] + rs.agg[1] + rs.agg[2], version);
-    add(s, ";%f%%;%f%%;%llu;%llu;%llu", d(job, "usr_cpu"), d(job, "sys_cpu"), u(job, "ctx"), u(job, "majf"),
+    appendf(s, ";%f%%;%f%%;%llu;%llu;%llu", d(job, "usr_cpu"), d(job, "sys_cpu"), u(job, "ctx"), u(job, "majf"),
         u(job, "minf"));
-    for (double x : shares(job.at("iodepth_level"), 0.1)) add(s, ";%3.1f%%", x);
+    for (double x : shares(job.at("iodepth_level"), 0.1)) appendf(s, ";%3.1f%%", x);
     // usec bins, the nsec bins' shares added to the first (fio's stat_calc_lat_nu), then msec bins.
     std::vector<double> us = shares(job.at("latency_us"), 0.01);
     for (auto& [k, val] : job.at("latency_ns").items()) us[0] += val.get<double>();
-    for (double x : us) add(s, ";%3.2f%%", x);
-    for (double x : shares(job.at("latency_ms"), 0.01)) add(s, ";%3.2f%%", x);
+    for (double x : us) appendf(s, ";%3.2f%%", x);
+    for (double x : shares(job.at("latency_ms"), 0.01)) appendf(s, ";%3.2f%%", x);
     if (version >= 3 && fio_json.contains("disk_util") && !fio_json["disk_util"].empty()) {
       const Json& du = fio_json["disk_util"][0];
-      add(s, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", du.at("name").get<std::string>().c_str(),
+      appendf(s, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", du.at("name").get<std::string>().c_str(),
           u(du, "read_ios"), u(du, "write_ios"), u(du, "read_merges"), u(du, "write_merges"), u(du, "read_ticks"),
           u(du, "write_ticks"), u(du, "in_queue"), std::min(100.0, d(du, "util")));
     }
     if (!e.description.empty()) {
       if (version == 2) s += "\n";
-      add(s, ";%s", e.description.c_str());
+      appendf(s, ";%s", e.description.c_str());
     }
     out += s + "\n";
   }

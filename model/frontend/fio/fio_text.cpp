@@ -3,10 +3,26 @@
 #include "frontend/fio/fio_text.h"
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 
 namespace ssdtlm {
+
+void appendf(std::string& s, const char* fmt, ...) {
+  va_list ap, again;
+  va_start(ap, fmt);
+  va_copy(again, ap);
+  const int n = std::vsnprintf(nullptr, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    const size_t at = s.size();
+    s.resize(at + size_t(n) + 1);
+    std::vsnprintf(&s[at], size_t(n) + 1, fmt, again);
+    s.resize(at + size_t(n));
+  }
+  va_end(again);
+}
 
 std::string fio_num2str(uint64_t num, int maxlen, int base, bool pow2, FioUnit unit) {
   static const char* const si[] = {"", "k", "M", "G", "T", "P", "E"};

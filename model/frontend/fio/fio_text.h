@@ -24,6 +24,9 @@ namespace ssdtlm {
 // fio's num2str (lib/num2str.c): `num` (in units of `base`) in at most `maxlen` digits, with an SI (pow2 false)
 // or IEC prefix and the unit's suffix: fio_num2str(65536, 4, 1, true, FioUnit::Byte) == "64.0KiB".
 enum class FioUnit { None, PerSec, Byte, Bit, BytePerSec, BitPerSec };
+
+// printf into the end of `s` (the reports are built a field at a time, as fio's log_buf does).
+void appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 std::string fio_num2str(uint64_t num, int maxlen, int base, bool pow2, FioUnit unit);
 
 // What fio's report needs besides fio.json, per entry of fio.json's jobs (the same grouping as make_fio_json):
