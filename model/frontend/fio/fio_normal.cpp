@@ -19,8 +19,8 @@ using Json = nlohmann::ordered_json;
 
 
 using ull = unsigned long long;
-ull u(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<ull>() : 0; }
-double d(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<double>() : 0.0; }
+constexpr auto& u = fio_json_u;
+constexpr auto& d = fio_json_d;
 
 // fio's display_lat: min/max/avg/stdev in nsec, or usec / msec when the values are large enough.
 void display_lat(std::string& out, const char* name, const Json& lat) {

@@ -19,8 +19,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 using ull = unsigned long long;
 
-ull u(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<ull>() : 0; }
-double d(const Json& j, const char* key) { return j.contains(key) ? j.at(key).get<double>() : 0.0; }
+constexpr auto& u = fio_json_u;
+constexpr auto& d = fio_json_d;
 
 
 // min, max, mean, stdev in usec (ns / 1000, fio's integer division for min and max); zeros without samples.

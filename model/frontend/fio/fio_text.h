@@ -25,6 +25,14 @@ namespace ssdtlm {
 // or IEC prefix and the unit's suffix: fio_num2str(65536, 4, 1, true, FioUnit::Byte) == "64.0KiB".
 enum class FioUnit { None, PerSec, Byte, Bit, BytePerSec, BitPerSec };
 
+// A number of a fio.json object, 0 when the field is absent (fio leaves out what a run did not measure).
+inline unsigned long long fio_json_u(const nlohmann::ordered_json& j, const char* key) {
+  return j.contains(key) ? j.at(key).get<unsigned long long>() : 0;
+}
+inline double fio_json_d(const nlohmann::ordered_json& j, const char* key) {
+  return j.contains(key) ? j.at(key).get<double>() : 0.0;
+}
+
 // printf into the end of `s` (the reports are built a field at a time, as fio's log_buf does).
 void appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 std::string fio_num2str(uint64_t num, int maxlen, int base, bool pow2, FioUnit unit);
