@@ -98,8 +98,7 @@ bool NvmeHost::flow_holds(Job& j, uint64_t now) {
   if (j.flow_quiesce) {
     if (j.inflight > 0) return true;  // a completion asks again
     j.flow_quiesce = false;
-    const uint64_t sleep_ps = j.pace.flow_sleep_ns > kNever / 1000 ? kNever : j.pace.flow_sleep_ns * 1000;
-    j.gate_ps = now > kNever - sleep_ps ? kNever : now + sleep_ps;
+    j.gate_ps = sat_add(now, ns_ps(j.pace.flow_sleep_ns));
     arm(j, j.gate_ps);
     return true;
   }
