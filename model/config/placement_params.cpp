@@ -93,6 +93,7 @@ ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g) {
   if (g.dies % zone_dies)
     fail("zns.zone_dies", "expected a divisor of the " + std::to_string(g.dies) + " dies (0 = all), got " + std::to_string(z.zone_dies));
   l.groups = g.dies / zone_dies;
+  l.group_dies = zone_dies;
   const uint64_t page = uint64_t(g.units_per_page) * kUnitBytes;
   const uint64_t zone = z.zone_bytes ? z.zone_bytes : uint64_t(g.units_per_block) * kUnitBytes * zone_dies;
   if (zone % page)

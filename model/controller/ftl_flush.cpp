@@ -50,10 +50,16 @@ void FlushScheduler::pump() {
     }
     // The stream: the buffer's choice among the streams some die may take now; the die: the next one round
     // robin that may take it (a die short of free blocks takes only streams whose open block has room).
-    const uint32_t s = f_.streams_.user_streams() == 1
+    uint32_t s = f_.streams_.user_streams() == 1
                            ? stream
                            : buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, takeable_);
-    const uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
+    uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
+    // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die); while that die is busy, another zone's.
+    for (uint64_t others = takeable_; die == kInvalid && s != kInvalid && f_.streams_.zns();) {
+      others &= ~(uint64_t(1) << s);
+      s = others ? buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, others) : kInvalid;
+      die = s == kInvalid ? kInvalid : pick_die(s);
+    }
     if (die == kInvalid) break;
     flush_page(die, s);
   }
@@ -98,6 +104,11 @@ void FlushScheduler::refresh(uint32_t d) {
 }
 
 uint32_t FlushScheduler::pick_die(uint32_t stream) {
+  // Zoned: the die of the zone's next page, if it may take it now.
+  if (const ZnsNamespace* z = f_.streams_.zns()) {
+    const uint32_t d = z->stripe_die(uint16_t(stream));
+    return die_streams_[d] >> stream & 1 ? d : kInvalid;
+  }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
   // channel-first, so consecutive flushes go to different channels first).
   return next_flushable(cursor_, [&](uint32_t d) { return die_streams_[d] >> stream & 1; });
@@ -108,6 +119,7 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
   WriteBuffer& buffer = *f_.buffer_;
   PageFtl& ftl = f_.ftl_;
   uint32_t ppa = ftl.blocks().allocate_page(die, ftl.blocks().layout().user_frontier(stream));
+  if (ZnsNamespace* z = f_.streams_.zns()) z->page_flushed(uint16_t(stream));
   FlashOp& op = f_.new_op(FlashCmd::Program, die, kFlush);
   op.block = g.block_of(ppa);
   op.page = g.page_of(ppa);

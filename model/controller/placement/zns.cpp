@@ -7,7 +7,7 @@ namespace ssdtlm {
 
 ZnsNamespace::ZnsNamespace(const ZnsLayout& l)
     : l_(l), zm_(l.zones), slot_of_zone_(l.zones.zones, kNoSlot), free_(l.groups),
-      pending_(size_t(l.groups) * l.slots_per_group, 0), is_draining_(pending_.size(), 0) {
+      pending_(size_t(l.groups) * l.slots_per_group, 0), pages_(pending_.size(), 0), is_draining_(pending_.size(), 0) {
   for (uint32_t g = 0; g < l.groups; ++g)
     for (uint32_t k = l.slots_per_group; k-- > 0;) free_[g].push_back(uint16_t(g * l.slots_per_group + k));
 }
@@ -18,6 +18,7 @@ uint16_t ZnsNamespace::take_slot(uint64_t zone) {
   const uint16_t s = f.back();
   f.pop_back();
   slot_of_zone_[zone] = s;
+  pages_[s] = 0;  // the zone starts on its group's first die, in fresh blocks
   ++in_use_;
   return s;
 }

@@ -30,6 +30,7 @@ struct ZnsParams {
 struct ZnsLayout {
   ZoneConfig zones;
   uint32_t groups = 1;           // die groups (dies / zone_dies); zone z stripes over group z % groups
+  uint32_t group_dies = 1;       // dies per group (zns.zone_dies)
   uint32_t slots_per_group = 1;  // stream slots per die group (= max_active, or 1 + max_open with no limit)
 };
 
@@ -58,6 +59,13 @@ class ZnsNamespace {
   // units are still in the write buffer).
   uint32_t slots_in_use(uint32_t g) const { return l_.slots_per_group - uint32_t(free_[g].size()); }
   uint64_t blocks_closed_early() const { return closed_early_; }  // frontier blocks closed before they were full
+  // Static striping: page k of a zone goes to die k mod zone_dies of its group, so each of its dies gets the
+  // same number of pages and a zone of a block per die fills its blocks exactly (no part-written block for GC
+  // to compact). The die the slot's next page goes to, and the count of its zone's pages flushed.
+  uint32_t stripe_die(uint16_t slot) const {
+    return slot / l_.slots_per_group * l_.group_dies + pages_[slot] % l_.group_dies;
+  }
+  void page_flushed(uint16_t slot) { ++pages_[slot]; }
 
  private:
   uint16_t take_slot(uint64_t zone);
@@ -68,6 +76,7 @@ class ZnsNamespace {
   std::vector<uint16_t> slot_of_zone_;
   std::vector<std::vector<uint16_t>> free_;  // per die group
   std::vector<uint32_t> pending_;            // per slot: admitted commands not yet buffered
+  std::vector<uint32_t> pages_;              // per slot: its zone's pages flushed (stripe_die)
   std::vector<uint16_t> draining_;
   std::vector<uint8_t> is_draining_;
   uint32_t in_use_ = 0;
