@@ -121,6 +121,7 @@ std::string Ftl::describe_state() const {
                   " units (" + std::to_string(buffer_->dirty()) + " dirty); writes waiting for room: " +
                   std::to_string(host_.waiting_units()) + " units" + (host_.writes_held() ? " (held by sched.policy)" : "") +
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
+  if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
   s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
   return s;
 }

@@ -36,6 +36,17 @@ void FlushScheduler::pump() {
   const SchedPolicy& sched = *f_.sched_;
   const HostPath& host = f_.host_;
   if (sched.flush_at_watermark() && (buffer.dirty() >= high || host.waiting())) flushing_ = true;
+  // Zoned writes waiting for a stream slot: the units of the zones that are full or reset (holding slots until they
+  // leave the buffer) are flushed first, partial pages too, whatever the watermarks.
+  if (host.slot_waiting()) {
+    const ZnsNamespace& z = *f_.streams_.zns();
+    for (uint64_t draining; (draining = z.draining_streams() & takeable_) != 0;) {
+      const uint32_t s = buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, true, draining);
+      const uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
+      if (die == kInvalid) break;
+      flush_page(die, s);
+    }
+  }
   while (flushing_) {
     const uint32_t head_units = host.waiting() ? host.waiting()->units : 0;
     // Forced: a write waits and no flush in flight will free room, so a partial page is better than none.
@@ -174,11 +185,14 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
 
 bool FlushScheduler::on_flush(FlashOp& op) {
   f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
-  if (ZnsNamespace* z = f_.streams_.zns()) z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
+  ZnsNamespace* z = f_.streams_.zns();
+  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
   --inflight_[op.die];
   if (f_.ftl_.slc()) f_.gc_.host_idle(f_.host_.idle());
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);
+  if (freed) f_.host_.retry_slot_waits();          // zoned writes waiting for a slot: one drained
+  else if (z && f_.host_.slot_waiting()) pump();   // or flush more of the draining zones' units
   if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op
   release(op);
   return true;

@@ -20,17 +20,59 @@ void HostPath::start(NvmeCommand& cmd) {
   } else if (cmd.op == IoOp::Trim) {
     trim(cmd);
   } else {
-    if (ZnsNamespace* z = f_.streams_.zns()) {  // zoned: at the write pointer, or fail with the zoned status
-      uint16_t slot = 0;
-      cmd.status = cmd.partial ? uint16_t(kInvalidField) : z->admit_write(&cmd.lpn, cmd.units, cmd.append, &slot);
-      if (cmd.status) {
-        ++f_.stats_.zns_failed_writes;
-        f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
-        return;
-      }
-      cmd.result_lpn = cmd.lpn;
-      cmd.stream = slot;
+    if (f_.streams_.zns()) {
+      if (slot_head_) retry_slot_waits();
+      // Behind writes that wait for a stream slot (their order is their zones' write order), or on its own.
+      if (slot_head_ || zoned_check(cmd) == Zoned::Waits) return park(cmd);
+      if (cmd.status) return;  // failed with its zoned status
     }
+    start_write(cmd);
+  }
+}
+
+// Zoned: at the write pointer, or fail with the zoned status (the command completes with it), or wait for a stream
+// slot (ZnsNamespace::kWaitForSlot; a reset zone with nothing buffered gives its slot back at once).
+HostPath::Zoned HostPath::zoned_check(NvmeCommand& cmd) {
+  ZnsNamespace& z = *f_.streams_.zns();
+  uint16_t slot = 0;
+  auto admit = [&] {
+    return cmd.partial ? uint16_t(kInvalidField) : z.admit_write(&cmd.lpn, cmd.units, cmd.append, &slot);
+  };
+  cmd.status = admit();
+  if (cmd.status == ZnsNamespace::kWaitForSlot && z.drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies)) cmd.status = admit();
+  if (cmd.status == ZnsNamespace::kWaitForSlot) return Zoned::Waits;
+  if (cmd.status) {
+    ++f_.stats_.zns_failed_writes;
+    f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+    return Zoned::Done;
+  }
+  cmd.result_lpn = cmd.lpn;
+  cmd.stream = slot;
+  return Zoned::Done;
+}
+
+void HostPath::park(NvmeCommand& cmd) {
+  cmd.next = nullptr;
+  (slot_tail_ ? slot_tail_->next : slot_head_) = &cmd;
+  slot_tail_ = &cmd;
+  f_.streams_.zns()->waited();
+  f_.flush_.pump();  // the draining zones' units are flushed first (FlushScheduler::pump)
+}
+
+void HostPath::retry_slot_waits() {
+  if (retrying_) return;
+  retrying_ = true;
+  while (slot_head_ && zoned_check(*slot_head_) == Zoned::Done) {
+    NvmeCommand& cmd = *slot_head_;
+    slot_head_ = cmd.next;
+    if (!slot_head_) slot_tail_ = nullptr;
+    if (!cmd.status) start_write(cmd);
+  }
+  retrying_ = false;
+}
+
+void HostPath::start_write(NvmeCommand& cmd) {
+  {
     // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
     // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
     const Geometry& g = f_.g_;
@@ -126,7 +168,9 @@ void HostPath::finish_read(NvmeCommand& cmd) {
   if (reads_outstanding_ == 0 && f_.ftl_.slc()) f_.gc_.host_idle(idle());
 }
 
-bool HostPath::idle() const { return reads_outstanding_ == 0 && !wait_head_ && !f_.flush_.flushing(); }
+bool HostPath::idle() const {
+  return reads_outstanding_ == 0 && !wait_head_ && !slot_head_ && !f_.flush_.flushing();
+}
 
 void HostPath::on_read(FlashOp& op) {
   auto& cmd = *static_cast<NvmeCommand*>(op.owner);

@@ -38,6 +38,9 @@ class HostPath {
   bool writes_held() const { return write_stop_; }
   const NvmeCommand* waiting() const { return wait_head_; }  // the first write waiting for buffer room
   uint64_t waiting_units() const;
+  // Zoned: writes waiting for a stream slot (ZnsNamespace::kWaitForSlot), FIFO; retried when a slot drains.
+  bool slot_waiting() const { return slot_head_ != nullptr; }
+  void retry_slot_waits();
   void read_taken() { ++reads_outstanding_; }
   // No host command in the FTL: no read outstanding, no write waiting for room, no flush under way (slc.*).
   bool idle() const;
@@ -54,6 +57,13 @@ class HostPath {
   std::vector<uint8_t> unit_stream_;   // scratch: the streams of one write command's units
   NvmeCommand* wait_head_ = nullptr;   // writes waiting for buffer space, FIFO
   NvmeCommand* wait_tail_ = nullptr;
+  NvmeCommand* slot_head_ = nullptr;   // zoned writes waiting for a stream slot, FIFO
+  NvmeCommand* slot_tail_ = nullptr;
+  bool retrying_ = false;              // retry_slot_waits is running
+  enum class Zoned { Done, Waits };    // checked (admitted, or failed: cmd.status), or waits for a stream slot
+  Zoned zoned_check(NvmeCommand& cmd);
+  void park(NvmeCommand& cmd);        // waits for a stream slot, behind the others
+  void start_write(NvmeCommand& cmd);  // a write past the zoned checks: any read-modify-write reads, then write
   uint32_t reads_outstanding_ = 0;     // host reads taken and not yet completed
   bool write_stop_ = false;            // writes held by the policy until the flush is over
   bool flush_phase_ = false;           // the reads are served, the flush runs

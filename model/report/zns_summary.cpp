@@ -19,7 +19,7 @@ nlohmann::json zns_summary(Platform& p) {
     errors[zns_status_name(st)] = k.by_status[st - kZoneBoundaryError];
   errors[zns_status_name(kInvalidField)] = k.invalid_field;
   errors[zns_status_name(kLbaOutOfRange)] = k.out_of_range;
-  errors["no_free_slot"] = z.slot_refusals();
+
   return {{"enabled", true},
           {"zones", c.zones},
           {"zone_bytes", c.zone_units * kUnitBytes},
@@ -33,7 +33,8 @@ nlohmann::json zns_summary(Platform& p) {
           {"commands",
            {{"writes", k.writes}, {"appends", k.appends}, {"resets", k.resets}, {"finishes", k.finishes},
             {"implicit_closes", k.implicit_closes}, {"became_full", k.became_full}}},
-          {"failed", k.errors + z.slot_refusals()},
+          {"failed", k.errors},
+          {"slot_waits", z.slot_waits()},
           {"host_failed_commands", p.host().measured_stats().failed},
           {"errors", errors},
           {"blocks_closed_early", z.blocks_closed_early()},

@@ -34,11 +34,10 @@ void ZnsNamespace::release(uint64_t zone) {
 uint16_t ZnsNamespace::admit_write(uint32_t* lpn, uint32_t units, bool append, uint16_t* slot) {
   const uint64_t zone = zm_.zone_of(*lpn);
   const bool fresh = zone < l_.zones.zones && slot_of_zone_[zone] == kNoSlot;
-  // A zone without a slot takes one before it opens; none free: the controller is out of active resources.
+  // A zone without a slot takes one before it opens; none free: the write waits for one to drain.
   if (fresh && zm_.state(zone) != ZoneState::Full && zm_.state(zone) != ZoneState::ReadOnly &&
       zm_.state(zone) != ZoneState::Offline && free_[zone % l_.groups].empty()) {
-    ++slot_refusals_;
-    return kTooManyActiveZones;
+    return kWaitForSlot;
   }
   uint16_t st;
   if (append) {
@@ -64,7 +63,8 @@ uint16_t ZnsNamespace::reset(uint64_t first, uint64_t n) {
   return kZnsOk;
 }
 
-void ZnsNamespace::drain(const WriteBuffer& buffer, BlockManager& blocks, uint32_t dies) {
+bool ZnsNamespace::drain(const WriteBuffer& buffer, BlockManager& blocks, uint32_t dies) {
+  const uint32_t before = in_use_;
   for (size_t i = 0; i < draining_.size();) {
     const uint16_t s = draining_[i];
     if (pending_[s] || buffer.dirty(s)) {
@@ -80,6 +80,7 @@ void ZnsNamespace::drain(const WriteBuffer& buffer, BlockManager& blocks, uint32
     draining_[i] = draining_.back();
     draining_.pop_back();
   }
+  return in_use_ < before;
 }
 
 }  // namespace ssdtlm

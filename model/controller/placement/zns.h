@@ -37,6 +37,10 @@ struct ZnsLayout {
 class ZnsNamespace {
  public:
   static constexpr uint16_t kNoSlot = 0xFFFF;
+  // admit_write's answer when every stream slot of the zone's die group is taken (by open zones, or by full or reset
+  // ones whose units are still buffered): an internal resource, so the write waits for a slot to drain, it does not
+  // fail (HostPath parks it; the flush takes the draining zones' units first).
+  static constexpr uint16_t kWaitForSlot = 0xFFFE;
   explicit ZnsNamespace(const ZnsLayout& l);
 
   ZoneManager& zones() { return zm_; }
@@ -45,15 +49,23 @@ class ZnsNamespace {
 
   // A write command (units from lpn) or a zone append to the zone starting at lpn: the zoned checks and the
   // zone's stream slot (*slot: the user stream its units go to, carried as the command's stream id). 0 = go on
-  // (an append's *lpn is then the unit it was given); else the NVMe status it fails with.
+  // (an append's *lpn is then the unit it was given); kWaitForSlot; else the NVMe status it fails with.
   uint16_t admit_write(uint32_t* lpn, uint32_t units, bool append, uint16_t* slot);
   // The command's units are in the write buffer (its slot may drain now).
   void accepted(uint16_t slot) { --pending_[slot]; }
   // Zone Management Send Reset of zones [first, first + n) (a trim of whole zones).
   uint16_t reset(uint64_t first, uint64_t n);
-  uint64_t slot_refusals() const { return slot_refusals_; }  // writes refused for want of a free slot
+  uint64_t slot_waits() const { return slot_waits_; }  // writes that waited for a free slot
+  void waited() { ++slot_waits_; }
   // Slots of full or reset zones whose units have all left the buffer: their frontiers close, they are free.
-  void drain(const WriteBuffer& buffer, BlockManager& blocks, uint32_t dies);
+  // Returns whether a slot was freed.
+  bool drain(const WriteBuffer& buffer, BlockManager& blocks, uint32_t dies);
+  // The user streams of zones that are full or reset and still hold buffered units (a bit each).
+  uint64_t draining_streams() const {
+    uint64_t m = 0;
+    for (uint16_t s : draining_) m |= uint64_t(1) << s;
+    return m;
+  }
   uint32_t slots_in_use() const { return in_use_; }
   // Zones of die group g with data in flight (each holds a stream slot: open zones, and full or reset ones whose
   // units are still in the write buffer).
@@ -80,7 +92,7 @@ class ZnsNamespace {
   std::vector<uint16_t> draining_;
   std::vector<uint8_t> is_draining_;
   uint32_t in_use_ = 0;
-  uint64_t slot_refusals_ = 0;
+  uint64_t slot_waits_ = 0;
   uint64_t closed_early_ = 0;
 };
 
