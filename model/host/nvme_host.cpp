@@ -286,6 +286,7 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     if (j.lt && !j.lt->may_issue(j.inflight)) break;            // latency target: the depth searched
     if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
     if (!next_request(j)) return;
+    if (j.next.quiesce && j.inflight > 0) break;  // fio's io_u_quiesce: what the job has in flight completes first
     const uint32_t bytes = j.next.bytes;
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;

@@ -33,6 +33,7 @@ bool ZbdWorkload::next(IoRequest& r) {
     ++resets_;
     IoRequest t = r;
     t.op = IoOp::Trim;
+    t.quiesce = true;  // fio waits for the job's writes in flight before a zone reset (zbd.c, io_u_quiesce)
     t.offset = zn * p_.zone_bytes;
     t.bytes = uint32_t(p_.zone_bytes);
     t.dtype = 0;
