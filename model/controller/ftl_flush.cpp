@@ -41,9 +41,9 @@ void FlushScheduler::pump() {
   if (host.slot_waiting()) {
     const ZnsNamespace& z = *f_.streams_.zns();
     for (uint64_t draining; (draining = z.draining_streams() & takeable_) != 0;) {
-      const uint32_t s = buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, true, draining);
-      const uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
-      if (die == kInvalid) break;
+      uint32_t die;
+      const uint32_t s = choose(draining, true, &die);
+      if (s == kInvalid) break;
       flush_page(die, s);
     }
   }
@@ -61,16 +61,9 @@ void FlushScheduler::pump() {
     }
     // The stream: the buffer's choice among the streams some die may take now; the die: the next one round
     // robin that may take it (a die short of free blocks takes only streams whose open block has room).
-    uint32_t s = f_.streams_.user_streams() == 1
-                           ? stream
-                           : buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, takeable_);
-    uint32_t die = s == kInvalid ? kInvalid : pick_die(s);
-    // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die); while that die is busy, another zone's.
-    for (uint64_t others = takeable_; die == kInvalid && s != kInvalid && f_.streams_.zns();) {
-      others &= ~(uint64_t(1) << s);
-      s = others ? buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, others) : kInvalid;
-      die = s == kInvalid ? kInvalid : pick_die(s);
-    }
+    uint32_t die = kInvalid;
+    const uint32_t s = f_.streams_.user_streams() == 1 ? stream : choose(takeable_, forced, &die);
+    if (f_.streams_.user_streams() == 1) die = pick_die(s);
     if (die == kInvalid) break;
     flush_page(die, s);
   }
@@ -112,6 +105,18 @@ void FlushScheduler::refresh(uint32_t d) {
   const bool was = flushable_[d >> 6] & bit;
   flushable_[d >> 6] = ok ? flushable_[d >> 6] | bit : flushable_[d >> 6] & ~bit;
   if (ok && !was && f_.map_.writes_waiting()) f_.map_.retry();  // map write-backs waiting for a ready die
+}
+
+uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
+  const uint32_t upp = f_.g_.units_per_page;
+  uint32_t s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
+  *die = s == kInvalid ? kInvalid : pick_die(s);
+  // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die); while that die is busy, another zone's.
+  while (*die == kInvalid && s != kInvalid && f_.streams_.zns() && (allowed &= ~(uint64_t(1) << s)) != 0) {
+    s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
+    *die = s == kInvalid ? kInvalid : pick_die(s);
+  }
+  return *die == kInvalid ? kInvalid : s;
 }
 
 uint32_t FlushScheduler::pick_die(uint32_t stream) {

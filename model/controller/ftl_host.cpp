@@ -72,32 +72,30 @@ void HostPath::retry_slot_waits() {
 }
 
 void HostPath::start_write(NvmeCommand& cmd) {
-  {
-    // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
-    // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
-    const Geometry& g = f_.g_;
-    cmd.pending = 1;
-    for (int end = 0; end < 2; ++end) {
-      if (!(cmd.partial & (1 << end)) || (end == 1 && cmd.units == 1 && (cmd.partial & 1))) continue;
-      uint32_t lpn = cmd.lpn + (end ? cmd.units - 1 : 0), version;
-      if (f_.buffer_->lookup(lpn, &version)) {
-        ++f_.stats_.subpage_merged;
-        continue;
-      }
-      uint32_t ppa = f_.ftl_.lookup(lpn);
-      if (ppa == kInvalid) continue;
-      ++f_.stats_.subpage_rmw;
-      FlashOp& op = f_.new_op(FlashCmd::Read, g.die_of(ppa), kRmwRead);
-      op.block = g.block_of(ppa);
-      op.page = g.page_of(ppa);
-      op.slot_mask = 1u << g.slot_of(ppa);
-      op.owner = &cmd;
-      ++cmd.pending;
-      ++f_.ftl_.counters().reads[uint32_t(ReadKind::User)];
-      f_.send(op, cmd.ready_ps);
+  // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
+  // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
+  const Geometry& g = f_.g_;
+  cmd.pending = 1;
+  for (int end = 0; end < 2; ++end) {
+    if (!(cmd.partial & (1 << end)) || (end == 1 && cmd.units == 1 && (cmd.partial & 1))) continue;
+    uint32_t lpn = cmd.lpn + (end ? cmd.units - 1 : 0), version;
+    if (f_.buffer_->lookup(lpn, &version)) {
+      ++f_.stats_.subpage_merged;
+      continue;
     }
-    if (--cmd.pending == 0) write(cmd);
+    uint32_t ppa = f_.ftl_.lookup(lpn);
+    if (ppa == kInvalid) continue;
+    ++f_.stats_.subpage_rmw;
+    FlashOp& op = f_.new_op(FlashCmd::Read, g.die_of(ppa), kRmwRead);
+    op.block = g.block_of(ppa);
+    op.page = g.page_of(ppa);
+    op.slot_mask = 1u << g.slot_of(ppa);
+    op.owner = &cmd;
+    ++cmd.pending;
+    ++f_.ftl_.counters().reads[uint32_t(ReadKind::User)];
+    f_.send(op, cmd.ready_ps);
   }
+  if (--cmd.pending == 0) write(cmd);
 }
 
 void HostPath::on_rmw_read(FlashOp& op) {

@@ -86,6 +86,8 @@ class FlushScheduler {
 
  private:
   uint32_t pick_die(uint32_t stream);         // the next die that may take a page of the stream, round robin
+  // The buffer's stream among `allowed` to flush now and (*die) the die that takes it, or kInvalid.
+  uint32_t choose(uint64_t allowed, bool forced, uint32_t* die);
   uint64_t user_streams_of(uint32_t die) const;  // bit set over the user streams the die has blocks for
   void flush_page(uint32_t die, uint32_t stream);
 

@@ -16,8 +16,6 @@ namespace ssdtlm {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-
 using ull = unsigned long long;
 constexpr auto& u = fio_json_u;
 constexpr auto& d = fio_json_d;
