@@ -7,11 +7,12 @@ Steps:
   1. run the study studies/seed004_hotcold.json (40 points: 2 GC settings x 5 distributions x 4 hot thresholds,
      each writing what the seed's run wrote: its IOPS x 300 s of 4 KiB random writes) with scripts/study.py
      --workers N (default 2) into DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied
-     to DIR/bin first. Settings (docs/femu_gc.md): femu = the platform's defaults (FEMU's stock GC, full drive),
-     forced = FEMU with gc_thres_pcent=95 (forced GC only), both on the full 768 MiB.
+     to DIR/bin first. Settings (docs/femu_gc.md): forced = the platform's defaults (FEMU's GC as the seed's hot/cold
+     build ran it: gc_thres_pcent=95, forced GC only), stock = FEMU's default thresholds (75/95), both on the full
+     768 MiB.
   2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
      percentile of the written LPNs' counts become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
-     the femu setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
+     the forced setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
      wrote, of their host writes in the run (the seed's CDF); the policy's counts also hold the fill's write.
   3. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
      one line per threshold, one column per setting), seed004_lpn_cdf.png/.svg (each distribution's write-count
@@ -34,10 +35,11 @@ STUDY = ROOT / "studies" / "seed004_hotcold.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
-GCS = ["femu", "forced"]
-GC_TITLES = {"femu": "FEMU's GC (75/95), full drive", "forced": "FEMU, gc_thres_pcent=95 (forced only), full drive"}
+GCS = ["forced", "stock"]  # the first is the platform's default (docs/femu_gc.md)
+GC_TITLES = {"forced": "FEMU, gc_thres_pcent=95 (forced only; default), full drive",
+             "stock": "FEMU's default thresholds (75/95), full drive"}
 PERCENTILES = [50, 90, 99]
-PCT_GCS = ["femu"]
+PCT_GCS = ["forced"]
 DIST_KEYS = {"normal": "normal:1", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8", "zipf1.2": "zipf:1.2",
              "uniform": "random"}
 # The seed's write-count CDFs, read off its text: (count, CDF) points, the last one its largest count.
@@ -148,7 +150,7 @@ def fig_cdf(points, path):
     fig, axes = plt.subplots(1, len(DISTS), figsize=(4.2 * len(DISTS), 3.8), squeeze=False)
     rows = []
     for ax, dist in zip(axes[0], DISTS):
-        p = points.get(("femu", dist, 0))
+        p = points.get((GCS[0], dist, 0))
         if not p:
             continue
         _, run = counts_of(p["dir"])
@@ -192,7 +194,7 @@ def table(points, path):
     lines = []
     seen_t0 = {}
     for dist in DISTS:
-        p0 = points.get(("femu", dist, 0))
+        p0 = points.get((GCS[0], dist, 0))
         seen_t0[dist] = sorted(counts_of(p0["dir"])[0]) if p0 else []
         for t in THRESHOLDS[dist]:
             line = {"distribution": dist, "threshold": t}
@@ -224,7 +226,7 @@ def percentile_study(points, path):
         base = json.load(f)
     runs, chosen = {}, {}
     for dist in DISTS:
-        p0 = points.get(("femu", dist, 0))
+        p0 = points.get((GCS[0], dist, 0))
         if not p0:
             continue
         written = sorted(c for c in counts_of(p0["dir"])[1] if c > 0)

@@ -42,16 +42,16 @@ LPNS = 196608  # 768 MiB of 4 KiB LPNs
 SPANS = [0.4, 0.5, 0.6, 0.7, 0.775, 0.85, 1.0]
 DURATIONS = [5, 8, 12, 18, 27, 40, 60, 90, 135, 200, 300]  # seconds at the seed's threshold-0 IOPS
 IOPS_T0 = {d: (s4.PAPER[(d, 0)][0] + s4.PAPER[(d, 0)][1]) / 2 for d in s4.DISTS}
-COUNTING_DEVICE = {"geometry.blocks_per_plane": 192, "geometry.over_provisioning": 3.0,
+COUNTING_DEVICE = {"geometry.blocks_per_plane": 192, "geometry.over_provisioning": 3.0, "ftl.gc_free_blocks": 17,
                    "precondition.fill": False, "streams.hot_threshold": 0, "workload.random_map": False,
                    "workload.runtime_ms": 0, "stats.lpn_writes": True}
 
 
-# The prediction: the seed's CDF build as FEMU with its stock GC (the platform's defaults: full drive, the whole
-# 768 MiB), fio time-based for the 300 s the seed's timer logs less the fill's first seconds; the model's own IOPS
+# The prediction: the seed's CDF build as FEMU with its stock GC (the platform's full drive and whole 768 MiB, FEMU's
+# default thresholds), fio time-based for the 300 s the seed's timer logs less the fill's first seconds; the model's own IOPS
 # set the volume. Against it, forced GC only (FEMU with gc_thres_pcent=95).
 RUNTIME_S = 290
-RUNTIME_GC = {"femu": {}, "forced": {"ftl.gc_min_invalid": 0.0, "ftl.gc_free_blocks": 4}}
+RUNTIME_GC = {"femu": {"ftl.gc_free_blocks": 17}, "forced": {"ftl.gc_min_invalid": 0.0, "ftl.gc_free_blocks": 4}}
 RUNTIME_DISTS = {"normal": "normal:1", "normal_fio316": "normal:50", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8",
                  "zipf1.2": "zipf:1.2", "uniform": "random"}
 def span_label(s):

@@ -89,8 +89,11 @@ void FlushScheduler::refresh(uint32_t d) {
   // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
   // frontiers need (or has user frontiers with room: then of those streams only), and (while it collects)
   // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
+  // ftl.gc_pacing=gc_first (FEMU bbssd's FTL thread collects a whole line before it serves the next request): no
+  // die takes host data while a victim line is being collected, on any die (GcDriver refreshes all at the edges).
   const GcDie& gc = f_.ftl_.gc().die(d);
-  const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0);
+  const bool line_hold = f_.ftl_.gc_first() && f_.ftl_.blocks().lines_in_gc() > 0;
+  const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0) && !line_hold;
   const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;
   if (now != before) {

@@ -82,6 +82,7 @@ void GcDriver::advance(uint32_t die) {
     kick_lines_ = false;
     for (uint32_t d = 0; d < f_.g_.dies; ++d)
       if (!gc_.die(d).active && f_.ftl_.blocks().line_pending(d)) kick(d);
+    if (f_.ftl_.gc_first()) f_.flush_.refresh_all();  // the line holds every die's host writes (refresh)
   }
 }
 
@@ -151,10 +152,14 @@ void GcDriver::host_idle(bool idle) {
 }
 
 void GcDriver::on_erase(FlashOp& op) {
+  const uint32_t lines_before = f_.ftl_.blocks().lines_in_gc();
   gc_.land_erase(op.die * f_.g_.blocks_per_die + op.block, f_.ftl_.counters());
   if (f_.ts_) f_.map_.retry();
   --gc_.die(op.die).erases;
-  f_.flush_.refresh(op.die);
+  if (f_.ftl_.gc_first() && lines_before && !f_.ftl_.blocks().lines_in_gc())
+    f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
+  else
+    f_.flush_.refresh(op.die);
   advance(op.die);
   kick(op.die);
   f_.host_.admit_writes();

@@ -312,11 +312,12 @@ std::vector<double> free_lines_after(const std::string& out, double after_ms, do
 
 TEST_CASE("femu_hotcold: FEMU's GC runs ahead of host writes and keeps its free lines at the threshold",
           "[platform][streams][superblock][femu_gc]") {
-  // FEMU bbssd collects a whole line before the next request whenever free lines are at gc_thres_lines (16 of
-  // 64) or fewer and a line is 1/8 invalid: free lines stay at 16-17. Data on 70 % of the drive leaves room for
-  // that, so GC keeps them there (ftl.gc_pacing=gc_first, the platform's default); pacing host writes by the
-  // space GC frees instead lets them sag, which leaves more room for invalid data and a lower WAF.
-  const std::string common = "--set precondition.fill=false --set workload.address_range=538M "
+  // FEMU bbssd with its default thresholds (gc_thres_pcent 75: ftl.gc_free_blocks=17) collects a whole line before
+  // the next request whenever free lines are at gc_thres_lines (16 of 64) or fewer and a line is 1/8 invalid: free
+  // lines stay at 16-17. Data on 70 % of the drive leaves room for that, so GC keeps them there
+  // (ftl.gc_pacing=gc_first, the platform's default); pacing host writes by the space GC frees instead lets them
+  // sag, which leaves more room for invalid data and a lower WAF.
+  const std::string common = "--set ftl.gc_free_blocks=17 --set precondition.fill=false --set workload.address_range=538M "
                               "--set workload.io_count=700000 --set stats.interval_ms=1000 --set check.integrity=true ";
   const auto first = run_cli("femu_gc_first_out", common, "femu_hotcold");
   const auto credit = run_cli("femu_gc_credit_out", common + "--set ftl.gc_pacing=credit", "femu_hotcold");
@@ -330,4 +331,21 @@ TEST_CASE("femu_hotcold: FEMU's GC runs ahead of host writes and keeps its free 
   for (double l : held) CHECK(l >= 16.0);
   CHECK(*std::min_element(sagged.begin(), sagged.end()) <= 14.0);
   CHECK(first["waf"]["total"].get<double>() > credit["waf"]["total"].get<double>() + 0.05);
+}
+
+TEST_CASE("femu_hotcold: while a line is collected no die takes host writes, so the dies' lines stay in step",
+          "[platform][streams][superblock][femu_gc]") {
+  // FEMU's FTL thread collects the whole victim line (every LUN's block) before it serves the next request. A hold
+  // per die only (a die that finished its block wrote host data while the others still collected) let the dies'
+  // frontiers drift into different lines until this configuration stopped with "superblock GC collected 129 lines
+  // without room for host data": forced GC only (the platform's default), zipf:1.2 at hot threshold 6, 128-page
+  // blocks on one channel. Holding every die while a line is in GC runs it through, every GC copy's source checked.
+  const auto s = run_cli("femu_line_hold_out",
+                         "--set geometry.channels=1 --set geometry.pages_per_block=128 --set workload.random_map=false "
+                         "--set workload.distribution=zipf:1.2 --set streams.hot_threshold=6 "
+                         "--set workload.io_count=300000 --set check.integrity=true",
+                         "femu_hotcold");
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["nand"]["gc_victims"].get<uint64_t>() > 2000);
+  CHECK(s["waf"]["total"].get<double>() < 4.0);
 }
