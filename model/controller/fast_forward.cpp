@@ -141,9 +141,9 @@ void PageFtl::ff_collect_block(uint32_t die) {
 void PageFtl::ff_program_gc(const GcPage& p) {
   dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
   uint32_t moved[kMaxUnitsPerPage];
-  const uint32_t n = gc_.land_page(p, moved, ff_counters_[p.die], nullptr);
+  const uint32_t n = gc_.land_page(p, moved, ff_counters_[p.src], nullptr);
   if (tstore_ && !gc_.batches_moves()) ff_map_update(moved, n, true);
-  ff_erase_ready(p.die);
+  ff_erase_ready(p.src);
 }
 
 void PageFtl::ff_erase_ready(uint32_t die) {

@@ -106,7 +106,7 @@ void GcDriver::issue(const GcPage& page) {
   std::copy(page.lpn, page.lpn + f_.g_.units_per_page, op.lpn);
   std::copy(page.version, page.version + f_.g_.units_per_page, op.version);
   std::copy(page.old, page.old + f_.g_.units_per_page, op.aux);
-  f_.send(op, gc_.die(page.die).data_ps);
+  f_.send(op, gc_.die(page.src).data_ps);
   f_.flush_.refresh(page.die);
 }
 
@@ -127,6 +127,7 @@ void GcDriver::on_read(FlashOp& op) {
 void GcDriver::on_program(FlashOp& op) {
   GcPage page;
   page.die = op.die;
+  page.src = f_.g_.die_of(op.aux[0]);  // the die whose job staged it: its first unit's old location (never padding)
   page.ppa = f_.g_.ppa(op.die, op.block, op.page);
   page.n = f_.g_.units_per_page;  // (padding units have no LPN)
   page.stream = op.stream;
@@ -136,9 +137,9 @@ void GcDriver::on_program(FlashOp& op) {
   const uint32_t n = gc_.land_page(page, moved, f_.ftl_.counters(), &f_.streams_.stats());
   // The moves update the map through the cache, batched per segment; GC finishes once that work is done.
   if (n && !gc_.batches_moves())
-    f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, op.die}, &gc_.die(op.die).map_updates,
-                    true);
-  advance(op.die);
+    f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, page.src},
+                    &gc_.die(page.src).map_updates, true);
+  advance(page.src);
 }
 
 void GcDriver::host_idle(bool idle) {

@@ -88,10 +88,20 @@ uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
   return v;
 }
 
+uint64_t PageFtl::host_programs() const {
+  uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
+  for (const FlashCounters& f : ff_counters_) host += f.programs[uint32_t(UnitKind::UD)];
+  return host;
+}
+
 uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
   // The die's block of the victim line, or of a new one once the last is free again.
   uint32_t v = blocks_.next_line_block(die);
-  const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && blocks_.start_line();
+  // ftl.gc_pacing=gc_first: FEMU's FTL thread runs one background do_gc per request, so above the forced
+  // threshold (ftl.gc_urgent_free_blocks) a new line waits for a host write since the last one started.
+  const uint64_t host = host_programs();
+  const bool waits = gc_first_ && blocks_.free_lines() >= gc_urgent_lines_ && host == host_at_line_;
+  const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && !waits && blocks_.start_line();
   if (started) v = blocks_.next_line_block(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;
@@ -102,8 +112,6 @@ uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
     full_lines_ = 0;
   else if (++full_lines_ > g_.blocks_per_die)
     throw std::logic_error("superblock GC finds only fully valid lines (no reclaimable space)");
-  uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
-  for (const FlashCounters& f : ff_counters_) host += f.programs[uint32_t(UnitKind::UD)];
   if (host != host_at_line_) {
     host_at_line_ = host;
     idle_lines_ = 0;

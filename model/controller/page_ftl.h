@@ -113,8 +113,12 @@ class PageFtl {
     blocks_.set_gc_reserve(blocks_.layout().gc);
   }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
-  // ftl.gc_pacing=gc_first: a collecting die takes no host writes until its GC job ends (FEMU bbssd).
-  void set_gc_first(bool on) { gc_first_ = on; }
+  // ftl.gc_pacing=gc_first (FEMU bbssd): no die takes host writes while a line is in GC (FlushScheduler), and
+  // with at least `urgent_lines` free lines a new line waits for a host write since the last (pick_line_block).
+  void set_gc_first(bool on, uint32_t urgent_lines) {
+    gc_first_ = on;
+    gc_urgent_lines_ = urgent_lines;
+  }
   bool gc_first() const { return gc_first_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
@@ -251,6 +255,7 @@ class PageFtl {
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
+  uint64_t host_programs() const;  // host pages programmed so far (timed and fast-forward)
   bool any_valid(uint32_t gblock) const;  // some unit of the global block is marked valid
   // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
   // number of groups, group g being lpns[start[g] .. start[g + 1]).
@@ -274,6 +279,7 @@ class PageFtl {
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
   bool gc_first_ = false;
+  uint32_t gc_urgent_lines_ = 0;  // gc_first: below this many free lines, lines follow each other (forced GC)
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward

@@ -16,7 +16,7 @@ void GcDie::snapshot(SnapshotArchive& a) {
 
 void GcEngine::snapshot(SnapshotArchive& a) {
   a.section("gc");
-  a.io_all(dies_, active_, batch_moves_);
+  a.io_all(dies_, active_, batch_moves_, stripe_next_);
 }
 
 GcEngine::GcEngine(PageFtl& ftl)
@@ -122,9 +122,17 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   BlockManager& b = ftl_.blocks();
   const uint32_t target = ftl_.gc_target(d, k);
   if (target != k && stats) stats->gc_spilled += n;
-  const uint32_t ppa = b.allocate_page(d, b.layout().gc_frontier(target));
-  if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(d) + ": no free block for GC data");
-  out.die = d;
+  // Striped (FEMU bbssd's write pointer): the frontier's next die, channel first, whichever die staged the units.
+  uint32_t to = d;
+  if (striped_) {
+    if (stripe_next_.size() <= target) stripe_next_.resize(target + 1, 0);
+    to = stripe_next_[target];
+    stripe_next_[target] = to + 1 == g_.dies ? 0 : to + 1;
+  }
+  const uint32_t ppa = b.allocate_page(to, b.layout().gc_frontier(target));
+  if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(to) + ": no free block for GC data");
+  out.die = to;
+  out.src = d;
   out.ppa = ppa;
   out.n = n;
   // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of their
@@ -156,7 +164,7 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
 }
 
 uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* stats) {
-  --dies_[p.die].programs;
+  --dies_[p.src].programs;
   for (uint32_t s = 0; s < p.n; ++s)
     if (p.lpn[s] != kInvalid) ftl_.prefetch_map(p.lpn[s]);
   const bool shared = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
