@@ -23,7 +23,8 @@ seed 000's RAND with 1% of the page map protected and a 1 GiB buffer, FIFO again
 the buffer's firmware cost, -ext4: through the ext4-like file system); the -streams8 rows run
 randwrite-4k-steady with 9 user streams (streams.count=8): all writes to stream 0 (-single, the cost of the stream
 machinery and of sampled lifetimes), by per-LPN write count (-hotcold, threshold 1), and with GC copies classified
-the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-min-invalid
+the same way (-hotcold-gc); -superblock collects lines over all dies (ftl.gc_unit=superblock), -superblock-striped writes each frontier through
+one write pointer over all dies (ftl.write_pointer=striped, FEMU's), -superblock-min-invalid
 adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows turn on flash-side concurrency
 (-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types,
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
@@ -98,6 +99,7 @@ WORKLOADS["randwrite-4k-streams8-hotcold-gc"] = WORKLOADS["randwrite-4k-streams8
 # Superblock GC (lines over all 64 dies), and with FEMU's two-level GC trigger.
 WORKLOADS["randwrite-4k-superblock"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "ftl.gc_unit=superblock",
                                                                            "--set", "ftl.gc_free_blocks=4"]
+WORKLOADS["randwrite-4k-superblock-striped"] = WORKLOADS["randwrite-4k-superblock"] + ["--set", "ftl.write_pointer=striped"]
 WORKLOADS["randwrite-4k-superblock-min-invalid"] = WORKLOADS["randwrite-4k-superblock"] + [
     "--set", "ftl.gc_free_blocks=8", "--set", "ftl.gc_min_invalid=0.125", "--set", "ftl.gc_urgent_free_blocks=4"]
 for scheme in ("dftl", "ptsd_entry"):

@@ -147,7 +147,7 @@ GcParams read_gc_params(const Config& c) {
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
   p.superblock = c.s("ftl.gc_unit") == "superblock";
   p.gc_first = c.s("ftl.gc_pacing") == "gc_first";
-  p.striped_copies = c.s("ftl.gc_copies") == "striped";
+  p.striped = c.s("ftl.write_pointer") == "striped";
   p.wear_level_spread = uint32_t(c.i("ftl.wear_level_spread"));
   return p;
 }

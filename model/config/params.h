@@ -42,7 +42,7 @@ struct GcParams {
   double min_invalid = 0;             // ftl.gc_min_invalid: a victim's least invalid share (0 = any)
   uint32_t urgent_free_blocks = 2;    // ftl.gc_urgent_free_blocks: below this, any victim
   bool superblock = false;            // ftl.gc_unit=superblock
-  bool striped_copies = false;        // ftl.gc_copies=striped: GC copies round-robin over the dies
+  bool striped = false;               // ftl.write_pointer=striped: one write pointer per frontier over all dies
   bool gc_first = false;              // ftl.gc_pacing=gc_first: a collecting die takes no host writes
   uint32_t wear_level_spread = 0;     // ftl.wear_level_spread: static wear levelling past this spread (0 = off)
   // Blocks per die kept from data: with gc_min_invalid only the urgent ones.

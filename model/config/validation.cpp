@@ -147,8 +147,8 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   if (gc.gc_first && !gc.superblock)  // FEMU's line GC; a die's GC job in block mode may chain victims to fill a page
     throw ConfigError("key 'ftl.gc_pacing': gc_first needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
                       "ftl.gc_unit=block");
-  if (gc.striped_copies && !gc.superblock)  // a die's block pool is its own in block mode
-    throw ConfigError("key 'ftl.gc_copies': striped needs ftl.gc_unit=superblock, got ftl.gc_unit=block");
+  if (gc.striped && !gc.superblock)  // a die's block pool is its own in block mode
+    throw ConfigError("key 'ftl.write_pointer': striped needs ftl.gc_unit=superblock, got ftl.gc_unit=block");
   if (gc.wear_level_spread && gc.superblock)  // a victim is a line there; wear levelling picks blocks
     throw ConfigError("key 'ftl.wear_level_spread': static wear levelling needs ftl.gc_unit=block, got "
                       "ftl.gc_unit=superblock");

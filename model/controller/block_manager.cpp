@@ -20,7 +20,8 @@ void BlockManager::snapshot(SnapshotArchive& a) {
     line_victim_->snapshot(a);
     a.io_all(line_, free_lines_, seq_, taken_, started_, start_base_, line_started_, line_taken_, lines_in_gc_);
   }
-  a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_);
+  a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_,
+           stripe_next_);
 }
 
 BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim)
@@ -96,6 +97,10 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   Block& blk = blocks_[b];
   uint32_t page = blk.next_page++;
   ++blk.inflight;
+  if (striped_) {  // the frontier's write pointer moves to the next die (whichever die this page took)
+    if (stripe_next_.empty()) stripe_next_.assign(streams_, 0);
+    stripe_next_[stream] = die + 1 == g_.dies ? 0 : die + 1;
+  }
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
   if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
     blk.next_page = uint16_t(g_.pages_per_block);

@@ -55,6 +55,11 @@ class BlockManager {
   // Next page of the (die, stream) frontier, opening a free block when needed: the ppa of its slot 0,
   // or kInvalid when the frontier is full and the die has no free block.
   uint32_t allocate_page(uint32_t die, uint32_t stream);
+  // ftl.write_pointer=striped: each frontier's pages go to the dies in turn, channel first (FEMU bbssd's one
+  // write pointer); stripe_die is the die of its next page, and allocate_page moves it on.
+  void set_striped(bool on) { striped_ = on; }
+  bool striped() const { return striped_; }
+  uint32_t stripe_die(uint32_t stream) const { return stripe_next_.empty() ? 0 : stripe_next_[stream]; }
   // Would allocate_page open a new block?
   bool frontier_full(uint32_t die, uint32_t stream) const {
     return frontier_[size_t(die) * streams_ + stream] == kInvalid;
@@ -223,6 +228,8 @@ class BlockManager {
   std::vector<uint64_t> line_taken_;  // per die: started victim lines whose block it has taken
   uint32_t lines_in_gc_ = 0;
   uint64_t retired_units_ = 0;
+  bool striped_ = false;
+  std::vector<uint32_t> stripe_next_;  // striped: per frontier, the die of its next page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;
   uint64_t declines_ = 0;

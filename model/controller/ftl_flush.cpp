@@ -114,8 +114,10 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
   const uint32_t upp = f_.g_.units_per_page;
   uint32_t s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
   *die = s == kInvalid ? kInvalid : pick_die(s);
-  // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die); while that die is busy, another zone's.
-  while (*die == kInvalid && s != kInvalid && f_.streams_.zns() && (allowed &= ~(uint64_t(1) << s)) != 0) {
+  // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die), and a striped frontier's next page its write
+  // pointer's die; while that die is busy, another zone's or stream's.
+  const bool one_die = f_.streams_.zns() || f_.ftl_.blocks().striped();
+  while (*die == kInvalid && s != kInvalid && one_die && (allowed &= ~(uint64_t(1) << s)) != 0) {
     s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
     *die = s == kInvalid ? kInvalid : pick_die(s);
   }
@@ -126,6 +128,12 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // Zoned: the die of the zone's next page, if it may take it now.
   if (const ZnsNamespace* z = f_.streams_.zns()) {
     const uint32_t d = z->stripe_die(uint16_t(stream));
+    return die_streams_[d] >> stream & 1 ? d : kInvalid;
+  }
+  // ftl.write_pointer=striped (FEMU bbssd): the die of the frontier's write pointer.
+  const BlockManager& b = f_.ftl_.blocks();
+  if (b.striped()) {
+    const uint32_t d = b.stripe_die(b.layout().user_frontier(stream));
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered

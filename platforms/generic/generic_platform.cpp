@@ -28,7 +28,7 @@ GenericPlatform::GenericPlatform(const Params& p)
   page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
   if (p.gc.superblock) page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
   page_ftl_->set_gc_first(p.gc.gc_first, p.gc.urgent_free_blocks);
-  page_ftl_->gc().set_striped(p.gc.striped_copies);
+  page_ftl_->blocks().set_striped(p.gc.striped);
   if (p.slc.mode != SlcMode::None) page_ftl_->set_slc(std::make_unique<SlcCache>(g_, p.slc, p.gc.free_blocks));
   if (p.reliability.on) page_ftl_->set_reliability(std::make_unique<Reliability>(g_, p.reliability));
   if (p.gc.wear_level_spread) page_ftl_->set_wear_level(std::make_unique<WearLevel>(g_, p.gc.wear_level_spread));

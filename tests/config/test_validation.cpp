@@ -85,7 +85,7 @@ TEST_CASE("validation: streams", "[config][validation]") {
 
 TEST_CASE("validation: garbage collection", "[config][validation]") {
   CHECK_THAT(error_with({"ftl.gc_pacing=gc_first"}), Contains("ftl.gc_pacing") && Contains("ftl.gc_unit=superblock"));
-  CHECK_THAT(error_with({"ftl.gc_copies=striped"}), Contains("ftl.gc_copies") && Contains("ftl.gc_unit=superblock"));
+  CHECK_THAT(error_with({"ftl.write_pointer=striped"}), Contains("ftl.write_pointer") && Contains("ftl.gc_unit=superblock"));
   CHECK_THAT(error_with({"ftl.gc_min_invalid=0.1", "ftl.gc_urgent_free_blocks=5"}),
              Contains("ftl.gc_urgent_free_blocks") && Contains("ftl.gc_free_blocks"));
   CHECK_THAT(error_with({"ftl.gc_unit=superblock", "streams.count=2", "streams.assign=manual",

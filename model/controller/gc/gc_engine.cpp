@@ -16,7 +16,7 @@ void GcDie::snapshot(SnapshotArchive& a) {
 
 void GcEngine::snapshot(SnapshotArchive& a) {
   a.section("gc");
-  a.io_all(dies_, active_, batch_moves_, stripe_next_);
+  a.io_all(dies_, active_, batch_moves_);
 }
 
 GcEngine::GcEngine(PageFtl& ftl)
@@ -122,14 +122,10 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   BlockManager& b = ftl_.blocks();
   const uint32_t target = ftl_.gc_target(d, k);
   if (target != k && stats) stats->gc_spilled += n;
-  // Striped (FEMU bbssd's write pointer): the frontier's next die, channel first, whichever die staged the units.
-  uint32_t to = d;
-  if (striped_) {
-    if (stripe_next_.size() <= target) stripe_next_.resize(target + 1, 0);
-    to = stripe_next_[target];
-    stripe_next_[target] = to + 1 == g_.dies ? 0 : to + 1;
-  }
-  const uint32_t ppa = b.allocate_page(to, b.layout().gc_frontier(target));
+  // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
+  const uint32_t frontier = b.layout().gc_frontier(target);
+  const uint32_t to = b.striped() ? b.stripe_die(frontier) : d;
+  const uint32_t ppa = b.allocate_page(to, frontier);
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(to) + ": no free block for GC data");
   out.die = to;
   out.src = d;

@@ -34,7 +34,7 @@ struct GcStage {
 // of the page is padding.
 struct GcPage {
   uint32_t die = 0, ppa = kInvalid, n = 0;  // die: where it is programmed
-  uint32_t src = 0;                         // the die whose GC job staged it (ftl.gc_copies=striped: may differ)
+  uint32_t src = 0;                         // the die whose GC job staged it (ftl.write_pointer=striped: may differ)
   uint8_t stream = 0;  // the page's out-of-band stream (for the shared GC stream: its first unit's)
   bool fold = false;   // a fold program (slc.*): its first unit comes from an SLC block
   uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage], old[kMaxUnitsPerPage];
@@ -145,8 +145,6 @@ class GcEngine {
   // victim: land_page keeps the moved LPNs; the map is updated with them at once, per segment, before a
   // victim erases (DFTL's batch update). page: the caller updates the map with each landed page's moves.
   bool batches_moves() const { return batch_moves_; }
-  // ftl.gc_copies=striped (superblock): a GC page goes to the next die of its GC frontier's cursor, channel first.
-  void set_striped(bool on) { striped_ = on; }
   void set_batch_moves(bool on) { batch_moves_ = on; }  // PageFtl::set_mapping
   // A victim may erase and moves wait: the caller takes them now (take_moves), before erase_ready.
   bool moves_due(uint32_t d) const;
@@ -209,8 +207,6 @@ class GcEngine {
   std::vector<GcDie> dies_;
   uint32_t active_ = 0;
   bool batch_moves_ = false;  // map.gc_update=victim (the map cache's params().gc_batch)
-  bool striped_ = false;      // ftl.gc_copies=striped
-  std::vector<uint32_t> stripe_next_;  // per GC frontier: the die its next striped page goes to
 };
 
 }  // namespace ssdtlm
