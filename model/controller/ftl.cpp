@@ -88,6 +88,7 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
       rel->on_erase(gblock);
     }
   }
+  if (op.cmd == FlashCmd::Program) ftl_.die(op.die).prefetch_program(op.block, op.page);  // written at its end
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

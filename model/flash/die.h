@@ -37,6 +37,20 @@ class Die {
   // Out-of-band data of one unit, by unit index within the die (block * units_per_block + offset).
   uint32_t lpn(uint32_t unit) const { return lpn_[unit]; }
   uint32_t version(uint32_t unit) const { return versions_.empty() ? 0 : versions_[unit]; }
+  // A hint: the page will be programmed (its program is issued): its write pointer and out-of-band lines are
+  // fetched for writing meanwhile.
+  void prefetch_program(uint32_t block, uint32_t page) const {
+    const size_t base = size_t(block) * g_.units_per_block + size_t(page) * g_.units_per_page;
+    __builtin_prefetch(&write_ptr_[block], 1);
+    __builtin_prefetch(&lpn_[base], 1);
+    __builtin_prefetch(&kind_[base], 1);
+    if (!versions_.empty()) __builtin_prefetch(&versions_[base], 1);
+  }
+  // A hint: the out-of-band LPN (and version) of the unit will be read soon (a GC read is issued).
+  void prefetch_oob(uint32_t unit) const {
+    __builtin_prefetch(&lpn_[unit]);
+    if (!versions_.empty()) __builtin_prefetch(&versions_[unit]);
+  }
   UnitKind kind(uint32_t unit) const { return UnitKind(kind_[unit] & 3); }
   // The data stream a unit was written to (streams.*), 0..63: the six upper bits of its kind byte.
   uint8_t stream(uint32_t unit) const { return uint8_t(kind_[unit] >> 2); }

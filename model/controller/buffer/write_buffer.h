@@ -19,6 +19,7 @@
 
 #include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
+#include "flash/geometry.h"  // kInvalid
 
 namespace ssdtlm {
 
@@ -53,6 +54,17 @@ class WriteBuffer {
   uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0) { return take(0, lpn, version, now_ps); }
   // Next unit of `stream` to flush (the policy's choice with one stream).
   uint32_t take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps);
+  // The LPN of the k-th next unit take(stream) would return if nothing changed meanwhile (k = 0: the next), or
+  // kInvalid when unknown. A hint for prefetching what flushing it will touch; nothing may be decided on it.
+  uint32_t upcoming(uint32_t stream, uint32_t k) const {
+    uint32_t s;
+    if (streams_ == 1) {
+      s = policy_->peek(k);
+    } else {
+      for (s = head_[stream]; s != kInvalid && k; --k) s = next_[s];
+    }
+    return s < slots_.size() && slots_[s].state == Dirty ? slots_[s].lpn : kInvalid;
+  }
   // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
   // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
   // `allowed`: a bit set over the streams that may be chosen (the others are ignored).
