@@ -42,8 +42,6 @@ void GcDriver::advance(uint32_t die) {
           for (uint32_t m = mask; m; m &= m - 1)
             f_.streams_.prefetch(f_.ftl_.die(die).lpn((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page +
                                                 uint32_t(__builtin_ctz(m))));
-        // Its out-of-band data is read when its tR ends: fetched from memory meanwhile.
-        f_.ftl_.die(die).prefetch_oob((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page);
         FlashOp& op = f_.new_op(FlashCmd::Read, die, kGcRead);
         op.block = block;
         op.page = page;

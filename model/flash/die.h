@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "flash/geometry.h"
 
 namespace ssdtlm {
@@ -26,7 +27,14 @@ struct NandRuleViolation : std::logic_error {
 
 class Die {
  public:
-  Die(const Geometry& g, uint32_t index, bool keep_versions);
+  // arena: where the out-of-band arrays live (huge pages shared by the drive's dies; null: the heap). It must
+  // outlive the die.
+  Die(const Geometry& g, uint32_t index, bool keep_versions, HugeArena* arena = nullptr);
+  // The arena bytes one die's out-of-band arrays take.
+  static size_t arena_bytes(const Geometry& g, bool keep_versions) {
+    const size_t units = size_t(g.blocks_per_die) * g.units_per_block;
+    return HugeArena::need(units * 4, keep_versions ? 2 : 1) + HugeArena::need(units);
+  }
 
   // Programs the next page of `block` (must be `page`). lpns/versions hold units_per_page entries
   // (kInvalid lpn = padding). versions may be null when versions are not kept.
@@ -70,9 +78,9 @@ class Die {
  private:
   const Geometry& g_;
   uint32_t index_;
-  std::vector<uint32_t> lpn_;       // per unit
-  std::vector<uint32_t> versions_;  // per unit, only with the integrity checker
-  std::vector<uint8_t> kind_;       // per unit: kind in bits 0-1, stream in bits 2-7
+  ArenaVector<uint32_t> lpn_;       // per unit
+  ArenaVector<uint32_t> versions_;  // per unit, only with the integrity checker
+  ArenaVector<uint8_t> kind_;       // per unit: kind in bits 0-1, stream in bits 2-7
   std::vector<uint16_t> write_ptr_; // per block: pages programmed
   std::vector<uint32_t> erases_;    // per block
 };
