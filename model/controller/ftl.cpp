@@ -106,6 +106,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
     if (cmd.next_op == IoOp::Write) streams_.prefetch(cmd.next_lpn);
     else if (cmd.next_op == IoOp::Read) ftl_.prefetch_map(cmd.next_lpn);
     if (checker_) checker_->prefetch(cmd.next_lpn);  // its expected version (check.integrity)
+    buffer_->prefetch(cmd.next_lpn);  // reads and writes look the buffer's index up first
   }
   auto core = std::min_element(core_free_.begin(), core_free_.end());
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;

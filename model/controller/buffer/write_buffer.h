@@ -41,10 +41,12 @@ class WriteBuffer {
   uint32_t index_steps() const { return tree_steps(occupied()); }
   uint32_t order_steps() const { return streams_ > 1 ? 1 : policy_->order_steps(); }
   size_t memory_bytes() const {
-    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes() +
+    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 8 + policy_->memory_bytes() +
            next_.capacity() * 4 + time_.capacity() * 8 + (head_.capacity() + tail_.capacity() + sdirty_.capacity()) * 4;
   }
 
+  // A hint: lpn's index entry will be looked up soon (a command for it is coming).
+  void prefetch(uint32_t lpn) const { __builtin_prefetch(&index_[home(lpn)]); }
   // Buffers a write of lpn to `stream`. Returns true if a dirty copy absorbed it (no new slot used).
   // Needs free_units() > 0 unless the write is absorbed.
   bool write(uint32_t lpn, uint32_t version, uint64_t now_ps = 0, uint32_t stream = 0);
@@ -104,10 +106,15 @@ class WriteBuffer {
   void index_insert(uint32_t slot);
   void index_erase(uint32_t lpn);
   size_t home(uint32_t lpn) const { return (lpn * 0x9E3779B1u) & mask_; }
+  static constexpr uint64_t kNoEntry = ~uint64_t(0);
+  static uint64_t entry(uint32_t lpn, uint32_t slot) { return uint64_t(lpn) << 32 | slot; }
+  static uint32_t entry_lpn(uint64_t e) { return uint32_t(e >> 32); }
 
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;   // stack of free slots
-  std::vector<uint32_t> index_;  // open addressing, linear probing, backward-shift deletion
+  // Open addressing, linear probing, backward-shift deletion; each entry holds the slot and its LPN, so a probe
+  // reads the index alone (kNoEntry: empty).
+  std::vector<uint64_t> index_;
   size_t mask_;
   uint32_t dirty_ = 0;
   std::unique_ptr<FlushPolicy> policy_;
