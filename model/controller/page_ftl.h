@@ -64,17 +64,11 @@ class PageFtl {
     blocks_.validate(g_.gblock_of(ppa));
   }
   // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
-  // old_ppa's out-of-band data names lpn (GC read it there), so lpn lives there iff the unit is marked valid
-  // (the map and the bitmap change together; audit_map verifies it): the victim's bitmap line, at hand, answers
-  // instead of the map entry, a cache miss, and the entry is only written. (Not with the early-erase test fault:
-  // the block may hold other data by then.)
+  // (The map entry decides, not old_ppa's valid bit: the block may have been erased and rewritten while the copy
+  // waited, so the unit need not hold lpn any more.)
   bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
-    if (early_erase_ ? l2p_[lpn] != old_ppa : !valid(old_ppa)) return false;
-    if (changes_.armed()) changes_.note(lpn);
-    l2p_[lpn] = new_ppa;
-    drop(old_ppa);
-    valid_bits_[new_ppa >> 6] |= uint64_t(1) << (new_ppa & 63);
-    blocks_.validate(g_.gblock_of(new_ppa));
+    if (l2p_[lpn] != old_ppa) return false;
+    map(lpn, new_ppa);
     return true;
   }
   void unmap(uint32_t lpn);
