@@ -11,7 +11,8 @@ each, the speed ratio A/B (the median of the pairs' wall-time ratios B/A), the s
 CPU seconds (preconditioning included; steadier than wall time when other jobs share the cores), activations per
 I/O of each and whether
 the two summaries are identical apart from the fields that move with the machine (wall times, RSS, threads, memory
-estimates: the fields scripts/golden_summaries.py ignores). A row OTHER_BIN cannot run (a key it does not know)
+estimates: the fields scripts/golden_summaries.py ignores): "identical", "id(+N)" when every field both report is
+equal and N fields are reported by one only (a base built before some outputs existed), else "DIFFER". A row OTHER_BIN cannot run (a key it does not know)
 prints its error instead. This is the side-by-side comparison a change's speed claim needs (absolute figures move
 with the machine and the load of a shared host; ratios from one invocation do not).
 
@@ -274,6 +275,18 @@ def same_results(x, y):
     return strip(x) == strip(y)
 
 
+def results_label(x, y):
+    """'identical'; 'id(+N)' when every field both summaries have is equal and N fields are in one only (a build
+    that reports more than the other, e.g. a base from before some outputs were added); else 'DIFFER'."""
+    if same_results(x, y):
+        return "identical"
+    a, b = flatten(x), flatten(y)
+    shared = (set(a) & set(b)) - {CPU}
+    if all(a[k] == b[k] for k in shared):
+        return "id(+%d)" % len(set(a) ^ set(b))
+    return "DIFFER"
+
+
 COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
     "workload", "A I/Os/wall s", "B I/Os/wall s", "A/B", "cpu A/B", "A act/IO", "B act/IO", "results")
 
@@ -288,7 +301,7 @@ def compare_row(name, binary, other, args, ios):
     return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
         cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
-        "identical" if same_results(mine, theirs) else "DIFFER")
+        results_label(mine, theirs))
 
 
 def row(name, s):

@@ -16,33 +16,39 @@ class PayloadPool : public tlm::tlm_mm_interface {
   PayloadPool(const PayloadPool&) = delete;
   PayloadPool& operator=(const PayloadPool&) = delete;
   ~PayloadPool() override {
-    for (auto& gp : all_) gp->free_all_extensions();
+    for (auto& n : all_) n->clear_extension(&n->ext);  // a member, not the payload's to delete
   }
 
   // A payload with reference count 1 and its extension reset to Ext{}.
   tlm::tlm_generic_payload* acquire() {
-    tlm::tlm_generic_payload* gp;
+    Node* n;
     if (free_.empty()) {
-      all_.emplace_back(new tlm::tlm_generic_payload(this));
-      gp = all_.back().get();
-      gp->set_extension(new Ext());
+      all_.emplace_back(new Node(this));
+      n = all_.back().get();
+      n->set_extension(&n->ext);  // targets find it as any extension
     } else {
-      gp = free_.back();
+      n = static_cast<Node*>(free_.back());
       free_.pop_back();
-      gp->template get_extension<Ext>()->reset();
+      n->ext.reset();
     }
-    gp->template get_extension<Ext>()->payload = gp;
-    gp->acquire();
-    return gp;
+    n->ext.payload = n;
+    n->acquire();
+    return n;
   }
 
-  static Ext& ext(tlm::tlm_generic_payload& gp) { return *gp.template get_extension<Ext>(); }
+  // The extension of a payload of this pool: it sits next to the payload (no extension-table lookup).
+  static Ext& ext(tlm::tlm_generic_payload& gp) { return static_cast<Node&>(gp).ext; }
 
   void free(tlm::tlm_generic_payload* gp) override { free_.push_back(gp); }
   size_t allocated() const { return all_.size(); }
 
  private:
-  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  // A payload and its extension in one allocation (the initiator and the target touch both per operation).
+  struct Node : tlm::tlm_generic_payload {
+    explicit Node(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+    Ext ext;
+  };
+  std::vector<std::unique_ptr<Node>> all_;
   std::vector<tlm::tlm_generic_payload*> free_;
 };
 

@@ -88,6 +88,10 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
       rel->on_erase(gblock);
     }
   }
+  // Hints: the page's out-of-band data is written when a program ends and read when a read's tR ends (for the
+  // FTL, as a controller reads the OOB with the data): fetched from memory meanwhile.
+  if (op.cmd == FlashCmd::Program) ftl_.die(op.die).prefetch_program(op.block, op.page);
+  else if (op.cmd == FlashCmd::Read) ftl_.die(op.die).prefetch_oob((op.block * g_.pages_per_block + op.page) * g_.units_per_page);
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -102,6 +106,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
     if (cmd.next_op == IoOp::Write) streams_.prefetch(cmd.next_lpn);
     else if (cmd.next_op == IoOp::Read) ftl_.prefetch_map(cmd.next_lpn);
     if (checker_) checker_->prefetch(cmd.next_lpn);  // its expected version (check.integrity)
+    buffer_->prefetch(cmd.next_lpn);  // reads and writes look the buffer's index up first
   }
   auto core = std::min_element(core_free_.begin(), core_free_.end());
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;

@@ -106,6 +106,9 @@ void GcDriver::issue(const GcPage& page) {
   std::copy(page.lpn, page.lpn + f_.g_.units_per_page, op.lpn);
   std::copy(page.version, page.version + f_.g_.units_per_page, op.version);
   std::copy(page.old, page.old + f_.g_.units_per_page, op.aux);
+  // A hint: the units' map entries are read and written when the page lands (GcEngine::land_page).
+  for (uint32_t s = 0; s < page.n; ++s)
+    if (page.lpn[s] != kInvalid) f_.ftl_.prefetch_map(page.lpn[s]);
   f_.send(op, gc_.die(page.src).data_ps);
   f_.flush_.refresh(page.die);
 }

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/huge_pages.h"
+
 namespace ssdtlm {
 
 PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim,
@@ -12,11 +14,11 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       dies_(std::move(dies)),
       blocks_(g, layout, std::move(victim)),
       gc_free_blocks_(gc_free_blocks),
-      l2p_(g.logical_units, kInvalid),
       valid_bits_(g.physical_units / 64 + 2, 0),
       ff_counters_(g.dies),
       full_victims_(g.dies, 0),
       gc_(*this) {
+  assign_huge(l2p_, g.logical_units, kInvalid);  // read at random: huge pages spare the TLB misses
   MapCacheParams whole;
   whole.logical_units = g.logical_units;
   cache_ = make_full_map(whole);

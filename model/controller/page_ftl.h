@@ -64,6 +64,8 @@ class PageFtl {
     blocks_.validate(g_.gblock_of(ppa));
   }
   // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
+  // (The map entry decides, not old_ppa's valid bit: the block may have been erased and rewritten while the copy
+  // waited, so the unit need not hold lpn any more.)
   bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
     if (l2p_[lpn] != old_ppa) return false;
     map(lpn, new_ppa);

@@ -7,11 +7,12 @@
 
 namespace ssdtlm {
 
-Die::Die(const Geometry& g, uint32_t index, bool keep_versions)
+Die::Die(const Geometry& g, uint32_t index, bool keep_versions, HugeArena* arena)
     : g_(g),
       index_(index),
-      lpn_(size_t(g.blocks_per_die) * g.units_per_block, kInvalid),
-      kind_(size_t(g.blocks_per_die) * g.units_per_block, 0),
+      lpn_(size_t(g.blocks_per_die) * g.units_per_block, kInvalid, ArenaAllocator<uint32_t>(arena)),
+      versions_(ArenaAllocator<uint32_t>(arena)),
+      kind_(size_t(g.blocks_per_die) * g.units_per_block, 0, ArenaAllocator<uint8_t>(arena)),
       write_ptr_(g.blocks_per_die, 0),
       erases_(g.blocks_per_die, 0) {
   if (keep_versions) versions_.assign(lpn_.size(), 0);

@@ -17,7 +17,9 @@ extern const char* const kDefaultConfig;
 GenericPlatform::GenericPlatform(const Params& p)
     : precondition_(p.precondition), power_loss_(p.fault.recovery), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
   const bool check = p.sim.check_integrity;
-  for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check));
+  // The dies' out-of-band data in one huge-page region (read at random by host and GC reads).
+  oob_arena_ = std::make_unique<HugeArena>(g_.dies * Die::arena_bytes(g_, check));
+  for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check, oob_arena_.get()));
   if (check) checker_ = std::make_unique<IntegrityChecker>(g_.logical_units);
 
   // FTL algorithms and DRAM write buffer

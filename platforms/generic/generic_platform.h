@@ -43,6 +43,7 @@ class GenericPlatform : public Platform {
   FlashParams flash_;
   ChannelParams bus_;
   Geometry g_;
+  std::unique_ptr<HugeArena> oob_arena_;  // the dies' out-of-band arrays (before dies_: outlives them)
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<IntegrityChecker> checker_;
   std::unique_ptr<PageFtl> page_ftl_;

@@ -16,6 +16,12 @@ class FifoFlush : public FlushPolicy {
     tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
   }
   size_t memory_bytes() const override { return ring_.capacity() * 4; }
+  uint32_t peek(uint32_t k) const override {
+    const size_t n = ring_.size(), queued = tail_ >= head_ ? tail_ - head_ : tail_ + n - head_;
+    if (k >= queued) return kNoPeek;
+    const size_t i = head_ + k;
+    return ring_[i >= n ? i - n : i];
+  }
   uint32_t pop(uint64_t) override {
     if (head_ == tail_) return kInvalid;
     uint32_t s = ring_[head_];

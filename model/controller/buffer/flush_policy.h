@@ -21,6 +21,10 @@ class FlushPolicy {
   virtual uint64_t aged_picks() const { return 0; }  // choices forced by an age bound
   // Firmware steps of one insert into or pop from the flush order, as it stands (buffer/buffer_cost.h).
   virtual uint32_t order_steps() const { return 1; }
+  // The slot the k-th next pop() would return if nothing changed meanwhile (k = 0: the next), or kNoPeek when
+  // the policy cannot tell cheaply. A hint for prefetching only: nothing may be decided on it.
+  virtual uint32_t peek(uint32_t k) const { return kNoPeek; }
+  static constexpr uint32_t kNoPeek = ~uint32_t(0);
 };
 
 // What a policy may know about the drive.

@@ -22,38 +22,39 @@ WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> p
   for (uint32_t s = capacity_units; s-- > 0;) free_.push_back(s);
   size_t n = 16;
   while (n < 2 * size_t(capacity_units)) n <<= 1;
-  index_.assign(n, kInvalid);
+  index_.assign(n, kNoEntry);
   mask_ = n - 1;
 }
 
 uint32_t WriteBuffer::find(uint32_t lpn) const {
   for (size_t i = home(lpn);; i = (i + 1) & mask_) {
-    uint32_t s = index_[i];
-    if (s == kInvalid) return kInvalid;
-    if (slots_[s].lpn == lpn) return s;
+    const uint64_t e = index_[i];
+    if (e == kNoEntry) return kInvalid;
+    if (entry_lpn(e) == lpn) return uint32_t(e);
   }
 }
 
 void WriteBuffer::index_insert(uint32_t slot) {
-  size_t i = home(slots_[slot].lpn);
-  while (index_[i] != kInvalid) i = (i + 1) & mask_;
-  index_[i] = slot;
+  const uint32_t lpn = slots_[slot].lpn;
+  size_t i = home(lpn);
+  while (index_[i] != kNoEntry) i = (i + 1) & mask_;
+  index_[i] = entry(lpn, slot);
 }
 
 void WriteBuffer::index_erase(uint32_t lpn) {
   size_t i = home(lpn);
-  while (index_[i] != kInvalid && slots_[index_[i]].lpn != lpn) i = (i + 1) & mask_;
-  if (index_[i] == kInvalid) return;
+  while (index_[i] != kNoEntry && entry_lpn(index_[i]) != lpn) i = (i + 1) & mask_;
+  if (index_[i] == kNoEntry) return;
   // Backward-shift deletion keeps every probe chain unbroken without tombstones.
-  for (size_t j = (i + 1) & mask_; index_[j] != kInvalid; j = (j + 1) & mask_) {
-    size_t h = home(slots_[index_[j]].lpn);
+  for (size_t j = (i + 1) & mask_; index_[j] != kNoEntry; j = (j + 1) & mask_) {
+    size_t h = home(entry_lpn(index_[j]));
     bool movable = (j > i) ? (h <= i || h > j) : (h <= i && h > j);
     if (movable) {
       index_[i] = index_[j];
       i = j;
     }
   }
-  index_[i] = kInvalid;
+  index_[i] = kNoEntry;
 }
 
 bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_t stream) {

@@ -19,6 +19,7 @@
 
 #include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
+#include "flash/geometry.h"  // kInvalid
 
 namespace ssdtlm {
 
@@ -40,10 +41,12 @@ class WriteBuffer {
   uint32_t index_steps() const { return tree_steps(occupied()); }
   uint32_t order_steps() const { return streams_ > 1 ? 1 : policy_->order_steps(); }
   size_t memory_bytes() const {
-    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 4 + policy_->memory_bytes() +
+    return slots_.capacity() * sizeof(Slot) + free_.capacity() * 4 + index_.capacity() * 8 + policy_->memory_bytes() +
            next_.capacity() * 4 + time_.capacity() * 8 + (head_.capacity() + tail_.capacity() + sdirty_.capacity()) * 4;
   }
 
+  // A hint: lpn's index entry will be looked up soon (a command for it is coming).
+  void prefetch(uint32_t lpn) const { __builtin_prefetch(&index_[home(lpn)]); }
   // Buffers a write of lpn to `stream`. Returns true if a dirty copy absorbed it (no new slot used).
   // Needs free_units() > 0 unless the write is absorbed.
   bool write(uint32_t lpn, uint32_t version, uint64_t now_ps = 0, uint32_t stream = 0);
@@ -53,6 +56,17 @@ class WriteBuffer {
   uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0) { return take(0, lpn, version, now_ps); }
   // Next unit of `stream` to flush (the policy's choice with one stream).
   uint32_t take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps);
+  // The LPN of the k-th next unit take(stream) would return if nothing changed meanwhile (k = 0: the next), or
+  // kInvalid when unknown. A hint for prefetching what flushing it will touch; nothing may be decided on it.
+  uint32_t upcoming(uint32_t stream, uint32_t k) const {
+    uint32_t s;
+    if (streams_ == 1) {
+      s = policy_->peek(k);
+    } else {
+      for (s = head_[stream]; s != kInvalid && k; --k) s = next_[s];
+    }
+    return s < slots_.size() && slots_[s].state == Dirty ? slots_[s].lpn : kInvalid;
+  }
   // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
   // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
   // `allowed`: a bit set over the streams that may be chosen (the others are ignored).
@@ -92,10 +106,15 @@ class WriteBuffer {
   void index_insert(uint32_t slot);
   void index_erase(uint32_t lpn);
   size_t home(uint32_t lpn) const { return (lpn * 0x9E3779B1u) & mask_; }
+  static constexpr uint64_t kNoEntry = ~uint64_t(0);
+  static uint64_t entry(uint32_t lpn, uint32_t slot) { return uint64_t(lpn) << 32 | slot; }
+  static uint32_t entry_lpn(uint64_t e) { return uint32_t(e >> 32); }
 
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;   // stack of free slots
-  std::vector<uint32_t> index_;  // open addressing, linear probing, backward-shift deletion
+  // Open addressing, linear probing, backward-shift deletion; each entry holds the slot and its LPN, so a probe
+  // reads the index alone (kNoEntry: empty).
+  std::vector<uint64_t> index_;
   size_t mask_;
   uint32_t dirty_ = 0;
   std::unique_ptr<FlushPolicy> policy_;

@@ -178,8 +178,8 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     moved[n++] = p.lpn[s];
   }
   if (batch_moves_) {
-    std::vector<uint32_t>& m = dies_[p.die].moves;
-    m.insert(m.end(), moved, moved + n);
+    std::vector<uint32_t>& m = dies_[p.src].moves;
+    for (uint32_t i = 0; i < n; ++i) m.push_back(moved[i]);  // a page's few units: no library copy
   }
   c.gc_units_moved += n;
   ftl_.blocks().page_done(g_.gblock_of(p.ppa));

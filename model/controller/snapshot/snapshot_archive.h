@@ -81,8 +81,8 @@ class SnapshotArchive {
     if (loading()) v.store(x);
   }
   // A vector keeps its capacity too (memory.model_bytes sums capacities).
-  template <class T>
-  void io(std::vector<T>& v) {
+  template <class T, class A>
+  void io(std::vector<T, A>& v) {
     uint64_t n = v.size(), cap = v.capacity();
     length(n, sizeof(T));
     io(cap);
