@@ -316,8 +316,11 @@ TEST_CASE("femu_hotcold: FEMU's GC runs ahead of host writes and keeps its free 
   // the next request whenever free lines are at gc_thres_lines (16 of 64) or fewer and a line is 1/8 invalid: free
   // lines stay at 16-17. Data on 70 % of the drive leaves room for that, so GC keeps them there
   // (ftl.gc_pacing=gc_first, the platform's default); pacing host writes by the space GC frees instead lets them
-  // sag, which leaves more room for invalid data and a lower WAF.
-  const std::string common = "--set ftl.gc_free_blocks=17 --set precondition.fill=false --set workload.address_range=538M "
+  // sag, which leaves more room for invalid data and a lower WAF. (Pacing compared with each die filling its own
+  // blocks, ftl.write_pointer=per_die: with the striped pointer a credit-paced host page waits for its die, and
+  // free lines sag only to 15.)
+  const std::string common = "--set ftl.gc_free_blocks=17 --set ftl.write_pointer=per_die --set precondition.fill=false "
+                             "--set workload.address_range=538M "
                               "--set workload.io_count=700000 --set stats.interval_ms=1000 --set check.integrity=true ";
   const auto first = run_cli("femu_gc_first_out", common, "femu_hotcold");
   const auto credit = run_cli("femu_gc_credit_out", common + "--set ftl.gc_pacing=credit", "femu_hotcold");
