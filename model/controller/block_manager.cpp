@@ -97,10 +97,7 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   Block& blk = blocks_[b];
   uint32_t page = blk.next_page++;
   ++blk.inflight;
-  if (striped_) {  // the frontier's write pointer moves to the next die (whichever die this page took)
-    if (stripe_next_.empty()) stripe_next_.assign(streams_, 0);
-    stripe_next_[stream] = die + 1 == g_.dies ? 0 : die + 1;
-  }
+  if (striped_) stripe_next_[stream] = die + 1 == g_.dies ? 0 : die + 1;  // the write pointer moves on
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
   if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
     blk.next_page = uint16_t(g_.pages_per_block);

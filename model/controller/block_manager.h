@@ -57,9 +57,12 @@ class BlockManager {
   uint32_t allocate_page(uint32_t die, uint32_t stream);
   // ftl.write_pointer=striped: each frontier's pages go to the dies in turn, channel first (FEMU bbssd's one
   // write pointer); stripe_die is the die of its next page, and allocate_page moves it on.
-  void set_striped(bool on) { striped_ = on; }
+  void set_striped(bool on) {
+    striped_ = on;
+    stripe_next_.assign(on ? streams_ : 0, 0);
+  }
   bool striped() const { return striped_; }
-  uint32_t stripe_die(uint32_t stream) const { return stripe_next_.empty() ? 0 : stripe_next_[stream]; }
+  uint32_t stripe_die(uint32_t stream) const { return stripe_next_[stream]; }
   // Would allocate_page open a new block?
   bool frontier_full(uint32_t die, uint32_t stream) const {
     return frontier_[size_t(die) * streams_ + stream] == kInvalid;

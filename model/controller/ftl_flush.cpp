@@ -125,15 +125,12 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
 }
 
 uint32_t FlushScheduler::pick_die(uint32_t stream) {
-  // Zoned: the die of the zone's next page, if it may take it now.
-  if (const ZnsNamespace* z = f_.streams_.zns()) {
-    const uint32_t d = z->stripe_die(uint16_t(stream));
-    return die_streams_[d] >> stream & 1 ? d : kInvalid;
-  }
-  // ftl.write_pointer=striped (FEMU bbssd): the die of the frontier's write pointer.
+  // One die for the stream's next page, taken if it may take it now: zoned, the die of the zone's next page;
+  // ftl.write_pointer=striped (FEMU bbssd), the die of the frontier's write pointer.
   const BlockManager& b = f_.ftl_.blocks();
-  if (b.striped()) {
-    const uint32_t d = b.stripe_die(b.layout().user_frontier(stream));
+  const ZnsNamespace* z = f_.streams_.zns();
+  if (z || b.striped()) {
+    const uint32_t d = z ? z->stripe_die(uint16_t(stream)) : b.stripe_die(b.layout().user_frontier(stream));
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered

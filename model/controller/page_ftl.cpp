@@ -99,11 +99,15 @@ uint64_t PageFtl::host_programs() const {
 uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
   // The die's block of the victim line, or of a new one once the last is free again.
   uint32_t v = blocks_.next_line_block(die);
-  // ftl.gc_pacing=gc_first: FEMU's FTL thread runs one background do_gc per request, so above the forced
-  // threshold (ftl.gc_urgent_free_blocks) a new line waits for a host write since the last one started.
-  const uint64_t host = host_programs();
-  const bool waits = gc_first_ && blocks_.free_lines() >= gc_urgent_lines_ && host == host_at_line_;
-  const bool started = v == kInvalid && blocks_.lines_in_gc() == 0 && !waits && blocks_.start_line();
+  bool started = false;
+  uint64_t host = 0;  // host pages programmed, counted only when a line may start
+  if (v == kInvalid && blocks_.lines_in_gc() == 0) {
+    // ftl.gc_pacing=gc_first: FEMU's FTL thread runs one background do_gc per request, so above the forced
+    // threshold (ftl.gc_urgent_free_blocks) a new line waits for a host write since the last one started.
+    host = host_programs();
+    const bool waits = gc_first_ && blocks_.free_lines() >= gc_urgent_lines_ && host == host_at_line_;
+    started = !waits && blocks_.start_line();
+  }
   if (started) v = blocks_.next_line_block(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;

@@ -342,10 +342,12 @@ TEST_CASE("femu_hotcold: while a line is collected no die takes host writes, so 
   // per die only (a die that finished its block wrote host data while the others still collected) let the dies'
   // frontiers drift into different lines until this configuration stopped with "superblock GC collected 129 lines
   // without room for host data": forced GC only (the platform's default), zipf:1.2 at hot threshold 6, 128-page
-  // blocks on one channel. Holding every die while a line is in GC runs it through, every GC copy's source checked.
+  // blocks on one channel, each die filling its own blocks (ftl.write_pointer=per_die: the striped pointer keeps
+  // the dies in step by itself). Holding every die while a line is in GC runs it through, every GC copy's source
+  // checked.
   const auto s = run_cli("femu_line_hold_out",
                          "--set geometry.channels=1 --set geometry.pages_per_block=128 --set workload.random_map=false "
-                         "--set workload.distribution=zipf:1.2 --set streams.hot_threshold=6 "
+                         "--set ftl.write_pointer=per_die --set workload.distribution=zipf:1.2 --set streams.hot_threshold=6 "
                          "--set workload.io_count=300000 --set check.integrity=true",
                          "femu_hotcold");
   CHECK(s["integrity"]["errors"] == 0);
