@@ -9,7 +9,8 @@ namespace ssdtlm {
 
 constexpr uint64_t kNever = ~uint64_t(0);
 
-inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+// sc_time_stamp() is out of line in libsystemc; the simulation context's time_stamp() is the same value, inline.
+inline uint64_t now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 inline sc_core::sc_time ps_time(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
 inline uint64_t ns_to_ps(double ns) { return uint64_t(std::llround(ns * 1e3)); }
 inline uint64_t us_to_ps(double us) { return uint64_t(std::llround(us * 1e6)); }

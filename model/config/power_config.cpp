@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/sim_time.h"
 #include "config/params.h"
 
 namespace ssdtlm {
@@ -27,8 +28,6 @@ std::vector<double> number_list(const Config& c, const std::string& key) {
   }
   return v;
 }
-
-uint64_t us_to_ps(double us) { return uint64_t(std::llround(us * 1e6)); }
 
 }  // namespace
 

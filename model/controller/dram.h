@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "common/sim_time.h"
 #include "controller/dram_model.h"
 
 namespace ssdtlm {
@@ -79,7 +80,7 @@ class DramPort {
   // returns when it is over. Unbound: t_ps.
   uint64_t access(uint64_t t_ps, uint32_t bytes, tlm::tlm_command cmd, uint64_t pace_ps = 0) {
     if (isock.size() == 0 || bytes == 0) return t_ps;
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = now_ps();
     gp_.set_command(cmd);
     gp_.set_data_length(bytes);
     pace_.pace_ps = pace_ps;
