@@ -10,13 +10,7 @@ Dram::Dram(sc_core::sc_module_name name, const DramParams& p)
 }
 
 void Dram::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const bool write = gp.is_write();
-  DramUse use = DramUse::MapLookup;
-  switch (side_[size_t(port)]) {
-    case DramSide::Host: use = write ? DramUse::HostWrite : DramUse::HostRead; break;
-    case DramSide::Flash: use = write ? DramUse::FlashDataOut : DramUse::FlashDataIn; break;
-    case DramSide::Map: use = DramUse::MapLookup; break;
-  }
+  const DramUse use = dram_use(side_[size_t(port)], gp.is_write());
   const uint64_t now = now_ps(), start = now + delay.value();
   const DramPace* pace = gp.get_extension<DramPace>();
   delay = ps_time(model_.access(start, gp.get_data_length(), use, pace ? pace->pace_ps : 0) - now);

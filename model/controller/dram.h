@@ -6,12 +6,20 @@
 //
 // An initiator holds a DramPort (an optional initiator socket and one reused payload): unbound, an access
 // costs nothing and takes no time, so modules built without a DRAM (module tests) time as before.
+//
+// Direct timing access (the timing counterpart of TLM-2.0's DMI): Dram::attach(port, side) binds the port's
+// socket and also hands the port the DRAM's timing model, which the port then asks directly: the same call of
+// DramModel::access with the same start, bytes, use and pace as b_transport makes, without the socket's
+// virtual calls, the payload and two sc_time conversions per access (5-10 % of a random read's request phase).
+// The socket stays bound (b_transport serves any initiator bound by attach(socket, side)); a test pins that
+// both paths time and account alike.
 #pragma once
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "common/sim_time.h"
@@ -39,6 +47,19 @@ struct DramPace : tlm::tlm_extension<DramPace> {
 // Which side an initiator is: its accesses are accounted by side and direction (DramUse).
 enum class DramSide : uint8_t { Host, Flash, Map };
 
+// How an access of a side and direction is accounted.
+inline DramUse dram_use(DramSide side, bool write) {
+  switch (side) {
+    case DramSide::Host: return write ? DramUse::HostWrite : DramUse::HostRead;
+    case DramSide::Flash: return write ? DramUse::FlashDataOut : DramUse::FlashDataIn;
+    case DramSide::Map: break;
+  }
+  return DramUse::MapLookup;
+}
+
+template <class Owner>
+class DramPort;
+
 class Dram : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<Dram> tsock;
@@ -50,6 +71,12 @@ class Dram : public sc_core::sc_module {
   void attach(Socket& isock, DramSide side) {
     isock.bind(tsock);
     side_.push_back(side);
+  }
+  // Binds a DramPort's socket and grants it direct timing access (above).
+  template <class Owner>
+  void attach(DramPort<Owner>& port, DramSide side) {
+    attach(port.isock, side);
+    port.direct(&model_, side);
   }
 
   const DramParams& params() const { return p_; }
@@ -79,6 +106,8 @@ class DramPort {
   // An access of `bytes` starting at t_ps (not before now), streaming over pace_ps (0: at the DRAM's pace):
   // returns when it is over. Unbound: t_ps.
   uint64_t access(uint64_t t_ps, uint32_t bytes, tlm::tlm_command cmd, uint64_t pace_ps = 0) {
+    if (direct_ && bytes)
+      return direct_->access(std::max(t_ps, now_ps()), bytes, dram_use(side_, cmd == tlm::TLM_WRITE_COMMAND), pace_ps);
     if (isock.size() == 0 || bytes == 0) return t_ps;
     const uint64_t now = now_ps();
     gp_.set_command(cmd);
@@ -96,9 +125,17 @@ class DramPort {
     return access(t_ps, bytes, tlm::TLM_WRITE_COMMAND, pace_ps);
   }
 
+  // Direct timing access, granted by Dram::attach(port, side); nullptr: every access goes through the socket.
+  void direct(DramModel* model, DramSide side) {
+    direct_ = model;
+    side_ = side;
+  }
+
  private:
   tlm::tlm_generic_payload gp_;
   DramPace pace_;
+  DramModel* direct_ = nullptr;
+  DramSide side_ = DramSide::Host;
 };
 
 }  // namespace ssdtlm

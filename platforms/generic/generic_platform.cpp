@@ -84,9 +84,9 @@ GenericPlatform::GenericPlatform(const Params& p)
   nvme_->bind_backend(ftl_.get());
   ftl_->bind_frontend(nvme_.get());
   for (uint32_t ch = 0; ch < g_.channels; ++ch) ftl_->flash_isock[ch]->bind(channels_[ch]->tsock);
-  dram_->attach(nvme_->dram.isock, DramSide::Host);
-  dram_->attach(ftl_->dram.isock, DramSide::Map);
-  for (auto& ch : channels_) dram_->attach(ch->dram.isock, DramSide::Flash);
+  dram_->attach(nvme_->dram, DramSide::Host);
+  dram_->attach(ftl_->dram, DramSide::Map);
+  for (auto& ch : channels_) dram_->attach(ch->dram, DramSide::Flash);
 
   // power (model/power): the budget gates array operations only when there is one (or a thermal limit)
   if (p.power.budget_w > 0 || p.thermal.enabled) {

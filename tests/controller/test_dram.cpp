@@ -79,9 +79,15 @@ struct DramHarness : sc_core::sc_module {
   DramPort<DramHarness> host{"host"}, map{"map"};
   uint64_t host_end = 0, map_end = 0, read_end = 0;
   SC_HAS_PROCESS(DramHarness);
-  explicit DramHarness(sc_core::sc_module_name n) : sc_module(n), dram("dram", DramParams{100, 1, kLat}) {
-    dram.attach(host.isock, DramSide::Host);
-    dram.attach(map.isock, DramSide::Map);
+  // direct: the ports ask the timing model directly (Dram::attach(port, side)); else every access is a b_transport.
+  DramHarness(sc_core::sc_module_name n, bool direct) : sc_module(n), dram("dram", DramParams{100, 1, kLat}) {
+    if (direct) {
+      dram.attach(host, DramSide::Host);
+      dram.attach(map, DramSide::Map);
+    } else {
+      dram.attach(host.isock, DramSide::Host);
+      dram.attach(map.isock, DramSide::Map);
+    }
     SC_THREAD(run);
   }
   void run() {
@@ -93,34 +99,44 @@ struct DramHarness : sc_core::sc_module {
 };
 }  // namespace
 
-TEST_CASE("dram module: b_transport annotates each access's end and accounts it by initiator and direction", "[module][dram]") {
-  DramHarness h("h");
+TEST_CASE("dram module: b_transport and the direct timing access annotate each access's end and account it by initiator and direction alike", "[module][dram]") {
+  DramHarness by_socket("by_socket", false), direct("direct", true);
   sc_core::sc_start();
-  const uint64_t t0 = 2000000;  // 1 us + 1 us annotated
-  CHECK(h.host_end == t0 + 8192 * kPsPerByte + kLat);
-  CHECK(h.map_end == t0 + (8192 + 64) * kPsPerByte + kLat);
-  CHECK(h.read_end == 201000000 + 64 * kPsPerByte + kLat);
-  const DramStats& s = h.dram.model().stats();
-  CHECK(s.bytes[size_t(DramUse::HostWrite)] == 8192);
-  CHECK(s.bytes[size_t(DramUse::HostRead)] == 64);
-  CHECK(s.bytes[size_t(DramUse::MapLookup)] == 64);
-  CHECK(s.accesses[size_t(DramUse::FlashDataIn)] == 0);
+  for (DramHarness* h : {&by_socket, &direct}) {
+    INFO(h->name());
+    const uint64_t t0 = 2000000;  // 1 us + 1 us annotated
+    CHECK(h->host_end == t0 + 8192 * kPsPerByte + kLat);
+    CHECK(h->map_end == t0 + (8192 + 64) * kPsPerByte + kLat);
+    CHECK(h->read_end == 201000000 + 64 * kPsPerByte + kLat);
+    const DramStats& s = h->dram.model().stats();
+    CHECK(s.bytes[size_t(DramUse::HostWrite)] == 8192);
+    CHECK(s.bytes[size_t(DramUse::HostRead)] == 64);
+    CHECK(s.bytes[size_t(DramUse::MapLookup)] == 64);
+    CHECK(s.accesses[size_t(DramUse::FlashDataIn)] == 0);
+  }
 }
 
 TEST_CASE("dram module: a DRAM slower than the flash bus stretches a program's data-in to its pace", "[module][dram]") {
-  FlashHarness h("h", FlashParams());
-  Dram dram("dram", DramParams{100, 1, kLat});  // 100 MB/s against the bus's 400 MB/s
+  // The channel's DRAM port through the socket (h) and with direct timing access (hd): the same times and bytes.
+  FlashHarness h("h", FlashParams()), hd("hd", FlashParams());
+  Dram dram("dram", DramParams{100, 1, kLat}), dram_d("dram_d", DramParams{100, 1, kLat});  // 100 MB/s against the bus's 400 MB/s
   dram.attach(h.dut->dram.isock, DramSide::Flash);
+  dram_d.attach(hd.dut->dram, DramSide::Flash);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborated: the DRAM socket has its callbacks
-  h.issue(FlashCmd::Program, 0, 0, 0);
-  h.issue(FlashCmd::Read, 0, 0, 0, 1000, 0x3);  // after the program: 2 units out
+  for (FlashHarness* x : {&h, &hd}) {
+    x->issue(FlashCmd::Program, 0, 0, 0);
+    x->issue(FlashCmd::Read, 0, 0, 0, 1000, 0x3);  // after the program: 2 units out
+  }
   sc_core::sc_start();
-  const double in_us = h.g.page_bytes / 100.0 + kLat / 1e6;  // the DRAM's pace, not the bus's
-  CHECK(in_us > h.page_in_us());
-  CHECK(h.at(FlashCmd::Program, 0, 0, 0) == Approx(in_us + FlashHarness::kTprog).margin(1e-6));
-  const double read_start = 1000 + FlashHarness::kTr;  // the read is ready at 1000 us, after the program
-  CHECK(h.at(FlashCmd::Read, 0, 0, 0) == Approx(read_start + 2 * kUnitBytes / 100.0 + kLat / 1e6).margin(1e-6));
-  const DramStats& s = dram.model().stats();
-  CHECK(s.bytes[size_t(DramUse::FlashDataIn)] == h.g.page_bytes);
-  CHECK(s.bytes[size_t(DramUse::FlashDataOut)] == 2 * kUnitBytes);
+  for (auto [x, d] : {std::pair<FlashHarness*, Dram*>{&h, &dram}, {&hd, &dram_d}}) {
+    INFO(x->name());
+    const double in_us = x->g.page_bytes / 100.0 + kLat / 1e6;  // the DRAM's pace, not the bus's
+    CHECK(in_us > x->page_in_us());
+    CHECK(x->at(FlashCmd::Program, 0, 0, 0) == Approx(in_us + FlashHarness::kTprog).margin(1e-6));
+    const double read_start = 1000 + FlashHarness::kTr;  // the read is ready at 1000 us, after the program
+    CHECK(x->at(FlashCmd::Read, 0, 0, 0) == Approx(read_start + 2 * kUnitBytes / 100.0 + kLat / 1e6).margin(1e-6));
+    const DramStats& s = d->model().stats();
+    CHECK(s.bytes[size_t(DramUse::FlashDataIn)] == x->g.page_bytes);
+    CHECK(s.bytes[size_t(DramUse::FlashDataOut)] == 2 * kUnitBytes);
+  }
 }
