@@ -106,9 +106,10 @@ class DramPort {
   // An access of `bytes` starting at t_ps (not before now), streaming over pace_ps (0: at the DRAM's pace):
   // returns when it is over. Unbound: t_ps.
   uint64_t access(uint64_t t_ps, uint32_t bytes, tlm::tlm_command cmd, uint64_t pace_ps = 0) {
-    if (direct_ && bytes)
+    if (bytes == 0) return t_ps;
+    if (direct_)
       return direct_->access(std::max(t_ps, now_ps()), bytes, dram_use(side_, cmd == tlm::TLM_WRITE_COMMAND), pace_ps);
-    if (isock.size() == 0 || bytes == 0) return t_ps;
+    if (isock.size() == 0) return t_ps;
     const uint64_t now = now_ps();
     gp_.set_command(cmd);
     gp_.set_data_length(bytes);
