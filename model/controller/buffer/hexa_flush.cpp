@@ -17,16 +17,20 @@
 // No cache (unit tests) means no budget: arrival order. An overwrite of a buffered unit is absorbed in place
 // and keeps its position; a trimmed unit is still popped (the buffer frees it).
 //
-// Cost: the groups other than the one being flushed are ordered in a balanced tree keyed (segment not
-// dirty, -size, arrival number of its head, segment), updated when a unit joins such a group, when a group
-// is chosen or left, and when its segment turns dirty or clean: O(log G) for G groups. A group's head only
-// changes while it is the current group (out of the tree), so its key stays valid in the tree. Whether the
+// Cost: the groups other than the one being flushed are ordered by the key (segment not dirty, -size,
+// arrival number of its head, segment) in an indexed heap (common/indexed_heap.h: the least key is the one
+// a sorted set would give first), updated when a unit joins such a group, when a group is chosen or left,
+// and when its segment turns dirty or clean: O(log G) for G groups, no allocation. A group's head only
+// changes while it is the current group (out of the heap), so its key stays valid there. Whether the
 // budget binds is O(1): the cache's dirty-segment count against its budget, the current group's dirty flag
-// and the tree's last key (clean groups sort last). The oldest unit is found by popping stale entries off
-// an arrival-order queue: amortised O(1).
+// and the count of clean groups in the heap. The oldest unit is found by popping stale entries off an
+// arrival-order queue: amortised O(1). The firmware's time for this work (order_steps) is a balanced tree's
+// depth, as the paper's firmware would keep it; the heap is only how the model computes the same order.
+#include <algorithm>
 #include <deque>
-#include <set>
 #include <vector>
+
+#include "common/indexed_heap.h"
 
 #include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
@@ -47,7 +51,8 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
         next_(c.capacity_units, kInvalid),
         seg_(c.capacity_units, kInvalid),
         seq_(c.capacity_units, 0),
-        time_(c.capacity_units, 0) {
+        time_(c.capacity_units, 0),
+        order_(c.segments) {
     if (cache_) cache_->set_observer(this);  // the cache outlives the buffer in every platform
   }
 
@@ -55,7 +60,6 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     const uint32_t s = lpn / eps_;
     Group& g = groups_[s];
     const bool ordered = s != cur_;  // the group being flushed is out of the order until it is left
-    if (g.count && ordered) order_.erase(key(s));  // its key changes with its size (its head stays)
     if (cache_) g.dirty = cache_->segment_dirty(s);
     next_[slot] = kInvalid;
     (g.count ? next_[g.tail] : g.head) = slot;
@@ -64,33 +68,24 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     seg_[slot] = s;
     seq_[slot] = ++counter_;  // before key(s): a new group's head is this slot
     time_[slot] = now;
-    if (ordered) order_.insert(key(s));
+    if (ordered) order_put(s);  // a new group, or its key changes with its size (its head stays)
     arrivals_.push_back(Arrival{slot, counter_});
   }
 
   uint32_t pop(uint64_t now) override {
-    while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
+    drop_stale();
     if (arrivals_.empty()) return kInvalid;  // every dirty unit has an arrival entry
     const uint32_t oldest = arrivals_.front().slot, s0 = seg_[oldest];
     const bool cur_left = cur_ != kInvalid && groups_[cur_].count;
-    uint32_t next;
-    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
-      next = s0;
-      batch_ = false;
-    } else if (batch_ && cur_left) {  // 3: the chosen group continues
-      next = cur_;
-    } else {  // 3: a new choice, the current group (if it still has units) competing with the others
-      next = order_.empty() || (cur_left && key(cur_) < *order_.begin()) ? cur_ : order_.begin()->seg;
-      batch_ = true;
-    }
+    uint32_t next = choose(s0, cur_left, &batch_);
     if (now > time_[oldest] + max_age_ && next != s0) {  // 1
       ++aged_;
       next = s0;
       batch_ = true;
     }
     if (next != cur_) {  // leave the current group (back into the order if it still has units), take the next
-      if (cur_left) order_.insert(key(cur_));
-      order_.erase(key(next));
+      if (cur_left) order_put(cur_);
+      order_remove(next);
       cur_ = next;
     }
     Group& g = groups_[cur_];
@@ -101,6 +96,30 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     return slot;
   }
 
+  // The next pops if nothing changes, the age bound aside: the chosen group's units, or arrival order while the
+  // budget does not bind. Consecutive k step on from the last answer, so k = 0, 1, 2, ... costs O(1) each.
+  uint32_t peek(uint32_t k) const override {
+    if (k == 0) {
+      drop_stale();
+      peek_pos_ = 0;
+      peek_slot_ = arrival_from(&peek_pos_);
+      if (peek_slot_ == kInvalid) return kNoPeek;
+      bool batch = batch_;
+      const uint32_t g = choose(seg_[peek_slot_], cur_ != kInvalid && groups_[cur_].count, &batch);
+      peek_group_ = batch;  // grouped: the chosen group's units, in its order
+      if (peek_group_) peek_slot_ = groups_[g].head;
+    } else if (k != peek_k_ + 1 || peek_slot_ == kInvalid) {
+      return kNoPeek;
+    } else if (peek_group_) {
+      peek_slot_ = next_[peek_slot_];  // kInvalid past the group's last unit: then pop chooses again
+    } else {
+      ++peek_pos_;
+      peek_slot_ = arrival_from(&peek_pos_);
+    }
+    peek_k_ = k;
+    return peek_slot_ == kInvalid ? kNoPeek : peek_slot_;
+  }
+
   uint64_t aged_picks() const override { return aged_; }
   uint32_t order_steps() const override { return tree_steps(order_.size()); }  // the group tree's depth
 
@@ -108,14 +127,13 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     if (s >= groups_.size() || groups_[s].dirty == dirty) return;
     Group& g = groups_[s];
     const bool ordered = g.count && s != cur_;
-    if (ordered) order_.erase(key(s));
     g.dirty = dirty;
-    if (ordered) order_.insert(key(s));
+    if (ordered) order_put(s);
   }
 
   size_t memory_bytes() const override {
     return groups_.capacity() * sizeof(Group) + (next_.capacity() + seg_.capacity()) * 4 +
-           (seq_.capacity() + time_.capacity()) * 8 + order_.size() * 64 + arrivals_.size() * sizeof(Arrival);
+           (seq_.capacity() + time_.capacity()) * 8 + order_.memory_bytes() + arrivals_.size() * sizeof(Arrival);
   }
 
  private:
@@ -124,13 +142,12 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     bool dirty = false;  // its segment is dirty in the map cache
   };
   struct Key {
-    bool clean;
-    uint32_t neg_count;
+    uint64_t rank;  // (segment not dirty) << 32 | ~size: dirty groups first, then the larger
     uint64_t head_seq;
     uint32_t seg;
+    bool clean() const { return rank >> 32; }
     bool operator<(const Key& o) const {
-      if (clean != o.clean) return !clean;
-      if (neg_count != o.neg_count) return neg_count < o.neg_count;
+      if (rank != o.rank) return rank < o.rank;
       if (head_seq != o.head_seq) return head_seq < o.head_seq;
       return seg < o.seg;
     }
@@ -141,13 +158,49 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   };
   Key key(uint32_t s) const {
     const Group& g = groups_[s];
-    return Key{!g.dirty, ~g.count, seq_[g.head], s};
+    return Key{uint64_t(!g.dirty) << 32 | ~g.count, seq_[g.head], s};
+  }
+  // The group pop() takes (the age bound aside), given the oldest unit's group s0; *batch as pop keeps it.
+  uint32_t choose(uint32_t s0, bool cur_left, bool* batch) const {
+    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
+      *batch = false;
+      return s0;
+    }
+    if (*batch && cur_left) return cur_;  // 3: the chosen group continues
+    *batch = true;  // 3: a new choice, the current group (if it still has units) competing with the others
+    return order_.empty() || (cur_left && key(cur_) < order_.top_key()) ? cur_ : order_.top_id();
+  }
+  void drop_stale() const {  // the arrival queue's leading entries of units no longer buffered-dirty
+    while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
+  }
+  // The first buffered-dirty unit of the arrival queue from entry *i on (skipping at most a few stale entries:
+  // a hint need not look far), kInvalid if none; *i is left at its entry.
+  uint32_t arrival_from(size_t* i) const {
+    for (size_t end = std::min(arrivals_.size(), *i + 16); *i < end; ++*i)
+      if (seq_[arrivals_[*i].slot] == arrivals_[*i].seq) return arrivals_[*i].slot;
+    return kInvalid;
+  }
+  // Group s enters the order or takes its current key there.
+  void order_put(uint32_t s) {
+    const Key k = key(s);
+    if (order_.contains(s)) {
+      clean_ordered_ -= order_.key(s).clean();
+      order_.update(s, k);
+    } else {
+      order_.push(s, k);
+    }
+    clean_ordered_ += k.clean();
+  }
+  void order_remove(uint32_t s) {
+    if (!order_.contains(s)) return;
+    clean_ordered_ -= order_.key(s).clean();
+    order_.erase(s);
   }
   // Does the budget bind: is the cache at its dirty budget with a buffered group whose segment is clean
-  // (in the tree, clean groups sort last; the current group is out of it)?
+  // (the current group, or one in the order)?
   bool binds(bool cur_left) const {
     if (!cache_ || cache_->dirty_segments() < budget_) return false;
-    return (cur_left && !groups_[cur_].dirty) || (!order_.empty() && order_.rbegin()->clean);
+    return (cur_left && !groups_[cur_].dirty) || clean_ordered_ > 0;
   }
 
   uint32_t eps_;
@@ -159,12 +212,16 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   std::vector<uint32_t> seg_;   // per slot: its group
   std::vector<uint64_t> seq_;   // per slot: arrival number while dirty, 0 once popped
   std::vector<uint64_t> time_;  // per slot: when it became dirty
-  std::set<Key> order_;
-  std::deque<Arrival> arrivals_;  // arrival order, stale entries skipped lazily
+  IndexedMinHeap<Key> order_;  // the groups with buffered units, but the current one
+  uint32_t clean_ordered_ = 0;  // of them, those whose segment is clean
+  mutable std::deque<Arrival> arrivals_;  // arrival order, stale entries dropped lazily (by pop and peek)
   uint64_t counter_ = 0;
   uint32_t cur_ = kInvalid;     // the group being flushed
   bool batch_ = false;          // cur_ was chosen under a binding budget (or by the age bound): it continues
   uint64_t aged_ = 0;
+  mutable uint32_t peek_k_ = 0, peek_slot_ = kInvalid;  // peek's last answer, to step on from
+  mutable size_t peek_pos_ = 0;                         // its arrival entry (arrival order)
+  mutable bool peek_group_ = false;                     // it walks a group (else arrival order)
 };
 
 }  // namespace
