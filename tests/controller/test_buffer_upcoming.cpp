@@ -1,5 +1,5 @@
 // WriteBuffer::upcoming, the flush prefetch's look into the flush order (a hint): what it names is what take()
-// then returns, in FIFO order and per stream; a unit dropped meanwhile names none.
+// then returns, in FIFO order and per stream; a unit dropped meanwhile, or a policy that cannot tell, names none.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -43,14 +43,14 @@ TEST_CASE("upcoming names the units take() returns next, in order", "[buffer][up
   }
 }
 
-TEST_CASE("upcoming names nothing beyond the dirty units", "[buffer][upcoming]") {
-  for (const char* policy : {"fifo", "hexa"}) {  // hexa's grouped order: tests/controller/test_hexa_flush.cpp
-    INFO(policy);
-    WriteBuffer b(16, make_flush_policy(policy, context(16), "buffer.policy"));
-    b.write(1, 1);
-    b.write(2, 1);
-    CHECK(b.upcoming(0, 0) == 1);
-    CHECK(b.upcoming(0, 1) == 2);
-    CHECK(b.upcoming(0, 2) == kInvalid);
-  }
+TEST_CASE("upcoming names nothing beyond the dirty units, nor for a policy that cannot tell", "[buffer][upcoming]") {
+  WriteBuffer fifo(16, make_flush_policy("fifo", context(16), "buffer.policy"));
+  fifo.write(1, 1);
+  fifo.write(2, 1);
+  CHECK(fifo.upcoming(0, 0) == 1);
+  CHECK(fifo.upcoming(0, 1) == 2);
+  CHECK(fifo.upcoming(0, 2) == kInvalid);
+  WriteBuffer hexa(16, make_flush_policy("hexa", context(16), "buffer.policy"));
+  hexa.write(1, 1);
+  CHECK(hexa.upcoming(0, 0) == kInvalid);
 }

@@ -195,43 +195,6 @@ TEST_CASE("hexa drains exactly what was buffered under random traffic", "[buffer
   for (uint32_t c : count) CHECK(c == 0);
 }
 
-TEST_CASE("hexa's upcoming names the units take() returns next, in either order", "[buffer][hexa][upcoming]") {
-  for (double ratio : {0.05, 0.5, 1.0}) {  // the budget binds often, sometimes, never
-    auto cache = make_full_map(map_params(ratio));
-    WriteBuffer b = hexa_buffer(64, cache.get(), uint64_t(1) << 60);  // no age bound: peek leaves it aside
-    std::mt19937 rng(11);
-    uint64_t named = 0, grouped_runs = 0, empty_with_dirty = 0;
-    for (int i = 0; i < 4000; ++i) {
-      for (int w = rng() % 6; w > 0 && b.free_units() > 0; --w) b.write(rng() % (64 * kEps), 1, i);
-      std::vector<uint32_t> ahead;
-      for (uint32_t k = 0; k < 16; ++k) {
-        const uint32_t lpn = b.upcoming(0, k);
-        if (lpn == kInvalid) break;
-        ahead.push_back(lpn);
-      }
-      std::vector<uint32_t> slots;
-      uint32_t lpn, version;
-      for (size_t k = 0; k < ahead.size(); ++k) {  // nothing changes meanwhile: the named units, in order
-        const uint32_t slot = b.take(&lpn, &version, i);
-        REQUIRE(slot != kInvalid);
-        INFO("ratio " << ratio << " step " << i << " k " << k);
-        REQUIRE(lpn == ahead[k]);
-        slots.push_back(slot);
-        MapAccess a;
-        if (k + 1 == ahead.size()) cache->write(lpn / kEps, &lpn, 1, a);  // the map moves on: the order may too
-      }
-      named += ahead.size();
-      grouped_runs += ahead.size() > 1 && ahead[0] / kEps == ahead[1] / kEps;
-      empty_with_dirty += ahead.empty() && b.dirty() > 0;
-      for (uint32_t slot : slots) b.release(slot);
-    }
-    INFO("ratio " << ratio);
-    CHECK(named > 4000);  // the hint is there most of the time
-    CHECK(empty_with_dirty < 40);
-    if (ratio < 1) CHECK(grouped_runs > 100);  // and in grouped order too
-  }
-}
-
 TEST_CASE("protected ratio: dirty map segments never exceed the cap", "[mapping][hexa][unit]") {
   for (double ratio : {0.01, 0.1, 0.5}) {
     MapCacheParams p = map_params(ratio);

@@ -26,12 +26,10 @@
 // and the count of clean groups in the heap. The oldest unit is found by popping stale entries off an
 // arrival-order queue: amortised O(1). The firmware's time for this work (order_steps) is a balanced tree's
 // depth, as the paper's firmware would keep it; the heap is only how the model computes the same order.
-#include <algorithm>
 #include <deque>
 #include <vector>
 
 #include "common/indexed_heap.h"
-
 #include "controller/buffer/buffer_cost.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/mapping/map_cache.h"
@@ -73,11 +71,20 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   }
 
   uint32_t pop(uint64_t now) override {
-    drop_stale();
+    while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
     if (arrivals_.empty()) return kInvalid;  // every dirty unit has an arrival entry
     const uint32_t oldest = arrivals_.front().slot, s0 = seg_[oldest];
     const bool cur_left = cur_ != kInvalid && groups_[cur_].count;
-    uint32_t next = choose(s0, cur_left, &batch_);
+    uint32_t next;
+    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
+      next = s0;
+      batch_ = false;
+    } else if (batch_ && cur_left) {  // 3: the chosen group continues
+      next = cur_;
+    } else {  // 3: a new choice, the current group (if it still has units) competing with the others
+      next = order_.empty() || (cur_left && key(cur_) < order_.top_key()) ? cur_ : order_.top_id();
+      batch_ = true;
+    }
     if (now > time_[oldest] + max_age_ && next != s0) {  // 1
       ++aged_;
       next = s0;
@@ -94,30 +101,6 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     if (--g.count == 0) g.head = g.tail = kInvalid;
     seq_[slot] = 0;  // no longer buffered-dirty: its arrival entry is stale
     return slot;
-  }
-
-  // The next pops if nothing changes, the age bound aside: the chosen group's units, or arrival order while the
-  // budget does not bind. Consecutive k step on from the last answer, so k = 0, 1, 2, ... costs O(1) each.
-  uint32_t peek(uint32_t k) const override {
-    if (k == 0) {
-      drop_stale();
-      peek_pos_ = 0;
-      peek_slot_ = arrival_from(&peek_pos_);
-      if (peek_slot_ == kInvalid) return kNoPeek;
-      bool batch = batch_;
-      const uint32_t g = choose(seg_[peek_slot_], cur_ != kInvalid && groups_[cur_].count, &batch);
-      peek_group_ = batch;  // grouped: the chosen group's units, in its order
-      if (peek_group_) peek_slot_ = groups_[g].head;
-    } else if (k != peek_k_ + 1 || peek_slot_ == kInvalid) {
-      return kNoPeek;
-    } else if (peek_group_) {
-      peek_slot_ = next_[peek_slot_];  // kInvalid past the group's last unit: then pop chooses again
-    } else {
-      ++peek_pos_;
-      peek_slot_ = arrival_from(&peek_pos_);
-    }
-    peek_k_ = k;
-    return peek_slot_ == kInvalid ? kNoPeek : peek_slot_;
   }
 
   uint64_t aged_picks() const override { return aged_; }
@@ -160,26 +143,6 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
     const Group& g = groups_[s];
     return Key{uint64_t(!g.dirty) << 32 | ~g.count, seq_[g.head], s};
   }
-  // The group pop() takes (the age bound aside), given the oldest unit's group s0; *batch as pop keeps it.
-  uint32_t choose(uint32_t s0, bool cur_left, bool* batch) const {
-    if (!binds(cur_left)) {  // 2 (and 1: the oldest unit is taken anyway)
-      *batch = false;
-      return s0;
-    }
-    if (*batch && cur_left) return cur_;  // 3: the chosen group continues
-    *batch = true;  // 3: a new choice, the current group (if it still has units) competing with the others
-    return order_.empty() || (cur_left && key(cur_) < order_.top_key()) ? cur_ : order_.top_id();
-  }
-  void drop_stale() const {  // the arrival queue's leading entries of units no longer buffered-dirty
-    while (!arrivals_.empty() && seq_[arrivals_.front().slot] != arrivals_.front().seq) arrivals_.pop_front();
-  }
-  // The first buffered-dirty unit of the arrival queue from entry *i on (skipping at most a few stale entries:
-  // a hint need not look far), kInvalid if none; *i is left at its entry.
-  uint32_t arrival_from(size_t* i) const {
-    for (size_t end = std::min(arrivals_.size(), *i + 16); *i < end; ++*i)
-      if (seq_[arrivals_[*i].slot] == arrivals_[*i].seq) return arrivals_[*i].slot;
-    return kInvalid;
-  }
   // Group s enters the order or takes its current key there.
   void order_put(uint32_t s) {
     const Key k = key(s);
@@ -214,14 +177,11 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   std::vector<uint64_t> time_;  // per slot: when it became dirty
   IndexedMinHeap<Key> order_;  // the groups with buffered units, but the current one
   uint32_t clean_ordered_ = 0;  // of them, those whose segment is clean
-  mutable std::deque<Arrival> arrivals_;  // arrival order, stale entries dropped lazily (by pop and peek)
+  std::deque<Arrival> arrivals_;  // arrival order, stale entries dropped lazily
   uint64_t counter_ = 0;
   uint32_t cur_ = kInvalid;     // the group being flushed
   bool batch_ = false;          // cur_ was chosen under a binding budget (or by the age bound): it continues
   uint64_t aged_ = 0;
-  mutable uint32_t peek_k_ = 0, peek_slot_ = kInvalid;  // peek's last answer, to step on from
-  mutable size_t peek_pos_ = 0;                         // its arrival entry (arrival order)
-  mutable bool peek_group_ = false;                     // it walks a group (else arrival order)
 };
 
 }  // namespace
