@@ -115,7 +115,7 @@ class DramPort {
     gp_.set_data_length(bytes);
     pace_.pace_ps = pace_ps;
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::sc_time::from_value(t_ps > now ? t_ps - now : 0);
+    sc_core::sc_time delay = ps_time(t_ps > now ? t_ps - now : 0);
     isock->b_transport(gp_, delay);
     return now + delay.value();
   }
