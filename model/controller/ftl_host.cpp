@@ -226,7 +226,7 @@ void HostPath::trim(NvmeCommand& cmd) {
   if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
   for (uint32_t lpn = first; lpn < last; ++lpn) {
     f_.buffer_->discard(lpn);
-    f_.ftl_.unmap(lpn);
+    f_.ftl_.trim(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
     ++f_.stats_.trimmed_units;

@@ -7,7 +7,7 @@ namespace ssdtlm {
 
 void IntegrityChecker::snapshot(SnapshotArchive& a) {
   a.section("integrity checker");
-  a.io_all(expected_, counter_, checked_, errors_, erases_checked_, gc_copies_checked_, first_error_);
+  a.io_all(expected_, trimmed_from_, counter_, checked_, errors_, erases_checked_, gc_copies_checked_, first_error_);
 }
 
 void IntegrityChecker::check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps) {

@@ -34,8 +34,15 @@ class IntegrityChecker {
   }
   void trimmed(uint32_t lpn) {
     if (changes_) changes_->note(lpn);
+    if (expected_[lpn]) {  // the version the trim removed (allocated at the first trim)
+      if (trimmed_from_.empty()) trimmed_from_.assign(expected_.size(), 0);
+      trimmed_from_[lpn] = expected_[lpn];
+    }
     expected_[lpn] = 0;
   }
+  // While lpn is trimmed (expected 0): the version its last trim removed, 0 if none. A recovery that loses the
+  // trim may bring back that version or an older one, never a newer one.
+  uint32_t trimmed_version(uint32_t lpn) const { return trimmed_from_.empty() ? 0 : trimmed_from_[lpn]; }
   // Notes every version change into `log` from now on (power_loss.cpp, after the first loss).
   void track_changes(LpnChangeLog* log) { changes_ = log; }
   // After a power loss: lpn now holds `version` (an older one, or 0, when its last write was lost).
@@ -55,12 +62,13 @@ class IntegrityChecker {
   // Saves or loads the expected versions and the counts so far (controller/snapshot).
   void snapshot(SnapshotArchive& a);
   uint64_t checked() const { return checked_; }
-  size_t memory_bytes() const { return expected_.capacity() * 4; }
+  size_t memory_bytes() const { return (expected_.capacity() + trimmed_from_.capacity()) * 4; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
 
  private:
   std::vector<uint32_t> expected_;
+  std::vector<uint32_t> trimmed_from_;  // per lpn: the version its last trim removed (trimmed_version)
   LpnChangeLog* changes_ = nullptr;  // track_changes
   uint32_t counter_ = 0;  // global write sequence: versions are unique, so a stale copy never matches
   uint64_t checked_ = 0;

@@ -15,6 +15,7 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<Vict
       blocks_(g, layout, std::move(victim)),
       gc_free_blocks_(gc_free_blocks),
       valid_bits_(g.physical_units / 64 + 2, 0),
+      trimmed_bits_((g.logical_units + 63) / 64, 0),
       ff_counters_(g.dies),
       full_victims_(g.dies, 0),
       gc_(*this) {

@@ -72,6 +72,25 @@ class PageFtl {
     return true;
   }
   void unmap(uint32_t lpn);
+  // A host trim (Dataset Management deallocate, or a zone reset): lpn unmapped and noted as trimmed, so that a
+  // power-loss recovery replaying the out-of-band data does not bring back the copies flash still holds
+  // (power_loss.cpp: the firmware's trim journal). note_trimmed: the note alone (preconditioning, whose
+  // writers unmap).
+  void trim(uint32_t lpn) {
+    unmap(lpn);
+    note_trimmed(lpn);
+  }
+  void note_trimmed(uint32_t lpn) { trimmed_bits_[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
+  // lpn's last map change was a trim (meaningful while it is unmapped: a later write maps it again).
+  bool trimmed(uint32_t lpn) const { return (trimmed_bits_[lpn >> 6] >> (lpn & 63)) & 1; }
+  // The first LPN >= lpn noted as trimmed, or the logical size.
+  uint32_t next_trimmed(uint32_t lpn) const {
+    for (size_t w = lpn >> 6; w < trimmed_bits_.size(); ++w) {
+      const uint64_t bits = trimmed_bits_[w] & (w == lpn >> 6 ? ~uint64_t(0) << (lpn & 63) : ~uint64_t(0));
+      if (bits) return std::min<uint32_t>(uint32_t(w * 64 + __builtin_ctzll(bits)), uint32_t(g_.logical_units));
+    }
+    return uint32_t(g_.logical_units);
+  }
   bool valid(uint32_t ppa) const { return (valid_bits_[ppa >> 6] >> (ppa & 63)) & 1; }
   // Slots of one page that hold valid units (bit s = slot s).
   uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
@@ -240,7 +259,7 @@ class PageFtl {
   const Geometry& geometry() const { return g_; }
   // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
   size_t memory_bytes() const {
-    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + blocks_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) +
+    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + trimmed_bits_.capacity() * 8 + blocks_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) +
            (tstore_ ? tstore_->memory_bytes() : 0) + (streams_ ? streams_->memory_bytes() : 0);
   }
 
@@ -284,6 +303,7 @@ class PageFtl {
   uint32_t gc_urgent_lines_ = 0;  // gc_first: below this many free lines, lines follow each other (forced GC)
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
+  std::vector<uint64_t> trimmed_bits_;  // per logical unit: trimmed (trim)
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   // Superblock mode: consecutive victim lines with no invalid unit; lines started since host data last landed.

@@ -50,6 +50,43 @@ struct Timeline {
   }
 };
 
+// The firmware's trim journal: every trim since its segment's checkpoint is a record (first LPN and count, 4 bytes
+// each; consecutive trimmed LPNs share one), because the out-of-band data a replay reads holds writes, not trims.
+// The capacitors save it before everything else (it is what keeps a replay from bringing trimmed data back), in
+// LPN order while the budget lasts: the trims of LPNs below the returned bound are durable, the others are lost.
+// Counted: the LPNs unmapped by a trim in a dirty segment (`records`, the ranges); a map that lives in DRAM only
+// (never written back) has no checkpoint on flash, so every trim is in its journal, unless the capacitors are
+// unlimited (power.protected_bytes=0): then the whole map is saved and holds the trims.
+struct TrimJournal {
+  uint32_t kept_below = 0;
+  uint64_t records = 0, records_saved = 0;
+};
+
+template <class Take>
+TrimJournal dump_trim_journal(const PageFtl& ftl, const MapCache& cache, uint32_t logical, uint32_t eps,
+                              bool whole_map_in_dram, bool unlimited, Take&& take) {
+  TrimJournal j;
+  j.kept_below = logical;
+  if (whole_map_in_dram && unlimited) return j;  // the whole map is saved: it holds the trims
+  constexpr uint64_t kRecordBytes = 8;
+  bool lost = false;
+  for (uint32_t lpn = ftl.next_trimmed(0); lpn < logical; lpn = ftl.next_trimmed(lpn + 1)) {
+    const uint32_t start = lpn;
+    while (lpn < logical && ftl.trimmed(lpn) && ftl.lookup(lpn) == kInvalid &&
+           (whole_map_in_dram || cache.segment_dirty(lpn / eps)))
+      ++lpn;
+    if (lpn == start) continue;  // mapped again, or its segment's checkpoint holds the trim
+    ++j.records;
+    if (!lost && take(kRecordBytes)) {
+      ++j.records_saved;
+    } else if (!lost) {
+      lost = true;
+      j.kept_below = start;
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
@@ -71,7 +108,13 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     return true;
   };
 
-  // 1. The write buffer: the newest buffered copy of each unit (dirty, or being programmed), saved first.
+  // 0. The trim journal of the dirty segments, saved first.
+  const bool whole_map_in_dram = !p.map_on_flash && p.protected_ratio >= 1.0;  // never written back
+  const TrimJournal journal = dump_trim_journal(ftl, cache, logical, eps, whole_map_in_dram, !p.protected_bytes, take);
+  r.trim_records = journal.records;
+  r.trim_records_saved = journal.records_saved;
+
+  // 1. The write buffer: the newest buffered copy of each unit (dirty, or being programmed), saved next.
   std::unordered_map<uint32_t, uint32_t> saved;  // lpn -> version, from the dump
   std::vector<uint32_t> buffered;
   std::vector<uint32_t> unsaved_versions;  // buffered copies the dump does not hold
@@ -104,7 +147,6 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   // 2 = dirty and not saved: its flash copy (if any) is older than the map at the loss, and recovery replays
   // its later updates from the out-of-band data of the blocks closed since that copy was written.
   std::vector<uint8_t> seg(nseg, 0);
-  const bool whole_map_in_dram = !p.map_on_flash && p.protected_ratio >= 1.0;  // never written back
   if (!whole_map_in_dram) take(mp.gtd_bytes());  // the GTD locates the segments on flash
   std::vector<uint32_t> dirty;
   for (uint32_t s = 0; s < nseg; ++s)
@@ -311,6 +353,11 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     } else {
       rv = all_ver[lpn];
       rppa = all_ppa[lpn];
+      // A durable trim record drops the copies older than the trim (versions are the write sequence).
+      if (rv && ftl.trimmed(lpn) && lpn < journal.kept_below && rv <= checker.trimmed_version(lpn)) {
+        rv = 0;
+        rppa = kInvalid;
+      }
       uint32_t ev = 0;
       if (e != kInvalid && rppa != e && (ev = map_ver[lpn]) != 0 && ev == rv) rppa = e;  // same version: keep the live copy
       if (rppa != kInvalid && scan[g.gblock_of(rppa)]) ++r.units_replayed;
@@ -318,6 +365,21 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     const bool from_dump = dumped(lpn);
     const uint32_t acked = checker.expected(lpn);
     const uint32_t got = from_dump ? saved.find(lpn)->second : rv;
+    if (got > acked && !from_dump && acked == 0 && got <= checker.trimmed_version(lpn)) {
+      // A trim whose journal record the capacitors could not save: the copy it removed (or an older one) is back,
+      // as a write the drive lost would be (unless GC is erasing that copy's block: then it stays trimmed).
+      if (bm.state(g.gblock_of(rppa)) == BlockState::Victim) {
+        map_ver[lpn] = 0;
+        return;
+      }
+      ++r.lost_trims;
+      changed.push_back(lpn / eps);
+      moved.push_back(lpn);
+      if (e != rppa) ftl.map(lpn, rppa);
+      map_ver[lpn] = rv;
+      checker.recovered(lpn, rv);
+      return;
+    }
     if (got > acked) {
       checker.violation("power loss: LPN " + std::to_string(lpn) + " recovered version " + std::to_string(got) +
                         " newer than any written (" + std::to_string(acked) + ")", now_ps);

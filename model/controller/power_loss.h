@@ -51,6 +51,8 @@ struct RecoveryReport {
   uint64_t map_programs = 0;       // map pages written after the replay
   uint64_t reads = 0;              // NAND reads of the recovery (dump, translation pages, scan)
   uint64_t lost_acknowledged = 0, lost_unacknowledged = 0;
+  uint64_t trim_records = 0, trim_records_saved = 0;  // the trim journal's records (LPN ranges) and those dumped
+  uint64_t lost_trims = 0;         // trimmed units whose trim record was not saved: an older copy came back
   uint64_t mismatches = 0;         // live state disagreeing with the acknowledged versions after recovery
 };
 

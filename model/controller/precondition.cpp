@@ -274,6 +274,7 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
     for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping.die(lpn[i]);
       uint32_t version = 0;
+      if (stream[i] == kTrimStream) ftl.note_trimmed(lpn[i]);  // only this thread writes the trim notes
       if (checker) {
         if (stream[i] == kTrimStream) checker->trimmed(lpn[i]);
         else version = checker->next_version(lpn[i]);

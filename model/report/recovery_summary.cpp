@@ -30,6 +30,9 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
                       {"reads", r.reads},
                       {"lost_acknowledged_writes", r.lost_acknowledged},
                       {"lost_unacknowledged_writes", r.lost_unacknowledged},
+                      {"trim_records", r.trim_records},
+                      {"trim_records_saved", r.trim_records_saved},
+                      {"lost_trims", r.lost_trims},
                       {"mismatches", r.mismatches}});
     t.time_ps += r.time_ps;
     t.dump_ps += r.dump_ps;
@@ -39,6 +42,7 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
     t.units_replayed += r.units_replayed;
     t.lost_acknowledged += r.lost_acknowledged;
     t.lost_unacknowledged += r.lost_unacknowledged;
+    t.lost_trims += r.lost_trims;
     t.buffer_units += r.buffer_units;
     t.buffer_dirty_units += r.buffer_dirty_units;
     t.reads += r.reads;
@@ -64,6 +68,7 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
           {"buffer_dirty_units", t.buffer_dirty_units},
           {"lost_acknowledged_writes", t.lost_acknowledged},
           {"lost_unacknowledged_writes", t.lost_unacknowledged},
+          {"lost_trims", t.lost_trims},
           {"mismatches", t.mismatches},
           {"torn_units", t.torn_units},
           {"torn_gc_programs", t.torn_gc_programs},

@@ -19,7 +19,7 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   streams_->snapshot(a);
   blocks_.snapshot(a);
   a.section("map");
-  a.io_all(l2p_, valid_bits_);
+  a.io_all(l2p_, valid_bits_, trimmed_bits_);
   a.section("dies");
   for (Die* d : dies_) d->snapshot(a);
   a.section("ftl");
