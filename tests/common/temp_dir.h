@@ -24,6 +24,7 @@ class TempDir {
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return dir_; }
   // Writes `text` byte for byte to the file `name`; returns its path.
   std::string write(const std::string& name, const std::string& text) const {
     const std::filesystem::path p = dir_ / name;
