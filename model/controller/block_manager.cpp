@@ -68,6 +68,27 @@ uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
   return b;
 }
 
+uint32_t BlockManager::line_gc_die(uint32_t d, uint32_t frontier) const {
+  if (!line_ahead(d, frontier)) return d;
+  const Seq& q = seq_[frontier];
+  const uint64_t end = q.base + q.lines.size();
+  uint32_t behind = d;
+  uint64_t least = ~uint64_t(0);
+  for (uint32_t e = 0; e < g_.dies; ++e) {  // rare: once per block a leading die fills
+    const size_t k = size_t(e) * streams_ + frontier;
+    const uint32_t f = frontier_[k];
+    if (f == kInvalid && taken_[k] >= end) continue;  // no room in the open lines
+    // Pages written into the frontier's lines so far (its open block's, or up to the lines it has taken).
+    const uint64_t written = f != kInvalid ? (taken_[k] - 1) * g_.pages_per_block + blocks_[f].next_page
+                                           : taken_[k] * g_.pages_per_block;
+    if (written < least) {
+      least = written;
+      behind = e;
+    }
+  }
+  return behind;
+}
+
 void BlockManager::forget_filled(uint32_t stream) {
   // A die is in the line before the next it would take while its frontier block is open.
   Seq& q = seq_[stream];

@@ -134,7 +134,16 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
-  // channel-first, so consecutive flushes go to different channels first).
+  // channel-first, so consecutive flushes go to different channels first). Superblock GC: a die a whole line
+  // ahead of the others in the stream's lines takes the page only when no other die may (BlockManager::line_ahead:
+  // it would retire the oldest line, cutting the blocks of the dies behind).
+  if (b.lines()) {
+    const uint32_t frontier = b.layout().user_frontier(stream);
+    const uint32_t d = next_flushable(cursor_, [&](uint32_t e) {
+      return (die_streams_[e] >> stream & 1) && !b.line_ahead(e, frontier);
+    });
+    if (d != kInvalid) return d;
+  }
   return next_flushable(cursor_, [&](uint32_t d) { return die_streams_[d] >> stream & 1; });
 }
 

@@ -61,17 +61,20 @@ TEST_CASE("cli: superblock GC that cannot make room on a small drive is refused 
   CHECK(ok.code == 0);
 }
 
-TEST_CASE("cli: preconditioning whose superblock GC never makes room stops with a message, not a hang", "[cli][input][superblock]") {
+TEST_CASE("cli: preconditioning with superblock GC and AutoStream's streams on 8 x 8 dies makes room", "[cli][input][superblock]") {
   // AutoStream's two user streams and the GC frontier on 8 x 8 dies with 8 free lines kept: the fast-forward's GC
-  // used to collect lines forever (each freed what its copies took).
+  // used to collect lines forever (each freed what its copies took) and the run stopped with "without making room
+  // for host data". Since GC copies and host pages go to a die behind when their die is a line ahead (issue 44,
+  // BlockManager::line_ahead), the lines fill evenly enough and the run completes, every GC source checked.
   const std::string dir = fresh("cli_superblock_ff_stuck");
   const CliRun r = timed(dir, ssdtlm::test::cli_binary() + " --out out --quiet --set ftl.gc_unit=superblock"
                                   " --set streams.assign=autostream --set streams.count=2 --set precondition.fill=true"
                                   " --set ftl.gc_free_blocks=8 --set geometry.channels=8 --set geometry.dies_per_channel=8"
                                   " --set workload.io_count=1000", 60);
-  CHECK(r.code == 3);
-  CHECK_THAT(r.err, Contains("without making room for host data") && Contains("geometry.over_provisioning"));
-  CHECK_FALSE(fs::exists(dir + "/out/summary.json"));
+  CHECK(r.code == 0);
+  REQUIRE(fs::exists(dir + "/out/summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(std::ifstream(dir + "/out/summary.json"));
+  CHECK(s["integrity"]["errors"] == 0);
 }
 
 TEST_CASE("cli: power-loss instants on the same picosecond are refused, a short capacitor budget is warned about",
