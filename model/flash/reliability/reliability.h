@@ -41,6 +41,9 @@ class Reliability {
   // The drive's temperature from now_ps on (the sampler passes the thermal model's each interval): data ages
   // faster when it is hotter (RberModel::acceleration).
   void set_temp_c(double temp_c, uint64_t now_ps);
+  double temp_c() const { return temp_c_; }
+  // The run's time up to now_ps on the retention clock: hours at the fit's temperature.
+  double aged_hours(uint64_t now_ps) const { return double(aged_ps(now_ps)) / 3.6e15; }
   void on_erase(uint32_t gblock) {
     reads_[gblock] = 0;
     queued_[gblock] = 0;
