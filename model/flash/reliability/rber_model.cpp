@@ -13,8 +13,9 @@ constexpr double kKelvin = 273.15;
 }  // namespace
 
 double RberModel::acceleration(double temp_c) const {
-  // JESD218 accelerates retention by Arrhenius with Ea = 1.1 eV: its client requirement (1 year at 30 C) is met
-  // by 500 h at 52 C or 96 h at 66 C (this factor gives 507 h and 100 h).
+  // Arrhenius, as JEDEC JESD218 accelerates retention, Ea = 1.1 eV: JESD218's client requirement (1 year at
+  // 30 C) is met by 500 h at 52 C or 96 h at 66 C (Curtiss-Wright's summary of JESD218, "The effects of extended
+  // temperatures on flash endurance and data retention"); this factor gives 507 h and 100 h.
   if (temp_c == p_.fit_temp_c) return 1.0;
   return std::exp(p_.ea_ev / kBoltzmannEv * (1.0 / (p_.fit_temp_c + kKelvin) - 1.0 / (temp_c + kKelvin)));
 }
