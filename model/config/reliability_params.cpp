@@ -33,6 +33,10 @@ ReliabilityParams read_reliability_params(const Config& c) {
   p.on = c.s("reliability.model") == "rber";
   p.initial_pe = c.d("reliability.initial_pe_cycles");
   p.retention_hours = c.d("reliability.retention_days") * 24;
+  p.ea_ev = c.d("reliability.activation_energy_ev");
+  p.fit_temp_c = c.d("reliability.rber_temp_c");
+  p.retention_temp_c = c.d("reliability.retention_temp_c");
+  p.run_temp_c = c.d("thermal.ambient_c");  // the thermal model, when on, updates it (Reliability::set_temp_c)
   const std::vector<double> r = numbers(c, "reliability.rber_params", 9);
   p.eps = r[0], p.alpha = r[1], p.k = r[2], p.beta = r[3], p.m = r[4], p.n = r[5], p.gamma = r[6], p.p = r[7], p.q = r[8];
   p.page_sigma = c.d("reliability.page_sigma");

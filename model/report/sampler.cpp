@@ -29,6 +29,8 @@ void sample_power(Platform& p, uint64_t now, TimeseriesRow& r, WaveTracer* w, ui
     return;
   }
   const PowerSample s = m->sample(power_counters(p, now));
+  // Data ages faster when the drive is hotter (reliability.*: Arrhenius on the retention age).
+  if (Reliability* rel = p.ftl().page_ftl().reliability()) rel->set_temp_c(s.temp_c, now);
   r.power_w = s.total_w;
   std::copy(s.w, s.w + kPowerComponents, r.component_w);
   r.temp_c = s.temp_c;

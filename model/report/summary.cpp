@@ -159,7 +159,9 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                         {"decode_s", double(k.decode_ps) / 1e12},
                         {"max_rber", k.max_rber},
                         {"initial_pe_cycles", rel->model().params().initial_pe},
-                        {"retention_days", rel->model().params().retention_hours / 24}};
+                        {"retention_days", rel->model().params().retention_hours / 24},
+                        {"temp_c", rel->temp_c()},                   // the drive's temperature the data aged at last
+                        {"run_aged_h", rel->aged_hours(now_ps())}};  // the run's hours at reliability.rber_temp_c
     auto mean = [](uint64_t ns, uint64_t n) { return n ? double(ns) / double(n) / 1e3 : 0.0; };
     s["host"]["read_paths"]["ecc"] = {
         {"first_decode", {{"count", h.clean_count}, {"mean_us", mean(h.clean_ns, h.clean_count)}}},

@@ -1,12 +1,19 @@
 // The raw bit error rate of a NAND page and what the controller's ECC does about it (reliability.*): plain C++,
 // O(1) per read, no SystemC. See README.md and docs/nand.md for the model, its parameters and their sources.
 //
-// RBER(c, t, r) = eps + alpha c^k + beta c^m t^n + gamma c^p r^q
-//   c: the block's program/erase cycles (reliability.initial_pe_cycles + erases in the run),
-//   t: retention age of the data in hours (reliability.retention_days for data written before the run),
+// RBER(c, t, r) = eps + alpha c^k + beta c^m t^n + gamma c^p r^q,  c = max(cycles, 1)
+//   cycles: the block's program/erase cycles (reliability.initial_pe_cycles + erases in the run),
+//   t: retention age of the data in hours at the fit's temperature (reliability.rber_temp_c): real hours times
+//      the Arrhenius acceleration factor AF(T) = exp(Ea/k_B (1/T_fit - 1/T)) of the temperature T they were spent
+//      at (reliability.activation_energy_ev, 1.1 eV: JEDEC JESD218's retention acceleration). Data written
+//      before the run aged reliability.retention_days at reliability.retention_temp_c; in the run, data ages at
+//      the drive's temperature (thermal.ambient_c, or the thermal model's with thermal.enabled),
 //   r: reads of the block since it was programmed, per page (read disturb).
 // The wear and retention terms are the power-law form of Liu et al. (FAST'12) fitted to Mielke et al.
-// (IRPS'08); read disturb grows with reads and wear (Cai et al., DSN'15). A page's RBER is this mean times a
+// (IRPS'08); read disturb grows with reads and wear (Cai et al., DSN'15). A power law in the cycle count
+// describes cycled cells (c >= 1; a log-log fit has no point at c = 0): a fresh block reads as a once-cycled one,
+// so its data still loses charge and suffers read disturb, as programmed cells do whatever their cycling, instead
+// of the power law's extrapolated zero (issue 44: one P/E cycle was a cliff). A page's RBER is this mean times a
 // lognormal page-to-page factor (reliability.page_sigma) drawn from a hash of the page and its erase count, so
 // the same data always reads the same way.
 //
@@ -24,7 +31,12 @@ namespace ssdtlm {
 struct ReliabilityParams {
   bool on = false;                  // reliability.model = rber
   double initial_pe = 0;            // reliability.initial_pe_cycles
-  double retention_hours = 0;       // reliability.retention_days x 24
+  double retention_hours = 0;       // reliability.retention_days x 24 (at retention_temp_c)
+  double ea_ev = 1.1;               // reliability.activation_energy_ev: Arrhenius activation energy of retention
+  double fit_temp_c = 25;           // reliability.rber_temp_c: the temperature rber_params' retention hours hold at
+  double retention_temp_c = 25;     // reliability.retention_temp_c: where the pre-run data spent retention_days
+  double run_temp_c = 25;           // thermal.ambient_c: the drive's temperature in the run (until the thermal
+                                    // model reports another, Reliability::set_temp_c)
   double eps = 1.48e-3, alpha = 3.9e-10, k = 2.05, beta = 6.28e-5, m = 0.14, n = 0.54, gamma = 3.73e-9, p = 0.33,
          q = 1.71;                  // reliability.rber_params
   double page_sigma = 0.3;          // reliability.page_sigma
@@ -53,14 +65,19 @@ class RberModel {
  public:
   explicit RberModel(const ReliabilityParams& p) : p_(p) {}
   const ReliabilityParams& params() const { return p_; }
-  // Mean RBER of a page: P/E cycles, retention hours, reads of its block since programmed, per page.
+  // The Arrhenius factor of retention at temp_c against the fit's temperature: an hour at temp_c ages the data
+  // as many hours at rber_temp_c (JESD218's retention acceleration; 1 at the fit's temperature).
+  double acceleration(double temp_c) const;
+  // Mean RBER of a page: P/E cycles, retention hours (at the fit's temperature), reads of its block since
+  // programmed, per page.
   double mean_rber(double pe, double hours, double reads_per_page) const;
   // The part of it that read-retry recovers (threshold shifts: retention and read disturb).
   double shift_rber(double pe, double hours, double reads_per_page) const;
   // The page-to-page factor of one page instance (hash of its location and erase count).
   double page_factor(uint64_t key) const;
-  // The P/E-dependent factors of the three terms: alpha c^k, beta c^m, gamma c^p (they change only with an
-  // erase: Reliability caches them per block, so a read evaluates only the t^n and r^q powers).
+  // The P/E-dependent factors of the three terms: alpha c^k, beta c^m, gamma c^p with c = max(pe, 1) (they
+  // change only with an erase: Reliability caches them per block, so a read evaluates only the t^n and r^q
+  // powers).
   struct WearTerms {
     double wear = 0, retention = 0, disturb = 0;
   };

@@ -6,6 +6,8 @@
 namespace ssdtlm {
 
 void Reliability::snapshot(SnapshotArchive& a) {
+  // The retention clock (temperature, acceleration, aged_at_ps_) is not saved: a snapshot is taken after the
+  // fast-forward, before the timed run, when it is at its start (every block's data dates from before the run).
   a.section("reliability");
   a.io_all(programmed_ps_, reads_, queued_, terms_at_, terms_, reclaim_, counters_);
 }
@@ -13,6 +15,9 @@ void Reliability::snapshot(SnapshotArchive& a) {
 Reliability::Reliability(const Geometry& g, const ReliabilityParams& p)
     : g_(g),
       model_(p),
+      pre_hours_(p.retention_hours * model_.acceleration(p.retention_temp_c)),
+      temp_c_(p.run_temp_c),
+      af_(model_.acceleration(p.run_temp_c)),
       programmed_ps_(size_t(g.dies) * g.blocks_per_die, kBeforeRun),
       reads_(size_t(g.dies) * g.blocks_per_die, 0),
       queued_(size_t(g.dies) * g.blocks_per_die, 0),
@@ -26,10 +31,18 @@ double Reliability::pe(uint32_t erases, bool slc) const {
   return slc ? c / p.slc_endurance_gain : c;
 }
 
+void Reliability::set_temp_c(double temp_c, uint64_t now_ps) {
+  if (temp_c == temp_c_ || now_ps < temp_since_ps_) return;
+  aged_at_ps_ = aged_ps(now_ps);
+  temp_since_ps_ = now_ps;
+  temp_c_ = temp_c;
+  af_ = model_.acceleration(temp_c);
+}
+
 double Reliability::hours(uint32_t gblock, uint64_t now_ps) const {
-  const uint64_t at = programmed_ps_[gblock];
-  if (at == kBeforeRun) return model_.params().retention_hours + double(now_ps) / 3.6e15;
-  return double(now_ps - std::min(now_ps, at)) / 3.6e15;
+  const uint64_t at = programmed_ps_[gblock], aged = aged_ps(now_ps);
+  if (at == kBeforeRun) return pre_hours_ + double(aged) / 3.6e15;
+  return double(aged - std::min(aged, at)) / 3.6e15;
 }
 
 double Reliability::block_rber(uint32_t gblock, uint32_t erases, bool slc, uint64_t now_ps) const {

@@ -3,6 +3,7 @@
 // counts it. Plain C++, O(1) per operation; one instance per drive, owned by the FTL algorithm (PageFtl), which
 // hands reclaim victims to the GC engine (one engine: GC, folding and read reclaim, timed and fast-forward).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -33,10 +34,16 @@ class Reliability {
   ReadOutcome on_read(uint32_t gblock, uint32_t page, uint32_t erases, bool slc, uint64_t now_ps);
   void on_program(uint32_t gblock, uint32_t page, uint64_t now_ps) {
     if (page == 0) {
-      programmed_ps_[gblock] = now_ps;
+      programmed_ps_[gblock] = aged_ps(now_ps);
       reads_[gblock] = 0;
     }
   }
+  // The drive's temperature from now_ps on (the sampler passes the thermal model's each interval): data ages
+  // faster when it is hotter (RberModel::acceleration).
+  void set_temp_c(double temp_c, uint64_t now_ps);
+  double temp_c() const { return temp_c_; }
+  // The run's time up to now_ps on the retention clock: hours at the fit's temperature.
+  double aged_hours(uint64_t now_ps) const { return double(aged_ps(now_ps)) / 3.6e15; }
   void on_erase(uint32_t gblock) {
     reads_[gblock] = 0;
     queued_[gblock] = 0;
@@ -57,10 +64,22 @@ class Reliability {
   static constexpr uint64_t kBeforeRun = ~uint64_t(0);
   double pe(uint32_t erases, bool slc) const;
   double hours(uint32_t gblock, uint64_t now_ps) const;
+  // The retention clock: picoseconds of the run at the fit's temperature (real time times the acceleration of
+  // the drive's temperature, piecewise constant between set_temp_c calls).
+  uint64_t aged_ps(uint64_t now_ps) const {
+    const uint64_t d = now_ps - std::min(now_ps, temp_since_ps_);
+    return aged_at_ps_ + (af_ == 1.0 ? d : uint64_t(double(d) * af_));
+  }
 
   const Geometry& g_;
   RberModel model_;
-  std::vector<uint64_t> programmed_ps_;   // per block: its first page's program (kBeforeRun: before the run)
+  double pre_hours_;                      // the pre-run data's age at the start of the run, at the fit's temperature
+  double temp_c_;                         // the drive's temperature now
+  double af_;                             // its acceleration
+  uint64_t temp_since_ps_ = 0;            // since when
+  uint64_t aged_at_ps_ = 0;               // aged_ps(temp_since_ps_)
+  std::vector<uint64_t> programmed_ps_;   // per block: aged_ps() at its first page's program (kBeforeRun: before
+                                          // the run)
   std::vector<uint32_t> reads_;           // per block: page reads since it was programmed
   std::vector<uint8_t> queued_;           // per block: waits in a reclaim queue
   std::vector<uint32_t> terms_at_;        // per block: erases << 1 | slc its wear terms are for (~0u: none yet)

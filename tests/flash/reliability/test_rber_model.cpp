@@ -30,8 +30,9 @@ TEST_CASE("rber: the mean RBER grows with P/E cycles, retention age and reads, e
     if (reads > 0) CHECK(r > last);
     last = r;
   }
-  // a fresh page: only the base rate eps; the shift part is what retention and reads add
-  CHECK(m.mean_rber(0, 0, 0) == Approx(ReliabilityParams().eps));
+  // a fresh page just programmed: the base rate eps (and a once-cycled block's wear, alpha = 3.9e-10); the shift
+  // part is what retention and reads add
+  CHECK(m.mean_rber(0, 0, 0) == Approx(ReliabilityParams().eps + ReliabilityParams().alpha));
   CHECK(m.shift_rber(1000, 720, 50) == Approx(m.mean_rber(1000, 720, 50) - m.mean_rber(1000, 0, 0)));
 }
 
