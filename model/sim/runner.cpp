@@ -1,6 +1,7 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "config/params.h"
@@ -72,6 +73,13 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
 }
 
 }  // namespace
+
+// The SystemC kernel prints its banner when its simulation context is made, unless this variable is set; static
+// objects of the model (events, times) make it before sc_main runs, so it is set first among them (issue 47: the
+// executables' output is ssdtlm's alone).
+__attribute__((constructor(101))) static void quiet_systemc_banner() {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+}
 
 int run_platform(int argc, char** argv, const PlatformInfo& info) {
   const std::string prog = "ssdtlm-" + info.name;
