@@ -33,7 +33,9 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
                       std::to_string(g.units_per_page * kUnitBytes) + " bytes exceeds the model's limit of " +
                       std::to_string(kMaxUnitsPerPage * kUnitBytes) + " bytes");
   if (g.physical_units >= kInvalid)
-    throw ConfigError("geometry: " + std::to_string(g.physical_units) +
+    throw ConfigError("keys 'geometry.channels' x 'geometry.dies_per_channel' x 'geometry.planes_per_die' x "
+                      "'geometry.blocks_per_plane' x 'geometry.pages_per_block' x 'geometry.page_bytes': " +
+                      std::to_string(g.physical_units) +
                       " physical 4 KiB units exceed the 32-bit physical address space (16 TiB)");
   // Room for GC: a die must hold its logical share plus the reserved blocks plus at least one block of slack.
   const uint64_t per_die = g.logical_units / g.dies;
