@@ -318,12 +318,15 @@ Params read_params(const Config& c) {
   // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
   // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
   const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
-  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? p.streams.zns_layout.zones.max_active + 3 + (p.frontiers.map ? 1 : 0)
+  // A zoned namespace: its zones' open blocks are their capacity's (check_zns_capacity); the spare keeps the GC
+  // threshold, the GC frontier and any map frontier.
+  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? 1 + (p.frontiers.map ? 1 : 0)
                                                                                : fdp_frontiers_per_die(p.fdp, p.frontiers));
   p.slc = read_slc_params(c);
   check_slc(p.slc, p.geometry, p.gc, p.streams, p.fdp);
   p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
   check_geometry(p.geometry, p.reserved_blocks_per_die);
+  if (p.streams.zns) check_zns_capacity(p.streams.zns_layout, p.geometry, p.reserved_blocks_per_die);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);

@@ -4,6 +4,8 @@
 
 #include "common/units.h"
 #include "config/params.h"
+#include "config/validation.h"
+#include "workload/synthetic/size_mix.h"
 
 namespace ssdtlm {
 
@@ -84,6 +86,8 @@ ZnsParams read_zns_params(const Config& c) {
   z.max_open = uint32_t(c.i("zns.max_open"));
   z.max_active = uint32_t(c.i("zns.max_active"));
   z.zone_dies = uint32_t(c.i("zns.zone_dies"));
+  z.zasl_bytes = c.u("zns.zasl_bytes");
+  z.erase_at_reset = c.s("zns.reset_erase") == "reset";
   return z;
 }
 
@@ -104,19 +108,14 @@ ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g) {
                                         std::to_string(page) + " bytes), got " + std::to_string(cap));
   if (zone > g.logical_bytes())
     fail("zns.zone_bytes", "a zone is larger than the namespace (" + std::to_string(g.logical_bytes()) + " bytes)");
-  if (z.max_active && z.max_open > z.max_active)
-    fail("zns.max_open", "expected at most zns.max_active (" + std::to_string(z.max_active) + "), got " + std::to_string(z.max_open));
-  // A stream slot per zone with data in flight: the 64 write frontiers shared out over the die groups; a full or
-  // reset zone's slot drains (its units leave the buffer) before another zone takes it.
-  l.slots_per_group = 64 / l.groups;
-  if (z.max_active >= l.slots_per_group)
-    fail("zns.max_active", "expected less than 64 / die groups (" + std::to_string(l.slots_per_group) +
-                               " stream slots per die group, one at least left to drain), got " + std::to_string(z.max_active));
   l.zones.zones = g.logical_bytes() / zone;
   l.zones.zone_units = zone / kUnitBytes;
   l.zones.capacity_units = cap / kUnitBytes;
   l.zones.max_open = z.max_open;
   l.zones.max_active = z.max_active;
+  l.zones.append_limit_units = z.zasl_bytes / kUnitBytes;
+  l.erase_at_reset = z.erase_at_reset;
+  check_zns_limits(z, l);
   return l;
 }
 
@@ -126,24 +125,12 @@ void apply_zns_streams(const ZnsParams& z, const Config& c, StreamParams& s) {
   if (c.i("streams.count") != 0 || c.s("streams.assign") != "single")
     fail("streams.count", "zns.enabled places each zone's data in blocks of its own; leave streams.* at their defaults");
   if (c.s("ftl.gc_unit") != "block") fail("ftl.gc_unit", "zns.enabled needs block GC (a superblock line spans every die)");
-  const ZnsLayout l = zns_layout(z, read_geometry(c, 0));
-  // A full zone's slot is free again once its units have left the write buffer: the buffer may hold the tails of
-  // up to buffer / capacity zones besides the active ones, each holding a slot meanwhile.
-  const uint64_t cap = l.zones.capacity_units * kUnitBytes, buffer = c.u("buffer.bytes");
-  const uint64_t need = uint64_t(l.zones.max_active ? l.zones.max_active : 1) + (buffer + cap - 1) / cap + 1;
-  if (need > l.slots_per_group)
-    fail("buffer.bytes", "a zoned namespace keeps each zone with data in the write buffer in blocks of its own, one of " +
-                             std::to_string(l.slots_per_group) + " stream slots per die group each: zns.max_active + buffer / zone capacity (" +
-                             std::to_string(cap) + " bytes) + 1 = " + std::to_string(need) +
-                             " is too many; use a smaller buffer.bytes or larger zones (zns.zone_bytes, zns.zone_dies)");
   s.zns = true;
-  s.zns_layout = l;
-  s.count = l.groups * l.slots_per_group - 1;
-  s.assign = "manual";  // the zone's slot, carried as the command's stream id
+  s.zns_layout = zns_layout(z, read_geometry(c, 0));
+  s.count = ZnsLayout::kSlots - 1;  // a stream per slot: a zone with data in flight
+  s.assign = "manual";              // the zone's slot, carried as the command's stream id
   s.gc = GcStreams::Shared;
   s.gc_in_user = false;
-  s.fdp_rgs = l.groups;
-  s.fdp_ruhs = l.slots_per_group;
 }
 
 ZbdParams read_zbd_params(const Config& c) {
@@ -165,6 +152,13 @@ ZbdParams read_zbd_params(const Config& c) {
   z.reset_threshold = c.d("workload.zbd_reset_threshold");
   z.reset_frequency = c.d("workload.zbd_reset_frequency");
   z.append = c.b("workload.zbd_append");
+  z.min_bytes = uint32_t(c.u("workload.block_bytes"));
+  if (!c.s("workload.bssplit").empty()) {
+    try {
+      z.min_bytes = parse_bssplit(c.s("workload.bssplit")).min_bytes();
+    } catch (const std::invalid_argument&) {  // refused where the workload's keys are read
+    }
+  }
   return z;
 }
 

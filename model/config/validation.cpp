@@ -50,6 +50,38 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
                       "over_provisioning or blocks_per_plane (or lower slc.static_bytes)");
 }
 
+void check_zns_limits(const ZnsParams& z, const ZnsLayout& l) {
+  if (z.max_active && z.max_open > z.max_active)
+    fail("zns.max_open", "expected at most zns.max_active (" + std::to_string(z.max_active) + "), got " + std::to_string(z.max_open));
+  if (z.max_open == 0 || z.max_open >= ZnsLayout::kSlots)
+    fail("zns.max_open", "expected 1 to " + std::to_string(ZnsLayout::kSlots - 1) + " open zones (each open zone writes through one of the " +
+                             std::to_string(ZnsLayout::kSlots) + " user write streams, one left to drain; zns.max_active may be larger), got " +
+                             std::to_string(z.max_open));
+  const uint64_t zasl = z.zasl_bytes / kUnitBytes;
+  if (z.zasl_bytes % kUnitBytes || (zasl & (zasl - 1)))
+    fail("zns.zasl_bytes", "expected 0 or a power of two times 4 KiB (NVMe ZASL: 2^n minimum memory pages), got " +
+                               std::to_string(z.zasl_bytes));
+  if (z.max_active > l.zones.zones)
+    fail("zns.max_active", "expected at most the namespace's " + std::to_string(l.zones.zones) + " zones (0 = no limit), got " +
+                               std::to_string(z.max_active));
+}
+
+void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved_blocks_per_die) {
+  const uint64_t pages = l.zones.capacity_units / g.units_per_page;                    // a zone's writable pages
+  const uint64_t per_die = (pages + l.group_dies - 1) / l.group_dies;                 // on its busiest die
+  const uint64_t blocks = (per_die + g.pages_per_block - 1) / g.pages_per_block;      // blocks it fills there
+  const uint64_t zones = (l.zones.zones + l.groups - 1) / l.groups;                   // zones of a die group
+  const uint64_t need = zones * blocks + reserved_blocks_per_die + 1;
+  if (need > g.blocks_per_die)
+    fail("zns.zone_capacity_bytes", std::to_string(zones) + " zones per die group of " + std::to_string(blocks) +
+                                        " blocks per die each (capacity " + std::to_string(l.zones.capacity_units * kUnitBytes) +
+                                        " bytes over " + std::to_string(l.group_dies) + " dies) and " +
+                                        std::to_string(reserved_blocks_per_die + 1) + " reserved blocks need " + std::to_string(need) +
+                                        " blocks per die, the die has " + std::to_string(g.blocks_per_die) +
+                                        ": use a zone capacity of whole blocks per die (zns.zone_capacity_bytes, zns.zone_bytes) or "
+                                        "raise geometry.over_provisioning");
+}
+
 void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {
   if (cell != "slc") return;
   if (!reads.empty()) throw ConfigError("timing.page_read_us: expected empty with flash.cell=slc (one page type: timing.t_read_us), got \"" + reads + "\"");

@@ -15,6 +15,15 @@ namespace ssdtlm {
 // the logical share, `reserved_blocks_per_die` (ftl.gc_free_blocks + open blocks) and one block).
 void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die);
 
+// A zoned namespace's limits (NVMe ZNS: Maximum Open / Active Resources): zns.max_open at most zns.max_active,
+// and from 1 to 63 (an open zone writes through one of the 64 user write streams; one is left to drain);
+// zns.max_active at most the zones (0 = no limit); zns.zasl_bytes 0 or 2^n x 4 KiB.
+void check_zns_limits(const ZnsParams& z, const ZnsLayout& l);
+// A zone's blocks come from its capacity, not from the spare: the blocks a die's zones fill (zones of its die
+// group x the blocks a zone fills per die, its capacity striped page by page) plus the reserve
+// (`reserved_blocks_per_die`: the GC threshold, the GC frontier, a map frontier) and one block fit the die.
+void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved_blocks_per_die);
+
 // timing.page_read_us, timing.page_prog_us, flash.one_shot against flash.cell: slc has one page type.
 void check_page_types_for_cell(const std::string& cell, const std::string& page_read_us,
                                const std::string& page_prog_us, bool one_shot);

@@ -123,6 +123,8 @@ AppParams read_app_params(const Config& c) {
   p.placement = c.s("workload.app.placement");
   p.lsm_random_pick = c.s("workload.app.lsm_compaction_pick") == "random";
   p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));
+  p.zone_finish_percent = uint32_t(c.u("workload.app.zone_finish_threshold"));
+  p.zone_close = c.b("workload.app.zone_close");
   p.cache_fraction = c.d("workload.app.cache_fraction");
   p.cache_soc_fraction = c.d("workload.app.cache_soc_fraction");
   p.cache_soc_write_share = c.d("workload.app.cache_soc_write_share");

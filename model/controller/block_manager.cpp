@@ -157,14 +157,32 @@ void BlockManager::retire_oldest(uint32_t stream) {
 bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {
   uint32_t& f = frontier_[size_t(die) * streams_ + frontier];
   if (f == kInvalid) return false;
-  Block& blk = blocks_[f];
-  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
   ++cut_[size_t(die) * streams_ + frontier];
-  blk.next_page = uint16_t(g_.pages_per_block);
   const uint32_t b = f;
   f = kInvalid;
+  return retire_block(b);
+}
+
+bool BlockManager::retire_block(uint32_t b) {
+  if (b == kInvalid) return false;
+  Block& blk = blocks_[b];
+  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
+  blk.next_page = uint16_t(g_.pages_per_block);
   if (blk.inflight == 0) close(b);  // else the last program in flight closes it
   return true;
+}
+
+uint32_t BlockManager::detach_frontier(uint32_t die, uint32_t frontier) {
+  uint32_t& f = frontier_[size_t(die) * streams_ + frontier];
+  const uint32_t b = f;
+  f = kInvalid;
+  return b;
+}
+
+void BlockManager::attach_frontier(uint32_t die, uint32_t frontier, uint32_t gblock) {
+  uint32_t& f = frontier_[size_t(die) * streams_ + frontier];
+  if (f != kInvalid) throw std::logic_error("BlockManager::attach_frontier: the frontier has an open block");
+  f = gblock;
 }
 
 void BlockManager::close(uint32_t b) {

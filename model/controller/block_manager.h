@@ -155,6 +155,12 @@ class BlockManager {
   // Closes the (die, frontier)'s open block where it is (its remaining pages stay unwritten); true if one was
   // open. Block mode (ZNS: a zone's blocks hold only that zone's data).
   bool retire_frontier(uint32_t die, uint32_t frontier);
+  // The same for an open block no frontier holds (a parked zone's); false for kInvalid.
+  bool retire_block(uint32_t gblock);
+  // A frontier's open block taken away, kept open (kInvalid if none), and given back to an empty frontier (ZNS:
+  // an active zone without a stream slot keeps its open blocks). Block mode.
+  uint32_t detach_frontier(uint32_t die, uint32_t frontier);
+  void attach_frontier(uint32_t die, uint32_t frontier, uint32_t gblock);
   void reset_counts() {
     std::fill(opened_.begin(), opened_.end(), 0);
     std::fill(cut_.begin(), cut_.end(), 0);

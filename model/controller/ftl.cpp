@@ -29,7 +29,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       host_(*this),
       flush_(*this),
       gc_(*this, ftl.gc()),
-      map_(*this) {
+      map_(*this),
+      zone_erase_(*this) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
     flash_isock.emplace_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
@@ -112,6 +113,9 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   *core = std::max(*core, arrival_ps) + p_.cmd_ps;
   cmd.ready_ps = *core;
   if (cmd.op == IoOp::Read) host_.read_taken();
+  if (cmd.zone_action != ZoneAction::None) {  // a zone command names one zone by its start: a reset drops all of it
+    if (const ZnsNamespace* z = streams_.zns()) cmd.units = uint32_t(z->layout().zones.zone_units), cmd.partial = 0;
+  }
   if (SlcCache* slc = ftl_.slc()) slc->set_idle(false);  // a command: the host is not idle (slc.*)
   if (!started_) {  // the first command: the dies as preconditioning left them
     started_ = true;
@@ -127,6 +131,7 @@ std::string Ftl::describe_state() const {
                   std::to_string(host_.waiting_units()) + " units" + (host_.writes_held() ? " (held by sched.policy)" : "") +
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
   if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
+  if (zone_erase_.waiting()) s += "; zone resets waiting for their blocks' erases";
   s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
   return s;
 }
@@ -155,6 +160,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
     case kMapWrite: map_.on_op(op); break;
     case kGcMapRead: gc_.on_map_read(op); break;
     case kGcMapProgram: gc_.on_map_program(op); break;
+    case kZoneErase: zone_erase_.on_erase(op); break;
   }
   if (release) gp.release();
   if (wave_) trace_sample();

@@ -87,7 +87,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   uint64_t gc_erases_in_flight() const {
     uint64_t n = 0;
     for (uint32_t d = 0; d < g_.dies; ++d) n += ftl_.gc().die(d).erases;
-    return n;
+    return n + zone_erase_.in_flight();
   }
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const { return host_.waiting_units(); }
@@ -99,6 +99,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     ftl_.blocks().reset_counts();
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
+  uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets
+  uint64_t zone_erase_kept() const { return zone_erase_.kept(); }  // reset zones' blocks left with valid data
   MapCache& map_cache() { return cache_; }
   // What the FTL is waiting for, in words (writes waiting for buffer room or held, flushes in flight, map work
   // queued, dies collecting): for a run that stopped making progress.
@@ -111,6 +113,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   friend class FlushScheduler;
   friend class GcDriver;
   friend class MapWorkQueue;
+  friend class ZoneEraser;
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -147,6 +150,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   FlushScheduler flush_;
   GcDriver gc_;
   MapWorkQueue map_;
+  ZoneEraser zone_erase_;
   std::unique_ptr<FtlWave> wave_;  // null: not traced
 };
 

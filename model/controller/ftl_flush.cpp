@@ -17,8 +17,9 @@ FlushScheduler::FlushScheduler(Ftl& f)
       die_mask_(f.g_.dies, ~uint64_t(0)) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
-  confined_ = sp.fdp_rgs > 1;
-  if (confined_)
+  // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
+  confined_ = sp.fdp_rgs > 1 || (sp.zns && sp.zns_layout.groups > 1);
+  if (sp.fdp_rgs > 1)
     for (uint32_t d = 0; d < f.g_.dies; ++d) {
       die_mask_[d] = 0;
       for (uint32_t s = 0; s < sp.user_streams(); ++s) die_mask_[d] |= uint64_t(sp.allowed_on(s, d, f.g_.dies)) << s;
@@ -151,8 +152,10 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
   const Geometry& g = f_.g_;
   WriteBuffer& buffer = *f_.buffer_;
   PageFtl& ftl = f_.ftl_;
-  uint32_t ppa = ftl.blocks().allocate_page(die, ftl.blocks().layout().user_frontier(stream));
-  if (ZnsNamespace* z = f_.streams_.zns()) z->page_flushed(uint16_t(stream));
+  const uint32_t frontier = ftl.blocks().layout().user_frontier(stream);
+  const bool opens = ftl.blocks().frontier_full(die, frontier);
+  uint32_t ppa = ftl.blocks().allocate_page(die, frontier);
+  if (ZnsNamespace* z = f_.streams_.zns()) z->page_flushed(uint16_t(stream), g.gblock_of(ppa), opens);
   FlashOp& op = f_.new_op(FlashCmd::Program, die, kFlush);
   op.block = g.block_of(ppa);
   op.page = g.page_of(ppa);
@@ -218,11 +221,12 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
 bool FlushScheduler::on_flush(FlashOp& op) {
   f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
   ZnsNamespace* z = f_.streams_.zns();
-  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
+  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.host_.slot_waiting());
   --inflight_[op.die];
   if (f_.ftl_.slc()) f_.gc_.host_idle(f_.host_.idle());
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);
+  if (z && f_.zone_erase_.waiting()) f_.zone_erase_.kick();  // a reset zone's block may have closed
   if (freed) f_.host_.retry_slot_waits();          // zoned writes waiting for a slot: one drained
   else if (z && f_.host_.slot_waiting()) pump();   // or flush more of the draining zones' units
   if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op

@@ -158,6 +158,7 @@ void GcDriver::host_idle(bool idle) {
 void GcDriver::on_erase(FlashOp& op) {
   const uint32_t lines_before = f_.ftl_.blocks().lines_in_gc();
   gc_.land_erase(op.die * f_.g_.blocks_per_die + op.block, f_.ftl_.counters());
+  if (f_.zone_erase_.waiting()) f_.zone_erase_.erased(op.die * f_.g_.blocks_per_die + op.block);
   if (f_.ts_) f_.map_.retry();
   --gc_.die(op.die).erases;
   if (f_.ftl_.gc_first() && lines_before && !f_.ftl_.blocks().lines_in_gc())

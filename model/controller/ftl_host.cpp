@@ -18,6 +18,8 @@ void HostPath::start(NvmeCommand& cmd) {
   if (cmd.op == IoOp::Read) {
     read(cmd);
   } else if (cmd.op == IoOp::Trim) {
+    // A zone management command goes behind zoned writes waiting for a stream slot (it may name their zone).
+    if (slot_head_ && cmd.zone_action != ZoneAction::None && f_.streams_.zns()) return park(cmd);
     trim(cmd);
   } else {
     if (f_.streams_.zns()) {
@@ -36,10 +38,10 @@ HostPath::Zoned HostPath::zoned_check(NvmeCommand& cmd) {
   ZnsNamespace& z = *f_.streams_.zns();
   uint16_t slot = 0;
   auto admit = [&] {
-    return cmd.partial ? uint16_t(kInvalidField) : z.admit_write(&cmd.lpn, cmd.units, cmd.append, &slot);
+    return cmd.partial ? uint16_t(kInvalidField) : z.admit_write(&cmd.lpn, cmd.units, cmd.append, &slot, f_.ftl_.blocks());
   };
   cmd.status = admit();
-  if (cmd.status == ZnsNamespace::kWaitForSlot && z.drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies)) cmd.status = admit();
+  if (cmd.status == ZnsNamespace::kWaitForSlot && z.drain(*f_.buffer_, f_.ftl_.blocks(), true)) cmd.status = admit();
   if (cmd.status == ZnsNamespace::kWaitForSlot) return Zoned::Waits;
   if (cmd.status) {
     ++f_.stats_.zns_failed_writes;
@@ -55,18 +57,19 @@ void HostPath::park(NvmeCommand& cmd) {
   cmd.next = nullptr;
   (slot_tail_ ? slot_tail_->next : slot_head_) = &cmd;
   slot_tail_ = &cmd;
-  f_.streams_.zns()->waited();
+  if (cmd.op != IoOp::Trim) f_.streams_.zns()->waited();
   f_.flush_.pump();  // the draining zones' units are flushed first (FlushScheduler::pump)
 }
 
 void HostPath::retry_slot_waits() {
   if (retrying_) return;
   retrying_ = true;
-  while (slot_head_ && zoned_check(*slot_head_) == Zoned::Done) {
+  while (slot_head_ && (slot_head_->op == IoOp::Trim || zoned_check(*slot_head_) == Zoned::Done)) {
     NvmeCommand& cmd = *slot_head_;
     slot_head_ = cmd.next;
     if (!slot_head_) slot_tail_ = nullptr;
-    if (!cmd.status) start_write(cmd);
+    if (cmd.op == IoOp::Trim) trim(cmd);
+    else if (!cmd.status) start_write(cmd);
   }
   retrying_ = false;
 }
@@ -221,6 +224,10 @@ void HostPath::stop_or_resume_writes() {
 }
 
 void HostPath::trim(NvmeCommand& cmd) {
+  // A zone's open, close, finish, or a reset not at a zone start (it fails): no data dropped.
+  if (const ZnsNamespace* z = f_.streams_.zns(); z && cmd.zone_action != ZoneAction::None &&
+                                                   (cmd.zone_action != ZoneAction::Reset || cmd.lpn % z->layout().zones.zone_units))
+    return zone_send(cmd);
   const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
   const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
   if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
@@ -232,13 +239,31 @@ void HostPath::trim(NvmeCommand& cmd) {
     ++f_.stats_.trimmed_units;
   }
   if (last > first) f_.streams_.trim(first, last - first);
-  if (ZnsNamespace* z = f_.streams_.zns()) {  // zoned: a trim is the zone reset of the whole zones it covers
-    const uint64_t zu = z->layout().zones.zone_units;
-    const bool whole = cmd.lpn % zu == 0 && cmd.units % zu == 0 && !cmd.partial;
-    cmd.status = whole ? z->reset(cmd.lpn / zu, cmd.units / zu) : uint16_t(kInvalidField);
-    if (cmd.status) ++f_.stats_.zns_failed_writes;
-    z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.g_.dies);
+  if (f_.streams_.zns()) return zone_send(cmd);  // zoned: a trim of whole zones resets them
+  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+}
+
+// Zone Management Send of the zone at the command's LBA (a plain trim of whole zones: their reset), each zone in
+// turn, the first failure ending it with its status. zns.reset_erase=reset: a reset completes once the blocks its
+// zones filled are erased (ZoneEraser); lazy: at once, GC erasing them when the dies need free blocks.
+void HostPath::zone_send(NvmeCommand& cmd) {
+  ZnsNamespace& z = *f_.streams_.zns();
+  const uint64_t zu = z.layout().zones.zone_units;
+  const bool trim = cmd.zone_action == ZoneAction::None;
+  const ZoneAction a = trim ? ZoneAction::Reset : cmd.zone_action;
+  const uint64_t first = cmd.lpn / zu, n = trim ? cmd.units / zu : 1;
+  const bool whole = cmd.lpn % zu == 0 && !(trim && (cmd.partial || cmd.units % zu || n == 0));
+  cmd.status = whole ? uint16_t(kZnsOk) : uint16_t(kInvalidField);
+  std::vector<uint32_t> erase;
+  for (uint64_t zone = first; !cmd.status && zone < first + n; ++zone) {
+    cmd.status = z.manage(a, zone, f_.ftl_.blocks());
+    if (cmd.status || a != ZoneAction::Reset) continue;
+    std::vector<uint32_t> b = z.take_blocks(zone);
+    if (z.layout().erase_at_reset) erase.insert(erase.end(), b.begin(), b.end());
   }
+  if (cmd.status) ++f_.stats_.zns_failed_writes;
+  if (a == ZoneAction::Reset || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.blocks(), false);
+  if (!cmd.status && a == ZoneAction::Reset && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 

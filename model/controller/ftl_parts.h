@@ -25,7 +25,7 @@ class Ftl;
 
 // What a flash operation is for; the module routes its completion by it.
 enum FtlOpTag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
-                           kGcMapRead, kGcMapProgram };
+                           kGcMapRead, kGcMapProgram, kZoneErase };
 
 class HostPath {
  public:
@@ -49,6 +49,7 @@ class HostPath {
   void read(NvmeCommand& cmd);
   void write(NvmeCommand& cmd);  // after any read-modify-write reads
   void trim(NvmeCommand& cmd);
+  void zone_send(NvmeCommand& cmd);  // zoned: Zone Management Send (a trim of whole zones: their reset)
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void finish_read(NvmeCommand& cmd);
   bool hold(uint32_t units);  // the policy holds this write and those after it
@@ -131,6 +132,37 @@ class GcDriver {
   Ftl& f_;
   GcEngine& gc_;
   bool kick_lines_ = false;  // superblock GC started a victim line: the other dies must join
+};
+
+// Zoned namespaces with zns.reset_erase=reset (ftl_zone_erase.cpp): a Zone Reset erases the blocks the zone filled,
+// as a drive that erases at reset does (ConfZNS charges the erase on the reset), and completes once they are erased.
+// A block is erased once it is closed (its zone's slot drained, its programs landed) and holds nothing valid; one GC
+// erased first counts as erased; one that closed holding valid data (a write admitted before the reset that landed
+// after it) is left to GC, not erased.
+class ZoneEraser {
+ public:
+  explicit ZoneEraser(Ftl& f) : f_(f) {}
+  void reset(NvmeCommand& cmd, std::vector<uint32_t> blocks);  // completes cmd once the blocks are erased
+  void kick();                   // erases the blocks that may be erased now
+  void on_erase(FlashOp& op);    // an erase it issued landed
+  void erased(uint32_t gblock);  // GC erased a block (it may be one a reset waits for)
+  bool waiting() const { return !pending_.empty() || !inflight_.empty(); }
+  uint32_t in_flight() const { return uint32_t(inflight_.size()); }
+  uint64_t erases() const { return erases_; }  // blocks erased for resets (by it, or by GC first)
+  uint64_t kept() const { return kept_; }      // blocks of reset zones left holding valid data
+
+ private:
+  void done(uint32_t job);
+  struct Job {
+    NvmeCommand* cmd = nullptr;
+    uint32_t left = 0;
+  };
+  Ftl& f_;
+  std::vector<std::pair<uint32_t, uint32_t>> pending_;   // (block, job) not yet erasable
+  std::vector<std::pair<uint32_t, uint32_t>> inflight_;  // (block, job) being erased
+  std::vector<Job> jobs_;
+  std::vector<uint32_t> free_jobs_;
+  uint64_t erases_ = 0, kept_ = 0;
 };
 
 class MapWorkQueue {

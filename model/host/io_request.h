@@ -19,6 +19,7 @@ struct IoRequest {
   uint8_t dtype = 0;     // NVMe directive type on a write: 2 = FDP, with dspec its placement identifier
   uint16_t dspec = 0;
   bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
+  ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send for the zone at offset
   bool quiesce = false;  // fio's io_u_quiesce before it: issued once the job has nothing in flight (zone resets)
   uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run

@@ -27,7 +27,9 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
     into.last_complete_ps = now;
     return;
   }
-  if (cmd.op == IoOp::Trim) {
+  if (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None) {
+    ++into.zone_commands;
+  } else if (cmd.op == IoOp::Trim) {
     ++into.trims;
     into.trim_bytes += cmd.bytes;
     into.trim_latency.record(ns);
@@ -383,6 +385,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.dtype = r.dtype;
   cmd.dspec = r.dspec;
   cmd.append = r.append;
+  cmd.zone_action = r.zone_action;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
   cmd.proc_slot = r.proc_slot;
@@ -439,7 +442,10 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     add(stats_, cmd, now);
-    if (now >= j.measure_ps) {
+    if (now >= j.measure_ps && cmd.zone_action != ZoneAction::None) {
+      add(measured_, cmd, now);  // a zone management command: counted, no bandwidth, latency or log sample
+      add(j.stats, cmd, now);
+    } else if (now >= j.measure_ps) {
       add(measured_, cmd, now);
       add(j.stats, cmd, now);
       const int d = int(cmd.op);

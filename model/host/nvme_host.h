@@ -57,6 +57,7 @@ struct HostStats {
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t trim_bytes = 0;
   uint64_t failed = 0;  // commands completed with an error status (not in ios, bytes or trims)
+  uint64_t zone_commands = 0;  // zoned: Zone Management Send commands but plain trims (not in ios or trims)
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
   // reads by what the ECC needed (reliability.*): read-retries (and their steps), soft decoding, uncorrectable;
   // count and latency sum

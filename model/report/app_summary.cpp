@@ -30,6 +30,8 @@ nlohmann::json app_summary(Platform& p) {
                       {"share", user + gc > 0 ? gc / (user + gc) : 0.0},
                       {"host_waf", user > 0 ? (user + gc) / user : 0.0}};
       a["zone_resets"] = io.zone_resets;
+      a["zone_finishes"] = io.zone_finishes;
+      a["zone_closes"] = io.zone_closes;
       a["zones"] = {{"zones", z->geometry().zones},
                     {"free", z->free_zones()},
                     {"active", z->active_zones()},

@@ -21,6 +21,9 @@ nlohmann::json stream_summary(Platform& p);
 nlohmann::json fdp_summary(Platform& p);
 // The "zns" object (zones per state, zone commands, failed commands by NVMe status; zns_summary.cpp), with zns.enabled.
 nlohmann::json zns_summary(Platform& p);
+// zones.csv (Report Zones at the end of the run, as nvme zns report-zones lists them): a zone per line, its start
+// LBA, capacity and write pointer in bytes, its state and the flash blocks it holds; "" without zns.enabled.
+std::string zns_zones_csv(Platform& p);
 // The "slc" object (slc_summary.cpp), with slc.mode other than none: host bytes into SLC, folded, direct.
 nlohmann::json slc_summary(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).

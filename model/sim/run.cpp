@@ -158,6 +158,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.timeseries_csv = sampler.csv();
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
   r.lpn_writes_csv = lpn_writes_csv(p->lpn_write_counts());
+  r.zones_csv = zns_zones_csv(*p);
   r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() ? 1 : 0;
   return r;
 }

@@ -34,6 +34,7 @@ struct RunResult {
   std::string timeseries_csv;
   std::string latency_cdf_csv;
   std::string lpn_writes_csv;  // only with stats.lpn_writes
+  std::string zones_csv;       // only with zns.enabled (Report Zones at the end)
   std::vector<std::string> log_files;  // the fio logs written into RunOptions::log_dir
   int exit_code = 0;  // 0 ok, 1 integrity errors
 };

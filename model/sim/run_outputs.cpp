@@ -113,6 +113,7 @@ void write_outputs(OutputDir& staged, const Config& c, const RunResult& r, bool 
   staged.write("timeseries.csv", r.timeseries_csv);
   staged.write("latency_cdf.csv", r.latency_cdf_csv);
   if (!r.lpn_writes_csv.empty()) staged.write("lpn_writes.csv", r.lpn_writes_csv);
+  if (!r.zones_csv.empty()) staged.write("zones.csv", r.zones_csv);
   if (fio_json) staged.write("fio.json", json_text(r.fio_json) + "\n");
   staged.adopt(r.log_files);
   staged.commit(output_file_names());

@@ -68,8 +68,8 @@ void Ftl::trace(WaveTracer& w) {
     zg.rows = {{t->open_zones.signal, 1}, {t->active_zones.signal, 1}};
     t->group_zones.resize(z->layout().groups);
     for (uint32_t g = 0; g < z->layout().groups; ++g) {
-      add(t->group_zones[g], "zns.group" + std::to_string(g) + ".zones_writing", z->layout().slots_per_group,
-          z->slots_in_use(g), "ZNS: zones of die group g with data in flight (a stream slot each: open, or full with units still buffered)");
+      add(t->group_zones[g], "zns.group" + std::to_string(g) + ".zones_writing", ZnsLayout::kSlots,
+          z->zones_writing(g), "ZNS: zones of die group g with data in flight (a stream slot each: open, or full with units still buffered)");
       zg.rows.push_back({t->group_zones[g].signal, 1});
     }
     group.groups.push_back(std::move(zg));
@@ -106,7 +106,7 @@ void Ftl::trace_sample() {
     const ZoneManager& zm = streams_.zns()->zones();
     t.open_zones.set(w, now, zm.open_zones());
     t.active_zones.set(w, now, zm.active_zones());
-    for (uint32_t g = 0; g < t.group_zones.size(); ++g) t.group_zones[g].set(w, now, streams_.zns()->slots_in_use(g));
+    for (uint32_t g = 0; g < t.group_zones.size(); ++g) t.group_zones[g].set(w, now, streams_.zns()->zones_writing(g));
   }
 }
 

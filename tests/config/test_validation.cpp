@@ -190,3 +190,26 @@ TEST_CASE("validation: slc and reliability", "[config][validation]") {
   CHECK_THAT(error_with({"reliability.soft_rber=1e-3,2e-2"}), Contains("reliability.soft_rber") && Contains("increasing"));
   CHECK_THAT(error_with({"reliability.soft_reads=1,2,3"}), Contains("reliability.soft_reads"));
 }
+
+TEST_CASE("validation: a zoned namespace takes its zones' blocks from their capacity, not from the GC spare (issue 44)",
+          "[config][validation][zns]") {
+  // The 16 GiB generic drive (64 dies of 160 blocks, 32 spare): 32 open zones used to be refused ("leaves 32 spare
+  // blocks per die; garbage collection needs at least 38"): an open zone's block is its capacity's, not spare.
+  CHECK(error_with({"zns.enabled=true", "zns.max_open=32", "zns.max_active=32"}) == "");
+  CHECK(error_with({"zns.enabled=true", "zns.max_open=63", "zns.max_active=63"}) == "");
+  // Zones over one or two of the 64 dies (2 and 4 MiB), as many active zones as the drive has (a closed zone
+  // keeps its open blocks, not one of the 64 write streams).
+  CHECK(error_with({"zns.enabled=true", "zns.zone_dies=1"}) == "");
+  CHECK(error_with({"zns.enabled=true", "zns.zone_dies=2", "zns.max_active=1000"}) == "");
+  CHECK(error_with({"zns.enabled=true", "zns.zone_dies=1", "zns.max_active=8192"}) == "");  // every zone
+  CHECK(error_with({"zns.enabled=true", "zns.zone_dies=1", "zns.max_active=0"}) == "");     // no limit
+  // What stays refused, naming the key: more active zones than zones, open zones beyond the write streams, zones
+  // whose capacity fills more blocks than the die has.
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_dies=1", "zns.max_active=8193"}),
+             Contains("zns.max_active") && Contains("8192 zones"));
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.max_open=64", "zns.max_active=64"}), Contains("zns.max_open") && Contains("63"));
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.max_open=0"}), Contains("zns.max_open"));
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.max_open=20"}), Contains("zns.max_open") && Contains("zns.max_active"));
+  // Zones of 1.5 blocks per die fill 2 blocks per die each: 85 zones x 2 > 160 blocks.
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_bytes=201326592"}), Contains("zns.zone_capacity_bytes") && Contains("160"));
+}

@@ -51,6 +51,27 @@ TEST_CASE("lsm on ZNS: zone resets and host zone GC, no write off a write pointe
   CHECK(s["waf"]["total"].get<double>() < 1.01);
 }
 
+TEST_CASE("lsm on ZNS as ZenFS: it finishes zones past its finish threshold and closes its tables' zones (issue 44)",
+          "[platform][zns][apps][integrity]") {
+  // ZenFS's finish_threshold (25 % of a zone left: Finish) and Zone::Close when a file is closed (a table written):
+  // Zone Management Send commands the drive takes without a failure, the data intact.
+  const auto s = run("zns_mgmt", "--set zns.enabled=true --set zns.max_open=12 --set zns.max_active=12 --set host.queues=1 "
+                                 "--set workload.app.placement=zns --set workload.app.lsm_db_fraction=0.5 "
+                                 "--set workload.app.zone_finish_threshold=25 --set workload.app.zone_close=true "
+                                 "--set workload.io_count=30000");
+  INFO(s["app"].dump(1));
+  INFO(s["zns"].dump(1));
+  CHECK(s["zns"]["failed"] == 0);
+  const uint64_t finishes = s["app"]["zone_finishes"], closes = s["app"]["zone_closes"];
+  CHECK(finishes > 5);
+  CHECK(closes > 20);
+  // What the app issued reached the drive (but those still queued when the run ended).
+  CHECK(s["zns"]["commands"]["finishes"].get<uint64_t>() <= finishes);
+  CHECK(s["zns"]["commands"]["finishes"].get<uint64_t>() * 100 >= finishes * 90);
+  CHECK(s["zns"]["commands"]["closes"].get<uint64_t>() > 0);
+  CHECK(s["zns"]["host_zone_commands"].get<uint64_t>() >= s["zns"]["commands"]["finishes"].get<uint64_t>());
+}
+
 TEST_CASE("lsm on FDP: one RUH per level, data intact through controller GC", "[platform][fdp][apps][integrity]") {
   const auto s = run("lsm_fdp", "--set fdp.enabled=true --set fdp.ruhs=8 --set workload.app.placement=fdp "
                                 "--set workload.app.lsm_db_fraction=0.5 --set workload.app.lsm_compaction_pick=random "

@@ -155,3 +155,49 @@ TEST_CASE("ZNS: fio's zone resets wait for the job's writes in flight, so none o
   CHECK(s["host"]["ios"] == 4000);
   CHECK(s["integrity"]["errors"] == 0);
 }
+
+TEST_CASE("ZNS: zones of one die on a 64-die drive, no data lost, no device GC (issue 44)", "[platform][zns][integrity]") {
+  // 8 channels x 8 dies (the generic drive's) of 32 blocks of 16 pages of 8 KiB: zones of a block on one die
+  // (128 KiB), 1,638 of them in 64 die groups. Before, a die group held 64 / 64 = 1 stream slot: refused.
+  RunResult r = run_generic(generic_config({"geometry.blocks_per_plane=32", "geometry.pages_per_block=16",
+                                            "buffer.bytes=1048576", "check.integrity=true", "zns.enabled=true",
+                                            "zns.zone_dies=1", "workload.zbd=true", "workload.block_bytes=16384",
+                                            "workload.read_fraction=0.3", "workload.io_count=20000",
+                                            "workload.zbd_reset_threshold=0.5", "workload.zbd_reset_frequency=0.1",
+                                            "host.queues=1", "host.queue_depth=1"}));
+  const auto& s = r.summary;
+  INFO(s["zns"].dump(1));
+  REQUIRE(r.exit_code == 0);
+  CHECK(s["zns"]["die_groups"] == 64);
+  CHECK(s["zns"]["zones"] == 1638);
+  CHECK(s["zns"]["failed"] == 0);
+  CHECK(s["zns"]["commands"]["resets"].get<uint64_t>() > 100);
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 3000);
+  CHECK(s["nand"]["gc_units_moved"] == 0);
+}
+
+TEST_CASE("ZNS: more active zones than the drive has write streams, no data lost (issue 44)", "[platform][zns][integrity]") {
+  // 4 dies of 256 blocks; zones of two blocks on one die (409 zones); 8 open and 100 active zones, fio's zbd
+  // writing 100 zones round robin (ignore_zone_limits): the drive closes the least recently written zones
+  // implicitly, and a closed zone keeps its open block (parked) when its stream slot goes to another zone. Before,
+  // zns.max_active was at most 63 (a stream per active zone).
+  RunResult r = run_generic(zns_config({"geometry.blocks_per_plane=256", "zns.zone_dies=1", "zns.zone_bytes=262144",
+                                        "zns.max_open=8", "zns.max_active=100", "workload.zbd=true",
+                                        "workload.zbd_max_open=100", "workload.zbd_ignore_limits=true",
+                                        "workload.block_bytes=16384", "workload.read_fraction=0.2",
+                                        "workload.io_count=20000", "host.queues=1", "host.queue_depth=1"}));
+  const auto& s = r.summary;
+  const auto& z = s["zns"];
+  INFO(z.dump(1));
+  REQUIRE(r.exit_code == 0);
+  CHECK(z["zones"] == 409);
+  CHECK(z["failed"] == 0);
+  CHECK(z["peak_active_zones"].get<uint64_t>() > 63);
+  CHECK(z["peak_open_zones"] == 8);
+  CHECK(z["commands"]["implicit_closes"].get<uint64_t>() > 1000);
+  CHECK(z["slot_parks"].get<uint64_t>() > 0);
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["integrity"]["checked_reads"].get<uint64_t>() > 2000);
+  CHECK(s["nand"]["gc_units_moved"] == 0);
+}

@@ -64,6 +64,8 @@ void ZoneManager::set_state(uint64_t z, ZoneState s) {
   active_ += uint32_t(is_active(s)) - uint32_t(is_active(old));
   x.state = s;
   if (s == ZoneState::ImplicitOpen) lru_push(z);
+  if (open_ > k_.peak_open) k_.peak_open = open_;
+  if (active_ > k_.peak_active) k_.peak_active = active_;
 }
 
 uint16_t ZoneManager::writable(uint64_t z) {
@@ -118,6 +120,7 @@ uint16_t ZoneManager::append(uint64_t zslba, uint64_t n, uint64_t* assigned) {
   if (n == 0 || zslba + n > c_.zones * c_.zone_units) return fail(kLbaOutOfRange);
   const uint64_t z = zone_of(zslba);
   if (zslba != start(z)) return fail(kInvalidField);
+  if (c_.append_limit_units && n > c_.append_limit_units) return fail(kInvalidField);  // over ZASL
   const ZoneState s = zones_[z].state;
   if (s == ZoneState::Full) return fail(kZoneIsFull);
   if (s == ZoneState::ReadOnly) return fail(kZoneIsReadOnly);

@@ -39,6 +39,7 @@ struct ZoneConfig {
   uint64_t capacity_units = 0;  // writable units per zone (zns.zone_capacity_bytes / 4 KiB)
   uint32_t max_open = 0;        // 0 = no limit
   uint32_t max_active = 0;      // 0 = no limit
+  uint64_t append_limit_units = 0;  // Zone Append Size Limit (zns.zasl_bytes / 4 KiB); 0 = none
 };
 
 struct ZoneCounters {
@@ -48,6 +49,7 @@ struct ZoneCounters {
   uint64_t by_status[8] = {};    // per status 0x1B8 .. 0x1BF
   uint64_t out_of_range = 0, invalid_field = 0;
   uint64_t became_full = 0;
+  uint32_t peak_open = 0, peak_active = 0;  // the most zones open, active at once
 };
 
 class ZoneManager {
@@ -66,7 +68,7 @@ class ZoneManager {
   // the limits. Advances the write pointer on success.
   uint16_t write(uint64_t unit, uint64_t n);
   // Zone append of n units to the zone starting at zslba: written at the write pointer, whose unit is returned in
-  // *assigned.
+  // *assigned. Not at a zone start, or larger than the Zone Append Size Limit: Invalid Field in Command.
   uint16_t append(uint64_t zslba, uint64_t n, uint64_t* assigned);
   // Zone management send actions.
   uint16_t reset(uint64_t zone);   // -> Empty, write pointer to the zone start
@@ -78,7 +80,11 @@ class ZoneManager {
   void set_offline(uint64_t zone);
 
   const ZoneCounters& counters() const { return k_; }
-  void reset_counters() { k_ = ZoneCounters(); }
+  void reset_counters() {
+    k_ = ZoneCounters();
+    k_.peak_open = open_;
+    k_.peak_active = active_;
+  }
   // Zones per state, indexed by ZoneState.
   std::vector<uint64_t> states() const;
 

@@ -61,6 +61,33 @@ void AppIo::write(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& 
     fs.map(f, offset, units, scratch_);
   }
   push(IoOp::Write, scratch_, o, max_io_units_);
+  if (zones) send_finishes(o);
+}
+
+void AppIo::close(FileId, const WriteOrigin& o) {
+  if (!zones || !zone_close_) return;
+  const uint64_t z = zones->written_active_zone(zones->class_of(o.hint));
+  if (z == ZoneStore::kNoZone) return;
+  zone_command(z, ZoneAction::Close, o);
+  ++zone_closes;
+}
+
+void AppIo::send_finishes(const WriteOrigin& o) {
+  for (uint64_t z : zones->take_finished()) {
+    zone_command(z, ZoneAction::Finish, o);
+    ++zone_finishes;
+  }
+}
+
+void AppIo::zone_command(uint64_t z, ZoneAction a, const WriteOrigin& o) {
+  IoRequest r;
+  r.op = IoOp::Trim;
+  r.zone_action = a;
+  r.offset = zones->zone_start(z) * kUnitBytes;
+  r.bytes = uint32_t(zones->geometry().zone_units * kUnitBytes);
+  r.proc = o.proc;
+  r.proc_slot = o.slot;
+  out.push_back(r);
 }
 
 void AppIo::read(FileId f, uint64_t offset, uint64_t units, const WriteOrigin& o) {
@@ -105,6 +132,7 @@ void AppIo::zone_gc() {
   WriteOrigin o;
   push(IoOp::Read, reads, o, max_io_units_, true);
   push(IoOp::Write, writes, o, max_io_units_, true);
+  send_finishes(o);
   reset_zone(z, o);
   ++gc_runs;
 }

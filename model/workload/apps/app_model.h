@@ -79,6 +79,8 @@ struct AppParams {
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;  // the device's FDP layout (fdp.reclaim_groups, fdp.ruhs)
   ZoneGeometry zones;                  // the device's zones (zns.*)
   uint32_t zone_gc_free_zones = 4;     // workload.app.zone_gc_free_zones
+  uint32_t zone_finish_percent = 0;    // workload.app.zone_finish_threshold (ZenFS finish_threshold)
+  bool zone_close = false;             // workload.app.zone_close (ZenFS closes a zone when its file is closed)
   uint64_t seed = 1;
 };
 
@@ -98,6 +100,9 @@ class AppIo {
   // Deletes the file and trims its extents (unless trims are off: the device then learns of the death only
   // when the extents are reused and overwritten).
   void remove(FileId f, const WriteOrigin& o);
+  // The app closed file f, written with origin o (zns with zone_close: ZenFS closes the zone it was writing,
+  // Zone Management Send Close, when that zone holds data and is not full).
+  void close(FileId f, const WriteOrigin& o);
   // Creates a file of `units` and writes it whole.
   FileId create_written(uint64_t units, const WriteOrigin& o);
   uint32_t new_proc() { return ++procs_; }
@@ -126,23 +131,28 @@ class AppIo {
     written_by_pc.clear();
     written_by_hint.clear();
     written_units = read_units = trimmed_units = 0;
-    gc_read_units = gc_written_units = zone_resets = gc_runs = 0;
+    gc_read_units = gc_written_units = zone_resets = gc_runs = zone_finishes = zone_closes = 0;
   }
 
   // Placement (workload.app.placement): fdp puts on every write the FDP placement identifier of RUH
   // (hint mod ruhs), reclaim groups taken round robin per write; zns places the files in zones (ZoneStore:
   // ZenFS-like, zone resets and host-side zone GC, whose copies are counted apart from the app's writes).
   void place_fdp(uint32_t rgs, uint32_t ruhs) { fdp_rgs_ = rgs, fdp_ruhs_ = ruhs; }
-  void place_in_zones(const ZoneGeometry& g, uint32_t gc_free_zones) {
-    zones = std::make_unique<ZoneStore>(g, gc_free_zones);
+  void place_in_zones(const ZoneGeometry& g, uint32_t gc_free_zones, uint32_t finish_percent = 0, bool close = false) {
+    zones = std::make_unique<ZoneStore>(g, gc_free_zones, finish_percent);
+    zone_close_ = close;
   }
   std::unique_ptr<ZoneStore> zones;  // null unless zns
   uint64_t gc_read_units = 0, gc_written_units = 0, zone_resets = 0, gc_runs = 0;  // host-side zone GC (timed run)
+  uint64_t zone_finishes = 0, zone_closes = 0;  // Zone Management Send Finish and Close issued (timed run)
 
  private:
   void push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, uint32_t max_units, bool host_gc = false);
   void zone_gc();
   void reset_zone(uint64_t z, const WriteOrigin& o);
+  void zone_command(uint64_t z, ZoneAction a, const WriteOrigin& o);  // a Zone Management Send of zone z
+  void send_finishes(const WriteOrigin& o);                          // the zones the store finished
+  bool zone_close_ = false;
   uint32_t max_io_units_;
   uint32_t fdp_rgs_ = 0, fdp_ruhs_ = 0, fdp_next_rg_ = 0;
   uint32_t procs_ = 0;

@@ -33,7 +33,7 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
   io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
   io_->trim = p.trim;
   if (p.placement == "fdp") io_->place_fdp(p.fdp_rgs, p.fdp_ruhs);
-  if (p.placement == "zns") io_->place_in_zones(p.zones, p.zone_gc_free_zones);
+  if (p.placement == "zns") io_->place_in_zones(p.zones, p.zone_gc_free_zones, p.zone_finish_percent, p.zone_close);
   io_->fs.set_fit(p.allocation == "next_fit" ? ExtentAllocator::Fit::Next
                   : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
                                              : ExtentAllocator::Fit::Best,

@@ -157,6 +157,7 @@ void LsmApp::switch_memtable() {
   for (uint64_t off = 0; off < mem; off += chunk)
     lanes_.push(1, [this, f = t.f, off, n = std::min(chunk, mem - off)] { io_.write(f, off, n, origin(kPcFlush, 2)); });
   lanes_.push(1, [this, t, old_wal] {
+    io_.close(t.f, origin(kPcFlush, 2));
     l0_.push_back(t);
     stats_.flush_units += t.units;
     ++stats_.flushes;
@@ -296,6 +297,7 @@ void LsmApp::run_job(std::shared_ptr<Job> job) {
       io_.write(o.f, job->out_off, n, out_origin);
       job->out_off += n;
       if (job->out_off == o.units) {
+        io_.close(o.f, out_origin);
         ++job->out_i;
         job->out_off = 0;
       }

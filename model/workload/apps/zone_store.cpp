@@ -6,7 +6,8 @@
 
 namespace ssdtlm {
 
-ZoneStore::ZoneStore(const ZoneGeometry& g, uint32_t gc_free_zones) : g_(g), gc_free_(gc_free_zones), zones_(g.zones) {
+ZoneStore::ZoneStore(const ZoneGeometry& g, uint32_t gc_free_zones, uint32_t finish_percent)
+    : g_(g), gc_free_(gc_free_zones), finish_units_(g.capacity_units * finish_percent / 100), zones_(g.zones) {
   if (g.zones == 0 || g.capacity_units == 0 || g.capacity_units > g.zone_units)
     throw std::invalid_argument("zone store: no zones or a zone capacity of 0 or above the zone size");
   for (uint64_t z = 0; z < g.zones; ++z) free_.insert(free_.end(), z);
@@ -73,6 +74,24 @@ void ZoneStore::place(FileId f, uint64_t offset, uint64_t units, uint16_t cls, s
     units -= n;
     if (zone.wp == g_.capacity_units) set_full(z);
   }
+  maybe_finish(cls);
+}
+
+void ZoneStore::maybe_finish(uint16_t cls) {
+  auto a = active_.find(cls);
+  if (!finish_units_ || a == active_.end()) return;
+  const uint64_t z = a->second;
+  Zone& zone = zones_[z];
+  if (zone.wp == 0 || g_.capacity_units - zone.wp >= finish_units_) return;
+  zone.finished = true;
+  set_full(z);
+  finished_.push_back(z);
+  ++finishes_;
+}
+
+uint64_t ZoneStore::written_active_zone(uint16_t cls) const {
+  auto a = active_.find(cls);
+  return a == active_.end() || zones_[a->second].wp == 0 ? kNoZone : a->second;
 }
 
 void ZoneStore::append(FileId f, uint64_t offset, uint64_t units, uint16_t cls, std::vector<Extent>& out) {
@@ -108,11 +127,11 @@ void ZoneStore::map(FileId f, uint64_t offset, uint64_t units, std::vector<Exten
 
 void ZoneStore::kill(uint64_t z, uint64_t units, std::vector<uint64_t>* resets) {
   Zone& zone = zones_[z];
-  const bool full = zone.wp == g_.capacity_units;
-  if (full) full_.erase({zone.live, z});
+  const bool is_full = full(zone);
+  if (is_full) full_.erase({zone.live, z});
   zone.live -= units;
   live_ -= units;
-  if (!full) return;
+  if (!is_full) return;
   if (zone.live == 0) {
     ++cls_stats_[zone.cls].zones_reset;
     reset(z);

@@ -6,6 +6,8 @@
 // Host-side zone GC (ZenFS's GC): when fewer than gc_free_zones zones are empty, the full zone with the fewest
 // live units is collected: its live extents are read and appended to the GC class's active zone (the files'
 // extents move there), and the zone is reset. Its copies are counted apart from the app's own writes.
+// ZenFS's finish_threshold (finish_percent): a class's active zone left with less than that share of its capacity
+// is finished (Zone Management Send Finish: full, its rest never written), so its class takes a new zone.
 // Every operation is O(log n) in the zones and a file's extents (a collection is O(pieces moved)).
 #pragma once
 #include <cstdint>
@@ -37,7 +39,7 @@ class ZoneStore {
  public:
   static constexpr uint16_t kGcClass = 0xFFFF;
 
-  ZoneStore(const ZoneGeometry& g, uint32_t gc_free_zones);
+  ZoneStore(const ZoneGeometry& g, uint32_t gc_free_zones, uint32_t finish_percent = 0);
 
   // The class a stream hint writes to: hint mod (max_active - 1) with an active-zone limit (one left for GC).
   uint16_t class_of(uint16_t hint) const;
@@ -67,6 +69,17 @@ class ZoneStore {
   uint64_t gc_units() const { return gc_units_; }
   const std::map<uint16_t, ZoneClassStats>& classes() const { return cls_stats_; }
   uint64_t zone_start(uint64_t z) const { return z * g_.zone_units; }
+  // Zones finished (finish_percent) since the last call, in order: the caller sends their Finish.
+  std::vector<uint64_t> take_finished() {
+    std::vector<uint64_t> f;
+    f.swap(finished_);
+    return f;
+  }
+  uint64_t finishes() const { return finishes_; }
+  // The class's active zone if it holds data (neither empty nor full), else kNoZone (ZenFS closes such a zone
+  // when the file writing it is closed).
+  static constexpr uint64_t kNoZone = ~uint64_t(0);
+  uint64_t written_active_zone(uint16_t cls) const;
   // Invariants: every zone's live count equals the units of the pieces in it, live + dead = written;
   // "" or the first violation.
   std::string check() const;
@@ -75,6 +88,7 @@ class ZoneStore {
   struct Zone {
     uint16_t cls = 0;
     bool used = false;     // active or full (else empty)
+    bool finished = false; // full by a Finish, its write pointer short of the capacity
     uint64_t wp = 0;       // units written
     uint64_t live = 0;     // units of live file data
     std::set<std::pair<FileId, uint64_t>> pieces;  // (file, file offset of the piece)
@@ -88,8 +102,14 @@ class ZoneStore {
   void set_full(uint64_t z);
   void place(FileId f, uint64_t offset, uint64_t units, uint16_t cls, std::vector<Extent>& out);
 
+  bool full(const Zone& z) const { return z.finished || z.wp == g_.capacity_units; }
+  void maybe_finish(uint16_t cls);
+
   ZoneGeometry g_;
   uint32_t gc_free_;
+  uint64_t finish_units_ = 0;         // finish a zone with less than this left (0: never)
+  std::vector<uint64_t> finished_;
+  uint64_t finishes_ = 0;
   std::vector<Zone> zones_;
   std::set<uint64_t> free_;                           // empty zones, lowest first
   std::map<uint16_t, uint64_t> active_;               // class -> its active zone

@@ -19,13 +19,37 @@ ZbdWorkload::ZbdWorkload(std::unique_ptr<Workload> inner, const ZbdParams& p, st
   set_pacing(inner_->pacing());
 }
 
+void ZbdWorkload::finish(uint64_t zone, IoRequest& r) {
+  const uint64_t rem = p_.capacity_bytes - z_->wp[zone];
+  z_->wp[zone] = p_.capacity_bytes;
+  z_->written += rem;
+  z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
+  ++finishes_;
+  again_req_ = r;  // placed again, from the next zone
+  again_req_.offset = (zone + 1) % p_.zones * p_.zone_bytes + r.offset % p_.zone_bytes;
+  again_ = true;
+  r.op = IoOp::Trim;
+  r.zone_action = ZoneAction::Finish;
+  r.quiesce = true;  // zbd.c: io_u_quiesce before zbd_finish_zone
+  r.append = false;
+  r.offset = zone * p_.zone_bytes;
+  r.bytes = uint32_t(p_.zone_bytes);
+  r.dtype = 0;
+}
+
 bool ZbdWorkload::next(IoRequest& r) {
   if (held_) {
     r = hold_;
     held_ = false;
     return true;
   }
-  if (!inner_->next(r)) return false;
+  if (again_) {
+    r = again_req_;
+    again_ = false;
+  } else if (!inner_->next(r)) {
+    return false;
+  }
+  r.zone_action = ZoneAction::None;  // (the request object may carry the finish issued before)
   uint64_t zone = r.offset / p_.zone_bytes % p_.zones;  // past the last whole zone: wraps to the first
   auto reset = [&](uint64_t zn) {  // a trim of the whole zone: the namespace resets it
     z_->written -= z_->wp[zn];
@@ -55,6 +79,13 @@ bool ZbdWorkload::next(IoRequest& r) {
     else zone = z_->open[(r.offset / p_.zone_bytes) % z_->open.size()];
   }
   const uint32_t bytes = uint32_t(std::min<uint64_t>(r.bytes, p_.capacity_bytes));
+  // Writes are cut to multiples of the job's smallest block size (4 KiB at least); a zone left with less is
+  // finished and the write goes to the next zone (fio's zbd_convert_to_write_zone).
+  const uint64_t quantum = std::max<uint64_t>(4096, p_.min_bytes / 4096 * 4096), rem = p_.capacity_bytes - z_->wp[zone];
+  if (rem > 0 && rem < quantum) {
+    finish(zone, r);
+    return true;
+  }
   bool reset_now = z_->wp[zone] + 4096 > p_.capacity_bytes;  // full
   if (p_.reset_frequency > 0 && double(z_->written) >= double(p_.range_bytes) * p_.reset_threshold &&
       ++count_ >= uint64_t(1.0 / p_.reset_frequency)) {
@@ -64,7 +95,7 @@ bool ZbdWorkload::next(IoRequest& r) {
   IoRequest w = r;
   if (reset_now) r = reset(zone);
   w.offset = zone * p_.zone_bytes + z_->wp[zone];
-  w.bytes = uint32_t(std::min<uint64_t>(bytes, p_.capacity_bytes - z_->wp[zone]) / 4096 * 4096);
+  w.bytes = uint32_t(std::min<uint64_t>(bytes, p_.capacity_bytes - z_->wp[zone]) / quantum * quantum);
   if (p_.append) {  // a zone append names the zone; the drive writes it at its write pointer and says where
     w.append = true;
     w.offset = zone * p_.zone_bytes;

@@ -1,7 +1,9 @@
 // fio's zonemode=zbd on the host (fio's zbd.c, in outline): every write goes to the write pointer of a zone,
 // the zone its offset falls in while the job has fewer than max_open zones open, else one of the open ones;
-// a full zone is reset (a trim of the whole zone, which a zoned namespace takes as a zone reset) before it is
-// written again; past zone_reset_threshold of the range written, the zone written next is reset every
+// a write longer than the zone's remainder is cut to a multiple of the job's smallest block size, and a zone whose
+// remainder is below that size is finished (Zone Management Send Finish, after the job's writes in flight, as
+// zbd.c's zbd_finish_zone), the write going to the next zone; a full zone is reset (a trim of the whole zone,
+// which a zoned namespace takes as a zone reset) before it is written again; past zone_reset_threshold of the range written, the zone written next is reset every
 // 1 / zone_reset_frequency writes; a trim resets the zone it falls in. Jobs of one run share the zones' write
 // pointers, as fio's jobs share the device's zone state. A decorator over a workload.
 #pragma once
@@ -21,6 +23,7 @@ struct ZbdParams {
   double reset_frequency = 0.0;  // workload.zbd_reset_frequency (0 = off)
   uint64_t range_bytes = 0;      // the job's I/O range (for the threshold)
   bool append = false;           // workload.zbd_append (fio write_mode=zone_append): zone appends, the drive picks the LBA
+  uint32_t min_bytes = 4096;     // fio's min_bs of the job's writes (workload.block_bytes, the smallest of bssplit)
 };
 
 struct ZbdShared {  // the zones' write pointers as the host sees them (offsets from each zone's start)
@@ -35,14 +38,19 @@ class ZbdWorkload : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
   uint64_t resets() const { return resets_; }
+  uint64_t finishes() const { return finishes_; }
 
  private:
+  void finish(uint64_t zone, IoRequest& r);  // r becomes the zone's Finish; the request is placed again after it
+
   std::unique_ptr<Workload> inner_;
   ZbdParams p_;
   std::shared_ptr<ZbdShared> z_;
   bool held_ = false;           // a write waits behind the reset just issued
   IoRequest hold_;
-  uint64_t count_ = 0, resets_ = 0;
+  bool again_ = false;          // a request waits behind the finish just issued, to be placed again
+  IoRequest again_req_;
+  uint64_t count_ = 0, resets_ = 0, finishes_ = 0;
 };
 
 // One ZbdShared per run (the jobs' decorators are made together and live as long as the run).

@@ -148,3 +148,23 @@ TEST_CASE("zns: the active limit counts open and closed zones", "[zns]") {
   CHECK(z.reset(0) == kZnsOk);
   CHECK(z.active_zones() == 1);
 }
+
+TEST_CASE("zns: a zone append over the Zone Append Size Limit fails with Invalid Field in Command (issue 44)", "[zns]") {
+  // NVMe ZNS: ZASL bounds a Zone Append's data; QEMU's hw/nvme (nvme_do_write) aborts a larger one with Invalid
+  // Field in Command, as for an append not at a zone start. Zone capacity 12 units; a limit of 4 units.
+  ZoneConfig c;
+  c.zones = 8;
+  c.zone_units = 16;
+  c.capacity_units = 12;
+  c.append_limit_units = 4;
+  ZoneManager z(c);
+  uint64_t lba = 0;
+  CHECK(z.append(16, 5, &lba) == kInvalidField);
+  CHECK(z.state(1) == ZoneState::Empty);  // nothing written, nothing opened
+  CHECK(z.write_pointer(1) == 16);
+  CHECK(z.counters().invalid_field == 1);
+  CHECK(z.append(16, 4, &lba) == kZnsOk);
+  CHECK(lba == 16);
+  CHECK(z.write(20, 8) == kZnsOk);  // a write is not an append: ZASL does not bound it
+  CHECK(z.state(1) == ZoneState::Full);
+}

@@ -267,3 +267,26 @@ TEST_CASE("lsm_compaction_pick: round robin walks each level in key order, rando
   CHECK(rr.picks_backwards * 10 < rr.level_picks);
   CHECK(rnd.picks_backwards * 3 > rnd.level_picks);
 }
+
+TEST_CASE("zone store: ZenFS's finish threshold finishes a zone left with less, its class takes a new one (issue 44)",
+          "[apps][zns]") {
+  ZoneStore zs(small_zones(), 2, 25);  // capacity 48: finish a zone with fewer than 12 units left
+  std::vector<Extent> a;
+  zs.append(1, 0, 30, 1, a);  // 18 left: stays active
+  CHECK(zs.take_finished().empty());
+  CHECK(zs.written_active_zone(1) == 0);
+  zs.append(1, 30, 10, 1, a);  // 8 left: finished
+  CHECK(zs.take_finished() == std::vector<uint64_t>{0});
+  CHECK(zs.finishes() == 1);
+  CHECK(zs.full_zones() == 1);
+  CHECK(zs.written_active_zone(1) == ZoneStore::kNoZone);
+  a.clear();
+  zs.append(1, 40, 5, 1, a);  // a new zone, at its start
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].start == 64);
+  CHECK(zs.check() == "");
+  std::vector<uint64_t> resets;
+  zs.remove(1, resets);  // the finished zone's data all died: it is reset
+  CHECK(resets == std::vector<uint64_t>{0});
+  CHECK(zs.check() == "");
+}
