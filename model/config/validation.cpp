@@ -144,6 +144,7 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
                       std::to_string(gc.free_blocks) + "), got " + std::to_string(gc.urgent_free_blocks));
+  if (gc.fdp) return check_fdp_gc(gc, layout);
   if (gc.gc_first && !gc.superblock)  // FEMU's line GC; a die's GC job in block mode may chain victims to fill a page
     throw ConfigError("key 'ftl.gc_pacing': gc_first needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
                       "ftl.gc_unit=block");
@@ -179,6 +180,22 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
                       " user stream(s)" + (layout.gc_in_user ? "" : " + " + std::to_string(layout.gc) + " GC") +
                       ") and one more to start, at least " + std::to_string(writing + 1) + " (lines), got " +
                       std::to_string(kept));
+}
+
+// fdp.enabled: GC reclaims whole reclaim units (lines within the reclaim groups), each RU written by one write
+// pointer (striped over its RG's dies); a victim RU relocates into one GC RU, so one free RU per RG is kept for GC
+// and one more starts a collection.
+void check_fdp_gc(const GcParams& gc, const FrontierLayout& layout) {
+  if (gc.wear_level_spread)  // a victim is an RU there; wear levelling picks blocks
+    throw ConfigError("key 'ftl.wear_level_spread': static wear levelling picks blocks, and with fdp.enabled GC "
+                      "reclaims whole reclaim units; set ftl.wear_level_spread=0");
+  if (layout.map)
+    throw ConfigError("key 'ftl.mapping': fdp.enabled (GC of whole reclaim units) with translation pages on flash "
+                      "(ftl.mapping other than page, or map.protected_ratio below 1) is not supported yet");
+  if (gc.kept_free_blocks() < 2)
+    throw ConfigError("key 'ftl.gc_urgent_free_blocks': with fdp.enabled GC keeps a free reclaim unit per reclaim group "
+                      "for its copies and needs one more to start, at least 2 (RUs), got " +
+                      std::to_string(gc.kept_free_blocks()));
 }
 
 void check_victim_policy_name(const GcParams& gc) {

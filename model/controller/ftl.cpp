@@ -128,6 +128,7 @@ std::string Ftl::describe_state() const {
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
   if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
   s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
+  s += ";" + flush_.describe();
   return s;
 }
 

@@ -97,6 +97,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     stats_ = FtlStats();
     streams_.reset_stats();
     ftl_.blocks().reset_counts();
+    ftl_.reset_relocated_lines();
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   MapCache& map_cache() { return cache_; }
