@@ -133,6 +133,11 @@ class BlockManager {
   uint32_t line_blocks() const { return group_dies_ * depth_; }    // blocks of a line
   uint32_t group_of_die(uint32_t die) const { return die / group_dies_; }
   uint32_t line_of(uint32_t gblock) const { return line_id_[gblock]; }
+  uint32_t lines_per_group() const { return lines_per_group_; }
+  // Block i (< line_depth()) of `line` on `die` (a die of the line's group).
+  uint32_t line_block(uint32_t line, uint32_t die, uint32_t i) const {
+    return die * g_.blocks_per_die + (line % lines_per_group_) * depth_ + i;
+  }
   // Picks the group's next victim line for each of its dies to collect its blocks of; false if no line is a
   // candidate.
   bool start_line(uint32_t group = 0);
@@ -234,10 +239,7 @@ class BlockManager {
   void forget_filled(uint32_t group, uint32_t stream);  // drops the lines no die still writes or has to start
   void retire_oldest(uint32_t group, uint32_t stream);
   void retire_block(uint32_t die, uint32_t stream, uint32_t gblock);  // closes it where it is (retirement)
-  // Block i (< depth_) of `line` on `die`.
-  uint32_t line_block(uint32_t line, uint32_t die, uint32_t i) const {
-    return die * g_.blocks_per_die + (line % lines_per_group_) * depth_ + i;
-  }
+
   void close(uint32_t gblock);
   [[noreturn]] void underflow(uint32_t gblock) const;
 

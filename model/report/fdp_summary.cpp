@@ -43,6 +43,25 @@ nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, ui
           {"by_reclaim_group", per_rg}};
 }
 
+// Reclaim invariant: the blocks of an RU are erased together, so they share an erase count, but for the RUs being
+// reclaimed at the end (a scan of the dies' erase counts, at the end only). The RUs where they differ.
+uint64_t unevenly_erased_rus(PageFtl& ftl) {
+  const Geometry& g = ftl.geometry();
+  const BlockManager& blocks = ftl.blocks();
+  const uint32_t per = g.dies / blocks.line_groups();
+  uint64_t uneven = 0;
+  for (uint32_t line = 0; line < blocks.line_groups() * blocks.lines_per_group(); ++line) {
+    const uint32_t first = line / blocks.lines_per_group() * per;
+    const uint32_t n = ftl.die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
+    bool same = true;
+    for (uint32_t d = first; d < first + per && same; ++d)
+      for (uint32_t i = 0; i < blocks.line_depth() && same; ++i)
+        same = ftl.die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
+    uneven += !same;
+  }
+  return uneven;
+}
+
 }  // namespace
 
 nlohmann::json fdp_summary(Platform& p) {
@@ -86,6 +105,7 @@ nlohmann::json fdp_summary(Platform& p) {
     in_reclaim += blocks.lines_in_gc(rg);
     free_rus += blocks.free_lines(rg);
   }
+
   const uint64_t host_bytes = host_units * kUnitBytes;
   return {{"enabled", true},
           {"reclaim_groups", rgs},
@@ -102,7 +122,8 @@ nlohmann::json fdp_summary(Platform& p) {
            {{"rus_reclaimed", blocks.lines_erased()},
             {"rus_in_reclaim", in_reclaim},
             {"free_rus", free_rus},
-            {"rus_opened_by_shared_gc", shared_gc_rus}}},
+            {"rus_opened_by_shared_gc", shared_gc_rus},
+            {"rus_unevenly_erased", unevenly_erased_rus(ftl)}}},
           {"units_outside_reclaim_group", outside},
           {"events",
            {{"ru_not_fully_written", not_full},
