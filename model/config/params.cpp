@@ -367,6 +367,7 @@ Params read_params(const Config& c) {
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);
   p.reliability = read_reliability_params(c);
+  check_fdp_read_reclaim(p.fdp.enabled, p.reliability.on, p.reliability.reclaim_reads, p.reliability.reclaim_steps);
   p.power = read_power_params(c);
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);

@@ -130,7 +130,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                                  "or streams.internal=false");
   if (!known(stream_policy_names(), p.assign))
     make_stream_policy(p.assign, StreamContext(), keys::kStreamAssign);  // throws, naming the policies
-  if (p.assign != "single" && p.count == 0)
+  if (p.assign != "single" && p.assign != "fdp" && p.count == 0)  // (FDP with one RG and one RUH: a single stream)
     fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
@@ -196,6 +196,13 @@ void check_fdp_gc(const GcParams& gc, const FrontierLayout& layout) {
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': with fdp.enabled GC keeps a free reclaim unit per reclaim group "
                       "for its copies and needs one more to start, at least 2 (RUs), got " +
                       std::to_string(gc.kept_free_blocks()));
+}
+
+void check_fdp_read_reclaim(bool fdp, bool reliability, uint32_t reclaim_reads, uint32_t reclaim_steps) {
+  if (!fdp || !reliability || (reclaim_reads == 0 && reclaim_steps == 0)) return;
+  throw ConfigError(std::string("key '") + (reclaim_reads ? "reliability.reclaim_reads" : "reliability.reclaim_retry_steps") +
+                    "': read reclaim relocates single blocks, and with fdp.enabled GC reclaims whole reclaim units; "
+                    "set reliability.reclaim_reads=0 and reliability.reclaim_retry_steps=0");
 }
 
 void check_victim_policy_name(const GcParams& gc) {

@@ -149,6 +149,8 @@ TEST_CASE("fdp keys are validated and errors name the key", "[fdp][config]") {
   // Reclaim units are the GC unit: whole RUs per die, no block-level wear levelling, no translation pages on flash.
   CHECK_THAT(params_error({"fdp.enabled=true", "ftl.wear_level_spread=8"}), Contains("ftl.wear_level_spread"));
   CHECK_THAT(params_error({"fdp.enabled=true", "ftl.mapping=dftl"}), Contains("ftl.mapping"));
+  CHECK_THAT(params_error({"fdp.enabled=true", "reliability.model=rber", "reliability.reclaim_reads=1000"}),
+             Contains("reliability.reclaim_reads"));
   CHECK_THAT(params_error({"fdp.enabled=true", "ftl.gc_min_invalid=0.1", "ftl.gc_urgent_free_blocks=1"}),
              Contains("ftl.gc_urgent_free_blocks"));
   CHECK_THAT(params_error({"fdp.enabled=true", "streams.count=2", "streams.assign=manual"}), Contains("streams.count"));
@@ -174,6 +176,10 @@ TEST_CASE("fdp keys are validated and errors name the key", "[fdp][config]") {
   CHECK(fdp_ru_blocks_per_die(p.fdp, p.geometry) == 1);
   c.set("fdp.ruh_type=initially_isolated");
   CHECK(read_params(c).streams.gc == GcStreams::Shared);
+  Config one;  // one RG and one RUH: FDP's reclaim on a single stream
+  one.set("fdp.enabled=true");
+  one.set("fdp.ruhs=1");
+  CHECK(read_params(one).streams.user_streams() == 1);
   // An RU of k blocks on each die: k must divide the blocks of a die (RUs are whole).
   c.set("fdp.ru_bytes=" + std::to_string(2 * row));
   CHECK(fdp_ru_blocks_per_die(read_params(c).fdp, p.geometry) == 2);
