@@ -202,7 +202,7 @@ StreamParams read_stream_params(const Config& c) {
   const std::string life = c.s("stats.lifetimes");
   p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
   p.lifetime_shift = life == "all" ? 0 : 3;
-  apply_fdp_streams(read_fdp_params(c), c, c.s("ftl.gc_unit") == "superblock", p);
+  apply_fdp_streams(read_fdp_params(c), c, p);
   apply_zns_streams(read_zns_params(c), c, p);
   check_streams(p, internal, c.s("ftl.gc_unit") == "superblock", c.s("buffer.policy"));
   return p;
@@ -310,18 +310,22 @@ Params read_params(const Config& c) {
 
   p.streams = read_stream_params(c);
   p.fdp = read_fdp_params(c);
+  check_fdp(p.fdp, p.geometry, c.d("precondition.drive_writes"), c.b("precondition.fill"));
   p.gc = read_gc_params(c);
+  p.gc.fdp = p.fdp.enabled;
   p.buffer.bytes = c.u("buffer.bytes");
   p.buffer.policy = c.s("buffer.policy");
   const bool map_pages = map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio"));
   p.frontiers = frontier_layout(p.streams, map_pages);
   // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
-  // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data).
-  const uint32_t open = p.gc.superblock ? uint32_t(BlockManager::kOpenLines) : 1;
-  // A zoned namespace: its zones' open blocks are their capacity's (check_zns_capacity); the spare keeps the GC
-  // threshold, the GC frontier and any map frontier.
-  p.reserved_blocks_per_die = p.gc.kept_free_blocks() + open * (p.streams.zns ? 1 + (p.frontiers.map ? 1 : 0)
-                                                                               : fdp_frontiers_per_die(p.fdp, p.frontiers));
+  // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data; FDP: the
+  // threshold in RUs and an open RU per frontier, each its RU's blocks on the die). A zoned namespace: its zones'
+  // open blocks are their capacity's (check_zns_capacity); the spare keeps the GC threshold, the GC frontier and any
+  // map frontier.
+  const uint32_t open = p.gc.superblock && !p.fdp.enabled ? uint32_t(BlockManager::kOpenLines) : 1;
+  const uint32_t depth = p.fdp.enabled ? fdp_ru_blocks_per_die(p.fdp, p.geometry) : 1;
+  p.reserved_blocks_per_die = depth * (p.gc.kept_free_blocks() + open * (p.streams.zns ? 1 + (p.frontiers.map ? 1 : 0)
+                                                                                       : fdp_frontiers_per_die(p.fdp, p.frontiers)));
   p.slc = read_slc_params(c);
   check_slc(p.slc, p.geometry, p.gc, p.streams, p.fdp);
   p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
@@ -344,7 +348,6 @@ Params read_params(const Config& c) {
     p.precondition.fill = false;
     p.precondition.drive_writes = 0;
   }
-  check_fdp(p.fdp, p.geometry, p.gc.superblock, p.precondition.drive_writes, p.precondition.fill);
   p.streams.fdp_ru_bytes = p.fdp.enabled ? fdp_ru_bytes(p.fdp, p.geometry) : 0;
   p.host_queues = uint32_t(c.i("host.queues"));
   p.host_queue_depth = uint32_t(c.i("host.queue_depth"));
@@ -365,6 +368,7 @@ Params read_params(const Config& c) {
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);
   p.reliability = read_reliability_params(c);
+  check_fdp_read_reclaim(p.fdp.enabled, p.reliability.on, p.reliability.reclaim_reads, p.reliability.reclaim_steps);
   p.power = read_power_params(c);
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);

@@ -45,6 +45,7 @@ struct GcParams {
   bool striped = false;               // ftl.write_pointer=striped: one write pointer per frontier over all dies
   bool gc_first = false;              // ftl.gc_pacing=gc_first: a collecting die takes no host writes
   uint32_t wear_level_spread = 0;     // ftl.wear_level_spread: static wear levelling past this spread (0 = off)
+  bool fdp = false;                   // fdp.enabled: GC reclaims whole reclaim units (lines within reclaim groups)
   // Blocks per die kept from data: with gc_min_invalid only the urgent ones.
   uint32_t kept_free_blocks() const { return min_invalid > 0 ? urgent_free_blocks : free_blocks; }
 };

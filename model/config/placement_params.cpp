@@ -28,7 +28,7 @@ FdpParams read_fdp_params(const Config& c) {
   return f;
 }
 
-void apply_fdp_streams(const FdpParams& f, const Config& c, bool superblock, StreamParams& s) {
+void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s) {
   if (!f.enabled) return;
   const char* const keys[][2] = {{"streams.count", "0"}, {"streams.assign", "single"}, {"streams.gc_stream", "shared"},
                                  {"streams.gc_frontier", "own"}, {"streams.internal", "auto"}};
@@ -44,7 +44,7 @@ void apply_fdp_streams(const FdpParams& f, const Config& c, bool superblock, Str
   s.fdp_rgs = f.reclaim_groups;
   s.fdp_ruhs = f.ruhs;
   s.gc = f.persistent ? GcStreams::PerStream : GcStreams::Shared;
-  s.gc_in_user = superblock;  // superblock GC: GC writes into the RUHs' own lines (docs/placement.md)
+  s.gc_in_user = false;  // relocated data goes to GC RUs (docs/placement.md)
   const std::string life = c.s("stats.lifetimes");
   s.lifetimes = life == "on" || life == "all" || (life == "auto" && s.count > 0);
 }
@@ -54,13 +54,15 @@ uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g) {
   return f.ru_bytes ? f.ru_bytes : row;
 }
 
-void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double precondition_writes, bool fill) {
+uint32_t fdp_ru_blocks_per_die(const FdpParams& f, const Geometry& g) {
+  const uint64_t row = uint64_t(g.units_per_block) * kUnitBytes * (g.dies / f.reclaim_groups);
+  return uint32_t(fdp_ru_bytes(f, g) / row);
+}
+
+void check_fdp(const FdpParams& f, const Geometry& g, double precondition_writes, bool fill) {
   if (!f.enabled) return;
   if (g.dies % f.reclaim_groups)
     fail("fdp.reclaim_groups", "expected a divisor of the " + std::to_string(g.dies) + " dies (an RG is a set of whole dies), got " +
-                                   std::to_string(f.reclaim_groups));
-  if (f.reclaim_groups > 1 && superblock)
-    fail("fdp.reclaim_groups", "superblock GC (ftl.gc_unit=superblock) makes lines across every die: one reclaim group only, got " +
                                    std::to_string(f.reclaim_groups));
   if (f.reclaim_groups > 1 && (precondition_writes > 0 || fill))
     fail("fdp.reclaim_groups", "the fast-forward precondition places units on dies by LPN, not by reclaim group: with " +
@@ -70,11 +72,18 @@ void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double pr
   if (f.ru_bytes % row)
     fail("fdp.ru_bytes", "expected 0 or a multiple of " + std::to_string(row) + " bytes (a block on each of the " +
                              std::to_string(g.dies / f.reclaim_groups) + " dies of a reclaim group), got " + std::to_string(f.ru_bytes));
+  // The RU is the unit of GC: a die's blocks make whole RUs.
+  const uint64_t depth = fdp_ru_bytes(f, g) / row;
+  if (g.blocks_per_die % depth)
+    fail("fdp.ru_bytes", "an RU of " + std::to_string(depth) + " blocks on each die of its reclaim group does not divide the " +
+                             std::to_string(g.blocks_per_die) + " blocks of a die (reclaim units are whole); expected " +
+                             std::to_string(row) + " bytes times a divisor of " + std::to_string(g.blocks_per_die) + ", got " +
+                             std::to_string(f.ru_bytes));
 }
 
 uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l) {
   if (!f.enabled || f.reclaim_groups == 1) return l.frontiers();
-  const uint32_t gc = l.gc_in_user ? 0 : (l.gc == 1 ? 1 : f.ruhs);
+  const uint32_t gc = l.gc == 1 ? 1 : f.ruhs;
   return f.ruhs + gc + (l.map ? 1 : 0);
 }
 

@@ -13,16 +13,17 @@ namespace ssdtlm {
 
 FdpParams read_fdp_params(const Config& c);
 // fdp.enabled: the streams FDP runs on (streams.* must be at their defaults): a user stream per (RG, RUH),
-// fdp's own assignment, GC streams by RUH type (superblock GC: persistently isolated GC writes into the
-// RUH's own frontier, as one write pointer per RUH).
-void apply_fdp_streams(const FdpParams& f, const Config& c, bool superblock, StreamParams& s);
-// fdp.reclaim_groups divides the dies (1 with superblock GC or a precondition); fdp.ru_bytes a multiple of
-// the RG's block row.
-void check_fdp(const FdpParams& f, const Geometry& g, bool superblock, double precondition_writes, bool fill);
+// fdp's own assignment, GC streams by RUH type (initially isolated: one GC stream whose RU in each RG takes the
+// relocated data of every RUH; persistently isolated: a GC stream, so a GC RU, per RUH).
+void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s);
+// fdp.reclaim_groups divides the dies (1 with a precondition); fdp.ru_bytes a multiple of the RG's block row
+// whose blocks per die divide the blocks of a die.
+void check_fdp(const FdpParams& f, const Geometry& g, double precondition_writes, bool fill);
 // Write frontiers a die can use (with several RGs a die writes only its RG's streams).
 uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l);
-// RU size in bytes (fdp.ru_bytes, or the derived one).
+// RU size in bytes (fdp.ru_bytes, or the derived one), and its blocks on each die of its RG.
 uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g);
+uint32_t fdp_ru_blocks_per_die(const FdpParams& f, const Geometry& g);
 
 // zns.*: read, and the layout on the geometry (zone size, capacity, zones, die groups, slots); checks its rules.
 ZnsParams read_zns_params(const Config& c);

@@ -164,7 +164,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                                  "or streams.internal=false");
   if (!known(stream_policy_names(), p.assign))
     make_stream_policy(p.assign, StreamContext(), keys::kStreamAssign);  // throws, naming the policies
-  if (p.assign != "single" && p.count == 0)
+  if (p.assign != "single" && p.assign != "fdp" && p.count == 0)  // (FDP with one RG and one RUH: a single stream)
     fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
@@ -178,6 +178,7 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   if (min_invalid && gc.urgent_free_blocks > gc.free_blocks)
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
                       std::to_string(gc.free_blocks) + "), got " + std::to_string(gc.urgent_free_blocks));
+  if (gc.fdp) return check_fdp_gc(gc, layout);
   if (gc.gc_first && !gc.superblock)  // FEMU's line GC; a die's GC job in block mode may chain victims to fill a page
     throw ConfigError("key 'ftl.gc_pacing': gc_first needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
                       "ftl.gc_unit=block");
@@ -213,6 +214,29 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
                       " user stream(s)" + (layout.gc_in_user ? "" : " + " + std::to_string(layout.gc) + " GC") +
                       ") and one more to start, at least " + std::to_string(writing + 1) + " (lines), got " +
                       std::to_string(kept));
+}
+
+// fdp.enabled: GC reclaims whole reclaim units (lines within the reclaim groups), each RU written by one write
+// pointer (striped over its RG's dies); a victim RU relocates into one GC RU, so one free RU per RG is kept for GC
+// and one more starts a collection.
+void check_fdp_gc(const GcParams& gc, const FrontierLayout& layout) {
+  if (gc.wear_level_spread)  // a victim is an RU there; wear levelling picks blocks
+    throw ConfigError("key 'ftl.wear_level_spread': static wear levelling picks blocks, and with fdp.enabled GC "
+                      "reclaims whole reclaim units; set ftl.wear_level_spread=0");
+  if (layout.map)
+    throw ConfigError("key 'ftl.mapping': fdp.enabled (GC of whole reclaim units) with translation pages on flash "
+                      "(ftl.mapping other than page, or map.protected_ratio below 1) is not supported yet");
+  if (gc.kept_free_blocks() < 2)
+    throw ConfigError("key 'ftl.gc_urgent_free_blocks': with fdp.enabled GC keeps a free reclaim unit per reclaim group "
+                      "for its copies and needs one more to start, at least 2 (RUs), got " +
+                      std::to_string(gc.kept_free_blocks()));
+}
+
+void check_fdp_read_reclaim(bool fdp, bool reliability, uint32_t reclaim_reads, uint32_t reclaim_steps) {
+  if (!fdp || !reliability || (reclaim_reads == 0 && reclaim_steps == 0)) return;
+  throw ConfigError(std::string("key '") + (reclaim_reads ? "reliability.reclaim_reads" : "reliability.reclaim_retry_steps") +
+                    "': read reclaim relocates single blocks, and with fdp.enabled GC reclaims whole reclaim units; "
+                    "set reliability.reclaim_reads=0 and reliability.reclaim_retry_steps=0");
 }
 
 void check_victim_policy_name(const GcParams& gc) {

@@ -50,6 +50,10 @@ void check_streams(const StreamParams& s, const std::string& internal, bool supe
 // (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,
 // map.protected_ratio).
 void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies);
+// fdp.enabled: GC of whole reclaim units (check_gc calls it).
+void check_fdp_gc(const GcParams& gc, const FrontierLayout& layout);
+// reliability.reclaim_*: read reclaim (block victims) is refused with fdp.enabled.
+void check_fdp_read_reclaim(bool fdp, bool reliability, uint32_t reclaim_reads, uint32_t reclaim_steps);
 // slc.*: a native mode of several bits per cell, block GC, no zones or FDP, a static size when static.
 void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
                const FdpParams& fdp);

@@ -17,8 +17,11 @@ void BlockManager::snapshot(SnapshotArchive& a) {
   a.io_all(gc_reserve_, blocks_, ring_, free_, frontier_, total_free_);
   victim_->snapshot(a);
   if (lines_) {
+    a.expect(groups_, "line groups");
+    a.expect(depth_, "line depth");
     line_victim_->snapshot(a);
-    a.io_all(line_, free_lines_, seq_, taken_, started_, start_base_, line_started_, line_taken_, lines_in_gc_);
+    a.io_all(line_, free_lines_, seq_, taken_, started_, start_base_, line_started_, line_taken_, lines_in_gc_,
+             lines_in_gc_total_, lines_opened_, lines_cut_, lines_erased_);
   }
   a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_,
            stripe_next_);
@@ -39,6 +42,7 @@ BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std:
   for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();
   close_seq_.assign(blocks_.size(), 0);
+  group_dies_ = g.dies;  // one group of every die until enable_lines says otherwise
 }
 
 uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
@@ -51,34 +55,42 @@ uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
     total_free_.fetch_sub(1, std::memory_order_relaxed);
     return b;
   }
-  // The die's block of the frontier's next line, opening that line if no other die has yet.
-  Seq& q = seq_[stream];
+  return open_line(die, stream);
+}
+
+uint32_t BlockManager::open_line(uint32_t die, uint32_t stream) {
+  // The die's next block of the frontier's lines in its group, opening a line if no other die has yet.
+  const uint32_t group = group_of_die(die);
+  Seq& q = seq_[size_t(group) * streams_ + stream];
   uint64_t& t = taken_[size_t(die) * streams_ + stream];
-  if (t == q.base + q.lines.size()) {
-    if (free_lines_.empty()) return kInvalid;
-    forget_filled(stream);
-    if (q.lines.size() >= kOpenLines) retire_oldest(stream);
-    const uint32_t line = free_lines_.front();
-    free_lines_.pop_front();
+  if (t == (q.base + q.lines.size()) * depth_) {
+    std::deque<uint32_t>& free = free_lines_[group];
+    if (free.empty()) return kInvalid;
+    forget_filled(group, stream);
+    if (q.lines.size() >= kOpenLines) retire_oldest(group, stream);
+    const uint32_t line = free.front();
+    free.pop_front();
     line_[line].state = BlockState::Open;
     q.lines.push_back(line);
+    ++lines_opened_[size_t(group) * streams_ + stream];
   }
-  const uint32_t b = die * g_.blocks_per_die + q.lines[size_t(t - q.base)];
+  const uint32_t b = line_block(q.lines[size_t(t / depth_ - q.base)], die, uint32_t(t % depth_));
   ++t;
   return b;
 }
 
 uint32_t BlockManager::line_gc_die(uint32_t d, uint32_t frontier) const {
   if (!line_ahead(d, frontier)) return d;
-  const Seq& q = seq_[frontier];
-  const uint64_t end = q.base + q.lines.size();
+  const uint32_t group = group_of_die(d);
+  const Seq& q = seq_[size_t(group) * streams_ + frontier];
+  const uint64_t end = (q.base + q.lines.size()) * depth_;  // blocks of the open lines, per die
   uint32_t behind = d;
   uint64_t least = ~uint64_t(0);
-  for (uint32_t e = 0; e < g_.dies; ++e) {  // rare: once per block a leading die fills
+  for (uint32_t e = group * group_dies_; e < (group + 1) * group_dies_; ++e) {  // rare: once per block a die fills
     const size_t k = size_t(e) * streams_ + frontier;
     const uint32_t f = frontier_[k];
     if (f == kInvalid && taken_[k] >= end) continue;  // no room in the open lines
-    // Pages written into the frontier's lines so far (its open block's, or up to the lines it has taken).
+    // Pages written into the frontier's lines so far (its open block's, or up to the blocks it has taken).
     const uint64_t written = f != kInvalid ? (taken_[k] - 1) * g_.pages_per_block + blocks_[f].next_page
                                            : taken_[k] * g_.pages_per_block;
     if (written < least) {
@@ -89,13 +101,13 @@ uint32_t BlockManager::line_gc_die(uint32_t d, uint32_t frontier) const {
   return behind;
 }
 
-void BlockManager::forget_filled(uint32_t stream) {
-  // A die is in the line before the next it would take while its frontier block is open.
-  Seq& q = seq_[stream];
+void BlockManager::forget_filled(uint32_t group, uint32_t stream) {
+  // A die is in the line of the block before the next it would take while its frontier block is open.
+  Seq& q = seq_[size_t(group) * streams_ + stream];
   uint64_t low = q.base + q.lines.size();
-  for (uint32_t d = 0; d < g_.dies; ++d) {
+  for (uint32_t d = group * group_dies_; d < (group + 1) * group_dies_; ++d) {
     const size_t i = size_t(d) * streams_ + stream;
-    low = std::min(low, taken_[i] - (frontier_[i] != kInvalid ? 1 : 0));
+    low = std::min(low, (taken_[i] - (frontier_[i] != kInvalid ? 1 : 0)) / depth_);
   }
   while (q.base < low) {
     q.lines.pop_front();
@@ -118,7 +130,10 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   Block& blk = blocks_[b];
   uint32_t page = blk.next_page++;
   ++blk.inflight;
-  if (striped_) stripe_next_[stream] = die + 1 == g_.dies ? 0 : die + 1;  // the write pointer moves on
+  if (striped_) {  // the write pointer moves on over the dies (of the die's group)
+    const uint32_t group = lines_ ? group_of_die(die) : 0, first = group * group_dies_;
+    stripe_next_[size_t(group) * streams_ + stream] = die + 1 == first + group_dies_ ? first : die + 1;
+  }
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
   if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
     blk.next_page = uint16_t(g_.pages_per_block);
@@ -127,31 +142,37 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   return (b * g_.pages_per_block + page) * g_.units_per_page;
 }
 
-void BlockManager::retire_oldest(uint32_t stream) {
-  // Every die still writing its block of the frontier's oldest line (or yet to start it) leaves it now:
-  // the block is closed with its remaining pages unwritten, so the line can fill and become a candidate.
-  Seq& q = seq_[stream];
+void BlockManager::retire_oldest(uint32_t group, uint32_t stream) {
+  // Every die still writing its blocks of the frontier's oldest line (or yet to start them) leaves them now:
+  // each block is closed with its remaining pages unwritten, so the line can fill and become a candidate.
+  Seq& q = seq_[size_t(group) * streams_ + stream];
   const uint32_t line = q.lines.front();
-  for (uint32_t d = 0; d < g_.dies; ++d) {
+  const uint64_t cut_before = retired_units_;
+  for (uint32_t d = group * group_dies_; d < (group + 1) * group_dies_; ++d) {
     uint64_t& t = taken_[size_t(d) * streams_ + stream];
     uint32_t& f = frontier_[size_t(d) * streams_ + stream];
-    const uint32_t b = d * g_.blocks_per_die + line;
-    if (t == q.base) {  // never started: an empty block, closed as it is (GC erases it with the line)
-      ++t;
-      blocks_[b].state = BlockState::Open;
-    } else if (f != b) {
-      continue;  // the die has moved past it
-    } else {
+    if (f != kInvalid && line_id_[f] == line) {
+      const uint32_t b = f;
       f = kInvalid;
+      retire_block(d, stream, b);
     }
-    Block& blk = blocks_[b];
-    if (blk.next_page < g_.pages_per_block) ++cut_[size_t(d) * streams_ + stream];
-    retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
-    blk.next_page = uint16_t(g_.pages_per_block);
-    if (blk.inflight == 0) close(b);  // else the last program in flight closes it
+    for (; t < (q.base + 1) * depth_; ++t) {  // never started: empty blocks, closed as they are (erased with the line)
+      const uint32_t b = line_block(line, d, uint32_t(t % depth_));
+      blocks_[b].state = BlockState::Open;
+      retire_block(d, stream, b);
+    }
   }
+  if (retired_units_ != cut_before) ++lines_cut_[size_t(group) * streams_ + stream];
   q.lines.pop_front();
   ++q.base;
+}
+
+void BlockManager::retire_block(uint32_t d, uint32_t stream, uint32_t b) {
+  Block& blk = blocks_[b];
+  if (blk.next_page < g_.pages_per_block) ++cut_[size_t(d) * streams_ + stream];
+  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
+  blk.next_page = uint16_t(g_.pages_per_block);
+  if (blk.inflight == 0) close(b);  // else the last program in flight closes it
 }
 
 bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {
@@ -197,56 +218,101 @@ void BlockManager::close(uint32_t b) {
     victim_->insert(b, blocks_[b].valid);
     return;
   }
-  const uint32_t line = g_.block_in_die(b);
+  const uint32_t line = line_id_[b];
   Line& l = line_[line];
-  if (++l.closed == g_.dies) {  // every die's block is full: the line is a candidate
+  if (++l.closed == line_blocks()) {  // every block of the line is full: the line is a candidate
     l.state = BlockState::Full;
     line_victim_->insert(line, l.valid);
   }
 }
 
-void BlockManager::enable_lines(const std::string& victim_policy, const std::string& key) {
+void BlockManager::enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups,
+                                uint32_t depth) {
+  if (groups == 0 || g_.dies % groups || depth == 0 || g_.blocks_per_die % depth)
+    throw std::logic_error("lines: " + std::to_string(groups) + " groups of depth " + std::to_string(depth) +
+                           " do not divide " + std::to_string(g_.dies) + " dies of " + std::to_string(g_.blocks_per_die) +
+                           " blocks");
   lines_ = true;
-  line_g_ = g_.lines();
+  groups_ = groups;
+  group_dies_ = g_.dies / groups;
+  depth_ = depth;
+  lines_per_group_ = g_.blocks_per_die / depth;
+  line_g_ = g_.lines(groups, depth);
   line_victim_ = make_victim_policy(victim_policy, line_g_, key);
-  line_.assign(g_.blocks_per_die, Line());
-  free_lines_.clear();
-  for (uint32_t l = 0; l < g_.blocks_per_die; ++l) free_lines_.push_back(l);
-  seq_.assign(streams_, Seq());
+  line_.assign(size_t(groups) * lines_per_group_, Line());
+  line_id_.resize(blocks_.size());
+  for (uint32_t b = 0; b < line_id_.size(); ++b)
+    line_id_[b] = group_of_die(g_.die_of_gblock(b)) * lines_per_group_ + g_.block_in_die(b) / depth;
+  free_lines_.assign(groups, std::deque<uint32_t>());
+  for (uint32_t k = 0; k < groups; ++k)
+    for (uint32_t l = 0; l < lines_per_group_; ++l) free_lines_[k].push_back(k * lines_per_group_ + l);
+  seq_.assign(size_t(groups) * streams_, Seq());
   taken_.assign(size_t(g_.dies) * streams_, 0);
+  started_.assign(groups, std::deque<uint32_t>());
+  start_base_.assign(groups, 0);
+  line_started_.assign(groups, 0);
   line_taken_.assign(g_.dies, 0);
+  lines_in_gc_.assign(groups, 0);
+  lines_opened_.assign(size_t(groups) * streams_, 0);
+  lines_cut_.assign(size_t(groups) * streams_, 0);
+  set_striped(striped_);
 }
 
-bool BlockManager::start_line() {
+void BlockManager::set_striped(bool on) {
+  striped_ = on;
+  stripe_next_.assign(on ? size_t(groups_) * streams_ : 0, 0);
+  for (size_t i = 0; i < stripe_next_.size(); ++i) stripe_next_[i] = uint32_t(i / streams_) * group_dies_;
+}
+
+uint64_t BlockManager::total_free_blocks() const {
+  if (!lines_) return total_free_.load(std::memory_order_relaxed);
+  uint64_t n = 0;
+  for (const auto& f : free_lines_) n += f.size();
+  return n * line_blocks();
+}
+
+uint64_t BlockManager::open_line_units_left(uint32_t group, uint32_t frontier) const {
+  const Seq& q = seq_[size_t(group) * streams_ + frontier];
+  if (q.lines.empty()) return kInvalid;
+  uint64_t pages = 0;
+  for (uint32_t line : q.lines)
+    for (uint32_t d = group * group_dies_; d < (group + 1) * group_dies_; ++d)
+      for (uint32_t i = 0; i < depth_; ++i) pages += g_.pages_per_block - blocks_[line_block(line, d, i)].next_page;
+  return pages * g_.units_per_page;
+}
+
+bool BlockManager::start_line(uint32_t group) {
   declined_ = false;
-  if (worth_line_ != ~0u && free_lines_.size() >= urgent_) {
-    const uint32_t best = line_victim_->peek(0);
+  if (worth_line_ != ~0u && free_lines_[group].size() >= urgent_) {
+    const uint32_t best = line_victim_->peek(group);
     if (best != kInvalid && line_[best].valid > worth_line_) {
       declined_ = true;
       ++declines_;
       return false;
     }
   }
-  const uint32_t line = line_victim_->pick(0);
+  const uint32_t line = line_victim_->pick(group);
   if (line == kInvalid) return false;
   line_[line].state = BlockState::Victim;
-  started_.push_back(line);
-  ++line_started_;
-  ++lines_in_gc_;
+  started_[group].push_back(line);
+  ++line_started_[group];
+  ++lines_in_gc_[group];
+  ++lines_in_gc_total_;
   return true;
 }
 
 uint32_t BlockManager::next_line_block(uint32_t die) {
+  const uint32_t group = group_of_die(die);
   uint64_t& t = line_taken_[die];
-  if (t == line_started_) return kInvalid;
-  const uint32_t b = die * g_.blocks_per_die + started_[size_t(t - start_base_)];
+  if (t == line_started_[group] * depth_) return kInvalid;
+  const uint32_t b = line_block(started_[group][size_t(t / depth_ - start_base_[group])], die, uint32_t(t % depth_));
   blocks_[b].state = BlockState::Victim;
   ++t;
-  uint64_t low = t;
-  for (uint32_t d = 0; d < g_.dies; ++d) low = std::min(low, line_taken_[d]);
-  while (start_base_ < low) {
-    started_.pop_front();
-    ++start_base_;
+  uint64_t low = t / depth_;  // the lines every die of the group has taken all its blocks of
+  for (uint32_t d = group * group_dies_; d < (group + 1) * group_dies_; ++d) low = std::min(low, line_taken_[d] / depth_);
+  while (start_base_[group] < low) {
+    started_[group].pop_front();
+    ++start_base_[group];
   }
   return b;
 }
@@ -312,12 +378,15 @@ void BlockManager::erased(uint32_t b) {
   blk.state = BlockState::Free;
   blk.next_page = 0;
   if (slc_ && slc_->is_slc(b) && slc_->erased(b)) return;  // a static SLC block: back to the cache's own
-  if (lines_) {  // the line is free once every die's block is
-    Line& l = line_[g_.block_in_die(b)];
-    if (++l.erased == g_.dies) {
+  if (lines_) {  // the line is free once every block of it is
+    const uint32_t line = line_id_[b], group = group_of_die(g_.die_of_gblock(b));
+    Line& l = line_[line];
+    if (++l.erased == line_blocks()) {
       l = Line();
-      free_lines_.push_back(g_.block_in_die(b));
-      --lines_in_gc_;
+      free_lines_[group].push_back(line);
+      --lines_in_gc_[group];
+      --lines_in_gc_total_;
+      ++lines_erased_;
     }
     return;
   }

@@ -14,6 +14,12 @@
 // unevenly (a die's GC copies stay in the die), so a frontier keeps at most kOpenLines lines open: the die
 // that would open one more retires the oldest, closing the other dies' blocks of it where they are. To keep that
 // rare, a die a whole line ahead (line_ahead) sends its GC copies (line_gc_die) and host pages to a die behind.
+//
+// FDP reclaim units (enable_lines with groups and depth; docs/placement.md): the dies form `groups` groups of
+// consecutive dies (the reclaim groups) and a line is `depth` blocks on every die of one group (a reclaim unit,
+// fdp.ru_bytes): line r of group k holds blocks r * depth .. r * depth + depth - 1 of each of the group's dies.
+// Each group has its own free lines, victim lines (the victim policy's "dies" are the groups) and GC, and a
+// frontier opens lines of the group of the die that writes. With one group of depth 1 this is superblock mode.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -58,26 +64,24 @@ class BlockManager {
   uint32_t allocate_page(uint32_t die, uint32_t stream);
   // ftl.write_pointer=striped: each frontier's pages go to the dies in turn, channel first (FEMU bbssd's one
   // write pointer); stripe_die is the die of its next page, and allocate_page moves it on.
-  void set_striped(bool on) {
-    striped_ = on;
-    stripe_next_.assign(on ? streams_ : 0, 0);
-  }
+  // With line groups (FDP), each frontier has a write pointer per group, moving over the group's dies.
+  void set_striped(bool on);
   bool striped() const { return striped_; }
   // Superblock mode with per-die write pointers: the die a GC copy read on die d is programmed on. It stays on d
   // unless d would have to open one more line for the frontier while kOpenLines are open (which retires the
-  // oldest and cuts the blocks of the dies behind): then it goes to the die furthest behind in the frontier's
-  // open lines (issue 44: without it lines filled so unevenly that retirement wasted 15 % of the flash
+  // oldest and cuts the blocks of the dies behind): then it goes to the die of its group furthest behind in the
+  // frontier's open lines (issue 44: without it lines filled so unevenly that retirement wasted 15 % of the flash
   // written and GC starved the host on the default drive).
   uint32_t line_gc_die(uint32_t d, uint32_t frontier) const;
   // Superblock mode: would die's next page of the frontier open one more line while kOpenLines are open (and so
   // retire the oldest)? Host flushes go to other dies while some may take them (FlushScheduler::pick_die).
   bool line_ahead(uint32_t d, uint32_t frontier) const {
-    if (!lines_) return false;
+    if (!lines_ || striped_) return false;
     const size_t i = size_t(d) * streams_ + frontier;
-    const Seq& q = seq_[frontier];
-    return frontier_[i] == kInvalid && taken_[i] >= q.base + q.lines.size() && q.lines.size() >= kOpenLines;
+    const Seq& q = seq_[size_t(group_of_die(d)) * streams_ + frontier];
+    return frontier_[i] == kInvalid && taken_[i] >= (q.base + q.lines.size()) * depth_ && q.lines.size() >= kOpenLines;
   }
-  uint32_t stripe_die(uint32_t stream) const { return stripe_next_[stream]; }
+  uint32_t stripe_die(uint32_t stream, uint32_t group = 0) const { return stripe_next_[size_t(group) * streams_ + stream]; }
   // Would allocate_page open a new block?
   bool frontier_full(uint32_t die, uint32_t stream) const {
     return frontier_[size_t(die) * streams_ + stream] == kInvalid;
@@ -92,9 +96,10 @@ class BlockManager {
     Block& blk = blocks_[b];
     blk.valid += n;
     if (lines_) {
-      Line& l = line_[g_.block_in_die(b)];
+      const uint32_t line = line_id_[b];
+      Line& l = line_[line];
       l.valid += n;
-      if (l.state == BlockState::Full) line_victim_->update(g_.block_in_die(b), l.valid - n, l.valid);
+      if (l.state == BlockState::Full) line_victim_->update(line, l.valid - n, l.valid);
     } else if (blk.state == BlockState::Full) {
       victim_->update(b, blk.valid - n, blk.valid);
     }
@@ -104,9 +109,10 @@ class BlockManager {
     if (blk.valid < n) underflow(b);
     blk.valid -= n;
     if (lines_) {
-      Line& l = line_[g_.block_in_die(b)];
+      const uint32_t line = line_id_[b];
+      Line& l = line_[line];
       l.valid -= n;
-      if (l.state == BlockState::Full) line_victim_->update(g_.block_in_die(b), l.valid + n, l.valid);
+      if (l.state == BlockState::Full) line_victim_->update(line, l.valid + n, l.valid);
     } else if (blk.state == BlockState::Full) {
       victim_->update(b, blk.valid + n, blk.valid);
     }
@@ -133,17 +139,40 @@ class BlockManager {
   uint64_t declines() const { return declines_; }
   void erased(uint32_t gblock);
 
-  // Superblock mode: lines, victim lines chosen by the named victim policy over Geometry::lines().
-  void enable_lines(const std::string& victim_policy, const std::string& key);
+  // Superblock mode: lines, victim lines chosen by the named victim policy over Geometry::lines(groups, depth);
+  // groups and depth > 1 for FDP's reclaim units (above). groups must divide the dies and depth the blocks per die.
+  void enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups = 1, uint32_t depth = 1);
   bool lines() const { return lines_; }
-  // Picks the next victim line for every die to collect its block of; false if no line is a candidate.
-  bool start_line();
-  // The die's block of the oldest started victim line it has not collected yet, or kInvalid.
+  uint32_t line_groups() const { return groups_; }
+  uint32_t line_depth() const { return depth_; }                   // blocks of a line on each die of its group
+  uint32_t line_blocks() const { return group_dies_ * depth_; }    // blocks of a line
+  uint32_t group_of_die(uint32_t die) const { return die / group_dies_; }
+  uint32_t line_of(uint32_t gblock) const { return line_id_[gblock]; }
+  uint32_t lines_per_group() const { return lines_per_group_; }
+  // Block i (< line_depth()) of `line` on `die` (a die of the line's group).
+  uint32_t line_block(uint32_t line, uint32_t die, uint32_t i) const {
+    return die * g_.blocks_per_die + (line % lines_per_group_) * depth_ + i;
+  }
+  // Picks the group's next victim line for each of its dies to collect its blocks of; false if no line is a
+  // candidate.
+  bool start_line(uint32_t group = 0);
+  // The die's next block of the oldest started victim line (of its group) it has not collected yet, or kInvalid.
   uint32_t next_line_block(uint32_t die);
-  bool line_pending(uint32_t die) const { return lines_ && line_taken_[die] < line_started_; }
-  uint32_t free_lines() const { return uint32_t(free_lines_.size()); }
-  uint32_t lines_in_gc() const { return lines_in_gc_; }  // victim lines not yet free again
+  bool line_pending(uint32_t die) const {
+    return lines_ && line_taken_[die] < line_started_[group_of_die(die)] * depth_;
+  }
+  uint32_t free_lines(uint32_t group = 0) const { return uint32_t(free_lines_[group].size()); }
+  uint32_t lines_in_gc() const { return lines_in_gc_total_; }  // victim lines not yet free again, all groups
+  uint32_t lines_in_gc(uint32_t group) const { return lines_in_gc_[group]; }
   uint32_t line_valid(uint32_t line) const { return line_[line].valid; }
+  // Units the frontier may still program in the lines it holds open in the group (FDP: the Reclaim Unit
+  // Available Media Writes of the reclaim unit handle's RU in that reclaim group), or kInvalid with none open.
+  uint64_t open_line_units_left(uint32_t group, uint32_t frontier) const;
+  // Per (group, frontier): lines opened, and lines closed with pages left unwritten (retirement); lines erased
+  // whole, all groups; since reset_counts.
+  uint64_t lines_opened(uint32_t group, uint32_t frontier) const { return lines_opened_[size_t(group) * streams_ + frontier]; }
+  uint64_t lines_cut(uint32_t group, uint32_t frontier) const { return lines_cut_[size_t(group) * streams_ + frontier]; }
+  uint64_t lines_erased() const { return lines_erased_; }
   // A frontier keeps at most this many lines open: a die about to open one more first retires the oldest,
   // closing the blocks other dies have not filled (dies progress unevenly: GC copies stay in their die).
   static constexpr size_t kOpenLines = 2;
@@ -164,12 +193,14 @@ class BlockManager {
   void reset_counts() {
     std::fill(opened_.begin(), opened_.end(), 0);
     std::fill(cut_.begin(), cut_.end(), 0);
+    std::fill(lines_opened_.begin(), lines_opened_.end(), 0);
+    std::fill(lines_cut_.begin(), lines_cut_.end(), 0);
+    lines_erased_ = 0;
   }
 
-  uint32_t free_blocks(uint32_t die) const { return lines_ ? uint32_t(free_lines_.size()) : free_[die].count; }
-  uint64_t total_free_blocks() const {
-    return lines_ ? uint64_t(free_lines_.size()) * g_.dies : total_free_.load(std::memory_order_relaxed);
-  }
+  // Superblock mode: the free lines of the die's group.
+  uint32_t free_blocks(uint32_t die) const { return lines_ ? free_lines(group_of_die(die)) : free_[die].count; }
+  uint64_t total_free_blocks() const;
   uint32_t valid(uint32_t gblock) const { return blocks_[gblock].valid; }
   // Blocks closed so far, and the count when gblock last closed (power-loss recovery: a block closed after a
   // map segment's write-back may hold updates that segment's flash copy lacks).
@@ -189,8 +220,10 @@ class BlockManager {
   bool can_allocate(uint32_t die, uint32_t frontier, uint32_t reserve) const {
     if (!frontier_full(die, frontier)) return true;
     if (!lines_) return free_[die].count > reserve;
-    const Seq& q = seq_[frontier];  // a line another die already opened for the frontier takes nothing
-    return taken_[size_t(die) * streams_ + frontier] < q.base + q.lines.size() || free_lines_.size() > reserve;
+    const uint32_t group = group_of_die(die);
+    const Seq& q = seq_[size_t(group) * streams_ + frontier];  // a line another die already opened takes nothing
+    return taken_[size_t(die) * streams_ + frontier] < (q.base + q.lines.size()) * depth_ ||
+           free_lines_[group].size() > reserve;
   }
   void prefetch(uint32_t gblock) const { __builtin_prefetch(&blocks_[gblock], 1); }
   // Saves or loads every block's state, the free lists, frontiers, lines and the victim policies
@@ -216,15 +249,18 @@ class BlockManager {
     uint32_t closed = 0, erased = 0;  // blocks full, blocks erased (of dies)
     BlockState state = BlockState::Free;
   };
-  struct Seq {  // lines a frontier has opened, oldest first; lines[i] is its (base + i)-th
+  struct Seq {  // lines a frontier has opened in a group, oldest first; lines[i] is its (base + i)-th
     std::deque<uint32_t> lines;
     uint64_t base = 0;
     void snapshot(SnapshotArchive& a);
   };
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
   uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid
-  void forget_filled(uint32_t stream);  // drops the lines no die still writes or has to start
-  void retire_oldest(uint32_t stream);
+  uint32_t open_line(uint32_t die, uint32_t stream);  // lines: the die's next block of the frontier's lines
+  void forget_filled(uint32_t group, uint32_t stream);  // drops the lines no die still writes or has to start
+  void retire_oldest(uint32_t group, uint32_t stream);
+  void retire_block(uint32_t die, uint32_t stream, uint32_t gblock);  // closes it where it is (retirement)
+
   void close(uint32_t gblock);
   [[noreturn]] void underflow(uint32_t gblock) const;
 
@@ -241,19 +277,25 @@ class BlockManager {
   std::atomic<uint64_t> total_free_{0};  // dies may be worked on by parallel fast-forward workers
   // superblock mode
   bool lines_ = false;
+  uint32_t groups_ = 1, group_dies_ = 1, depth_ = 1, lines_per_group_ = 0;  // (enable_lines)
   Geometry line_g_;
   std::unique_ptr<VictimPolicy> line_victim_;
   std::vector<Line> line_;
-  std::deque<uint32_t> free_lines_;
-  std::vector<Seq> seq_;             // per frontier
-  std::vector<uint64_t> taken_;      // per (die, frontier): lines of the frontier's sequence it has used
-  std::deque<uint32_t> started_;     // victim lines in the order started; started_[i] is the (start_base_ + i)-th
-  uint64_t start_base_ = 0, line_started_ = 0;
-  std::vector<uint64_t> line_taken_;  // per die: started victim lines whose block it has taken
-  uint32_t lines_in_gc_ = 0;
+  std::vector<uint32_t> line_id_;    // per block: its line
+  std::vector<std::deque<uint32_t>> free_lines_;  // per group
+  std::vector<Seq> seq_;             // per (group, frontier)
+  std::vector<uint64_t> taken_;      // per (die, frontier): blocks of the frontier's sequence (of its group) it has used
+  // Per group: victim lines in the order started; started_[k][i] is the group's (start_base_[k] + i)-th.
+  std::vector<std::deque<uint32_t>> started_;
+  std::vector<uint64_t> start_base_, line_started_;
+  std::vector<uint64_t> line_taken_;  // per die: blocks of its group's started victim lines it has taken
+  std::vector<uint32_t> lines_in_gc_;  // per group
+  uint32_t lines_in_gc_total_ = 0;
   uint64_t retired_units_ = 0;
+  std::vector<uint64_t> lines_opened_, lines_cut_;  // per (group, frontier)
+  uint64_t lines_erased_ = 0;
   bool striped_ = false;
-  std::vector<uint32_t> stripe_next_;  // striped: per frontier, the die of its next page
+  std::vector<uint32_t> stripe_next_;  // striped: per (group, frontier), the die of its next page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;
   uint64_t declines_ = 0;

@@ -12,6 +12,8 @@
 namespace ssdtlm {
 
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
+  // FDP: the page goes where the RU's write pointer is, on the dies of the writer's reclaim group (one worker).
+  if (reclaim_units_) die = blocks_.stripe_die(blocks_.layout().user_frontier(stream), blocks_.group_of_die(die));
   if (gc_needed(die)) {
     // Collections that never bring the die out of GC (each frees what its copies take) would loop forever: a
     // configuration without room for its frontiers' open blocks or lines stops with a message instead.
@@ -75,7 +77,7 @@ void PageFtl::ff_merge_counters() {
 // ---------------------------------------------------------------- GC, executed at once
 
 bool PageFtl::ff_collect(uint32_t die) {
-  if (blocks_.lines()) return ff_collect_line();
+  if (blocks_.lines()) return ff_collect_line(blocks_.group_of_die(die));
   const uint32_t victim = gc_.next_victim(die, ff_counters_[die]);
   if (victim == kInvalid && blocks_.declined()) {
     ff_pad(die);
@@ -93,16 +95,19 @@ bool PageFtl::ff_collect(uint32_t die) {
   return true;
 }
 
-bool PageFtl::ff_collect_line() {
-  // A whole victim line at once, each die's block moved within the die (one worker: every die is touched).
-  if (!blocks_.start_line()) {
+bool PageFtl::ff_collect_line(uint32_t group) {
+  // A whole victim line of the group at once, each die's blocks moved within the die (FDP: to the dies of the GC
+  // frontier's write pointer) (one worker: every die is touched).
+  if (!blocks_.start_line(group)) {
     if (blocks_.declined()) return false;  // no line worth collecting yet (ftl.gc_min_invalid)
     // Every line is free or open: the configuration check should have refused it.
-    throw std::logic_error("GC found no victim line (" + std::to_string(blocks_.free_lines()) + " free)");
+    throw std::logic_error("GC found no victim line (" + std::to_string(blocks_.free_lines(group)) + " free)");
   }
-  for (uint32_t d = 0; d < g_.dies; ++d)
-    if (gc_.next_victim(d, ff_counters_[d]) != kInvalid) ff_collect_block(d);
-  for (uint32_t d = 0; d < g_.dies; ++d) ff_pad(d);  // every block of the line erases now
+  const uint32_t first = group * (g_.dies / blocks_.line_groups()), last = first + g_.dies / blocks_.line_groups();
+  for (uint32_t d = first; d < last; ++d)
+    for (uint32_t i = 0; i < blocks_.line_depth(); ++i)
+      if (gc_.next_victim(d, ff_counters_[d]) != kInvalid) ff_collect_block(d);
+  for (uint32_t d = first; d < last; ++d) ff_pad(d);  // every block of the line erases now
   return true;
 }
 

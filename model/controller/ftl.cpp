@@ -133,6 +133,7 @@ std::string Ftl::describe_state() const {
   if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
   if (zone_erase_.waiting()) s += "; zone resets waiting for their blocks' erases";
   s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
+  s += ";" + flush_.describe();
   return s;
 }
 

@@ -74,6 +74,10 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   WriteBuffer& buffer() { return *buffer_; }
   // After a power loss emptied buffer slots: take the writes waiting for room, and flush.
   void resume_after_power_loss() {
+    // Zoned: zones whose buffered units the loss dropped give their stream slots back (closing their blocks), and
+    // a reset waiting for those blocks may erase them now.
+    if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, ftl_.blocks(), false);
+    if (zone_erase_.waiting()) zone_erase_.kick();
     host_.admit_writes();
     flush_.pump();
     if (wave_) trace_sample();
@@ -97,6 +101,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     stats_ = FtlStats();
     streams_.reset_stats();
     ftl_.blocks().reset_counts();
+    ftl_.reset_relocated_lines();
   }
   uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets

@@ -26,8 +26,28 @@ FlushScheduler::FlushScheduler(Ftl& f)
     }
 }
 
+std::string FlushScheduler::describe() const {
+  std::string s;
+  const BlockManager& b = f_.ftl_.blocks();
+  for (uint32_t d = 0; d < f_.g_.dies; ++d)
+    s += " die " + std::to_string(d) + ": streams 0x" + std::to_string(die_streams_[d]) + " inflight " +
+         std::to_string(inflight_[d]) + " free " + std::to_string(b.free_blocks(d)) + ";";
+  if (b.striped())
+    for (uint32_t st = 0; st < f_.streams_.user_streams(); ++st)
+      s += " stream " + std::to_string(st) + " -> die " +
+           std::to_string(b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st))) +
+           (b.frontier_full(b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st)), st) ? " (full)" : "");
+  return s;
+}
+
 void FlushScheduler::refresh_all() {
   for (uint32_t d = 0; d < f_.g_.dies; ++d) refresh(d);
+}
+
+void FlushScheduler::refresh_group(uint32_t die) {
+  const BlockManager& b = f_.ftl_.blocks();
+  const uint32_t per = f_.g_.dies / b.line_groups(), first = b.group_of_die(die) * per;
+  for (uint32_t d = first; d < first + per; ++d) refresh(d);
 }
 
 void FlushScheduler::pump() {
@@ -82,6 +102,10 @@ uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
   // block to spare its host writes wait for GC.
   if (b.layout().gc_in_user && f_.ftl_.gc().die(d).active) return 0;
   uint64_t mask = 0;
+  if (f_.ftl_.reclaim_units()) {  // FDP: an open RU may have blocks left on the die besides its open one
+    for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(b.can_allocate(d, b.layout().user_frontier(s), b.gc_reserve())) << s;
+    return mask;
+  }
   for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(!b.frontier_full(d, b.layout().user_frontier(s))) << s;
   return mask;
 }
@@ -131,7 +155,8 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   const BlockManager& b = f_.ftl_.blocks();
   const ZnsNamespace* z = f_.streams_.zns();
   if (z || b.striped()) {
-    const uint32_t d = z ? z->stripe_die(uint16_t(stream)) : b.stripe_die(b.layout().user_frontier(stream));
+    const uint32_t d = z ? z->stripe_die(uint16_t(stream))
+                         : b.stripe_die(b.layout().user_frontier(stream), f_.streams_.params().rg_of(stream));
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
@@ -215,7 +240,8 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
   // The program itself cannot complete before its tPROG, so its wait count is complete by then.)
   f_.map_.updates(op.lpn, g.units_per_page, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Flush, &op, die}, &op.waits);
   f_.gc_.kick(die);
-  refresh(die);
+  if (ftl.reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
+  else refresh(die);
 }
 
 bool FlushScheduler::on_flush(FlashOp& op) {

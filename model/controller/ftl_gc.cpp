@@ -110,7 +110,8 @@ void GcDriver::issue(const GcPage& page) {
   for (uint32_t s = 0; s < page.n; ++s)
     if (page.lpn[s] != kInvalid) f_.ftl_.prefetch_map(page.lpn[s]);
   f_.send(op, gc_.die(page.src).data_ps);
-  f_.flush_.refresh(page.die);
+  if (f_.ftl_.reclaim_units() && op.page == 0) f_.flush_.refresh_group(page.die);  // a block opened: maybe a free RU taken
+  else f_.flush_.refresh(page.die);
 }
 
 void GcDriver::on_read(FlashOp& op) {
@@ -163,6 +164,8 @@ void GcDriver::on_erase(FlashOp& op) {
   --gc_.die(op.die).erases;
   if (f_.ftl_.gc_first() && lines_before && !f_.ftl_.blocks().lines_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
+  else if (f_.ftl_.reclaim_units() && f_.ftl_.blocks().lines_in_gc() != lines_before)
+    f_.flush_.refresh_group(op.die);  // an RU is free: every die of its reclaim group may take host writes again
   else
     f_.flush_.refresh(op.die);
   advance(op.die);

@@ -76,11 +76,15 @@ class FlushScheduler {
   void pump();                // flushes pages while the buffer should flush and dies may take them
   void refresh(uint32_t die);  // recompute whether the die may take a flush
   void refresh_all();
+  // FDP's reclaim units: the free RUs of a reclaim group decide what each of its dies may take, so a block opened
+  // (maybe an RU taken) or an RU freed refreshes every die of the group.
+  void refresh_group(uint32_t die);
   bool on_flush(FlashOp& op);  // false: the op is kept until its map work is done
   void release(FlashOp& op);   // the page and its map work landed: its buffer slots are free
   void start_phase() { flushing_ = true; }  // a held-writes flush begins
   bool flushing() const { return flushing_; }
   uint32_t pending() const { return flushes_pending_; }
+  std::string describe() const;  // per die: the user streams it may take now (a stuck run's account)
   // The next die, round robin from `cursor`, that may take a flush now and passes `ok`; kInvalid if none.
   template <class Ok>
   uint32_t next_flushable(uint32_t& cursor, Ok&& ok) const;

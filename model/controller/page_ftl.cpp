@@ -98,16 +98,18 @@ uint64_t PageFtl::host_programs() const {
 }
 
 uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
-  // The die's block of the victim line, or of a new one once the last is free again.
+  // The die's block of the victim line, or of a new one once the last is free again (lines of the die's group:
+  // FDP's reclaim group).
   uint32_t v = blocks_.next_line_block(die);
   bool started = false;
   uint64_t host = 0;  // host pages programmed, counted only when a line may start
-  if (v == kInvalid && blocks_.lines_in_gc() == 0) {
+  const uint32_t group = blocks_.group_of_die(die);
+  if (v == kInvalid && blocks_.lines_in_gc(group) == 0) {
     // ftl.gc_pacing=gc_first: FEMU's FTL thread runs one background do_gc per request, so above the forced
     // threshold (ftl.gc_urgent_free_blocks) a new line waits for a host write since the last one started.
     host = host_programs();
-    const bool waits = gc_first_ && blocks_.free_lines() >= gc_urgent_lines_ && host == host_at_line_;
-    started = !waits && blocks_.start_line();
+    const bool waits = gc_first_ && blocks_.free_lines(group) >= gc_urgent_lines_ && host == host_at_line_;
+    started = !waits && blocks_.start_line(group);
   }
   if (started) v = blocks_.next_line_block(die);
   if (v == kInvalid) return v;
@@ -115,7 +117,9 @@ uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
   if (!started) return v;
   // A configuration that cannot make progress: new lines keep holding only valid data, or keep being collected
   // while no host data is programmed (GC frees no more than its copies and the lines it retires take).
-  if (blocks_.line_valid(g_.block_in_die(v)) < g_.units_per_block * g_.dies)
+  const uint32_t valid = blocks_.line_valid(blocks_.line_of(v));
+  if (valid) ++relocated_lines_;  // FDP: a "media reallocated" event (the RU's valid data moves)
+  if (valid < g_.units_per_block * blocks_.line_blocks())
     full_lines_ = 0;
   else if (++full_lines_ > g_.blocks_per_die)
     throw std::logic_error("superblock GC finds only fully valid lines (no reclaimable space)");

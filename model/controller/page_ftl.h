@@ -124,8 +124,9 @@ class PageFtl {
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
   // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
   bool gc_short(uint32_t die, uint32_t pending) const {
-    return blocks_.lines() ? blocks_.free_lines() + blocks_.lines_in_gc() < gc_free_blocks_
-                           : blocks_.free_blocks(die) + pending < gc_free_blocks_;
+    if (!blocks_.lines()) return blocks_.free_blocks(die) + pending < gc_free_blocks_;
+    const uint32_t group = blocks_.group_of_die(die);
+    return blocks_.free_lines(group) + blocks_.lines_in_gc(group) < gc_free_blocks_;
   }
   // Superblock mode (ftl.gc_unit=superblock): lines as the unit of allocation and GC, one victim line at a
   // time; host writes leave a free line per GC stream (which the GC threshold must exceed). Call before use.
@@ -133,6 +134,20 @@ class PageFtl {
     blocks_.enable_lines(victim_policy, key);
     blocks_.set_gc_reserve(blocks_.layout().gc);
   }
+  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/placement.md): lines of `depth`
+  // blocks on every die of each of `groups` reclaim groups, each written by one write pointer per frontier over
+  // its group's dies (striped), so a reclaim unit handle has one open RU per group. A victim RU relocates into
+  // one GC frontier (its RUH's, or the shared one), so host writes leave one free RU per group for GC.
+  void set_reclaim_units(const std::string& victim_policy, const std::string& key, uint32_t groups, uint32_t depth) {
+    blocks_.set_striped(true);
+    blocks_.enable_lines(victim_policy, key, groups, depth);
+    blocks_.set_gc_reserve(1);
+    reclaim_units_ = true;
+  }
+  bool reclaim_units() const { return reclaim_units_; }
+  // Victim lines (RUs) started with valid units to relocate: FDP's "media reallocated" events.
+  uint64_t relocated_lines() const { return relocated_lines_; }
+  void reset_relocated_lines() { relocated_lines_ = 0; }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
   // ftl.gc_pacing=gc_first (FEMU bbssd): no die takes host writes while a line is in GC (FlushScheduler), and
   // with at least `urgent_lines` free lines a new line waits for a host write since the last (pick_line_block).
@@ -165,8 +180,10 @@ class PageFtl {
   // full and the die has no free block left; then another GC stream's open block with room (the units keep
   // their own stream tag). So GC finishes a victim it started with one free block however its units spread
   // over the streams (a victim holds at most a block's worth, and the block it opened last has room for it).
+  // (FDP: on the die of the GC frontier's write pointer.)
   uint32_t gc_target(uint32_t die, uint32_t k) const {
     const FrontierLayout& l = blocks_.layout();
+    if (reclaim_units_) die = blocks_.stripe_die(l.gc_frontier(k), blocks_.group_of_die(die));
     if (l.gc == 1 || blocks_.can_allocate(die, l.gc_frontier(k), 0)) return k;
     for (uint32_t j = 0; j < l.gc; ++j)
       if (!blocks_.frontier_full(die, l.gc_frontier(j))) return j;
@@ -285,7 +302,7 @@ class PageFtl {
   bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
   void ff_collect_block(uint32_t die);
   void ff_collect_map(uint32_t die);
-  bool ff_collect_line();  // superblock mode
+  bool ff_collect_line(uint32_t group);  // superblock mode (FDP: the reclaim group's lines)
   void ff_program_gc(const GcPage& page);
   void ff_pad(uint32_t die) { gc_.pad(die, ff_counters_[die], nullptr, [&](const GcPage& p) { ff_program_gc(p); }); }
   void ff_erase_ready(uint32_t die);
@@ -300,6 +317,7 @@ class PageFtl {
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
   bool gc_first_ = false;
+  bool reclaim_units_ = false;  // FDP's reclaim units (set_reclaim_units)
   uint32_t gc_urgent_lines_ = 0;  // gc_first: below this many free lines, lines follow each other (forced GC)
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
@@ -308,6 +326,7 @@ class PageFtl {
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   // Superblock mode: consecutive victim lines with no invalid unit; lines started since host data last landed.
   uint64_t full_lines_ = 0, host_at_line_ = 0, idle_lines_ = 0;
+  uint64_t relocated_lines_ = 0;  // victim lines started with valid data (reset_relocated_lines)
   FlashCounters counters_;
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;

@@ -6,13 +6,19 @@
 
 namespace ssdtlm {
 
-Geometry Geometry::lines() const {
+Geometry Geometry::lines() const { return lines(1, 1); }
+
+Geometry Geometry::lines(uint32_t groups, uint32_t depth) const {
   Geometry l = *this;
-  l.channels = l.dies_per_channel = l.dies = 1;
-  l.pages_per_block = pages_per_block * dies;
-  l.units_per_block = units_per_block * dies;
+  const uint32_t blocks = dies / groups * depth;  // blocks of a line
+  l.channels = l.dies = groups;
+  l.dies_per_channel = 1;
+  l.blocks_per_die = blocks_per_die / depth;
+  l.pages_per_block = pages_per_block * blocks;
+  l.units_per_block = units_per_block * blocks;
   l.by_unit_ = FastDiv(l.units_per_block);
   l.by_page_ = FastDiv(l.pages_per_block);
+  l.by_block_ = FastDiv(l.blocks_per_die);
   return l;
 }
 

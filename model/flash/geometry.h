@@ -44,6 +44,9 @@ struct Geometry {
   // Superblock lines (ftl.gc_unit=superblock) as a geometry of one die whose blocks are the lines: block b
   // of every die makes line b, of units_per_block x dies units. For line-level GC victim policies.
   Geometry lines() const;
+  // FDP reclaim units as lines: `groups` groups of consecutive dies (the reclaim groups), each a "die" of
+  // blocks_per_die / depth lines of `depth` blocks on every die of the group. lines(1, 1) == lines().
+  Geometry lines(uint32_t groups, uint32_t depth) const;
 
  private:
   // Divisors of the address decoding: units_per_page, units_per_block, pages_per_block, blocks_per_die.

@@ -53,7 +53,7 @@ void Ftl::trace(WaveTracer& w) {
     t->open_rus.resize(sp.fdp_rgs);
     for (uint32_t rg = 0; rg < sp.fdp_rgs; ++rg) {
       add(t->open_rus[rg], "fdp.rg" + std::to_string(rg) + ".open_rus", sp.fdp_ruhs, open_rus(rg),
-          "FDP: reclaim unit handles with an open reclaim unit (a block being written) on the reclaim group's dies");
+          "FDP: reclaim unit handles with an open reclaim unit (one with pages left to write) in the reclaim group");
       rus.rows.push_back({t->open_rus[rg].signal, 1});
     }
     group.groups.push_back(std::move(rus));
@@ -113,14 +113,11 @@ void Ftl::trace_sample() {
 uint32_t Ftl::open_rus(uint32_t rg) const {
   const StreamParams& sp = streams_.params();
   const BlockManager& b = ftl_.blocks();
-  const uint32_t per = g_.dies / sp.fdp_rgs;
   uint32_t n = 0;
-  for (uint32_t h = 0; h < sp.fdp_ruhs; ++h)
-    for (uint32_t d = rg * per; d < (rg + 1) * per; ++d)
-      if (!b.frontier_full(d, b.layout().user_frontier(rg * sp.fdp_ruhs + h))) {
-        ++n;
-        break;
-      }
+  for (uint32_t h = 0; h < sp.fdp_ruhs; ++h) {
+    const uint64_t left = b.open_line_units_left(rg, b.layout().user_frontier(rg * sp.fdp_ruhs + h));
+    n += left != kInvalid && left > 0;
+  }
   return n;
 }
 

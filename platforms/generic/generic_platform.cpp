@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/sim_time.h"
+#include "config/placement_params.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
@@ -28,9 +29,13 @@ GenericPlatform::GenericPlatform(const Params& p)
   page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(p.gc.victim, g_, keys::kGcVictim), p.gc.free_blocks,
                                         p.frontiers);
   page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
-  if (p.gc.superblock) page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
-  page_ftl_->set_gc_first(p.gc.gc_first, p.gc.urgent_free_blocks);
   page_ftl_->blocks().set_striped(p.gc.striped);
+  if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/placement.md)
+    page_ftl_->set_reclaim_units(p.gc.victim, keys::kGcVictim, p.fdp.reclaim_groups,
+                                 fdp_ru_blocks_per_die(p.fdp, p.geometry));
+  else if (p.gc.superblock)
+    page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
+  page_ftl_->set_gc_first(p.gc.gc_first, p.gc.urgent_free_blocks);
   if (p.slc.mode != SlcMode::None) page_ftl_->set_slc(std::make_unique<SlcCache>(g_, p.slc, p.gc.free_blocks));
   if (p.reliability.on) page_ftl_->set_reliability(std::make_unique<Reliability>(g_, p.reliability));
   if (p.gc.wear_level_spread) page_ftl_->set_wear_level(std::make_unique<WearLevel>(g_, p.gc.wear_level_spread));
@@ -38,8 +43,8 @@ GenericPlatform::GenericPlatform(const Params& p)
     const auto most_valid = [&](uint64_t units) {
       return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
     };
-    page_ftl_->blocks().set_worth(most_valid(g_.units_per_block), most_valid(uint64_t(g_.units_per_block) * g_.dies),
-                                  p.gc.urgent_free_blocks);
+    const uint64_t line_units = uint64_t(g_.units_per_block) * page_ftl_->blocks().line_blocks();
+    page_ftl_->blocks().set_worth(most_valid(g_.units_per_block), most_valid(line_units), p.gc.urgent_free_blocks);
   }
   page_ftl_->set_checker(checker_.get());  // preconditioning's GC checks its erases and copies too
   page_ftl_->set_mapping(make_map_cache(p.map.scheme, p.map.cache, keys::kMapping), p.map.pages_on_flash);

@@ -1,6 +1,8 @@
 // Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "config/config.h"
 #include "config/params.h"
 #include "controller/block_manager.h"
@@ -153,6 +155,70 @@ TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled 
   write(b, g, 0, 0);
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
   CHECK(b.retired_units() == 2);  // die 1's block of line 1: one page left unwritten
+}
+
+TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of dies, written striped, reclaimed whole",
+          "[controller][superblock][fdp]") {
+  // 4 dies x 4 blocks x 2 pages of one unit; 2 groups (dies 0-1, 2-3) of RUs of 2 blocks per die: RUs 0 and 1 in
+  // group 0 (blocks 0-1 and 2-3 of dies 0 and 1), RUs 2 and 3 in group 1; 8 units each.
+  Config c;
+  for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=4",
+                        "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
+    c.set(s);
+  const Geometry g = read_geometry(c, 0);
+  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
+  b.set_striped(true);
+  b.enable_lines("greedy", "ftl.gc_victim", 2, 2);
+  CHECK(b.line_blocks() == 4);
+  CHECK(b.free_lines(0) == 2);
+  CHECK(b.free_lines(1) == 2);
+  CHECK(b.free_blocks(3) == 2);  // a die's free blocks count its group's free RUs
+  CHECK(b.open_line_units_left(0, 0) == kInvalid);
+  // The frontier's write pointer moves over the group's dies: die 0, 1, 0, 1 (block 0 of each), then block 1.
+  auto put = [&](uint32_t group) {
+    const uint32_t die = b.stripe_die(0, group);
+    const uint32_t block = write(b, g, die, 0);
+    CHECK(b.group_of_die(die) == group);
+    return block;
+  };
+  std::vector<uint32_t> got;
+  for (int i = 0; i < 3; ++i) got.push_back(put(0));
+  CHECK(got == std::vector<uint32_t>{0 * 4 + 0, 1 * 4 + 0, 0 * 4 + 0});
+  CHECK(b.free_lines(0) == 1);
+  CHECK(b.free_lines(1) == 2);
+  CHECK(b.open_line_units_left(0, 0) == 5);
+  for (int i = 0; i < 5; ++i) got.push_back(put(0));
+  CHECK(got[4] == 0 * 4 + 1);  // die 0's second block of RU 0
+  CHECK(got[7] == 1 * 4 + 1);
+  CHECK(b.open_line_units_left(0, 0) == 0);
+  CHECK(b.line_of(got[7]) == 0);
+  CHECK(b.lines_opened(0, 0) == 1);
+  CHECK(g.die_of_gblock(put(1)) == 2);  // group 1's RU: its own dies
+  CHECK(b.free_lines(1) == 1);
+  // RU 0 is full (8 valid): the victim of group 0, none in group 1 yet; each die collects its 2 blocks of it.
+  CHECK(b.start_line(1) == false);
+  REQUIRE(b.start_line(0));
+  CHECK(b.lines_in_gc(0) == 1);
+  CHECK(b.lines_in_gc(1) == 0);
+  CHECK(b.line_pending(1));
+  CHECK_FALSE(b.line_pending(2));
+  const uint32_t v00 = b.next_line_block(0), v01 = b.next_line_block(0);
+  CHECK(v00 == 0 * 4 + 0);
+  CHECK(v01 == 0 * 4 + 1);
+  CHECK(b.next_line_block(0) == kInvalid);
+  const uint32_t v10 = b.next_line_block(1), v11 = b.next_line_block(1);
+  CHECK(b.next_line_block(2) == kInvalid);
+  // The RU is free once its 4 blocks are erased.
+  for (uint32_t v : {v00, v01, v10, v11}) b.invalidate(v, b.valid(v));
+  b.erased(v00);
+  b.erased(v01);
+  b.erased(v10);
+  CHECK(b.free_lines(0) == 1);
+  CHECK(b.lines_erased() == 0);
+  b.erased(v11);
+  CHECK(b.free_lines(0) == 2);
+  CHECK(b.lines_in_gc(0) == 0);
+  CHECK(b.lines_erased() == 1);
 }
 
 TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until free blocks run short", "[controller][gc]") {

@@ -125,7 +125,7 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
   const uint32_t frontier = b.layout().gc_frontier(target);
   // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
-  const uint32_t to = b.striped() ? b.stripe_die(frontier) : b.lines() ? b.line_gc_die(d, frontier) : d;
+  const uint32_t to = b.striped() ? b.stripe_die(frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, frontier) : d;
   const uint32_t ppa = b.allocate_page(to, frontier);
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(to) + ": no free block for GC data");
   out.die = to;
@@ -172,8 +172,9 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     if (p.lpn[s] == kInvalid || !ftl_.remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
                                                                                           // or trimmed meanwhile
     // (remapping clears the old copy's valid bit, not its out-of-band data)
-    // The old copy's stream, from its own die's out-of-band data (a striped or line-balanced copy lands on another).
-    const uint32_t ds = shared ? ftl_.die(p.src).stream(p.old[s] - g_.ppa(p.src, 0, 0)) : p.stream;
+    // (The old copy's stream is in its own die's out-of-band data: a striped GC page may land on another die.)
+    const uint32_t from = g_.die_of(p.old[s]);
+    const uint32_t ds = shared ? ftl_.die(from).stream(p.old[s] - g_.ppa(from, 0, 0)) : p.stream;
     if (shared && ds != p.stream) die.set_stream(p.ppa + s - die_base, uint8_t(ds));
     if (stats) ++stats->gc_writes[ds];
     if (ftl_.blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;

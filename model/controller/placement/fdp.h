@@ -3,11 +3,11 @@
 // A namespace with FDP has reclaim groups (RGs: sets of dies) and reclaim unit handles (RUHs). Each RUH
 // references one open reclaim unit (RU) in every RG; a write names its placement by a placement identifier
 // (PID: RG identifier in the top RGIF bits, placement handle below) in the directive specific field of a
-// write with directive type FDP (2). Here every (RG, RUH) pair is a user stream: stream rg * ruhs + ruh, with
-// its own write frontier on each die of its RG; the flush scheduler takes a stream's pages only on its RG's
-// dies (FlushScheduler, Streams::allowed_on). RUH types say what GC may mix: initially_isolated = one shared
-// GC stream (relocated data of all RUHs of an RG meet), persistently_isolated = a GC stream per RUH (its data
-// never meets another RUH's). Plain C++.
+// write with directive type FDP (2). Here every (RG, RUH) pair is a user stream: stream rg * ruhs + ruh, writing
+// its open RU of the RG through one write pointer over the RG's dies; the flush scheduler takes a stream's pages only
+// on its RG's dies (FlushScheduler, Streams::allowed_on). GC reclaims whole RUs (PageFtl::set_reclaim_units). RUH
+// types say what GC may mix: initially_isolated = one shared GC stream (relocated data of all RUHs of an RG meet in
+// its GC RU), persistently_isolated = a GC stream per RUH (its data never meets another RUH's). Plain C++.
 #pragma once
 #include <cstdint>
 #include <string>

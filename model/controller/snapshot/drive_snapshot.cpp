@@ -23,8 +23,8 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.section("dies");
   for (Die* d : dies_) d->snapshot(a);
   a.section("ftl");
-  a.io_all(gc_free_blocks_, gc_first_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_, counters_,
-           ff_map_pending_);
+  a.io_all(gc_free_blocks_, gc_first_, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
+           relocated_lines_, counters_, ff_map_pending_);
   gc_.snapshot(a);
   cache_->snapshot(a);
   if (tstore_) tstore_->snapshot(a);

@@ -43,6 +43,8 @@ struct StreamParams {
   bool allowed_on(uint32_t s, uint32_t die, uint32_t dies) const {
     return fdp_rgs == 1 || s / fdp_ruhs == die / (dies / fdp_rgs);
   }
+  // The reclaim group of FDP user stream s (0 without FDP).
+  uint32_t rg_of(uint32_t s) const { return fdp ? s / fdp_ruhs : 0; }
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
   bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }

@@ -146,8 +146,13 @@ TEST_CASE("fdp keys are validated and errors name the key", "[fdp][config]") {
   CHECK_THAT(params_error({"fdp.enabled=true", "fdp.reclaim_groups=8", "fdp.ruhs=16"}), Contains("fdp.ruhs"));
   CHECK_THAT(params_error({"fdp.enabled=true", "fdp.ru_bytes=4096"}), Contains("fdp.ru_bytes"));
   CHECK_THAT(params_error({"fdp.enabled=true", "fdp.reclaim_groups=2"}), Contains("precondition"));
-  CHECK_THAT(params_error({"fdp.enabled=true", "fdp.reclaim_groups=2", "fdp.ruhs=2", "ftl.gc_unit=superblock", "ftl.gc_free_blocks=6"}),
-             Contains("fdp.reclaim_groups"));
+  // Reclaim units are the GC unit: whole RUs per die, no block-level wear levelling, no translation pages on flash.
+  CHECK_THAT(params_error({"fdp.enabled=true", "ftl.wear_level_spread=8"}), Contains("ftl.wear_level_spread"));
+  CHECK_THAT(params_error({"fdp.enabled=true", "ftl.mapping=dftl"}), Contains("ftl.mapping"));
+  CHECK_THAT(params_error({"fdp.enabled=true", "reliability.model=rber", "reliability.reclaim_reads=1000"}),
+             Contains("reliability.reclaim_reads"));
+  CHECK_THAT(params_error({"fdp.enabled=true", "ftl.gc_min_invalid=0.1", "ftl.gc_urgent_free_blocks=1"}),
+             Contains("ftl.gc_urgent_free_blocks"));
   CHECK_THAT(params_error({"fdp.enabled=true", "streams.count=2", "streams.assign=manual"}), Contains("streams.count"));
   CHECK_THAT(params_error({"fdp.ruh_type=isolated"}), Contains("fdp.ruh_type"));
   CHECK_THAT(params_error({"workload.dataplacement=fdp"}), Contains("fdp.enabled"));
@@ -165,7 +170,20 @@ TEST_CASE("fdp keys are validated and errors name the key", "[fdp][config]") {
   CHECK(p.streams.user_streams() == 4);
   CHECK(p.streams.gc == GcStreams::PerStream);
   CHECK_FALSE(p.streams.gc_in_user);
-  CHECK(p.streams.fdp_ru_bytes == uint64_t(p.geometry.units_per_block) * 4096 * p.geometry.dies);
+  const uint64_t row = uint64_t(p.geometry.units_per_block) * 4096 * p.geometry.dies;
+  CHECK(p.streams.fdp_ru_bytes == row);
+  CHECK(p.gc.fdp);
+  CHECK(fdp_ru_blocks_per_die(p.fdp, p.geometry) == 1);
   c.set("fdp.ruh_type=initially_isolated");
   CHECK(read_params(c).streams.gc == GcStreams::Shared);
+  Config one;  // one RG and one RUH: FDP's reclaim on a single stream
+  one.set("fdp.enabled=true");
+  one.set("fdp.ruhs=1");
+  CHECK(read_params(one).streams.user_streams() == 1);
+  // An RU of k blocks on each die: k must divide the blocks of a die (RUs are whole).
+  c.set("fdp.ru_bytes=" + std::to_string(2 * row));
+  CHECK(fdp_ru_blocks_per_die(read_params(c).fdp, p.geometry) == 2);
+  const uint32_t odd = p.geometry.blocks_per_die % 3 ? 3 : 7;
+  REQUIRE(p.geometry.blocks_per_die % odd != 0);
+  CHECK_THAT(params_error({"fdp.enabled=true", "fdp.ru_bytes=" + std::to_string(odd * row)}), Contains("fdp.ru_bytes"));
 }
