@@ -324,6 +324,7 @@ Params read_params(const Config& c) {
   check_slc(p.slc, p.geometry, p.gc, p.streams, p.fdp);
   if (p.slc.mode != SlcMode::None && !p.fault.power_loss_ps.empty())  // recovery does not know SLC blocks yet
     throw ConfigError("key 'slc.mode': an SLC cache with power losses (fault.power_loss_*) is not supported yet");
+  check_slc_static(p.slc, p.geometry, p.reserved_blocks_per_die);
   p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   check_gc(p.gc, p.frontiers, p.geometry.dies);

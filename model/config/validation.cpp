@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "controller/buffer/flush_policy.h"
@@ -22,6 +23,12 @@ bool known(const std::vector<std::string>& names, const std::string& name) {
     if (n == name) return true;
   return false;
 }
+
+// Blocks of a die its share of the logical capacity fills.
+uint64_t data_blocks_per_die(const Geometry& g) {
+  const uint64_t per_die = g.logical_units / g.dies;
+  return (per_die + g.units_per_block - 1) / g.units_per_block;
+}
 }  // namespace
 
 void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
@@ -36,8 +43,7 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
     throw ConfigError("geometry: " + std::to_string(g.physical_units) +
                       " physical 4 KiB units exceed the 32-bit physical address space (16 TiB)");
   // Room for GC: a die must hold its logical share plus the reserved blocks plus at least one block of slack.
-  const uint64_t per_die = g.logical_units / g.dies;
-  const uint64_t data_blocks = (per_die + g.units_per_block - 1) / g.units_per_block;
+  const uint64_t data_blocks = data_blocks_per_die(g);
   const uint64_t needed = data_blocks + reserved_blocks_per_die + 1;
   if (needed > g.blocks_per_die)
     throw ConfigError("key 'geometry.over_provisioning': " + std::to_string(g.over_provisioning) + " leaves " +
@@ -415,12 +421,34 @@ void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, cons
     fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
 }
 
+// The static cache's blocks per die and the native blocks a fold of them all needs, in 64 bits: what does not
+// fit the die's spare blocks (after its data, `reserved_blocks_per_die` and one of slack) is refused here,
+// naming slc.static_bytes and the most it can be; a spare area too small without the cache is check_geometry's.
+void check_slc_static(const SlcParams& slc, const Geometry& g, uint32_t reserved_blocks_per_die) {
+  if (slc.mode != SlcMode::Static) return;
+  const uint64_t n = slc_static_blocks_per_die(slc, g), bits = slc.bits;
+  const uint64_t taken = data_blocks_per_die(g) + reserved_blocks_per_die + 1;
+  if (taken > g.blocks_per_die) return;
+  const uint64_t spare = g.blocks_per_die - taken;
+  if (n + (n + bits - 1) / bits <= spare) return;
+  uint64_t most = spare * bits / (bits + 1);  // the largest m with m + ceil(m / bits) <= spare
+  while (most + 1 + (most + bits) / bits <= spare) ++most;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
+  fail("slc.static_bytes", std::to_string(slc.static_bytes) + " bytes (" + format_size(double(slc.static_bytes)) +
+                               ") need " + std::to_string(n) + " SLC blocks on each of the " + std::to_string(g.dies) +
+                               " dies (" + std::to_string(block_bytes / g.dies) + " bytes per SLC block) and " +
+                               std::to_string((n + bits - 1) / bits) + " more to fold them, but a die has " +
+                               std::to_string(spare) + " spare blocks beside its data and GC's: expected at most " +
+                               std::to_string(most * block_bytes) + " bytes (raise geometry.over_provisioning or "
+                               "geometry.blocks_per_plane for more)");
+}
+
 uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams&) {
   if (slc.mode == SlcMode::None) return 0;
   if (slc.mode == SlcMode::Dynamic) return 1;
-  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
-  const uint32_t n = uint32_t((slc.static_bytes + block_bytes - 1) / block_bytes);
-  return n + (n + slc.bits - 1) / slc.bits;
+  const uint64_t n = slc_static_blocks_per_die(slc, g);
+  if (n >= g.blocks_per_die) throw std::logic_error("slc_reserved_blocks: check_slc_static first");
+  return uint32_t(n + (n + slc.bits - 1) / slc.bits);
 }
 
 }  // namespace ssdtlm

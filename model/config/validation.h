@@ -44,6 +44,9 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies);
 // slc.*: a native mode of several bits per cell, block GC, no zones or FDP, a static size when static.
 void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
                const FdpParams& fdp);
+// slc.static_bytes: the static cache's blocks and the blocks that fold them fit the die's spare blocks (beside
+// its data, `reserved_blocks_per_die` and one block of slack); the message gives the most it can be.
+void check_slc_static(const SlcParams& slc, const Geometry& g, uint32_t reserved_blocks_per_die);
 // Blocks per die the SLC cache keeps from data: static = its blocks and the TLC/QLC blocks a fold of them all
 // needs; dynamic = one (the cache never takes more than the die can fold).
 uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams& gc);

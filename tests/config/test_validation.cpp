@@ -190,3 +190,29 @@ TEST_CASE("validation: slc and reliability", "[config][validation]") {
   CHECK_THAT(error_with({"reliability.soft_rber=1e-3,2e-2"}), Contains("reliability.soft_rber") && Contains("increasing"));
   CHECK_THAT(error_with({"reliability.soft_reads=1,2,3"}), Contains("reliability.soft_reads"));
 }
+
+TEST_CASE("validation: slc.static_bytes beyond what the drive can give is refused, never truncated (issue 44)",
+          "[config][validation][slc]") {
+  // One QLC die of 64 blocks of 8 pages of 4 KiB: an SLC block holds 2 pages, 8 KiB. 1 PiB is 2^37 such blocks,
+  // which a 32-bit count truncated to 0: no cache at all, without a word.
+  const std::initializer_list<std::string> small = {"geometry.channels=1", "geometry.dies_per_channel=1",
+                                                    "geometry.pages_per_block=8", "geometry.page_bytes=4096",
+                                                    "geometry.blocks_per_plane=64", "buffer.bytes=64K",
+                                                    "flash.cell=qlc", "slc.mode=static"};
+  auto with = [&](const std::string& bytes) {
+    std::vector<std::string> sets(small);
+    sets.push_back("slc.static_bytes=" + bytes);
+    Config c = platform_config(generic_platform_info());
+    for (auto& s : sets) c.set(s);
+    try {
+      read_params(c);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // 12 spare blocks per die, 5 of them for GC and the open block: 5 SLC blocks and 2 QLC blocks to fold them.
+  for (const char* bytes : {"1PiB", "32GiB", "64MiB", "48K"})  // 2^37, 2^22, 2^13, 6 SLC blocks
+    CHECK_THAT(with(bytes), Contains("key 'slc.static_bytes'") && Contains("at most 40960 bytes"));
+  CHECK(with("40K") == "");
+}
