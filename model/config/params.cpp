@@ -353,6 +353,11 @@ Params read_params(const Config& c) {
   check_job_dependencies(p.jobs, p.jobs_listed);
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
+  const bool exits = std::any_of(p.jobs.begin(), p.jobs.end(),
+                                 [](const JobParams& j) { return j.workload.pacing.exit_what != ExitWhat::None; });
+  for (size_t j = 0; j < p.jobs.size(); ++j)
+    check_job_time(p.jobs[j].workload, p.geometry.logical_bytes(), exits,
+                   p.jobs_listed ? "jobs[" + std::to_string(j) + "]." : "workload.");
   for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);
   for (const JobParams& job : p.jobs) check_app_placement(job.workload, p.fdp.enabled, p.streams.zns, p.host_queues);
   if (p.precondition.drive_writes > 0) {

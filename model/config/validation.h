@@ -77,6 +77,12 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
 void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues);
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
+// The simulated time the job's pacing needs, at least, within SystemC's 2^64 ps: workload.start_delay_ms;
+// workload.runtime_ms (with workload.ramp_ms); workload.thinktime_us, workload.rate_iops or workload.rate_mbps
+// over the I/O count of a synthetic job (workload.io_count, or workload.io_bytes over its largest transfer)
+// that nothing may stop early (`may_stop_early`: another job's workload.exit_what). The key named is
+// `prefix` ("workload." or "jobs[j].") and the field, with fio's name of the option.
+void check_job_time(const WorkloadParams& w, uint64_t logical_bytes, bool may_stop_early, const std::string& prefix);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
 // workload.wait_for names an earlier job.
 void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed);

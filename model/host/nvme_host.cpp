@@ -304,10 +304,10 @@ void NvmeHost::issue(Job& j, uint64_t now) {
         // fio's rate_process=poisson: exponential gaps of that mean, each after the previous arrival (a late
         // submission does not move the arrivals after it).
         gap_s *= -std::log(1.0 - j.arrivals.uniform());
-        j.gate_ps = sat_add(j.gate_ps, uint64_t(std::llround(gap_s * 1e12)));
+        j.gate_ps = sat_add(j.gate_ps, s_to_ps_sat(gap_s));
       } else {
         // A cap, never exceeded: the next submission waits a full gap after this one.
-        j.gate_ps = sat_add(std::max(j.gate_ps, now), uint64_t(std::llround(gap_s * 1e12)));
+        j.gate_ps = sat_add(std::max(j.gate_ps, now), s_to_ps_sat(gap_s));
       }
     }
   }
