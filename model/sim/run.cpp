@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/crew.h"
 #include "common/sim_time.h"
 #include "workload/workload_factory.h"
 #include "frontend/fio/fio_json.h"
@@ -58,11 +59,16 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
       pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
   std::vector<std::string> log_files;
   auto t0 = std::chrono::steady_clock::now();
-  pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
-    if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
-      std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
-                   (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
-  });
+  try {
+    pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
+      if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
+        std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
+                     (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
+    });
+  } catch (const CrewStartError& e) {  // before the first unit is written: the fast-forward's workers
+    throw ConfigError("key 'precondition.threads': " + std::to_string(pp.threads) + (pp.threads ? "" : " (one per hardware thread)") +
+                      " workers: " + e.what() + "; lower precondition.threads (or raise ulimit -v / -u)");
+  }
   if (pp.snapshots() && pp.snapshot_mode != "load") save_snapshot(p, pp, pre, snap);
   p.reset_statistics();
   return asked(pre);

@@ -41,3 +41,17 @@ TEST_CASE("cli: pacing past 2^64 ps of simulated time is refused before the run,
     CHECK_FALSE(fs::exists(dir.path() + "/out/incomplete.json"));
   }
 }
+
+TEST_CASE("cli: precondition.threads that cannot all start end the run with exit 2 naming the key, never a hang "
+          "(issue 44)", "[cli][precondition]") {
+  // 1023 helpers of 8 MiB stacks cannot fit 2 GB of address space: a thread fails to start. `timeout` turns the
+  // hang this used to be into exit 124.
+  TempDir dir("cli_threads");
+  const CliRun r = ssdtlm::test::shell(dir.path(), "ulimit -s 8192 && ulimit -v 2000000 && timeout 60 " +
+                                                       ssdtlm::test::cli_binary() + " --out out --quiet --set "
+                                                       "precondition.threads=1024 --set workload.io_count=100" + kSmall);
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("key 'precondition.threads'") && Contains("cannot start helper thread"));
+  CHECK_FALSE(fs::exists(dir.path() + "/out/summary.json"));
+}
