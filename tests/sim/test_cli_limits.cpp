@@ -3,11 +3,19 @@
 // limit (ulimit -v), a worker thread that cannot start. Every run works in a temporary folder.
 #include <catch2/catch.hpp>
 
+#include <systemc>
+
 #include <filesystem>
+#include <iostream>
+#include <new>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/cli_run.h"
 #include "common/temp_dir.h"
+#include "generic_platform.h"
+#include "sim/runner.h"
 
 using Catch::Matchers::Contains;
 using ssdtlm::test::CliRun;
@@ -17,6 +25,25 @@ namespace fs = std::filesystem;
 
 namespace {
 const std::string kSmall = ssdtlm::test::kSmallDrive;
+
+// run_platform in this process with `info` (ssdtlm-generic's command line `args` after --out DIR --quiet):
+// its exit status and what it wrote on stderr.
+CliRun run_here(const ssdtlm::PlatformInfo& info, const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> words = {"ssdtlm-generic", "--out", dir + "/out", "--quiet"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int code = ssdtlm::run_platform(int(argv.size()), argv.data(), info);
+  std::cerr.rdbuf(old);
+  return {code, "", err.str()};
+}
+
+const std::vector<std::string> kSmallArgs = {"--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2",
+                                             "--set", "geometry.blocks_per_plane=64", "--set", "geometry.pages_per_block=64",
+                                             "--set", "buffer.bytes=1M", "--set", "precondition.drive_writes=0",
+                                             "--set", "workload.io_count=100"};
 }  // namespace
 
 TEST_CASE("cli: pacing past 2^64 ps of simulated time is refused before the run, --set and fio alike (issue 44)",
@@ -54,4 +81,49 @@ TEST_CASE("cli: precondition.threads that cannot all start end the run with exit
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Contains("key 'precondition.threads'") && Contains("cannot start helper thread"));
   CHECK_FALSE(fs::exists(dir.path() + "/out/summary.json"));
+}
+
+TEST_CASE("cli: a model beyond the address-space limit (ulimit -v) is refused before allocating, naming the key "
+          "(issue 44)", "[cli][memory]") {
+#if defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of shadow address space: no ulimit -v under it
+  SUCCEED("not under ASan");
+#else
+  // A 512 GiB write buffer needs about 4.5 GiB: within this machine's memory, beyond 3 GB of address space. It
+  // used to pass the check (against physical memory alone) and die of std::bad_alloc once allocating.
+  TempDir dir("cli_ulimit");
+  const CliRun r = ssdtlm::test::shell(dir.path(), "ulimit -v 3000000 && timeout 120 " + ssdtlm::test::cli_binary() +
+                                                       " --out out --quiet" + kSmall + " --set buffer.bytes=512G");
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Contains("key 'buffer.bytes'") && Contains("ulimit -v") && Contains("write buffer"));
+  CHECK_FALSE(fs::exists(dir.path() + "/out/summary.json"));
+#endif
+}
+
+TEST_CASE("run: std::bad_alloc ends the run with a message saying memory ran out, not a crash (issue 44)",
+          "[cli][memory]") {
+  TempDir dir("bad_alloc");
+  ssdtlm::PlatformInfo info = ssdtlm::generic_platform_info();
+  info.make = [](const ssdtlm::Params&) -> std::unique_ptr<ssdtlm::Platform> { throw std::bad_alloc(); };
+  const CliRun r = run_here(info, dir.path(), kSmallArgs);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.err, Contains("out of memory") && Contains("ulimit -v"));
+}
+
+TEST_CASE("run: std::bad_alloc inside the simulation ends the run with a message saying memory ran out (issue 44)",
+          "[cli][memory]") {
+  TempDir dir("bad_alloc_sim");
+  ssdtlm::PlatformInfo info = ssdtlm::generic_platform_info();
+  const auto make = info.make;
+  info.make = [make](const ssdtlm::Params& p) {
+    std::unique_ptr<ssdtlm::Platform> platform = make(p);
+    sc_core::sc_spawn([] {
+      sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+      throw std::bad_alloc();
+    });
+    return platform;
+  };
+  const CliRun r = run_here(info, dir.path(), kSmallArgs);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.err, Contains("out of memory") && Contains("ulimit -v"));
 }
