@@ -182,7 +182,10 @@ void NvmeHost::start() {
   stats_.first_submit_ps = now;
   for (auto& jp : jobs_) {
     Job& j = *jp;
-    if (j.group_start > 0 || !j.waits.empty()) continue;  // waits for the earlier groups or jobs
+    if (j.group_start > 0 || !j.waits.empty()) {  // waits for the earlier groups or jobs
+      ++held_;
+      continue;
+    }
     if (j.pace.start_delay_ns) {
       j.delayed = true;
       arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));

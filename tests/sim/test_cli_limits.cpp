@@ -5,6 +5,8 @@
 
 #include <systemc>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -126,4 +128,26 @@ TEST_CASE("run: std::bad_alloc inside the simulation ends the run with a message
   const CliRun r = run_here(info, dir.path(), kSmallArgs);
   CHECK(r.code == 3);
   CHECK_THAT(r.err, Contains("out of memory") && Contains("ulimit -v"));
+}
+
+TEST_CASE("cli: fio numjobs=4096 expands in linear time: the run ends well within its timeout (issue 44)",
+          "[cli][fio]") {
+  // Each job's view of the configuration used to copy the whole configuration, every other job included:
+  // numjobs=1024 took 22 s before the run, 4096 some 6 minutes. `timeout` bounds the run (exit 124).
+  TempDir dir("cli_numjobs");
+  dir.write("many.fio", "[j]\nrw=randwrite\nsize=1m\nnumjobs=4096\nnumber_ios=1\n");
+  const CliRun r = ssdtlm::test::shell(dir.path(), "timeout 120 " + ssdtlm::test::cli_binary() +
+                                                       " --out out --quiet --output-format summary-json --fio many.fio" +
+                                                       kSmall);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto s = nlohmann::json::parse(r.out);
+  CHECK(s["host"]["ios"] == 4096);
+  // iodepth=65536 for each of 1024 jobs: 2^26 queue slots, refused for memory before anything is allocated.
+  dir.write("deep.fio", "[j]\nrw=randwrite\nsize=1m\nnumjobs=1024\niodepth=65536\nnumber_ios=1\n");
+  const CliRun deep = ssdtlm::test::shell(dir.path(), "timeout 120 " + ssdtlm::test::cli_binary() +
+                                                          " --out out --quiet --fio deep.fio" + kSmall);
+  INFO(deep.err);
+  CHECK(deep.code == 2);
+  CHECK_THAT(deep.err, Contains("host queues"));
 }
