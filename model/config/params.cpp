@@ -287,7 +287,7 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
     p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
     p.report_group = jc.i("workload.report_group");
-    p.log = read_log_params(jc);
+    p.log = read_log_params(jc, c.job_count() ? "jobs[" + std::to_string(j) + "]." : "workload.");
     if (p.open_loop && p.workload.pacing.latency.on())
       throw ConfigError("workload.latency_target_us: a latency-target depth search needs a closed-loop job (a trace "
                         "replayed at its own times, workload.trace_timing=open, has no queue depth to search)");
@@ -353,11 +353,7 @@ Params read_params(const Config& c) {
   check_job_dependencies(p.jobs, p.jobs_listed);
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
-  const bool exits = std::any_of(p.jobs.begin(), p.jobs.end(),
-                                 [](const JobParams& j) { return j.workload.pacing.exit_what != ExitWhat::None; });
-  for (size_t j = 0; j < p.jobs.size(); ++j)
-    check_job_time(p.jobs[j].workload, p.geometry.logical_bytes(), exits,
-                   p.jobs_listed ? "jobs[" + std::to_string(j) + "]." : "workload.");
+  check_jobs_time(p.jobs, p.jobs_listed, p.geometry.logical_bytes());
   for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);
   for (const JobParams& job : p.jobs) check_app_placement(job.workload, p.fdp.enabled, p.streams.zns, p.host_queues);
   if (p.precondition.drive_writes > 0) {

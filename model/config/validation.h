@@ -83,6 +83,9 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
 // that nothing may stop early (`may_stop_early`: another job's workload.exit_what). The key named is
 // `prefix` ("workload." or "jobs[j].") and the field, with fio's name of the option.
 void check_job_time(const WorkloadParams& w, uint64_t logical_bytes, bool may_stop_early, const std::string& prefix);
+// check_job_time for every job ("jobs[j]." when `jobs_listed`, else "workload."), each possibly stopped early when
+// some job has workload.exit_what.
+void check_jobs_time(const std::vector<JobParams>& jobs, bool jobs_listed, uint64_t logical_bytes);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
 // workload.wait_for names an earlier job.
 void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed);

@@ -238,4 +238,11 @@ void check_job_time(const WorkloadParams& w, uint64_t logical_bytes, bool may_st
   refuse("rate_mbps", "rate", format_number(p.rate_bytes_per_s / 1e6) + " MB/s" + of, start + run);
 }
 
+void check_jobs_time(const std::vector<JobParams>& jobs, bool jobs_listed, uint64_t logical_bytes) {
+  const bool exits = std::any_of(jobs.begin(), jobs.end(),
+                                 [](const JobParams& j) { return j.workload.pacing.exit_what != ExitWhat::None; });
+  for (size_t j = 0; j < jobs.size(); ++j)
+    check_job_time(jobs[j].workload, logical_bytes, exits, jobs_listed ? "jobs[" + std::to_string(j) + "]." : "workload.");
+}
+
 }  // namespace ssdtlm

@@ -72,7 +72,7 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   ro.fio_json = wants("fio-json") || wants("json") || ro.fio_json_plus || ro.fio_normal || ro.fio_terse || fio != nullptr;
   ro.fio = fio.get();
   // Where the results go is checked before the simulation, not after it.
-  if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());
+  if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option(), req.out_dir);
   OutputDir staged(req.out_dir);
   ro.log_dir = staged.staging().string();
   // fio prints its job lines, its version and "Starting N processes" before running.

@@ -145,6 +145,8 @@ void Interpreter::apply(Spec& s, const Line& l) {
       fail(l, "expected a file name: ssdtlm writes the logs into --out, without a directory");
     (key == "write_bw_log" ? s.bw_log : key == "write_lat_log" ? s.lat_log : key == "write_iops_log" ? s.iops_log
                                                                                               : s.hist_log) = l.value;
+    (key == "write_bw_log" ? s.bw_log_at : key == "write_lat_log" ? s.lat_log_at : key == "write_iops_log" ? s.iops_log_at
+                                                                                                 : s.hist_log_at) = l;
   } else if (key == "log_avg_msec") {
     s.log.avg_ms = count(l, kb);
   } else if (key == "log_hist_msec") {
