@@ -6,24 +6,43 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace ssdtlm {
 
+// A helper thread of a Crew could not start: "cannot start helper thread k of n: <the system's reason>".
+struct CrewStartError : std::system_error {
+  using std::system_error::system_error;
+};
+
 class Crew {
  public:
-  explicit Crew(unsigned helpers) {
-    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~Crew() {
-    {
-      std::lock_guard<std::mutex> l(m_);
-      stop_ = true;
+  // Starts a helper thread running its argument (tests inject a failure); empty = std::thread.
+  using Spawn = std::function<std::thread(std::function<void()>)>;
+
+  // A helper that cannot start (std::system_error: no memory for its stack under ulimit -v, too many
+  // threads) stops and joins those started, then throws CrewStartError.
+  explicit Crew(unsigned helpers, const Spawn& spawn = nullptr) {
+    threads_.reserve(helpers);
+    try {
+      for (unsigned i = 0; i < helpers; ++i) {
+        std::function<void()> body = [this] { loop(); };
+        threads_.push_back(spawn ? spawn(std::move(body)) : std::thread(std::move(body)));
+      }
+    } catch (const std::system_error& e) {
+      const size_t started = threads_.size();
+      halt();  // else the helpers would wait on condition variables being destroyed
+      throw CrewStartError(e.code(), "cannot start helper thread " + std::to_string(started + 1) + " of " +
+                                            std::to_string(helpers));
+    } catch (...) {
+      halt();
+      throw;
     }
-    go_.notify_all();
-    for (auto& t : threads_) t.join();
   }
+  ~Crew() { halt(); }
   // Runs job on every helper and on the caller, which runs `first` (if any) before it; returns when all
   // are done, rethrowing the first exception (the caller's first).
   void run(const std::function<void()>& job, const std::function<void()>& first = nullptr) {
@@ -55,6 +74,16 @@ class Crew {
     std::unique_lock<std::mutex> l(m_);
     done_.wait(l, [&] { return busy_ == 0; });
     if (error_) std::rethrow_exception(error_);
+  }
+  // Stops the helpers and joins them.
+  void halt() {
+    {
+      std::lock_guard<std::mutex> l(m_);
+      stop_ = true;
+    }
+    go_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
   }
   void loop() {
     uint64_t seen = 0;

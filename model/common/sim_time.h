@@ -17,6 +17,12 @@ inline uint64_t us_to_ps(double us) { return uint64_t(std::llround(us * 1e6)); }
 // Integer nanoseconds to picoseconds and a sum, both saturating at kNever (an unbounded setting stays unbounded).
 inline uint64_t ns_ps(uint64_t ns) { return ns > kNever / 1000 ? kNever : ns * 1000; }
 inline uint64_t sat_add(uint64_t a, uint64_t b) { return a > kNever - b ? kNever : a + b; }
+// Seconds to picoseconds, rounded, saturating at kNever (std::llround is undefined beyond 2^63).
+inline uint64_t s_to_ps_sat(double s) {
+  const double ps = s * 1e12;
+  if (ps < 9.2e18) return uint64_t(std::llround(ps));
+  return ps < 18446744073709551615.0 ? uint64_t(ps) : kNever;
+}
 
 // Process activations of the model's own SC_METHODs (the kernel cost that scales with I/O count).
 inline uint64_t& kernel_activations() {

@@ -256,12 +256,16 @@ void Config::assign(const KeySpec& k, const nlohmann::json& v, const std::string
   doc_[pointer(k.path)] = checked(k, v, origin, k.path);
 }
 
+// Copies everything but the jobs (a copy of them all for each job made numjobs=4096 quadratic: minutes).
 Config Config::job_config(size_t j) const {
-  Config c = *this;
-  if (j >= job_count()) return c;
+  if (j >= job_count()) return *this;
+  nlohmann::json doc = nlohmann::json::object();
+  for (auto it = doc_.begin(); it != doc_.end(); ++it)
+    if (it.key() != "jobs") doc[it.key()] = it.value();
+  doc["jobs"] = nlohmann::json::array();
+  Config c(std::move(doc));
   for (auto it = doc_["jobs"][j].begin(); it != doc_["jobs"][j].end(); ++it)
     if (it.key() != "name") c.doc_[pointer(job_key(it.key()))] = it.value();
-  c.doc_["jobs"] = nlohmann::json::array();
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ssdtlm {
@@ -63,6 +64,7 @@ class Config {
   std::string job_name(size_t j) const;
 
  private:
+  explicit Config(nlohmann::json doc) : doc_(std::move(doc)) {}  // as it is (job_config)
   void assign(const KeySpec& spec, const nlohmann::json& value, const std::string& origin);
   nlohmann::json checked(const KeySpec& spec, const nlohmann::json& value, const std::string& origin,
                          const std::string& shown) const;

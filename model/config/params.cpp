@@ -287,7 +287,7 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
     p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
     p.report_group = jc.i("workload.report_group");
-    p.log = read_log_params(jc);
+    p.log = read_log_params(jc, c.job_count() ? "jobs[" + std::to_string(j) + "]." : "workload.");
     if (p.open_loop && p.workload.pacing.latency.on())
       throw ConfigError("workload.latency_target_us: a latency-target depth search needs a closed-loop job (a trace "
                         "replayed at its own times, workload.trace_timing=open, has no queue depth to search)");
@@ -328,9 +328,11 @@ Params read_params(const Config& c) {
                                                                                        : fdp_frontiers_per_die(p.fdp, p.frontiers)));
   p.slc = read_slc_params(c);
   check_slc(p.slc, p.geometry, p.gc, p.streams, p.fdp);
+  check_slc_static(p.slc, p.geometry, p.reserved_blocks_per_die);
   p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   if (p.streams.zns) check_zns_capacity(p.streams.zns_layout, p.geometry, p.reserved_blocks_per_die);
+  check_power_loss_zone_erase(p.fault.power_loss_ps, p.streams.zns && p.streams.zns_layout.erase_at_reset);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);
@@ -356,6 +358,7 @@ Params read_params(const Config& c) {
   check_job_dependencies(p.jobs, p.jobs_listed);
   for (const JobParams& job : p.jobs)
     check_workload(job.workload, p.streams.assign, p.geometry.logical_bytes(), p.precondition.fill, p.buffer.bytes, true);
+  check_jobs_time(p.jobs, p.jobs_listed, p.geometry.logical_bytes());
   for (const JobParams& job : p.jobs) check_placement(job.workload.placement, p.fdp, p.streams.assign);
   for (const JobParams& job : p.jobs) check_app_placement(job.workload, p.fdp.enabled, p.streams.zns, p.host_queues);
   if (p.precondition.drive_writes > 0) {

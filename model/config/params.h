@@ -160,7 +160,7 @@ std::vector<JobParams> read_job_params(const Config& c);
 AppParams read_app_params(const Config& c);
 WorkloadParams read_workload_params(const Config& c);
 // workload.log_* of one job's view; a log name with a directory in it is a ConfigError naming the key.
-IoLogParams read_log_params(const Config& c);
+IoLogParams read_log_params(const Config& c, const std::string& prefix = "workload.");
 
 // Reads workload.* of `c` (one job), checks its rules against the device (logical_bytes) and builds it.
 std::unique_ptr<Workload> make_workload(const Config& c, uint64_t logical_bytes, bool for_precondition);

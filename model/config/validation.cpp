@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "controller/buffer/flush_policy.h"
@@ -22,6 +23,12 @@ bool known(const std::vector<std::string>& names, const std::string& name) {
     if (n == name) return true;
   return false;
 }
+
+// Blocks of a die its share of the logical capacity fills.
+uint64_t data_blocks_per_die(const Geometry& g) {
+  const uint64_t per_die = g.logical_units / g.dies;
+  return (per_die + g.units_per_block - 1) / g.units_per_block;
+}
 }  // namespace
 
 void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
@@ -38,8 +45,7 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
                       std::to_string(g.physical_units) +
                       " physical 4 KiB units exceed the 32-bit physical address space (16 TiB)");
   // Room for GC: a die must hold its logical share plus the reserved blocks plus at least one block of slack.
-  const uint64_t per_die = g.logical_units / g.dies;
-  const uint64_t data_blocks = (per_die + g.units_per_block - 1) / g.units_per_block;
+  const uint64_t data_blocks = data_blocks_per_die(g);
   const uint64_t needed = data_blocks + reserved_blocks_per_die + 1;
   if (needed > g.blocks_per_die)
     throw ConfigError("key 'geometry.over_provisioning': " + std::to_string(g.over_provisioning) + " leaves " +
@@ -122,6 +128,14 @@ void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed
       throw ConfigError("fault.power_loss_at_ms, fault.power_loss_count: listed instant " + std::to_string(i + 1) +
                         " and a random one (fault.power_loss_window_ms, fault.power_loss_seed) fall on the same "
                         "picosecond: change fault.power_loss_seed or the listed instant");
+}
+
+void check_power_loss_zone_erase(const std::vector<uint64_t>& instants, bool erase_at_reset) {
+  // A reset waiting for its zone's erases across a loss stalled (tests/platform/test_power_loss_on_platform.cpp,
+  // zone resets: the watchdog, 1 command outstanding, the buffer's zone tails never flushed): not modelled yet.
+  if (!instants.empty() && erase_at_reset)
+    throw ConfigError("keys 'zns.reset_erase', 'fault.power_loss_at_ms' / 'fault.power_loss_count': power losses with "
+                      "erases at zone reset are not supported yet; use zns.reset_erase=lazy");
 }
 
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity) {
@@ -285,144 +299,6 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
                       std::to_string(b.bytes));
 }
 
-void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues) {
-  if (w.pattern != "app") return;
-  const AppParams& p = w.app;
-  if (p.placement == "fdp" && !fdp)
-    throw ConfigError("key 'workload.app.placement': fdp puts FDP placement identifiers on the app's writes; the namespace "
-                      "has no FDP: set fdp.enabled=true");
-  if (p.placement == "fdp" && w.placement.kind != "none")
-    throw ConfigError("key 'workload.dataplacement': the app places its own writes (workload.app.placement=fdp); "
-                      "leave workload.dataplacement at none, got " + w.placement.kind);
-  if (p.placement == "zns" && !zns)
-    throw ConfigError("key 'workload.app.placement': zns places the app's files in zones; the namespace is not zoned: "
-                      "set zns.enabled=true");
-  if (p.placement == "zns" && p.app != "lsm")
-    throw ConfigError("key 'workload.app.placement': zns needs an app that only appends to its files (lsm); " + p.app +
-                      " rewrites file data in place, which a zone's write pointer refuses");
-  if (p.placement != "zns" && zns)
-    throw ConfigError("key 'workload.app.placement': on a zoned namespace (zns.enabled) the app's files must go to zones; "
-                      "set workload.app.placement=zns, got " + p.placement);
-  if (p.placement == "zns" && host_queues > 1)
-    throw ConfigError("key 'host.queues': workload.app.placement=zns writes each zone at its write pointer, so a zone's "
-                      "writes must reach the drive in the order the app issued them (Linux keeps them so with zone write "
-                      "locking); the host model keeps that order on one queue: expected 1, got " + std::to_string(host_queues));
-  if (p.placement == "zns" && p.zones.max_active == 1)
-    throw ConfigError("key 'zns.max_active': workload.app.placement=zns keeps a zone per lifetime class and one for its GC; "
-                      "expected 0 (no limit) or at least 2, got 1");
-}
-
-void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
-                    bool precondition_fill, uint64_t buffer_bytes, bool timed) {
-  if (w.verify && (w.pattern == "app" || w.pattern == "trace"))
-    throw ConfigError("key 'workload.verify': reads back what a random or sequential job wrote; workload.pattern=" +
-                      w.pattern + " is not one");
-  if (w.pacing.poisson && w.pacing.rate_iops <= 0 && w.pacing.rate_bytes_per_s <= 0)
-    throw ConfigError("key 'workload.rate_process': poisson needs a rate (workload.rate_iops or workload.rate_mbps)");
-  if (w.random_run > 1 && w.pattern != "random")
-    throw ConfigError("key 'workload.random_run': a new random offset every N I/Os needs workload.pattern=random, got " +
-                      w.pattern);
-  if (w.pattern != "random" && (w.percentage_random[0] < 100 || w.percentage_random[1] < 100 || w.percentage_random[2] < 100))
-    throw ConfigError("key 'workload.percentage_random': a share of random offsets needs workload.pattern=random, got " +
-                      w.pattern);
-  if (w.pacing.flow > 0 && w.pattern != "random" && w.pattern != "sequential")
-    throw ConfigError("key 'workload.flow': flow control paces closed-loop random or sequential jobs; workload.pattern=" +
-                      w.pattern + " is not one");
-  if (w.sequential_skip != 0 && w.pattern != "sequential")
-    throw ConfigError("key 'workload.sequential_skip': a hole after each I/O needs workload.pattern=sequential, got " +
-                      w.pattern);
-  if (w.verify_backlog > 0 && !w.verify)
-    throw ConfigError("key 'workload.verify_backlog': needs workload.verify=true");
-  if (w.zone_hint && streams_assign != "manual")
-    throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
-                      "uses (got streams.assign=" + streams_assign + ")");
-  if (w.filesystem != "none" && (w.pattern == "app" || w.pattern == "trace"))
-    throw ConfigError("key 'workload.filesystem': " + w.filesystem + " places a synthetic job's area in a file; "
-                      "workload.pattern=" + w.pattern + " has its own addresses (app: its own file layer); set "
-                      "workload.filesystem=none");
-  if (w.pattern == "app") {
-    if (w.zone_hint)
-      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
-                        "writes carry the app's own stream hints)");
-    const AppParams& p = w.app;
-    if (timed) {
-      if (precondition_fill && p.trim)
-        throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
-                          "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
-                          "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
-                          "system without discard, whose free space holds old data)");
-      if (w.io_count == 0 && w.io_bytes == 0 && w.runtime_ms <= 0 && p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
-        throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
-                          p.app + " never ends by itself; set at least one");
-    }
-    const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
-    if (max_io > buffer_bytes)
-      throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
-                        " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
-    return;
-  }
-  if (w.pattern == "trace") {
-    if (w.zone_hint)
-      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
-                        "own stream ids, csv format)");
-    if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
-    return;
-  }
-  if (w.block_align % 512)
-    throw ConfigError("key 'workload.block_align': expected 0 (the block size) or a multiple of 512 bytes (a sector), "
-                      "got " + std::to_string(w.block_align));
-  const uint64_t offset = w.address_offset;
-  if (offset >= logical_bytes)
-    throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +
-                      format_size(double(logical_bytes)) + " (" + std::to_string(logical_bytes) + " bytes), got " +
-                      std::to_string(offset));
-  const uint64_t range = w.address_range ? w.address_range : logical_bytes - offset;
-  if (range > logical_bytes - offset)
-    throw ConfigError(std::string(offset ? "keys 'workload.address_offset' + 'workload.address_range'"
-                                         : "key 'workload.address_range'") +
-                      ": expected at most the logical capacity " + format_size(double(logical_bytes)) + " (" +
-                      std::to_string(logical_bytes) + " bytes), got " + std::to_string(offset + range));
-  SyntheticSpec s = synthetic_spec(w, logical_bytes);
-  if (w.zone_hint && (s.pattern != "random" || s.distribution.rfind("zoned:", 0) != 0))
-    throw ConfigError("key 'workload.stream_hint': zone needs workload.pattern=random with a zoned: distribution, got " +
-                      s.pattern + (s.pattern == "random" ? " " + s.distribution : ""));
-  if (!timed) {
-    s.read_fraction = 0.0;
-    s.trim_fraction = 0.0;
-  } else if (s.io_count == 0 && s.io_bytes == 0 && w.runtime_ms <= 0) {
-    throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0, the job would never "
-                      "end; set at least one");
-  }
-  if (s.read_fraction + s.trim_fraction > 1.0)
-    throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
-}
-
-void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed) {
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    const std::string& name = jobs[j].workload.pacing.wait_for;
-    if (name.empty()) continue;
-    bool found = false;
-    std::string earlier;
-    for (size_t k = 0; k < j; ++k) {
-      found |= wait_for_names(name, jobs[k].name);
-      earlier += (earlier.empty() ? "" : ", ") + jobs[k].name;
-    }
-    if (!found)
-      throw ConfigError("key '" + (jobs_listed ? "jobs[" + std::to_string(j) + "]." : std::string("workload.")) +
-                        "wait_for': expected the name of an earlier job, got '" +
-                        name + "' (earlier jobs: " + (earlier.empty() ? "none" : earlier) + ")");
-  }
-}
-
-void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_listed) {
-  if (!jobs_listed) return;
-  for (size_t j = 0; j < jobs.size(); ++j)
-    if (jobs[j].pattern == "app")
-      throw ConfigError("key 'jobs[" + std::to_string(j) + "].pattern': app runs its model(s) over the whole namespace "
-                        "and cannot share it with other jobs; use workload.pattern=app without jobs (mixed1 and mixed2 "
-                        "run two apps together)");
-}
-
 std::vector<std::string> config_warnings(const Config& c) {
   std::vector<std::string> out;
   const bool losses = !c.s("fault.power_loss_at_ms").empty() || c.u("fault.power_loss_count") > 0;
@@ -473,12 +349,34 @@ void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, cons
     fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
 }
 
+// The static cache's blocks per die and the native blocks a fold of them all needs, in 64 bits: what does not
+// fit the die's spare blocks (after its data, `reserved_blocks_per_die` and one of slack) is refused here,
+// naming slc.static_bytes and the most it can be; a spare area too small without the cache is check_geometry's.
+void check_slc_static(const SlcParams& slc, const Geometry& g, uint32_t reserved_blocks_per_die) {
+  if (slc.mode != SlcMode::Static) return;
+  const uint64_t n = slc_static_blocks_per_die(slc, g), bits = slc.bits;
+  const uint64_t taken = data_blocks_per_die(g) + reserved_blocks_per_die + 1;
+  if (taken > g.blocks_per_die) return;
+  const uint64_t spare = g.blocks_per_die - taken;
+  if (n + (n + bits - 1) / bits <= spare) return;
+  uint64_t most = spare * bits / (bits + 1);  // the largest m with m + ceil(m / bits) <= spare
+  while (most + 1 + (most + bits) / bits <= spare) ++most;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
+  fail("slc.static_bytes", std::to_string(slc.static_bytes) + " bytes (" + format_size(double(slc.static_bytes)) +
+                               ") need " + std::to_string(n) + " SLC blocks on each of the " + std::to_string(g.dies) +
+                               " dies (" + std::to_string(block_bytes / g.dies) + " bytes per SLC block) and " +
+                               std::to_string((n + bits - 1) / bits) + " more to fold them, but a die has " +
+                               std::to_string(spare) + " spare blocks beside its data and GC's: expected at most " +
+                               std::to_string(most * block_bytes) + " bytes (raise geometry.over_provisioning or "
+                               "geometry.blocks_per_plane for more)");
+}
+
 uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams&) {
   if (slc.mode == SlcMode::None) return 0;
   if (slc.mode == SlcMode::Dynamic) return 1;
-  const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
-  const uint32_t n = uint32_t((slc.static_bytes + block_bytes - 1) / block_bytes);
-  return n + (n + slc.bits - 1) / slc.bits;
+  const uint64_t n = slc_static_blocks_per_die(slc, g);
+  if (n >= g.blocks_per_die) throw std::logic_error("slc_reserved_blocks: check_slc_static first");
+  return uint32_t(n + (n + slc.bits - 1) / slc.bits);
 }
 
 }  // namespace ssdtlm

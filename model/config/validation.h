@@ -37,6 +37,8 @@ void check_power_loss_list_apart(const std::vector<uint64_t>& ps, const std::vec
 void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed);
 // fault.power_loss_at_ms / fault.power_loss_count need check.integrity=true.
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity);
+// Power losses with zns.reset_erase=reset: refused (not supported yet).
+void check_power_loss_zone_erase(const std::vector<uint64_t>& instants, bool erase_at_reset);
 
 // streams.autostream_chunk_bytes: a multiple of the 4 KiB mapping unit.
 void check_stream_chunk(uint64_t chunk_bytes);
@@ -57,6 +59,9 @@ void check_fdp_read_reclaim(bool fdp, bool reliability, uint32_t reclaim_reads, 
 // slc.*: a native mode of several bits per cell, block GC, no zones or FDP, a static size when static.
 void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, const StreamParams& streams,
                const FdpParams& fdp);
+// slc.static_bytes: the static cache's blocks and the blocks that fold them fit the die's spare blocks (beside
+// its data, `reserved_blocks_per_die` and one block of slack); the message gives the most it can be.
+void check_slc_static(const SlcParams& slc, const Geometry& g, uint32_t reserved_blocks_per_die);
 // Blocks per die the SLC cache keeps from data: static = its blocks and the TLC/QLC blocks a fold of them all
 // needs; dynamic = one (the cache never takes more than the die can fold).
 uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcParams& gc);
@@ -87,6 +92,15 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
 void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues);
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed);
+// The simulated time the job's pacing needs, at least, within SystemC's 2^64 ps: workload.start_delay_ms;
+// workload.runtime_ms (with workload.ramp_ms); workload.thinktime_us, workload.rate_iops or workload.rate_mbps
+// over the I/O count of a synthetic job (workload.io_count, or workload.io_bytes over its largest transfer)
+// that nothing may stop early (`may_stop_early`: another job's workload.exit_what). The key named is
+// `prefix` ("workload." or "jobs[j].") and the field, with fio's name of the option.
+void check_job_time(const WorkloadParams& w, uint64_t logical_bytes, bool may_stop_early, const std::string& prefix);
+// check_job_time for every job ("jobs[j]." when `jobs_listed`, else "workload."), each possibly stopped early when
+// some job has workload.exit_what.
+void check_jobs_time(const std::vector<JobParams>& jobs, bool jobs_listed, uint64_t logical_bytes);
 // jobs[j].pattern=app cannot share the namespace with other jobs when the precondition writes their patterns.
 // workload.wait_for names an earlier job.
 void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed);

@@ -147,19 +147,19 @@ AppParams read_app_params(const Config& c) {
   return p;
 }
 
-IoLogParams read_log_params(const Config& c) {
+IoLogParams read_log_params(const Config& c, const std::string& prefix) {
   IoLogParams p;
-  const auto name = [&](const char* key) {
-    const std::string v = c.s(key);
+  const auto name = [&](const char* field, const char* fio) {
+    const std::string v = c.s(std::string("workload.") + field);
     if (v.find('/') != std::string::npos || v == "." || v == "..")
-      throw ConfigError(std::string(key) + "=" + v + ": expected a file name (the logs are written into --out), " +
-                        "without a directory");
+      throw ConfigError("key '" + prefix + field + "' (fio " + fio + "): expected a file name (the logs are written "
+                        "into --out), without a directory, got '" + v + "'");
     return v;
   };
-  p.bw = name("workload.log_bw");
-  p.lat = name("workload.log_lat");
-  p.iops = name("workload.log_iops");
-  p.hist = name("workload.log_hist");
+  p.bw = name("log_bw", "write_bw_log");
+  p.lat = name("log_lat", "write_lat_log");
+  p.iops = name("log_iops", "write_iops_log");
+  p.hist = name("log_hist", "write_hist_log");
   p.avg_ms = c.u("workload.log_avg_ms");
   p.hist_ms = c.u("workload.log_hist_ms");
   p.hist_coarseness = uint32_t(c.u("workload.log_hist_coarseness"));

@@ -184,7 +184,10 @@ void NvmeHost::start() {
   stats_.first_submit_ps = now;
   for (auto& jp : jobs_) {
     Job& j = *jp;
-    if (j.group_start > 0 || !j.waits.empty()) continue;  // waits for the earlier groups or jobs
+    if (j.group_start > 0 || !j.waits.empty()) {  // waits for the earlier groups or jobs
+      ++held_;
+      continue;
+    }
     if (j.pace.start_delay_ns) {
       j.delayed = true;
       arm(j, sat_add(now, ns_ps(j.pace.start_delay_ns)));
@@ -306,10 +309,10 @@ void NvmeHost::issue(Job& j, uint64_t now) {
         // fio's rate_process=poisson: exponential gaps of that mean, each after the previous arrival (a late
         // submission does not move the arrivals after it).
         gap_s *= -std::log(1.0 - j.arrivals.uniform());
-        j.gate_ps = sat_add(j.gate_ps, uint64_t(std::llround(gap_s * 1e12)));
+        j.gate_ps = sat_add(j.gate_ps, s_to_ps_sat(gap_s));
       } else {
         // A cap, never exceeded: the next submission waits a full gap after this one.
-        j.gate_ps = sat_add(std::max(j.gate_ps, now), uint64_t(std::llround(gap_s * 1e12)));
+        j.gate_ps = sat_add(std::max(j.gate_ps, now), s_to_ps_sat(gap_s));
       }
     }
   }

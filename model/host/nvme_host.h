@@ -190,6 +190,7 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
   HostStats stats_, measured_;
   bool measuring_ = false;    // measured_.first_submit_ps set
+  size_t held_ = 0;           // jobs waiting for others (stonewall, wait_for) at the last look: none = nothing to release
   uint32_t outstanding_ = 0;
   WaveTracer* wave_ = nullptr;        // null: not traced
   uint32_t wave_total_ = 0, wave_q0_ = 0;  // signal ids: host.outstanding, host.q0.outstanding (then q1, ...)

@@ -1,5 +1,6 @@
 #include "report/memory_estimate.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,9 +16,9 @@ namespace ssdtlm {
 std::string MemoryEstimate::describe() const {
   std::string s = format_size(double(total)) + " (";
   bool first = true;
-  for (auto& [what, bytes] : parts) {
-    if (bytes < (1u << 20)) continue;  // the small ones would only lengthen the message
-    s += (first ? "" : ", ") + what + " " + format_size(double(bytes));
+  for (const MemoryPart& part : parts) {
+    if (part.bytes < (1u << 20)) continue;  // the small ones would only lengthen the message
+    s += (first ? "" : ", ") + part.what + " " + format_size(double(part.bytes));
     first = false;
   }
   return s + (first ? "all parts below 1 MiB)" : ")");
@@ -37,31 +38,33 @@ MemoryEstimate estimate_memory(const Params& p) {
   const bool lifetimes_on = lifetimes == "on" || lifetimes == "all" || (lifetimes == "auto" && streams > 0);
 
   MemoryEstimate e;
-  auto add = [&](const std::string& what, double bytes) { e.parts.emplace_back(what, uint64_t(bytes)); };
+  auto add = [&](const std::string& what, const std::string& key, double bytes) {
+    e.parts.push_back({what, key, uint64_t(bytes)});
+  };
   // Die: lpn_ 4 B + kind_ 1 B per unit (+ versions_ 4 B with the checker); write pointer and erase count per block.
-  add("dies' per-unit arrays", P * (integrity ? 9 : 5) + B * 6);
+  add("dies' per-unit arrays", "geometry.*", P * (integrity ? 9 : 5) + B * 6);
   // PageFtl: l2p 4 B per logical unit, valid bitmap 1 bit per physical unit; blocks: state 12 B, free ring 4 B,
   // greedy buckets about 8 B.
-  add("page map", L * 4 + P / 8);
-  add("block metadata", B * 24);
-  // Slot 12 B + free stack 4 B + open-addressing index (a power of two >= 2 slots per unit, 4 B each); per-stream
-  // FIFOs 12 B per unit; the flush policy's own lists (hexa about 24 B per unit, fifo 4 B).
-  add("write buffer", U * (16 + (streams > 0 ? 12 : 0) + (p.buffer.policy == "hexa" ? 24 : 4)) + index_slots * 4);
+  add("page map", "geometry.*", L * 4 + P / 8);
+  add("block metadata", "geometry.*", B * 24);
+  // Slot 12 B + free stack 4 B + open-addressing index (a power of two >= 2 slots per unit, 8 B each: LPN and
+  // slot); per-stream FIFOs 12 B per unit; the flush policy's own lists (hexa about 24 B per unit, fifo 4 B).
+  add("write buffer", "buffer.bytes", U * (16 + (streams > 0 ? 12 : 0) + (p.buffer.policy == "hexa" ? 24 : 4)) + index_slots * 8);
   // Dirty bitmap, per-segment counts, LRU lists, GTD.
-  add("map cache bookkeeping", L / 8 + segments * 40);
-  if (integrity) add("integrity checker", L * 4);
-  if (p.stats.lpn_writes) add("lpn write counts", L * 4);
-  if (lifetimes_on) add("lifetime statistics", L * (lifetimes == "all" ? 5.0 : 0.625));
+  add("map cache bookkeeping", "geometry.*", L / 8 + segments * 40);
+  if (integrity) add("integrity checker", "check.integrity", L * 4);
+  if (p.stats.lpn_writes) add("lpn write counts", "stats.lpn_writes", L * 4);
+  if (lifetimes_on) add("lifetime statistics", "stats.lifetimes", L * (lifetimes == "all" ? 5.0 : 0.625));
   // PCStream: birth, PC and process per logical unit (12 B), plus its bounded PC-stream table.
-  if (p.streams.assign == "pcstream") add("pcstream lifetimes and PC-stream table", L * 12 + double(p.streams.pc_table_bytes) * 1.25);
-  if (p.streams.assign == "hotcold" || p.streams.gc == GcStreams::HotCold) add("hot/cold write counts", L * 4);
+  if (p.streams.assign == "pcstream") add("pcstream lifetimes and PC-stream table", "streams.assign", L * 12 + double(p.streams.pc_table_bytes) * 1.25);
+  if (p.streams.assign == "hotcold" || p.streams.gc == GcStreams::HotCold) add("hot/cold write counts", "streams.gc_stream", L * 4);
   // Pooled payloads with their command extension, and the host's per-slot arrays.
   double slots = double(p.host_queues) * double(p.host_queue_depth);
   if (p.jobs_listed)
     for (const JobParams& job : p.jobs) slots += double(job.queues) * double(job.queue_depth);
-  add("host queues", slots * 512);
-  std::sort(e.parts.begin(), e.parts.end(), [](auto& a, auto& b) { return a.second > b.second; });
-  for (auto& part : e.parts) e.total += part.second;
+  add("host queues", "host.queue_depth", slots * 512);
+  std::sort(e.parts.begin(), e.parts.end(), [](auto& a, auto& b) { return a.bytes > b.bytes; });
+  for (auto& part : e.parts) e.total += part.bytes;
   return e;
 }
 
@@ -76,15 +79,42 @@ uint64_t physical_memory_bytes() {
   return 0;
 }
 
-uint64_t check_memory(const Params& p) {
+uint64_t address_space_limit_bytes() {
+  struct rlimit r {};
+  if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 0;
+  return uint64_t(r.rlim_cur);
+}
+
+uint64_t address_space_used_bytes() {
+  std::ifstream in("/proc/self/statm");
+  uint64_t pages = 0;
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (!(in >> pages) || page <= 0) return 0;
+  return pages * uint64_t(page);
+}
+
+uint64_t check_memory(const Params& p, uint64_t address_limit, uint64_t address_used) {
   const uint64_t set = p.sim.max_memory_bytes;
   const uint64_t limit = set ? set : physical_memory_bytes();
   const MemoryEstimate e = estimate_memory(p);
-  if (limit == 0 || e.total <= limit) return e.total;  // limit 0: the machine does not say
-  throw ConfigError("key 'sim.max_memory_bytes': the configuration needs about " + e.describe() + ", more than " +
-                    (set ? "the limit of " + format_size(double(limit))
-                         : "this machine's " + format_size(double(limit)) + " of physical memory (the default limit)") +
-                    "; reduce the geometry or buffer.bytes, or raise sim.max_memory_bytes");
+  if (limit != 0 && e.total > limit)  // limit 0: the machine does not say
+    throw ConfigError("key 'sim.max_memory_bytes': the configuration needs about " + e.describe() + ", more than " +
+                      (set ? "the limit of " + format_size(double(limit))
+                           : "this machine's " + format_size(double(limit)) + " of physical memory (the default limit)") +
+                      "; reduce the geometry or buffer.bytes, or raise sim.max_memory_bytes");
+  // Under ulimit -v, what the process has mapped already (the program, its libraries, SystemC) comes off the
+  // limit, and allocations need room to spare (thread stacks, the kernel's stacks, allocator slack): an eighth.
+  const uint64_t as = address_limit ? address_limit : address_space_limit_bytes();
+  if (as == 0) return e.total;
+  const uint64_t used = address_limit ? address_used : address_space_used_bytes();
+  const uint64_t need = e.total + e.total / 8;
+  if (used + need <= as) return e.total;
+  const std::string key = e.parts.empty() ? "sim.max_memory_bytes" : e.parts.front().key;
+  throw ConfigError("key '" + key + "': the configuration needs about " + e.describe() + "; with an eighth to "
+                    "spare, more than the " + format_size(double(as > used ? as - used : 0)) + " of address space this "
+                    "process has left under its limit (ulimit -v " + format_size(double(as)) + ", " +
+                    format_size(double(used)) + " in use before the model); reduce " + key +
+                    (key == "geometry.*" ? " (the drive's size)" : "") + " or raise ulimit -v");
 }
 
 }  // namespace ssdtlm

@@ -160,11 +160,10 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       r.sets.push_back(take());
     } else if (flag == "--out") {
       r.out_dir = take();
-    } else if (flag == "--vcd") {
+    } else if (flag == "--vcd" || flag == "--fst") {
       r.waveform_path = take();
-    } else if (flag == "--fst") {
-      r.waveform_path = take();
-      r.fst = true;
+      r.fst = flag == "--fst";
+      if (r.waveform_path.empty()) throw ConfigError("option " + flag + ": expected a file name, got ''");
     } else if (flag == "--vcd-window") {
       r.window = parse_vcd_window(take());
       r.has_window = true;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/crew.h"
 #include "common/sim_time.h"
 #include "workload/workload_factory.h"
 #include "frontend/fio/fio_json.h"
@@ -58,11 +59,16 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
       pp.drive_writes > 0 ? make_precondition_workload(params.precondition_workloads, params.jobs_listed, p.geometry().logical_bytes()) : nullptr;
   std::vector<std::string> log_files;
   auto t0 = std::chrono::steady_clock::now();
-  pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
-    if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
-      std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
-                   (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
-  });
+  try {
+    pre = p.precondition(w.get(), [&](uint64_t done, uint64_t total) {
+      if (progress && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(2))
+        std::fprintf(stderr, "[ssdtlm] precondition %llu/%llu units (%.0f%%)\n", (unsigned long long)done,
+                     (unsigned long long)total, total ? 100.0 * double(done) / double(total) : 100.0);
+    });
+  } catch (const CrewStartError& e) {  // before the first unit is written: the fast-forward's workers
+    throw ConfigError("key 'precondition.threads': " + std::to_string(pp.threads) + (pp.threads ? "" : " (one per hardware thread)") +
+                      " workers: " + e.what() + "; lower precondition.threads (or raise ulimit -v / -u)");
+  }
   if (pp.snapshots() && pp.snapshot_mode != "load") save_snapshot(p, pp, pre, snap);
   p.reset_statistics();
   return asked(pre);
@@ -101,12 +107,17 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
   SnapshotOutcome snap;
   const PreconditionResult pre = precondition(*p, params, o.progress, snap);
-  // Checked at each sampler tick: commands outstanding and none completing for the window stops the run.
+  // Checked at each sampler tick: commands outstanding and none completing for the window stops the run, and
+  // so does a waveform that could not be written (a full disk: the rest would be simulated for nothing).
   Watchdog watchdog(*p, stall_window_ps(params));
-  sampler.set_watch([&watchdog](uint64_t now) { return watchdog.check(now); });
+  std::unique_ptr<WaveTracer> wave;
+  sampler.set_watch([&watchdog, &wave](uint64_t now) {
+    if (!wave || !wave->failed()) return watchdog.check(now);
+    sc_core::sc_stop();
+    return true;
+  });
 
   // The waveform covers the timed run: its signals start from the preconditioned state.
-  std::unique_ptr<WaveTracer> wave;
   if (!o.vcd_path.empty()) {
     wave = start_waveform(o, info.name, *p, params.sim.seed);
     sampler.trace(*wave);  // power and temperature over time
@@ -128,6 +139,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   const std::vector<RecoveryReport> recoveries = timed_run(*p, params, watchdog);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (p->host().error()) std::rethrow_exception(p->host().error());
+  if (wave && wave->failed()) finish_waveform(*wave, now_ps(), o.vcd_path);  // throws, saying why
   if (watchdog.tripped()) throw watchdog.stuck();
   if (!p->host().finished())  // nothing left to happen, yet jobs still waiting: the sampler let the kernel stop
     throw watchdog.stuck("the simulation stalled with jobs unfinished and no event pending");

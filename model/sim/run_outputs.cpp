@@ -24,12 +24,38 @@ std::string json_text(const Json& j) {
 }
 }  // namespace
 
-void check_waveform_path(const std::string& path, const std::string& option) {
+namespace {
+// Absolute, without "." or ".." or a trailing separator, links resolved as far as the path exists.
+std::filesystem::path plain(const std::string& p) {
+  std::error_code ec;
+  std::filesystem::path a = std::filesystem::weakly_canonical(std::filesystem::absolute(p), ec);
+  if (ec) a = std::filesystem::absolute(p).lexically_normal();
+  return a.has_filename() ? a : a.parent_path();
+}
+
+// The waveform on --out's path, on a folder --out lies in, or on a file of the output set.
+void check_waveform_beside_outputs(const std::string& path, const std::string& option, const std::string& out_dir) {
+  const std::filesystem::path w = plain(path), out = plain(out_dir);
+  const std::string named = "option " + option + " " + path + ": ";
+  if (std::mismatch(w.begin(), w.end(), out.begin(), out.end()).first == w.end())
+    throw ConfigError(named + (w == out ? "the same path as --out " + out_dir + ", the output folder"
+                                        : "--out " + out_dir + " lies inside it, but the waveform is a file") +
+                      "; give the waveform a file name of its own");
+  const auto& names = output_file_names();
+  if (w.parent_path() == out && std::find(names.begin(), names.end(), w.filename().string()) != names.end())
+    throw ConfigError(named + "a file of the output set that --out " + out_dir + " receives; give the waveform "
+                      "another name");
+}
+}  // namespace
+
+void check_waveform_path(const std::string& path, const std::string& option, const std::string& out_dir) {
   if (!valid_utf8(path))
     throw ConfigError("option " + option + ": expected a UTF-8 path (it is recorded in summary.json), got " +
                       escape_bytes(path));
   namespace fs = std::filesystem;
+  check_waveform_beside_outputs(path, option, out_dir);
   if (fs::is_directory(path)) throw ConfigError("option " + option + " " + path + ": expected a file, got a directory");
+  remove_stale_waveform_parts(path);
   std::error_code ec;
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
@@ -63,7 +89,15 @@ WaveFinish finish_waveform(WaveTracer& wave, uint64_t now, const std::string& pa
   // The rest of the file (operations still running at the end included) and its layout.
   WaveFinish f;
   auto w0 = std::chrono::steady_clock::now();
-  wave.finish(now);
+  try {
+    wave.finish(now);
+  } catch (const std::runtime_error& e) {  // a full disk, vcd2fst stopping: the partial file is gone
+    throw OutputError("waveform " + std::string(e.what()) + "; no output was replaced");
+  }
+  const WaveOptions& o = wave.options();
+  if (o.start_ps > 0 && o.start_ps >= now)
+    std::cerr << "ssdtlm: warning: --vcd-window starts at " << double(o.start_ps) / 1e9 << " ms, after the run's end at "
+              << double(now) / 1e9 << " ms: the waveform " << path << " holds no change\n";
   std::error_code ec;
   std::filesystem::rename(wave.options().write_path, path, ec);
   if (ec) {  // an I/O error, not the model's: the earlier file stays, the partial one goes

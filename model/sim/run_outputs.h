@@ -16,9 +16,11 @@
 
 namespace ssdtlm {
 
-// A waveform path that cannot be written, or that summary.json cannot hold (not UTF-8), stops the run
-// before the simulation; `option` (--vcd or --fst) names it.
-void check_waveform_path(const std::string& path, const std::string& option);
+// A waveform path that cannot be written, that summary.json cannot hold (not UTF-8), or that collides with
+// the outputs (--out itself, a folder --out lies in, a file of the output set in --out) stops the run before
+// the simulation; `option` (--vcd or --fst) names it. Partial files of that path left by runs that are gone
+// (SIGKILL) are removed.
+void check_waveform_path(const std::string& path, const std::string& option, const std::string& out_dir);
 
 // The tracer of the timed run, its signals registered on `p`; written to a temporary path until it ends.
 std::unique_ptr<WaveTracer> start_waveform(const RunOptions& o, const std::string& platform_name, Platform& p,
@@ -29,6 +31,8 @@ struct WaveFinish {
   std::vector<std::string> layout;
   double wall_s = 0;
 };
+// A write that failed (the run stopped at once) or fails now is an OutputError saying why, the partial file
+// removed. A window that starts after the run's end is warned of (the file holds no change).
 WaveFinish finish_waveform(WaveTracer& wave, uint64_t now_ps, const std::string& path);
 // summary.json's "waveform" section.
 nlohmann::json waveform_summary(const WaveTracer& wave, const std::string& path, const WaveFinish& finish);

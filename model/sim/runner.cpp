@@ -1,20 +1,40 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <new>
 
+#include "common/units.h"
 #include "config/params.h"
 #include "frontend/fio/fio_text.h"
 #include "sim/version.h"
 #include "controller/snapshot/snapshot_archive.h"
 #include "workload/trace/trace_reader.h"
+#include "report/memory_estimate.h"
 #include "report/output_dir.h"
 #include "sim/run_outputs.h"
 
 namespace ssdtlm {
 
 namespace {
+
+// Memory ran out (std::bad_alloc, perhaps within a SystemC report): says so, with what the process could have;
+// a line without the details when even the message cannot be made.
+int out_of_memory(const std::string& prog, const char* what) noexcept {
+  try {
+    const uint64_t limit = address_space_limit_bytes(), machine = physical_memory_bytes();
+    std::cerr << prog << ": error: out of memory (" << what << "): the run needed more than it could get "
+              << "(address-space limit, ulimit -v: " << (limit ? format_size(double(limit)) : std::string("none"))
+              << "; physical memory: " << (machine ? format_size(double(machine)) : std::string("unknown"))
+              << "); reduce buffer.bytes or the geometry, or raise ulimit -v\n";
+  } catch (...) {
+    std::fputs("ssdtlm: error: out of memory (std::bad_alloc); raise ulimit -v or reduce the model\n", stderr);
+  }
+  return 3;
+}
 
 // Parses the command line, layers the configuration, checks where the results go, then runs.
 int run_request(int argc, char** argv, const PlatformInfo& info, const std::string& prog) {
@@ -53,7 +73,7 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
   ro.fio_json = wants("fio-json") || wants("json") || ro.fio_json_plus || ro.fio_normal || ro.fio_terse || fio != nullptr;
   ro.fio = fio.get();
   // Where the results go is checked before the simulation, not after it.
-  if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option());
+  if (!req.waveform_path.empty()) check_waveform_path(req.waveform_path, req.waveform_option(), req.out_dir);
   OutputDir staged(req.out_dir);
   ro.log_dir = staged.staging().string();
   // fio prints its job lines, its version and "Starting N processes" before running.
@@ -100,7 +120,11 @@ int run_platform(int argc, char** argv, const PlatformInfo& info) {
   } catch (const std::invalid_argument& e) {  // a request the device cannot take
     std::cerr << prog << ": error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc& e) {
+    return out_of_memory(prog, e.what());
   } catch (const std::exception& e) {
+    // SystemC hands an exception a process raised on as a report ("uncaught exception: std::bad_alloc").
+    if (std::strstr(e.what(), "std::bad_alloc")) return out_of_memory(prog, e.what());
     std::cerr << prog << ": model error: " << e.what() << "\n";
     return 3;
   }

@@ -1,8 +1,10 @@
 #include "wave/wave_trace.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <cstdlib>
@@ -116,6 +118,26 @@ WaveTracer::~WaveTracer() {
 
 std::string waveform_temp_path(const std::string& path) { return path + ".partial-" + std::to_string(::getpid()); }
 
+size_t remove_stale_waveform_parts(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const std::string prefix = p.filename().string() + ".partial-";
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  size_t removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.size() > 9 || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(pid_text));
+    if (pid <= 0 || pid == ::getpid() || !(::kill(pid, 0) == -1 && errno == ESRCH)) continue;
+    std::error_code rec;
+    removed += fs::remove(it->path(), rec) ? 1 : 0;
+  }
+  return removed;
+}
+
 int WaveTracer::add_enum(WaveEnum e) {
   for (size_t i = 0; i < enums_.size(); ++i)
     if (enums_[i].name == e.name) return int(i);
@@ -161,7 +183,8 @@ char* WaveTracer::room(size_t n) {
 void WaveTracer::out(const char* p, size_t n) {
   if (n > kBufferBytes) {  // a large header: straight to the file
     drain();
-    if (std::fwrite(p, 1, n, file_) != n) throw std::runtime_error(o_.path + ": cannot write the waveform");
+    if (!file_) return;
+    if (std::fwrite(p, 1, n, file_) != n) return fail_write(std::strerror(errno));
     stats_.bytes += n;
     return;
   }
@@ -172,10 +195,24 @@ void WaveTracer::out(const char* p, size_t n) {
 
 void WaveTracer::drain() {
   if (!pos_) return;
-  if (std::fwrite(buf_.data(), 1, pos_, file_) != pos_)
-    throw std::runtime_error(o_.path + ": cannot write the waveform" + (pipe_ ? " (vcd2fst stopped)" : ""));
+  if (!file_) {  // a write failed: the text goes nowhere
+    pos_ = 0;
+    return;
+  }
+  if (std::fwrite(buf_.data(), 1, pos_, file_) != pos_) return fail_write(pipe_ ? "vcd2fst stopped" : std::strerror(errno));
   stats_.bytes += pos_;
   pos_ = 0;
+}
+
+void WaveTracer::fail_write(const std::string& why) {
+  pos_ = 0;
+  if (!error_.empty()) return;
+  if (file_) pipe_ ? pclose(file_) : std::fclose(file_);
+  file_ = nullptr;
+  std::error_code ec;
+  const bool removed = !o_.write_path.empty() && std::filesystem::remove(o_.write_path, ec);
+  error_ = o_.path + ": cannot write the waveform (" + why + ")" +
+           (removed ? "; the partial file " + o_.write_path + " was removed" : "");
 }
 
 void WaveTracer::stamp(uint64_t t) {
@@ -422,13 +459,16 @@ void WaveTracer::finish(uint64_t end_ps) {
     ++stats_.timestamps;
     stats_.last_ps = end;
   }
-  finished_ = true;
   drain();
-  int rc = pipe_ ? pclose(file_) : std::fclose(file_);
-  file_ = nullptr;
-  if (rc != 0)
-    throw std::runtime_error(o_.path + (pipe_ ? ": vcd2fst failed (exit status " + std::to_string(rc) + ")"
-                                              : ": cannot write the waveform"));
+  if (file_) {  // closing flushes the C library's buffer: a full disk may show only now
+    errno = 0;
+    const int rc = pipe_ ? pclose(file_) : std::fclose(file_);
+    const int err = errno;
+    file_ = nullptr;
+    if (rc != 0) fail_write(pipe_ ? "vcd2fst failed, exit status " + std::to_string(rc) : std::strerror(err));
+  }
+  finished_ = true;  // the file stays (renamed into place by the caller), unless a write failed
+  if (!error_.empty()) throw std::runtime_error(error_);
 }
 
 }  // namespace ssdtlm

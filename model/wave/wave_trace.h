@@ -124,9 +124,14 @@ class WaveTracer {
 
   // Writes every change before `horizon` (no later record may be earlier than it).
   void flush(uint64_t horizon);
-  // Writes the rest and closes the file (waits for vcd2fst); throws std::runtime_error when that fails. The
-  // file lasts until `end_ps` (the end of the run) clipped to the window, or until its last change if later.
+  // Writes the rest and closes the file (waits for vcd2fst); throws std::runtime_error when that fails, or
+  // when a write failed before (error()). The file lasts until `end_ps` (the end of the run) clipped to the
+  // window, or until its last change if later.
   void finish(uint64_t end_ps);
+  // A write failed (a full disk): the file was closed and the partial file (write_path) removed at once; later
+  // changes are dropped. error() says which file, why, and that the partial file is gone.
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
 
   // The GTKWave save file for this waveform and its translate filter files (FILE.gtkw, FILE.<table>.flt).
   // Zoomed to `span_ps` (0: a span chosen from the file) starting at `start_ps` (kWaveForever: centred).
@@ -180,6 +185,7 @@ class WaveTracer {
   void out(const char* p, size_t n);
   void stamp(uint64_t t);  // "#t"
   void drain();  // hands the text buffer to the file
+  void fail_write(const std::string& why);  // see failed()
 
   WaveOptions o_;
   Clock clock_;
@@ -205,6 +211,7 @@ class WaveTracer {
   size_t pos_ = 0;
   static constexpr size_t kBufferBytes = 1 << 20;
   WaveStats stats_;
+  std::string error_;  // see failed()
 };
 
 // Whether FST can be written: GTKWave's vcd2fst is on PATH.
@@ -212,6 +219,9 @@ bool wave_fst_available();
 
 // Where a run writes its waveform until it succeeds: "PATH.partial-<pid>" (renamed to PATH at the end).
 std::string waveform_temp_path(const std::string& path);
+// Removes the partial files of PATH that runs now gone left (SIGKILL, a crash): "PATH.partial-<pid>" whose
+// process does not exist. Returns how many.
+size_t remove_stale_waveform_parts(const std::string& path);
 
 // Bits needed for values up to max (at least 1).
 inline uint32_t wave_bits(uint64_t max) {

@@ -24,7 +24,8 @@ class TempDir {
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return dir_; }
+  // The directory (for a run's --out, or as the working directory of a process: tests/common/cli_run.h).
+  std::string path() const { return dir_.string(); }
   // Writes `text` byte for byte to the file `name`; returns its path.
   std::string write(const std::string& name, const std::string& text) const {
     const std::filesystem::path p = dir_ / name;

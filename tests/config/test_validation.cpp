@@ -213,3 +213,51 @@ TEST_CASE("validation: a zoned namespace takes its zones' blocks from their capa
   // Zones of 1.5 blocks per die fill 2 blocks per die each: 85 zones x 2 > 160 blocks.
   CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_bytes=201326592"}), Contains("zns.zone_capacity_bytes") && Contains("160"));
 }
+
+TEST_CASE("validation: slc.static_bytes beyond what the drive can give is refused, never truncated (issue 44)",
+          "[config][validation][slc]") {
+  // One QLC die of 64 blocks of 8 pages of 4 KiB: an SLC block holds 2 pages, 8 KiB. 1 PiB is 2^37 such blocks,
+  // which a 32-bit count truncated to 0: no cache at all, without a word.
+  const std::initializer_list<std::string> small = {"geometry.channels=1", "geometry.dies_per_channel=1",
+                                                    "geometry.pages_per_block=8", "geometry.page_bytes=4096",
+                                                    "geometry.blocks_per_plane=64", "buffer.bytes=64K",
+                                                    "flash.cell=qlc", "slc.mode=static"};
+  auto with = [&](const std::string& bytes) {
+    std::vector<std::string> sets(small);
+    sets.push_back("slc.static_bytes=" + bytes);
+    Config c = platform_config(generic_platform_info());
+    for (auto& s : sets) c.set(s);
+    try {
+      read_params(c);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // 12 spare blocks per die, 5 of them for GC and the open block: 5 SLC blocks and 2 QLC blocks to fold them.
+  for (const char* bytes : {"1PiB", "32GiB", "64MiB", "48K"})  // 2^37, 2^22, 2^13, 6 SLC blocks
+    CHECK_THAT(with(bytes), Contains("key 'slc.static_bytes'") && Contains("at most 40960 bytes"));
+  CHECK(with("40K") == "");
+}
+
+TEST_CASE("validation: pacing that needs more than 2^64 ps of simulated time is refused before the run (issue 44)",
+          "[config][validation][workload]") {
+  // Each used to simulate until time ran out and stop with exit 3; SystemC's time ends at 2^64 ps (213.5 days).
+  const auto refused = [](const std::string& error, const std::string& key) {
+    CHECK_THAT(error, Contains("key '" + key + "'") && Contains("2^64 ps"));
+  };
+  refused(error_with({"workload.thinktime_us=1e12"}), "workload.thinktime_us");  // 10^6 s per I/O
+  refused(error_with({"workload.rate_iops=1e-9"}), "workload.rate_iops");
+  refused(error_with({"workload.rate_mbps=1e-9"}), "workload.rate_mbps");
+  refused(error_with({"workload.start_delay_ms=1e12"}), "workload.start_delay_ms");
+  refused(error_with({"workload.runtime_ms=1e12", "workload.io_count=0"}), "workload.runtime_ms");
+  // 262144 I/Os of 4 KiB 100 s apart (the count from io_bytes): 2.6e7 s.
+  refused(error_with({"workload.thinktime_us=1e8", "workload.io_count=0", "workload.io_bytes=1G"}), "workload.thinktime_us");
+  // Within the limit: the last I/O's think time is never waited for, and a run time ends a slow job.
+  CHECK(error_with({"workload.thinktime_us=1e12", "workload.io_count=1"}).empty());
+  CHECK(error_with({"workload.thinktime_us=1e12", "workload.runtime_ms=1000"}).empty());
+  CHECK(error_with({"workload.rate_iops=1e-3", "workload.io_count=1000"}).empty());  // 10^6 s
+  CHECK(error_with({"workload.start_delay_ms=1e10"}).empty());  // 10^7 s
+  // A job of a list is named by its place.
+  refused(error_with({}, R"({"jobs": [{"name": "a"}, {"name": "b", "thinktime_us": 1e12}]})"), "jobs[1].thinktime_us");
+}

@@ -22,8 +22,11 @@ SlcCache::SlcCache(const Geometry& g, const SlcParams& p, uint32_t gc_free_block
       static_free_(g.dies) {
   if (slc_pages_ == 0) throw std::logic_error("SLC block of no page");
   if (p_.mode != SlcMode::Static) return;
-  const uint64_t block_bytes = uint64_t(slc_pages_) * g.units_per_page * kUnitBytes * g.dies;
-  static_ = uint32_t((p_.static_bytes + block_bytes - 1) / block_bytes);
+  const uint64_t blocks = slc_static_blocks_per_die(p_, g);
+  if (blocks >= g.blocks_per_die)  // check_slc_static refuses it first
+    throw std::logic_error("slc.static_bytes: " + std::to_string(blocks) + " SLC blocks per die, the die has " +
+                           std::to_string(g.blocks_per_die));
+  static_ = uint32_t(blocks);
   for (uint32_t d = 0; d < g.dies; ++d)
     for (uint32_t b = 0; b < static_; ++b) {
       const uint32_t gb = d * g.blocks_per_die + b;

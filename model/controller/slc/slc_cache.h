@@ -34,6 +34,14 @@ struct SlcParams {
   uint32_t bits = 1;             // bits per cell of the native mode (flash.cell)
 };
 
+// slc.mode=static: SLC blocks per die that hold slc.static_bytes (rounded up), counted in 64 bits (1 PiB of
+// SLC blocks of 8 KiB is 2^37 of them; the configuration refuses more than a die can give).
+inline uint64_t slc_static_blocks_per_die(const SlcParams& p, const Geometry& g) {
+  if (p.mode != SlcMode::Static) return 0;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / (p.bits ? p.bits : 1)) * g.units_per_page * kUnitBytes * g.dies;
+  return block_bytes ? (p.static_bytes + block_bytes - 1) / block_bytes : 0;
+}
+
 // What the cache counted (the bytes it took, folded and let through are FlashCounters, reset with them).
 struct SlcCounters {
   uint64_t folds = 0;  // SLC blocks taken as fold victims

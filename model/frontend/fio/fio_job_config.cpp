@@ -50,6 +50,18 @@ std::string num(double v) {
   return os.str();
 }
 
+// A write_*_log's name (fio's make_log_name: one without a name takes the job's), which must be a file name:
+// the logs go into --out.
+std::string log_name(const Spec& s, const std::optional<std::string>& v, const Line& at) {
+  if (!v) return "";
+  const std::string name = v->empty() ? s.name : *v;
+  if (name.find('/') != std::string::npos || name == "." || name == "..")
+    fail(at, v->empty() ? "the log takes the job's name '" + name + "', which is not a file name (the logs go into --out): "
+                          "give it a name"
+                        : "expected a file name: ssdtlm writes the logs into --out, without a directory");
+  return name;
+}
+
 }  // namespace
 
 std::vector<nlohmann::json> Builder::build(const Spec& s) {
@@ -261,8 +273,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["bw_avg_ms"] = double(s.bwavgtime_ms);
     c["iops_avg_ms"] = double(s.iopsavgtime_ms);
     c["exit_what"] = s.exitall ? s.exit_what : "none";
-    // fio's logs (make_log_name: a write_*_log without a name takes the job's).
-    const auto log_name = [&](const std::optional<std::string>& v) { return !v ? "" : v->empty() ? s.name : *v; };
+    // fio's logs (make_log_name: a write_*_log without a name takes the job's; log_name).
     if (s.log.issue_time && (!s.lat_log || !s.log.offset))
       fail(s.log_issue_time_at, "log_issue_time needs write_lat_log and log_offset (as fio says)");
     c["latency_target_us"] = double(s.latency_target_ns) / 1e3;
@@ -274,10 +285,10 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["ss_ramp_ms"] = double(s.ss_ramp_ns) / 1e6;
     c["ss_interval_ms"] = double(s.ss_interval_ns) / 1e6;
     if (s.ss_dur_ns && s.ss_dur_ns < s.ss_interval_ns) fail(s.ss_dur_at, "ss_dur is shorter than ss_interval");
-    c["log_bw"] = log_name(s.bw_log);
-    c["log_lat"] = log_name(s.lat_log);
-    c["log_iops"] = log_name(s.iops_log);
-    c["log_hist"] = log_name(s.hist_log);
+    c["log_bw"] = log_name(s, s.bw_log, s.bw_log_at);
+    c["log_lat"] = log_name(s, s.lat_log, s.lat_log_at);
+    c["log_iops"] = log_name(s, s.iops_log, s.iops_log_at);
+    c["log_hist"] = log_name(s, s.hist_log, s.hist_log_at);
     c["log_avg_ms"] = s.log.avg_ms;
     c["log_hist_ms"] = s.log.hist_ms;
     c["log_hist_coarseness"] = s.log.hist_coarseness;

@@ -131,6 +131,7 @@ struct Spec {
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
   // fio's logs: write_*_log's names (set without a value = the job's name), the other log_* options.
   std::optional<std::string> bw_log, lat_log, iops_log, hist_log;
+  Line bw_log_at, lat_log_at, iops_log_at, hist_log_at;
   IoLogParams log;                      // log.window unused: log_window holds workload.log_window_value
   std::string log_window = "avg";
   Line log_issue_time_at;

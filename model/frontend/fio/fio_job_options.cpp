@@ -10,6 +10,18 @@
 namespace ssdtlm {
 namespace fio {
 
+namespace {
+// write_bw_log, write_lat_log, write_iops_log, write_hist_log: the name (empty: the job's, checked when the job
+// is built) and where it was given.
+void set_log_name(Spec& s, const std::string& key, const Line& l) {
+  if (l.value.find('/') != std::string::npos)
+    fail(l, "expected a file name: ssdtlm writes the logs into --out, without a directory");
+  const bool bw = key == "write_bw_log", lat = key == "write_lat_log", iops = key == "write_iops_log";
+  (bw ? s.bw_log : lat ? s.lat_log : iops ? s.iops_log : s.hist_log) = l.value;
+  (bw ? s.bw_log_at : lat ? s.lat_log_at : iops ? s.iops_log_at : s.hist_log_at) = l;
+}
+}  // namespace
+
 void Interpreter::apply(Spec& s, const Line& l) {
   const std::string key = canonical_option(l.key);
   const unsigned kb = s.kb_base;
@@ -141,10 +153,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "iopsavgtime") {
     s.iopsavgtime_ms = count(l, kb);
   } else if (key == "write_bw_log" || key == "write_lat_log" || key == "write_iops_log" || key == "write_hist_log") {
-    if (l.value.find('/') != std::string::npos)
-      fail(l, "expected a file name: ssdtlm writes the logs into --out, without a directory");
-    (key == "write_bw_log" ? s.bw_log : key == "write_lat_log" ? s.lat_log : key == "write_iops_log" ? s.iops_log
-                                                                                              : s.hist_log) = l.value;
+    set_log_name(s, key, l);
   } else if (key == "log_avg_msec") {
     s.log.avg_ms = count(l, kb);
   } else if (key == "log_hist_msec") {

@@ -192,6 +192,7 @@ uint64_t Interpreter::time_value(const Line& l, double default_unit_ns) {
     else
       ns = parse_time_ns(v, default_unit_ns, true);
     if (!(ns >= 0)) throw UnitError("a time", v, "negative");
+    if (!(ns < 9.2e18)) fail(l, "expected a time below 2^63 ns (292 years; a run ends at 2^64 ps, 213.5 days)");
     return uint64_t(std::llround(ns));
   } catch (const UnitError& e) {
     fail(l, e.what());
