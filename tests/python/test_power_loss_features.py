@@ -1,8 +1,8 @@
 """Power losses over every feature that changes what flash and the map hold (issue 44): TRIM, zone resets (ZNS),
 FDP, streams, superblock GC, SLC caching (static, with folding, and dynamic) and HEXA, each under unlimited
 capacitors, capacitors for part of the buffer (power.protected_bytes) and an unprotected buffer, with the page map
-and with dftl (superblock GC and FDP, which need the map in DRAM: with FIFO and HEXA flushing instead), over two
-loss seeds: 108 runs. Zone resets erase lazily (power losses with zns.reset_erase=reset are refused). Every run completes (no stall: the watchdog would exit 3), the
+and with dftl (superblock GC and FDP, which need the map in DRAM: with FIFO and HEXA flushing, FDP with initially
+and persistently isolated handles instead), over two loss seeds: 108 runs. Zone resets erase lazily (power losses with zns.reset_erase=reset are refused). Every run completes (no stall: the watchdog would exit 3), the
 integrity checker finds no error and no mismatch after any recovery, and with unlimited capacitors nothing
 acknowledged is lost, neither a write nor a trim.
 
@@ -59,7 +59,8 @@ def test_power_loss_with_feature(bin_dir, tmp_path, feature, capacitors, mapping
     extra = CAPACITORS[capacitors] + MAPPINGS[mapping]
     if feature.startswith(("superblock", "fdp")):  # these keep the map in DRAM (translation pages on flash refused)
         extra = [x for x in CAPACITORS[capacitors] if not x.startswith("map.")]
-        extra += ["buffer.policy=hexa"] if mapping == "dftl" else []
+        if mapping == "dftl":  # the second variant: HEXA flushing, or (FDP, whose streams HEXA refuses) the other RUH type
+            extra += ["fdp.ruh_type=persistently_isolated"] if feature.startswith("fdp") else ["buffer.policy=hexa"]
     sets = DRIVE + FEATURES[feature] + extra + ["fault.power_loss_seed=%d" % seed]
     out = tmp_path / "out"
     p = run(bin_dir, out, sets)
