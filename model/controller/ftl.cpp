@@ -131,7 +131,7 @@ std::string Ftl::describe_state() const {
                   std::to_string(host_.waiting_units()) + " units" + (host_.writes_held() ? " (held by sched.policy)" : "") +
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
   if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
-  if (zone_erase_.waiting()) s += "; zone resets waiting for their blocks' erases";
+  if (zone_erase_.waiting()) s += "; zone resets waiting for their blocks' erases (" + zone_erase_.describe() + ")";
   s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
   s += ";" + flush_.describe();
   return s;

@@ -154,6 +154,7 @@ class ZoneEraser {
   uint32_t in_flight() const { return uint32_t(inflight_.size()); }
   uint64_t erases() const { return erases_; }  // blocks erased for resets (by it, or by GC first)
   uint64_t kept() const { return kept_; }      // blocks of reset zones left holding valid data
+  std::string describe() const;                // the blocks resets wait for, with their states (a stuck run)
 
  private:
   void done(uint32_t job);

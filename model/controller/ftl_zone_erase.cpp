@@ -1,5 +1,6 @@
 // The FTL's zone eraser (ftl_parts.h): zns.reset_erase=reset, a Zone Reset's blocks erased at the reset.
 #include <algorithm>
+#include <string>
 
 #include "common/sim_time.h"
 #include "controller/ftl.h"
@@ -79,6 +80,19 @@ void ZoneEraser::erased(uint32_t gblock) {
     if (--jobs_[job].left == 0) done(job);
     return;
   }
+}
+
+std::string ZoneEraser::describe() const {
+  static const char* const kState[] = {"free", "open", "full", "victim", "cached"};
+  const BlockManager& blocks = f_.ftl_.blocks();
+  std::string s = std::to_string(pending_.size()) + " blocks to erase, " + std::to_string(inflight_.size()) +
+                  " erasing";
+  for (size_t i = 0; i < pending_.size() && i < 4; ++i) {
+    const uint32_t b = pending_[i].first;
+    s += (i ? ", " : ": ") + std::string("block ") + std::to_string(b) + " " + kState[uint32_t(blocks.state(b))] +
+         " (" + std::to_string(blocks.valid(b)) + " valid, " + std::to_string(blocks.pages_written(b)) + " pages)";
+  }
+  return s;
 }
 
 }  // namespace ssdtlm

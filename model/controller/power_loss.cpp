@@ -347,6 +347,11 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
           ++r.torn_units;
           rv = scan_ver[lpn];
           rppa = scan_ppa[lpn];
+          // The entry's write after a trim was torn: a copy older than the durable trim is not brought back.
+          if (rv && ftl.trimmed(lpn) && lpn < journal.kept_below && rv <= checker.trimmed_version(lpn)) {
+            rv = 0;
+            rppa = kInvalid;
+          }
           if (rppa != kInvalid) ++r.units_replayed;
         }
       }
