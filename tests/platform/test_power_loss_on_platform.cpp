@@ -177,7 +177,7 @@ TEST_CASE("bad power-loss settings stop the run naming the key", "[config][power
   e = stderr_of("--set fault.power_loss_at_ms=5 --set check.integrity=false", &rc);
   CHECK(WEXITSTATUS(rc) == 2);
   CHECK(e.find("check.integrity") != std::string::npos);
-  e = stderr_of("--set fault.power_loss_at_ms=5 --set zns.enabled=true --set precondition.drive_writes=0", &rc);
+  e = stderr_of("--set fault.power_loss_at_ms=5 --set zns.enabled=true --set zns.reset_erase=reset --set precondition.drive_writes=0", &rc);
   CHECK(WEXITSTATUS(rc) == 2);
   CHECK(e.find("zns.reset_erase") != std::string::npos);
 }
