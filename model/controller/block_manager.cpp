@@ -168,11 +168,8 @@ void BlockManager::retire_oldest(uint32_t group, uint32_t stream) {
 }
 
 void BlockManager::retire_block(uint32_t d, uint32_t stream, uint32_t b) {
-  Block& blk = blocks_[b];
-  if (blk.next_page < g_.pages_per_block) ++cut_[size_t(d) * streams_ + stream];
-  retired_units_ += uint64_t(g_.pages_per_block - blk.next_page) * g_.units_per_page;
-  blk.next_page = uint16_t(g_.pages_per_block);
-  if (blk.inflight == 0) close(b);  // else the last program in flight closes it
+  if (blocks_[b].next_page < g_.pages_per_block) ++cut_[size_t(d) * streams_ + stream];
+  retire_block(b);
 }
 
 bool BlockManager::retire_frontier(uint32_t die, uint32_t frontier) {

@@ -33,10 +33,10 @@ std::string FlushScheduler::describe() const {
     s += " die " + std::to_string(d) + ": streams 0x" + std::to_string(die_streams_[d]) + " inflight " +
          std::to_string(inflight_[d]) + " free " + std::to_string(b.free_blocks(d)) + ";";
   if (b.striped())
-    for (uint32_t st = 0; st < f_.streams_.user_streams(); ++st)
-      s += " stream " + std::to_string(st) + " -> die " +
-           std::to_string(b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st))) +
-           (b.frontier_full(b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st)), st) ? " (full)" : "");
+    for (uint32_t st = 0; st < f_.streams_.user_streams(); ++st) {
+      const uint32_t d = b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st));
+      s += " stream " + std::to_string(st) + " -> die " + std::to_string(d) + (b.frontier_full(d, st) ? " (full)" : "");
+    }
   return s;
 }
 

@@ -333,6 +333,13 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     const UnitKind k = die.kind(u);
     return die.lpn(u) == lpn && (k == UnitKind::UD || k == UnitKind::GUD) ? die.version(u) : 0;
   };
+  // A durable trim record drops a copy older than the trim (versions are the write sequence): nothing comes back.
+  auto drop_if_trimmed = [&](uint32_t lpn, uint32_t& rv, uint32_t& rppa) {
+    if (rv && ftl.trimmed(lpn) && lpn < journal.kept_below && rv <= checker.trimmed_version(lpn)) {
+      rv = 0;
+      rppa = kInvalid;
+    }
+  };
   for_each_checked([&](uint32_t lpn) {
     if (incremental) map_ver[lpn] = live_version(lpn);
     if (map_ver[lpn] && untrusted(lpn, map_ver[lpn])) map_ver[lpn] = 0;  // the live copy is not trusted
@@ -347,22 +354,14 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
           ++r.torn_units;
           rv = scan_ver[lpn];
           rppa = scan_ppa[lpn];
-          // The entry's write after a trim was torn: a copy older than the durable trim is not brought back.
-          if (rv && ftl.trimmed(lpn) && lpn < journal.kept_below && rv <= checker.trimmed_version(lpn)) {
-            rv = 0;
-            rppa = kInvalid;
-          }
+          drop_if_trimmed(lpn, rv, rppa);  // the entry's write after a trim was torn
           if (rppa != kInvalid) ++r.units_replayed;
         }
       }
     } else {
       rv = all_ver[lpn];
       rppa = all_ppa[lpn];
-      // A durable trim record drops the copies older than the trim (versions are the write sequence).
-      if (rv && ftl.trimmed(lpn) && lpn < journal.kept_below && rv <= checker.trimmed_version(lpn)) {
-        rv = 0;
-        rppa = kInvalid;
-      }
+      drop_if_trimmed(lpn, rv, rppa);
       uint32_t ev = 0;
       if (e != kInvalid && rppa != e && (ev = map_ver[lpn]) != 0 && ev == rv) rppa = e;  // same version: keep the live copy
       if (rppa != kInvalid && scan[g.gblock_of(rppa)]) ++r.units_replayed;

@@ -5,34 +5,21 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "common/cli_run.h"
 #include "common/temp_dir.h"
 #include "platform_run.h"
+#include "zns_drive.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::test;
 
 namespace {
-// 4 dies of 64 blocks of 16 pages of 8 KiB: zones of a block on every die (512 KiB), 51 of them.
-Config zns_config(std::initializer_list<std::string> more) {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
-                             "geometry.pages_per_block=16", "buffer.bytes=1048576", "check.integrity=true",
-                             "zns.enabled=true", "zns.max_open=4", "zns.max_active=4"});
-  for (auto& s : more) c.set(s);
-  return c;
-}
+// zns_drive.h's drive as the executables' --set flags.
 const std::string kDrive = " --set geometry.channels=2 --set geometry.dies_per_channel=2 --set geometry.blocks_per_plane=64"
                            " --set geometry.pages_per_block=16 --set buffer.bytes=1M --set check.integrity=true"
                            " --set zns.enabled=true --set zns.max_open=4 --set zns.max_active=4";
-std::string slurp_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 }  // namespace
 
 TEST_CASE("ZNS: a trace's Open Close Finish and Reset lines reach the zone state machine and Report Zones lists the zones",
@@ -51,7 +38,7 @@ TEST_CASE("ZNS: a trace's Open Close Finish and Reset lines reach the zone state
                                    " --set workload.trace_format=csv --set host.queues=1 --set host.queue_depth=1" + kDrive);
   INFO(r.err);
   REQUIRE(r.code == 0);
-  const nlohmann::json s = nlohmann::json::parse(slurp_file(out + "/run/summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(slurp(out + "/run/summary.json"));
   const auto& z = s["zns"];
   INFO(z.dump(1));
   CHECK(z["commands"]["explicit_opens"] == 2);
@@ -67,7 +54,7 @@ TEST_CASE("ZNS: a trace's Open Close Finish and Reset lines reach the zone state
   CHECK(s["integrity"]["errors"] == 0);
   CHECK(s["integrity"]["checked_reads"].get<uint64_t>() >= 32);
   // zones.csv: Report Zones at the end, a zone per line.
-  const std::string csv = slurp_file(out + "/run/zones.csv");
+  const std::string csv = slurp(out + "/run/zones.csv");
   CHECK(csv.rfind("zone,zslba_bytes,capacity_bytes,write_pointer_bytes,state,blocks\n", 0) == 0);
   CHECK(csv.find("\n0,0,524288,196608,implicitly_open,") != std::string::npos);
   CHECK(csv.find("\n1,524288,524288,1048576,full,0\n") != std::string::npos);
@@ -109,7 +96,7 @@ TEST_CASE("ZNS: a zone append over zns.zasl_bytes fails with Invalid Field in Co
     const CliRun r = run_in(where, "--quiet --out " + name + " --set zns.zasl_bytes=" + zasl + job);
     INFO(r.err);
     REQUIRE(r.code == 0);
-    return nlohmann::json::parse(slurp_file(where + "/" + name + "/summary.json"));
+    return nlohmann::json::parse(slurp(where + "/" + name + "/summary.json"));
   };
   const nlohmann::json over = run("over", "32768"), within = run("within", "65536");
   INFO(over["zns"].dump(1));
@@ -141,7 +128,7 @@ TEST_CASE("ZNS: a zone reset erases its blocks at the reset by default and charg
     const CliRun r = run_in(where, "--quiet --out " + mode + " --set zns.reset_erase=" + mode + job);
     INFO(r.err);
     REQUIRE(r.code == 0);
-    return nlohmann::json::parse(slurp_file(where + "/" + mode + "/summary.json"));
+    return nlohmann::json::parse(slurp(where + "/" + mode + "/summary.json"));
   };
   const nlohmann::json e = run("reset"), l = run("lazy");
   INFO(e["zns"].dump(1));

@@ -9,21 +9,11 @@
 
 #include "common/cli_run.h"
 #include "platform_run.h"
+#include "zns_drive.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::test;
 using Catch::Matchers::Contains;
-
-namespace {
-// 4 dies of 64 blocks of 16 pages of 8 KiB: zones of a block on every die (512 KiB), 51 of them.
-Config zns_config(std::initializer_list<std::string> more) {
-  Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
-                             "geometry.pages_per_block=16", "buffer.bytes=1048576", "check.integrity=true",
-                             "zns.enabled=true", "zns.max_open=4", "zns.max_active=4"});
-  for (auto& s : more) c.set(s);
-  return c;
-}
-}  // namespace
 
 TEST_CASE("ZNS: a log-structured run has device WAF 1.00 and no GC copy, resets are erases", "[platform][zns]") {
   RunResult r = run_generic(zns_config({"workload.zbd=true", "workload.pattern=sequential", "workload.block_bytes=65536",
