@@ -332,7 +332,6 @@ Params read_params(const Config& c) {
   p.reserved_blocks_per_die += slc_reserved_blocks(p.slc, p.geometry, p.gc);
   check_geometry(p.geometry, p.reserved_blocks_per_die);
   if (p.streams.zns) check_zns_capacity(p.streams.zns_layout, p.geometry, p.reserved_blocks_per_die);
-  check_power_loss_zone_erase(p.fault.power_loss_ps, p.streams.zns && p.streams.zns_layout.erase_at_reset);
   check_gc(p.gc, p.frontiers, p.geometry.dies);
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);

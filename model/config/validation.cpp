@@ -130,16 +130,6 @@ void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed
                         "picosecond: change fault.power_loss_seed or the listed instant");
 }
 
-void check_power_loss_zone_erase(const std::vector<uint64_t>& instants, bool erase_at_reset) {
-  // A reset waiting for its zone's erases across a loss stalled (the zone-reset case of
-  // tests/platform/test_power_loss_on_platform.cpp: the watchdog, the reset the only command outstanding, waiting
-  // for an open block of the zone that holds 10 valid units and never fills; not from lost trims: it stalls with
-  // unlimited capacitors too): not supported yet.
-  if (!instants.empty() && erase_at_reset)
-    throw ConfigError("keys 'zns.reset_erase', 'fault.power_loss_at_ms' / 'fault.power_loss_count': power losses with "
-                      "erases at zone reset are not supported yet; use zns.reset_erase=lazy");
-}
-
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity) {
   if (!instants.empty() && !check_integrity)
     throw ConfigError("fault.power_loss_at_ms / fault.power_loss_count: need check.integrity=true (recovery replays "

@@ -38,7 +38,6 @@ void check_power_loss_draws_apart(const std::vector<uint64_t>& ps, size_t listed
 // fault.power_loss_at_ms / fault.power_loss_count need check.integrity=true.
 void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, bool check_integrity);
 // Power losses with zns.reset_erase=reset: refused (not supported yet).
-void check_power_loss_zone_erase(const std::vector<uint64_t>& instants, bool erase_at_reset);
 
 // streams.autostream_chunk_bytes: a multiple of the 4 KiB mapping unit.
 void check_stream_chunk(uint64_t chunk_bytes);

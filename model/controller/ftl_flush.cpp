@@ -57,9 +57,11 @@ void FlushScheduler::pump() {
   const SchedPolicy& sched = *f_.sched_;
   const HostPath& host = f_.host_;
   if (sched.flush_at_watermark() && (buffer.dirty() >= high || host.waiting())) flushing_ = true;
-  // Zoned writes waiting for a stream slot: the units of the zones that are full or reset (holding slots until they
-  // leave the buffer) are flushed first, partial pages too, whatever the watermarks.
-  if (host.slot_waiting()) {
+  // Zoned writes waiting for a stream slot, or zone resets waiting for their blocks to close: the units of the zones
+  // that are full or reset (holding slots and open blocks until they leave the buffer) are flushed first, partial
+  // pages too, whatever the watermarks. (Units of a reset zone reach the buffer after its reset when their writes
+  // were admitted before it: a host that writes a zone again without waiting for its reset.)
+  if (host.slot_waiting() || f_.zone_erase_.waiting()) {
     const ZnsNamespace& z = *f_.streams_.zns();
     for (uint64_t draining; (draining = z.draining_streams() & takeable_) != 0;) {
       uint32_t die;

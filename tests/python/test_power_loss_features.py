@@ -2,7 +2,8 @@
 FDP, streams, superblock GC, SLC caching (static, with folding, and dynamic) and HEXA, each under unlimited
 capacitors, capacitors for part of the buffer (power.protected_bytes) and an unprotected buffer, with the page map
 and with dftl (superblock GC and FDP, which need the map in DRAM: with FIFO and HEXA flushing, FDP with initially
-and persistently isolated handles instead), over two loss seeds: 108 runs. Zone resets erase lazily (power losses with zns.reset_erase=reset are refused). Every run completes (no stall: the watchdog would exit 3), the
+and persistently isolated handles instead), over two loss seeds: 120 runs. Zone resets erase lazily and at the
+reset (zns.reset_erase=reset, refused before issue 44's fix of the reset that waited for ever). Every run completes (no stall: the watchdog would exit 3), the
 integrity checker finds no error and no mismatch after any recovery, with unlimited capacitors nothing
 acknowledged is lost, neither a write nor a trim, and no loss whose trim journal the capacitors saved whole loses a
 trim.
@@ -27,6 +28,8 @@ FEATURES = {
     "trim": ["workload.trim_fraction=0.2"],
     "zns-resets": ["zns.enabled=true", "workload.zbd=true", "zns.max_open=4", "zns.max_active=4",
                    "zns.reset_erase=lazy"],
+    "zns-reset-erase": ["zns.enabled=true", "workload.zbd=true", "zns.max_open=4", "zns.max_active=4",
+                        "zns.reset_erase=reset"],
     "fdp-trim": ["fdp.enabled=true", "workload.dataplacement=fdp", "workload.plids=0-3", TRIM],
     "streams-trim": ["streams.count=2", "streams.assign=hotcold", TRIM],
     "superblock-trim": ["ftl.gc_unit=superblock", "ftl.gc_free_blocks=3", TRIM],

@@ -27,6 +27,7 @@ void ZbdWorkload::finish(uint64_t zone, IoRequest& r) {
   ++finishes_;
   again_req_ = r;  // placed again, from the next zone
   again_req_.offset = (zone + 1) % p_.zones * p_.zone_bytes + r.offset % p_.zone_bytes;
+  again_req_.quiesce = true;  // zbd_finish_zone is synchronous too: the write placed again follows its completion
   again_ = true;
   r.op = IoOp::Trim;
   r.zone_action = ZoneAction::Finish;
@@ -48,6 +49,8 @@ bool ZbdWorkload::next(IoRequest& r) {
     again_ = false;
   } else if (!inner_->next(r)) {
     return false;
+  } else {
+    r.quiesce = false;  // (the request object may carry the reset or the held write issued before)
   }
   r.zone_action = ZoneAction::None;  // (the request object may carry the finish issued before)
   uint64_t zone = r.offset / p_.zone_bytes % p_.zones;  // past the last whole zone: wraps to the first
@@ -104,7 +107,10 @@ bool ZbdWorkload::next(IoRequest& r) {
   z_->written += w.bytes;
   if (z_->wp[zone] + 4096 > p_.capacity_bytes) z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
   if (reset_now) {
+    // fio resets the zone in the job's thread before it submits the write (zbd.c: zbd_reset_zone, a BLKRESETZONE
+    // ioctl or the engine's reset_wp, both synchronous): the write is issued once the reset has completed.
     hold_ = w;
+    hold_.quiesce = true;
     held_ = true;
   } else {
     r = w;
