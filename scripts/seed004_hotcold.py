@@ -5,20 +5,23 @@ usage: python3 scripts/seed004_hotcold.py [--workers N] [--out DIR] [--figures D
 
 Steps:
   1. run the study studies/seed004_hotcold.json (40 points: 2 GC settings x 5 distributions x 4 hot thresholds,
-     each writing what the seed's run wrote: its IOPS x 300 s of 4 KiB random writes) with scripts/study.py
+     each the seed's fio job for its 300 s of 4 KiB random writes at QD 32) with scripts/study.py
      --workers N (default 2) into DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied
-     to DIR/bin first. Settings (docs/femu_gc.md): forced = the platform's defaults (FEMU's GC as the seed's hot/cold
-     build ran it: gc_thres_pcent=95, forced GC only), stock = FEMU's default thresholds (75/95), both on the full
-     768 MiB.
+     to DIR/bin first. Settings (docs/femu_gc.md): stock = the platform's defaults (FEMU's default thresholds,
+     75/95), forced = a conditional variant (gc_thres_pcent=95, forced GC only: chosen after a run matched the seed's
+     WAF, issue 43), both on the full 768 MiB.
   2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
      percentile of the written LPNs' counts become hot thresholds; a second study (DIR/studies/seed004_percentiles, 15 points:
-     the forced setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
+     the stock setting x 5 distributions x 3 percentiles) runs them. The percentiles are over the LPNs the run
      wrote, of their host writes in the run (the seed's CDF); the policy's counts also hold the fill's write.
   3. draw the seed's figures into --figures (default DIR): seed004_<distribution>.png/.svg (IOPS and WAF every 10 s,
      one line per threshold, one column per setting), seed004_lpn_cdf.png/.svg (each distribution's write-count
      CDF at the seed's write volume beside the points the seed gives), and write DIR/seed004_table.csv (mean IOPS
      and WAF over the run after its first 10 s per point beside the seed's ranges, with each threshold's percentile
      among the measured counts), DIR/seed004_cdf.csv (our CDF beside the seed's) and DIR/seed004_percentiles.csv.
+  4. the spread study studies/seed004_spread.json (each distribution's threshold 0 and the seed's lowest-WAF
+     threshold, both settings, sim.seed 1-3) into DIR/studies/seed004_spread, and DIR/seed004_spread.csv: the mean
+     IOPS and WAF of each of its points, which scripts/verdicts.py judges the claims on (copy it to docs/figures/).
 """
 import csv
 import sys
@@ -32,34 +35,18 @@ from studylib import seedrun  # noqa: E402
 plt = seedrun.pyplot()
 
 STUDY = ROOT / "studies" / "seed004_hotcold.json"
+SPREAD_STUDY = ROOT / "studies" / "seed004_spread.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
-GCS = ["forced", "stock"]  # the first is the platform's default (docs/femu_gc.md)
-GC_TITLES = {"forced": "FEMU, gc_thres_pcent=95 (forced only; default), full drive",
-             "stock": "FEMU's default thresholds (75/95), full drive"}
+GCS = ["stock", "forced"]  # the first is the platform's default (docs/femu_gc.md); forced is conditional (issue 43)
+GC_TITLES = {"stock": "FEMU's default thresholds (75/95; default), full drive",
+             "forced": "FEMU, gc_thres_pcent=95 (forced only; conditional), full drive"}
 PERCENTILES = [50, 90, 99]
-PCT_GCS = ["forced"]
+PCT_GCS = ["stock"]
 DIST_KEYS = {"normal": "normal:1", "pareto": "pareto:0.5", "zipf0.8": "zipf:0.8", "zipf1.2": "zipf:1.2",
              "uniform": "random"}
-# The seed's write-count CDFs, read off its text: (count, CDF) points, the last one its largest count.
-PAPER_CDF = {"normal": [(1, 0.35), (30, 0.9), (51, 1.0)], "pareto": [(1, 0.3), (20, 0.7), (57, 1.0)],
-             "zipf0.8": [(1, 0.3), (10, 0.7), (50, 0.95), (14590, 1.0)],
-             "zipf1.2": [(1, 0.5), (6, 0.9), (50, 0.99), (112023, 1.0)],
-             "uniform": [(1, 0.05), (18, 0.9), (36, 1.0)]}
-# The seed's steady ranges (IOPS low, high, WAF low, high) per distribution and threshold, read off its text.
-PAPER = {
-    ("normal", 0): (18000, 18200, 3.0, 3.1), ("normal", 1): (18200, 19300, 2.7, 3.0),
-    ("normal", 5): (18000, 19000, 2.75, 3.05), ("normal", 10): (18000, 19000, 2.7, 3.1),
-    ("pareto", 0): (18000, 18500, 3.0, 3.1), ("pareto", 1): (18500, 19000, 2.7, 2.9),
-    ("pareto", 8): (18300, 19000, 2.8, 3.1), ("pareto", 18): (18300, 18900, 2.8, 3.0),
-    ("zipf0.8", 0): (15000, 16000, 3.7, 3.8), ("zipf0.8", 10): (18000, 19400, 2.6, 3.2),
-    ("zipf0.8", 30): (17500, 18500, 2.6, 3.0), ("zipf0.8", 50): (17300, 18700, 2.6, 3.1),
-    ("zipf1.2", 0): (15000, 15000, 4.8, 5.0), ("zipf1.2", 6): (19000, 21000, 2.0, 2.9),
-    ("zipf1.2", 20): (19000, 21000, 1.9, 3.0), ("zipf1.2", 50): (19500, 21000, 1.9, 3.2),
-    ("uniform", 0): (18600, 19100, 2.76, 2.9), ("uniform", 5): (18900, 19800, 2.47, 2.9),
-    ("uniform", 13): (18900, 19600, 2.51, 2.9), ("uniform", 18): (18800, 20000, 2.45, 2.9),
-}
+from studylib.seed004_paper import PAPER, PAPER_CDF  # noqa: E402
 
 
 def load(study_out, points=None):
@@ -176,7 +163,7 @@ def fig_cdf(points, path):
             row["cdf_at_%d_ours" % c] = cdf_at(written, c)
         rows.append(row)
     axes[0][0].set_ylabel("CDF")
-    fig.suptitle("Seed 004: LPN write counts at the seed's write volume (its IOPS x 300 s), threshold 0")
+    fig.suptitle("Seed 004: LPN write counts after the seed's 300 s, threshold 0")
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(str(path) + "." + ext, dpi=110)
@@ -217,6 +204,20 @@ def table(points, path):
     return lines
 
 
+def spread_table(study_out, path):
+    """Per point of the spread study: setting, distribution, threshold, seed, mean IOPS and WAF (as the table's)."""
+    dirs = seedrun.run_dirs(study_out)
+    lines = []
+    for r in seedrun.ok_rows(study_out / "results.csv"):
+        dist, t = r["run"].rsplit(" ", 1)
+        iops, waf = run_means({"dir": dirs[r["point"]]})
+        lines.append({"gc": r["gc"], "distribution": dist, "threshold": int(t[1:]), "seed": int(r["seed"][1:]),
+                      "iops": iops, "waf": waf})
+    seedrun.write_csv(lines, path, columns=["gc", "distribution", "threshold", "seed", "iops", "waf"],
+                      float_format="%.4f")
+    return lines
+
+
 def percentile_study(points, path):
     """The study of the percentile axis: thresholds at the 50th/90th/99th percentile of the threshold-0 run's write
     counts over the LPNs it wrote (the seed's CDF), per distribution, at the seed's threshold-0 write volume.
@@ -233,8 +234,7 @@ def percentile_study(points, path):
         for pc in PERCENTILES:
             t = percentile_count(written, pc)
             chosen[(dist, "p%d" % pc)] = t
-            runs["%s p%d" % (dist, pc)] = {"workload.distribution": DIST_KEYS[dist], "streams.hot_threshold": t,
-                                           "workload.io_count": base["sweep"]["run"]["%s t0" % dist]["workload.io_count"]}
+            runs["%s p%d" % (dist, pc)] = {"workload.distribution": DIST_KEYS[dist], "streams.hot_threshold": t}
     study = {"name": "seed004_percentiles", "description": "Seed 004's thresholds as percentiles of the measured "
              "write counts (written by scripts/seed004_hotcold.py from the threshold-0 runs of seed004_hotcold).",
              "platform": base["platform"], "set": base["set"],
@@ -287,6 +287,13 @@ def main():
         print("percentile study wall time: %.1f s with --workers %d" % (wall, a.workers))
     if (pct_out / "results.csv").exists():
         load(pct_out, points)
+    spread_out = out / "studies" / "seed004_spread"
+    if not a.plot_only:
+        rc3, wall = seedrun.run_study(SPREAD_STUDY, spread_out, a.workers, bin_dir)
+        rc = rc or rc3
+        print("spread study wall time: %.1f s with --workers %d" % (wall, a.workers))
+    if (spread_out / "results.csv").exists():
+        spread_table(spread_out, out / "seed004_spread.csv")
     figs.mkdir(parents=True, exist_ok=True)
     for dist in DISTS:
         fig_distribution(points, dist, figs / ("seed004_" + dist.replace(".", "")))

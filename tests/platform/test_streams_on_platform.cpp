@@ -321,7 +321,8 @@ TEST_CASE("femu_hotcold: FEMU's GC runs ahead of host writes and keeps its free 
   // free lines sag only to 15.)
   const std::string common = "--set ftl.gc_free_blocks=17 --set ftl.write_pointer=per_die --set precondition.fill=false "
                              "--set workload.address_range=538M "
-                              "--set workload.io_count=700000 --set stats.interval_ms=1000 --set check.integrity=true ";
+                              "--set workload.io_count=700000 --set workload.runtime_ms=0 --set stats.interval_ms=1000 "
+                             "--set check.integrity=true ";
   const auto first = run_cli("femu_gc_first_out", common, "femu_hotcold");
   const auto credit = run_cli("femu_gc_credit_out", common + "--set ftl.gc_pacing=credit", "femu_hotcold");
   CHECK(first["integrity"]["errors"] == 0);
@@ -341,14 +342,15 @@ TEST_CASE("femu_hotcold: while a line is collected no die takes host writes, so 
   // FEMU's FTL thread collects the whole victim line (every LUN's block) before it serves the next request. A hold
   // per die only (a die that finished its block wrote host data while the others still collected) let the dies'
   // frontiers drift into different lines until this configuration stopped with "superblock GC collected 129 lines
-  // without room for host data": forced GC only (the platform's default), zipf:1.2 at hot threshold 6, 128-page
+  // without room for host data": forced GC only (the forced variant), zipf:1.2 at hot threshold 6, 128-page
   // blocks on one channel, each die filling its own blocks (ftl.write_pointer=per_die: the striped pointer keeps
   // the dies in step by itself). Holding every die while a line is in GC runs it through, every GC copy's source
   // checked.
   const auto s = run_cli("femu_line_hold_out",
                          "--set geometry.channels=1 --set geometry.pages_per_block=128 --set workload.random_map=false "
                          "--set ftl.write_pointer=per_die --set workload.distribution=zipf:1.2 --set streams.hot_threshold=6 "
-                         "--set workload.io_count=300000 --set check.integrity=true",
+                         "--set workload.io_count=300000 --set workload.runtime_ms=0 --set ftl.gc_free_blocks=4 "
+                         "--set check.integrity=true",
                          "femu_hotcold");
   CHECK(s["integrity"]["errors"] == 0);
   CHECK(s["nand"]["gc_victims"].get<uint64_t>() > 2000);
@@ -366,7 +368,8 @@ TEST_CASE("femu_hotcold: one write pointer per frontier over all dies, as FEMU's
   // striped (the platform's default) retires none. Both with every GC copy's source checked.
   const std::string drive = "--set geometry.channels=1 --set geometry.pages_per_block=128 "
                             "--set workload.random_map=false --set workload.distribution=normal:1 "
-                            "--set streams.hot_threshold=30 --set workload.io_count=1500000 ";
+                            "--set streams.hot_threshold=30 --set workload.io_count=1500000 --set workload.runtime_ms=0 "
+                            "--set ftl.gc_free_blocks=4 ";  // the forced variant (FEMU with gc_thres_pcent=95)
   const auto own = run_cli("femu_copies_per_die_out", drive + "--set ftl.write_pointer=per_die --set check.integrity=true",
                            "femu_hotcold");
   CHECK(own["integrity"]["errors"] == 0);
