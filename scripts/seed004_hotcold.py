@@ -211,7 +211,7 @@ def spread_table(study_out, path):
     for r in seedrun.ok_rows(study_out / "results.csv"):
         dist, t = r["run"].rsplit(" ", 1)
         iops, waf = run_means({"dir": dirs[r["point"]]})
-        lines.append({"gc": r["gc"], "distribution": dist, "threshold": int(t[1:]), "seed": int(r["seed"][1:]),
+        lines.append({"gc": r["gc"], "distribution": dist, "threshold": int(t[1:]), "seed": int(r["rep"][1:]),
                       "iops": iops, "waf": waf})
     seedrun.write_csv(lines, path, columns=["gc", "distribution", "threshold", "seed", "iops", "waf"],
                       float_format="%.4f")

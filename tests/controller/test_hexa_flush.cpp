@@ -26,14 +26,14 @@ MapCacheParams map_params(double protected_ratio = 1.0) {
   return p;
 }
 
-WriteBuffer hexa_buffer(uint32_t capacity, MapCache* cache, uint64_t max_age_ps = 1000000) {
+WriteBuffer hexa_buffer(uint32_t capacity, MapCache* cache, uint64_t max_age_ps = 1000000, const char* policy = "hexa") {
   FlushContext c;
   c.capacity_units = capacity;
   c.entries_per_segment = kEps;
   c.segments = 64;
   c.max_age_ps = max_age_ps;
   c.cache = cache;
-  return WriteBuffer(capacity, make_flush_policy("hexa", c, "buffer.policy"));
+  return WriteBuffer(capacity, make_flush_policy(policy, c, "buffer.policy"));
 }
 
 std::vector<uint32_t> drain(WriteBuffer& b, uint64_t now = 0) {
@@ -88,6 +88,24 @@ TEST_CASE("hexa whose budget does not bind flushes in arrival order", "[buffer][
     WriteBuffer b = hexa_buffer(16, nullptr);
     for (uint32_t lpn : writes) b.write(lpn, 1, 0);
     CHECK(drain(b) == writes);
+  }
+}
+
+TEST_CASE("hexa_always groups by map segment whether or not the budget binds (the paper's HEXA)", "[buffer][hexa][unit]") {
+  // The writes of the test above, whose groups hexa flushes in arrival order below the budget: hexa_always takes
+  // the largest group first, whole, as under a binding budget (issue 43: HEXA reorders at every protected ratio).
+  const std::vector<uint32_t> writes{0, 8, 9, 12, 10, 13, 11};
+  const std::vector<uint32_t> grouped{8, 9, 10, 11, 12, 13, 0};
+  SECTION("fully protected map") {
+    auto cache = make_full_map(map_params(1.0));
+    WriteBuffer b = hexa_buffer(16, cache.get(), 1000000, "hexa_always");
+    for (uint32_t lpn : writes) b.write(lpn, 1, 0);
+    CHECK(drain(b) == grouped);
+  }
+  SECTION("no map cache") {
+    WriteBuffer b = hexa_buffer(16, nullptr, 1000000, "hexa_always");
+    for (uint32_t lpn : writes) b.write(lpn, 1, 0);
+    CHECK(drain(b) == grouped);
   }
 }
 

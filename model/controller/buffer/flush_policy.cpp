@@ -8,6 +8,7 @@ const std::map<std::string, FlushFactory>& table() {
   static const std::map<std::string, FlushFactory> t = {
       {"fifo", make_fifo_flush},
       {"hexa", make_hexa_flush},
+      {"hexa_always", make_hexa_always_flush},
   };
   return t;
 }

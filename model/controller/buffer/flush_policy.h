@@ -40,6 +40,7 @@ using FlushFactory = std::function<std::unique_ptr<FlushPolicy>(const FlushConte
 
 std::unique_ptr<FlushPolicy> make_fifo_flush(const FlushContext& c);
 std::unique_ptr<FlushPolicy> make_hexa_flush(const FlushContext& c);
+std::unique_ptr<FlushPolicy> make_hexa_always_flush(const FlushContext& c);
 
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key);
 std::vector<std::string> flush_policy_names();

@@ -14,7 +14,10 @@
 //  3. if it binds: the group chosen by the last pop of this kind, until it is empty; when it is, the group
 //     chosen by, in order: its segment is already dirty (no new dirty segment, hence no write-back), the
 //     larger group, the group whose oldest buffered unit is older (ties in arrival order).
-// No cache (unit tests) means no budget: arrival order. An overwrite of a buffered unit is absorbed in place
+// buffer.policy=hexa_always (issue 43): the paper's HEXA, which reorders whether or not the budget binds (its
+// evaluation finds the reordering itself costs GC copies at high protection, by mixing lifetimes): step 2 never
+// applies, every pop chooses as in 3.
+// No cache (unit tests) means no budget: arrival order (hexa_always: still grouped, every segment clean). An overwrite of a buffered unit is absorbed in place
 // and keeps its position; a trimmed unit is still popped (the buffer frees it).
 //
 // Cost: the groups other than the one being flushed are ordered by the key (segment not dirty, -size,
@@ -40,8 +43,9 @@ namespace {
 
 class HexaFlush : public FlushPolicy, public SegmentObserver {
  public:
-  explicit HexaFlush(const FlushContext& c)
-      : eps_(c.entries_per_segment),
+  HexaFlush(const FlushContext& c, bool always)
+      : always_(always),
+        eps_(c.entries_per_segment),
         max_age_(c.max_age_ps),
         cache_(c.cache),
         budget_(c.cache ? c.cache->dirty_budget() : 0),
@@ -162,10 +166,12 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
   // Does the budget bind: is the cache at its dirty budget with a buffered group whose segment is clean
   // (the current group, or one in the order)?
   bool binds(bool cur_left) const {
+    if (always_) return true;
     if (!cache_ || cache_->dirty_segments() < budget_) return false;
     return (cur_left && !groups_[cur_].dirty) || clean_ordered_ > 0;
   }
 
+  bool always_;                 // hexa_always: group whether or not the budget binds
   uint32_t eps_;
   uint64_t max_age_;
   MapCache* cache_;
@@ -186,6 +192,7 @@ class HexaFlush : public FlushPolicy, public SegmentObserver {
 
 }  // namespace
 
-std::unique_ptr<FlushPolicy> make_hexa_flush(const FlushContext& c) { return std::make_unique<HexaFlush>(c); }
+std::unique_ptr<FlushPolicy> make_hexa_flush(const FlushContext& c) { return std::make_unique<HexaFlush>(c, false); }
+std::unique_ptr<FlushPolicy> make_hexa_always_flush(const FlushContext& c) { return std::make_unique<HexaFlush>(c, true); }
 
 }  // namespace ssdtlm

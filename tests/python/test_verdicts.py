@@ -1,0 +1,76 @@
+"""The verdict rule (scripts/studylib/verdict.py) and the results docs' claims tables (scripts/verdicts.py, issue 43):
+every branch of the rule, and every table in the docs equal to the one computed from the committed study outputs,
+so that a verdict typed by hand fails here."""
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SCRIPTS
+from studylib import verdict
+
+
+@pytest.mark.parametrize("paper,ours,spread,expected", [
+    (-1.0, -0.8, 0.1, "in size"),      # within 2x
+    (-1.0, -0.5, 0.1, "in size"),      # exactly half
+    (-1.0, -2.0, 0.1, "in size"),      # exactly twice
+    (-1.0, -0.4, 0.1, "direction"),    # same sign, below half
+    (-1.0, -2.5, 0.1, "direction"),    # same sign, above twice
+    (-1.0, 0.3, 0.1, "no"),            # the other sign
+    (-1.0, -0.8, 0.9, "no"),           # inside the run-to-run spread
+    (2.83, 2.72, 0.01, "in size"),     # a level
+    (2.83, 8.0, 0.01, "direction"),    # a level outside 2x
+    (0.0, 0.05, 0.1, "in size"),       # "no effect", and none measured
+    (0.0, 0.5, 0.1, "no"),             # "no effect", but one measured
+])
+def test_the_rule(paper, ours, spread, expected):
+    assert verdict.judge(paper, ours, spread) == expected
+
+
+def test_a_setting_chosen_by_matching_is_named():
+    assert verdict.judge(-1.0, -0.9, 0.1, "x=4") == "in size (conditional: x=4)"
+
+
+def test_a_spread_needs_three_seeds():
+    with pytest.raises(ValueError):
+        verdict.spread([1.0, 2.0])
+    assert verdict.spread([1.0, 2.0, 3.0]) == pytest.approx(1.0)
+
+
+def test_a_claim_without_numbers_is_refused():
+    with pytest.raises(ValueError):
+        verdict.judge(float("nan"), 1.0, 0.1)
+
+
+def test_missing_markers_are_named():
+    with pytest.raises(ValueError, match="no verdict block 'x'"):
+        verdict.replace_block("text", "x", "table")
+
+
+def test_the_docs_tables_are_the_computed_ones():
+    r = subprocess.run([sys.executable, str(SCRIPTS / "verdicts.py"), "--check"], capture_output=True, text=True,
+                       cwd=str(ROOT), timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "claims in size on the defaults" in r.stdout
+
+
+def test_a_verdict_typed_by_hand_fails(tmp_path, monkeypatch):
+    # A copy of the docs with one verdict changed by hand: --check must fail on it.
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("verdicts_script", SCRIPTS / "verdicts.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for name, rs in mod.RESULT_SETS.items():
+        text = rs["doc"].read_text()
+        begin = text.index(verdict.begin_marker(name))
+        end = text.index(verdict.end_marker(name))
+        block = text[begin:end]
+        for word in ("| direction", "| no", "| in size"):
+            if word in block:
+                forged = block.replace(word, "| in size" if word != "| in size" else "| no", 1)
+                break
+        copy = tmp_path / rs["doc"].name
+        copy.write_text(text[:begin] + forged + text[end:])
+        monkeypatch.setitem(rs, "doc", copy)
+    monkeypatch.setattr(sys, "argv", ["verdicts.py", "--check"])
+    assert mod.main() == 1
