@@ -131,6 +131,8 @@ const std::vector<KeySpec>& config_schema() {
       // host
       {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs", P::Overwriting},
       {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)", P::Overwriting},
+      {"host.submit_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to submit one I/O (I/O engine, system call, block layer, NVMe driver, doorbell), spent by the queue's thread one I/O at a time (docs/drives/README.md); counted in the I/O's latency, as fio counts it; 0 = free", P::Never},
+      {"host.complete_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to reap one completion (interrupt or poll, wake-up, I/O engine), spent by the queue's thread one I/O at a time; counted in the I/O's latency; 0 = free", P::Never},
       // workload
       {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential", "trace", "app"}, "", "address pattern, replay of workload.trace_path, or app: the application model workload.app on a file layer (docs/apps.md)", P::Overwriting},
       {"workload.preset", T::String, "none", 0, 0, {"none", "jesd219"}, "", "jesd219: JEDEC enterprise endurance workload (sizes, alignment, zones; keeps read_fraction)", P::Overwriting},

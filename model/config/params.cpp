@@ -368,6 +368,8 @@ Params read_params(const Config& c) {
     check_precondition_jobs(p.precondition_workloads, p.jobs_listed);
   }
   p.nvme = read_nvme_params(c);
+  p.host_cost.submit_ps = ns_to_ps(c.d("host.submit_ns"));
+  p.host_cost.complete_ps = ns_to_ps(c.d("host.complete_ns"));
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);
