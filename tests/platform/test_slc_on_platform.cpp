@@ -108,7 +108,7 @@ TEST_CASE("slc: a dynamic cache folds while the host idles, writes past it direc
   CHECK(full["slc"]["host_bytes"].get<uint64_t>() + full["slc"]["direct_bytes"].get<uint64_t>() >= written - buffer);
 }
 
-TEST_CASE("slc: slc.dynamic_max_bytes caps a dynamic cache at the maker's size; writes past it go direct", "[platform][slc]") {
+TEST_CASE("slc: slc.dynamic_max_bytes caps a dynamic cache at the maker's size, writes past it go direct", "[platform][slc]") {
   // Empty drive, 2 x 2 dies, SLC blocks of 32 pages of 16 KiB (512 KiB): a 4 MiB cap is 2 SLC blocks per die.
   // 16 MiB written sequentially with when_full=direct: at most 4 MiB (plus the open blocks' pages) lands in SLC,
   // the rest in TLC; the uncapped cache takes it all (its free-space rule allows far more on an empty drive).
