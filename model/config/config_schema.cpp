@@ -39,6 +39,7 @@ const std::vector<KeySpec>& config_schema() {
       // SLC cache over MLC/TLC/QLC (docs/nand.md)
       {"slc.mode", T::String, "none", 0, 0, {"none", "static", "dynamic"}, "", "SLC cache: host writes go first into blocks run in SLC mode (pages_per_block / bits pages, timing.slc_* times) and are folded into MLC/TLC/QLC blocks later (in the background when the host is idle, in the foreground when the cache is full). static = the first blocks of every die hold slc.static_bytes in SLC mode for good; dynamic = any free block may run in SLC mode while the die keeps room to fold them all (the cache shrinks as data fills the drive). Needs flash.cell mlc, tlc or qlc and ftl.gc_unit=block"},
       {"slc.static_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "slc.mode=static: SLC cache capacity (rounded up to whole SLC blocks on every die); its blocks come out of the spare area"},
+      {"slc.dynamic_max_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "slc.mode=dynamic: the most SLC capacity the dynamic cache may hold (rounded up to whole SLC blocks on every die), as a maker sizes its cache; free space may bound it lower; 0 = only free space bounds it"},
       {"slc.when_full", T::String, "fold", 0, 0, {"fold", "direct"}, "", "SLC cache full: fold = host writes wait for a fold to free an SLC block (the drive writes at the folded rate); direct = they go to MLC/TLC/QLC blocks directly (the native rate)"},
       {"timing.slc_read_us", T::Real, 30.0, 0.01, 1e5, {}, "us", "slc.mode: tR of a page in an SLC-mode block", P::Never},
       {"timing.slc_prog_us", T::Real, 200.0, 0.01, 1e6, {}, "us", "slc.mode: tPROG of a page in an SLC-mode block", P::Never},
@@ -130,6 +131,8 @@ const std::vector<KeySpec>& config_schema() {
       // host
       {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs", P::Overwriting},
       {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)", P::Overwriting},
+      {"host.submit_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to submit one I/O (I/O engine, system call, block layer, NVMe driver, doorbell), spent by the queue's thread one I/O at a time (docs/drives/README.md); counted in the I/O's latency, as fio counts it; 0 = free", P::Never},
+      {"host.complete_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to reap one completion (interrupt or poll, wake-up, I/O engine), spent by the queue's thread one I/O at a time; counted in the I/O's latency; 0 = free", P::Never},
       // workload
       {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential", "trace", "app"}, "", "address pattern, replay of workload.trace_path, or app: the application model workload.app on a file layer (docs/apps.md)", P::Overwriting},
       {"workload.preset", T::String, "none", 0, 0, {"none", "jesd219"}, "", "jesd219: JEDEC enterprise endurance workload (sizes, alignment, zones; keeps read_fraction)", P::Overwriting},

@@ -109,6 +109,7 @@ SlcParams read_slc_params(const Config& c) {
   const std::string mode = c.s("slc.mode"), cell = c.s("flash.cell");
   p.mode = mode == "static" ? SlcMode::Static : mode == "dynamic" ? SlcMode::Dynamic : SlcMode::None;
   p.static_bytes = c.u("slc.static_bytes");
+  p.dynamic_max_bytes = c.u("slc.dynamic_max_bytes");
   p.fold_when_full = c.s("slc.when_full") == "fold";
   p.bits = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
   return p;
@@ -366,6 +367,8 @@ Params read_params(const Config& c) {
     check_precondition_jobs(p.precondition_workloads, p.jobs_listed);
   }
   p.nvme = read_nvme_params(c);
+  p.host_cost.submit_ps = ns_to_ps(c.d("host.submit_ns"));
+  p.host_cost.complete_ps = ns_to_ps(c.d("host.complete_ns"));
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);

@@ -124,6 +124,9 @@ struct Params {
   PowerParams power;             // power.* (energy, budget, power states; power.protected_bytes is in fault)
   ThermalParams thermal;         // thermal.*
   uint32_t host_queues = 1, host_queue_depth = 1;  // host.* outside the jobs
+  struct HostCost {
+    uint64_t submit_ps = 0, complete_ps = 0;  // host.submit_ns, host.complete_ns
+  } host_cost;
   std::vector<JobParams> jobs;   // at least one
   bool jobs_listed = false;      // the configuration has a "jobs" array (else one job of workload.*, host.*)
   PreconditionParams precondition;

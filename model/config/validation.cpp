@@ -339,6 +339,8 @@ void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, cons
     fail("slc.static_bytes", "slc.mode=static needs the cache size in bytes (> 0), got 0");
   if (slc.mode != SlcMode::Static && slc.static_bytes != 0)
     fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
+  if (slc.mode != SlcMode::Dynamic && slc.dynamic_max_bytes != 0)
+    fail("slc.dynamic_max_bytes", "only slc.mode=dynamic has a cap, got " + std::to_string(slc.dynamic_max_bytes) + " with slc.mode=static");
 }
 
 // The static cache's blocks per die and the native blocks a fold of them all needs, in 64 bits: what does not

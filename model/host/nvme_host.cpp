@@ -427,6 +427,12 @@ tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::
                                              sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   uint64_t t = now_ps() + delay.value();
+  if (p_.submit_ps | p_.complete_ps) {  // the queue's thread reaps it when free, then submits the next I/O
+    NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(gp);
+    if (cpu_free_ps_.size() <= cmd.qid) cpu_free_ps_.resize(size_t(cmd.qid) + 1, 0);
+    t = cpu_free_ps_[cmd.qid] = cmd.complete_ps = std::max(t, cpu_free_ps_[cmd.qid]) + p_.complete_ps + p_.submit_ps;
+    delay = sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS);  // fio's latency includes both costs
+  }
   heap_.emplace_back(t, &gp);
   std::push_heap(heap_.begin(), heap_.end(), later);
   if (heap_.front().first == t) wake_.notify(delay);

@@ -46,6 +46,10 @@ struct HostJob {
 struct HostParams {
   uint64_t logical_bytes = 0;  // namespace size: a request beyond it is an error
   uint64_t max_bytes = 0;      // largest request the device accepts (its write buffer)
+  // The host's side of a measurement (host.submit_ns, host.complete_ns): CPU time of the thread that owns a queue
+  // to submit one I/O (engine, system call, block layer, driver, doorbell) and to reap one completion (interrupt,
+  // wake-up, engine), spent one I/O at a time per queue; 0 and 0 = a host that costs nothing.
+  uint64_t submit_ps = 0, complete_ps = 0;
 };
 
 struct HostStats {
@@ -186,6 +190,7 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<uint16_t> queue_job_;  // queue -> job
   std::vector<uint32_t> queue_outstanding_;
+  std::vector<uint64_t> cpu_free_ps_;  // per queue: when its thread is next free (host.submit_ns, complete_ns)
   PayloadPool<NvmeCommand> pool_;
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
   HostStats stats_, measured_;

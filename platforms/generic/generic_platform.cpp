@@ -64,7 +64,9 @@ GenericPlatform::GenericPlatform(const Params& p)
     workloads_.push_back(make_workload(job.workload, g_.logical_bytes(), false));
     jobs.push_back({job.name, workloads_.back().get(), job.queues, job.queue_depth, job.open_loop});
   }
-  host_ = std::make_unique<NvmeHost>("host", HostParams{g_.logical_bytes(), uint64_t(fp.buffer_units) * kUnitBytes}, jobs);
+  host_ = std::make_unique<NvmeHost>(
+      "host", HostParams{g_.logical_bytes(), uint64_t(fp.buffer_units) * kUnitBytes, p.host_cost.submit_ps, p.host_cost.complete_ps},
+      jobs);
   NvmeParams np = p.nvme;
   np.queues = host_->queues();
   nvme_ = std::make_unique<NvmeController>("nvme", np);

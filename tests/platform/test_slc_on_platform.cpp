@@ -1,7 +1,7 @@
 // The SLC cache on the generic platform (docs/nand.md): a sequential write larger than a static cache runs at
 // the SLC burst rate, then at the folded rate, each within 5 % of its analytic bound from the configured
 // timings; a dynamic cache folds in the background while the host idles and shrinks as data fills the drive;
-// every read returns the data written (integrity).
+// every read returns the data written (integrity); slc.dynamic_max_bytes caps a dynamic cache.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -106,4 +106,32 @@ TEST_CASE("slc: a dynamic cache folds while the host idles, writes past it direc
   CHECK(full["slc"]["capacity_bytes"].get<double>() < 0.5 * empty_capacity);
   CHECK(full["slc"]["direct_bytes"].get<uint64_t>() > 0);
   CHECK(full["slc"]["host_bytes"].get<uint64_t>() + full["slc"]["direct_bytes"].get<uint64_t>() >= written - buffer);
+}
+
+TEST_CASE("slc: slc.dynamic_max_bytes caps a dynamic cache at the maker's size, writes past it go direct", "[platform][slc]") {
+  // Empty drive, 2 x 2 dies, SLC blocks of 32 pages of 16 KiB (512 KiB): a 4 MiB cap is 2 SLC blocks per die.
+  // 16 MiB written sequentially with when_full=direct: at most 4 MiB (plus the open blocks' pages) lands in SLC,
+  // the rest in TLC; the uncapped cache takes it all (its free-space rule allows far more on an empty drive).
+  const std::string jobs = R"([{"name": "write", "io_bytes": 16777216},
+      {"name": "check", "io_bytes": 16777216, "read_fraction": 1, "stonewall": true}])";
+  const std::string pre = R"({"fill": false, "drive_writes": 0})";
+  const auto capped = run("dynamic_cap", drive_json(R"({"mode": "dynamic", "dynamic_max_bytes": 4194304, "when_full": "direct"})", jobs, pre));
+  const auto open = run("dynamic_nocap", drive_json(R"({"mode": "dynamic", "when_full": "direct"})", jobs, pre));
+  const uint64_t cap = 4194304, slc_block = 32 * 16384;
+  CHECK(capped["slc"]["capacity_bytes"].get<uint64_t>() == cap);
+  CHECK(capped["slc"]["blocks_in_use"].get<uint64_t>() <= cap / slc_block);
+  CHECK(capped["slc"]["host_bytes"].get<uint64_t>() <= cap);
+  CHECK(capped["slc"]["direct_bytes"].get<uint64_t>() >= 16777216 - cap - 524288);
+  CHECK(open["slc"]["direct_bytes"] == 0);
+  CHECK(open["slc"]["capacity_bytes"].get<uint64_t>() > 4 * cap);
+  CHECK(capped["integrity"]["checked_reads"].get<uint64_t>() == 16 * 256);
+}
+
+TEST_CASE("slc: slc.dynamic_max_bytes is refused with a static cache", "[platform][slc]") {
+  const std::string dir = ssdtlm::test::fresh("slc_platform_cap_static_cfg");
+  std::ofstream(dir + "/config.json") << drive_json(R"({"mode": "static", "static_bytes": 4194304, "dynamic_max_bytes": 4194304})",
+                                                    R"([{"name": "w", "io_bytes": 1048576}])", R"({"fill": false, "drive_writes": 0})");
+  const ssdtlm::test::CliRun r = ssdtlm::test::run_in(dir, "--quiet --config config.json --out out");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("slc.dynamic_max_bytes") != std::string::npos);
 }

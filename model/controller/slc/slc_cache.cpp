@@ -21,6 +21,7 @@ SlcCache::SlcCache(const Geometry& g, const SlcParams& p, uint32_t gc_free_block
       full_(g.dies),
       static_free_(g.dies) {
   if (slc_pages_ == 0) throw std::logic_error("SLC block of no page");
+  dynamic_max_ = slc_dynamic_max_blocks_per_die(p_, g);
   if (p_.mode != SlcMode::Static) return;
   const uint64_t blocks = slc_static_blocks_per_die(p_, g);
   if (blocks >= g.blocks_per_die)  // check_slc_static refuses it first
@@ -71,7 +72,7 @@ uint64_t SlcCache::capacity_units(const std::vector<uint32_t>& free_per_die) con
       // the largest s with free - (s - in_use) - 1 >= G + ceil(s / bits), opening s - in_use more
       uint32_t s = in_use_[d];
       uint32_t free = free_per_die[d];
-      while (free >= 1 + gc_free_ + (s + p_.bits) / p_.bits) {
+      while ((!dynamic_max_ || s < dynamic_max_) && free >= 1 + gc_free_ + (s + p_.bits) / p_.bits) {
         ++s;
         --free;
       }

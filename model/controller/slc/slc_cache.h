@@ -9,7 +9,8 @@
 // dynamic: any free block may be opened in SLC mode while the die keeps enough free blocks to fold every SLC
 //          block it holds and still have its GC threshold: free - 1 >= gc_free_blocks + ceil((slc + 1) / bits).
 //          The cache so shrinks as valid data fills the drive (an empty TLC drive caches about a quarter of
-//          its free space, a nearly full one little more than its over-provisioning allows).
+//          its free space, a nearly full one little more than its over-provisioning allows). With
+//          slc.dynamic_max_bytes a die holds at most that share of SLC blocks (the maker's cache size).
 // Folding: in the background when the host is idle (no host command waiting in the FTL, no buffer flush
 // under way), and in the foreground when the cache is full (no SLC block may be opened): then, with
 // slc.when_full=fold, host writes to the die wait for the fold to free an SLC block; with direct they go to
@@ -30,6 +31,7 @@ enum class SlcMode : uint8_t { None, Static, Dynamic };
 struct SlcParams {
   SlcMode mode = SlcMode::None;  // slc.mode
   uint64_t static_bytes = 0;     // slc.static_bytes
+  uint64_t dynamic_max_bytes = 0; // slc.dynamic_max_bytes (0: only free space bounds the dynamic cache)
   bool fold_when_full = true;    // slc.when_full = fold (else direct)
   uint32_t bits = 1;             // bits per cell of the native mode (flash.cell)
 };
@@ -40,6 +42,13 @@ inline uint64_t slc_static_blocks_per_die(const SlcParams& p, const Geometry& g)
   if (p.mode != SlcMode::Static) return 0;
   const uint64_t block_bytes = uint64_t(g.pages_per_block / (p.bits ? p.bits : 1)) * g.units_per_page * kUnitBytes * g.dies;
   return block_bytes ? (p.static_bytes + block_bytes - 1) / block_bytes : 0;
+}
+
+// slc.mode=dynamic with slc.dynamic_max_bytes: the most SLC blocks a die may hold (rounded up; 0 = no cap).
+inline uint64_t slc_dynamic_max_blocks_per_die(const SlcParams& p, const Geometry& g) {
+  if (p.mode != SlcMode::Dynamic || p.dynamic_max_bytes == 0) return 0;
+  const uint64_t block_bytes = uint64_t(g.pages_per_block / (p.bits ? p.bits : 1)) * g.units_per_page * kUnitBytes * g.dies;
+  return block_bytes ? (p.dynamic_max_bytes + block_bytes - 1) / block_bytes : 0;
 }
 
 // What the cache counted (the bytes it took, folded and let through are FlashCounters, reset with them).
@@ -64,6 +73,7 @@ class SlcCache {
   bool may_open(uint32_t die, uint32_t free) const {
     if (!on_) return false;
     if (p_.mode == SlcMode::Static) return !static_free_[die].empty();
+    if (dynamic_max_ && in_use_[die] >= dynamic_max_) return false;     // the maker's cap (slc.dynamic_max_bytes)
     return free >= 1 + gc_free_ + (in_use_[die] + p_.bits) / p_.bits;  // 1 + G + ceil((in_use + 1) / bits)
   }
   // Static: takes one of the die's free SLC blocks (kInvalid if none). Dynamic: the caller opens a free block
@@ -109,6 +119,7 @@ class SlcCache {
   uint32_t gc_free_;
   uint32_t slc_pages_;
   uint32_t static_ = 0;
+  uint64_t dynamic_max_ = 0;  // per die, 0 = no cap
   bool on_ = true, idle_ = false;
   std::vector<uint8_t> slc_;                       // per block: in SLC mode
   std::vector<uint32_t> in_use_;                   // per die
