@@ -153,7 +153,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     min_bs = lo;
   } else {
     const auto bs = one_value(s.bs, d, s.bs_at, "block sizes (bs)");
-    const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base) : 4096;
+    const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base, true) : 4096;
     if (b == 0) fail(s.bs_at, "a block size of 0");
     sectors(s.bs_at, b);
     j["bssplit"] = "";
@@ -162,7 +162,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
   }
   bool aligned = false;
   if (auto ba = one_value(s.blockalign, d, s.blockalign_at, "block alignments")) {
-    const uint64_t align = in_.size_value(s.blockalign_at, *ba, s.kb_base);
+    const uint64_t align = in_.size_value(s.blockalign_at, *ba, s.kb_base, true);
     if (align % 512) fail(s.blockalign_at, "expected a multiple of 512 bytes (a sector)");
     j["block_align"] = align;
     aligned = true;

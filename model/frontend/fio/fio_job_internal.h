@@ -187,7 +187,9 @@ class Interpreter {
   // Values (fio_job_values.cpp).
   void ignore(const std::string& key);
   void note(const std::string& text);
-  uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base);
+  // cut: the value of a size option (bs, blockalign, size, offset, io_size, ...), which fio's parser reads up to a
+  // separator (bs=4k-512k is 4k, with a note); the others refuse what follows the number.
+  uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base, bool cut = false);
   Amount amount(const Line& l, unsigned kb_base, bool allow_percent, bool zero_ok = false);
   uint64_t time_value(const Line& l, double default_unit_ns);
   uint64_t count(const Line& l, unsigned kb_base, uint64_t min = 0);

@@ -135,7 +135,7 @@ void Interpreter::note(const std::string& text) {
   if (std::find(out_.notes.begin(), out_.notes.end(), text) == out_.notes.end()) out_.notes.push_back(text);
 }
 
-uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigned kb_base) {
+uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigned kb_base, bool cut_at_separator) {
   const SizeSyntax fio{kb_base, true}, iec{kb_base, false};
   try {
     uint64_t v;
@@ -147,7 +147,7 @@ uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigne
       // fio's get_mult_bytes: the unit ends at a separator (':', '-', '/'; ',' splits directions before), the rest
       // is not read: bs=4k-512k is 4k in fio (a range is bsrange=4k-512k).
       const size_t cut = text.find_first_of(":-/", 1);
-      if (cut != std::string::npos && std::isdigit(static_cast<unsigned char>(text[0]))) {
+      if (cut_at_separator && cut != std::string::npos && std::isdigit(static_cast<unsigned char>(text[0]))) {
         const bool bs = canonical_option(l.key) == "bs";
         note(l.file + ":" + std::to_string(l.line) + ": " + l.key + "=" + l.value + ": fio reads '" + text + "' as '" +
              text.substr(0, cut) + "', its size parser stopping at '" + text[cut] + "' (parse.c get_mult_bytes)" +
@@ -188,10 +188,10 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent, 
   if (v.size() > 1 && (v.back() == 'z' || v.back() == 'Z') && std::isdigit(static_cast<unsigned char>(v[0]))) {
     // fio's zone suffix (size=8z, offset=524z): whole zones of the zoned device (resolved by the Builder)
     a.zones = true;
-    a.bytes = size_value(l, v.substr(0, v.size() - 1), kb_base);
+    a.bytes = size_value(l, v.substr(0, v.size() - 1), kb_base, true);
     return a;
   }
-  a.bytes = size_value(l, v, kb_base);
+  a.bytes = size_value(l, v, kb_base, true);
   return a;
 }
 

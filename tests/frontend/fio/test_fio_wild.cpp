@@ -83,7 +83,8 @@ TEST_CASE("fio wild: a size fio cuts at a separator reads as fio reads it, with 
   CHECK_THAT(error_of("[j]\nrw=randrw\nbs=4k-8k,16k-32k\n"), Contains("per direction"));
   CHECK(job(parse("[j]\nrw=randwrite\nbs=4k-8k,16k-32k\n"), 0)["block_bytes"] == 16384);
   CHECK(job(parse("[j]\nrw=randwrite\nbsrange=4k-16k\n"), 0)["bssplit"] != "");  // a real range stays one
-  CHECK(job(parse("[j]\nrw=randwrite\niodepth=32:64\n"), 0)["queue_depth"] == 32);
+  // Counts are not cut (numjobs=4k-64k stays an error rather than 4096 jobs).
+  CHECK_THAT(error_of("[j]\nrw=randwrite\nnumjobs=4k-64k\n"), Contains("numjobs"));
 }
 
 TEST_CASE("fio wild: a refused option given its default asks for nothing and is accepted", "[fio][wild]") {
@@ -103,7 +104,7 @@ TEST_CASE("fio wild: log paths with folders write their file into --out", "[fio]
   CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=results/\n"), Contains("file name at the end"));
 }
 
-TEST_CASE("fio wild: job and global options by fio's canonical names; disk_util only where fio gathers it",
+TEST_CASE("fio wild: job and global options by fio's canonical names, disk_util only where fio gathers it",
           "[fio][wild]") {
   const auto f = parse("[global]\nreadwrite=randwrite\nblocksize=4k\n[j]\nio_limit=1m\nfilesize=1g\n");
   CHECK(f.global_options == FioOptions{{"rw", "randwrite"}, {"bs", "4k"}});
