@@ -4,7 +4,9 @@
 
 namespace ssdtlm {
 
-enum class IoOp : uint8_t { Read = 0, Write = 1, Trim = 2 };
+// Flush: NVMe Flush (NVM Command Set, opcode 00h): completes once every write completed before it is on non-volatile
+// media (with a volatile write cache: the buffered units programmed; without one, at once). No data, no LBA range.
+enum class IoOp : uint8_t { Read = 0, Write = 1, Trim = 2, Flush = 3 };
 
 // A zoned namespace's Zone Management Send action (NVMe ZNS Command Set, Zone Send Action values), carried by a
 // request of op Trim that names a whole zone: None = a plain trim (Dataset Management; on a zoned namespace, a

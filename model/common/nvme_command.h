@@ -32,6 +32,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   // Zoned namespaces: a zone append (lpn = the zone's first unit; the device picks where it goes and returns it
   // in result_lpn), and the completion status (0 = success, else the NVMe status it failed with).
   bool append = false;
+  bool fua = false;  // a write with Force Unit Access: completes once its data is on non-volatile media
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send (its lpn: the zone's first unit)
   uint16_t status = 0;
   uint32_t result_lpn = 0;
@@ -74,6 +75,7 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
     qid = stream = proc_slot = run = dspec = status = 0;
     dtype = 0;
     append = false;
+    fua = false;
     zone_action = ZoneAction::None;
     result_lpn = 0;
     pc = proc = 0;

@@ -125,6 +125,7 @@ ChannelParams read_channel_params(const Config& c) {
 
 FtlParams read_ftl_params(const Config& c) {
   FtlParams p;
+  p.volatile_cache = !c.b("buffer.power_protected");
   p.cores = uint32_t(c.i("firmware.cores"));
   p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
   p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));

@@ -51,6 +51,7 @@ JobPacing read_pacing(const Config& c) {
   p.flow = uint32_t(c.u("workload.flow"));
   p.flow_id = c.u("workload.flow_id");
   p.flow_sleep_ns = ns(c.d("workload.flow_sleep_us") * 1e3);
+  p.stop_on_error = c.b("workload.stop_on_error");
   return p;
 }
 
@@ -204,6 +205,9 @@ WorkloadParams read_workload_params(const Config& c) {
   w.pacing = read_pacing(c);
   w.verify = c.b("workload.verify");
   w.verify_backlog = c.u("workload.verify_backlog");
+  w.sync.every = c.u("workload.fsync");
+  w.sync.at_end = c.b("workload.fsync_end");
+  w.sync.fua = c.b("workload.write_fua");
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
   w.trace_fit = c.s("workload.trace_fit");

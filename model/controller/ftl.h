@@ -37,7 +37,11 @@ struct FtlParams {
   double high_watermark = 0.9, low_watermark = 0.8;
   uint32_t die_queue_depth = 2;
   uint64_t max_age_ps = 0;        // buffer.max_age_ms: with streams, a partial page older than this is flushed
-  bool count_lpn_writes = false;  // keep a per-LPN host write count (stats.lpn_writes)
+  bool count_lpn_writes = false;
+  // The write buffer is a volatile write cache (buffer.power_protected=false: a power loss loses what it holds):
+  // Flush and FUA writes wait until the buffered data is programmed. false: they complete at once (NVMe: no
+  // volatile write cache present).
+  bool volatile_cache = false;  // keep a per-LPN host write count (stats.lpn_writes)
   std::string sched_policy = "fifo";  // sched.policy (sched/: fifo, read_priority)
 };
 
@@ -52,6 +56,8 @@ struct FtlStats {
   uint64_t subpage_merged = 0;       // partial-unit writes merged into a buffered copy
   uint64_t subpage_rmw = 0;          // partial-unit writes that read the old unit from flash first
   uint64_t trimmed_units = 0;
+  uint64_t flush_commands = 0;       // NVMe Flush commands
+  uint64_t fua_writes = 0;           // writes with Force Unit Access
   uint64_t write_stops = 0;          // read_priority: times writes were stopped for a flush
   uint64_t buffer_steps = 0;         // buffer-management steps charged (buffer/buffer_cost.h), even at 0 ns
   uint64_t buffer_busy_ps = 0;       // firmware core time they took (steps x firmware.buffer_step_ns)
@@ -79,6 +85,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, ftl_.blocks(), false);
     if (zone_erase_.waiting()) zone_erase_.kick();
     host_.admit_writes();
+    if (host_.flush_waiting()) host_.barriers_progress();  // the units the loss dropped are settled
     flush_.pump();
     if (wave_) trace_sample();
   }
@@ -96,6 +103,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const { return host_.waiting_units(); }
   const FtlStats& stats() const { return stats_; }
+  bool volatile_cache() const { return p_.volatile_cache; }  // Flush and FUA wait for the buffered data
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() {
     stats_ = FtlStats();

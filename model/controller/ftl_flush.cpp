@@ -57,6 +57,9 @@ void FlushScheduler::pump() {
   const SchedPolicy& sched = *f_.sched_;
   const HostPath& host = f_.host_;
   if (sched.flush_at_watermark() && (buffer.dirty() >= high || host.waiting())) flushing_ = true;
+  // An NVMe Flush (or a FUA write) waits for the buffered data: every dirty unit goes, partial pages padded.
+  const bool drain = host.flush_waiting();
+  if (drain) flushing_ = true;
   // Zoned writes waiting for a stream slot, or zone resets waiting for their blocks to close: the units of the zones
   // that are full or reset (holding slots and open blocks until they leave the buffer) are flushed first, partial
   // pages too, whatever the watermarks. (Units of a reset zone reach the buffer after its reset when their writes
@@ -73,8 +76,8 @@ void FlushScheduler::pump() {
   while (flushing_) {
     const uint32_t head_units = host.waiting() ? host.waiting()->units : 0;
     // Forced: a write waits and no flush in flight will free room, so a partial page is better than none.
-    const bool forced = host.waiting() && flushes_pending_ == 0;
-    const uint32_t stream = buffer.dirty() <= low && !sched.flush_below_low(buffer.dirty(), head_units, high)
+    const bool forced = (host.waiting() && flushes_pending_ == 0) || drain;
+    const uint32_t stream = buffer.dirty() <= low && !drain && !sched.flush_below_low(buffer.dirty(), head_units, high)
                                 ? kInvalid
                                 : buffer.flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced);
     if (stream == kInvalid) {
@@ -266,6 +269,7 @@ void FlushScheduler::release(FlashOp& op) {
   for (uint32_t s = 0; s < f_.g_.units_per_page; ++s)
     if (op.aux[s] != kInvalid) f_.buffer_->release(op.aux[s]);
   --flushes_pending_;
+  if (f_.host_.flush_waiting()) f_.host_.barriers_progress();
   f_.host_.admit_writes();
   pump();
   if (f_.host_.writes_held()) f_.host_.stop_or_resume_writes();

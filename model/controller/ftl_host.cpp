@@ -17,6 +17,8 @@ uint64_t HostPath::waiting_units() const {
 void HostPath::start(NvmeCommand& cmd) {
   if (cmd.op == IoOp::Read) {
     read(cmd);
+  } else if (cmd.op == IoOp::Flush) {
+    flush(cmd);
   } else if (cmd.op == IoOp::Trim) {
     // A zone management command goes behind zoned writes waiting for a stream slot (it may name their zone).
     if (slot_head_ && cmd.zone_action != ZoneAction::None && f_.streams_.zns()) return park(cmd);
@@ -170,7 +172,35 @@ void HostPath::finish_read(NvmeCommand& cmd) {
 }
 
 bool HostPath::idle() const {
-  return reads_outstanding_ == 0 && !wait_head_ && !slot_head_ && !f_.flush_.flushing();
+  return reads_outstanding_ == 0 && !wait_head_ && !slot_head_ && !f_.flush_.flushing() && barrier_waits_.empty();
+}
+
+// NVMe Flush (NVM Command Set 1.0, 3.2.1: "commit data and metadata associated with the specified namespace(s) to
+// non-volatile media"): with a volatile write cache, once every unit buffered when it arrived is programmed (the
+// flush scheduler flushes them all, partial pages padded, while it waits); without one (buffer.power_protected),
+// at once: the capacitors make what is buffered non-volatile.
+void HostPath::flush(NvmeCommand& cmd) {
+  ++f_.stats_.flush_commands;
+  if (!f_.p_.volatile_cache) return f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  wait_barrier(cmd, cmd.ready_ps);
+}
+
+void HostPath::wait_barrier(NvmeCommand& cmd, uint64_t t) {
+  barrier_waits_.push_back(BarrierWait{&cmd, f_.buffer_->add_barrier(), t});
+  barriers_progress();
+  if (!barrier_waits_.empty()) f_.flush_.pump();
+}
+
+void HostPath::barriers_progress() {
+  WriteBuffer& b = *f_.buffer_;
+  while (!barrier_waits_.empty()) {
+    uint64_t id;
+    if (b.barrier_left(&id) > 0) return;
+    b.pop_barrier();
+    const BarrierWait w = barrier_waits_.front();
+    barrier_waits_.erase(barrier_waits_.begin());
+    f_.frontend_->complete(*w.cmd, std::max(w.ready_ps, now_ps()));
+  }
 }
 
 void HostPath::on_read(FlashOp& op) {
@@ -239,6 +269,7 @@ void HostPath::trim(NvmeCommand& cmd) {
     ++f_.stats_.trimmed_units;
   }
   if (last > first) f_.streams_.trim(first, last - first);
+  if (!barrier_waits_.empty()) barriers_progress();  // trimmed units need not reach flash
   if (f_.streams_.zns()) return zone_send(cmd);  // zoned: a trim of whole zones resets them
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
@@ -286,6 +317,10 @@ void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   f_.stats_.host_units_written += cmd.units;
   t = f_.buffer_work(steps, t);
   if (ZnsNamespace* z = f_.streams_.zns()) z->accepted(cmd.stream);
+  if (cmd.fua) ++f_.stats_.fua_writes;
+  // Force Unit Access with a volatile cache: the write completes once it is on flash. The buffer programs in
+  // arrival order (fifo), so it waits for the units buffered before it too: a barrier over the buffer.
+  if (cmd.fua && f_.p_.volatile_cache) return wait_barrier(cmd, t);
   f_.frontend_->complete(cmd, std::max(t, now_ps()));
   f_.flush_.pump();
 }

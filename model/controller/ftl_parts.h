@@ -42,6 +42,10 @@ class HostPath {
   bool slot_waiting() const { return slot_head_ != nullptr; }
   void retry_slot_waits();
   void read_taken() { ++reads_outstanding_; }
+  // NVMe Flush commands and FUA writes waiting for buffered data to reach flash (WriteBuffer::add_barrier): the
+  // flush scheduler flushes every dirty unit, partial pages too, while one waits.
+  bool flush_waiting() const { return !barrier_waits_.empty(); }
+  void barriers_progress();  // completes those whose data is on flash
   // No host command in the FTL: no read outstanding, no write waiting for room, no flush under way (slc.*).
   bool idle() const;
 
@@ -49,6 +53,14 @@ class HostPath {
   void read(NvmeCommand& cmd);
   void write(NvmeCommand& cmd);  // after any read-modify-write reads
   void trim(NvmeCommand& cmd);
+  void flush(NvmeCommand& cmd);  // NVMe Flush
+  void wait_barrier(NvmeCommand& cmd, uint64_t t);  // completes cmd once the buffer's data up to now is on flash
+  struct BarrierWait {
+    NvmeCommand* cmd;
+    uint64_t id;
+    uint64_t ready_ps;
+  };
+  std::vector<BarrierWait> barrier_waits_;  // oldest first, as the buffer's barriers settle
   void zone_send(NvmeCommand& cmd);  // zoned: Zone Management Send (a trim of whole zones: their reset)
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void finish_read(NvmeCommand& cmd);

@@ -75,8 +75,8 @@ void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
     t = down_.transfer(ready_ps, cmd.bytes);
     const uint64_t pace = down_.busy_of(cmd.bytes);
     t = std::max(t, dram.write(t - pace, cmd.bytes, pace));
-  } else if (cmd.zone_action != ZoneAction::None) {
-    t = ready_ps;  // Zone Management Send: no data (the zone in the command)
+  } else if (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush) {
+    t = ready_ps;  // Zone Management Send, Flush: no data (the zone in the command)
   } else {
     t = down_.transfer(ready_ps, 16);
   }

@@ -11,13 +11,14 @@
 namespace ssdtlm {
 
 struct IoRequest {
-  IoOp op = IoOp::Read;
+  IoOp op = IoOp::Read;  // Flush: an NVMe Flush (fio's fsync, fdatasync: offset and bytes 0)
   uint64_t offset = 0;   // bytes from the start of the namespace
   uint32_t bytes = 0;    // transfer length in bytes (> 0)
   uint64_t time_ns = 0;  // arrival time for open-loop trace replay; 0 for synthetic workloads
   uint16_t stream = 0;   // host stream hint (0 = none)
   uint8_t dtype = 0;     // NVMe directive type on a write: 2 = FDP, with dspec its placement identifier
   uint16_t dspec = 0;
+  bool fua = false;      // a write with Force Unit Access (fio's sync=1 through O_SYNC / O_DSYNC)
   bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send for the zone at offset
   bool quiesce = false;  // fio's io_u_quiesce before it: issued once the job has nothing in flight (zone resets)
@@ -55,6 +56,7 @@ struct JobPacing {
   uint32_t flow = 0;             // fio flow: the job's weight in its flow (0 = none; host/job_flow.h)
   uint64_t flow_id = 0;          //   fio flow_id: the jobs of one id share the flow
   uint64_t flow_sleep_ns = 0;    //   fio flow_sleep: a held job quiesces and sleeps this long (0 = retries at once)
+  bool stop_on_error = false;    // a command completing with an error stops the job (fio without continue_on_error)
 };
 
 // Whether `job` is what wait_for=`name` waits for: the job of that name or one of its clones name.0, name.1, ...

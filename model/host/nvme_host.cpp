@@ -27,7 +27,10 @@ void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
     into.last_complete_ps = now;
     return;
   }
-  if (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None) {
+  if (cmd.op == IoOp::Flush) {
+    ++into.syncs;
+    into.sync_latency.record(ns);
+  } else if (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None) {
     ++into.zone_commands;
   } else if (cmd.op == IoOp::Trim) {
     ++into.trims;
@@ -138,7 +141,7 @@ void NvmeHost::arm(Job& j, uint64_t t) {
 NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) {
   try {
     if (!j.spec.workload->next(r)) return Drawn::Dry;
-    if (r.bytes == 0)
+    if (r.bytes == 0 && r.op != IoOp::Flush)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.op != IoOp::Trim && r.bytes > p_.max_bytes)  // a trim (a zone reset) moves no data through the buffer
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_size(double(r.bytes)) + " (" +
@@ -388,6 +391,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   cmd.dtype = r.dtype;
   cmd.dspec = r.dspec;
   cmd.append = r.append;
+  cmd.fua = r.fua;
   cmd.zone_action = r.zone_action;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
@@ -451,8 +455,8 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     add(stats_, cmd, now);
-    if (now >= j.measure_ps && cmd.zone_action != ZoneAction::None) {
-      add(measured_, cmd, now);  // a zone management command: counted, no bandwidth, latency or log sample
+    if (now >= j.measure_ps && (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush)) {
+      add(measured_, cmd, now);  // a zone management command, a flush: counted, no bandwidth, latency or log sample
       add(j.stats, cmd, now);
     } else if (now >= j.measure_ps) {
       add(measured_, cmd, now);
@@ -466,6 +470,11 @@ void NvmeHost::wake() {
       if (j.log && !cmd.status)
         j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
                           cmd.bytes, gp->get_address(), lat_ns});
+    }
+    if (cmd.status && j.pace.stop_on_error && !j.error_stopped) {  // fio: td_verror ends the job at its first error
+      j.error_stopped = true;
+      j.exhausted = true;
+      j.have_next = false;
     }
     --outstanding_;
     --queue_outstanding_[qid];

@@ -55,6 +55,8 @@ struct HostParams {
 struct HostStats {
   Histogram latency[2];  // [0] reads, [1] writes; ns
   Histogram trim_latency;
+  Histogram sync_latency;  // NVMe Flush commands (fio's fsync / fdatasync: fio.json "sync"); ns
+  uint64_t syncs = 0;      // Flush commands (not counted in ios)
   uint64_t ios[2] = {0, 0};
   uint64_t bytes[2] = {0, 0};
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
@@ -95,6 +97,7 @@ class NvmeHost : public sc_core::sc_module {
   const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
+  bool job_error_stopped(size_t j) const { return jobs_[j]->error_stopped; }  // stopped at a failed command
   const SteadyState* job_steady_state(size_t j) const { return jobs_[j]->ss.get(); }  // null: no ss
   const LatencyTarget* job_latency_target(size_t j) const { return jobs_[j]->lt.get(); }  // null: none
   // Stonewall groups: a job with workload.stonewall starts the next (the first job starts group 0). A group
@@ -129,6 +132,7 @@ class NvmeHost : public sc_core::sc_module {
     size_t group = 0;        // its stonewall group's number (0, 1, ...)
     std::vector<size_t> waits;  // wait_for: the jobs that must finish before it starts
     bool exited = false;        // stopped by another job's exit_what
+    bool error_stopped = false; // JobPacing::stop_on_error: a command failed, the job issues no more
     RateWindows bw_windows, iops_windows;
     CompletionLog* log = nullptr;  // set_log
     std::shared_ptr<SteadyState> ss;  // fio's steady state (shared by the jobs of one report group), or null

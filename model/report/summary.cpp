@@ -86,6 +86,20 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"trims", h.trims},
                {"folded_requests", 0},
                {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
+  if (whole.failed > 0) {  // commands completed with an error status (only when some did: goldens unchanged)
+    nlohmann::json stopped = nlohmann::json::array();
+    for (size_t j = 0; j < p.host().jobs(); ++j)
+      if (p.host().job_error_stopped(j)) stopped.push_back(p.host().job(j).name);
+    s["host"]["failed_commands"] = whole.failed;
+    s["host"]["jobs_stopped_by_error"] = stopped;
+  }
+  if (whole.syncs > 0)  // NVMe Flush commands (fio's fsync/fdatasync) and FUA writes: only when the host sent some
+    s["host"]["flush"] = {{"commands", h.syncs},
+                          {"latency_us", latency_json(h.sync_latency)},
+                          {"fua_writes", fs.fua_writes},
+                          {"volatile_cache", p.ftl().volatile_cache()}};
+  else if (fs.fua_writes > 0)
+    s["host"]["flush"] = {{"commands", 0}, {"fua_writes", fs.fua_writes}, {"volatile_cache", p.ftl().volatile_cache()}};
   if (whole.ios[0] + whole.ios[1] != ios || whole.trims != h.trims)
     s["host"]["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - ios},
                          {"trims", whole.trims - h.trims},
@@ -376,6 +390,19 @@ std::string summary_text(const nlohmann::json& s) {
                         ss["job"].get<std::string>().c_str(), ss["ss"].get<std::string>().c_str(), when,
                         ss["criterion"].get<std::string>().c_str(), u(ss["data"]["iops"].size())));
     }
+  if (h.contains("failed_commands")) {
+    const size_t stopped = h["jobs_stopped_by_error"].size();
+    add(std::snprintf(line, sizeof line, "errors      %llu commands failed%s\n", u(h["failed_commands"]),
+                      stopped ? (", " + std::to_string(stopped) + " job(s) stopped at their first error (exit status 1)").c_str()
+                              : " (the jobs continued: workload.stop_on_error=false, fio's continue_on_error)"));
+  }
+  if (h.contains("flush")) {
+    const auto& f = h["flush"];
+    if (f.contains("latency_us") && u(f["commands"]))
+      add(std::snprintf(line, sizeof line, "flush       %llu commands, lat mean %.1f  p99 %.1f  max %.1f us (%s write cache)\n",
+                        u(f["commands"]), d(f["latency_us"]["mean"]), d(f["latency_us"]["p99"]), d(f["latency_us"]["max"]),
+                        f["volatile_cache"].get<bool>() ? "volatile" : "power-protected"));
+  }
   const auto& w = s["waf"];
   add(std::snprintf(line, sizeof line, "WAF         %.3f (UD %.3f, GUD %.3f, MD %.3f, GMD %.3f), alpha %.4f%s\n", d(w["total"]),
                     d(w["ud"]), d(w["gud"]), d(w["md"]), d(w["gmd"]), d(s["ftl"]["alpha"]),

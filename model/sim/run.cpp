@@ -171,7 +171,9 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.latency_cdf_csv = latency_cdf_csv(p->host().stats());
   r.lpn_writes_csv = lpn_writes_csv(p->lpn_write_counts());
   r.zones_csv = zns_zones_csv(*p);
-  r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() ? 1 : 0;
+  // 1: the integrity checker found an error, or a job stopped at a failed command (fio exits 1 on a job's error).
+  const bool job_error = r.summary["host"].contains("jobs_stopped_by_error") && !r.summary["host"]["jobs_stopped_by_error"].empty();
+  r.exit_code = r.summary["integrity"]["errors"].get<uint64_t>() || job_error ? 1 : 0;
   return r;
 }
 

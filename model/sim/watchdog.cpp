@@ -41,7 +41,7 @@ uint64_t stall_window_ps(const Params& p) {
 bool Watchdog::check(uint64_t now) {
   if (tripped()) return true;
   const NvmeHost& h = p_.host();
-  const uint64_t done = h.completed() + h.stats().trims;
+  const uint64_t done = h.completed() + h.stats().trims + h.stats().syncs;
   // Progress, nothing due, a recovery, or the first check that finds commands waiting (the previous one found
   // none: the sampler may have slept across an idle gap since, the commands are newer than that check).
   const bool waiting = h.outstanding() > 0;

@@ -181,11 +181,14 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   std::unique_ptr<Workload> w = make_unplaced(p, logical_bytes, for_precondition);
   if (p.zbd.on) {
     ZbdParams z = p.zbd;
+    z.range_offset = p.address_offset;
     z.range_bytes = p.address_range ? p.address_range : logical_bytes - p.address_offset;
     w = std::make_unique<ZbdWorkload>(std::move(w), z, zbd_shared(z.zones));
   }
-  if (p.placement.kind == "none") return w;
-  return std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
+  if (p.placement.kind != "none")
+    w = std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
+  if (!for_precondition && p.sync.any()) w = std::make_unique<SyncWorkload>(std::move(w), p.sync);  // flushes, FUA
+  return w;
 }
 
 namespace {

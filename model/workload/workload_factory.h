@@ -11,6 +11,7 @@
 #include "host/io_request.h"
 #include "workload/placement/placement_workload.h"
 #include "workload/placement/zbd_workload.h"
+#include "workload/sync/sync_workload.h"
 #include "workload/synthetic/synthetic_workload.h"
 #include "workload/trace/trace_reader.h"
 
@@ -40,6 +41,7 @@ struct WorkloadParams {
   uint64_t seed = 0;                  // sim.seed x 2 + workload.seed_offset x 1000003
   JobPacing pacing;                   // workload.start_delay_ms, stonewall, wait_for, exit_what, ramp_ms, runtime_ms, thinktime_*, rate_*
   bool verify = false;                // workload.verify: read back what the job wrote (fio verify)
+  SyncParams sync;                    // workload.fsync, workload.fsync_end, workload.write_fua
   uint64_t verify_backlog = 0;        // workload.verify_backlog
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit

@@ -18,6 +18,7 @@ WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> p
     head_t_.assign(streams_, ~uint64_t(0));
     if (streams_ > 64) throw std::logic_error("write buffer: more than 64 streams");
   }
+  seq_.assign(capacity_units, 0);
   free_.reserve(capacity_units);
   for (uint32_t s = capacity_units; s-- > 0;) free_.push_back(s);
   size_t n = 16;
@@ -59,12 +60,15 @@ void WriteBuffer::index_erase(uint32_t lpn) {
 
 bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_t stream) {
   uint32_t s = find(lpn);
+  uint64_t seq = next_seq_++;
   if (s != kInvalid && slots_[s].state == Dirty) {
-    if (slots_[s].stream == stream) {
+    if (slots_[s].stream == stream) {  // absorbed: the slot keeps its older write's place for the barriers
       slots_[s].version = version;
       policy_->on_overwrite(s, lpn);
       return true;
     }
+    seq = seq_[s];  // the new copy carries the older write's place (its barriers wait for the new copy)
+    seq_[s] = ~uint64_t(0);  // (not settled by the drop)
     drop(s);  // rewritten to another stream: the new copy joins that stream's FIFO
     ++requeued_;
     s = kInvalid;
@@ -74,6 +78,7 @@ bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_
   uint32_t n = free_.back();
   free_.pop_back();
   slots_[n] = Slot{lpn, version, Dirty, uint8_t(stream)};
+  seq_[n] = seq;
   index_insert(n);
   ++dirty_;
   if (streams_ == 1) {
@@ -89,8 +94,28 @@ bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_
   return false;
 }
 
+void WriteBuffer::settle(uint32_t slot) {
+  const uint64_t seq = seq_[slot];
+  seq_[slot] = ~uint64_t(0);
+  for (size_t i = barriers_.size(); i-- > 0 && barriers_[i].seq >= seq;) --barriers_[i].left;
+}
+
+uint64_t WriteBuffer::add_barrier() {
+  uint32_t left = 0;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].state == Dirty || slots_[i].state == InFlight) {
+      if (seq_[i] == ~uint64_t(0)) continue;  // (a settled in-flight copy: none such; kept for safety)
+      ++left;
+    }
+  }
+  barriers_.push_back(Barrier{next_seq_ - 1, left, next_barrier_});
+  return next_barrier_++;
+}
+
 void WriteBuffer::drop(uint32_t slot) {
   Slot& sl = slots_[slot];
+  if (!barriers_.empty()) settle(slot);
+  else seq_[slot] = ~uint64_t(0);
   index_erase(sl.lpn);
   sl.state = Dropped;  // the policy (or the stream FIFO) still holds it; take() frees it
   --dirty_;
@@ -178,6 +203,7 @@ uint32_t WriteBuffer::take(uint32_t stream, uint32_t* lpn, uint32_t* version, ui
 
 void WriteBuffer::release(uint32_t slot) {
   Slot& sl = slots_[slot];
+  if (!barriers_.empty()) settle(slot);
   if (find(sl.lpn) == slot) index_erase(sl.lpn);
   sl.state = Free;
   free_.push_back(slot);

@@ -78,6 +78,18 @@ class WriteBuffer {
   void release(uint32_t slot);
   // Drops a dirty or in-flight copy of lpn from the index (TRIM); in-flight data still completes.
   void discard(uint32_t lpn);
+  // NVMe Flush against a volatile write cache: a barrier over every unit buffered now (dirty, or being programmed).
+  // It is settled once each of them is on flash (its program released the slot) or need not be (trimmed, or
+  // superseded by a newer write that then carries the obligation: a unit rewritten into another stream keeps the
+  // older write's place). Barriers settle in the order they were made. Returns the barrier's id.
+  uint64_t add_barrier();
+  // Units the oldest unsettled barrier still waits for, and its id (0 units: settled; no barrier: id 0).
+  uint32_t barrier_left(uint64_t* id) const {
+    *id = barriers_.empty() ? 0 : barriers_.front().id;
+    return barriers_.empty() ? 0 : barriers_.front().left;
+  }
+  void pop_barrier() { barriers_.erase(barriers_.begin()); }
+  size_t barriers() const { return barriers_.size(); }
   // Frees every dropped slot now, instead of when the flush order reaches it (after a power loss has
   // discarded many); the dirty units keep their order (ages restart at now_ps with one stream). O(capacity).
   void reclaim_dropped(uint64_t now_ps);
@@ -100,6 +112,12 @@ class WriteBuffer {
     uint8_t stream;
   };
   void drop(uint32_t slot);  // a dirty slot leaves the index and its stream's count; its FIFO frees it later
+  void settle(uint32_t slot);  // the slot's data is on flash or need not be: the barriers over it count it off
+  struct Barrier {
+    uint64_t seq;   // the writes it covers: slot sequence numbers up to this
+    uint32_t left;  // units it waits for
+    uint64_t id;
+  };
   void pop_head(uint32_t stream);        // unlinks the head of a stream's FIFO
   void free_dropped_heads(uint32_t stream);
   uint32_t find(uint32_t lpn) const;  // slot or kInvalid
@@ -126,6 +144,11 @@ class WriteBuffer {
   std::vector<uint64_t> head_t_;                // per stream: arrival of its head (kept live: a dropped head is freed at once)
   uint64_t nonempty_ = 0;                       // bit set over streams (at most 64): sdirty_ > 0
   uint64_t requeued_ = 0, aged_ = 0;
+  // Flush barriers (add_barrier): per slot the sequence number of the oldest write it holds that is not on flash,
+  // and the barriers not yet settled, oldest first (empty unless the host sends Flush commands).
+  std::vector<uint64_t> seq_;
+  uint64_t next_seq_ = 1, next_barrier_ = 1;
+  std::vector<Barrier> barriers_;
 };
 
 }  // namespace ssdtlm

@@ -63,7 +63,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
     if (sec.global) {
       for (const Line& l : sec.options) {
         globals.push_back(&l);
-        out.global_options.emplace_back(l.key, l.value);
+        out.global_options.emplace_back(fio::canonical_option(l.key), l.value);
       }
       continue;
     }
@@ -88,7 +88,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
         job_ok = false;
       }
     }
-    for (const Line& l : sec.options) s.own.emplace_back(l.key, l.value);
+    for (const Line& l : sec.options) s.own.emplace_back(fio::canonical_option(l.key), l.value);
     if (group < 0 || s.stonewall || s.new_group) ++group;
     // An earlier job of that name, even one with errors of its own (those are reported; this is not one more).
     if (!s.wait_for.empty() && std::find(names.begin(), names.end(), s.wait_for) == names.end()) {
@@ -120,6 +120,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
       job.group = group;
       job.group_reporting = s.group_reporting;
       job.options = s.own;
+      job.disk_util = s.disk_util && fio::engine_has_disk_util(s.ioengine);
       job.report = s.report;
       built[k]["name"] = s.numjobs > 1 ? s.name + "." + std::to_string(k) : s.name;
       built[k]["report_group"] = s.group_reporting ? group : -1;

@@ -30,7 +30,9 @@
 
 namespace ssdtlm {
 
-using FioOptions = std::vector<std::pair<std::string, std::string>>;  // as written, in order
+// Options in order, each by fio's canonical name (parse.c add_to_dump_list writes o->name, not the alias) with its
+// value as written.
+using FioOptions = std::vector<std::pair<std::string, std::string>>;
 
 // What fio puts in a job's report (fio-json): percentile_list, clat/lat/slat_percentiles, unified_rw_reporting.
 struct FioReportOptions {
@@ -44,7 +46,9 @@ struct FioJob {
   size_t clone = 0;        // 0 .. numjobs - 1
   int group = 0;           // fio reporting group (new after a stonewall or new_group)
   bool group_reporting = false;
-  FioOptions options;      // the job section's own options (fio-json "job options")
+  FioOptions options;      // the job section's own options, by fio's canonical names (fio-json "job options")
+  bool disk_util = true;   // fio gathers the disk's statistics for it (fio-json "disk_util"): not with disk_util=0 or
+                           // an engine that bypasses the kernel's block layer (diskutil.c: FIO_DISKLESSIO, FIO_NODISKUTIL)
   FioReportOptions report;
   nlohmann::json config;   // the ssdtlm job object, an entry of "jobs"
 };
@@ -52,7 +56,7 @@ struct FioJob {
 struct FioJobFile {
   std::string path;
   std::vector<FioJob> jobs;
-  FioOptions global_options;          // every [global] option, in order (fio-json "global options")
+  FioOptions global_options;          // every [global] option, in order (fio-json "global options", when any)
   nlohmann::json config;              // merge this: {"jobs": [...]} and, with randseed, {"sim": {"seed": N}}
   std::vector<std::string> ignored;   // options accepted without effect on the device, each once
   std::vector<std::string> notes;     // how a value was read, when fio's reading is surprising

@@ -50,15 +50,22 @@ std::string num(double v) {
   return os.str();
 }
 
-// A write_*_log's name (fio's make_log_name: one without a name takes the job's), which must be a file name:
-// the logs go into --out.
-std::string log_name(const Spec& s, const std::optional<std::string>& v, const Line& at) {
+// A write_*_log's name (fio's make_log_name: one without a name takes the job's). The logs go into --out: a name
+// with folders (fio-plot's bench-fio writes "DIR/NAME") keeps its last part, and a note says where fio would write it.
+std::string log_name(Interpreter& in, const Spec& s, const std::optional<std::string>& v, const Line& at) {
   if (!v) return "";
-  const std::string name = v->empty() ? s.name : *v;
-  if (name.find('/') != std::string::npos || name == "." || name == "..")
-    fail(at, v->empty() ? "the log takes the job's name '" + name + "', which is not a file name (the logs go into --out): "
+  std::string name = v->empty() ? s.name : *v;
+  if (const size_t slash = name.find_last_of('/'); slash != std::string::npos) {
+    const std::string base = name.substr(slash + 1);
+    if (!base.empty() && base != "." && base != "..")
+      in.note(at.file + ":" + std::to_string(at.line) + ": " + at.key + "=" + name + ": fio writes " + name +
+              "_*.log; ssdtlm writes the logs into --out, as " + base + "_*.log");
+    name = base;
+  }
+  if (name.empty() || name == "." || name == "..")
+    fail(at, v->empty() ? "the log takes the job's name '" + s.name + "', which is not a file name (the logs go into --out): "
                           "give it a name"
-                        : "expected a file name: ssdtlm writes the logs into --out, without a directory");
+                        : "expected a file name at the end of the log's path, got '" + *v + "'");
   return name;
 }
 
@@ -146,7 +153,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     min_bs = lo;
   } else {
     const auto bs = one_value(s.bs, d, s.bs_at, "block sizes (bs)");
-    const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base) : 4096;
+    const uint64_t b = bs ? in_.size_value(s.bs_at, *bs, s.kb_base, true) : 4096;
     if (b == 0) fail(s.bs_at, "a block size of 0");
     sectors(s.bs_at, b);
     j["bssplit"] = "";
@@ -155,7 +162,7 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
   }
   bool aligned = false;
   if (auto ba = one_value(s.blockalign, d, s.blockalign_at, "block alignments")) {
-    const uint64_t align = in_.size_value(s.blockalign_at, *ba, s.kb_base);
+    const uint64_t align = in_.size_value(s.blockalign_at, *ba, s.kb_base, true);
     if (align % 512) fail(s.blockalign_at, "expected a multiple of 512 bytes (a sector)");
     j["block_align"] = align;
     aligned = true;
@@ -216,8 +223,12 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
                                   ": offset " + std::to_string(off) + " lies beyond the device (" +
                                   format_size(double(device_)) + ")");
     // fill_device: fio writes until the device is full (ENOSPC), on a block device its end
-    const uint64_t size = s.size.set && !s.fill_device ? resolve(s.size, false) : device_ - off;
-    if (size == 0) fail(s.size.at, "a size of 0");
+    // fio's filesetup.c (setup_files): size=0 is no size (the device from the offset to its end); a percentage is
+    // of the whole device, cut at its end (each offset_increment clone) and down to the smallest block size.
+    uint64_t size = s.size.set && !s.fill_device ? resolve(s.size, false) : device_ - off;
+    if (size == 0 && !s.size.percent) size = device_ - off;
+    if (s.size.percent && !s.fill_device && size > device_ - off) size = (device_ - off) - (device_ - off) % std::max<uint64_t>(min_bs, 1);
+    if (size == 0) fail(s.size.at, "a size of 0 bytes from offset " + std::to_string(off) + " (the device ends there)");
     if (size > device_ - off)
       fail_at(s.file, s.line, "job '" + s.section + "': offset + size = " + format_size(double(off + size)) +
                                   " (" + std::to_string(off + size) + " bytes) lies beyond the device (" +
@@ -285,10 +296,10 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     c["ss_ramp_ms"] = double(s.ss_ramp_ns) / 1e6;
     c["ss_interval_ms"] = double(s.ss_interval_ns) / 1e6;
     if (s.ss_dur_ns && s.ss_dur_ns < s.ss_interval_ns) fail(s.ss_dur_at, "ss_dur is shorter than ss_interval");
-    c["log_bw"] = log_name(s, s.bw_log, s.bw_log_at);
-    c["log_lat"] = log_name(s, s.lat_log, s.lat_log_at);
-    c["log_iops"] = log_name(s, s.iops_log, s.iops_log_at);
-    c["log_hist"] = log_name(s, s.hist_log, s.hist_log_at);
+    c["log_bw"] = log_name(in_, s, s.bw_log, s.bw_log_at);
+    c["log_lat"] = log_name(in_, s, s.lat_log, s.lat_log_at);
+    c["log_iops"] = log_name(in_, s, s.iops_log, s.iops_log_at);
+    c["log_hist"] = log_name(in_, s, s.hist_log, s.hist_log_at);
     c["log_avg_ms"] = s.log.avg_ms;
     c["log_hist_ms"] = s.log.hist_ms;
     c["log_hist_coarseness"] = s.log.hist_coarseness;
@@ -306,6 +317,14 @@ std::vector<nlohmann::json> Builder::build(const Spec& s) {
     if (verifying && trace) not_modelled(s.read_iolog_at, "a verify phase after an iolog replay");
     if (s.flow && trace) not_modelled(s.flow_at, "flow control of an iolog replay");
     c["verify"] = verifying;
+    c["stop_on_error"] = !s.continue_on_error;  // fio: a job ends at its first error unless continue_on_error
+    // Durability (fio: only a job that writes syncs, should_fsync). sync=1/dsync with direct I/O: Linux marks the
+    // writes REQ_FUA (block/fops.c, an O_DSYNC direct write); buffered, the write is followed by the file's sync
+    // (generic_write_sync -> blkdev_fsync: an NVMe Flush after every write).
+    const bool osync = s.sync_io != "none" && d.w;
+    c["fsync"] = d.w ? (osync && !s.direct ? uint64_t(1) : s.fsync_blocks) : uint64_t(0);
+    c["fsync_end"] = d.w && s.end_fsync;
+    c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);
     c["verify_backlog"] = verifying ? s.verify_backlog : 0;
     c["flow"] = s.flow;
     c["flow_id"] = s.flow_id;

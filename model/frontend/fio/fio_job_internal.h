@@ -48,6 +48,8 @@ enum class OptionClass { NoEffect, Refused, Unknown };  // modelled options are 
 std::string canonical_option(const std::string& key);   // fio's alias -> its option; others unchanged
 OptionClass classify_option(const std::string& canonical, std::string& why);
 bool engine_runs_as_block_io(const std::string& engine, std::string& why);
+// Whether fio gathers disk statistics for a job on this (block) engine (fio-json "disk_util").
+bool engine_has_disk_util(const std::string& engine);
 
 // Errors of one job file, gathered so that one run reports them all (up to kMaxErrors), each once.
 class Errors {
@@ -149,6 +151,12 @@ struct Spec {
   // fio's flow control (flow.c): a weight (0 = none) within the jobs of one flow_id, and the sleep when held.
   uint64_t flow = 0, flow_id = 0, flow_sleep_ns = 0;
   bool fill_device = false;
+  // Durability (fio's fsync, fdatasync, end_fsync, fsync_on_close, sync, direct/buffered, writefua).
+  uint64_t fsync_blocks = 0;
+  bool end_fsync = false, direct = false, writefua = false;
+  bool disk_util = true;  // fio's disk_util option
+  bool continue_on_error = false;  // fio's continue_on_error other than none: failed commands do not stop the job
+  std::string sync_io = "none";  // none, sync (O_SYNC), dsync (O_DSYNC)
   std::string ioengine = "psync";  // fio's default engine  // fio's fill_device: on a block device, from offset to its end
   Line flow_at;
   uint64_t think_ns = 0, think_blocks = 1;
@@ -179,7 +187,9 @@ class Interpreter {
   // Values (fio_job_values.cpp).
   void ignore(const std::string& key);
   void note(const std::string& text);
-  uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base);
+  // cut: the value of a size option (bs, blockalign, size, offset, io_size, ...), which fio's parser reads up to a
+  // separator (bs=4k-512k is 4k, with a note); the others refuse what follows the number.
+  uint64_t size_value(const Line& l, const std::string& text, unsigned kb_base, bool cut = false);
   Amount amount(const Line& l, unsigned kb_base, bool allow_percent, bool zero_ok = false);
   uint64_t time_value(const Line& l, double default_unit_ns);
   uint64_t count(const Line& l, unsigned kb_base, uint64_t min = 0);

@@ -2,6 +2,8 @@
 // option table (fio_option_table.cpp).
 #include "frontend/fio/fio_job_internal.h"
 
+#include <map>
+
 #include "common/text.h"
 #include "common/units.h"
 #include "host/steady_state.h"
@@ -14,11 +16,22 @@ namespace {
 // write_bw_log, write_lat_log, write_iops_log, write_hist_log: the name (empty: the job's, checked when the job
 // is built) and where it was given.
 void set_log_name(Spec& s, const std::string& key, const Line& l) {
-  if (l.value.find('/') != std::string::npos)
-    fail(l, "expected a file name: ssdtlm writes the logs into --out, without a directory");
   const bool bw = key == "write_bw_log", lat = key == "write_lat_log", iops = key == "write_iops_log";
   (bw ? s.bw_log : lat ? s.lat_log : iops ? s.iops_log : s.hist_log) = l.value;
   (bw ? s.bw_log_at : lat ? s.lat_log_at : iops ? s.iops_log_at : s.hist_log_at) = l;
+}
+// A refused option given its default value, which asks for nothing the model lacks (verify_only=0, num_range=1).
+bool refused_option_off(const std::string& key, const Line& l) {
+  static const std::map<std::string, std::string> off = {
+      {"verify_only", "0"}, {"bs_is_seq_rand", "0"},  {"file_append", "0"},      {"sprandom", "0"},
+      {"num_range", "1"},   {"thinktime_iotime", "0"}, {"ramp_size", "0"},       {"replay_scale", "1"},
+      {"replay_align", "0"}, {"write_zone_remainder", "0"}, {"initial_zone_reset", "0"}};
+  const auto it = off.find(key);
+  if (it == off.end() || !l.has_value) return false;
+  std::string v = lower(std::string(trim(l.value)));
+  if (v == "false" || v == "no" || v == "off") v = "0";
+  if (v == "true" || v == "yes" || v == "on") v = "1";
+  return v == it->second;
 }
 }  // namespace
 
@@ -314,6 +327,10 @@ void Interpreter::apply(Spec& s, const Line& l) {
   } else if (key == "read_beyond_wp") {
     if (flag(l)) not_modelled(l, "reads beyond a zone's write pointer (zonemode=zbd reads written data only)");
     ignore(l.key);
+  } else if (key == "zone_append") {  // SPDK's plugins: 1 = zone appends instead of writes (write_mode=zone_append)
+    const uint64_t v = count(l, kb);
+    if (v > 1) fail(l, "expected 0 or 1");
+    s.zone_append = v == 1;
   } else if (key == "write_mode") {
     need_value(l);
     const std::string v = lower(l.value);
@@ -327,6 +344,31 @@ void Interpreter::apply(Spec& s, const Line& l) {
     ignore(l.key);
   } else if (key == "fill_device") {
     s.fill_device = flag(l);
+  } else if (key == "fsync" || key == "fdatasync") {  // on a block device both are blkdev_fsync: an NVMe Flush
+    const uint64_t n = count(l, kb);
+    if (n) s.fsync_blocks = n;
+  } else if (key == "end_fsync" || key == "fsync_on_close") {
+    s.end_fsync = s.end_fsync || flag(l);
+  } else if (key == "sync") {
+    need_value(l);
+    const std::string v = lower(l.value);  // options.c: none/0, sync/1 (O_SYNC), dsync (O_DSYNC)
+    s.sync_io = v == "0" || v == "none" ? "none" : v == "1" || v == "sync" ? "sync" : v == "dsync" ? "dsync" : "";
+    if (s.sync_io.empty()) fail(l, "expected none, 0, sync, 1 or dsync");
+  } else if (key == "direct" || key == "buffered") {  // the host's page cache itself is not modelled
+    s.direct = flag(l) == (key == "direct");
+    ignore(l.key);
+  } else if (key == "continue_on_error") {  // options.c: none/0 (fio's default: stop), write, read, io, verify, all/1
+    need_value(l);
+    const std::string v = lower(l.value);
+    if (v != "none" && v != "0" && v != "false" && v != "write" && v != "read" && v != "io" && v != "verify" &&
+        v != "all" && v != "1" && v != "true")
+      fail(l, "expected none, write, read, io, verify or all (or 0, 1)");
+    s.continue_on_error = v != "none" && v != "0" && v != "false";
+  } else if (key == "disk_util") {  // whether fio.json has "disk_util" (fio_json.cpp)
+    s.disk_util = flag(l);
+    ignore(l.key);
+  } else if (key == "writefua") {  // io_uring_cmd: the FUA bit on every write (engines/io_uring.c)
+    s.writefua = flag(l);
   } else if (key == "cmd_type") {
     need_value(l);
     if (lower(l.value) != "nvme") not_modelled(l, "io_uring_cmd passthrough of non-NVMe commands (cmd_type=nvme only)");
@@ -357,6 +399,10 @@ void Interpreter::apply(Spec& s, const Line& l) {
         ignore(l.key);
         break;
       case OptionClass::Refused:
+        if (refused_option_off(key, l)) {  // fio's default, off (verify_only=0, num_range=1): nothing to refuse
+          ignore(l.key);
+          break;
+        }
         fail(l, why);
       case OptionClass::Unknown:
         fail_at(l.file, l.line,

@@ -135,7 +135,7 @@ void Interpreter::note(const std::string& text) {
   if (std::find(out_.notes.begin(), out_.notes.end(), text) == out_.notes.end()) out_.notes.push_back(text);
 }
 
-uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigned kb_base) {
+uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigned kb_base, bool cut_at_separator) {
   const SizeSyntax fio{kb_base, true}, iec{kb_base, false};
   try {
     uint64_t v;
@@ -144,6 +144,16 @@ uint64_t Interpreter::size_value(const Line& l, const std::string& text, unsigne
       if (!(d >= 0) || d >= 1.8e19) throw UnitError("a size", text, "negative or too large");
       v = uint64_t(std::llround(d));
     } else {
+      // fio's get_mult_bytes: the unit ends at a separator (':', '-', '/'; ',' splits directions before), the rest
+      // is not read: bs=4k-512k is 4k in fio (a range is bsrange=4k-512k).
+      const size_t cut = text.find_first_of(":-/", 1);
+      if (cut_at_separator && cut != std::string::npos && std::isdigit(static_cast<unsigned char>(text[0]))) {
+        const bool bs = canonical_option(l.key) == "bs";
+        note(l.file + ":" + std::to_string(l.line) + ": " + l.key + "=" + l.value + ": fio reads '" + text + "' as '" +
+             text.substr(0, cut) + "', its size parser stopping at '" + text[cut] + "' (parse.c get_mult_bytes)" +
+             (bs ? "; a range of block sizes is bsrange=" + text : ""));
+        return size_value(l, text.substr(0, cut), kb_base);
+      }
       v = parse_size(text, fio);
       if (v != parse_size(text, iec))
         note(l.file + ":" + std::to_string(l.line) + ": " + l.key + "=" + text + " is " + std::to_string(v) +
@@ -161,10 +171,12 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent, 
   a.set = true;
   a.at = l;
   const std::string v(trim(l.value));
-  if (!v.empty() && v.back() == '%') {
+  // fio's __get_mult_bytes: a unit starting with '%' is a percentage, whatever follows ("100%%": 100 %).
+  if (const size_t pc = v.find('%'); pc != std::string::npos && pc > 0 && v[0] != '(' &&
+                                     v.find_first_not_of('%', pc) == std::string::npos) {
     if (!allow_percent) fail(l, "a percentage is not allowed here");
     try {
-      a.pct = parse_number(v.substr(0, v.size() - 1));
+      a.pct = parse_number(v.substr(0, pc));
     } catch (const UnitError& e) {
       fail(l, e.what());
     }
@@ -176,10 +188,10 @@ Amount Interpreter::amount(const Line& l, unsigned kb_base, bool allow_percent, 
   if (v.size() > 1 && (v.back() == 'z' || v.back() == 'Z') && std::isdigit(static_cast<unsigned char>(v[0]))) {
     // fio's zone suffix (size=8z, offset=524z): whole zones of the zoned device (resolved by the Builder)
     a.zones = true;
-    a.bytes = size_value(l, v.substr(0, v.size() - 1), kb_base);
+    a.bytes = size_value(l, v.substr(0, v.size() - 1), kb_base, true);
     return a;
   }
-  a.bytes = size_value(l, v, kb_base);
+  a.bytes = size_value(l, v, kb_base, true);
   return a;
 }
 

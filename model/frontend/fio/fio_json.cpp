@@ -10,6 +10,7 @@
 #include <map>
 
 #include "workload/placement/zbd_workload.h"
+#include "workload/sync/sync_workload.h"
 
 namespace ssdtlm {
 
@@ -29,6 +30,7 @@ struct Entry {
   const LatencyTarget* lt = nullptr;   // fio's latency-target search (the first job's)
   LatencyTargetParams lt_params;
   uint64_t iodepth = 1;                // the first job's queues x queue depth (fio's iodepth)
+  bool error_stopped = false;          // a job of it stopped at a failed command (fio: err=EIO)
   bool count_zone_resets = false;      // fio: zonemode=zbd jobs that write or trim report their zone resets
   uint64_t zone_resets = 0;
   double runtime_s() const { return end_ps > start_ps ? double(end_ps - start_ps) / 1e12 : 0.0; }
@@ -42,6 +44,8 @@ void merge(Entry& e, const HostStats& h) {
     s.bytes[k] += h.bytes[k];
   }
   s.trim_latency.merge(h.trim_latency);
+  s.sync_latency.merge(h.sync_latency);
+  s.syncs += h.syncs;
   for (int d = 0; d < 3; ++d) {
     s.bw[d].merge(h.bw[d]);
     s.iops[d].merge(h.iops[d]);
@@ -199,10 +203,13 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
     }
     merge(entries[at], host.job_stats(j));
     Entry& e = entries[at];
+    e.error_stopped = e.error_stopped || host.job_error_stopped(j);
     const WorkloadParams& wp = params.jobs[j].workload;
     if (wp.zbd.on && (wp.read_fraction < 1 || wp.trim_fraction > 0)) {
       e.count_zone_resets = true;
-      if (auto* z = dynamic_cast<const ZbdWorkload*>(host.job(j).workload)) e.zone_resets += z->resets();
+      const Workload* w = host.job(j).workload;
+      if (auto* sw = dynamic_cast<const SyncWorkload*>(w)) w = &sw->inner();  // fsync's decorator goes outermost
+      if (auto* z = dynamic_cast<const ZbdWorkload*>(w)) e.zone_resets += z->resets();
     }
     if (!e.ss) e.ss = host.job_steady_state(j);
     if (!e.lt && (e.lt = host.job_latency_target(j))) e.lt_params = params.jobs[j].workload.pacing.latency;
@@ -246,10 +253,11 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
         {"jobname", e.name},
         {"groupid", e.groupid},
         {"job_start", uint64_t(double(e.job_start_ps) / 1e9 + 0.5)},  // simulated ms since the timed run began
-        {"error", e.lt && e.lt->failed() ? 110 : 0},  // fio: ETIMEDOUT, "max latency exceeded" at depth 1
+        // fio: ETIMEDOUT, "max latency exceeded" at depth 1; EIO (5) for a command the drive failed
+        {"error", e.lt && e.lt->failed() ? 110 : e.error_stopped ? 5 : 0},
         {"eta", 0},
-        {"elapsed", elapsed},
-        {"job options", e.options}};
+        {"elapsed", elapsed}};
+    if (!e.options.empty()) job["job options"] = e.options;  // fio's json_add_job_opts: none when empty
     // fio's directions: read, write, trim; with unified_rw_reporting=mixed one "mixed" instead, =both all four.
     const FioReportOptions& r = e.report;
     if (r.unified != "mixed") {
@@ -266,7 +274,16 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
       job["mixed"] = direction(lat, s.ios[0] + s.ios[1] + s.trims, s.bytes[0] + s.bytes[1] + s.trim_bytes, runtime_s,
                                bw_all, iops_all, agg[0] + agg[1] + agg[2], e, json_plus);
     }
-    job["sync"] = {{"total_ios", 0}, {"lat_ns", zero_lat()}};
+    // fio's add_ddir_status_json(DDIR_SYNC): the Flush commands (fsync/fdatasync) and their latency, percentiles
+    // when clat or lat percentiles are on (stat.c); not written with unified_rw_reporting=mixed, as in fio.
+    if (r.unified != "mixed") {
+      std::vector<double> sorted = r.percentiles;
+      std::sort(sorted.begin(), sorted.end());
+      const std::vector<double>* list = r.percentiles.empty() ? &fio_percentiles() : &sorted;
+      job["sync"] = {{"total_ios", s.syncs},
+                     {"lat_ns", e.no_clat ? zero_lat()
+                                          : lat_object(s.sync_latency, r.clat_percentiles || r.lat_percentiles ? list : nullptr, false)}};
+    }
     job["job_runtime"] = uint64_t(runtime_s * 1e3 + 0.5);
     for (const char* cpu : {"usr_cpu", "sys_cpu"}) job[cpu] = 0.0;
     for (const char* count : {"ctx", "majf", "minf"}) job[count] = 0;
@@ -329,9 +346,14 @@ nlohmann::ordered_json make_fio_json(Platform& p, const Params& params, const nl
   out["timestamp_ms"] =
       uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());
   out["time"] = when;
-  out["global options"] = fio ? options_json(fio->global_options) : nlohmann::ordered_json::object();
+  // fio's json_add_job_opts writes no "global options" (nor a job's "job options") when there are none; its
+  // show_disk_util writes no "disk_util" when no job gathered disk statistics (disk_util=0, engines without the
+  // kernel's block layer: FioJob::disk_util).
+  if (fio && !fio->global_options.empty()) out["global options"] = options_json(fio->global_options);
   out["jobs"] = jobs;
-  out["disk_util"] = nlohmann::ordered_json::array({disk});
+  bool disk_util = !fio;
+  for (size_t i = 0; fio && i < fio->jobs.size() && !disk_util; ++i) disk_util = fio->jobs[i].disk_util;
+  if (disk_util) out["disk_util"] = nlohmann::ordered_json::array({disk});
   // Not fio's, after fio's keys: the state the modelled drive started in (fio's readers skip keys they do not know).
   if (summary.contains("precondition") && summary["precondition"].contains("state"))
     out["drive state"] = summary["precondition"]["state"];

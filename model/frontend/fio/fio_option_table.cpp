@@ -57,8 +57,10 @@ const std::set<std::string>& no_effect_options() {
   static const std::set<std::string> names = {
       // files and the host's I/O path
       "ioengine", "direct", "buffered", "filename", "filename_format", "filetype", "directory", "opendir",
-      "unique_filename", "nrfiles", "openfiles", "file_service_type", "thread", "invalidate", "fsync", "fdatasync",
-      "end_fsync", "end_syncfs", "fsync_on_close", "sync", "write_barrier", "sync_file_range", "overwrite",
+      "unique_filename", "nrfiles", "openfiles", "file_service_type", "thread", "invalidate",
+      "end_syncfs",  // syncfs of the job's file system: on a raw block device, no command (fs/sync.c)
+      "write_barrier",  // fio 3.42 marks every Nth write IO_U_F_BARRIER; no engine sends it differently
+      "sync_file_range", "overwrite",
       "create_on_open", "create_only", "create_serialize", "create_fsync", "allow_file_create", "allow_mounted_write",
       "pre_read", "unlink", "unlink_each_loop", "lockfile", "fallocate", "fadvise_hint", "write_hint",
       "iodepth_batch", "iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low", "io_submit_mode",
@@ -71,7 +73,7 @@ const std::set<std::string>& no_effect_options() {
       // clocks, statistics, logs and reports
       "clocksource", "gtod_cpu", "disable_bw_measurement",
       "significant_figures", "log_entries", "log_compression", "log_compression_cpus",
-      "log_alternate_epoch_clock_id", "stats", "disk_util",
+      "log_alternate_epoch_clock_id", "stats",
       "block_error_percentiles", "description", "unit_base", "write_iolog",
       // verification and buffer contents (the integrity checker verifies every read)
       "verify_offset", "verify_interval", "verify_pattern", "verify_pattern_interval",
@@ -82,7 +84,7 @@ const std::set<std::string>& no_effect_options() {
       "refill_buffers", "scramble_buffers", "zero_buffers", "dedupe_percentage", "dedupe_mode",
       "dedupe_working_set_percentage", "dedupe_global",
       // errors, exits and fio's internals
-      "continue_on_error", "ignore_error", "error_dump", "exitall_on_error", "random_generator", "softrandommap", "replay_redirect", "read_iolog_chunked", "rate_min", "rate_iops_min",
+      "ignore_error", "error_dump", "exitall_on_error", "random_generator", "softrandommap", "replay_redirect", "read_iolog_chunked", "rate_min", "rate_iops_min",
       "rate_cycle", "rate_ignore_thinktime", "max_latency", "bs_unaligned", "recover_zbd_write_error",
       "flow_watermark",  // soft-deprecated: fio warns and ignores it (as verifysort, verifysort_nr)
       // options of engines that run as block I/O (io_uring, io_uring_cmd, libaio, sync family, sg, xnvme,
@@ -90,12 +92,17 @@ const std::set<std::string>& no_effect_options() {
       "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached",
       "nowait", "force_async", "userspace_reap", "libaio_vectored", "cmdprio", "cmdprio_class",
       "cmdprio_percentage", "cmdprio_bssplit", "cmdprio_hint", "hipri_percentage", "md_per_io_size",
-      "pi_act", "pi_chk", "apptag", "apptag_mask", "readfua", "writefua", "deac", "read_mode", "verify_mode", "verify_bytchk", "cdb_len", "stream_id", "xnvme_be", "xnvme_async",
+      "pi_act", "pi_chk", "apptag", "apptag_mask", "readfua", "deac", "read_mode", "verify_mode", "verify_bytchk", "cdb_len", "stream_id", "xnvme_be", "xnvme_async",
       "xnvme_sync", "xnvme_admin", "xnvme_dev_nsid", "xnvme_dev_subnqn", "xnvme_mem", "xnvme_iovec",
       "libblkio_driver", "libblkio_path", "libblkio_pre_connect_props", "libblkio_num_entries",
       "libblkio_queue_size", "libblkio_pre_start_props", "libblkio_vectored", "libblkio_write_zeroes_on_trim",
       "libblkio_wait_mode", "libblkio_force_enable_completion_eventfd", "thp", "no_completion_thread",
-      "gpu_dev_ids", "cuda_io", "rocm_io"};
+      "gpu_dev_ids", "cuda_io", "rocm_io",
+      // SPDK's fio plugins (spdk app/fio/nvme/fio_plugin.c "spdk", app/fio/bdev/fio_plugin.c "spdk_bdev"): how the
+      // userspace driver is set up (hugepages, queues' arbitration, the transport, the bdev configuration)
+      "enable_wrr", "arbitration_burst", "low_weight", "medium_weight", "high_weight", "wrr_priority", "mem_size_mb",
+      "shm_id", "enable_sgl", "sge_size", "bit_bucket_data_len", "hostnqn", "digest_enable", "enable_vmd",
+      "print_qid_mappings", "log_flags", "spdk_tracing", "spdk_conf", "spdk_json_conf", "spdk_mem", "spdk_single_seg"};
   return names;
 }
 
@@ -123,6 +130,9 @@ const std::map<std::string, std::string>& refused_options() {
       {"spr_op", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"spr_cs", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"ramp_size", "a ramp measured in bytes (use ramp_time)"},
+      // SPDK's plugins: every zone reset before the job (the namespace starts as the precondition left it: start from
+      // empty zones with precondition.fill=false)
+      {"initial_zone_reset", "SPDK's reset of every zone before the job (start from empty zones with precondition.fill=false)"},
       {"profile", "fio's built-in profiles (tiobench, act: write their jobs out)"}};
   return why;
 }
@@ -170,6 +180,14 @@ OptionClass classify_option(const std::string& canonical, std::string& why) {
   return OptionClass::Unknown;
 }
 
+bool engine_has_disk_util(const std::string& engine) {
+  // fio's engines flagged FIO_DISKLESSIO or FIO_NODISKUTIL among the block engines (engines/xnvme.c, libblkio.c;
+  // SPDK's plugins, spdk/app/fio/{nvme,bdev}/fio_plugin.c): they reach the drive without the kernel's block layer,
+  // whose statistics disk_util reads.
+  static const std::set<std::string> diskless = {"xnvme", "libblkio", "spdk", "spdk_bdev"};
+  return !diskless.count(lower(engine));
+}
+
 bool engine_runs_as_block_io(const std::string& engine_value, std::string& why) {
   std::string e = lower(engine_value);
   if (e.compare(0, 9, "external:") == 0 || e.find('/') != std::string::npos) {
@@ -179,7 +197,7 @@ bool engine_runs_as_block_io(const std::string& engine_value, std::string& why) 
   static const std::set<std::string> block = {
       "sync",      "psync",   "vsync",      "pvsync",   "pvsync2", "libaio", "io_uring", "io_uring_cmd",
       "posixaio",  "solarisaio", "windowsaio", "mmap", "splice",  "sg",     "bsg",      "xnvme",
-      "libblkio",  "spdk",    "libzbc",     "libcufile", "libhipfile"};
+      "libblkio",  "spdk",    "spdk_bdev",  "libzbc",     "libcufile", "libhipfile"};
   if (block.count(e)) return true;
   static const std::map<std::string, std::string> refused = {
       {"null", "fio's engine that completes I/O without any device (it measures fio itself)"},

@@ -76,10 +76,23 @@ bool ZbdWorkload::next(IoRequest& r) {
     if (wp >= r.bytes) r.offset = zone * p_.zone_bytes + std::min(r.offset % p_.zone_bytes, wp - r.bytes) / 4096 * 4096;
     return true;
   }
-  // The write's zone: its own while the job has room for another open zone, else one the job has open.
+  // The write's zone: its own while there is room for another open zone, else an open one inside the job's range
+  // (fio's zbd_convert_to_write_zone, zbd_pick_write_zone: write zones in [f->min_zone, f->max_zone)); with none
+  // there, fio ends the job (io_u_eof), as here: it never writes a zone of another job's range.
   if (std::find(z_->open.begin(), z_->open.end(), zone) == z_->open.end()) {
-    if (p_.max_open == 0 || z_->open.size() < p_.max_open) z_->open.push_back(zone);
-    else zone = z_->open[(r.offset / p_.zone_bytes) % z_->open.size()];
+    if (p_.max_open == 0 || z_->open.size() < p_.max_open) {
+      z_->open.push_back(zone);
+    } else {
+      const uint64_t first = p_.range_offset / p_.zone_bytes, end = (p_.range_offset + p_.range_bytes + p_.zone_bytes - 1) / p_.zone_bytes;
+      std::vector<uint64_t> mine;
+      for (uint64_t z : z_->open)
+        if (z >= first && z < end) mine.push_back(z);
+      if (mine.empty()) {
+        no_zone_ = true;
+        return false;
+      }
+      zone = mine[(r.offset / p_.zone_bytes) % mine.size()];
+    }
   }
   const uint32_t bytes = uint32_t(std::min<uint64_t>(r.bytes, p_.capacity_bytes));
   // Writes are cut to multiples of the job's smallest block size (4 KiB at least); a zone left with less is

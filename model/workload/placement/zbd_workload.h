@@ -21,7 +21,8 @@ struct ZbdParams {
   uint32_t max_open = 0;         // zones this job writes at a time (0 = no limit)
   double reset_threshold = 1.0;  // workload.zbd_reset_threshold
   double reset_frequency = 0.0;  // workload.zbd_reset_frequency (0 = off)
-  uint64_t range_bytes = 0;      // the job's I/O range (for the threshold)
+  uint64_t range_offset = 0;     // the job's I/O range: first byte
+  uint64_t range_bytes = 0;      //   and its length (the threshold; the open zones a write may take)
   bool append = false;           // workload.zbd_append (fio write_mode=zone_append): zone appends, the drive picks the LBA
   uint32_t min_bytes = 4096;     // fio's min_bs of the job's writes (workload.block_bytes, the smallest of bssplit)
 };
@@ -39,6 +40,7 @@ class ZbdWorkload : public Workload {
   WorkProgress progress() const override { return inner_->progress(); }
   uint64_t resets() const { return resets_; }
   uint64_t finishes() const { return finishes_; }
+  bool ended_without_zone() const { return no_zone_; }  // fio's io_u_eof: no open zone in the job's range
 
  private:
   void finish(uint64_t zone, IoRequest& r);  // r becomes the zone's Finish; the request is placed again after it
@@ -51,6 +53,7 @@ class ZbdWorkload : public Workload {
   bool again_ = false;          // a request waits behind the finish just issued, to be placed again
   IoRequest again_req_;
   uint64_t count_ = 0, resets_ = 0, finishes_ = 0;
+  bool no_zone_ = false;
 };
 
 // One ZbdShared per run (the jobs' decorators are made together and live as long as the run).

@@ -1,0 +1,147 @@
+// fio job files from the wild (issue 45): each class of job file that ran wrongly or was refused for a wrong
+// reason, as fio 3.42 reads it: durability options (fsync, fdatasync, end_fsync, sync, writefua), size rules
+// (size=0, size=100% with offset_increment, 100%%), values fio cuts at a separator (bs=4k-512k), refused options
+// given their default (verify_only=0), log paths with folders, canonical names in "job options", continue_on_error,
+// and SPDK's plugins.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "common/config_error.h"
+#include "config/config.h"
+#include "frontend/fio/fio_job.h"
+
+using namespace ssdtlm;
+using Catch::Matchers::Contains;
+
+namespace {
+
+constexpr uint64_t kDevice = 16ull << 30;
+
+FioJobFile parse(const std::string& text) { return parse_fio_job_text(text, "job.fio", kDevice); }
+std::string error_of(const std::string& text) {
+  return test::config_error_of([&] { parse(text); });
+}
+const nlohmann::json& job(const FioJobFile& f, size_t j) { return f.jobs.at(j).config; }
+bool has_note(const FioJobFile& f, const std::string& part) {
+  for (const auto& n : f.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("fio wild: fsync, fdatasync, end_fsync and sync become the drive's Flush and FUA", "[fio][wild]") {
+  // etcd's recipe: fdatasync after every write (a Flush on a block device).
+  const auto etcd = parse("[j]\nrw=write\nioengine=sync\nfdatasync=1\nsize=22m\nbs=2300\n");
+  CHECK(job(etcd, 0)["fsync"] == 1);
+  CHECK(job(etcd, 0)["fsync_end"] == false);
+  CHECK(job(etcd, 0)["write_fua"] == false);
+  CHECK(job(parse("[j]\nrw=randwrite\nfsync=32\n"), 0)["fsync"] == 32);
+  CHECK(job(parse("[j]\nrw=randwrite\nend_fsync=1\n"), 0)["fsync_end"] == true);
+  CHECK(job(parse("[j]\nrw=randwrite\nfsync_on_close=1\n"), 0)["fsync_end"] == true);
+  // sync=1 with direct I/O: FUA writes (Linux's O_DSYNC direct write); buffered: a Flush after every write.
+  const auto fua = parse("[j]\nrw=randwrite\ndirect=1\nsync=1\n");
+  CHECK(job(fua, 0)["write_fua"] == true);
+  CHECK(job(fua, 0)["fsync"] == 0);
+  CHECK(job(parse("[j]\nrw=randwrite\nsync=dsync\n"), 0)["fsync"] == 1);
+  CHECK(job(parse("[j]\nrw=randwrite\nioengine=io_uring_cmd\nwritefua=1\n"), 0)["write_fua"] == true);
+  // fio syncs only a job that writes (should_fsync).
+  CHECK(job(parse("[j]\nrw=randread\nfsync=1\nend_fsync=1\n"), 0)["fsync"] == 0);
+  CHECK(job(parse("[j]\nrw=randread\nfsync=1\nend_fsync=1\n"), 0)["fsync_end"] == false);
+  CHECK_THAT(error_of("[j]\nrw=write\nsync=often\n"), Contains("job.fio:3") && Contains("none, 0, sync, 1 or dsync"));
+  // No longer "ignored": they change what the drive sees.
+  const auto f = parse("[j]\nrw=write\nfsync=4\nend_fsync=1\n");
+  CHECK(std::find(f.ignored.begin(), f.ignored.end(), "fsync") == f.ignored.end());
+}
+
+TEST_CASE("fio wild: size=0 is the whole device, percentages stop at its end, 100%% is 100 %", "[fio][wild]") {
+  // fio's setup_files: no size (0) is the device from the offset to its end.
+  CHECK(job(parse("[j]\nrw=write\nsize=0\n"), 0)["address_range"] == kDevice);
+  CHECK(job(parse("[j]\nrw=write\noffset=4g\nsize=0\n"), 0)["address_range"] == kDevice - (4ull << 30));
+  // size=100% with offset_increment: each clone from its offset to the device's end.
+  const auto clones = parse("[j]\nrw=write\nsize=100%\noffset_increment=4g\nnumjobs=4\n");
+  REQUIRE(clones.jobs.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    CHECK(job(clones, k)["address_offset"] == k * (4ull << 30));
+    CHECK(job(clones, k)["address_range"] == kDevice - k * (4ull << 30));
+  }
+  const auto half = parse("[j]\nrw=write\nsize=50%\noffset=75%\n");
+  CHECK(job(half, 0)["address_range"] == kDevice / 4);  // cut at the end, as fio
+  // "100%%" (a job file written for a shell or printf): fio's parser reads the unit from the first '%'.
+  CHECK(job(parse("[j]\nrw=write\nsize=100%%\n"), 0)["address_range"] == kDevice);
+  CHECK(job(parse("[j]\nrw=write\nsize=25%%\n"), 0)["address_range"] == kDevice / 4);
+  // A fixed size beyond the device stays an error naming it.
+  CHECK_THAT(error_of("[j]\nrw=write\noffset=12g\nsize=8g\n"), Contains("offset + size"));
+}
+
+TEST_CASE("fio wild: a size fio cuts at a separator reads as fio reads it, with a note", "[fio][wild]") {
+  const auto f = parse("[j]\nrw=randwrite\nblocksize=4k-512k\n");
+  CHECK(job(f, 0)["block_bytes"] == 4096);  // fio: get_mult_bytes stops at '-', the rest is not read
+  CHECK(has_note(f, "bsrange=4k-512k"));
+  // Per direction first (','), then each value cut: 4k for reads, 16k for writes.
+  CHECK_THAT(error_of("[j]\nrw=randrw\nbs=4k-8k,16k-32k\n"), Contains("per direction"));
+  CHECK(job(parse("[j]\nrw=randwrite\nbs=4k-8k,16k-32k\n"), 0)["block_bytes"] == 16384);
+  CHECK(job(parse("[j]\nrw=randwrite\nbsrange=4k-16k\n"), 0)["bssplit"] != "");  // a real range stays one
+  // Counts are not cut (numjobs=4k-64k stays an error rather than 4096 jobs).
+  CHECK_THAT(error_of("[j]\nrw=randwrite\nnumjobs=4k-64k\n"), Contains("numjobs"));
+}
+
+TEST_CASE("fio wild: a refused option given its default asks for nothing and is accepted", "[fio][wild]") {
+  const auto f = parse("[j]\nrw=write\nverify_only=0\nnum_range=1\nbs_is_seq_rand=0\n");
+  CHECK(job(f, 0)["verify"] == false);
+  CHECK(std::find(f.ignored.begin(), f.ignored.end(), "verify_only") != f.ignored.end());
+  CHECK_THAT(error_of("[j]\nrw=write\nverify_only=1\n"), Contains("verify_only") && Contains("not modelled"));
+  CHECK_THAT(error_of("[j]\nrw=write\nverify_only\n"), Contains("verify_only"));
+  CHECK_THAT(error_of("[j]\nrw=trim\nnum_range=4\n"), Contains("several ranges"));
+}
+
+TEST_CASE("fio wild: log paths with folders write their file into --out", "[fio][wild]") {
+  const auto f = parse("[j]\nrw=write\nwrite_bw_log=results/4k/randwrite-iodepth-1-numjobs-1\nwrite_lat_log=/tmp/x/lat\n");
+  CHECK(job(f, 0)["log_bw"] == "randwrite-iodepth-1-numjobs-1");
+  CHECK(job(f, 0)["log_lat"] == "lat");
+  CHECK(has_note(f, "results/4k/randwrite-iodepth-1-numjobs-1_*.log"));
+  CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=results/\n"), Contains("file name at the end"));
+}
+
+TEST_CASE("fio wild: job and global options by fio's canonical names, disk_util only where fio gathers it",
+          "[fio][wild]") {
+  const auto f = parse("[global]\nreadwrite=randwrite\nblocksize=4k\n[j]\nio_limit=1m\nfilesize=1g\n");
+  CHECK(f.global_options == FioOptions{{"rw", "randwrite"}, {"bs", "4k"}});
+  CHECK(f.jobs.at(0).options == FioOptions{{"io_size", "1m"}, {"size", "1g"}});
+  CHECK(f.jobs.at(0).disk_util);
+  CHECK_FALSE(parse("[j]\nrw=write\ndisk_util=0\n").jobs.at(0).disk_util);
+  CHECK_FALSE(parse("[j]\nrw=write\nioengine=spdk\n").jobs.at(0).disk_util);  // FIO_NODISKUTIL
+  CHECK_FALSE(parse("[j]\nrw=write\nioengine=xnvme\n").jobs.at(0).disk_util);
+  CHECK(parse("[j]\nrw=write\nioengine=io_uring\n").jobs.at(0).disk_util);
+}
+
+TEST_CASE("fio wild: a job stops at its first failed command unless continue_on_error", "[fio][wild]") {
+  CHECK(job(parse("[j]\nrw=write\n"), 0)["stop_on_error"] == true);
+  CHECK(job(parse("[j]\nrw=write\ncontinue_on_error=all\n"), 0)["stop_on_error"] == false);
+  CHECK(job(parse("[j]\nrw=write\ncontinue_on_error=none\n"), 0)["stop_on_error"] == true);
+  CHECK_THAT(error_of("[j]\nrw=write\ncontinue_on_error=maybe\n"), Contains("none, write, read, io, verify or all"));
+}
+
+TEST_CASE("fio wild: SPDK's fio plugins run as block engines with their options known", "[fio][wild]") {
+  const auto nvme = parse(R"([global]
+ioengine=spdk
+thread=1
+direct=1
+mem_size_mb=2048
+enable_sgl=1
+digest_enable=HEADER
+enable_vmd=0
+spdk_tracing=0
+[j]
+filename=trtype=PCIe traddr=0000.04.00.0 ns=1
+rw=randread
+bs=4k
+iodepth=128
+)");
+  CHECK(job(nvme, 0)["queue_depth"] == 128);
+  const auto bdev = parse("[j]\nioengine=spdk_bdev\nspdk_json_conf=/etc/spdk/bdev.json\nspdk_mem=1024\nfilename=Nvme0n1\n"
+                          "rw=write\nzone_append=0\ninitial_zone_reset=0\n");
+  CHECK(job(bdev, 0)["read_fraction"] == 0.0);
+  CHECK_THAT(error_of("[j]\nioengine=spdk_bdev\nrw=write\ninitial_zone_reset=1\n"), Contains("precondition.fill=false"));
+}
