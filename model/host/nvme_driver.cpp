@@ -21,6 +21,13 @@ NvmeDriver::NvmeDriver(sc_core::sc_module_name name, HostMemory& mem, const Driv
   dont_initialize();
 }
 
+uint64_t NvmeDriver::memory_bytes(const DriverParams& p, uint64_t max_transfer) {
+  const uint64_t pages = 4096 * 4;  // admin SQ/CQ/ranges, Identify data, slack for alignment
+  const uint64_t admin = uint64_t(p.admin_entries) * (64 + 16 + 16);
+  const uint64_t io = uint64_t(p.io_queues) * (uint64_t(p.queue_entries) * (64 + 16 + 16) + 3 * 4096);
+  return pages + admin + io + max_transfer + max_transfer / 4096 * 8 + (16u << 20);  // up to a 16 MiB MDTS
+}
+
 uint64_t NvmeDriver::alloc(uint64_t bytes, uint64_t align) {
   const uint64_t a = (next_ + align - 1) / align * align;
   if (a + bytes > mem_.base() + mem_.bytes()) throw std::runtime_error("NvmeDriver: host memory too small");
@@ -104,7 +111,7 @@ bool NvmeDriver::init(std::string* error) {
   a.entries = p_.admin_entries;
   a.sq = alloc(uint64_t(a.entries) * sizeof(Sqe));
   a.cq = alloc(uint64_t(a.entries) * sizeof(Cqe));
-  a.lists = alloc(4096);
+  a.ranges = alloc(uint64_t(a.entries) * 16);
   a.done.assign(a.entries, nullptr);
   for (uint32_t i = a.entries - 1; i-- > 0;) a.free_cids.push_back(uint16_t(i));
   write32(kAqa, (a.entries - 1) | (a.entries - 1) << 16);
@@ -122,13 +129,18 @@ bool NvmeDriver::init(std::string* error) {
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify controller", error)) return false;
   const uint8_t mdts = *mem_.at(id + 77);
-  max_bytes_ = mdts ? std::min<uint32_t>(4096u << mdts, 1u << 20) : (1u << 20);
+  max_bytes_ = mdts ? 4096u << std::min<uint8_t>(mdts, 12) : (16u << 20);  // MDTS 0: no limit; 16 MiB here
   e = admin_cmd(kIdentify, 1, kCnsNamespace);
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify namespace", error)) return false;
   std::memcpy(&ns_lbas_, mem_.at(id), 8);
   lba_bytes_ = 1u << *mem_.at(id + 128 + 2);
   data_ = alloc(max_bytes_);
+  list_ = alloc(std::max<uint64_t>(8, max_bytes_ / 4096 * 8));
+  for (uint64_t i = 1; i < max_bytes_ / 4096; ++i) {
+    const uint64_t a = data_ + i * 4096;
+    std::memcpy(mem_.at(list_ + (i - 1) * 8), &a, 8);
+  }
   const uint32_t n = p_.io_queues - 1;
   Completion c = admin(admin_cmd(kSetFeatures, 0, kFeatNumQueues, n | n << 16));
   if (failed(c, "Set Features Number of Queues", error)) return false;
@@ -146,13 +158,12 @@ bool NvmeDriver::init(std::string* error) {
                        "Set Features Arbitration", error))
     return false;
   const uint32_t entries = std::min(p_.queue_entries, mqes);
-  const uint32_t list_bytes = max_bytes_ / 4096 * 8;
   for (uint16_t qi = 1; qi <= p_.io_queues; ++qi) {
     Queue& q = q_[qi];
     q.entries = entries;
     q.cq = alloc(uint64_t(entries) * sizeof(Cqe));
     q.sq = alloc(uint64_t(entries) * sizeof(Sqe));
-    q.lists = alloc(uint64_t(entries) * list_bytes);
+    q.ranges = alloc(uint64_t(entries) * 16);
     q.done.assign(entries, nullptr);
     for (uint32_t i = entries - 1; i-- > 0;) q.free_cids.push_back(uint16_t(i));
     Sqe cq = admin_cmd(kCreateCq, 0, qi | (entries - 1) << 16, 1u | (p_.polling ? 0u : 2u) | uint32_t(qi) << 16);
@@ -194,16 +205,13 @@ Completion NvmeDriver::admin(Sqe e) {
   return out;
 }
 
-void NvmeDriver::set_prps(Sqe& e, uint16_t qi, uint16_t cid, uint64_t buffer, uint64_t bytes) {
+void NvmeDriver::set_prps(Sqe& e, uint64_t bytes) {
+  // Every command's data lies in the shared buffer from its start: PRP1 its first page, PRP2 the second
+  // or the buffer's PRP list (written once, at init).
   const uint64_t pages = (bytes + 4095) / 4096;
-  if (pages <= 1) return e.set_prp(buffer, 0);
-  if (pages == 2) return e.set_prp(buffer, buffer + 4096);
-  const uint64_t list = q_[qi].lists + uint64_t(cid) * (max_bytes_ / 4096 * 8);
-  for (uint64_t i = 1; i < pages; ++i) {
-    const uint64_t a = buffer + i * 4096;
-    std::memcpy(mem_.at(list + (i - 1) * 8), &a, 8);
-  }
-  e.set_prp(buffer, list);
+  if (pages <= 1) return e.set_prp(data_, 0);
+  if (pages == 2) return e.set_prp(data_, data_ + 4096);
+  e.set_prp(data_, list_);
 }
 
 bool NvmeDriver::post(uint16_t qi, Sqe e, std::function<void(const Completion&)> done) {
@@ -238,13 +246,13 @@ bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> don
   e.dw[2] = io.hint_pc, e.dw[3] = io.hint_proc, e.dw[14] = io.hint_slot_run, e.dw[15] = io.hint_next;
   const uint16_t cid = q.free_cids.back();  // the one post() takes: its PRP list slot
   if (io.opcode == kDsm) {
-    const uint64_t range = q.lists + uint64_t(cid) * (max_bytes_ / 4096 * 8);
+    const uint64_t range = q.ranges + uint64_t(cid) * 16;
     const uint32_t r[4] = {0, io.nlb, uint32_t(io.slba), uint32_t(io.slba >> 32)};
     std::memcpy(mem_.at(range), r, 16);
     e.dw[10] = 0, e.dw[11] = 1u << 2, e.dw[12] = 0, e.dw[13] = 0;  // one range, deallocate
     e.set_prp(range, 0);
   } else if (io.opcode == kRead || io.opcode == kWrite || io.opcode == kZoneAppend) {
-    set_prps(e, qi, cid, data_, uint64_t(io.nlb) * lba_bytes_);
+    set_prps(e, uint64_t(io.nlb) * lba_bytes_);
   }
   return post(qi, e, std::move(done));
 }
@@ -293,7 +301,7 @@ void NvmeDriver::reap(uint16_t qi, uint64_t t) {
     q.done[cid] = nullptr;
     q.free_cids.push_back(cid);
     --q.used;
-    if (done) done(Completion{e.code(), e.dw[0], t});
+    if (done) done(Completion{e.code(), e.dw[0], e.dw[1], t});
   }
   if (!any) return;
   uint32_t v = q.head;

@@ -39,6 +39,7 @@ struct DriverParams {
 struct Completion {
   uint16_t status = 0;  // status code type and code (nvme::Status), without DNR
   uint32_t result = 0;  // DW0
+  uint32_t hint = 0;    // DW1: the model's account of a read (controller/nvme/nvme_io.cpp), not an NVMe field
   uint64_t done_ps = 0; // when the host CPU has it (after interrupt and completion costs)
 };
 
@@ -47,6 +48,8 @@ class NvmeDriver : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<NvmeDriver> bar;
 
   NvmeDriver(sc_core::sc_module_name name, HostMemory& mem, const DriverParams& p);
+  // Host memory the driver needs for `p` with transfers up to `max_transfer` bytes.
+  static uint64_t memory_bytes(const DriverParams& p, uint64_t max_transfer);
   // From an SC_THREAD: brings the controller up; false with `error` set when it fails (CSTS.CFS, a timeout, an
   // admin command's status).
   bool init(std::string* error);
@@ -89,7 +92,7 @@ class NvmeDriver : public sc_core::sc_module {
 
  private:
   struct Queue {
-    uint64_t sq = 0, cq = 0, lists = 0;  // SQ, CQ and PRP-list memory
+    uint64_t sq = 0, cq = 0, ranges = 0;  // SQ, CQ and a DSM range (16 B) per command id
     uint32_t entries = 0, tail = 0, head = 0, used = 0;
     bool phase = true;
     std::vector<std::function<void(const Completion&)>> done;  // by command id
@@ -99,7 +102,7 @@ class NvmeDriver : public sc_core::sc_module {
   uint64_t alloc(uint64_t bytes, uint64_t align = 4096);
   void mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps);
   bool post(uint16_t qi, nvme::Sqe e, std::function<void(const Completion&)> done);
-  void set_prps(nvme::Sqe& e, uint16_t qi, uint16_t cid, uint64_t buffer, uint64_t bytes);
+  void set_prps(nvme::Sqe& e, uint64_t bytes);
   void on_msi(uint32_t vector);
   void reap_due();   // SC_METHOD: reaps the queues whose interrupt handler is due
   void poll();       // SC_METHOD (polling mode)
@@ -111,6 +114,7 @@ class NvmeDriver : public sc_core::sc_module {
   DriverParams p_;
   uint64_t next_ = 0;  // next free host memory
   uint64_t data_ = 0;
+  uint64_t list_ = 0;  // the PRP list of the shared data buffer (every command's list is the same)
   uint32_t stride_ = 4, lba_bytes_ = 512, max_bytes_ = 131072;
   uint64_t ns_lbas_ = 0, timeout_ps_ = 0;
   std::vector<Queue> q_;  // 0 = admin

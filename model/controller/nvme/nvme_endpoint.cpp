@@ -206,9 +206,10 @@ void NvmeEndpoint::fetch(uint64_t t) {
 
 // ---- completions and interrupts -----------------------------------------------------------------------------
 
-void NvmeEndpoint::finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result) {
+void NvmeEndpoint::finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result, uint32_t dw1) {
   Cqe e;
   e.dw[0] = result;
+  e.dw[1] = dw1;
   e.dw[2] = uint32_t(sq_[sqid].head) | uint32_t(sqid) << 16;
   e.dw[3] = uint32_t(cid) | uint32_t(status) << 17;
   if (status) {

@@ -65,7 +65,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // Composite temperature for the SMART log (a thermal model, when the platform has one).
   void set_temperature(std::function<double()> celsius) { temperature_ = std::move(celsius); }
 
-  const PcieLink& link() const { return link_; }
+  const PcieTlpLink& link() const { return link_; }
   const EndpointCounters& counters() const { return n_; }
   uint32_t csts() const { return csts_; }
 
@@ -113,7 +113,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void write_cqe(uint16_t cqid, nvme::Cqe cqe, uint64_t t);
   void interrupt(uint16_t vector, uint64_t t);
   // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
-  void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0);
+  void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
   void dma_read(uint64_t addr, void* dst, uint32_t bytes);
   void dma_write(uint64_t addr, const void* src, uint32_t bytes);
   // Admin commands (nvme_admin.cpp).
@@ -136,7 +136,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void release(Command* c);
 
   EndpointParams p_;
-  PcieLink link_;
+  PcieTlpLink link_;
   CommandSink* backend_ = nullptr;
   std::function<double()> temperature_;
   // Registers.

@@ -130,11 +130,14 @@ void NvmeEndpoint::submit_dsm(uint16_t sqid, const Sqe& s, uint64_t t) {
     const uint64_t slba = r[i * 4 + 2] | uint64_t(r[i * 4 + 3]) << 32;
     if (const uint16_t st = check_range(s, slba, r[i * 4 + 1])) return finish(sqid, s.cid(), st, t);
   }
+  // The parent counts its ranges in the FTL plus one for itself while they are submitted: the FTL may
+  // complete a range within submit().
   Command* parent = make(sqid, s);
-  parent->parts = ranges;
+  parent->parts = 1;
   for (uint32_t i = 0; i < ranges; ++i) {
     const uint64_t off = (r[i * 4 + 2] | uint64_t(r[i * 4 + 3]) << 32) * p_.lba_bytes;
     const uint64_t end = off + uint64_t(r[i * 4 + 1]) * p_.lba_bytes;
+    if (end == off) continue;  // an empty range: nothing to deallocate
     Command* c = make(sqid, s);
     c->parent = parent;
     c->op = IoOp::Trim;
@@ -142,17 +145,13 @@ void NvmeEndpoint::submit_dsm(uint16_t sqid, const Sqe& s, uint64_t t) {
     c->units = uint32_t((end + kUnit - 1) / kUnit - c->lpn);
     c->bytes = uint32_t(end - off);
     c->partial = uint8_t((off % kUnit ? 1 : 0) | (end % kUnit ? 2 : 0));
-    if (!c->bytes) {  // an empty range: nothing to deallocate
-      --parent->parts;
-      release(c);
-      continue;
-    }
+    ++parent->parts;
     backend_->submit(*c, t);
   }
-  if (!parent->parts) {
-    release(parent);
-    finish(sqid, s.cid(), kSuccess, t);
-  }
+  if (--parent->parts) return;
+  const uint16_t st = parent->worst;
+  release(parent);
+  finish(sqid, s.cid(), st, t);
 }
 
 void NvmeEndpoint::submit_zone(uint16_t sqid, const Sqe& s, uint64_t t) {
@@ -197,9 +196,14 @@ void NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
     return finish(sqid, cid, st, t);
   }
   const uint32_t result = c.append ? uint32_t(uint64_t(c.result_lpn) * kUnit / p_.lba_bytes) : 0;
+  // DW1 (reserved for these commands): the FTL's account of a read, for the host's read-path statistics; a
+  // hint of the model read only by its own driver (bit 31 set: present).
+  const uint32_t dw1 = c.op != IoOp::Read ? 0
+                                          : 1u << 31 | uint32_t(c.path) | uint32_t(c.retries) << 8 |
+                                                uint32_t(c.soft_tier & 0xF) << 16 | uint32_t(c.uncorrectable) << 20;
   const uint16_t sqid = c.sqid, cid = c.cid, st = c.status;
   release(&c);
-  finish(sqid, cid, st, t, result);
+  finish(sqid, cid, st, t, result, dw1);
 }
 
 }  // namespace ssdtlm

@@ -47,10 +47,10 @@ double raw_rate(const PcieParams& p) {
 }
 }  // namespace
 
-PcieLink::PcieLink(const PcieParams& p)
+PcieTlpLink::PcieTlpLink(const PcieParams& p)
     : p_(p), raw_bps_(raw_rate(p)), up_(1e12 / raw_bps_), down_(1e12 / raw_bps_) {}
 
-uint64_t PcieLink::split_bytes(uint64_t addr, uint64_t bytes, uint32_t chunk, uint32_t hdr, uint64_t& tlps) const {
+uint64_t PcieTlpLink::split_bytes(uint64_t addr, uint64_t bytes, uint32_t chunk, uint32_t hdr, uint64_t& tlps) const {
   uint64_t wire = 0;
   tlps = 0;
   while (bytes) {
@@ -63,7 +63,7 @@ uint64_t PcieLink::split_bytes(uint64_t addr, uint64_t bytes, uint32_t chunk, ui
   return wire;
 }
 
-void PcieLink::acknowledge(PcieWire& wire, uint64_t t, uint64_t tlps, uint64_t& owed, uint64_t* dllps) {
+void PcieTlpLink::acknowledge(PcieWire& wire, uint64_t t, uint64_t tlps, uint64_t& owed, uint64_t* dllps) {
   // Each received TLP owes 1/tlps_per_ack of an Ack and 1/tlps_per_fc of an UpdateFC, counted in units of
   // 1/(tlps_per_ack x tlps_per_fc) DLLP.
   const uint64_t per_dllp = uint64_t(p_.tlps_per_ack) * p_.tlps_per_fc;
@@ -75,7 +75,7 @@ void PcieLink::acknowledge(PcieWire& wire, uint64_t t, uint64_t tlps, uint64_t& 
   control(wire, t, n * kDllpBytes);
 }
 
-uint64_t PcieLink::write_up(uint64_t t, uint64_t addr, uint64_t bytes, bool ctl) {
+uint64_t PcieTlpLink::write_up(uint64_t t, uint64_t addr, uint64_t bytes, bool ctl) {
   uint64_t tlps = 0;
   const uint64_t wire = split_bytes(addr, bytes, p_.mps, kHdr4Dw, tlps);
   const uint64_t arrive = (ctl ? control(up_, t, wire) : up_.send(t, wire)) + p_.latency_ps;
@@ -85,7 +85,7 @@ uint64_t PcieLink::write_up(uint64_t t, uint64_t addr, uint64_t bytes, bool ctl)
   return arrive;
 }
 
-uint64_t PcieLink::read_host(uint64_t t, uint64_t addr, uint64_t bytes, uint64_t host_ps, bool ctl) {
+uint64_t PcieTlpLink::read_host(uint64_t t, uint64_t addr, uint64_t bytes, uint64_t host_ps, bool ctl) {
   uint64_t last = t;
   uint64_t requests = 0, completions = 0;
   n_.payload_down += bytes;
@@ -108,12 +108,12 @@ uint64_t PcieLink::read_host(uint64_t t, uint64_t addr, uint64_t bytes, uint64_t
   return last;
 }
 
-uint64_t PcieLink::complete_up(uint64_t t, uint64_t bytes) {
+uint64_t PcieTlpLink::complete_up(uint64_t t, uint64_t bytes) {
   ++n_.tlps_up;
   return control(up_, t, bytes + kHdr3Dw + kTlpFraming) + p_.latency_ps;
 }
 
-uint64_t PcieLink::write_down(uint64_t t, uint64_t bytes) {
+uint64_t PcieTlpLink::write_down(uint64_t t, uint64_t bytes) {
   const uint64_t arrive = control(down_, t, bytes + kHdr4Dw + kTlpFraming) + p_.latency_ps;
   ++n_.tlps_down;
   n_.payload_down += bytes;

@@ -69,9 +69,9 @@ struct PcieCounters {
   uint64_t tlps_up = 0, tlps_down = 0, payload_up = 0, payload_down = 0, dllps_up = 0, dllps_down = 0;
 };
 
-class PcieLink {
+class PcieTlpLink {
  public:
-  explicit PcieLink(const PcieParams& p);
+  explicit PcieTlpLink(const PcieParams& p);
   const PcieParams& params() const { return p_; }
   // Bytes per second one direction carries after line encoding.
   double raw_bytes_per_s() const { return raw_bps_; }

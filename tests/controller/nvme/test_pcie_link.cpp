@@ -14,7 +14,7 @@ double spec_rate(double gt_per_s, uint32_t lanes, double encoding) { return gt_p
 
 // Moves `ios` 128 KiB reads' data (device -> host memory writes, back to back, page-aligned buffers) and returns
 // the data bytes per second the upstream wire delivered.
-double sequential_read_rate(PcieLink& link, int ios) {
+double sequential_read_rate(PcieTlpLink& link, int ios) {
   uint64_t end = 0;
   for (int i = 0; i < ios; ++i) end = link.write_up(0, 0x100000 + uint64_t(i) * 131072, 131072);
   const uint64_t wire_ps = end - link.params().latency_ps;
@@ -33,12 +33,12 @@ TEST_CASE("pcie link: raw rate by generation, lanes and line encoding") {
     PcieParams p;
     p.generation = c.gen;
     p.lanes = c.lanes;
-    CHECK(PcieLink(p).raw_bytes_per_s() == Approx(c.expect).epsilon(1e-9));
+    CHECK(PcieTlpLink(p).raw_bytes_per_s() == Approx(c.expect).epsilon(1e-9));
   }
   CHECK(spec_rate(8, 4, 128.0 / 130) == Approx(3.938e9).epsilon(1e-3));  // the old nvme.link_mbps default
   PcieParams bad;
   bad.generation = 6;
-  CHECK_THROWS(PcieLink(bad));
+  CHECK_THROWS(PcieTlpLink(bad));
 }
 
 TEST_CASE("pcie link: 128 KiB sequential read within 2 % of the arithmetic at Gen3 x4 and Gen4 x4, MPS 256 B") {
@@ -47,7 +47,7 @@ TEST_CASE("pcie link: 128 KiB sequential read within 2 % of the arithmetic at Ge
     p.generation = gen;
     p.lanes = 4;
     p.mps = 256;
-    PcieLink link(p);
+    PcieTlpLink link(p);
     const double expect = spec_rate(gen == 3 ? 8 : 16, 4, 128.0 / 130) * 256 / (256 + 16 + 8);
     const double got = sequential_read_rate(link, 200);
     INFO("Gen" << gen << " x4: " << got / 1e6 << " MB/s, arithmetic " << expect / 1e6 << " MB/s");
@@ -63,7 +63,7 @@ TEST_CASE("pcie link: 128 KiB sequential read within 2 % of the arithmetic at Ge
 TEST_CASE("pcie link: memory writes split at MPS-aligned boundaries") {
   PcieParams p;
   p.mps = 128;
-  PcieLink link(p);
+  PcieTlpLink link(p);
   link.write_up(0, 0x1000 + 96, 64);  // 32 B up to the boundary, then 32 B: two TLPs
   CHECK(link.counters().tlps_up == 2);
   CHECK(link.up().bytes() == 64 + 2 * 24);
@@ -79,14 +79,14 @@ TEST_CASE("pcie link: reads of host memory split by MRRS, completions by MPS, an
   p.mps = 256;
   p.mrrs = 512;
   p.latency_ps = 500000;
-  PcieLink link(p);
+  PcieTlpLink link(p);
   const double ps_per_byte = 1e12 / spec_rate(8, 4, 128.0 / 130);
   // A 64 B submission entry: one request up (24 B), one completion down (64 + 20 B), the host answers 100 ns later.
   const uint64_t t = link.read_host(0, 0x4000, 64, 100000);
   const double expect = 24 * ps_per_byte + 500000 + 100000 + 84 * ps_per_byte + 500000;
   CHECK(double(t) == Approx(expect).margin(2));
   // 128 KiB of write data: 256 requests of 512 B, 512 completions of 256 B; the downstream wire is the bound.
-  PcieLink big(p);
+  PcieTlpLink big(p);
   const uint64_t end = big.read_host(0, 0x100000, 131072, 0);
   CHECK(big.counters().tlps_up == 256);
   CHECK(big.counters().tlps_down == 512);
