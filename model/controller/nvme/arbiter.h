@@ -24,16 +24,23 @@ class Arbiter {
   }
   void set_prio(uint32_t sq, Prio p) { prio_[sq] = p; }
   // Entries waiting in queue `sq` (tail - head as the controller sees them).
-  void set_ready(uint32_t sq, uint32_t n) { ready_[sq] = n; }
+  void set_ready(uint32_t sq, uint32_t n) {
+    total_ += n;
+    total_ -= ready_[sq];
+    ready_[sq] = n;
+  }
   // The queue the next command comes from, or -1 when none has an entry; the caller fetches it and
   // lowers that queue's count.
   int pick();
+  // Whether any queue has an entry (without choosing one).
+  bool pick_ready() const { return total_ != 0; }
 
  private:
   int next_in(int cls);  // round robin among the class's queues with entries (cls -1 = all I/O queues)
   bool wrr_ = false;
   std::vector<Prio> prio_;
   std::vector<uint32_t> ready_;
+  uint64_t total_ = 0;  // entries waiting in all queues
   uint32_t weight_[4] = {1, 1, 1, 1};
   uint32_t credit_[4] = {0, 0, 0, 0};
   uint32_t rr_[5] = {1, 1, 1, 1, 1};  // next queue to look at, per class (index 4: plain round robin)

@@ -185,7 +185,17 @@ void NvmeEndpoint::doorbell_error(uint8_t info) {
 void NvmeEndpoint::fetch(uint64_t t) {
   if (in_fetch_) return;
   in_fetch_ = true;
-  for (int q; (csts_ & kCstsRdy) && (q = arb_.pick()) >= 0;) {
+  // The engine fetches at once the commands whose fetch starts within kFetchWindowPs; beyond, it waits until it
+  // is free again and arbitrates then, so a command arriving meanwhile (an urgent queue's) competes for the
+  // next fetch instead of queueing behind every entry already waiting.
+  constexpr uint64_t kFetchWindowPs = 1000000;  // 1 us
+  const uint64_t horizon = std::max(t, now_ps()) + kFetchWindowPs;
+  for (int q; csts_ & kCstsRdy;) {
+    if (std::max(t, engine_free_) > horizon) {
+      if (!fetch_due_ && arb_.pick_ready()) fetch_due_ = true, schedule(engine_free_ - kFetchWindowPs, Due::Fetch, 0);
+      break;
+    }
+    if ((q = arb_.pick()) < 0) break;
     Sq& s = sq_[q];
     Sqe e;
     const uint64_t addr = s.base + uint64_t(s.head) * sizeof(Sqe);
@@ -249,6 +259,10 @@ void NvmeEndpoint::on_due() {
       }
       case Due::Timer:
         if (coalesce_[ev.q].waiting() && coalesce_[ev.q].deadline() <= now) interrupt(ev.q, now);
+        break;
+      case Due::Fetch:
+        fetch_due_ = false;
+        fetch(now);
         break;
       case Due::Ready:
         if (ev.q == 2) {  // shutdown: complete once nothing is in flight

@@ -87,7 +87,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
     uint32_t sqs = 0;  // submission queues attached
     std::deque<nvme::Cqe> backlog;  // entries waiting for room (the queue was full when they were due)
   };
-  enum class Due : uint8_t { Cqe, Msi, Timer, Ready };
+  enum class Due : uint8_t { Cqe, Msi, Timer, Ready, Fetch };
   struct Event {
     uint64_t t;
     uint64_t seq;
@@ -156,6 +156,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   uint64_t engine_free_ = 0;
   uint64_t ready_at_ = 0;
   bool in_fetch_ = false;
+  bool fetch_due_ = false;  // a Due::Fetch is scheduled (the engine is busy beyond the fetch window)
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;

@@ -116,13 +116,14 @@ inline void run_bench(const EndpointParams& ep, const DriverParams& drv, std::fu
 // bench's thread; records each I/O's latency (submission to the driver having its completion) and completion time.
 struct Loop {
   std::vector<uint64_t> latency_ps, done_ps;
-  void run(EndpointBench& b, uint8_t opcode, uint32_t nlb, uint32_t depth, uint32_t total, bool random = false) {
+  void run(EndpointBench& b, uint8_t opcode, uint32_t nlb, uint32_t depth, uint32_t total, bool random = false,
+           uint16_t queue = 0) {
     sc_core::sc_event ev;
     uint32_t issued = 0, completed = 0;
     uint64_t lcg = 1;
     std::function<void()> issue = [&] {
       NvmeDriver::Io io;
-      io.opcode = opcode, io.nlb = nlb;
+      io.opcode = opcode, io.nlb = nlb, io.queue = queue;
       const uint64_t slots = b.drv.ns_lbas() / nlb;
       if (random) lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
       io.slba = (random ? (lcg >> 33) % slots : issued % slots) * nlb;
