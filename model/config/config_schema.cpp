@@ -69,6 +69,11 @@ const std::vector<KeySpec>& config_schema() {
       {"dram.width_bytes", T::Int, 4, 1, 64, {}, "bytes", "controller DRAM data bus width (4 = x32)", P::Never},
       {"dram.latency_ns", T::Real, 30.0, 0.0, 1e6, {}, "ns", "controller DRAM access latency (activate + CAS), added to every access after its transfer", P::Never},
       {"nvme.fetch_ns", T::Real, 20.0, 0.0, 1e6, {}, "ns", "controller time to fetch one submission entry (arbitration + 64 B)", P::Never},
+      {"nvme.interface", T::String, "command", 0, 0, {"command", "register"}, "", "the host interface: command = the host hands whole commands to the controller over a TLM socket and the PCIe link charges bytes over nvme.link_mbps; register = the PCIe/NVMe endpoint at register level (controller/nvme/, docs/pcie_nvme.md): the host's NVMe driver brings it up through BAR0 and submits through doorbells and host memory (entries fetched by DMA, PRPs, completion entries with phase tags, MSI-X), the link charged by pcie.* with its packet overheads", P::Never},
+      {"pcie.generation", T::Int, 3, 1, 5, {}, "", "nvme.interface=register: PCIe generation (1 2.5 GT/s, 2 5 GT/s with 8b/10b; 3 8 GT/s, 4 16 GT/s, 5 32 GT/s with 128b/130b)", P::Never},
+      {"pcie.lanes", T::Int, 4, 1, 16, {}, "", "nvme.interface=register: PCIe lanes (1, 2, 4, 8 or 16)", P::Never},
+      {"pcie.mps_bytes", T::Int, 256, 128, 4096, {}, "bytes", "nvme.interface=register: PCIe max payload size: memory writes and completions carry at most this (a power of two)", P::Never},
+      {"pcie.mrrs_bytes", T::Int, 512, 128, 4096, {}, "bytes", "nvme.interface=register: PCIe max read request size (a power of two)", P::Never},
       // firmware
       {"firmware.cores", T::Int, 1, 1, 64, {}, "", "FTL processor cores (each operation runs on the earliest free core)", P::Never},
       {"firmware.cmd_ns", T::Real, 300.0, 0.0, 1e7, {}, "ns", "FTL CPU time per host command", P::Never},
@@ -131,8 +136,11 @@ const std::vector<KeySpec>& config_schema() {
       // host
       {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs", P::Overwriting},
       {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)", P::Overwriting},
-      {"host.submit_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to submit one I/O (I/O engine, system call, block layer, NVMe driver, doorbell), spent by the queue's thread one I/O at a time (docs/drives/README.md); counted in the I/O's latency, as fio counts it; 0 = free", P::Never},
-      {"host.complete_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to reap one completion (interrupt or poll, wake-up, I/O engine), spent by the queue's thread one I/O at a time; counted in the I/O's latency; 0 = free", P::Never},
+      {"host.submit_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to submit one I/O (I/O engine, system call, block layer, NVMe driver, doorbell), spent by the queue's thread one I/O at a time (docs/drives/README.md); counted in the I/O's latency, as fio counts it; with nvme.interface=register the driver model spends it per submission, before the doorbell leaves; 0 = free", P::Never},
+      {"host.complete_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to reap one completion (interrupt or poll, wake-up, I/O engine), spent by the queue's thread one I/O at a time; counted in the I/O's latency; with nvme.interface=register the driver model spends it per completion entry reaped; 0 = free", P::Never},
+      {"host.interrupt_ns", T::Real, 0.0, 0.0, 1e7, {}, "ns", "nvme.interface=register: host CPU time from an MSI-X interrupt to its handler reaping the queue", P::Never},
+      {"host.coalesce_threshold", T::Int, 0, 0, 256, {}, "entries", "nvme.interface=register: interrupt coalescing (Set Features 08h) aggregation threshold: an interrupt when this many completion entries wait; 0 = no coalescing", P::Never},
+      {"host.coalesce_time_us", T::Real, 0.0, 0.0, 25500.0, {}, "us", "nvme.interface=register: interrupt coalescing aggregation time, a multiple of 100 us: an interrupt at the latest this long after the first entry waiting", P::Never},
       // workload
       {"workload.pattern", T::String, "random", 0, 0, {"random", "sequential", "trace", "app"}, "", "address pattern, replay of workload.trace_path, or app: the application model workload.app on a file layer (docs/apps.md)", P::Overwriting},
       {"workload.preset", T::String, "none", 0, 0, {"none", "jesd219"}, "", "jesd219: JEDEC enterprise endurance workload (sizes, alignment, zones; keeps read_fraction)", P::Overwriting},

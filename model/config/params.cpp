@@ -216,6 +216,18 @@ NvmeParams read_nvme_params(const Config& c) {
   p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
   p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
   p.queues = uint32_t(c.i("host.queues"));
+  p.register_interface = c.s("nvme.interface") == "register";
+  p.pcie.generation = uint32_t(c.i("pcie.generation"));
+  p.pcie.lanes = uint32_t(c.i("pcie.lanes"));
+  p.pcie.mps = uint32_t(c.i("pcie.mps_bytes"));
+  p.pcie.mrrs = uint32_t(c.i("pcie.mrrs_bytes"));
+  p.pcie.latency_ps = p.link_latency_ps;
+  p.submit_ps = ns_to_ps(c.d("host.submit_ns"));
+  p.interrupt_ps = ns_to_ps(c.d("host.interrupt_ns"));
+  p.completion_ps = ns_to_ps(c.d("host.complete_ns"));
+  p.coalesce_threshold = uint32_t(c.i("host.coalesce_threshold"));
+  p.coalesce_time_us = c.d("host.coalesce_time_us");
+  check_register_interface(c, p);
   return p;
 }
 
@@ -370,6 +382,7 @@ Params read_params(const Config& c) {
   p.nvme = read_nvme_params(c);
   p.host_cost.submit_ps = ns_to_ps(c.d("host.submit_ns"));
   p.host_cost.complete_ps = ns_to_ps(c.d("host.complete_ns"));
+  if (p.nvme.register_interface) p.host_cost = {};  // the driver model spends them (NvmeParams), not NvmeHost
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);

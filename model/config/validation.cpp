@@ -88,6 +88,26 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
                                         "raise geometry.over_provisioning");
 }
 
+void check_register_interface(const Config& c, const NvmeParams& p) {
+  static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
+                                              "host.interrupt_ns",
+                                              "host.coalesce_threshold", "host.coalesce_time_us"};
+  if (!p.register_interface) {
+    for (const char* k : kRegisterKeys)
+      if (c.d(k) != find_key(k)->def.get<double>())
+        fail(k, "applies with nvme.interface=register only (nvme.interface is command)");
+    return;
+  }
+  const auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
+  if (!pow2(p.pcie.lanes)) fail("pcie.lanes", "expected 1, 2, 4, 8 or 16, got " + std::to_string(p.pcie.lanes));
+  if (!pow2(p.pcie.mps)) fail("pcie.mps_bytes", "expected a power of two, got " + std::to_string(p.pcie.mps));
+  if (!pow2(p.pcie.mrrs)) fail("pcie.mrrs_bytes", "expected a power of two, got " + std::to_string(p.pcie.mrrs));
+  const double units = p.coalesce_time_us / 100;
+  if (units != double(uint64_t(units)))
+    fail("host.coalesce_time_us", "expected a multiple of 100 us (the interrupt coalescing time unit)");
+  if (c.b("power.apst")) fail("power.apst", "not served by nvme.interface=register (the endpoint has one power state)");
+}
+
 void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {
   if (cell != "slc") return;
   if (!reads.empty()) throw ConfigError("timing.page_read_us: expected empty with flash.cell=slc (one page type: timing.t_read_us), got \"" + reads + "\"");

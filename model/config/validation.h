@@ -24,6 +24,12 @@ void check_zns_limits(const ZnsParams& z, const ZnsLayout& l);
 // (`reserved_blocks_per_die`: the GC threshold, the GC frontier, a map frontier) and one block fit the die.
 void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved_blocks_per_die);
 
+// nvme.interface=register: pcie.lanes 1, 2, 4, 8 or 16, pcie.mps_bytes and pcie.mrrs_bytes powers of two,
+// host.coalesce_time_us a multiple of 100 us (the feature's unit) up to 25,500, power.apst refused (the endpoint
+// has one power state); with nvme.interface=command, a pcie.* or host.* key of the register interface set
+// away from its default is refused (it would change nothing).
+void check_register_interface(const Config& c, const NvmeParams& p);
+
 // timing.page_read_us, timing.page_prog_us, flash.one_shot against flash.cell: slc has one page type.
 void check_page_types_for_cell(const std::string& cell, const std::string& page_read_us,
                                const std::string& page_prog_us, bool one_shot);

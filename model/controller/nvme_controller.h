@@ -11,6 +11,7 @@
 
 #include "common/nvme_command.h"
 #include "controller/dram.h"
+#include "controller/nvme/pcie_link.h"
 #include "power/apst.h"
 
 namespace ssdtlm {
@@ -21,6 +22,13 @@ struct NvmeParams {
   uint64_t link_latency_ps = 500000;
   uint64_t fetch_ps = 20000;
   uint32_t queues = 1;
+  // nvme.interface=register: the endpoint (controller/nvme/) on a PCIe link (pcie.*), driven by the host's
+  // NVMe driver with its CPU costs and interrupt coalescing (host.*_ns, host.coalesce_*).
+  bool register_interface = false;
+  PcieParams pcie;
+  uint64_t submit_ps = 0, interrupt_ps = 0, completion_ps = 0;
+  uint32_t coalesce_threshold = 0;
+  double coalesce_time_us = 0;
 };
 
 // A link direction: requests served in call order, each after the previous one left the wire.

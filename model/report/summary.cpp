@@ -24,6 +24,13 @@ nlohmann::json latency_json(const Histogram& h) {
 
 namespace {
 
+// A PCIe direction's busy time: the endpoint's wire (nvme.interface=register) or the command-level link.
+uint64_t link_busy_ps(Platform& p, bool up) {
+  if (const NvmeEndpoint* e = p.endpoint()) return up ? e->link().up().busy_ps() : e->link().down().busy_ps();
+  return up ? p.nvme().link_up().busy_ps() : p.nvme().link_down().busy_ps();
+}
+
+
 // Host reads by how the controller served them (ReadPath): count and mean latency per path.
 nlohmann::json read_paths_json(const HostStats& h) {
   const char* names[kReadPaths] = {"buffer", "data", "map_read", "map_write", "gc_wait"};
@@ -258,8 +265,8 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
   s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
                       {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
-                      {"link_down", span_ps > 0 ? double(p.nvme().link_down().busy_ps()) / span_ps : 0.0},
-                      {"link_up", span_ps > 0 ? double(p.nvme().link_up().busy_ps()) / span_ps : 0.0}};
+                      {"link_down", span_ps > 0 ? double(link_busy_ps(p, false)) / span_ps : 0.0},
+                      {"link_up", span_ps > 0 ? double(link_busy_ps(p, true)) / span_ps : 0.0}};
   {  // per channel (bus) and per die (array, by global index: die k of channel c is k * channels + c)
     nlohmann::json buses = nlohmann::json::array(), dies = nlohmann::json::array();
     std::vector<double> die_frac(g.dies, 0.0);

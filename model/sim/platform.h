@@ -13,6 +13,7 @@
 #include "controller/dram.h"
 #include "controller/ftl.h"
 #include "controller/integrity_checker.h"
+#include "controller/nvme/nvme_endpoint.h"
 #include "controller/nvme_controller.h"
 #include "controller/power_loss.h"
 #include "controller/precondition.h"
@@ -33,6 +34,9 @@ class Platform {
   virtual const Geometry& geometry() const = 0;
   virtual NvmeHost& host() = 0;
   virtual NvmeController& nvme() = 0;
+  // The register-level endpoint when the platform uses it (nvme.interface=register), else null; nvme() then
+  // is the command-level front end built but not on the host's path.
+  virtual NvmeEndpoint* endpoint() { return nullptr; }
   virtual Ftl& ftl() = 0;
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;

@@ -82,16 +82,20 @@ GenericPlatform::GenericPlatform(const Params& p)
 
   // wiring
   fault_ = completion_fault_from_environment();
-  if (fault_) {
+  if (p.nvme.register_interface) {
+    wire_register(p);
+  } else if (fault_) {
     host_->host_isock.bind(fault_->tsock);
     fault_->isock.bind(nvme_->nvme_tsock);
   } else {
     host_->host_isock.bind(nvme_->nvme_tsock);
   }
-  nvme_->bind_backend(ftl_.get());
-  ftl_->bind_frontend(nvme_.get());
+  if (!endpoint_) {
+    nvme_->bind_backend(ftl_.get());
+    ftl_->bind_frontend(nvme_.get());
+    dram_->attach(nvme_->dram, DramSide::Host);
+  }
   for (uint32_t ch = 0; ch < g_.channels; ++ch) ftl_->flash_isock[ch]->bind(channels_[ch]->tsock);
-  dram_->attach(nvme_->dram, DramSide::Host);
   dram_->attach(ftl_->dram, DramSide::Map);
   for (auto& ch : channels_) dram_->attach(ch->dram, DramSide::Flash);
 
@@ -105,6 +109,41 @@ GenericPlatform::GenericPlatform(const Params& p)
     nvme_->set_apst(apst_.get());
   }
   meter_ = std::make_unique<PowerMeter>(p.power, p.thermal, p.flash, g_.dies, budget_.get());
+}
+
+void GenericPlatform::wire_register(const Params& p) {
+  // The command-level front end stays built (Platform::nvme()) with its sockets closed by a stub pair; the host
+  // reaches the FTL through the block layer, the driver, the PCIe link and the endpoint.
+  uint32_t depth = 1;
+  for (const JobParams& j : p.jobs) depth = std::max(depth, j.queue_depth);
+  EndpointParams ep;
+  ep.pcie = p.nvme.pcie;
+  ep.io_queues = host_->queues();
+  ep.mqes = std::min<uint32_t>(depth, 65535);  // 0's based: depth + 1 entries
+  ep.msix_vectors = ep.io_queues + 1;
+  ep.mdts = 8;  // 1 MiB; larger requests are split by the block layer
+  ep.ns_bytes = g_.logical_bytes();
+  ep.zoned = p.streams.zns;
+  ep.fetch_ps = p.nvme.fetch_ps;
+  endpoint_ = std::make_unique<NvmeEndpoint>("endpoint", ep);
+  DriverParams dp;
+  dp.io_queues = ep.io_queues;
+  dp.queue_entries = ep.mqes + 1;
+  dp.submit_cpu_ps = p.nvme.submit_ps;
+  dp.interrupt_cpu_ps = p.nvme.interrupt_ps;
+  dp.completion_cpu_ps = p.nvme.completion_ps;
+  dp.coalesce_threshold = p.nvme.coalesce_threshold;
+  dp.coalesce_time_100us = uint32_t(p.nvme.coalesce_time_us / 100 + 0.5);
+  host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
+  driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
+  bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);
+  host_->host_isock.bind(bridge_->tsock);
+  driver_->bar.bind(endpoint_->bar);
+  endpoint_->dma.bind(host_mem_->tsock);
+  endpoint_->bind_backend(ftl_.get());
+  ftl_->bind_frontend(endpoint_.get());
+  dram_->attach(endpoint_->dram, DramSide::Host);
+  nvme_stub_ = std::make_unique<NvmeStubHost>("nvme_unused", *nvme_);
 }
 
 std::vector<ChannelController*> GenericPlatform::channels() {

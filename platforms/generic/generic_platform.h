@@ -5,13 +5,25 @@
 #include <memory>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include "completion_fault.h"
+#include "controller/nvme/nvme_endpoint.h"
+#include "host/driver_bridge.h"
+#include "host/host_memory.h"
+#include "host/nvme_driver.h"
 #include "power/apst.h"
 #include "power/power_budget.h"
 #include "power/power_meter.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {
+
+// Closes the command-level front end's socket when the host does not use it (nvme.interface=register).
+struct NvmeStubHost : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<NvmeStubHost> isock{"isock"};
+  NvmeStubHost(sc_core::sc_module_name n, NvmeController& c) : sc_module(n) { isock.bind(c.nvme_tsock); }
+};
 
 class GenericPlatform : public Platform {
  public:
@@ -20,6 +32,7 @@ class GenericPlatform : public Platform {
   const Geometry& geometry() const override { return g_; }
   NvmeHost& host() override { return *host_; }
   NvmeController& nvme() override { return *nvme_; }
+  NvmeEndpoint* endpoint() override { return endpoint_.get(); }
   Ftl& ftl() override { return *ftl_; }
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
@@ -38,6 +51,7 @@ class GenericPlatform : public Platform {
   std::string stuck_state() override;
 
  private:
+  void wire_register(const Params& p);  // nvme.interface=register: the host's driver and the endpoint
   PreconditionParams precondition_;
   PowerLossParams power_loss_;  // what the capacitors protect, the recovery firmware
   FlashParams flash_;
@@ -49,7 +63,13 @@ class GenericPlatform : public Platform {
   std::unique_ptr<PageFtl> page_ftl_;
   std::vector<std::unique_ptr<Workload>> workloads_;  // one per job
   std::unique_ptr<NvmeHost> host_;
-  std::unique_ptr<NvmeController> nvme_;
+  std::unique_ptr<NvmeController> nvme_;  // nvme.interface=command
+  // nvme.interface=register: host memory, the NVMe driver under the host's jobs, the endpoint (wire_register).
+  std::unique_ptr<HostMemory> host_mem_;
+  std::unique_ptr<NvmeDriver> driver_;
+  std::unique_ptr<DriverBridge> bridge_;
+  std::unique_ptr<NvmeEndpoint> endpoint_;
+  std::unique_ptr<NvmeStubHost> nvme_stub_;
   std::unique_ptr<CompletionFault> fault_;  // the test hook, when the environment asks for it
   std::unique_ptr<Ftl> ftl_;
   std::unique_ptr<Dram> dram_;

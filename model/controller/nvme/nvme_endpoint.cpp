@@ -1,0 +1,335 @@
+#include "controller/nvme/nvme_endpoint.h"
+
+#include <algorithm>
+
+#include "common/sim_time.h"
+#include "controller/nvme/endpoint_command.h"
+
+namespace ssdtlm {
+
+using namespace nvme;
+
+NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p)
+    : sc_module(name),
+      bar("bar"),
+      dma("dma"),
+      dram("dram_isock"),
+      p_(p),
+      link_(p.pcie),
+      msix_(size_t(p.msix_vectors) * 4, 0),
+      sq_(p.io_queues + 1),
+      cq_(p.io_queues + 1),
+      arb_(p.io_queues + 1),
+      coalesce_(p.msix_vectors),
+      coalesce_off_(p.msix_vectors, false),
+      granted_queues_(p.io_queues) {
+  bar.register_b_transport(this, &NvmeEndpoint::b_transport);
+  for (uint32_t v = 0; v < p.msix_vectors; ++v) msix_[v * 4 + 3] = 1;  // vectors start masked
+  SC_HAS_PROCESS(NvmeEndpoint);
+  SC_METHOD(on_due);
+  sensitive << due_ev_;
+  dont_initialize();
+}
+
+NvmeEndpoint::~NvmeEndpoint() {
+  for (Command* c : free_) delete c;
+}
+
+// ---- registers ---------------------------------------------------------------------------------------------
+
+uint64_t NvmeEndpoint::reg_read(uint32_t off, uint32_t bytes) const {
+  if (off >= kMsixTable && off < kMsixTable + msix_.size() * 4) return msix_[(off - kMsixTable) / 4];
+  uint64_t v = 0;
+  switch (off & ~7u) {
+    case kCap: {
+      // MQES, CQR (contiguous queues required), AMS bit 17 (weighted round robin with urgent), TO in 500 ms
+      // units, DSTRD 0, CSS bit 37 (NVM command set), MPSMIN = MPSMAX = 0 (4 KiB pages).
+      const uint64_t to = std::max<uint64_t>(1, (std::max(p_.ready_ps, p_.shutdown_ps) + 499999999999ull) / 500000000000ull);
+      v = uint64_t(p_.mqes) | 1ull << 16 | 1ull << 17 | std::min<uint64_t>(to, 255) << 24 | 1ull << 37;
+      break;
+    }
+    case kVs: v = kVersion14 | uint64_t(intms_) << 32; break;  // VS at 08h, INTMS at 0Ch
+    case kIntmc: v = intms_ | uint64_t(cc_) << 32; break;     // INTMC at 10h, CC at 14h
+    case 0x18: v = uint64_t(csts_) << 32; break;               // CSTS at 1Ch
+    case 0x20: v = uint64_t(aqa_) << 32; break;                // AQA at 24h
+    case kAsq: v = asq_; break;
+    case kAcq: v = acq_; break;
+    default: return 0;
+  }
+  if (off & 4) v >>= 32;
+  return bytes == 4 ? uint32_t(v) : v;
+}
+
+void NvmeEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint32_t off = uint32_t(gp.get_address());
+  const uint32_t len = gp.get_data_length();
+  if ((len != 4 && len != 8) || off % len || off >= kBarBytes) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t t = now_ps() + delay.value();
+  if (gp.is_read()) {
+    const uint64_t v = reg_read(off, len);
+    std::memcpy(gp.get_data_ptr(), &v, len);
+    // A register read is a non-posted request: down, the endpoint answers, the completion comes up.
+    const uint64_t back = link_.complete_up(link_.write_down(t, 0), len);
+    delay = ps_time(back - now_ps());
+  } else {
+    uint64_t v = 0;
+    std::memcpy(&v, gp.get_data_ptr(), len);
+    reg_write(off, v, link_.write_down(t, len));  // posted: the host goes on at once
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void NvmeEndpoint::reg_write(uint32_t off, uint64_t v, uint64_t t) {
+  if (off >= kDoorbells && off < kMsixTable) return doorbell((off - kDoorbells) / 4, uint32_t(v), t);
+  if (off >= kMsixTable && off < kMsixTable + msix_.size() * 4) {
+    msix_[(off - kMsixTable) / 4] = uint32_t(v);
+    return;
+  }
+  switch (off) {
+    case kIntms: intms_ |= uint32_t(v); break;
+    case kIntmc: intms_ &= ~uint32_t(v); break;
+    case kCc: write_cc(uint32_t(v), t); break;
+    case kAqa: aqa_ = uint32_t(v) & 0x0FFF0FFF; break;
+    case kAsq: asq_ = v; break;
+    case kAsq + 4: asq_ = (asq_ & 0xFFFFFFFFull) | v << 32; break;
+    case kAcq: acq_ = v; break;
+    case kAcq + 4: acq_ = (acq_ & 0xFFFFFFFFull) | v << 32; break;
+    default: break;  // read-only or reserved
+  }
+}
+
+void NvmeEndpoint::write_cc(uint32_t v, uint64_t t) {
+  const uint32_t old = cc_;
+  cc_ = v;
+  const uint32_t shn = (v >> 14) & 3;
+  if (shn != kShnNone && ((old >> 14) & 3) == kShnNone) {
+    csts_ = (csts_ & ~0xCu) | kShstOccurring << 2;  // shutdown processing; done once nothing is in flight
+    schedule(t + p_.shutdown_ps, Due::Ready, 2);
+  }
+  if ((v & kCcEn) && !(old & kCcEn)) {
+    if (!enable(t)) csts_ |= kCstsCfs;  // as QEMU's nvme_start_ctrl failure: Controller Fatal Status
+  } else if (!(v & kCcEn) && (old & kCcEn)) {
+    reset_queues();
+    csts_ &= ~kCstsCfs;
+    schedule(t + p_.ready_ps, Due::Ready, 0);
+  }
+}
+
+bool NvmeEndpoint::enable(uint64_t t) {
+  // CC.EN 0 -> 1 (NVMe 1.4 §7.6.1): the admin queue from AQA/ASQ/ACQ, the page size from CC.MPS, the
+  // arbitration mechanism from CC.AMS; an inconsistent setting leaves the controller failed.
+  const uint32_t asqs = (aqa_ & 0xFFF) + 1, acqs = ((aqa_ >> 16) & 0xFFF) + 1;
+  const uint32_t mps = (cc_ >> 7) & 0xF, ams = (cc_ >> 11) & 7, css = (cc_ >> 4) & 7;
+  if (asqs < 2 || acqs < 2 || asq_ % 4096 || acq_ % 4096 || !asq_ || !acq_ || mps != 0 || ams > 1 || css != 0) return false;
+  page_ = 4096u << mps;
+  arb_.set_wrr(ams == 1);
+  sq_[0] = Sq{true, asq_, asqs, 0, 0, 0};
+  cq_[0] = Cq{};
+  cq_[0].live = true, cq_[0].base = acq_, cq_[0].size = acqs, cq_[0].ien = true, cq_[0].sqs = 1;
+  schedule(t + p_.ready_ps, Due::Ready, 1);
+  return true;
+}
+
+void NvmeEndpoint::reset_queues() {
+  for (Sq& s : sq_) s = Sq{};
+  for (Cq& c : cq_) c = Cq{};
+  for (uint32_t q = 0; q < sq_.size(); ++q) arb_.set_ready(q, 0);
+  aer_cids_.clear();
+  pending_aen_.clear();
+  granted_queues_ = p_.io_queues;
+}
+
+// ---- doorbells and fetch -----------------------------------------------------------------------------------
+
+void NvmeEndpoint::doorbell(uint32_t index, uint32_t v, uint64_t t) {
+  const uint32_t q = index / 2;
+  const bool is_cq = index & 1;
+  if (!(csts_ & kCstsRdy) || q >= sq_.size() || (is_cq ? !cq_[q].live : !sq_[q].live))
+    return doorbell_error(0);  // Write to Invalid Doorbell Register
+  if (!is_cq) {
+    Sq& s = sq_[q];
+    const uint32_t used = (s.tail + s.size - s.head) % s.size;
+    const uint32_t added = (v + s.size - s.tail) % s.size;
+    if (v >= s.size || used + added >= s.size) return doorbell_error(1);  // Invalid Doorbell Write Value
+    s.tail = v;
+    arb_.set_ready(q, (s.tail + s.size - s.head) % s.size);
+    return fetch(t);
+  }
+  Cq& c = cq_[q];
+  const uint32_t posted = (c.tail + c.size - c.head) % c.size;
+  if (v >= c.size || (v + c.size - c.head) % c.size > posted) return doorbell_error(1);
+  c.head = v;
+  while (!c.backlog.empty() && (c.tail + 1) % c.size != c.head) {
+    const Cqe e = c.backlog.front();
+    c.backlog.pop_front();
+    write_cqe(uint16_t(q), e, std::max(t, now_ps()));
+  }
+}
+
+void NvmeEndpoint::doorbell_error(uint8_t info) {
+  // NVMe 1.4 §5.2 (Asynchronous Event Request): error status event, info 00h invalid doorbell register,
+  // 01h invalid doorbell write value, log page 01h. The write itself is ignored.
+  ++n_.doorbell_errors;
+  pending_aen_.push_back(info);
+  if (aer_cids_.empty()) return;
+  const uint16_t cid = aer_cids_.back();
+  aer_cids_.pop_back();
+  const uint8_t e = pending_aen_.front();
+  pending_aen_.erase(pending_aen_.begin());
+  finish(0, cid, kSuccess, now_ps(), uint32_t(e) << 8 | uint32_t(kLogError) << 16);
+}
+
+void NvmeEndpoint::fetch(uint64_t t) {
+  if (in_fetch_) return;
+  in_fetch_ = true;
+  // The engine fetches at once the commands whose fetch starts within kFetchWindowPs; beyond, it waits until it
+  // is free again and arbitrates then, so a command arriving meanwhile (an urgent queue's) competes for the
+  // next fetch instead of queueing behind every entry already waiting.
+  constexpr uint64_t kFetchWindowPs = 1000000;  // 1 us
+  const uint64_t horizon = std::max(t, now_ps()) + kFetchWindowPs;
+  for (int q; csts_ & kCstsRdy;) {
+    if (std::max(t, engine_free_) > horizon) {
+      if (!fetch_due_ && arb_.pick_ready()) fetch_due_ = true, schedule(engine_free_ - kFetchWindowPs, Due::Fetch, 0);
+      break;
+    }
+    if ((q = arb_.pick()) < 0) break;
+    Sq& s = sq_[q];
+    Sqe e;
+    const uint64_t addr = s.base + uint64_t(s.head) * sizeof(Sqe);
+    dma_read(addr, &e, sizeof(Sqe));
+    s.head = (s.head + 1) % s.size;
+    arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
+    const uint64_t start = std::max(t, engine_free_);
+    engine_free_ = start + p_.fetch_ps;
+    const uint64_t arrival = link_.read_host(engine_free_, addr, sizeof(Sqe), p_.host_mem_ps, true);
+    ++n_.commands;
+    if (q == 0)
+      admin(e, arrival);
+    else
+      io(uint16_t(q), e, arrival);
+  }
+  in_fetch_ = false;
+}
+
+// ---- completions and interrupts -----------------------------------------------------------------------------
+
+void NvmeEndpoint::finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result, uint32_t dw1) {
+  Cqe e;
+  e.dw[0] = result;
+  e.dw[1] = dw1;
+  e.dw[2] = uint32_t(sq_[sqid].head) | uint32_t(sqid) << 16;
+  e.dw[3] = uint32_t(cid) | uint32_t(status) << 17;
+  if (status) {
+    ++n_.errors;
+    std::array<uint32_t, 16> entry{};
+    entry[0] = uint32_t(++error_count_), entry[1] = uint32_t(error_count_ >> 32);
+    entry[2] = uint32_t(sqid) | uint32_t(cid) << 16;
+    entry[3] = uint32_t(status) << 1;
+    error_log_.push_front(entry);
+    if (error_log_.size() > 64) error_log_.pop_back();
+  }
+  ++n_.completions;
+  schedule(link_.write_up(t, cq_[sq_[sqid].cqid].base, sizeof(Cqe)), Due::Cqe, sq_[sqid].cqid, e);
+}
+
+void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
+  const uint64_t now = now_ps();
+  if (t < now) t = now;
+  const bool sooner = due_.empty() || t < due_.top().t;
+  due_.push(Event{t, seq_++, what, q, cqe});
+  if (sooner) due_ev_.notify(ps_time(t - now));
+}
+
+void NvmeEndpoint::on_due() {
+  ++kernel_activations();
+  const uint64_t now = now_ps();
+  while (!due_.empty() && due_.top().t <= now) {
+    const Event ev = due_.top();
+    due_.pop();
+    switch (ev.what) {
+      case Due::Cqe: write_cqe(ev.q, ev.cqe, now); break;
+      case Due::Msi: {
+        const uint32_t* m = &msix_[size_t(ev.q) * 4];
+        dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4);
+        ++n_.interrupts;
+        break;
+      }
+      case Due::Timer:
+        if (coalesce_[ev.q].waiting() && coalesce_[ev.q].deadline() <= now) interrupt(ev.q, now);
+        break;
+      case Due::Fetch:
+        fetch_due_ = false;
+        fetch(now);
+        break;
+      case Due::Ready:
+        if (ev.q == 2) {  // shutdown: complete once nothing is in flight
+          if (in_flight_) schedule(now + p_.shutdown_ps, Due::Ready, 2);
+          else csts_ = (csts_ & ~0xCu) | kShstComplete << 2;
+        } else if (ev.q == 1 ? bool(cc_ & kCcEn) : !(cc_ & kCcEn)) {
+          csts_ = ev.q == 1 ? (csts_ | kCstsRdy) : (csts_ & ~(kCstsRdy | 0xCu));
+        }
+        break;
+    }
+  }
+  if (!due_.empty()) due_ev_.notify(ps_time(due_.top().t - now));
+}
+
+void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
+  Cq& c = cq_[cqid];
+  if (!c.live) return;  // deleted meanwhile
+  if ((c.tail + 1) % c.size == c.head) {  // full: the entry waits for the host to free a slot
+    c.backlog.push_back(e);
+    return;
+  }
+  e.dw[3] = (e.dw[3] & ~(1u << 16)) | uint32_t(c.phase) << 16;
+  dma_write(c.base + uint64_t(c.tail) * sizeof(Cqe), &e, sizeof(Cqe));
+  if (++c.tail == c.size) c.tail = 0, c.phase = !c.phase;
+  if (!c.ien) return;
+  const uint16_t v = c.vector;
+  if (cqid == 0 || coalesce_off_[v] || coalesce_[v].posted(t)) return interrupt(v, t);
+  if (!coalesce_[v].waiting() || coalesce_[v].deadline() <= t) return;
+  schedule(coalesce_[v].deadline(), Due::Timer, v);
+}
+
+void NvmeEndpoint::interrupt(uint16_t vector, uint64_t t) {
+  coalesce_[vector].fired();
+  if (msix_[size_t(vector) * 4 + 3] & 1) return;  // masked (the pending bit is not modelled)
+  const uint32_t* m = &msix_[size_t(vector) * 4];
+  schedule(link_.write_up(t, m[0] | uint64_t(m[1]) << 32, 4, true), Due::Msi, vector);
+}
+
+// ---- host memory --------------------------------------------------------------------------------------------
+
+void NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
+  if (dmi_ok_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
+    std::memcpy(dst, dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), bytes);
+    return;
+  }
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(dst));
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  dma->b_transport(gp, d);
+  if (gp.is_dmi_allowed() && !dmi_ok_) dmi_ok_ = dma->get_direct_mem_ptr(gp, dmi_);
+}
+
+void NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  dma->b_transport(gp, d);  // writes go through the socket: the target may react (an MSI-X address)
+}
+
+}  // namespace ssdtlm

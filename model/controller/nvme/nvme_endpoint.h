@@ -1,0 +1,175 @@
+// The SSD's PCIe/NVMe endpoint at register and transaction level: BAR0 with the NVMe controller registers and
+// doorbells (a TLM target socket), DMA to host memory (a TLM initiator socket) for submission entries, PRP
+// lists, data, completion entries and MSI-X messages, the PCIe link those cross (pcie_link.h), command
+// arbitration and interrupt coalescing (arbiter.h). Fetched I/O commands go to the FTL through CommandSink as
+// with the command-level front end; the FTL hands them back through CompletionSink.
+//
+// Timing: each access is charged on the link's wires at the time it happens (the wires are timelines, as
+// the channel controllers' buses); host memory is read and written functionally at once (DMI when the target
+// grants it), except completion entries and MSI-X messages, written at the time they reach the host (one
+// SC_METHOD wakes per distinct time), so a host sees a completion no earlier than it arrives.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "common/nvme_command.h"
+#include "controller/dram.h"
+#include "controller/nvme/arbiter.h"
+#include "controller/nvme/nvme_spec.h"
+#include "controller/nvme/pcie_link.h"
+#include "controller/nvme/prp.h"
+
+namespace ssdtlm {
+
+struct EndpointParams {
+  PcieParams pcie;
+  uint32_t io_queues = 64;       // I/O queue pairs the controller offers (Number of Queues)
+  uint32_t mqes = 4095;          // CAP.MQES: largest queue, 0's based
+  uint32_t msix_vectors = 65;    // MSI-X table entries
+  uint32_t mdts = 5;             // largest transfer: 2^mdts memory pages of 4 KiB (5 = 128 KiB)
+  uint32_t lba_bytes = 512;      // the namespace's LBA size (512 or 4096)
+  uint64_t ns_bytes = 16ull << 30;  // namespace capacity
+  bool zoned = false;            // the ZNS command set's I/O commands are accepted
+  uint64_t fetch_ps = 20000;     // arbitration and fetch engine time per command
+  uint64_t host_mem_ps = 100000; // host memory (root complex + DRAM) answers a read this long after its request
+  uint64_t admin_ps = 2000000;   // firmware time per admin command
+  uint64_t ready_ps = 1000000;   // CC.EN written to CSTS.RDY following it
+  uint64_t shutdown_ps = 1000000;  // CC.SHN written to CSTS.SHST complete (after the commands in flight)
+};
+
+// What the endpoint counted (SMART data units, interrupts, link use).
+struct EndpointCounters {
+  uint64_t commands = 0, admin_commands = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
+  uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
+};
+
+class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
+ public:
+  tlm_utils::simple_target_socket<NvmeEndpoint> bar;     // host MMIO: BAR0
+  tlm_utils::simple_initiator_socket<NvmeEndpoint> dma;  // bus master: host memory and MSI-X addresses
+  DramPort<NvmeEndpoint> dram;  // the data's way through the controller DRAM (unbound: free)
+
+  NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p);
+  ~NvmeEndpoint() override;
+  void bind_backend(CommandSink* b) { backend_ = b; }
+  void complete(NvmeCommand& cmd, uint64_t ready_ps) override;
+  // Composite temperature for the SMART log (a thermal model, when the platform has one).
+  void set_temperature(std::function<double()> celsius) { temperature_ = std::move(celsius); }
+
+  const PcieTlpLink& link() const { return link_; }
+  const EndpointCounters& counters() const { return n_; }
+  uint32_t csts() const { return csts_; }
+
+  struct Command;  // a fetched command in flight (nvme_endpoint.cpp)
+
+ private:
+  struct Sq {
+    bool live = false;
+    uint64_t base = 0;
+    uint32_t size = 0, head = 0, tail = 0;
+    uint16_t cqid = 0;
+  };
+  struct Cq {
+    bool live = false;
+    uint64_t base = 0;
+    uint32_t size = 0, head = 0, tail = 0;
+    bool phase = true, ien = false;
+    uint16_t vector = 0;
+    uint32_t sqs = 0;  // submission queues attached
+    std::deque<nvme::Cqe> backlog;  // entries waiting for room (the queue was full when they were due)
+  };
+  enum class Due : uint8_t { Cqe, Msi, Timer, Ready, Fetch };
+  struct Event {
+    uint64_t t;
+    uint64_t seq;
+    Due what;
+    uint16_t q;  // CQ id (Cqe), vector (Msi, Timer)
+    nvme::Cqe cqe;
+    bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+
+  // Registers and doorbells (nvme_endpoint.cpp).
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  uint64_t reg_read(uint32_t off, uint32_t bytes) const;
+  void reg_write(uint32_t off, uint64_t v, uint64_t t);
+  void write_cc(uint32_t v, uint64_t t);
+  bool enable(uint64_t t);
+  void reset_queues();
+  void doorbell(uint32_t index, uint32_t v, uint64_t t);
+  void doorbell_error(uint8_t info);
+  // Fetch, post, interrupt (nvme_endpoint.cpp).
+  void fetch(uint64_t t);
+  void schedule(uint64_t t, Due what, uint16_t q, const nvme::Cqe& cqe = {});
+  void on_due();
+  void write_cqe(uint16_t cqid, nvme::Cqe cqe, uint64_t t);
+  void interrupt(uint16_t vector, uint64_t t);
+  // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
+  void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
+  void dma_read(uint64_t addr, void* dst, uint32_t bytes);
+  void dma_write(uint64_t addr, const void* src, uint32_t bytes);
+  // Admin commands (nvme_admin.cpp).
+  void admin(const nvme::Sqe& s, uint64_t t);
+  uint16_t create_cq(const nvme::Sqe& s);
+  uint16_t create_sq(const nvme::Sqe& s);
+  uint16_t delete_sq(const nvme::Sqe& s);
+  uint16_t delete_cq(const nvme::Sqe& s);
+  uint16_t identify(const nvme::Sqe& s, uint64_t t, uint64_t& done);
+  uint16_t features(const nvme::Sqe& s, bool set, uint32_t& result);
+  uint16_t log_page(const nvme::Sqe& s, uint64_t t, uint64_t& done);
+  uint64_t copy_out(const nvme::Sqe& s, const void* data, uint32_t bytes, uint64_t t, uint16_t& status);
+  // I/O commands (nvme_io.cpp).
+  void io(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  uint16_t check_range(const nvme::Sqe& s, uint64_t slba, uint32_t nlb) const;
+  void submit_rw(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  void submit_dsm(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  void submit_zone(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  Command* make(uint16_t sqid, const nvme::Sqe& s);
+  void release(Command* c);
+
+  EndpointParams p_;
+  PcieTlpLink link_;
+  CommandSink* backend_ = nullptr;
+  std::function<double()> temperature_;
+  // Registers.
+  uint32_t cc_ = 0, csts_ = 0, aqa_ = 0, intms_ = 0;
+  uint64_t asq_ = 0, acq_ = 0;
+  uint32_t page_ = 4096;
+  std::vector<uint32_t> msix_;  // 4 dwords per vector
+  std::vector<Sq> sq_;
+  std::vector<Cq> cq_;
+  nvme::Arbiter arb_;
+  std::vector<nvme::Coalescer> coalesce_;
+  std::vector<bool> coalesce_off_;  // Interrupt Vector Configuration's CD per vector
+  uint32_t granted_queues_ = 0;      // Number of Queues granted (0's based in the feature; here a count)
+  uint32_t arbitration_ = 0;         // Set Features Arbitration's value
+  uint32_t coalescing_ = 0;          // Set Features Interrupt Coalescing's value
+  // Time.
+  uint64_t engine_free_ = 0;
+  uint64_t ready_at_ = 0;
+  bool in_fetch_ = false;
+  bool fetch_due_ = false;  // a Due::Fetch is scheduled (the engine is busy beyond the fetch window)
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
+  uint64_t seq_ = 0;
+  sc_core::sc_event due_ev_;
+  // Commands in flight and a pool of free ones; asynchronous event requests waiting; the error log.
+  std::vector<Command*> free_;
+  uint32_t in_flight_ = 0;
+  std::vector<uint16_t> aer_cids_;
+  std::vector<uint8_t> pending_aen_;  // error events not yet reported
+  std::deque<std::array<uint32_t, 16>> error_log_;
+  uint64_t error_count_ = 0;
+  EndpointCounters n_;
+  tlm::tlm_dmi dmi_;
+  bool dmi_ok_ = false;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,70 @@
+#include "controller/nvme/prp.h"
+
+#include <algorithm>
+
+namespace ssdtlm::nvme {
+
+namespace {
+void add(std::vector<Segment>& v, uint64_t addr, uint32_t bytes) {
+  if (!v.empty() && v.back().addr + v.back().bytes == addr)
+    v.back().bytes += bytes;  // contiguous pages make one segment
+  else
+    v.push_back({addr, bytes});
+}
+}  // namespace
+
+PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read) {
+  PrpWalk w;
+  if (prp1 & 3) {
+    w.status = kPrpOffsetInvalid;
+    return w;
+  }
+  const uint64_t first = std::min<uint64_t>(bytes, page - prp1 % page);
+  add(w.data, prp1, uint32_t(first));
+  uint64_t left = bytes - first;
+  if (!left) return w;
+  if (left <= page) {  // PRP2 is the second data page
+    if (prp2 % page) {
+      w.status = kPrpOffsetInvalid;
+      return w;
+    }
+    add(w.data, prp2, uint32_t(left));
+    return w;
+  }
+  // PRP2 points to a list; entries up to the end of the list's page, the last one chaining when more follow.
+  if (prp2 & 7) {
+    w.status = kPrpOffsetInvalid;
+    return w;
+  }
+  uint64_t list = prp2;
+  std::vector<uint64_t> entries;
+  while (left) {
+    const uint32_t room = uint32_t((page - list % page) / 8);  // entries left in this list page
+    const uint64_t pages_left = (left + page - 1) / page;
+    const bool chain = pages_left > room;
+    const uint32_t n = chain ? room : uint32_t(pages_left);
+    entries.resize(n);
+    read(list, entries.data(), n);
+    w.lists.push_back({list, n * 8});
+    const uint32_t data_entries = chain ? n - 1 : n;
+    for (uint32_t i = 0; i < data_entries; ++i) {
+      if (entries[i] % page) {
+        w.status = kPrpOffsetInvalid;
+        return w;
+      }
+      const uint64_t b = std::min<uint64_t>(left, page);
+      add(w.data, entries[i], uint32_t(b));
+      left -= b;
+    }
+    if (chain) {
+      list = entries[n - 1];
+      if (list % page) {  // a chained list page starts at offset 0
+        w.status = kPrpOffsetInvalid;
+        return w;
+      }
+    }
+  }
+  return w;
+}
+
+}  // namespace ssdtlm::nvme

@@ -1,0 +1,112 @@
+#include "host/driver_bridge.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/nvme_command.h"
+#include "common/sim_time.h"
+
+namespace ssdtlm {
+
+using namespace nvme;
+
+DriverBridge::DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver)
+    : sc_module(name), tsock("tsock"), drv_(driver) {
+  tsock.register_nb_transport_fw(this, &DriverBridge::nb_transport_fw);
+  SC_HAS_PROCESS(DriverBridge);
+  SC_THREAD(bring_up);
+}
+
+void DriverBridge::bring_up() {
+  std::string error;
+  if (!drv_.init(&error)) throw std::runtime_error("NVMe driver: " + error);
+  up_ = true;
+  up_ps_ = now_ps();
+  while (!early_.empty()) {
+    tlm::tlm_generic_payload* gp = early_.front();
+    early_.pop_front();
+    issue(*gp);
+  }
+}
+
+tlm::tlm_sync_enum DriverBridge::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                 sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  if (up_)
+    issue(gp);
+  else
+    early_.push_back(&gp);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void DriverBridge::issue(tlm::tlm_generic_payload& gp) {
+  NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
+  const uint64_t lba = drv_.lba_bytes();
+  const uint64_t off = gp.get_address();
+  // The request in whole LBAs (a request not on LBA boundaries covers the LBAs it touches).
+  const uint64_t first = off / lba, end = (off + cmd.bytes + lba - 1) / lba;
+  NvmeDriver::Io io;
+  io.queue = cmd.qid;
+  io.slba = first;
+  io.hint_pc = cmd.pc, io.hint_proc = cmd.proc, io.hint_slot_run = uint32_t(cmd.proc_slot) | uint32_t(cmd.run) << 16;
+  io.hint_next = cmd.next_lpn;
+  cmd.pending = 1;  // parts outstanding (the host does not read it)
+  cmd.status = 0;
+  cmd.complete_ps = 0;
+  if (cmd.op == IoOp::Trim) {
+    io.nlb = uint32_t(end - first);
+    if (cmd.zone_action != ZoneAction::None) io.opcode = kZoneMgmtSend, io.zsa = uint32_t(cmd.zone_action);
+    else io.opcode = kDsm;
+    return send(gp, io);
+  }
+  io.opcode = cmd.op == IoOp::Read ? kRead : cmd.append ? kZoneAppend : kWrite;
+  if (cmd.op == IoOp::Write && cmd.dtype == 2) io.dtype = 2, io.dspec = cmd.dspec;  // FDP
+  else if (cmd.op == IoOp::Write && cmd.stream) io.dtype = 1, io.dspec = cmd.stream;  // Streams directive
+  const uint64_t most = cmd.append ? end - first : drv_.max_transfer_bytes() / lba;  // MDTS, in LBAs
+  cmd.pending = uint32_t((end - first + most - 1) / most);
+  for (uint64_t at = first; at < end; at += most) {
+    io.slba = at;
+    io.nlb = uint32_t(std::min(most, end - at));
+    send(gp, io);
+  }
+}
+
+void DriverBridge::send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io) {
+  if (waiting_.size() <= io.queue) waiting_.resize(io.queue + 1u);
+  std::deque<Part>& w = waiting_[io.queue];
+  if (w.empty() && drv_.submit(io, [this, &gp](const Completion& c) { part_done(gp, c); })) return;
+  w.push_back({&gp, io});  // the queue is full (a split request): the part goes when an entry frees
+}
+
+void DriverBridge::part_done(tlm::tlm_generic_payload& gp, const Completion& c) {
+  NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
+  if (c.status && !cmd.status) cmd.status = c.status;
+  if (cmd.append) cmd.result_lpn = uint32_t(uint64_t(c.result) * drv_.lba_bytes() / 4096);
+  // The FTL's account of a read (host.read_paths, reliability), carried back in the entry's DW1: a hint of the
+  // model, not an NVMe field (controller/nvme/nvme_io.cpp).
+  if (c.hint >> 31) {
+    static constexpr int kRank[kReadPaths] = {0, 1, 3, 4, 2};  // Buffer, Data, MapRead, MapWrite, GcWait
+    const ReadPath p = ReadPath(c.hint & 7);
+    if (kRank[int(p)] >= kRank[int(cmd.path)]) cmd.path = p;
+    cmd.retries = std::max<uint8_t>(cmd.retries, uint8_t(c.hint >> 8));
+    cmd.soft_tier = std::max<uint8_t>(cmd.soft_tier, uint8_t((c.hint >> 16) & 0xF));
+    cmd.uncorrectable = cmd.uncorrectable || ((c.hint >> 20) & 1);
+  }
+  cmd.complete_ps = std::max(cmd.complete_ps, c.done_ps);
+  const uint16_t q = cmd.qid;
+  if (q < waiting_.size()) {  // an entry is free again (the driver took this completion's command id back)
+    std::deque<Part>& w = waiting_[q];
+    while (!w.empty()) {
+      tlm::tlm_generic_payload* wgp = w.front().gp;
+      if (!drv_.submit(w.front().io, [this, wgp](const Completion& c2) { part_done(*wgp, c2); })) break;
+      w.pop_front();
+    }
+  }
+  if (--cmd.pending) return;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = ps_time(cmd.complete_ps > now_ps() ? cmd.complete_ps - now_ps() : 0);
+  tsock->nb_transport_bw(gp, phase, delay);
+}
+
+}  // namespace ssdtlm

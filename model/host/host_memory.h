@@ -1,0 +1,71 @@
+// Host memory as a TLM-2.0 target: a flat array the NVMe driver keeps its queues, PRP lists and buffers in,
+// read and written by the SSD's DMA (b_transport, DMI granted), and an MSI-X window: a write of a vector's
+// message there raises that interrupt (the handler the driver registered). No timing of its own: the
+// endpoint charges host memory's answer time (EndpointParams::host_mem_ps) with the link's.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace ssdtlm {
+
+class HostMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<HostMemory> tsock;
+  static constexpr uint64_t kMsiBase = 0xFEE00000;  // where MSI-X messages go (x86's local APIC window)
+
+  HostMemory(sc_core::sc_module_name name, uint64_t base, uint64_t bytes)
+      : sc_module(name), tsock("tsock"), base_(base), mem_(bytes, 0) {
+    tsock.register_b_transport(this, &HostMemory::b_transport);
+    tsock.register_get_direct_mem_ptr(this, &HostMemory::get_dmi);
+  }
+  // The interrupt handler: called with the message data (the vector) when an MSI-X write arrives.
+  void on_msi(std::function<void(uint32_t)> handler) { msi_ = std::move(handler); }
+  uint8_t* at(uint64_t addr) { return &mem_[addr - base_]; }
+  uint64_t base() const { return base_; }
+  uint64_t bytes() const { return mem_.size(); }
+  uint64_t msi_writes() const { return msi_writes_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    const uint64_t a = gp.get_address();
+    const uint32_t n = gp.get_data_length();
+    if (a >= kMsiBase && a < kMsiBase + 0x100000 && gp.is_write()) {
+      uint32_t data = 0;
+      std::memcpy(&data, gp.get_data_ptr(), std::min<uint32_t>(n, 4));
+      ++msi_writes_;
+      if (msi_) msi_(data);
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    if (a < base_ || a + n > base_ + mem_.size()) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &mem_[a - base_], n);
+    else std::memcpy(&mem_[a - base_], gp.get_data_ptr(), n);
+    gp.set_dmi_allowed(true);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  bool get_dmi(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
+    if (gp.get_address() < base_ || gp.get_address() >= base_ + mem_.size()) return false;
+    d.set_dmi_ptr(mem_.data());
+    d.set_start_address(base_);
+    d.set_end_address(base_ + mem_.size() - 1);
+    d.allow_read_write();
+    d.set_read_latency(sc_core::SC_ZERO_TIME);
+    d.set_write_latency(sc_core::SC_ZERO_TIME);
+    return true;
+  }
+
+  uint64_t base_;
+  std::vector<uint8_t> mem_;
+  std::function<void(uint32_t)> msi_;
+  uint64_t msi_writes_ = 0;
+};
+
+}  // namespace ssdtlm

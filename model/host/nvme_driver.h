@@ -1,0 +1,127 @@
+// The host's NVMe driver, as Linux's nvme driver works a controller, through the register interface alone:
+// MMIO to BAR0 (a TLM initiator socket) and host memory it shares with the device (HostMemory). init() brings
+// the controller up from reset (disable, wait for CSTS.RDY = 0, admin queue in AQA/ASQ/ACQ, enable, wait for
+// RDY, Identify, Set Features Number of Queues, arbitration, interrupt coalescing, then one completion and one
+// submission queue per host core, blk-mq style). submit() writes a submission entry into the queue's memory
+// and rings its tail doorbell; completions arrive by MSI-X (or polling), are reaped by their phase tag and
+// acknowledged with the head doorbell. Host CPU time per submission, interrupt and completion is charged.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "controller/nvme/nvme_spec.h"
+#include "host/host_memory.h"
+
+namespace ssdtlm {
+
+struct DriverParams {
+  uint32_t io_queues = 1;          // queue pairs (one per host core)
+  uint32_t queue_entries = 64;     // entries per I/O queue (at most CAP.MQES + 1)
+  uint32_t admin_entries = 32;
+  uint64_t submit_cpu_ps = 0;      // host CPU time to build an entry and ring the doorbell
+  uint64_t interrupt_cpu_ps = 0;   // interrupt entry to the handler reaping its queue
+  uint64_t completion_cpu_ps = 0;  // per completion entry reaped
+  bool polling = false;            // no interrupts: the queue is polled every poll_ps
+  uint64_t poll_ps = 1000000;
+  uint32_t coalesce_threshold = 0; // Interrupt Coalescing's aggregation threshold (0 = no coalescing)
+  uint32_t coalesce_time_100us = 0;  // its aggregation time, in 100 us units
+  bool wrr = false;                // weighted round robin with urgent class (CC.AMS = 001b)
+  uint8_t hpw = 0, mpw = 0, lpw = 0;  // its weights, 0's based
+  std::vector<uint8_t> queue_prio;    // per I/O queue: 0 urgent, 1 high, 2 medium (default), 3 low
+};
+
+struct Completion {
+  uint16_t status = 0;  // status code type and code (nvme::Status), without DNR
+  uint32_t result = 0;  // DW0
+  uint32_t hint = 0;    // DW1: the model's account of a read (controller/nvme/nvme_io.cpp), not an NVMe field
+  uint64_t done_ps = 0; // when the host CPU has it (after interrupt and completion costs)
+};
+
+class NvmeDriver : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<NvmeDriver> bar;
+
+  NvmeDriver(sc_core::sc_module_name name, HostMemory& mem, const DriverParams& p);
+  // Host memory the driver needs for `p` with transfers up to `max_transfer` bytes.
+  static uint64_t memory_bytes(const DriverParams& p, uint64_t max_transfer);
+  // From an SC_THREAD: brings the controller up; false with `error` set when it fails (CSTS.CFS, a timeout, an
+  // admin command's status).
+  bool init(std::string* error);
+  // Disables the controller after a normal shutdown (CC.SHN, wait for CSTS.SHST complete). From an SC_THREAD.
+  bool shutdown(std::string* error);
+
+  struct Io {
+    uint8_t opcode = nvme::kRead;
+    uint64_t slba = 0;
+    uint32_t nlb = 1;             // LBAs (not 0's based)
+    uint16_t queue = 0;           // I/O queue, 0-based
+    uint8_t dtype = 0;            // directive type: 1 streams, 2 FDP
+    uint16_t dspec = 0;
+    bool fua = false;
+    uint32_t ranges = 0;          // Dataset Management: its one range (nlb LBAs at slba) is written to memory
+    uint32_t zsa = 0;             // Zone Management Send action
+    uint32_t hint_pc = 0, hint_proc = 0, hint_slot_run = 0, hint_next = ~0u;  // simulator hints (endpoint)
+  };
+  // Submits now (plus the submission's CPU time); false when the queue is full. `done` runs at completion.
+  bool submit(const Io& io, std::function<void(const Completion&)> done);
+  // A raw entry on I/O queue `queue` or on the admin queue (kAdminQueue) without waiting (tests: malformed
+  // commands, asynchronous event requests); the driver sets the command id.
+  static constexpr uint16_t kAdminQueue = 0xFFFF;
+  bool submit_raw(uint16_t queue, nvme::Sqe e, std::function<void(const Completion&)> done);
+  // From an SC_THREAD: an admin command, waited for.
+  Completion admin(nvme::Sqe e);
+  // MMIO, from an SC_THREAD (reads wait for their completion).
+  uint32_t read32(uint32_t off);
+  uint64_t read64(uint32_t off);
+  void write32(uint32_t off, uint32_t v);
+
+  uint32_t lba_bytes() const { return lba_bytes_; }
+  uint64_t ns_lbas() const { return ns_lbas_; }
+  uint32_t max_transfer_bytes() const { return max_bytes_; }
+  uint64_t interrupts() const { return interrupts_; }
+  uint32_t in_flight(uint16_t queue) const { return q_[queue + 1].used; }
+  // Host memory the driver gives data buffers from: a region per command slot is not needed (the model
+  // moves no data values), so every command's PRPs point into one shared buffer of the largest transfer.
+  uint64_t data_buffer() const { return data_; }
+
+ private:
+  struct Queue {
+    uint64_t sq = 0, cq = 0, ranges = 0;  // SQ, CQ and a DSM range (16 B) per command id
+    uint32_t entries = 0, tail = 0, head = 0, used = 0;
+    bool phase = true;
+    std::vector<std::function<void(const Completion&)>> done;  // by command id
+    std::vector<uint16_t> free_cids;
+    bool reap_pending = false;
+  };
+  uint64_t alloc(uint64_t bytes, uint64_t align = 4096);
+  void mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps);
+  bool post(uint16_t qi, nvme::Sqe e, std::function<void(const Completion&)> done);
+  void set_prps(nvme::Sqe& e, uint64_t bytes);
+  void on_msi(uint32_t vector);
+  void reap_due();   // SC_METHOD: reaps the queues whose interrupt handler is due
+  void poll();       // SC_METHOD (polling mode)
+  void reap(uint16_t qi, uint64_t t);
+  uint32_t doorbell(uint16_t qi, bool cq) const { return nvme::kDoorbells + (2u * qi + (cq ? 1 : 0)) * stride_; }
+  bool wait_ready(bool ready, std::string* error);
+
+  HostMemory& mem_;
+  DriverParams p_;
+  uint64_t next_ = 0;  // next free host memory
+  uint64_t data_ = 0;
+  uint64_t list_ = 0;  // the PRP list of the shared data buffer (every command's list is the same)
+  uint32_t stride_ = 4, lba_bytes_ = 512, max_bytes_ = 131072;
+  uint64_t ns_lbas_ = 0, timeout_ps_ = 0;
+  std::vector<Queue> q_;  // 0 = admin
+  std::vector<uint16_t> due_queues_;
+  std::vector<uint64_t> due_at_;
+  sc_core::sc_event reap_ev_, admin_ev_, poll_ev_;
+  uint64_t interrupts_ = 0;
+};
+
+}  // namespace ssdtlm

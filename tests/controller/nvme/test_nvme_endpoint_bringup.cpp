@@ -1,0 +1,185 @@
+// The NVMe endpoint brought up by the driver through the register protocol alone, and the statuses the
+// specification gives malformed commands, invalid queue ids, doorbell values and PRP offsets
+// (NVMe Base 1.4 §3.1, §4.3, §5, §7.6; status codes in Figures 128-130).
+#include "endpoint_harness.h"
+
+using namespace ssdtlm;
+using namespace ssdtlm::nvme;
+using ssdtlm::test::EndpointBench;
+using ssdtlm::test::run_bench;
+
+namespace {
+EndpointParams small_ep() {
+  EndpointParams p;
+  p.io_queues = 4;
+  p.mqes = 255;
+  p.ns_bytes = 1ull << 30;
+  return p;
+}
+DriverParams two_queues() {
+  DriverParams d;
+  d.io_queues = 2;
+  d.queue_entries = 16;
+  return d;
+}
+Sqe cmd(uint8_t opcode, uint32_t nsid, uint32_t cdw10 = 0, uint32_t cdw11 = 0) {
+  Sqe e;
+  e.dw[0] = opcode, e.dw[1] = nsid, e.dw[10] = cdw10, e.dw[11] = cdw11;
+  return e;
+}
+}  // namespace
+
+TEST_CASE("nvme endpoint: the driver brings the controller up, does I/O and shuts it down through registers") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    CHECK((b.ep.csts() & kCstsRdy) == 0);
+    b.up();
+    CHECK((b.ep.csts() & kCstsRdy) != 0);
+    CHECK(b.drv.read32(kVs) == kVersion14);
+    CHECK(b.drv.lba_bytes() == 512);
+    CHECK(b.drv.ns_lbas() == (1ull << 30) / 512);
+    CHECK(b.drv.max_transfer_bytes() == 128 * 1024);
+    // A read and a write through queue 1: the FTL sees them as commands of the model.
+    sc_core::sc_event ev;
+    int done = 0;
+    NvmeDriver::Io r;
+    r.opcode = kRead, r.slba = 16, r.nlb = 8, r.queue = 1;
+    REQUIRE(b.drv.submit(r, [&](const Completion& c) { CHECK(c.status == 0); ++done, ev.notify(); }));
+    NvmeDriver::Io w = r;
+    w.opcode = kWrite, w.slba = 24, w.nlb = 1;
+    REQUIRE(b.drv.submit(w, [&](const Completion& c) { CHECK(c.status == 0); ++done, ev.notify(); }));
+    while (done < 2) sc_core::wait(ev);
+    REQUIRE(b.ftl.seen.size() == 2);
+    CHECK(b.ftl.seen[0].op == IoOp::Read);
+    CHECK(b.ftl.seen[0].lpn == 2);
+    CHECK(b.ftl.seen[0].units == 1);
+    CHECK(b.ftl.seen[0].bytes == 4096);
+    CHECK(b.ftl.seen[0].qid == 1);
+    CHECK(b.ftl.seen[1].op == IoOp::Write);
+    CHECK(b.ftl.seen[1].bytes == 512);
+    CHECK(b.ftl.seen[1].partial == 2);  // ends inside its 4 KiB unit
+    CHECK(b.drv.interrupts() >= 2);
+    // Normal shutdown: CC.SHN, CSTS.SHST reaches "complete" (shutdown() waits for it), then CC.EN = 0 resets.
+    std::string err;
+    CHECK(b.drv.shutdown(&err));
+    INFO(err);
+    CHECK((b.ep.csts() & kCstsRdy) == 0);
+    CHECK(((b.ep.csts() >> 2) & 3) == kShstNormal);  // the reset clears it
+  });
+}
+
+TEST_CASE("nvme endpoint: an enable with an invalid admin queue sets Controller Fatal Status") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    b.drv.write32(kAqa, 0);  // one-entry admin queues
+    b.drv.write32(kAsq, 0x200000), b.drv.write32(kAcq, 0x201000);
+    b.drv.write32(kCc, kCcEn);
+    sc_core::wait(ps_time(5000000000ull));
+    CHECK((b.drv.read32(kCsts) & kCstsCfs) != 0);
+    CHECK((b.drv.read32(kCsts) & kCstsRdy) == 0);
+    b.drv.write32(kCc, 0);  // a reset clears it
+    sc_core::wait(ps_time(5000000000ull));
+    CHECK((b.drv.read32(kCsts) & kCstsCfs) == 0);
+    b.up();  // and a proper bring-up works afterwards
+  });
+}
+
+TEST_CASE("nvme endpoint: admin commands get the specification's statuses") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    b.up();
+    auto status = [&](Sqe e, uint64_t prp1 = 0x300000) {
+      e.set_prp(prp1, 0);
+      return b.drv.admin(e).status;
+    };
+    CHECK(status(cmd(0x7F, 0)) == kInvalidOpcode);
+    // Queue 2 goes (its SQ first: a CQ an SQ still uses cannot be deleted), then comes back wrong in every way.
+    CHECK(status(cmd(kDeleteCq, 0, 2)) == kInvalidQueueDeletion);
+    CHECK(status(cmd(kDeleteSq, 0, 2)) == kSuccess);
+    CHECK(status(cmd(kDeleteSq, 0, 2)) == kInvalidQueueId);
+    CHECK(status(cmd(kDeleteCq, 0, 2)) == kSuccess);
+    CHECK(status(cmd(kDeleteCq, 0, 0)) == kInvalidQueueId);
+    // Create I/O CQ: queue id 0, beyond the granted Number of Queues (2), existing; size; vector; base; contiguity.
+    CHECK(status(cmd(kCreateCq, 0, 0 | 15u << 16, 1)) == kInvalidQueueId);
+    CHECK(status(cmd(kCreateCq, 0, 3 | 15u << 16, 1)) == kInvalidQueueId);
+    CHECK(status(cmd(kCreateCq, 0, 1 | 15u << 16, 1)) == kInvalidQueueId);
+    CHECK(status(cmd(kCreateCq, 0, 2 | 4095u << 16, 1)) == kInvalidQueueSize);  // MQES is 255
+    CHECK(status(cmd(kCreateCq, 0, 2 | 0u << 16, 1)) == kInvalidQueueSize);     // one entry
+    CHECK(status(cmd(kCreateCq, 0, 2 | 15u << 16, 1 | 99u << 16)) == kInvalidInterruptVector);
+    CHECK(status(cmd(kCreateCq, 0, 2 | 15u << 16, 1), 0x300100) == kPrpOffsetInvalid);
+    CHECK(status(cmd(kCreateCq, 0, 2 | 15u << 16, 0)) == kInvalidField);
+    // Create I/O SQ on a completion queue that does not exist.
+    CHECK(status(cmd(kCreateSq, 0, 2 | 15u << 16, 1 | 2u << 16)) == kCqInvalid);
+    CHECK(status(cmd(kCreateCq, 0, 2 | 15u << 16, 1 | 2u << 16)) == kSuccess);
+    CHECK(status(cmd(kCreateSq, 0, 2 | 15u << 16, 1 | 2u << 16), 0x301000) == kSuccess);
+    // Identify of a namespace that does not exist; a log page that does not exist; an unknown feature.
+    CHECK(status(cmd(kIdentify, 2, kCnsNamespace)) == kInvalidNamespace);
+    CHECK(status(cmd(kGetLogPage, 0, 0x70 | 127u << 16)) == kInvalidLogPage);
+    CHECK(status(cmd(kGetFeatures, 0, 0x55)) == kInvalidField);
+    CHECK(status(cmd(kSetFeatures, 0, kFeatVwc, 1)) == kInvalidField);  // no volatile write cache
+    // SMART log: data units written count the write below (1 unit = 1000 x 512 B, rounded up).
+    CHECK(status(cmd(kGetLogPage, 0, kLogSmart | 127u << 16)) == kSuccess);
+  });
+}
+
+TEST_CASE("nvme endpoint: I/O commands get the specification's statuses") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    b.up();
+    const uint64_t buf = b.drv.data_buffer();
+    Sqe e = cmd(kRead, 1, 0, 0);
+    e.dw[12] = 7;  // 8 LBAs
+    e.set_prp(buf, 0);
+    CHECK(b.raw(0, e).status == kSuccess);
+    Sqe bad = e;
+    bad.dw[0] = 0x7E;
+    CHECK(b.raw(0, bad).status == kInvalidOpcode);
+    bad = e;
+    bad.dw[1] = 2;
+    CHECK(b.raw(0, bad).status == kInvalidNamespace);
+    bad = e;
+    bad.dw[10] = uint32_t((1ull << 30) / 512 - 4);  // runs past the end
+    CHECK(b.raw(0, bad).status == kLbaOutOfRange);
+    bad = e;
+    bad.set_prp(buf + 2, 0);  // PRP1 not dword aligned
+    CHECK(b.raw(0, bad).status == kPrpOffsetInvalid);
+    bad = e;
+    bad.dw[12] = 15;  // 8 KiB: PRP2 is the second page and must have offset 0
+    bad.set_prp(buf, buf + 4096 + 512);
+    CHECK(b.raw(0, bad).status == kPrpOffsetInvalid);
+    bad = e;
+    bad.dw[12] = 511;  // 256 KiB > MDTS (128 KiB)
+    CHECK(b.raw(0, bad).status == kInvalidField);
+    bad = e;
+    bad.dw[0] |= 1u << 14;  // SGLs: not supported
+    CHECK(b.raw(0, bad).status == kInvalidField);
+    CHECK(b.ftl.seen.size() == 1);  // none of the malformed ones reached the FTL
+  });
+}
+
+TEST_CASE("nvme endpoint: invalid doorbell registers and values are reported as asynchronous events") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    b.up();
+    std::vector<Completion> events;
+    sc_core::sc_event ev;
+    // Two Asynchronous Event Requests outstanding, posted directly on the admin queue.
+    for (int i = 0; i < 2; ++i) {
+      Sqe aer = cmd(kAsyncEvent, 0);
+      b.drv.submit_raw(NvmeDriver::kAdminQueue, aer, [&](const Completion& c) { events.push_back(c), ev.notify(); });
+    }
+    sc_core::wait(ps_time(10000000));
+    CHECK(events.empty());
+    b.drv.write32(kDoorbells + 2 * 4 * 3, 1);  // SQ 3 tail: the queue does not exist
+    b.drv.write32(kDoorbells + 2 * 4 * 1, 16);  // SQ 1 tail = 16: beyond its 16 entries
+    while (events.size() < 2) sc_core::wait(ev);
+    CHECK(events[0].status == kSuccess);
+    CHECK((events[0].result & 7) == 0);             // error status
+    CHECK(((events[0].result >> 8) & 0xFF) == 0);   // write to invalid doorbell register
+    CHECK(((events[0].result >> 16) & 0xFF) == kLogError);
+    CHECK(((events[1].result >> 8) & 0xFF) == 1);   // invalid doorbell write value
+    CHECK(b.ep.counters().doorbell_errors == 2);
+    // The controller goes on: I/O still completes.
+    NvmeDriver::Io r;
+    r.nlb = 8;
+    bool ok = false;
+    REQUIRE(b.drv.submit(r, [&](const Completion& c) { ok = c.status == 0, ev.notify(); }));
+    sc_core::wait(ev);
+    CHECK(ok);
+  });
+}
