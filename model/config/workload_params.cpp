@@ -223,6 +223,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.capture.max_io_bytes = c.u("workload.capture_max_io_bytes");
   w.capture.clean_cache = c.s("workload.capture_page_cache") == "unbounded";
   w.capture.discard = c.b("workload.capture_discard");
+  w.capture.age_fraction = c.d("workload.capture_age_fraction");
+  w.capture.age_file_bytes = c.u("workload.app.age_file_bytes");
   w.capture.checkpoint_commits = w.fs.checkpoint_commits;
   w.precondition_drive_writes = c.d("precondition.drive_writes");
   w.placement = read_placement_params(c);

@@ -70,7 +70,7 @@ int run(const std::string& cmd) { return std::system(cmd.c_str()); }
 
 }  // namespace
 
-TEST_CASE("sqlite3 captured: writes, bytes and program contexts match strace; the replay keeps every byte and repeats",
+TEST_CASE("sqlite3 captured: writes, bytes and program contexts match strace, the replay keeps every byte and repeats",
           "[platform][capture]") {
   const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/";
   REQUIRE(run("command -v sqlite3 >/dev/null && command -v strace >/dev/null") == 0);  // scripts/setup.sh installs both

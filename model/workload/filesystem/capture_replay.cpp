@@ -51,6 +51,20 @@ void CaptureWorkload::find_existing_files(const std::string& path) {
     ++c_.layout_files;
     c_.layout_bytes += file.size;
   }
+  // Aged files: long-lived, never touched by the program (seed 002's "90 % filled with user files").
+  const uint64_t aged_target = uint64_t(p_.age_fraction * double(fs_.free_units()));
+  const uint64_t per_file = std::max<uint64_t>(1, p_.age_file_bytes / kUnitBytes);
+  for (uint64_t aged = 0; aged < aged_target;) {
+    const uint64_t units = std::min(per_file, aged_target - aged);
+    File& file = files_[new_file("\n aged " + std::to_string(c_.layout_files))];
+    file.size = units * kUnitBytes;
+    allocate(file, units);
+    std::fill(file.page.begin(), file.page.end(), kOnDrive);
+    layout_files_.push_back(uint32_t(&file - files_.data()));
+    ++c_.layout_files;
+    c_.layout_bytes += file.size;
+    aged += units;
+  }
   txn_.clear();  // the layout's allocation is not the program's
 }
 

@@ -5,7 +5,9 @@
 //  * Files: every path the capture names is a file of the FileLayer (workload/apps/file_layer.h) over the space
 //    Ext4Layout leaves to data (its metadata, journal and group structures are reserved), allocated next-fit
 //    (ext4's goal allocator) at writeback (delayed allocation) or at a direct write or fallocate. Files that
-//    existed before the capture (opened with a size and not created by it) are the precondition's layout.
+//    existed before the capture (opened with a size and not created by it) are the precondition's layout, after
+//    age_fraction of the data space in long-lived files of age_file_bytes that the program never touches (an aged
+//    file system, as seed 002 filled its drive before its benchmarks; 0 = none).
 //  * Page cache (page_cache.h): buffered writes dirty pages; they reach the drive when the flusher runs (every
 //    writeback_ns of capture time it writes the inodes dirty for longer than dirty_expire_ns, oldest first, and
 //    above background_bytes the oldest ones), at fsync/fdatasync (the file's pages), sync_file_range(WRITE) (the
@@ -51,6 +53,8 @@ struct CaptureParams {
   uint64_t max_io_bytes = 512 << 10;          // workload.capture_max_io_bytes (the block layer's max_sectors_kb)
   bool clean_cache = true;                    // workload.capture_page_cache: unbounded (true) or dirty_only
   bool discard = true;                        // workload.capture_discard
+  double age_fraction = 0;                    // workload.capture_age_fraction: share of the data space in aged files
+  uint64_t age_file_bytes = 1 << 20;          //   of this size (workload.app.age_file_bytes)
   uint32_t checkpoint_commits = 6;            // workload.fs_checkpoint_commits
 };
 

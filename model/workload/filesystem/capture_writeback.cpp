@@ -102,8 +102,9 @@ void CaptureWorkload::read(File& f, uint32_t flags, uint64_t off, uint64_t bytes
     const uint8_t s = p < f.page.size() ? f.page[p] : 0;
     const bool hit = !direct && (cache_.is_dirty(fi, p) || (s & kCached));
     const bool on_drive = (s & kOnDrive) && !hit;
-    if (hit) c_.cache_read_bytes += kUnitBytes;
-    else if (!on_drive && !cache_.is_dirty(fi, p)) c_.unwritten_read_bytes += kUnitBytes;
+    const uint64_t in_page = std::min((p + 1) * kUnitBytes, off + bytes) - std::max(p * kUnitBytes, off);
+    if (hit) c_.cache_read_bytes += in_page;
+    else if (!on_drive && !cache_.is_dirty(fi, p)) c_.unwritten_read_bytes += in_page;
     if (on_drive && run_len && run + run_len == p) {
       ++run_len;
       continue;

@@ -91,7 +91,7 @@ TEST_CASE("capture replay: the flusher writes a dirty inode once it is older tha
   CHECK(c.data_read_bytes == 4096);  // dirty_only: the read goes to the drive
 }
 
-TEST_CASE("capture replay: O_DIRECT writes go straight to the drive; O_DSYNC writes are written through",
+TEST_CASE("capture replay: O_DIRECT writes go straight to the drive, O_DSYNC writes are written through",
           "[workload][filesystem][capture]") {
   CaptureCounters c;
   const auto rs = replay({cap(K::Open, 0, 3, 0, 0, 0, kCreateWrite | capture::kOpenDirect, "/r/d"),
@@ -109,7 +109,7 @@ TEST_CASE("capture replay: O_DIRECT writes go straight to the drive; O_DSYNC wri
   CHECK(c.commits >= 1);  // the O_DSYNC write grew the file: its size is committed
 }
 
-TEST_CASE("capture replay: unlink trims the file's extents with discard, not without; rename over a file deletes it",
+TEST_CASE("capture replay: unlink trims the file's extents with discard, not without, and rename over a file deletes it",
           "[workload][filesystem][capture]") {
   const std::vector<CapRec> recs = {cap(K::Open, 0, 3, 0, 0, 0, kCreateWrite, "/r/a"), cap(K::Write, 1, 3, 0, 40960, 1),
                                     cap(K::Fsync, 2, 3), cap(K::Close, 3, 3),
@@ -155,6 +155,12 @@ TEST_CASE("capture replay: files that existed before the capture are the precond
   CHECK(bytes_of(rs, IoOp::Read) == 3 * 4096);
   REQUIRE(!rs.empty());
   CHECK(rs[0].offset == layout[0].offset);
+  CaptureParams aged;
+  aged.age_fraction = 0.5;
+  aged.age_file_bytes = 1 << 20;
+  const auto with_aged = replay(recs, aged, &c, true);
+  CHECK(c.layout_files > 100);  // half of the ~1 GiB data space in 1 MiB files, then the file of the capture
+  CHECK(bytes_of(with_aged, IoOp::Write) == c.layout_bytes - 10000 + 3 * 4096);  // whole pages of the old file
 }
 
 TEST_CASE("capture reader: refuses what is not a capture, another version, a cut record", "[workload][trace][capture]") {
