@@ -7,9 +7,11 @@ For every application with a capture DIR/<app>.cap (scripts/apps/capture_<app>.s
 ssdtlm-pm963_streams (seed 002's drive, scaled to 2 GiB: geometry.channels=1, dies_per_channel=2) four times,
 streams.assign = single (Baseline), manual (the write-life hints), autostream, pcstream:
   real program: workload.pattern=trace, workload.trace_format=capture, the capture; the file system aged with
-                workload.capture_age_fraction=F (default 0.8) of long-lived files before the capture;
+                workload.capture_age_fraction=F (default 0.8) of long-lived files before the capture, no discard
+                (workload.capture_discard=false, as the platform's workload.app.trim=false);
   app model:    workload.pattern=app, workload.app = lsm / sqlite / gcc (the model of that program), the platform's
-                seed-002 state (aged by churn to 90 %, warm-up).
+                seed-002 state (aged by churn, warm-up, no TRIM) with workload.app.age_fraction=F (the 2 GiB drive
+                cannot hold the lsm model at the seed's 90 %).
 Then computes each claim's relative WAF change for both and a verdict by one rule (below), prints the table
 (claim | paper | app model | real program | verdict | closer to the paper) and, with --doc, replaces the table
 between the markers <!-- real_apps table --> and <!-- /real_apps table --> of FILE.
@@ -55,7 +57,8 @@ def measure(args, app, model):
         real = run(args.bin_dir, args.out / f"{app}_real_{pol}",
                    DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
                             f"workload.trace_path={(args.captures / (app + '.cap')).resolve()}",
-                            f"workload.capture_age_fraction={args.age}"])
+                            f"workload.capture_age_fraction={args.age}",
+                            "workload.capture_discard=false"])
         if real["integrity"]["errors"]:
             sys.exit(f"{app} {pol}: integrity errors in the replay")
         waf["real"][pol] = real["waf"]["total"]
@@ -63,7 +66,8 @@ def measure(args, app, model):
             extra = {"distinct_pcs": real["capture"]["distinct_pcs"],
                      "distinct_pcs_issued": real["capture"]["distinct_pcs_issued"],
                      "host_bytes": real["host"]["bytes_written"]}
-        m = run(args.bin_dir, args.out / f"{app}_model_{pol}", DRIVE + [f"streams.assign={pol}", f"workload.app={model}"])
+        m = run(args.bin_dir, args.out / f"{app}_model_{pol}", DRIVE + [f"streams.assign={pol}", f"workload.app={model}",
+                                                                               f"workload.app.age_fraction={args.age}"])
         waf["model"][pol] = m["waf"]["total"]
     return waf, extra
 
