@@ -45,6 +45,7 @@ cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard
 over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md);
 mixed-70r30w-4k-pctrand50 makes half its random offsets sequential (fio's percentage_random) and flow-1r-3w-4k runs
 a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/fio.md);
+capture-8pc-pcstream replays a generated ssdtlm-capture file (capture_file) through the file system (docs/real_apps.md);
 app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
 lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
 streams. --only REGEX runs only the
@@ -164,6 +165,14 @@ PCS8 = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=csv",
         "--set", "streams.count=8"]
 WORKLOADS["trace-8pc-streams8-single"] = PCS8 + ["--set", "streams.assign=single"]
 WORKLOADS["trace-8pc-streams8-pcstream"] = PCS8 + ["--set", "streams.assign=pcstream"]
+# A capture replayed through the file system (issue 41, docs/real_apps.md): capture_file's generated ssdtlm-capture
+# file, 8 files, random 4 KiB pwrite/pread, an fsync every 64 writes, 8 program contexts; dirty_only page cache so
+# every read of written data reaches the drive; PCStream.
+CAP_TRACE = "@CAP_TRACE@"
+WORKLOADS["capture-8pc-pcstream"] = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=capture",
+                                     "--set", "workload.trace_path=" + CAP_TRACE, "--set", "precondition.drive_writes=0",
+                                     "--set", "workload.capture_page_cache=dirty_only", "--set", "streams.count=8",
+                                     "--set", "streams.assign=pcstream"]
 
 # Application models (docs/apps.md): the drive aged to 90% by the precondition, then the RocksDB-like store
 # and the kernel builds (which end after their 30 builds, about 0.66 M requests), single stream.
@@ -218,6 +227,37 @@ def pc_trace(path, ios):
             p = rng.randrange(8)
             first, size = regions[p]
             f.write("%d,W,%d,4096,0,%d\n" % (i, (first + rng.randrange(size)) * 4096, 101 + p))
+
+
+def capture_file(path, ios):
+    """An ssdtlm-capture file (model/workload/trace/capture_format.h, version 1) of `ios` data calls of one process:
+    8 files of 64 MiB opened at the start, each call a 4 KiB pwrite (PC of its file, 8 in all) or pread at a random
+    page of a random file, half each, an fsync of the file after every 64 writes; 10 us apart."""
+    import gzip
+    import random
+    import struct
+    rng = random.Random(1)
+    rec = struct.Struct("<BBHIIiQQQQQII")
+    t, out = 10 ** 9, []
+
+    def put(kind, fd=-1, off=0, n=0, pc=0, flags=0, path=b"", aux=0):
+        out.append(rec.pack(kind, 0, len(path), 100, 100, fd, t, off, n, 0, pc, flags, aux) + path)
+    put(1, path=b"/bench/prog")
+    for f in range(8):
+        put(3, fd=3 + f, flags=0o102, path=b"/bench/file%d" % f)
+    writes = 0
+    for _ in range(ios):
+        t += 10000
+        f, page = rng.randrange(8), rng.randrange(16384)
+        if rng.random() < 0.5:
+            put(6, fd=3 + f, off=page * 4096, n=4096, pc=0x5EED0000 + f)
+            writes += 1
+            if writes % 64 == 0:
+                put(7, fd=3 + f)
+        else:
+            put(5, fd=3 + f, off=page * 4096, n=4096)
+    with gzip.open(path, "wb") as g:
+        g.write(b"SSDTCAP\0" + struct.pack("<II", 1, 16) + b"".join(out))
 
 
 CPU = "bench_process_cpu_s"  # added to each summary by run_once
@@ -404,6 +444,11 @@ def main():
                 trace = os.path.join(tmp.name, "pc_trace.csv")
                 pc_trace(trace, a.ios)
             args = [x.replace(PC_TRACE, trace) for x in args]
+        if any(CAP_TRACE in x for x in args):
+            cap = os.path.join(tmp.name, "bench.cap")
+            if not os.path.exists(cap):
+                capture_file(cap, a.ios)
+            args = [x.replace(CAP_TRACE, cap) for x in args]
         if a.compare:
             print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what ssdtlm needs on Debian (root: apt-get; otherwise through sudo when present), then the project's
 # Python virtual environment .venv/ from requirements.txt (every version pinned).
-# Build: cmake, g++, pkg-config, SystemC 2.3 (libsystemc-dev), Catch2 v2 (catch2), nlohmann-json.
+# Build: cmake, g++, pkg-config, SystemC 2.3 (libsystemc-dev), Catch2 v2 (catch2), nlohmann-json, zlib (zlib1g-dev:
+# the capture format). The capture test: sqlite3 (the program captured) and strace (its independent count).
 # Waveforms: GTKWave (gtkwave: the viewer, and vcd2fst for --fst) and Xvfb (xvfb, xauth), with which the tests open
 # the generated layouts in GTKWave itself.
 # Scripts and Python tests: .venv/bin/python with dask[distributed], pandas, matplotlib, pytest, made with Debian's
@@ -9,7 +10,8 @@
 # only for missing packages, pip only when requirements.txt changed since .venv/ was filled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake g++ make pkg-config libsystemc-dev catch2 nlohmann-json3-dev python3 python3-venv gtkwave xvfb xauth)
+packages=(cmake g++ make pkg-config libsystemc-dev catch2 nlohmann-json3-dev zlib1g-dev python3 python3-venv gtkwave xvfb xauth
+          sqlite3 strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -220,6 +220,16 @@ WorkloadParams read_workload_params(const Config& c) {
   w.filesystem = c.s("workload.filesystem");
   w.fs.commit_ios = c.u("workload.fs_commit_ios");
   w.fs.checkpoint_commits = uint32_t(c.u("workload.fs_checkpoint_commits"));
+  w.capture.dirty_expire_ns = uint64_t(c.d("workload.capture_dirty_expire_ms") * 1e6);
+  w.capture.writeback_ns = uint64_t(c.d("workload.capture_writeback_ms") * 1e6);
+  w.capture.commit_ns = uint64_t(c.d("workload.capture_commit_ms") * 1e6);
+  w.capture.background_bytes = c.u("workload.capture_dirty_background_bytes");
+  w.capture.max_io_bytes = c.u("workload.capture_max_io_bytes");
+  w.capture.clean_cache = c.s("workload.capture_page_cache") == "unbounded";
+  w.capture.discard = c.b("workload.capture_discard");
+  w.capture.age_fraction = c.d("workload.capture_age_fraction");
+  w.capture.age_file_bytes = c.u("workload.app.age_file_bytes");
+  w.capture.checkpoint_commits = w.fs.checkpoint_commits;
   w.precondition_drive_writes = c.d("precondition.drive_writes");
   w.placement = read_placement_params(c);
   w.zbd = read_zbd_params(c);

@@ -156,6 +156,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   s["host"]["read_paths"] = read_paths_json(h);
   s["map"] = map_summary(p);
   if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
+  if (auto cap = capture_summary(p); !cap.is_null()) s["capture"] = cap;
   if (auto app = app_summary(p); !app.is_null()) s["app"] = app;
   s["streams"] = stream_summary(p);
   if (p.ftl().page_ftl().streams().params().fdp) s["fdp"] = fdp_summary(p);

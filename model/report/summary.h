@@ -32,6 +32,8 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
 nlohmann::json dram_summary(const Dram& d, double span_ps);
 // The "filesystem" object (workload.filesystem=ext4), null when no job uses one (filesystem_summary.cpp).
 nlohmann::json filesystem_summary(Platform& p);
+// The "capture" object (workload.trace_format=capture), null without a capture replay (capture_summary.cpp).
+nlohmann::json capture_summary(Platform& p);
 // The "app" object (workload.pattern=app): the app's writes and, with workload.app.placement=zns, its zones,
 // resets and host-side zone GC per lifetime class (app_summary.cpp); null when no job runs an app.
 nlohmann::json app_summary(Platform& p);

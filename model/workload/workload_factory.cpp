@@ -43,6 +43,19 @@ std::unique_ptr<Workload> make_trace(const WorkloadParams& w, uint64_t logical_b
   }
 }
 
+// trace_format=capture: an ssdtlm-capture file replayed through the file system (workload/filesystem/capture_replay.h);
+// the precondition writes the files that existed before the capture.
+std::unique_ptr<Workload> make_capture(const WorkloadParams& w, uint64_t logical_bytes, bool for_precondition) {
+  try {
+    return std::make_unique<CaptureWorkload>(w.trace_path, logical_bytes, w.capture, for_precondition);
+  } catch (const TraceError& e) {
+    throw ConfigError(std::string("key 'workload.trace_path': ") + e.what());
+  } catch (const FileLayerFull& e) {
+    throw ConfigError("key 'workload.trace_path': " + w.trace_path + ": the files that existed before the capture do " +
+                      "not fit in the namespace (" + e.what() + ")");
+  }
+}
+
 // The writes of a trace, cycled endlessly (preconditioning with the trace's own write pattern). The trace is
 // read once; its writes are kept as (offset, bytes, stream id, program context).
 class RepeatWrites : public Workload {
@@ -196,6 +209,11 @@ std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logica
   std::unique_ptr<Workload> w;
   if (p.pattern == "app") {
     w = make_app_workload(p, logical_bytes, for_precondition);
+    if (!for_precondition) w->set_pacing(p.pacing);
+    return w;
+  }
+  if (p.pattern == "trace" && p.trace_format == "capture") {
+    w = make_capture(p, logical_bytes, for_precondition);
     if (!for_precondition) w->set_pacing(p.pacing);
     return w;
   }

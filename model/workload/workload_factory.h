@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workload/apps/app_model.h"
+#include "workload/filesystem/capture_replay.h"
 #include "workload/filesystem/ext4_workload.h"
 #include "host/io_request.h"
 #include "workload/placement/placement_workload.h"
@@ -46,6 +47,7 @@ struct WorkloadParams {
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing
+  CaptureParams capture;              // trace_format=capture: workload.capture_*, fs_checkpoint_commits
   // filesystem=ext4 (workload/filesystem/)
   std::string filesystem = "none";    // workload.filesystem
   FsParams fs;                        // workload.fs_commit_ios, fs_checkpoint_commits

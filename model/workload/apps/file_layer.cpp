@@ -39,6 +39,17 @@ bool ExtentAllocator::take_at(uint64_t at, uint64_t units) {
   return true;
 }
 
+bool ExtentAllocator::take_range(uint64_t at, uint64_t units) {
+  auto it = by_start_.upper_bound(at);
+  if (units == 0 || it == by_start_.begin()) return false;
+  --it;
+  const uint64_t s = it->first;
+  if (s + it->second < at + units) return false;
+  take_at(s, at + units - s);
+  if (at > s) release({s, at - s});
+  return true;
+}
+
 uint64_t ExtentAllocator::take(uint64_t units, std::vector<Extent>& out) {
   if (units == 0 || by_size_.empty()) return 0;
   if (fit_ != Fit::Best) {  // from the goal (the cursor, or a random one) if free, else the next free extent, wrapping
@@ -215,7 +226,8 @@ std::string FileLayer::check() const {
   };
   std::vector<Owned> all;
   for (auto& [s, n] : alloc_.by_start()) all.push_back({s, n, 0});
-  uint64_t owned = 0;
+  for (const Extent& e : reserved_) all.push_back({e.start, e.units, 0});
+  uint64_t owned = reserved_units_;
   for (FileId f = 1; f < files_.size(); ++f) {
     const File& x = files_[f];
     if (!x.live) continue;
@@ -229,7 +241,7 @@ std::string FileLayer::check() const {
     owned += sum;
   }
   if (owned + alloc_.free_units() != alloc_.total_units())
-    return "owned " + std::to_string(owned) + " + free " + std::to_string(alloc_.free_units()) + " units != space " +
+    return "owned (reserved included) " + std::to_string(owned) + " + free " + std::to_string(alloc_.free_units()) + " units != space " +
            std::to_string(alloc_.total_units());
   std::sort(all.begin(), all.end(), [](const Owned& a, const Owned& b) { return a.start < b.start; });
   for (size_t i = 0; i < all.size(); ++i) {

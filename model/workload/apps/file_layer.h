@@ -41,6 +41,8 @@ class ExtentAllocator {
   explicit ExtentAllocator(uint64_t total_units);
   // Takes `units` (> 0) from the free extent that starts at `at`, if there is one that long; else returns false.
   bool take_at(uint64_t at, uint64_t units);
+  // Takes [at, at + units) wherever it lies inside one free extent; else returns false.
+  bool take_range(uint64_t at, uint64_t units);
   // Best fit for `units`, or the largest extent when none is large enough: appends one extent of at most
   // `units` to out and returns its length (0 when nothing is free).
   uint64_t take(uint64_t units, std::vector<Extent>& out);
@@ -81,6 +83,13 @@ class FileLayer {
   explicit FileLayer(uint64_t total_units);
 
   FileId create();
+  // Takes [e.start, e.start + e.units) out of the free space for good (a file system's metadata); false if not free.
+  bool reserve(const Extent& e) {
+    if (!alloc_.take_range(e.start, e.units)) return false;
+    reserved_.push_back(e);
+    reserved_units_ += e.units;
+    return true;
+  }
   // Grows the file by `units`; the new extents (file order) are appended to *added if given.
   void append(FileId f, uint64_t units, std::vector<Extent>* added = nullptr);
   // The LBA extents of file units [offset, offset + units), in file order (appended to out). The range must
@@ -114,6 +123,8 @@ class FileLayer {
   std::vector<File> files_;  // index = id; 0 unused
   std::vector<FileId> unused_ids_;
   size_t live_ = 0;
+  std::vector<Extent> reserved_;
+  uint64_t reserved_units_ = 0;
   ExtentAllocator alloc_;
 };
 
