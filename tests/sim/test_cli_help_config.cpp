@@ -86,7 +86,7 @@ TEST_CASE("cli: ssdtlm-<platform> --help-config KEY prints that platform's defau
   CHECK_THAT(run_in("help_ptsd", "--help-config ftl.mapping", "ptsd_board").out, Contains("`\"ptsd_entry\"`"));
 }
 
-TEST_CASE("cli: --help-config PREFIX lists only the keys that start with it; no match exits 2", "[cli][config]") {
+TEST_CASE("cli: --help-config PREFIX lists only the keys that start with it, and no match exits 2", "[cli][config]") {
   const CliRun geometry = run_in("prefix", "--help-config geometry.");
   REQUIRE(geometry.code == 0);
   CHECK_THAT(geometry.out, Contains("`geometry.channels`"));

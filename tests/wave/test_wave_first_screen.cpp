@@ -64,7 +64,7 @@ std::vector<std::string> layout_of(const std::string& dir, const std::string& ex
 
 }  // namespace
 
-TEST_CASE("waveform layout: no power rows without power modelling; every die of channel 0 on the first screen",
+TEST_CASE("waveform layout: no power rows without power modelling, and every die of channel 0 on the first screen",
           "[wave][cli]") {
   const auto rows = layout_of("plain", "");
   INFO(rows.size() << " rows shown");
