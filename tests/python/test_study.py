@@ -57,12 +57,12 @@ def test_four_points_on_two_local_workers(first):
 
 
 def test_figure_written(first):
-    for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+    for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")):
         path = first["out"] / "figures" / ("iops" + ext)
         assert path.is_file() and path.stat().st_size > 1000
         assert path.read_bytes()[:5].startswith(magic)
     svg = (first["out"] / "figures" / "iops.svg").read_text()
-    assert "host.queue_depth" in svg and "host.iops (IOPS)" in svg  # labelled axes, with units
+    assert "queue depth" in svg and "throughput (IOPS)" in svg  # axes labelled in words, with units
 
 
 def test_runs_csv_and_command_line_reproduce_a_point(first, tmp_path):
