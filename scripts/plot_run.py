@@ -142,7 +142,7 @@ def plot_timeseries(out, summary, rows, title):
     fig.suptitle(title or default_title(out, summary), fontsize=10 if summary.get("groups") else None)
     fig.tight_layout()
     path = save(fig, out / "timeseries")
-    print("timeseries panels: " + "; ".join("%s (%s)" % (label, ", ".join(n for n, _ in series))
+    print("timeseries panels: " + "; ".join("%s (%s)" % (label.replace("\n", " "), ", ".join(n for n, _ in series))
                                             for label, series in panels))
     if summary.get("groups"):
         print("groups: " + "; ".join(group_label(g) for g in summary["groups"]))
