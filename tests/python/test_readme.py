@@ -131,3 +131,17 @@ def test_task_5_run_a_study_locally_and_on_a_cluster(clone):
     shutil.rmtree(clone / "out" / "cache")  # the cluster runs the points again
     run_task(clone, [c for c in commands if c not in local])
     assert (clone / "out/studies/op_qd_rf/results.csv").read_text() == first
+
+
+def test_example_trace_commands(clone):
+    """The commands of examples/traces/README.md (the README's trace example among them) replay both traces."""
+    text = (ROOT / "examples" / "traces" / "README.md").read_text(encoding="utf-8")
+    commands = [line.strip() for block in re.findall(r"```sh\n(.*?)```", text, re.S)
+                for line in block.splitlines() if line.strip()]
+    assert len(commands) == 2
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert commands[0] in readme  # the README names the first one, wrapped over lines
+    run_task(clone, commands)
+    for name, requests in (("tpcc", 6999), ("wsrch", 24783)):
+        summary = json.loads((clone / "out" / name / "summary.json").read_text())
+        assert summary["host"]["trace"]["requests"] == requests
