@@ -30,22 +30,22 @@ adds FEMU's two-level trigger (ftl.gc_min_invalid); the mixed-70r30w-4k-* rows t
 (-suspend: program/erase suspend, -read_first: read-first die scheduling, -susp-rf: both, -tlc: TLC page types,
 -dram-narrow: a 400 MB/s controller DRAM, -2plane: two-plane dies, -2plane-opp: opportunistic multi-plane);
 mixed-70r30w-4k-rber-worn turns the error model on (reliability.model=rber, 3000 P/E, 30 days, read reclaim at 3
-retry steps: docs/nand.md), seqwrite-128k-slc-dynamic and mixed-70r30w-4k-slc-dynamic run a TLC drive with a dynamic
+retry steps: docs/reference/nand.md), seqwrite-128k-slc-dynamic and mixed-70r30w-4k-slc-dynamic run a TLC drive with a dynamic
 SLC cache; randwrite-4k-steady-wl8 adds static wear levelling (ftl.wear_level_spread=8); randwrite-4k-checked is
 randwrite-4k-steady with the integrity checker on; mixed-70r30w-4k-checked runs it with the integrity checker on and
 -powerloss20 adds 20 power losses with their
-recoveries (docs/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
+recoveries (docs/reference/power_loss.md) in its first 2 simulated seconds; the trace-8pc-streams8-* rows replay a generated CSV
 trace of 8 program contexts with different data lifetimes (pc_trace) on a filled drive with 9 user streams, all to
 stream 0 (-single) or by PCStream (-pcstream); app-lsm and app-gcc run the application models
-(workload.pattern=app, docs/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
+(workload.pattern=app, docs/reference/apps.md) on the drive aged to 90% (app-tpcc: TPC-C's files on 75 %, no aging), app-*-streams8-single|pcstream the same with 9 user
 streams; randwrite-4k-steady-budget4w runs it under a 4 W power budget
 (-budget100w: a budget that never binds, the same simulated work: the cost of the gate)
-and seqwrite-128k-thermal with the thermal model and APST (docs/power.md; energy is counted in every row, so its
+and seqwrite-128k-thermal with the thermal model and APST (docs/reference/power.md; energy is counted in every row, so its
 cost shows with --vs against a build without it); app-gcc-aged-pcstream[-discard] gcc with PCStream on seed 002's aged and warmed-up drive (without / with TRIM); randwrite-4k-fdp8 is randwrite-4k-steady on FDP with 8 persistently isolated RUHs, the writes round robin
-over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/placement.md);
+over them, and seqwrite-128k-zns the drive zoned, fio's zonemode=zbd writing whole zones (docs/reference/placement.md);
 mixed-70r30w-4k-pctrand50 makes half its random offsets sequential (fio's percentage_random) and flow-1r-3w-4k runs
-a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/fio.md);
-capture-8pc-pcstream replays a generated ssdtlm-capture file (capture_file) through the file system (docs/real_apps.md);
+a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench/flow_jobs.json, docs/guides/fio.md);
+capture-8pc-pcstream replays a generated ssdtlm-capture file (capture_file) through the file system (docs/results/real_apps.md);
 app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
 lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
 streams. --only REGEX runs only the
@@ -109,7 +109,7 @@ for scheme in ("dftl", "ptsd_entry"):
     WORKLOADS["randread-4k-" + scheme] = WORKLOADS["randread-4k"] + ["--set", "ftl.mapping=" + scheme] + MAP_CACHE
 # GC moves through the map cache a GC page at a time (map.gc_update=page) instead of DFTL's per-victim batch update.
 WORKLOADS["randwrite-4k-dftl-gc-page"] = WORKLOADS["randwrite-4k-dftl"] + ["--set", "map.gc_update=page"]
-# Flash-side concurrency (docs/hardware.md), each on mixed-70r30w-4k: program/erase suspend, read_first die
+# Flash-side concurrency (docs/reference/hardware.md), each on mixed-70r30w-4k: program/erase suspend, read_first die
 # scheduling, both, and TLC page types.
 MIXED = WORKLOADS["mixed-70r30w-4k"]
 WORKLOADS["mixed-70r30w-4k-suspend"] = MIXED + ["--set", "flash.suspend=program_erase"]
@@ -119,9 +119,9 @@ WORKLOADS["mixed-70r30w-4k-tlc"] = MIXED + ["--set", "flash.cell=tlc", "--set", 
                                             "--set", "timing.page_prog_us=500,2000,5000"]
 # The integrity checker's cost (check.integrity, on by default outside bench.py) on the steady random write.
 WORKLOADS["randwrite-4k-checked"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "check.integrity=true"]
-# Power loss (docs/power_loss.md): needs the integrity checker, so its reference row has it on too.
+# Power loss (docs/reference/power_loss.md): needs the integrity checker, so its reference row has it on too.
 WORKLOADS["mixed-70r30w-4k-checked"] = MIXED + ["--set", "check.integrity=true"]
-# NAND behaviour beyond fixed times (docs/nand.md): the error model on a worn (3000 P/E), aged (30 days) drive with
+# NAND behaviour beyond fixed times (docs/reference/nand.md): the error model on a worn (3000 P/E), aged (30 days) drive with
 # read reclaim, and TLC with a dynamic SLC cache on sequential and mixed work.
 WORKLOADS["mixed-70r30w-4k-rber-worn"] = MIXED + ["--set", "reliability.model=rber", "--set",
                                                   "reliability.initial_pe_cycles=3000", "--set",
@@ -142,15 +142,15 @@ TWO_PLANES = ["--set", "geometry.planes_per_die=2", "--set", "geometry.blocks_pe
 WORKLOADS["mixed-70r30w-4k-2plane"] = MIXED + TWO_PLANES
 WORKLOADS["mixed-70r30w-4k-2plane-opp"] = MIXED + TWO_PLANES + ["--set", "flash.multiplane=opportunistic",
                                                                 "--set", "flash.plane_rule=any"]
-# FDP (docs/placement.md): 8 reclaim unit handles, the writes round robin over them, persistently isolated (a GC
+# FDP (docs/reference/placement.md): 8 reclaim unit handles, the writes round robin over them, persistently isolated (a GC
 # stream per RUH); the same workload as randwrite-4k-steady.
 WORKLOADS["randwrite-4k-fdp8"] = WORKLOADS["randwrite-4k-steady"] + [
     "--set", "fdp.enabled=true", "--set", "fdp.ruh_type=persistently_isolated", "--set", "workload.dataplacement=fdp"]
-# ZNS (docs/placement.md): the generic drive zoned (128 MiB zones over all dies), fio's zonemode=zbd with 128 KiB
+# ZNS (docs/reference/placement.md): the generic drive zoned (128 MiB zones over all dies), fio's zonemode=zbd with 128 KiB
 # sequential writes: every zone written whole, reset before it is written again.
 WORKLOADS["seqwrite-128k-zns"] = ["--set", "zns.enabled=true", "--set", "workload.zbd=true", "--set", "workload.pattern=sequential",
                                   "--set", "workload.block_bytes=131072", "--set", "host.queues=4", "--set", "host.queue_depth=8"]
-# Power (docs/power.md): energy is counted in every row; these add the budget (4 W: about 30 of the 64 dies
+# Power (docs/reference/power.md): energy is counted in every row; these add the budget (4 W: about 30 of the 64 dies
 # programming at once) and the thermal model with APST (throttling through the budget, per sampler interval).
 WORKLOADS["randwrite-4k-steady-budget4w"] = WORKLOADS["randwrite-4k-steady"] + ["--set", "power.budget_w=4"]
 # A budget that never binds (100 W): the same simulated work as randwrite-4k-steady, the cost of the gate alone.
@@ -165,7 +165,7 @@ PCS8 = ["--set", "workload.pattern=trace", "--set", "workload.trace_format=csv",
         "--set", "streams.count=8"]
 WORKLOADS["trace-8pc-streams8-single"] = PCS8 + ["--set", "streams.assign=single"]
 WORKLOADS["trace-8pc-streams8-pcstream"] = PCS8 + ["--set", "streams.assign=pcstream"]
-# A capture replayed through the file system (issue 41, docs/real_apps.md): capture_file's generated ssdtlm-capture
+# A capture replayed through the file system (issue 41, docs/results/real_apps.md): capture_file's generated ssdtlm-capture
 # file, 8 files, random 4 KiB pwrite/pread, an fsync every 64 writes, 8 program contexts; dirty_only page cache so
 # every read of written data reaches the drive; PCStream.
 CAP_TRACE = "@CAP_TRACE@"
@@ -174,7 +174,7 @@ WORKLOADS["capture-8pc-pcstream"] = ["--set", "workload.pattern=trace", "--set",
                                      "--set", "workload.capture_page_cache=dirty_only", "--set", "streams.count=8",
                                      "--set", "streams.assign=pcstream"]
 
-# Application models (docs/apps.md): the drive aged to 90% by the precondition, then the RocksDB-like store
+# Application models (docs/reference/apps.md): the drive aged to 90% by the precondition, then the RocksDB-like store
 # and the kernel builds (which end after their 30 builds, about 0.66 M requests), single stream.
 APP = ["--set", "workload.pattern=app", "--set", "precondition.fill=false", "--set", "precondition.drive_writes=1",
        "--set", "host.queues=8", "--set", "host.queue_depth=8"]
@@ -183,7 +183,7 @@ WORKLOADS["app-gcc"] = APP + ["--set", "workload.app=gcc"]
 # TPC-C on the InnoDB-like model (seed 000's TPC-C: its files fill 75 % of the drive, no aging).
 WORKLOADS["app-tpcc"] = APP + ["--set", "workload.app=tpcc", "--set", "workload.app.age_fraction=0",
                                "--set", "workload.app.tpcc_db_fraction=0.75"]
-# Placement-aware apps (docs/placement.md): the CacheLib-like flash cache on 90 % of the drive with its two engines
+# Placement-aware apps (docs/reference/placement.md): the CacheLib-like flash cache on 90 % of the drive with its two engines
 # in two FDP RUHs; the lsm on the drive zoned (ZenFS-like: a zone per lifetime class, resets, host zone GC), one
 # queue so that a zone's writes arrive in order.
 WORKLOADS["app-cache-fdp2"] = APP + ["--set", "workload.app=cache", "--set", "workload.app.age_fraction=0",
@@ -196,7 +196,7 @@ for _app in ("lsm", "gcc"):
     for _pol in ("single", "pcstream"):
         WORKLOADS["app-%s-streams8-%s" % (_app, _pol)] = APP + ["--set", "workload.app=" + _app, "--set", "streams.count=8",
                                                                 "--set", "streams.assign=" + _pol]
-# Seed 002's device state (docs/streams.md): aging by churn and 2 drive writes of warm-up in the fast-forward, then
+# Seed 002's device state (docs/reference/streams.md): aging by churn and 2 drive writes of warm-up in the fast-forward, then
 # PCStream; -discard: the same with TRIM on delete, so the fast-forward applies the aging's and the app's trims.
 AGED = ["--set", "streams.count=8", "--set", "streams.assign=pcstream", "--set", "workload.app=gcc",
         "--set", "workload.app.age_churn=2", "--set", "workload.app.warmup_drive_writes=2",

@@ -3,6 +3,8 @@
 
 usage: .venv/bin/python scripts/compare.py OUT.png RUN_DIR [RUN_DIR ...] [--label NAME]... [--title TEXT]
 
+Writes OUT.png, and OUT.pdf and OUT.svg beside it.
+
 Runs are named by their path (the shortest trailing part of it that tells them apart: out/fifo/r1 and
 out/hexa/r1 become fifo/r1 and hexa/r1), or by --label, given once per run in the same order.
 """
@@ -19,6 +21,9 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+
+WAF_PARTS = {"ud": "user data", "md": "map pages", "gud": "GC copies of user data", "gmd": "GC copies of map pages"}
 
 
 def run_names(dirs):
@@ -50,21 +55,21 @@ def main(argv=None):
     fig, ax = plt.subplots(1, 3, figsize=(max(12, 1.3 * len(runs) * 3), 4.5))
     x = list(range(len(runs)))
     ax[0].bar(x, [s["host"]["iops"] / 1e3 for _, s in runs], color="tab:blue")
-    ax[0].set_ylabel("kIOPS")
+    ax[0].set_ylabel("throughput (kIOPS)")
     ax[0].set_title("throughput")
     bottom = [0.0] * len(runs)
     for kind in ("ud", "md", "gud", "gmd"):
         vals = [s["waf"][kind] for _, s in runs]
-        ax[1].bar(x, vals, bottom=bottom, label=kind.upper())
+        ax[1].bar(x, vals, bottom=bottom, label=WAF_PARTS[kind])
         bottom = [b + v for b, v in zip(bottom, vals)]
-    ax[1].set_ylabel("WAF")
+    ax[1].set_ylabel("write amplification (NAND bytes / host bytes)")
     ax[1].set_title("write amplification")
     ax[1].legend(fontsize=8)
     width = 0.4
     for k, op in enumerate(("read", "write")):
         vals = [s["host"]["latency_us"][op]["p99"] if s["host"]["latency_us"][op]["count"] else 0 for _, s in runs]
         ax[2].bar([i + (k - 0.5) * width for i in x], vals, width, label=op)
-    ax[2].set_ylabel("p99 latency (us)")
+    ax[2].set_ylabel("99th-percentile latency (µs)")
     ax[2].set_title("tail latency")
     ax[2].legend(fontsize=8)
     for a_ in ax:
@@ -74,6 +79,9 @@ def main(argv=None):
     fig.suptitle(a.title or "%d runs: %s" % (len(runs), ", ".join(names)))
     fig.tight_layout()
     fig.savefig(a.png, dpi=110)
+    stem = str(Path(a.png).with_suffix(""))
+    for ext in (".pdf", ".svg"):  # beside the PNG, for a paper
+        fig.savefig(stem + ext)
     plt.close(fig)
     width_name = max(len(n) for n in names)
     for n, s in runs:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 28's comparison with a named drive: a TLC drive configured as the Samsung 970 EVO Plus 250 GB's data sheet
-and its NAND's announcement state it, written sequentially past its SLC cache (docs/nand.md, "A named drive").
+and its NAND's announcement state it, written sequentially past its SLC cache (docs/reference/nand.md, "A named drive").
 
 usage: .venv/bin/python scripts/nand_slc_datasheet.py [--bin build/bin/ssdtlm-generic] [--out out/nand_slc_datasheet]
                                                       [--scale 16] [--interval-ms 20]

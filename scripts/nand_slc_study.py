@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 28's SLC-cache study: write bandwidth over time on an empty, a half-full and a nearly full TLC drive with a
-dynamic SLC cache (docs/nand.md), sequential 128 KiB and random 4 KiB writes.
+dynamic SLC cache (docs/reference/nand.md), sequential 128 KiB and random 4 KiB writes.
 
 usage: .venv/bin/python scripts/nand_slc_study.py [--bin build/bin/ssdtlm-generic] [--out out/nand_slc]
                                                   [--write-mib N] [--interval-ms MS]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Data placement as drives ship it (issue 26, docs/placement.md): WAF and throughput of conventional, multi-stream,
+"""Data placement as drives ship it (issue 26, docs/reference/placement.md): WAF and throughput of conventional, multi-stream,
 FDP and ZNS placement for the applications that use them and for fio's random-write job, against utilization.
 
 usage: python3 scripts/placement_study.py [--workers N] [--out DIR] [--figures DIR] [--bin-dir DIR] [--plot-only]
@@ -13,7 +13,7 @@ Steps:
      writes, one line per placement; the cache panel carries the published FDP result's shape (Allison et al.,
      EuroSys 2025); the LSM panel carries ZNS's total WAF (device x host zone GC);
   3. write DIR/placement_table.csv (one row per point) and print the claim table (claim | paper | ours | verdict)
-     docs/placement.md carries.
+     docs/reference/placement.md carries.
 """
 import json
 import sys

@@ -3,9 +3,10 @@
 
 usage: .venv/bin/python scripts/plot_run.py OUT_DIR [--title TEXT]
 
+Every figure is written as PNG, PDF and SVG (timeseries.png, .pdf, .svg, ...).
 Writes OUT_DIR/timeseries.png: one panel per quantity with its own axis (IOPS, MB/s, interval WAF, free blocks,
 buffer occupancy, GC-active dies, outstanding commands, map hit ratio, dirty map segments); a series that is zero
-all along is left out, and so is a panel with nothing left.
+all along is left out, and so is a panel with nothing left. Each panel's axis starts at zero.
 Writes OUT_DIR/latency_cdf.png: the CDF on a log latency axis, and beside it the tail on a "nines" axis
 (1 - CDF, log scale) with p99, p99.9 and p99.99 of each operation marked.
 With stats.lpn_writes, also OUT_DIR/lpn_writes_cdf.png (how writes spread over logical pages).
@@ -33,16 +34,18 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa
 # (panel title / axis label, [(column, legend label, scale)]): one axis per panel, so counters of different
 # magnitudes never share one.
 PANELS = [
-    ("kIOPS", [("read_iops", "read", 1e-3), ("write_iops", "write", 1e-3)]),
-    ("MB/s", [("mbps", "host", 1.0)]),
-    ("WAF (interval)", [("waf", "NAND / host bytes", 1.0)]),
-    ("free blocks", [("free_blocks", "all dies", 1.0)]),
-    ("buffer (4 KiB units)", [("buffer_units", "occupied", 1.0)]),
-    ("GC-active dies", [("gc_active_dies", "dies", 1.0)]),
-    ("outstanding commands", [("outstanding", "host", 1.0)]),
-    ("map hit ratio", [("map_hit_ratio", "interval", 1.0)]),
-    ("dirty map segments", [("map_dirty_segments", "segments", 1.0)]),
+    ("throughput\n(kIOPS)", [("read_iops", "read", 1e-3), ("write_iops", "write", 1e-3)]),
+    ("host data rate\n(MB/s)", [("mbps", "host", 1.0)]),
+    ("write amplification\n(interval)", [("waf", "NAND / host bytes", 1.0)]),
+    ("free blocks\n(all dies)", [("free_blocks", "all dies", 1.0)]),
+    ("write buffer\n(MiB used)", [("buffer_units", "occupied", 4096 / 2.0 ** 20)]),
+    ("dies in GC", [("gc_active_dies", "dies", 1.0)]),
+    ("outstanding\ncommands", [("outstanding", "host", 1.0)]),
+    ("map hit ratio\n(interval)", [("map_hit_ratio", "interval", 1.0)]),
+    ("dirty map\nsegments", [("map_dirty_segments", "segments", 1.0)]),
 ]
+# Every figure is written as PNG (to look at) and as PDF and SVG (to put in a paper).
+FORMATS = (".png", ".pdf", ".svg")
 
 TAIL_MARKS = [("p99", "p99", 1e-2), ("p999", "p99.9", 1e-3), ("p9999", "p99.99", 1e-4)]
 
@@ -62,11 +65,28 @@ def panels_with_data(rows):
                 vals = [float(r[col]) * scale for r in rows]
                 if any(v != 0 for v in vals):
                     kept.append((name, vals))
-        if label == "map hit ratio" and kept and all(v == 1.0 for v in kept[0][1]):
+        if label.startswith("map hit ratio") and kept and all(v == 1.0 for v in kept[0][1]):
             kept = []  # no map lookup missed: a flat line at 1 says nothing
         if kept:
             out.append((label, kept))
     return out
+
+
+def zero_based(ax, values):
+    """A panel of counts and rates starts at zero and spans at least a tenth of its largest value, so that a series
+    that barely moves (a full buffer at 16383-16384 units) is drawn flat, not as noise filling the panel."""
+    if not values or min(values) < 0:
+        return
+    top = max(values)
+    ax.set_ylim(0, top * 1.08 if top > 0 else 1.0)
+
+
+def save(fig, stem):
+    """Writes the figure as stem.png, stem.pdf and stem.svg; returns the PNG's path."""
+    for ext in FORMATS:
+        fig.savefig(str(stem) + ext, dpi=110)
+    plt.close(fig)
+    return Path(str(stem) + ".png")
 
 
 def group_label(g):
@@ -111,8 +131,9 @@ def plot_timeseries(out, summary, rows, title):
     for ax, (label, series) in zip(axes[:, 0], panels):
         for name, vals in series:
             ax.plot(t, vals, label=name, lw=1.2)
-        ax.set_ylabel(label)
+        ax.set_ylabel(label, fontsize=9)
         ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        zero_based(ax, [v for _, vals in series for v in vals])
         ax.grid(True, alpha=0.3)
         if len(series) > 1:
             ax.legend(loc="best", fontsize=8)
@@ -120,10 +141,8 @@ def plot_timeseries(out, summary, rows, title):
     axes[-1, 0].set_xlabel("simulated time (s)")
     fig.suptitle(title or default_title(out, summary), fontsize=10 if summary.get("groups") else None)
     fig.tight_layout()
-    path = out / "timeseries.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    print("timeseries panels: " + "; ".join("%s (%s)" % (label, ", ".join(n for n, _ in series))
+    path = save(fig, out / "timeseries")
+    print("timeseries panels: " + "; ".join("%s (%s)" % (label.replace("\n", " "), ", ".join(n for n, _ in series))
                                             for label, series in panels))
     if summary.get("groups"):
         print("groups: " + "; ".join(group_label(g) for g in summary["groups"]))
@@ -159,12 +178,12 @@ def plot_latency(out, summary, cdf, title):
             if key in lat and lat["count"] * level >= 1:  # enough samples for that percentile to mean something
                 tail.plot([lat[key]], [level], "o", color=colors[op], ms=5)
                 left = op == "read"  # reads labelled to the left of their point, writes to the right
-                tail.annotate("%s %.0f us" % (name, lat[key]), (lat[key], level), textcoords="offset points",
+                tail.annotate("%s %.0f µs" % (name, lat[key]), (lat[key], level), textcoords="offset points",
                               xytext=(-6 if left else 6, 4), ha="right" if left else "left", fontsize=8,
                               color=colors[op])
     ax.set_xscale("log")
-    ax.set_xlabel("latency (us)")
-    ax.set_ylabel("cumulative fraction")
+    ax.set_xlabel("latency (µs)")
+    ax.set_ylabel("cumulative fraction of I/Os")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     ax.set_title("distribution")
@@ -178,7 +197,7 @@ def plot_latency(out, summary, cdf, title):
     tail.yaxis.set_minor_formatter(NullFormatter())
     for _, _, level in TAIL_MARKS:
         tail.axhline(level, color="grey", lw=0.6, ls=":")
-    tail.set_xlabel("latency (us)")
+    tail.set_xlabel("latency (µs)")
     tail.set_ylabel("percentile (tail, 1 - CDF)")
     tail.grid(True, which="major", alpha=0.3)
     tail.set_title("tail")
@@ -191,15 +210,12 @@ def plot_latency(out, summary, cdf, title):
         parts = []
         for g in groups:
             lat = [(op, g["latency_us"][op]) for op in ("read", "write") if g["latency_us"][op]["count"]]
-            parts.append("g%d %s" % (g["group"], ", ".join("%s p99 %.0f us" % (op, l["p99"]) for op, l in lat) or "-"))
+            parts.append("g%d %s" % (g["group"], ", ".join("%s p99 %.0f µs" % (op, l["p99"]) for op, l in lat) or "-"))
         fig.suptitle("%s: latency, all groups (%s)" % (out.name, "; ".join(parts)), fontsize=10)
     else:
         fig.suptitle("%s: latency" % out.name)
     fig.tight_layout()
-    path = out / "latency_cdf.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out / "latency_cdf")
 
 
 def plot_lpn_writes(out):
@@ -221,10 +237,7 @@ def plot_lpn_writes(out):
     ax.set_ylabel("cumulative fraction of writes")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    path = out / "lpn_writes_cdf.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out / "lpn_writes_cdf")
 
 
 def main(argv=None):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Power loss and recovery on platform `generic` (16 GiB, 64 dies): recovery time and lost writes against buffer
 protection, the protected share of the map, the mapping scheme, the buffer size and the capacitor energy.
-Prints the markdown table of docs/power_loss.md.
+Prints the markdown table of docs/reference/power_loss.md.
 
 usage: python3 scripts/power_loss_sweep.py [--bin build/bin/ssdtlm-generic] [--ios N] [--losses N]
 """

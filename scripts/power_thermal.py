@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A sustained write that heats the generic drive into thermal throttling and out again (issue 29, docs/power.md).
+"""A sustained write that heats the generic drive into thermal throttling and out again (issue 29, docs/reference/power.md).
 
 usage: .venv/bin/python scripts/power_thermal.py [--bin build/bin/ssdtlm-generic] [--write-s S] [--cool-s S]
                                                  [--out DIR]

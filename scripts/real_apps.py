@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APPS = {"rocksdb": "lsm", "sqlite": "sqlite", "gcc": "gcc"}
 POLICIES = ["single", "manual", "autostream", "pcstream"]
 DRIVE = ["geometry.channels=1", "geometry.dies_per_channel=2"]
-# Seed 002's text (docs/seed002_results.md): PCStream's WAF vs Baseline and vs AutoStream.
+# Seed 002's text (docs/results/pcstream.md): PCStream's WAF vs Baseline and vs AutoStream.
 CLAIMS = [("PCStream lowers WAF vs Baseline", "pcstream", "single", -0.63),
           ("PCStream lowers WAF vs AutoStream", "pcstream", "autostream", -0.49)]
 

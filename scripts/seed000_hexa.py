@@ -6,8 +6,8 @@ usage: python3 scripts/seed000_hexa.py [--workers N] [--out DIR] [--figures DIR]
 
 Steps:
   1. prepare the TPC-C replay input (deterministic, a few seconds): out/seed000/tpcc/tpcc_j0.csv .. tpcc_j9.csv,
-     one CSV trace per job (workload.trace_format=csv), from ../shared/traces/tpcc-small.trace; see
-     "The TPC-C replay" below and docs/hexa_results.md. Checks that studies/seed000_hexa.json names these files and
+     one CSV trace per job (workload.trace_format=csv), from examples/traces/tpcc-small.trace; see
+     "The TPC-C replay" below and docs/results/hexa.md. Checks that studies/seed000_hexa.json names these files and
      the matching precondition.drive_writes.
   2. run the study studies/seed000_hexa.json (112 points: 4 workloads (RAND and JESD through ext4, TPC-C from the
      InnoDB-like model, the TPC-C trace replay) x {FIFO, HEXA} x buffer {64 MiB, 1 GiB} x protected ratio
@@ -17,7 +17,7 @@ Steps:
      DIR/study_wall_time.txt.
   3. draw seed 000's figure (IOPS top row, stacked WAF UD/MD/GUD/GMD bottom row, one column per workload) into
      --figures (default DIR) as seed000_hexa.png/.svg, plus seed000_md_share.png, and write DIR/seed000_table.csv
-     (ours beside the paper's numbers) and print the numbers docs/hexa_results.md quotes.
+     (ours beside the paper's numbers) and print the numbers docs/results/hexa.md quotes.
 
 The TPC-C replay (the trace reader replays a file once, so the repetition is prepared here):
   * The trace (MQSim's tpcc, DiskSim ASCII, ns): 6,999 requests on device numbers 0..15 over 136 ms, 2,618 writes
@@ -58,7 +58,7 @@ plt = seedrun.pyplot()
 import plot_waf  # noqa: E402
 
 STUDY = ROOT / "studies" / "seed000_hexa.json"
-TRACE = ROOT.parent / "shared" / "traces" / "tpcc-small.trace"
+TRACE = ROOT / "examples" / "traces" / "tpcc-small.trace"
 TPCC_DIR = "out/seed000/tpcc"  # relative to the repository (the study file names these paths)
 GIB, MIB = 1 << 30, 1 << 20
 UNIT = 4096
@@ -413,7 +413,7 @@ def main():
                     "studies/seed000_tpcc_checks.json, studies/seed000_jesd_cost.json, studies/seed000_tpcc_doublewrite.json and "
                     "studies/seed000_tpcc_dbsize.json "
                     "and print their comparisons "
-                    "(docs/hexa_results.md)")
+                    "(docs/results/hexa.md)")
     a = ap.parse_args()
     out, figs = seedrun.output_dirs(a)
     study_out = out / "studies" / "seed000_hexa"

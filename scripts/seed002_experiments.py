@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 002 (PCStream) on platform pm963_streams: the experiments for the two gaps docs/seed002_results.md left untested.
+"""Seed 002 (PCStream) on platform pm963_streams: the experiments for the two gaps docs/results/pcstream.md left untested.
 
 usage: python3 scripts/seed002_experiments.py [--workers N] [--out DIR] [--bin-dir DIR] [--plot-only]
 

@@ -5,7 +5,7 @@ usage: python3 scripts/seed002_pcstream.py [--workers N] [--out DIR] [--figures 
 
 Steps:
   1. run the studies, all in the platform's default device state (aged by file-system churn, no TRIM, spread
-     allocation, the free space written before, 2 drive writes of application warm-up; docs/seed002_results.md) unless said:
+     allocation, the free space written before, 2 drive writes of application warm-up; docs/results/pcstream.md) unless said:
      studies/seed002_pcstream.json (40 points: 5 application models x 4 stream assignments x internal streams
      off/on), studies/seed002_discard.json (20 points: the discard reading, TRIM on delete, best-fit allocation;
      internal streams off), studies/seed002_pctable.json (8 points: gcc with PCStream and PC-stream tables of 0 to
@@ -23,7 +23,7 @@ Steps:
                                  manual, autostream and pcstream;
      seed002_spare.png/.svg      WAF (whole run and its steady last third) against over-provisioning per workload;
      and write DIR/seed002_table.csv and DIR/seed002_spare.csv (one row per point), print our averages beside the
-     seed's and the claim table (claim | paper | ours | verdict) docs/seed002_results.md carries.
+     seed's and the claim table (claim | paper | ours | verdict) docs/results/pcstream.md carries.
 """
 import csv
 import json
@@ -307,7 +307,7 @@ def verdict(ok, near=False):
 
 
 def claims(iops, waf, internal_waf, rows):
-    """The claim table of docs/seed002_results.md: (claim, paper, ours, verdict) rows, default device state."""
+    """The claim table of docs/results/pcstream.md: (claim, paper, ours, verdict) rows, default device state."""
     a = averages(iops, waf)
     out = []
     base = [waf[(app, "single")] for app in APPS if (app, "single") in waf]

@@ -6,7 +6,7 @@ usage: python3 scripts/seed003_mapcache.py [--out DIR] [--figures DIR] [--bin-di
 Three studies, each run by the study engine (scripts/study.py, one worker, runs cached in out/cache/):
     studies/seed003_mapcache.json   iozone-like: 4 KiB random reads over 1 GiB at QD 1, 20000 per point, as in the
                                     seed; map.cache_bytes 8 KiB..512 KiB x map.segment_bytes 1..8 KiB (28 points)
-    studies/seed003_wsrch.json      the web-search trace (../shared/traces/wsrch-small.trace) replayed closed-loop
+    studies/seed003_wsrch.json      the web-search trace (examples/traces/wsrch-small.trace) replayed closed-loop
                                     at QD 1 over the same grid: our stand-in for the seed's Android boot trace
     DIR/seed003_wsrch_fold1g.json   the same trace with every offset folded into the first 1 GiB (the seed's Android
                                     image was 1 GiB), written by this script (the trace too: DIR/wsrch-fold1g.trace)
@@ -224,7 +224,7 @@ def main(argv=None):
     ap.add_argument("--figures", help="directory for the PNG figures (default: --out)")
     ap.add_argument("--bin-dir", help="where ssdtlm-mapcache_iozone is (default build/bin)")
     ap.add_argument("--trace", default=str(ROOT.parent / "shared" / "traces" / "wsrch-small.trace"),
-                    help="the high-locality trace (default ../shared/traces/wsrch-small.trace)")
+                    help="the high-locality trace (default examples/traces/wsrch-small.trace)")
     ap.add_argument("--plot-only", action="store_true", help="redraw from the results already in --out")
     a = ap.parse_args(argv)
     out = Path(a.out).resolve()
@@ -237,7 +237,7 @@ def main(argv=None):
 
     # The wsrch study names the trace relative to the repository root; another trace gets its own study file.
     wsrch_study = ROOT / "studies" / "seed003_wsrch.json"
-    default_trace = (ROOT / "../shared/traces/wsrch-small.trace").resolve()
+    default_trace = (ROOT / "examples/traces/wsrch-small.trace").resolve()
     if trace != default_trace:
         doc = json.loads(wsrch_study.read_text())
         doc["set"]["workload.trace_path"] = str(trace)

@@ -7,7 +7,7 @@ Steps:
   1. run the study studies/seed004_hotcold.json (40 points: 2 GC settings x 5 distributions x 4 hot thresholds,
      each the seed's fio job for its 300 s of 4 KiB random writes at QD 32) with scripts/study.py
      --workers N (default 2) into DIR/studies/seed004_hotcold (DIR default out/seed004), with the executable copied
-     to DIR/bin first. Settings (docs/femu_gc.md): stock = the platform's defaults (FEMU's default thresholds,
+     to DIR/bin first. Settings (docs/results/hotcold_femu_gc.md): stock = the platform's defaults (FEMU's default thresholds,
      75/95), forced = a conditional variant (gc_thres_pcent=95, forced GC only: chosen after a run matched the seed's
      WAF, issue 43), both on the full 768 MiB.
   2. the percentile axis: from the threshold-0 runs' write counts, the counts at the 50th, 90th and 99th
@@ -39,7 +39,7 @@ SPREAD_STUDY = ROOT / "studies" / "seed004_spread.json"
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
-GCS = ["stock", "forced"]  # the first is the platform's default (docs/femu_gc.md); forced is conditional (issue 43)
+GCS = ["stock", "forced"]  # the first is the platform's default (docs/results/hotcold_femu_gc.md); forced is conditional (issue 43)
 GC_TITLES = {"stock": "FEMU's default thresholds (75/95; default), full drive",
              "forced": "FEMU, gc_thres_pcent=95 (forced only; conditional), full drive"}
 PERCENTILES = [50, 90, 99]

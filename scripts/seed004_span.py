@@ -67,7 +67,7 @@ def write_study(path, name, runs, spans):
     run's label names its span: 'd s0.775 Tx')."""
     study = {"name": name, "description": "Seed 004's write-count CDFs against span and volume: written "
              "by scripts/seed004_span.py (a counting device: femu_hotcold's namespace on 3x the flash, fresh, "
-             "threshold 0); results in docs/femu_gc.md.",
+             "threshold 0); results in docs/results/hotcold_femu_gc.md.",
              "platform": "femu_hotcold", "set": COUNTING_DEVICE,
              "sweep": {"span": {span_label(s): {"workload.address_range": int(round(LPNS * s)) * 4096}
                                 for s in spans},
@@ -80,7 +80,7 @@ def write_runtime_study(path):
     runs = {d: {"workload.distribution": key} for d, key in RUNTIME_DISTS.items()}
     study = {"name": "seed004_span_runtime", "description": "Seed 004's CDF runs predicted: femu_hotcold as it is "
              "(full drive, the whole 768 MiB, threshold 0), fio time-based for %d s; gc femu = FEMU's stock GC, "
-             "forced = gc_thres_pcent=95. Written by scripts/seed004_span.py; results in docs/femu_gc.md." % RUNTIME_S,
+             "forced = gc_thres_pcent=95. Written by scripts/seed004_span.py; results in docs/results/hotcold_femu_gc.md." % RUNTIME_S,
              "platform": "femu_hotcold",
              "set": {"streams.hot_threshold": 0, "workload.random_map": False, "workload.io_count": 0,
                      "workload.runtime_ms": RUNTIME_S * 1000, "precondition.fill": True, "stats.lpn_writes": True},

@@ -3,18 +3,20 @@
 
 usage: .venv/bin/python scripts/study.py STUDY.json [--out DIR] [--workers N] [--scheduler ADDRESS] [--dry-run]
            [--plot-only] [--rerun] [--cache DIR] [--bin-dir DIR] [--worker-bin-dir DIR] [--timeout SECONDS]
-           [--snapshots DIR|off] [--keep-snapshots]
+           [--snapshots DIR|off] [--keep-snapshots] [--dashboard [ADDRESS] | --no-dashboard]
 
 Each point is one run of build/bin/ssdtlm-<platform> with --config/--set; the points run on a Dask LocalCluster with
 one single-threaded worker process per core (--workers N), or on any running Dask scheduler (--scheduler
 tcp://host:8786, or the path of a scheduler file). Finished runs are cached by the hash of their configuration and the
 executable's build id, so a re-run executes only the points that are new or changed. Points whose preconditioning
 reads the same keys share one preconditioned drive: the first saves a snapshot (precondition.snapshot_dir, under
---snapshots), the others load it (results identical; docs/performance.md, "Snapshots"). Writes to DIR (default
+--snapshots), the others load it (results identical; docs/history/performance.md, "Snapshots"). Writes to DIR (default
 out/studies/<name>/): results.csv (one row per point), runs.csv (command lines, workers, times, cache entries),
 columns.json (units), commands.sh, study.json and figures/<name>.png/.svg. Exit status: 0 when every point
 finished, 1 when one failed (the others still run and are tabled), 2 for a study file or option that is wrong.
-See docs/studies.md.
+--dashboard serves Dask's dashboard (bokeh, in requirements.txt) while the study runs and prints its link;
+--no-dashboard (the default) serves none and says nothing about one.
+See docs/guides/studies.md.
 """
 import argparse
 import sys
@@ -40,6 +42,11 @@ def main(argv=None):
     ap.add_argument("--snapshots", help="directory where the points share preconditioned-drive snapshots "
                     "(precondition.snapshot_dir), or 'off' (default: OUT/snapshots, removed at the end)")
     ap.add_argument("--keep-snapshots", action="store_true", help="keep OUT/snapshots after the study")
+    ap.add_argument("--dashboard", nargs="?", const=":8787", default=None, metavar="ADDRESS",
+                    help="serve Dask's dashboard while the study runs (default address :8787; ':0' for any free "
+                         "port) and print its link; with --scheduler, print the scheduler's dashboard link")
+    ap.add_argument("--no-dashboard", dest="dashboard", action="store_const", const=None,
+                    help="no dashboard, and nothing said about one (the default)")
     a = ap.parse_args(argv)
     if a.workers is not None and a.workers < 1:
         ap.error("--workers: at least 1")
@@ -64,7 +71,8 @@ def main(argv=None):
             return 0
         opts = engine.Options(out=a.out, workers=a.workers, scheduler=a.scheduler, dry_run=a.dry_run,
                               bin_dir=a.bin_dir, worker_bin_dir=a.worker_bin_dir, cache=a.cache, rerun=a.rerun,
-                              timeout=a.timeout, snapshots=a.snapshots, keep_snapshots=a.keep_snapshots)
+                              timeout=a.timeout, snapshots=a.snapshots, keep_snapshots=a.keep_snapshots,
+                              dashboard=a.dashboard)
         return engine.run(study, opts)
     except (StudyError, plot.FigureError) as e:
         print("%s: %s" % (Path(a.study).name, e), file=sys.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of superblock vs block greedy GC (docs/streams.md): uniform random unit writes,
+"""Independent check of superblock vs block greedy GC (docs/reference/streams.md): uniform random unit writes,
 one write pointer for host and GC data striped over the dies in lockstep, instant GC while fewer than R
 blocks (lines) are free. Usage: superblock_greedy_model.py DIES BLOCKS UNITS_PER_BLOCK block|line R DRIVE_WRITES"""
 import random, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One-axis parameter sweep: a front end of the study engine (scripts/study.py, docs/studies.md).
+"""One-axis parameter sweep: a front end of the study engine (scripts/study.py, docs/guides/studies.md).
 
 usage: .venv/bin/python scripts/sweep.py --sweep KEY=V1,V2,... [--set KEY=VALUE]... [--platform generic]
                                          [--metric waf.total] [--metric host.iops]... [--out sweeps/KEY]
@@ -8,7 +8,7 @@ usage: .venv/bin/python scripts/sweep.py --sweep KEY=V1,V2,... [--set KEY=VALUE]
 
 The sweep is a study with one axis (KEY), the --set values as its base and one figure (each metric against KEY):
 its points run in parallel on Dask and come from the run cache when they ran before. Writes OUT/sweep.csv (KEY and
-each metric), OUT/sweep.png (+ .svg, one panel per metric) and the study's files (results.csv with every metric,
+each metric), OUT/sweep.png (+ .svg and .pdf, one panel per metric) and the study's files (results.csv with every metric,
 runs.csv, commands.sh). Metrics are dotted paths into summary.json. A failing point is reported with its command
 line and error; the others still run, and the exit status is 1.
 """

@@ -3,11 +3,11 @@
 platform the way its source ran it and writes the error table.
 
 usage: validate_drives.py [--bin-dir build/bin] [--drives A,B] [--kind calibration|validation|all] [--ci]
-                          [--scale N] [--io-scale F] [--out out/validate_drives] [--errors docs/drives/errors.md]
+                          [--scale N] [--io-scale F] [--out out/validate_drives] [--errors docs/results/drives/errors.md]
                           [--json FILE] [--figures DIR] [--jobs N] [--override KEY=VALUE ...]
 
 Each drive has platforms/<drive>/config.json (its parameters, each with its source in platforms/<drive>/README.md)
-and docs/drives/<drive>.json, which declares, before any validation run, its calibration measurements (the few used
+and docs/results/drives/<drive>.json, which declares, before any validation run, its calibration measurements (the few used
 to set a parameter no public source gives; each names the parameter it set) and its validation measurements (never
 used to set anything). A measurement names a run (overrides of the platform's configuration: the workload as its
 source ran it) and a metric:
@@ -25,11 +25,11 @@ block count, and a cache size measured at 1/N of the drive is multiplied by N (t
 is divided by N too). "io_bytes": "logical" is the scaled
 drive's whole logical capacity. --io-scale multiplies every run's I/O count (CI runs a short form).
 
-The rule (docs/drives/README.md): error = (ssdtlm - published) / published; a row is "within" when |error| is at most
+The rule (docs/results/drives/README.md): error = (ssdtlm - published) / published; a row is "within" when |error| is at most
 the bound of its metric kind (throughput 10 %, mean and p50 latency 20 %, p99 latency 35 %, cache size 10 %), else
 "outside". The summary gives, over validation rows only, the median |error| per kind against the same bounds.
 --override KEY=VALUE runs the same measurements with a key changed: the experiment behind a miss's hypothesis
-(docs/drives/<drive>.md); it never writes the error table.
+(docs/results/drives/<drive>.md); it never writes the error table.
 Exit 0 when every run finished (whatever the verdicts), 2 on bad input, 1 when a run failed.
 """
 import argparse
@@ -264,7 +264,7 @@ def write_errors(path, rows, scales):
     lines = ["# Real drives: published measurements against ssdtlm (generated)", "",
              "Written by `scripts/validate_drives.py` (issue 40); do not edit by hand. Each drive's parameters and their",
              "sources: `platforms/<drive>/README.md`; its calibration and validation measurements, declared before any",
-             "validation run, and the causes of its misses: `docs/drives/<drive>.md`. Rule: error = (ssdtlm - published) /",
+             "validation run, and the causes of its misses: `docs/results/drives/<drive>.md`. Rule: error = (ssdtlm - published) /",
              "published; within when |error| <= the bound of the row's kind (throughput 10 %, mean and p50 latency 20 %,",
              "p99 latency 35 %, cache size 10 %). Runs at 1/scale of the capacity: " +
              ", ".join("%s 1/%d" % (d, s) for d, s in sorted(scales.items())) + ".", "",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every verdict of the results docs, computed from study outputs by one rule (issue 43; the rule:
-scripts/studylib/verdict.py, docs/verdicts.md).
+scripts/studylib/verdict.py, docs/results/README.md).
 
 usage: python3 scripts/verdicts.py [--check | --write] [--only NAME]
 

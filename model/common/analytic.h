@@ -1,4 +1,4 @@
-// Closed-form reference results the model is checked against (see docs/validation.md).
+// Closed-form reference results the model is checked against (see docs/results/validation.md).
 #pragma once
 #include <cmath>
 

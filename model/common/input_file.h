@@ -6,7 +6,7 @@
 
 namespace ssdtlm {
 
-// The most bytes a configuration file or a fio job file may hold (README, "Running a platform").
+// The most bytes a configuration file or a fio job file may hold (docs/reference/command_line.md).
 constexpr uint64_t kMaxInputFileBytes = 16ull << 20;
 
 // Refuses (ConfigError, exit 2) a path that does not name a regular file; `what` names the option or key

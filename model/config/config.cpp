@@ -281,7 +281,7 @@ void Config::merge(const nlohmann::json& doc, const std::string& origin) {
   for (size_t i = 0; i < leaves.size(); ++i) {
     const auto& [path, value] = leaves[i];
     const KeySpec* k = find_key(path);
-    if (!k) throw ConfigError(origin + ": unknown key " + quote_text(path) + " (see README, 'Configuration keys')");
+    if (!k) throw ConfigError(origin + ": unknown key " + quote_text(path) + " (--help-config lists the keys; docs/reference/config.md)");
     for (size_t e = 0; e < i; ++e)  // "host.queues" and {"host": {"queues": ...}} in one document
       if (leaves[e].first == path && *leaves[e].second != *value)
         throw ConfigError(origin + ": key '" + path + "' given twice (once as a dotted name, once nested) with "
@@ -304,7 +304,7 @@ void Config::set(const std::string& assignment) {
     throw ConfigError("--set " + quote_text(assignment) + ": expected key.path=value");
   std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   const KeySpec* k = find_key(path);
-  if (!k) throw ConfigError("--set: unknown key " + quote_text(path) + " (see README, 'Configuration keys')");
+  if (!k) throw ConfigError("--set: unknown key " + quote_text(path) + " (--help-config lists the keys; docs/reference/config.md)");
   nlohmann::json v;
   if (k->type == KeyType::String) {
     v = text;

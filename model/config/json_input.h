@@ -8,7 +8,7 @@
 
 namespace ssdtlm {
 
-// The deepest nesting of objects and arrays a configuration document may have (README, "Running a platform");
+// The deepest nesting of objects and arrays a configuration document may have (docs/reference/command_line.md);
 // the schema's own keys are at most 4 deep (jobs[i].field in a section).
 constexpr int kMaxConfigDepth = 64;
 

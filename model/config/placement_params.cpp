@@ -44,7 +44,7 @@ void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s) {
   s.fdp_rgs = f.reclaim_groups;
   s.fdp_ruhs = f.ruhs;
   s.gc = f.persistent ? GcStreams::PerStream : GcStreams::Shared;
-  s.gc_in_user = false;  // relocated data goes to GC RUs (docs/placement.md)
+  s.gc_in_user = false;  // relocated data goes to GC RUs (docs/reference/placement.md)
   const std::string life = c.s("stats.lifetimes");
   s.lifetimes = life == "on" || life == "all" || (life == "auto" && s.count > 0);
 }

@@ -1,4 +1,4 @@
-// Data placement keys (docs/placement.md): fdp.* for the device, workload.dataplacement / plids / plid_select
+// Data placement keys (docs/reference/placement.md): fdp.* for the device, workload.dataplacement / plids / plid_select
 // for the host, read into FdpParams and PlacementParams, with their cross-key rules.
 #pragma once
 #include "config/config.h"

@@ -1,4 +1,4 @@
-// reliability.*: the RBER model's parameters and the ECC ladder, read and checked once (docs/nand.md).
+// reliability.*: the RBER model's parameters and the ECC ladder, read and checked once (docs/reference/nand.md).
 #include <cstdlib>
 #include <string>
 

@@ -186,7 +186,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
   if (internal == "true" && p.count > 0 && superblock_gc)
     fail("streams.internal", "streams.internal=true gives each of the " + std::to_string(p.count + 1) +
                                  " data streams a GC frontier of its own, which superblock GC (ftl.gc_unit=superblock) "
-                                 "refuses (several GC frontiers of their own; docs/streams.md): use ftl.gc_unit=block, "
+                                 "refuses (several GC frontiers of their own; docs/reference/streams.md): use ftl.gc_unit=block, "
                                  "or streams.internal=false");
   if (!known(stream_policy_names(), p.assign))
     make_stream_policy(p.assign, StreamContext(), keys::kStreamAssign);  // throws, naming the policies
@@ -320,7 +320,7 @@ std::vector<std::string> config_warnings(const Config& c) {
                   std::to_string(buffer) + "): with buffer.power_protected=true the capacitors save the write buffer "
                   "first, but only " + std::to_string(saved) + " bytes of it; a full buffer loses up to " +
                   std::to_string(buffer - saved) + " bytes of acknowledged writes at each power loss "
-                  "(docs/power_loss.md)");
+                  "(docs/reference/power_loss.md)");
   return out;
 }
 

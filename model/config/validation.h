@@ -113,7 +113,7 @@ void check_precondition_jobs(const std::vector<WorkloadParams>& jobs, bool jobs_
 
 // What a configuration allows but should not do without a word (printed on stderr before the run, silenced by
 // --quiet): power.protected_bytes smaller than the write buffer that buffer.power_protected=true saves at a power
-// loss (docs/power_loss.md: the save stops where the budget ends, and acknowledged writes can be lost).
+// loss (docs/reference/power_loss.md: the save stops where the budget ends, and acknowledged writes can be lost).
 std::vector<std::string> config_warnings(const Config& c);
 
 // power.budget_w and thermal.*: budgets that let the drive run (the idle floor plus one array operation),

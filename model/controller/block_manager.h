@@ -15,7 +15,7 @@
 // that would open one more retires the oldest, closing the other dies' blocks of it where they are. To keep that
 // rare, a die a whole line ahead (line_ahead) sends its GC copies (line_gc_die) and host pages to a die behind.
 //
-// FDP reclaim units (enable_lines with groups and depth; docs/placement.md): the dies form `groups` groups of
+// FDP reclaim units (enable_lines with groups and depth; docs/reference/placement.md): the dies form `groups` groups of
 // consecutive dies (the reclaim groups) and a line is `depth` blocks on every die of one group (a reclaim unit,
 // fdp.ru_bytes): line r of group k holds blocks r * depth .. r * depth + depth - 1 of each of the group's dies.
 // Each group has its own free lines, victim lines (the victim policy's "dies" are the groups) and GC, and a

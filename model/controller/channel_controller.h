@@ -5,7 +5,7 @@
 // cache programming lets the next program's data-in proceed while the array is in tPROG. Read and erase
 // command cycles (a few tens of ns) are folded into the array time rather than occupying the bus.
 //
-// Event economy (see docs/design.md): one SC_METHOD per channel. Whenever an operation's timing is already
+// Event economy (see docs/reference/design.md): one SC_METHOD per channel. Whenever an operation's timing is already
 // determined when it starts, it is scheduled as a whole: a program whose die is idle occupies the array from
 // its data-in to the end of tPROG (one wake, at the end); a read is completed, with its completion time
 // annotated, when its data-out is granted (one wake, at the end of tR); an op whose firmware time ends within
@@ -15,7 +15,7 @@
 // of a transfer wakes nobody.
 // Each activation touches only the dies that changed (bit masks over the channel's dies, at most 64).
 //
-// Suspend (flash.suspend, docs/hardware.md): a read at the head of a die's queue while the die's array is in
+// Suspend (flash.suspend, docs/reference/hardware.md): a read at the head of a die's queue while the die's array is in
 // tPROG (or tBERS) suspends it at the read's ready time: t_suspend, the read's tR, its data-out, then t_resume
 // and the remaining array time, tracked exactly. The suspension serves every read at the head of the queue
 // that was ready when it began (reads arriving later wait for the resume or suspend it again), at most

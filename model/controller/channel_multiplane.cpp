@@ -1,4 +1,4 @@
-// Multi-plane operations of the channel controller (flash.multiplane, docs/hardware.md): which planes an
+// Multi-plane operations of the channel controller (flash.multiplane, docs/reference/hardware.md): which planes an
 // operation works, the statistics, and opportunistic grouping of a die's queued reads into one tR.
 #include "controller/channel_controller.h"
 

@@ -1,4 +1,4 @@
-// The controller DRAM as a TLM-2.0 target (docs/hardware.md, "Controller DRAM"): bandwidth dram.mts x
+// The controller DRAM as a TLM-2.0 target (docs/reference/hardware.md, "Controller DRAM"): bandwidth dram.mts x
 // dram.width_bytes, access latency dram.latency_ns, per-initiator accounting. Initiators (the NVMe front end's
 // DMA, each channel controller's flash DMA, the FTL's map lookups) call b_transport with the access's start
 // annotated as the delay; the DRAM returns with the delay annotated to the access's end. No process, no

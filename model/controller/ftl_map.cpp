@@ -2,7 +2,7 @@
 // needs; a miss becomes a segment read (tR + data-out of segment_bytes), a dirty write-back a map page
 // program (MD), and the access waits for them: a host read before its data reads, a flush before its
 // buffer slots are released, GC before it finishes. Map blocks are collected like data blocks: their
-// live segments are read and packed into new map pages (GMD). See ftl.h and docs/mapping.md.
+// live segments are read and packed into new map pages (GMD). See ftl.h and docs/reference/mapping.md.
 #include <algorithm>
 #include <stdexcept>
 #include <string>

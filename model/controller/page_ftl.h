@@ -134,7 +134,7 @@ class PageFtl {
     blocks_.enable_lines(victim_policy, key);
     blocks_.set_gc_reserve(blocks_.layout().gc);
   }
-  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/placement.md): lines of `depth`
+  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/reference/placement.md): lines of `depth`
   // blocks on every die of each of `groups` reclaim groups, each written by one write pointer per frontier over
   // its group's dies (striped), so a reclaim unit handle has one open RU per group. A victim RU relocates into
   // one GC frontier (its RUH's, or the shared one), so host writes leave one free RU per group for GC.

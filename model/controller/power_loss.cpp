@@ -240,7 +240,7 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
     recent[b] = st == BlockState::Open || bm.closed_at(b) > state.close_clock;
   }
   // Newest durable copy per unit in the scanned blocks (scan_*) and, for unsaved segments, anywhere (all_*):
-  // what the firmware's replay by version finds (docs/power_loss.md: why the two agree).
+  // what the firmware's replay by version finds (docs/reference/power_loss.md: why the two agree).
   // The per-lpn arrays live in `state` and are all 0 / kInvalid between losses: scan_* are reset entry by entry
   // (only the scanned blocks' units touch them), map_ver by step 5's pass, so a loss clears no whole array.
   std::vector<uint32_t>&scan_ver = state.scan_ver, &scan_ppa = state.scan_ppa, all_ver, all_ppa;

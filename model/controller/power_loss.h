@@ -1,4 +1,4 @@
-// Power loss and recovery (docs/power_loss.md). Plain C++: given the drive's state at the instant power is
+// Power loss and recovery (docs/reference/power_loss.md). Plain C++: given the drive's state at the instant power is
 // lost, decides what the capacitors save to the dump area, rebuilds the map as firmware would from the dump,
 // the translation pages and the out-of-band data of the blocks written since the oldest unsaved map
 // checkpoint, checks every logical unit against its last acknowledged version, applies the losses to the

@@ -1,6 +1,6 @@
 // power.* and thermal.*: what each operation costs in energy, the idle floor of every component, the power
 // budget that limits concurrent array operations, the NVMe power states (APST) and the lumped thermal model.
-// Parsed once, at the edge (config/params.cpp); the defaults and their sources are in docs/power.md.
+// Parsed once, at the edge (config/params.cpp); the defaults and their sources are in docs/reference/power.md.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-// summary.json "dram": what the controller DRAM moved, for whom, and how busy it was (docs/hardware.md).
+// summary.json "dram": what the controller DRAM moved, for whom, and how busy it was (docs/reference/hardware.md).
 #include "controller/dram.h"
 #include "report/summary.h"
 

@@ -1,4 +1,4 @@
-// The "fdp" object of summary.json (docs/placement.md): the FDP statistics log (host and media bytes written,
+// The "fdp" object of summary.json (docs/reference/placement.md): the FDP statistics log (host and media bytes written,
 // media bytes erased), per-RUH counters, WAF and Reclaim Unit Handle Status (the RU's available media writes),
 // reclaim units reclaimed, and the FDP events, over the measured run.
 #include "controller/placement/fdp.h"

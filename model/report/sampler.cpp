@@ -145,7 +145,10 @@ void Sampler::sample() {
 }
 
 void Sampler::trace(WaveTracer& w) {
-  if (!p_.power()) return;
+  // Power and temperature are traced when power is modelled beyond the energy count (a power budget, APST or the
+  // thermal model); otherwise their rows would be flat interval averages pushing the dies off the first screen.
+  const PowerMeter* m = p_.power();
+  if (!m || !(m->budget() || m->params().apst || m->thermal_params().enabled)) return;
   WaveGroup group;
   group.name = "power";
   wave_power_ = w.add("power.total_w", 64, WaveStyle::Real, 0, -1, "drive power, W: each stats.interval_ms average from its end");
@@ -155,11 +158,11 @@ void Sampler::trace(WaveTracer& w) {
     group.rows.push_back({w.add("power." + name + "_w", 64, WaveStyle::Real, 0, -1, name + " power, W (interval average)"), 2});
   }
   uint64_t ambient;
-  const double a = p_.power()->thermal_params().ambient_c;
+  const double a = m->thermal_params().ambient_c;
   std::memcpy(&ambient, &a, sizeof ambient);
   group.rows.push_back({w.add("thermal.temp_c", 64, WaveStyle::Real, ambient, -1, "drive temperature, C (thermal.enabled)"), 3});
   group.rows.push_back({w.add("thermal.throttle", 2, WaveStyle::Counter, 0, -1, "thermal throttle level: 0 none, 1 TMT1, 2 TMT2"), 1});
-  w.layout().groups.insert(w.layout().groups.begin(), std::move(group));
+  w.layout().groups.push_back(std::move(group));  // after the channels: their first one's dies stay on screen
   wave_ = &w;
 }
 

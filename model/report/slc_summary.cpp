@@ -1,4 +1,4 @@
-// The "slc" object of summary.json (docs/nand.md): what the SLC cache took, folded and let through, over the
+// The "slc" object of summary.json (docs/reference/nand.md): what the SLC cache took, folded and let through, over the
 // timed run, and its size at the end.
 #include "controller/page_ftl.h"
 #include "report/summary.h"

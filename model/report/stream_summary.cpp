@@ -1,5 +1,5 @@
 // The "streams" object of summary.json: host and GC writes per stream, padding, and per-stream data
-// lifetimes (docs/streams.md).
+// lifetimes (docs/reference/streams.md).
 #include "report/summary.h"
 
 namespace ssdtlm {

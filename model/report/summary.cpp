@@ -250,7 +250,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   }
   // What the dies did, counted by the channels (the FTL's counters above count what it issued).
   s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
-  // flash.suspend and flash.die_sched (docs/hardware.md)
+  // flash.suspend and flash.die_sched (docs/reference/hardware.md)
   const uint64_t suspensions = suspends[1] + suspends[2];
   s["nand"]["suspend"] = {{"program_suspends", suspends[1]},
                           {"erase_suspends", suspends[2]},
@@ -258,7 +258,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                           {"suspended_s", double(suspended_ps) / 1e12},
                           {"mean_suspended_us", suspensions ? double(suspended_ps) / 1e6 / double(suspensions) : 0.0}};
   s["nand"]["read_overtakes"] = overtakes;
-  // flash.multiplane (docs/hardware.md): array operations as the dies ran them, the share on several planes
+  // flash.multiplane (docs/reference/hardware.md): array operations as the dies ran them, the share on several planes
   s["nand"]["multiplane"] = {{"array_ops", plane_ops},
                              {"multiplane_ops", multiplane_ops},
                              {"fraction", plane_ops ? double(multiplane_ops) / double(plane_ops) : 0.0},

@@ -1,4 +1,4 @@
-// The "zns" object of summary.json (docs/placement.md): the zoned namespace's layout, zones per state at the end,
+// The "zns" object of summary.json (docs/reference/placement.md): the zoned namespace's layout, zones per state at the end,
 // zone commands and the NVMe statuses of the ones that failed, over the measured run.
 #include "controller/placement/zns.h"
 #include "report/summary.h"

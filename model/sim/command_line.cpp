@@ -45,6 +45,18 @@ bool ends_with_fst(const std::string& path) {
   return path.size() > 4 && path.compare(path.size() - 4, 4, ".fst") == 0;
 }
 
+// A key's value as JSON, through the typed getters (they know where a key lives in the document).
+nlohmann::json key_value(const Config& c, const KeySpec& k) {
+  switch (k.type) {
+    case KeyType::Int: return c.i(k.path);
+    case KeyType::Real: return c.d(k.path);
+    case KeyType::Bool: return c.b(k.path);
+    case KeyType::String: return c.s(k.path);
+    case KeyType::Jobs: break;
+  }
+  return c.json()["jobs"];
+}
+
 }  // namespace
 
 bool RunRequest::wants_fst() const { return fst || ends_with_fst(waveform_path); }
@@ -53,7 +65,9 @@ std::string usage(const std::string& name) {
   return "usage: ssdtlm-" + name +
          " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... [--out DIR] [--seed N]\n"
          "       [--vcd FILE | --fst FILE] [--vcd-window START_MS:END_MS] [--output-format FORMAT[,FORMAT]] [--terse-version N] [--quiet]\n"
-         "       ssdtlm-" + name + " --help-config   (every configuration key, its default and unit)\n"
+         "       ssdtlm-" + name + " --help-config [KEY-PREFIX]   (the keys, with this platform's defaults and units)\n"
+         "       ssdtlm-" + name + " [--config FILE]... [--fio JOBFILE] [--set key.path=value]... --print-config\n"
+         "                (the effective configuration as JSON, without simulating)\n"
          "       ssdtlm-" + name + " --version\n"
          "Layers: platform defaults, then each --config, then the fio job file, then each --set (a --set of a\n"
          "workload.* key, host.queues or host.queue_depth also overrides it in every job), then --seed.\n"
@@ -66,15 +80,21 @@ std::string usage(const std::string& name) {
          "bins), fio-json, normal (fio's text report), terse (--terse-version 2 to 5, default 3).\n";
 }
 
-std::string config_table() {
+std::string config_table(const Config& defaults, const std::string& prefix) {
   std::string s = "| key | type | default | range / choices | unit | meaning |\n|---|---|---|---|---|---|\n";
+  size_t shown = 0;
   for (auto& k : config_schema()) {
+    if (k.path.compare(0, prefix.size(), prefix) != 0) continue;
     const char* type = k.type == KeyType::Int ? "int" : k.type == KeyType::Real ? "real" : k.type == KeyType::Bool ? "bool" : k.type == KeyType::Jobs ? "array" : "string";
     std::string range;
     if (k.type == KeyType::Int || k.type == KeyType::Real) range = key_limit(k, k.min) + " .. " + key_limit(k, k.max);
     for (auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
-    s += "| `" + k.path + "` | " + type + " | `" + k.def.dump() + "` | " + range + " | " + k.unit + " | " + k.help + " |\n";
+    s += "| `" + k.path + "` | " + type + " | `" + key_value(defaults, k).dump() + "` | " + range + " | " + k.unit + " | " + k.help + " |\n";
+    ++shown;
   }
+  if (shown == 0)
+    throw ConfigError("option --help-config: no configuration key starts with " + quote_text(prefix) +
+                      " (--help-config alone lists them all)");
   return s;
 }
 
@@ -147,7 +167,13 @@ RunRequest parse_command_line(int argc, char** argv, const PlatformInfo& info) {
       return r;
     } else if (flag == "--help-config") {
       r.action = RunRequest::Action::HelpConfig;
+      if (inline_value)
+        r.help_prefix = take();
+      else if (i + 1 < argc && argv[i + 1][0] != '-')
+        r.help_prefix = argv[++i];
       return r;
+    } else if (flag == "--print-config") {
+      r.action = RunRequest::Action::PrintConfig;
     } else if (flag == "--version") {
       r.action = RunRequest::Action::Version;
       return r;

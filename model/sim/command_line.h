@@ -15,8 +15,9 @@ namespace ssdtlm {
 
 // What the command line asks for.
 struct RunRequest {
-  enum class Action { Run, Help, HelpConfig, Version };
+  enum class Action { Run, Help, HelpConfig, PrintConfig, Version };
   Action action = Action::Run;
+  std::string help_prefix;                // --help-config PREFIX: the keys that start with it (empty = all)
   std::vector<std::string> config_files;  // --config, in order
   std::vector<std::string> sets;          // --set key.path=value, in order
   std::string fio_path;                   // --fio
@@ -54,8 +55,10 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
 void check_waveform_request(const RunRequest& r);
 
 std::string usage(const std::string& platform_name);
-// The configuration keys as a Markdown table (--help-config).
-std::string config_table();
+// The configuration keys that start with `prefix` (all when empty) as a Markdown table (--help-config), each with
+// its default in `defaults` (a platform's: built-in defaults with its config.json applied); throws ConfigError
+// when no key starts with `prefix`.
+std::string config_table(const Config& defaults, const std::string& prefix);
 
 // "START_MS:END_MS" (either side may be empty: from the start, to the end) as a window in ps; throws
 // ConfigError naming --vcd-window.

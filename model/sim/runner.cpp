@@ -44,16 +44,22 @@ int run_request(int argc, char** argv, const PlatformInfo& info, const std::stri
       std::cout << usage(info.name);
       return 0;
     case RunRequest::Action::HelpConfig:
-      std::cout << config_table();
+      std::cout << config_table(platform_config(info), req.help_prefix);
       return 0;
     case RunRequest::Action::Version:
       std::cout << prog << " " << version_string() << "\n" << "SystemC " << sc_core::sc_release() << "\n";
       return 0;
     case RunRequest::Action::Run:
+    case RunRequest::Action::PrintConfig:
       break;
   }
   std::unique_ptr<FioJobFile> fio;
   const Config c = layered_config(req, info, fio);
+  if (req.action == RunRequest::Action::PrintConfig) {  // checked as a run would check it, then printed
+    read_params(c);
+    std::cout << c.json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return 0;
+  }
   check_waveform_request(req);
 
   RunOptions ro;

@@ -66,7 +66,7 @@ std::vector<std::string> WaveTracer::write_layout(uint64_t span_ps, uint64_t sta
 
   std::string s;
   s += "[*] GTKWave layout written by " + (o_.version.empty() ? std::string("ssdtlm") : o_.version) + "\n";
-  s += "[*] open with: gtkwave " + o_.path + " " + o_.path + ".gtkw   (signals: docs/waveforms.md)\n";
+  s += "[*] open with: gtkwave " + o_.path + " " + o_.path + ".gtkw   (signals: docs/guides/waveforms.md)\n";
   if (!o_.comment.empty()) s += "[*] " + o_.comment + "\n";
   s += "[dumpfile] \"" + dump.string() + "\"\n";
   s += "[timestart] " + std::to_string(start_ps) + "\n";

@@ -1,6 +1,6 @@
 // The waveform's vocabulary: the values of a die's array state and of a channel's bus transfer, with the
 // names and colours GTKWave shows, and a running minimum for "free blocks, the fewest over all dies".
-// docs/waveforms.md describes every signal.
+// docs/guides/waveforms.md describes every signal.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -30,7 +30,7 @@ GenericPlatform::GenericPlatform(const Params& p)
                                         p.frontiers);
   page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
   page_ftl_->blocks().set_striped(p.gc.striped);
-  if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/placement.md)
+  if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/reference/placement.md)
     page_ftl_->set_reclaim_units(p.gc.victim, keys::kGcVictim, p.fdp.reclaim_groups,
                                  fdp_ru_blocks_per_die(p.fdp, p.geometry));
   else if (p.gc.superblock)

@@ -36,7 +36,7 @@ def default_workers():
 class Options:
     def __init__(self, out=None, workers=None, scheduler=None, dry_run=False, bin_dir=None, worker_bin_dir=None,
                  cache=None, rerun=False, timeout=None, figures=True, figure_dir=None, snapshots=None,
-                 keep_snapshots=False):
+                 keep_snapshots=False, dashboard=None):
         self.out = out
         self.workers = workers
         self.scheduler = scheduler
@@ -52,6 +52,9 @@ class Options:
         # None for OUT/snapshots, removed at the end unless keep_snapshots.
         self.snapshots = snapshots
         self.keep_snapshots = keep_snapshots
+        # Dask's dashboard: None = none (nothing said about it), else the address a LocalCluster serves it on
+        # (":8787", ":0" for any free port); with a scheduler, its own dashboard's address is reported.
+        self.dashboard = dashboard
 
 
 class Log:
@@ -347,14 +350,36 @@ def _connect(opts, log):
             len(client.scheduler_info().get("workers", {}))
         log.say("scheduler %s, %d workers%s" % (client.scheduler.address, n,
                                                  "" if n else " yet: the points wait for workers to join"))
+        if opts.dashboard is not None:
+            link = client.dashboard_link if _has_dashboard(client) else None
+            log.say("dashboard: %s" % (link or "none (the scheduler was started with --no-dashboard)"))
         return client, None
     workers = opts.workers or default_workers()
+    if opts.dashboard is not None:
+        _check_bokeh()
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=logging.ERROR)
+                           dashboard_address=opts.dashboard, silence_logs=logging.ERROR)
     client = Client(cluster)
     log.say("LocalCluster %s, %d single-threaded worker process%s" % (cluster.scheduler_address, workers,
                                                                       "es" if workers > 1 else ""))
+    if opts.dashboard is not None:
+        log.say("dashboard: %s (open it in a browser; it closes with the study)" % client.dashboard_link)
     return client, cluster
+
+
+def _check_bokeh():
+    """Dask serves its dashboard with bokeh (pinned in requirements.txt); without it, say how to get it."""
+    import importlib.util
+
+    if importlib.util.find_spec("bokeh") is None:
+        raise StudyError("--dashboard needs the Python package bokeh (requirements.txt): run bash scripts/setup.sh")
+
+
+def _has_dashboard(client):
+    try:
+        return "dashboard" in client.scheduler_info().get("services", {})
+    except Exception:  # an older scheduler that does not say
+        return True
 
 
 def _accepts_n_workers():

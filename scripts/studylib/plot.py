@@ -1,10 +1,14 @@
-"""Figures drawn from results.csv alone (and columns.json's units when it is there): PNG and SVG.
+"""Figures drawn from results.csv alone (and columns.json's units when it is there): PNG, SVG and PDF.
 
 A figure: one or more metrics ("y") against a column ("x"), one line per value of "lines", one column of panels
 per value of "facets", a row of panels per metric. Rows that share x, line and facet (repeats, or axes the figure
 does not show) are averaged; bars show their range (min..max), or the standard deviation with "errorbars": "std".
-"where" keeps only some rows: {"column": value or [values]}.
+"where" keeps only some rows: {"column": value or [values]}. Axis labels are words with their unit ("99th-percentile
+read latency (µs)", "over-provisioning (fraction)"), from HUMAN or, for other columns, from the dotted name. A point
+that failed is drawn as a red cross at the bottom of its panel (its x, its line's colour is not known): a missing
+point is never silent. Linear axes of values that are never negative start at zero.
 """
+import re
 import json
 from pathlib import Path
 
@@ -28,12 +32,46 @@ def load_units(out_dir):
     return {}
 
 
+# Words for the columns studies plot most; others are made from their dotted names (human_name).
+HUMAN = {
+    "host.iops": "throughput", "host.read_iops": "read throughput", "host.write_iops": "write throughput",
+    "host.mbps": "data rate", "host.read_mbps": "read data rate", "host.write_mbps": "write data rate",
+    "waf.total": "write amplification", "waf.ud": "write amplification, user data",
+    "waf.md": "write amplification, map", "waf.gud": "write amplification, GC of user data",
+    "waf.gmd": "write amplification, GC of map pages", "ftl.alpha": "physical / logical space (α)",
+    "geometry.over_provisioning": "over-provisioning", "host.queue_depth": "queue depth",
+    "host.queues": "queue pairs", "workload.read_fraction": "read fraction", "buffer.bytes": "write buffer",
+    "map.cache_bytes": "map cache", "map.segment_bytes": "map segment", "map.hit_ratio": "map cache hit ratio",
+    "workload.block_bytes": "block size", "geometry.channels": "channels", "geometry.dies_per_channel":
+    "dies per channel", "nand.erases": "block erases", "sim_time_s": "simulated time",
+    "power.avg_w": "average power", "power.energy_j": "energy", "seed": "seed",
+}
+PERCENTILES = {"p50": "median", "p90": "90th-percentile", "p95": "95th-percentile", "p99": "99th-percentile",
+               "p999": "99.9th-percentile", "p9999": "99.99th-percentile", "mean": "mean", "max": "maximum",
+               "min": "minimum"}
+
+
+def human_name(column):
+    """A column in words: HUMAN's, a latency percentile spelled out, else the dotted name's last parts."""
+    if column in HUMAN:
+        return HUMAN[column]
+    m = re.match(r"^(?:jobs\.([^.]+)\.)?host\.latency_us\.(read|write|trim)\.(\w+)$", column)
+    if m and m.group(3) in PERCENTILES:
+        return "%s%s %s latency" % ("job %s: " % m.group(1) if m.group(1) else "", PERCENTILES[m.group(3)],
+                                    m.group(2))
+    parts = column.split(".")
+    words = " ".join(parts[-2:]) if len(parts) > 1 and parts[-2] not in ("host", "summary") else parts[-1]
+    return re.sub(r"_(bytes|us|ms|s|w|j|mbps)$", "", words).replace("_", " ")
+
+
 def label(column, units):
     unit = units.get(column)
     if unit is None:
         unit = table.metric_unit(column)
     unit = table.UNIT_TEXT.get(unit, unit)
-    return "%s (%s)" % (column, unit) if unit else column
+    if not unit and column.endswith(("_fraction", "over_provisioning")):
+        unit = "fraction"
+    return "%s (%s)" % (human_name(column), unit) if unit else human_name(column)
 
 
 def _ordered(series):
@@ -51,11 +89,12 @@ def _text(v):
 
 
 def draw(spec, results_csv, out_dir, study_name="", units=None):
-    """Draws one figure; returns the paths written (PNG, SVG)."""
+    """Draws one figure; returns the paths written (PNG, SVG, PDF)."""
     df = pd.read_csv(results_csv)
     if units is None:
         units = load_units(Path(results_csv).parent)
     name = spec["name"]
+    failed = df[df["status"] != "ok"] if "status" in df else df.iloc[0:0]
     if "status" in df:
         df = df[df["status"] == "ok"]
     x, lines, facets, ys = spec["x"], spec.get("lines"), spec.get("facets"), list(spec["y"])
@@ -67,7 +106,7 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
         want = want if isinstance(want, list) else [want]
         df = df[df[col].isin(want)]
     if df.empty:
-        raise FigureError("figure %s: no finished point to draw" % name)
+        raise FigureError("figure %s: no finished point to draw (%d failed)" % (name, len(failed)))
 
     shown = [c for c in (x, lines, facets) if c]
     groups = df.groupby(shown, dropna=False)
@@ -107,19 +146,25 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
                     ax.errorbar(xs, g["mean"], yerr=err, capsize=3, **kwargs)
                 else:
                     ax.plot(xs, g["mean"], **kwargs)
-            if not drawn:
+            if not drawn and not _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values):
                 ax.text(0.5, 0.5, "no values > 0" if spec.get("yscale") == "log" else "no values",
                         transform=ax.transAxes, ha="center", va="center", color="grey")
             if facets is not None and r == 0:
-                ax.set_title("%s = %s" % (facets, _text(fv)), fontsize=10)
+                ax.set_title("%s = %s" % (human_name(facets), _text(fv)), fontsize=10)
             if r == nrows - 1:
                 ax.set_xlabel(spec.get("xlabel") or label(x, units))
             if c == 0:
                 ax.set_ylabel(spec.get("ylabel") if spec.get("ylabel") and nrows == 1 else label(y, units))
             if spec.get("xscale") == "log":
                 ax.set_xscale("log")
+            if drawn:
+                _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values)
             if spec.get("yscale") == "log" and drawn:
                 ax.set_yscale("log")
+            elif drawn and (df[y] >= 0).all():
+                ax.set_ylim(bottom=0)
+            if spec.get("yscale") != "log":
+                ax.ticklabel_format(axis="y", useOffset=False, style="plain")
             if not numeric_x:
                 ax.set_xticks(range(len(x_values)))
                 ax.set_xticklabels([_text(v) for v in x_values])
@@ -128,7 +173,9 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
     notes = []
     if averaged:
         bars = {"range": "bars: min..max", "std": "bars: ±1 std", "none": "no bars"}[errorbars]
-        notes.append("mean over %s (%s)" % (", ".join(averaged), bars))
+        notes.append("mean over %s (%s)" % (", ".join(human_name(c) for c in averaged), bars))
+    if len(failed):
+        notes.append("%d failed point%s: red crosses" % (len(failed), "s" if len(failed) > 1 else ""))
     fig.suptitle(title + ("\n" + "; ".join(notes) if notes else ""), fontsize=11)
     if lines is not None:
         handles, labels_ = axes[0][0].get_legend_handles_labels()
@@ -138,11 +185,33 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
     fig.tight_layout()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / (name + ".png"), out / (name + ".svg")]
+    paths = [out / (name + ".png"), out / (name + ".svg"), out / (name + ".pdf")]
     fig.savefig(paths[0], dpi=120, bbox_inches="tight")
     fig.savefig(paths[1], bbox_inches="tight")
+    fig.savefig(paths[2], bbox_inches="tight")
     plt.close(fig)
     return paths
+
+
+def _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values):
+    """Red crosses at the bottom of the panel at the x of each failed point of this facet; True if any."""
+    if failed.empty or x not in failed:
+        return False
+    part = failed if facets is None or facets not in failed else failed[failed[facets] == fv]
+    xs = []
+    for v in part[x].tolist():
+        if numeric_x:
+            try:
+                xs.append(float(v))
+            except (TypeError, ValueError):
+                continue
+        elif v in x_values:
+            xs.append(x_values.index(v))
+    if not xs:
+        return False
+    ax.plot(xs, [0.03] * len(xs), "x", color="red", markersize=8, mew=2, transform=ax.get_xaxis_transform(),
+            label="failed", clip_on=False)
+    return True
 
 
 def _varying_inputs(df):

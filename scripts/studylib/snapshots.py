@@ -1,4 +1,4 @@
-"""Preconditioned-drive snapshots shared by a study's points (precondition.snapshot_dir; docs/performance.md).
+"""Preconditioned-drive snapshots shared by a study's points (precondition.snapshot_dir; docs/history/performance.md).
 
 Every point's worker command gets --set precondition.snapshot_dir=DIR (not its cache key nor its by-hand command: the
 results do not depend on it); the first point whose preconditioning reads a given set of keys saves a snapshot there

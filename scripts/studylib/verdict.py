@@ -1,4 +1,4 @@
-"""The verdict rule of every results table (issue 43), written once. docs/verdicts.md states it for readers.
+"""The verdict rule of every results table (issue 43), written once. docs/results/README.md states it for readers.
 
 A claim compares our effect with the paper's on the same metric in the paper's setting. An effect is a signed
 number: a change (WAF at a threshold minus WAF at threshold 0) or, for a claim about a level, the level itself.

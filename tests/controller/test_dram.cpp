@@ -1,4 +1,4 @@
-// The controller DRAM (docs/hardware.md, "Controller DRAM"): the bandwidth model as plain C++, the module
+// The controller DRAM (docs/reference/hardware.md, "Controller DRAM"): the bandwidth model as plain C++, the module
 // through its TLM socket with per-initiator accounting, and a channel controller whose flash DMA it slows.
 #include <catch2/catch.hpp>
 

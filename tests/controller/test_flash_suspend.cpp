@@ -1,5 +1,5 @@
 // Module tests of program/erase suspend (flash.suspend) and die scheduling (flash.die_sched) on a
-// ChannelController in a harness: completion times against the arithmetic of docs/hardware.md.
+// ChannelController in a harness: completion times against the arithmetic of docs/reference/hardware.md.
 #include "controller/flash_harness.h"
 
 using namespace ssdtlm;

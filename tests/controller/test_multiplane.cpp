@@ -1,5 +1,5 @@
 // Module tests of multi-plane operations (flash.multiplane, flash.plane_rule) on a ChannelController with a
-// two-plane die: completion times against the arithmetic of docs/hardware.md.
+// two-plane die: completion times against the arithmetic of docs/reference/hardware.md.
 #include "controller/flash_harness.h"
 
 using namespace ssdtlm;

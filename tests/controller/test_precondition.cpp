@@ -112,7 +112,7 @@ class ZonedWrites : public Workload {
 // VALIDATION.md, hot/cold: 90/10 with one frontier for host and GC data, greedy, 25 % over-provisioning, Np = 256:
 // 3.52 (the timed FTL reads 3.50-3.55 in long runs). With 2 units per page the fast-forward read 3.13: a victim
 // whose last unit waited in a partial GC page did not count as free, so a burst collected a second victim to
-// complete that page, and the two victims' survivors filled whole blocks with cold data (docs/streams.md).
+// complete that page, and the two victims' survivors filled whole blocks with cold data (docs/reference/streams.md).
 TEST_CASE("fast-forward WAF under zoned 90/10 with one frontier matches the mixed WAF", "[ftl][precondition][ff-skew]") {
   FfDrive d({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=600",
              "geometry.pages_per_block=128", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});

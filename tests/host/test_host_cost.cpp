@@ -1,4 +1,4 @@
-// The host's side of a measurement (host.submit_ns, host.complete_ns; docs/drives/README.md): each I/O's latency
+// The host's side of a measurement (host.submit_ns, host.complete_ns; docs/results/drives/README.md): each I/O's latency
 // grows by both costs, and a queue's thread, spending them one I/O at a time, caps the queue's rate at
 // 1 / (submit + complete) whatever the queue depth.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Platform test of the controller DRAM (docs/hardware.md, "Controller DRAM"): a narrow DRAM caps sequential
+// Platform test of the controller DRAM (docs/reference/hardware.md, "Controller DRAM"): a narrow DRAM caps sequential
 // write bandwidth at what arithmetic predicts, bandwidth / (bytes crossing the DRAM per host byte).
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // FDP through the platform: integrity under both RUH types and several reclaim groups (no unit of an RG's
 // streams outside its dies), reclaim of whole reclaim units (fdp.ru_bytes is GC's erase granularity), the
 // summary's fdp object (RU events, Reclaim Unit Available Media Writes), and the analytic check of
-// docs/placement.md: with persistently isolated RUHs a hot random region and a cold sequential log in separate
+// docs/reference/placement.md: with persistently isolated RUHs a hot random region and a cold sequential log in separate
 // RUHs give the hot region's greedy WAF (of RUs) on the spare the log leaves it.
 #include <catch2/catch.hpp>
 
@@ -118,7 +118,7 @@ namespace {
 // the 2 dies, after 40 drive-writes of both patterns in turn (so that the fill's copies of the hot LBAs, which took
 // the default handle, are long overwritten). (With 64 KiB appends GC, started when the log opens an RU, finds the
 // RU the log is overwriting at the same point every time: below the hot victims' valid share it is taken part-way
-// every time, and the log's WAF depends on where the precondition left the log's RU: docs/placement.md.)
+// every time, and the log's WAF depends on where the precondition left the log's RU: docs/reference/placement.md.)
 nlohmann::json hot_and_log(const std::string& ruh_type) {
   Config c = generic_config({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=1500",
                              "geometry.pages_per_block=128", "geometry.page_bytes=8192", "buffer.bytes=1048576",
@@ -156,7 +156,7 @@ TEST_CASE("FDP initially isolated: GC mixes the RUHs' survivors, device WAF at l
           "[platform][fdp][analytic]") {
   const auto s = hot_and_log("initially_isolated");
   INFO(s["fdp"].dump(1));
-  // Measured (docs/placement.md): 1.496 against 1.495 persistently isolated (the log's RUs die whole, so GC relocates
+  // Measured (docs/reference/placement.md): 1.496 against 1.495 persistently isolated (the log's RUs die whole, so GC relocates
   // hot data only and the shared GC RU holds nothing else); the log's own WAF stays ~1.00.
   CHECK(s["waf"]["total"].get<double>() > 1.45);
   CHECK(s["waf"]["total"].get<double>() < 1.65);

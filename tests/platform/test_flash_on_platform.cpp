@@ -1,4 +1,4 @@
-// Platform tests of flash-side concurrency (docs/hardware.md): program/erase suspend and read-first die
+// Platform tests of flash-side concurrency (docs/reference/hardware.md): program/erase suspend and read-first die
 // scheduling against a 70/30 random 4 KiB mix with GC in steady state. Each comparison runs the generic
 // platform's binary once per configuration (one simulation per process) and compares the summaries.
 #include <catch2/catch.hpp>
@@ -34,7 +34,7 @@ constexpr int kPaced = 4000;  // about 55 % of the saturated rate (~7,100 IOPS)
 
 TEST_CASE("program_erase suspend cuts the p99.9 read latency of a 70/30 mix with GC by 3x at under 10% throughput", "[platform][flash][suspend]") {
   // Both arms schedule dies read_first: suspension removes the wait for the operation in progress, read_first
-  // the wait for queued ones (docs/hardware.md has the fifo numbers too).
+  // the wait for queued ones (docs/reference/hardware.md has the fifo numbers too).
   const auto off = run("suspend_off", "--set flash.die_sched=read_first", kPaced);
   const auto on = run("suspend_on", "--set flash.die_sched=read_first --set flash.suspend=program_erase", kPaced);
   INFO("p99.9 read latency: none " << p999(off) << " us, program_erase " << p999(on) << " us");

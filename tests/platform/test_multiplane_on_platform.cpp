@@ -1,4 +1,4 @@
-// Platform tests of multi-plane operations (docs/hardware.md, "Multi-plane operations"): on two-plane dies,
+// Platform tests of multi-plane operations (docs/reference/hardware.md, "Multi-plane operations"): on two-plane dies,
 // sequential writes reach the 2-plane program bound with opportunistic multi-plane and the 1-plane bound
 // without, and queued random reads on different planes share their tR.
 #include <catch2/catch.hpp>

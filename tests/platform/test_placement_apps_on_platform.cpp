@@ -1,4 +1,4 @@
-// The applications that use FDP and ZNS (workload.app.placement, docs/placement.md) through the command line, with
+// The applications that use FDP and ZNS (workload.app.placement, docs/reference/placement.md) through the command line, with
 // the integrity checker on: the lsm on a zoned namespace (zone resets, host-side zone GC, no write off a write
 // pointer), the lsm with one RUH per level, the flash cache with its two engines in two RUHs against the same
 // without placement (controller GC in both).
@@ -46,7 +46,7 @@ TEST_CASE("lsm on ZNS: zone resets and host zone GC, no write off a write pointe
   const uint64_t resets = s["zns"]["commands"]["resets"], issued = s["app"]["zone_resets"];
   CHECK(resets <= issued);
   CHECK(resets * 100 >= issued * 95);
-  // No device GC but for the part-written blocks zones leave on some dies (docs/placement.md, Limits).
+  // No device GC but for the part-written blocks zones leave on some dies (docs/reference/placement.md, Limits).
   CHECK(s["nand"]["gc_units_moved"].get<uint64_t>() * 100 < s["ftl"]["flushed_units"].get<uint64_t>());
   CHECK(s["waf"]["total"].get<double>() < 1.01);
 }

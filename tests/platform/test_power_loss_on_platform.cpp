@@ -1,4 +1,4 @@
-// Power loss and recovery on the timed platform (docs/power_loss.md): 20 losses at random instants of a
+// Power loss and recovery on the timed platform (docs/reference/power_loss.md): 20 losses at random instants of a
 // mixed random workload with GC (and map write-back), then the run goes on. After every recovery each
 // logical unit must hold its last acknowledged version (the whole space is checked, and every later read);
 // with the buffer protected nothing acknowledged is lost, without it exactly the buffered writes are.

@@ -1,5 +1,5 @@
 // The generic platform with nvme.interface=register: the host's jobs run through the block layer, the NVMe driver,
-// the PCIe link and the register-level endpoint (docs/pcie_nvme.md) unchanged, with the integrity checker on;
+// the PCIe link and the register-level endpoint (docs/reference/pcie_nvme.md) unchanged, with the integrity checker on;
 // the interface's keys are refused where they do not apply.
 #include <catch2/catch.hpp>
 

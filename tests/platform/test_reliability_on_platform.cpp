@@ -1,4 +1,4 @@
-// The reliability model on the generic platform (docs/nand.md): a fresh drive reads without a retry; a worn
+// The reliability model on the generic platform (docs/reference/nand.md): a fresh drive reads without a retry; a worn
 // (3000 P/E), aged (30 days) drive needs read-retries and soft decoding, and its read p99.9 rises; every read
 // delivered carries the right data (integrity), uncorrectable reads fail with an NVMe error and are counted;
 // read reclaim relocates the blocks that read hard; a P/E sweep from 0 has no cliff (issue 44: one cycle cost 62 %

@@ -1,4 +1,4 @@
-// The SLC cache on the generic platform (docs/nand.md): a sequential write larger than a static cache runs at
+// The SLC cache on the generic platform (docs/reference/nand.md): a sequential write larger than a static cache runs at
 // the SLC burst rate, then at the folded rate, each within 5 % of its analytic bound from the configured
 // timings; a dynamic cache folds in the background while the host idles and shrinks as data fills the drive;
 // every read returns the data written (integrity); slc.dynamic_max_bytes caps a dynamic cache.

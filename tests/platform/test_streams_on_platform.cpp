@@ -226,7 +226,7 @@ TEST_CASE("hot/cold 80/20, two streams with per-stream GC frontiers: the split+G
 }
 
 // The 90/10 column of the same tables: mixed 3.52, split 2.63, split+GC 2.63. (User+GC, 3.23, reads 3.13 after
-// the fast-forward and 3.03 in a long timed run on one die of 600 blocks; docs/streams.md.)
+// the fast-forward and 3.03 in a long timed run on one die of 600 blocks; docs/reference/streams.md.)
 TEST_CASE("hot/cold 90/10, one write frontier for host and GC data: the mixed WAF", "[platform][streams][analytic]") {
   CHECK(hotcold_waf({"workload.distribution=zoned:90/10:10/90", "streams.gc_frontier=user"}) == Approx(3.52).epsilon(0.03));
 }

@@ -184,7 +184,7 @@ TEST_CASE("ZNS: fio's zbd writes a zone again only once its reset has completed"
   // fio resets a zone synchronously before it writes it (zbd.c: zbd_reset_zone, the BLKRESETZONE ioctl), so its
   // writes never overtake the reset. With a small map cache the reset's trim waits for map loads; before issue 44's
   // fix the job's next writes went in meanwhile, the reset then trimmed the zone under them, and with
-  // reset_erase=reset the reset waited for ever for the block they were writing (docs/placement.md's reproducer).
+  // reset_erase=reset the reset waited for ever for the block they were writing (docs/reference/placement.md's reproducer).
   TempDir dir("zns_zbd_order");
   const std::string where = std::filesystem::path(dir.write("note.txt", "")).parent_path().string();
   const CliRun r = run_in(where, "--quiet --out run --set workload.zbd=true --set workload.io_count=60000"

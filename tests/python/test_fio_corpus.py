@@ -87,6 +87,6 @@ def test_every_example_runs_as_fio_would_or_is_refused_for_its_true_reason(bin_d
         except AssertionError as e:
             failures.append(str(e))
     assert not failures, "\n\n".join(failures)
-    # docs/fio.md's table: how many run, how many are refused
+    # docs/guides/fio.md's table: how many run, how many are refused
     assert sum(v == "runs" for v in outcome.values()) == EXPECTED["summary"]["runs"]
     assert sum(v == "refused" for v in outcome.values()) == EXPECTED["summary"]["refused"]

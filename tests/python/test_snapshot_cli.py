@@ -1,4 +1,4 @@
-"""Preconditioned-drive snapshots through the CLI (precondition.snapshot_dir, docs/performance.md "Snapshots"): a run
+"""Preconditioned-drive snapshots through the CLI (precondition.snapshot_dir, docs/history/performance.md "Snapshots"): a run
 that loads the snapshot another run saved gives the same summary.json as a run that preconditions, for the page map
 with HEXA, DFTL with power losses, superblock GC and hot/cold streams; a point that differs only in keys the
 preconditioning does not read (buffer, timing) reuses the snapshot; load without one, a corrupt file and a file of

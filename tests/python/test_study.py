@@ -57,12 +57,12 @@ def test_four_points_on_two_local_workers(first):
 
 
 def test_figure_written(first):
-    for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+    for ext, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")):
         path = first["out"] / "figures" / ("iops" + ext)
         assert path.is_file() and path.stat().st_size > 1000
         assert path.read_bytes()[:5].startswith(magic)
     svg = (first["out"] / "figures" / "iops.svg").read_text()
-    assert "host.queue_depth" in svg and "host.iops (IOPS)" in svg  # labelled axes, with units
+    assert "queue depth" in svg and "throughput (IOPS)" in svg  # axes labelled in words, with units
 
 
 def test_runs_csv_and_command_line_reproduce_a_point(first, tmp_path):
@@ -202,3 +202,44 @@ def test_sweep_front_end(runner, tmp_path):
     assert df["host.latency_us.write.mean"].is_monotonic_increasing
     assert (tmp_path / "sw" / "sweep.png").is_file()
     assert "host.queue_depth=16  host.iops=" in done.stdout
+
+
+def test_no_dashboard_is_silent(first, runner, tmp_path):
+    """Without --dashboard (the default) and with --no-dashboard, nothing is served and nothing said about one."""
+    assert "dashboard" not in first["done"].stderr.lower()
+    study = runner.write(tmp_path / "tiny.json", tiny_study())
+    done = runner.study(study, "--workers", 1, "--no-dashboard", "--out", tmp_path / "out", "--cache", tmp_path / "c")
+    assert done.returncode == 0, done.stderr
+    assert "dashboard" not in (done.stderr + done.stdout).replace(str(tmp_path), "TMP").lower()
+    assert counts(done.stderr) == (4, 0, 0)
+
+
+def test_dashboard_is_served_while_the_study_runs(runner, tmp_path):
+    """--dashboard :0 prints the dashboard's link, and the link answers (bokeh, pinned in requirements.txt)."""
+    import os
+    import urllib.request
+
+    doc = tiny_study()
+    doc["set"]["workload.io_count"] = 400000  # points of a second or so: time to ask the dashboard
+    study = runner.write(tmp_path / "slow.json", doc)
+    env = dict(os.environ, SSDTLM_BIN_DIR=str(runner.bin_dir))
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parents[2] / "scripts" / "study.py"),
+                             str(study), "--workers", "1", "--dashboard", "127.0.0.1:0", "--out", str(tmp_path / "out"),
+                             "--cache", str(tmp_path / "cache")], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            text=True, env=env)
+    link, status, lines = None, None, []
+    try:
+        for line in proc.stderr:
+            lines.append(line)
+            m = re.search(r"dashboard: (http://\S+)", line)
+            if m:
+                link = m.group(1)
+                with urllib.request.urlopen(link, timeout=20) as r:
+                    status = r.status
+                break
+        lines += proc.stderr.readlines()
+    finally:
+        proc.wait(timeout=240)
+    assert link, "".join(lines)
+    assert status == 200
+    assert proc.returncode == 0, "".join(lines)

@@ -1,4 +1,4 @@
-"""scripts/validate_drives.py (issue 40), short form: every drive's CI measurements (docs/drives/<drive>.json, "ci")
+"""scripts/validate_drives.py (issue 40), short form: every drive's CI measurements (docs/results/drives/<drive>.json, "ci")
 run at their declared capacity scale with 1/20 of the I/Os; the verdicts in the JSON rows and in the written error
 table are the rule applied to the numbers (recomputed here from the issue's bounds), and the rows the model
 reproduces (sequential read bandwidth, the QD1 random reads, the PM983's QD1 read latency) stay within them.

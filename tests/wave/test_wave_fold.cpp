@@ -1,5 +1,5 @@
 // Folds (slc.*) in the waveforms: a fold's reads and programs have their own die states and bus transfers, and
-// their counts in the VCD agree with summary.json's nand.reads.fold and nand.programs.fold (docs/waveforms.md).
+// their counts in the VCD agree with summary.json's nand.reads.fold and nand.programs.fold (docs/guides/waveforms.md).
 #include <catch2/catch.hpp>
 
 #include <filesystem>

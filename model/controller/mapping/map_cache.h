@@ -4,7 +4,7 @@
 //
 // The model keeps no mapping values: the FTL's full map is the truth ("what is on flash" merged with
 // what the cache holds); the cache decides the cost. Plain C++, no SystemC; every operation O(1)
-// (amortised O(1) for the greedy batch choice). See docs/mapping.md.
+// (amortised O(1) for the greedy batch choice). See docs/reference/mapping.md.
 #pragma once
 #include <atomic>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // a memory write, a read request and its completions are charged as the TLPs they travel in, and the
 // Ack / UpdateFC DLLPs that acknowledge them take their bytes on the opposite direction.
 //
-// Arithmetic (sources in docs/pcie_nvme.md):
+// Arithmetic (sources in docs/reference/pcie_nvme.md):
 //  - bytes per second per direction = GT/s x lanes x (8/10 for Gen1-2, 128/130 for Gen3 and later) / 8;
 //  - a TLP carries header (3 DW for completions, 4 DW for 64-bit memory requests) + payload + 8 bytes of
 //    framing, sequence number and LCRC (Gen1-2: STP 1 + sequence 2 + LCRC 4 + END 1; Gen3+: the 4-byte STP token

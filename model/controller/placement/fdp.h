@@ -1,4 +1,4 @@
-// NVMe Flexible Data Placement (FDP, TP4146) on the stream machinery (docs/placement.md).
+// NVMe Flexible Data Placement (FDP, TP4146) on the stream machinery (docs/reference/placement.md).
 //
 // A namespace with FDP has reclaim groups (RGs: sets of dies) and reclaim unit handles (RUHs). Each RUH
 // references one open reclaim unit (RU) in every RG; a write names its placement by a placement identifier

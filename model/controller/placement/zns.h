@@ -1,4 +1,4 @@
-// A zoned namespace on the FTL (docs/placement.md): the zone state machine (zns_zones.h) checks every write,
+// A zoned namespace on the FTL (docs/reference/placement.md): the zone state machine (zns_zones.h) checks every write,
 // append and zone management command, and every zone with data in flight holds a stream slot: a user stream
 // (one of 64) whose write frontier on each die of the zone's die group (zns.zone_dies dies) is the zone's open
 // block there, so that a block only ever holds one zone's data. Slots are shared by all die groups (zone z

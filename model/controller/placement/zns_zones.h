@@ -1,5 +1,5 @@
 // NVMe Zoned Namespaces (ZNS) zone state machine: zones, write pointers, the zone states and the open/active
-// limits, with the NVMe status a real drive returns for each violation (docs/placement.md). Plain C++, O(1) per
+// limits, with the NVMe status a real drive returns for each violation (docs/reference/placement.md). Plain C++, O(1) per
 // command (the implicitly open zones form an LRU list for the implicit close the specification allows).
 //
 // States (ZNS specification, zone state machine): Empty, Implicitly Opened, Explicitly Opened, Closed, Full,

@@ -1,4 +1,4 @@
-// One archive for saving and loading a preconditioned drive's state (docs/performance.md, "Snapshots").
+// One archive for saving and loading a preconditioned drive's state (docs/history/performance.md, "Snapshots").
 // Every stateful component lists its state once, in `void snapshot(SnapshotArchive& a)`, calling a.io() on
 // each member in a fixed order; the same method saves and loads, so the two cannot drift apart. Arrays of
 // plain values go out as one dense block; containers of containers element by element.

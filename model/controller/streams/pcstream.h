@@ -1,7 +1,7 @@
 // PCStream (Kim, Hong, Lee, Kim, "Fully Automatic Stream Management for Multi-Streamed SSDs Using Program
 // Contexts", FAST'19), as streams.assign=pcstream. The host's side of it, modelled in the controller: every
 // write carries its program context (WriteTag::pc, the call path that issued it) and process (proc,
-// proc_slot). See docs/streams.md ("PCStream") for the mechanism and the assumptions.
+// proc_slot). See docs/reference/streams.md ("PCStream") for the mechanism and the assumptions.
 //
 // * Clock: host-written 4 KiB units, drive-wide (one tick per unit this policy assigns). The fast-forward
 //   precondition and the timed FTL assign the same writes in the same order, so the clock, the estimates

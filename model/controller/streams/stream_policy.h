@@ -1,5 +1,5 @@
 // Stream assignment: which user stream (write frontier) a host write goes to. A new policy is one new
-// file plus one line in stream_policy.cpp (streams.assign). Plain C++, no SystemC; see docs/streams.md.
+// file plus one line in stream_policy.cpp (streams.assign). Plain C++, no SystemC; see docs/reference/streams.md.
 //
 // Streams are numbered 0 .. streams-1; stream 0 is the default stream (a single-stream SSD writes only
 // to it). A policy sees every host write command in arrival order, once, before its units are buffered.

@@ -1,4 +1,4 @@
-// Stream separation as one plain-C++ object the FTL asks (docs/streams.md): which user stream a host write
+// Stream separation as one plain-C++ object the FTL asks (docs/reference/streams.md): which user stream a host write
 // goes to (the StreamPolicy), which GC stream a relocated unit goes to (streams.gc_stream), the per-LPN
 // write counts hot/cold classification needs, and the per-stream statistics (writes, GC writes, padding,
 // lifetimes). The timed FTL and the fast-forward precondition share it, so preconditioning trains the

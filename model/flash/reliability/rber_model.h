@@ -1,5 +1,5 @@
 // The raw bit error rate of a NAND page and what the controller's ECC does about it (reliability.*): plain C++,
-// O(1) per read, no SystemC. See README.md and docs/nand.md for the model, its parameters and their sources.
+// O(1) per read, no SystemC. See README.md and docs/reference/nand.md for the model, its parameters and their sources.
 //
 // RBER(c, t, r) = eps + alpha c^k + beta c^m t^n + gamma c^p r^q,  c = max(cycles, 1)
 //   cycles: the block's program/erase cycles (reliability.initial_pe_cycles + erases in the run),

@@ -406,7 +406,7 @@ void Interpreter::apply(Spec& s, const Line& l) {
         fail(l, why);
       case OptionClass::Unknown:
         fail_at(l.file, l.line,
-                "unknown fio option " + quote_text(l.key) + " (fio 3.42 has no such option; docs/fio.md lists them)");
+                "unknown fio option " + quote_text(l.key) + " (fio 3.42 has no such option; docs/guides/fio.md lists them)");
     }
   }
 }

@@ -1,7 +1,7 @@
 // fio's whole option table by name and alias (fio 3.42: options.c and the engines' option tables), each option
 // classed: modelled (Interpreter::apply reads it), no effect on a device (accepted, listed once as ignored), or
 // refused with the reason; and fio's I/O engines classed the same way. The names are fio's interface; the classes
-// and reasons are ssdtlm's (docs/fio.md, "Every fio option").
+// and reasons are ssdtlm's (docs/guides/fio.md, "Every fio option").
 #include <map>
 #include <set>
 

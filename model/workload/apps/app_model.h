@@ -1,4 +1,4 @@
-// The common interface of the application models (workload/apps/, docs/apps.md) and what they share: the file
+// The common interface of the application models (workload/apps/, docs/reference/apps.md) and what they share: the file
 // layer, the request queue their file operations feed, process ids, and the write statistics the tests use.
 //
 // A model advances in steps. A step performs file operations (create, append, remove) and pushes the requests
@@ -30,7 +30,7 @@ struct WriteOrigin {
   uint16_t run = 0;  // the app's run (gcc: build number from 1; 0 = none): IoRequest::run
 };
 
-// Parameters of every model (workload.app.* keys; docs/apps.md has the defaults and why).
+// Parameters of every model (workload.app.* keys; docs/reference/apps.md has the defaults and why).
 struct AppParams {
   std::string app = "lsm";
   double age_fraction = 0.9;
@@ -74,7 +74,7 @@ struct AppParams {
   uint64_t cache_region_bytes = 1 << 20;
   bool cache_lru = false;
   double cache_reads_per_write = 1.0;
-  // placement (workload.app.placement, docs/placement.md): none, fdp or zns
+  // placement (workload.app.placement, docs/reference/placement.md): none, fdp or zns
   std::string placement = "none";
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;  // the device's FDP layout (fdp.reclaim_groups, fdp.ruhs)
   ZoneGeometry zones;                  // the device's zones (zns.*)
@@ -201,7 +201,7 @@ class AppModel {
   virtual void start_measuring() {}
 };
 
-// PC ranges (docs/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, cache 5000-5099, aged files 0 (no program).
+// PC ranges (docs/reference/apps.md): lsm 1000-1099, sqlite 2000-2099, gcc 3000-3199, tpcc 4000-4099, cache 5000-5099, aged files 0 (no program).
 constexpr uint32_t kLsmPc = 1000, kSqlitePc = 2000, kGccPc = 3000, kTpccPc = 4000, kCachePc = 5000;
 
 std::unique_ptr<AppModel> make_lsm_app(AppIo& io, const AppParams& p, uint64_t seed);

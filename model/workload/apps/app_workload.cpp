@@ -208,7 +208,7 @@ std::unique_ptr<Workload> make_app_workload(const WorkloadParams& job, uint64_t 
   } catch (const FileLayerFull& e) {
     throw ConfigError("key 'workload.app.age_fraction': " + std::string(e.what()) + " (" +
                       std::to_string(p.age_fraction) + " of " + mib(logical_bytes / kUnitBytes) +
-                      " MiB aged); lower the aging or the app's sizes (docs/apps.md)");
+                      " MiB aged); lower the aging or the app's sizes (docs/reference/apps.md)");
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("key 'workload.app.gcc_pcs': ") + e.what());
   }

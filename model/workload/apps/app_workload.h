@@ -1,5 +1,5 @@
 // workload.pattern=app: the application models (lsm, sqlite, gcc, mixed1 = lsm + gcc, mixed2 = sqlite + gcc)
-// on one file layer over the whole namespace, as a Workload. docs/apps.md.
+// on one file layer over the whole namespace, as a Workload. docs/reference/apps.md.
 //
 // Aging: the layout is built first and deterministically from the seed: age_fraction of the logical capacity
 // in long-lived files (sizes uniform in 1 .. 2 x age_file_bytes - 1 unit, no PC, no hint), then the app's own

@@ -1,5 +1,5 @@
 // cache: a flash cache in the style of CacheLib's Navy (Berg et al., OSDI 2020; Allison et al., EuroSys 2025),
-// on the file layer. docs/apps.md and docs/placement.md have the parameters, their defaults and why.
+// on the file layer. docs/reference/apps.md and docs/reference/placement.md have the parameters, their defaults and why.
 //
 // The cache takes cache_fraction of the logical capacity (the device utilization the study sweeps; the rest is
 // never written: host over-provisioning), split in two engines, each a file written whole before the run:

@@ -1,6 +1,6 @@
 // gcc: a Linux kernel build repeated gcc_builds times (make -j gcc_jobs), a gcc_modify_fraction of the
 // sources, chosen at random, modified before every build after the first (the first builds the clean tree),
-// on the file layer. docs/apps.md has the parameters, their defaults and why.
+// on the file layer. docs/reference/apps.md has the parameters, their defaults and why.
 //
 // Tree: gcc_sources .c files (sizes uniform in 1 .. 2 x gcc_source_bytes - 1 unit), sources/3 headers (8 KiB,
 // never modified), 25 sources per directory, every third directory a module. Initial layout (the precondition

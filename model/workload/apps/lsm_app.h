@@ -1,5 +1,5 @@
 // lsm: a RocksDB/Cassandra-like key-value store under YCSB (workload A: uniform updates of existing keys and
-// gets), on the file layer. docs/apps.md has the parameters, their defaults and why.
+// gets), on the file layer. docs/reference/apps.md has the parameters, their defaults and why.
 //
 // Activities (each a lane of app_model.h's fair interleaving, like RocksDB's threads):
 // - client: every update batch appends lsm_wal_write_bytes to the write-ahead log (small synchronous writes,

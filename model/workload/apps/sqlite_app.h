@@ -1,4 +1,4 @@
-// sqlite: TPC-C on SQLite in WAL mode, on the file layer. docs/apps.md has the parameters, their defaults
+// sqlite: TPC-C on SQLite in WAL mode, on the file layer. docs/reference/apps.md has the parameters, their defaults
 // and why.
 //
 // The database file holds sqlite_db_fraction x capacity in 4 KiB pages, split into the TPC-C tables (share of

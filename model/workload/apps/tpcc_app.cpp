@@ -1,5 +1,5 @@
 // tpcc: TPC-C on an InnoDB-like storage engine (MySQL's, as seed 000 ran it), on the file layer. The I/O
-// shape of the engine, not its SQL: docs/apps.md has the parameters, their defaults and why.
+// shape of the engine, not its SQL: docs/reference/apps.md has the parameters, their defaults and why.
 //
 // Files (innodb_file_per_table): one tablespace per TPC-C table, in 16 KiB pages, together
 // with ibdata1 and the log tpcc_db_fraction x capacity (seed 000: a 75 % full drive); ibdata1 (system tablespace, 12 MiB, holding the

@@ -1,5 +1,5 @@
 // The application models' files on a zoned namespace, as ZenFS places RocksDB's files (workload.app.placement=zns,
-// docs/placement.md): a file's data is appended at the write pointer of the active zone of its lifetime class
+// docs/reference/placement.md): a file's data is appended at the write pointer of the active zone of its lifetime class
 // (the app's stream hint: the WAL, L0, each level), one active zone per class, so a zone only ever holds one
 // class's data; nothing is ever overwritten in place. A zone whose data are all dead (its files deleted) and
 // that is full is reset at once (a trim of the whole zone, which the zoned namespace takes as the zone reset).

@@ -1,4 +1,4 @@
-// Replay of an ssdtlm-capture file (workload.trace_format=capture; docs/real_apps.md): the program's file calls go
+// Replay of an ssdtlm-capture file (workload.trace_format=capture; docs/results/real_apps.md): the program's file calls go
 // through a model of the kernel's file system onto the namespace, as Linux with ext4 (data=ordered, delalloc) would
 // send them to the drive.
 //

@@ -1,4 +1,4 @@
-// The capture format of ssdtlm-capture (tools/capture/, docs/real_apps.md "Capture format"), shared by the capture
+// The capture format of ssdtlm-capture (tools/capture/, docs/results/real_apps.md "Capture format"), shared by the capture
 // tool and the reader (capture_reader.h). Header-only, no dependency: the LD_PRELOAD library includes it.
 //
 // A capture file is one zlib (gzip) stream, so it is compressed and can be read front to back with constant memory.

@@ -303,7 +303,7 @@ TEST_CASE("fio: strided zones", "[fio]") {
   const auto implied = parse("[j]\nzonesize=64m\n");  // fio: zonesize alone means strided, zonerange = zonesize
   CHECK(job(implied, 0)["zone_range"] == 64ull << 20);
   CHECK(job(parse("[j]\nzonemode=none\n"), 0)["zone_range"] == 0);
-  // zonemode=zbd: zoned namespaces (docs/placement.md); the zones are the namespace's.
+  // zonemode=zbd: zoned namespaces (docs/reference/placement.md); the zones are the namespace's.
   const auto zbd = parse("[j]\nrw=randwrite\nzonemode=zbd\nzonesize=256m\nzonecapacity=128m\nmax_open_zones=8\n"
                          "job_max_open_zones=4\nzone_reset_threshold=0.7\nzone_reset_frequency=0.125\n");
   CHECK(job(zbd, 0)["zbd"] == true);

@@ -1,5 +1,5 @@
 // Aging by file-system churn and the application warm-up (workload.app.age_churn, warmup_drive_writes;
-// docs/apps.md): what the precondition's workload issues, and that the timed workload starts from the same
+// docs/reference/apps.md): what the precondition's workload issues, and that the timed workload starts from the same
 // file-layer state, with gcc's measured builds counted after the warm-up.
 #include <catch2/catch.hpp>
 

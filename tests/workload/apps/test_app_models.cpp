@@ -1,4 +1,4 @@
-// The application models (docs/apps.md): each model's write mix against its documented parameters, the
+// The application models (docs/reference/apps.md): each model's write mix against its documented parameters, the
 // mixed interleaving, the aging layout and the configuration around pattern=app.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// workload.app.placement (docs/placement.md): the ZenFS-like zone store (sequential appends per lifetime class,
+// workload.app.placement (docs/reference/placement.md): the ZenFS-like zone store (sequential appends per lifetime class,
 // resets of dead full zones, host-side zone GC), the lsm on it as a zoned namespace would see its requests, and
 // the FDP placement identifiers on the app's writes.
 #include <catch2/catch.hpp>
