@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DECL = ROOT / "docs" / "drives"
+DECL = ROOT / "docs" / "results" / "drives"
 BOUNDS = {"throughput": 0.10, "mean_latency": 0.20, "p50_latency": 0.20, "p99_latency": 0.35, "cache_size": 0.10}
 KIND_OF_UNIT = {"MB/s": "throughput", "IOPS": "throughput", "GB": "cache_size"}
 

@@ -102,6 +102,14 @@ def render(claims, settings, conditional):
     return verdict.markdown(header, rows), in_size
 
 
+def shown(path):
+    """A doc's path as the messages name it: relative to the repository when inside it."""
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return path
+
+
 RESULT_SETS = {
     "seed004": {
         "doc": ROOT / "docs" / "results" / "hotcold.md",
@@ -138,11 +146,11 @@ def main():
             continue
         if a.write:
             rs["doc"].write_text(new)
-            print("%s: wrote its table into %s" % (name, rs["doc"].relative_to(ROOT)))
+            print("%s: wrote its table into %s" % (name, shown(rs["doc"])))
         else:
             bad.append(name)
             print("%s: the table in %s differs from the computed one (run scripts/verdicts.py --write)" % (
-                name, rs["doc"].relative_to(ROOT)), file=sys.stderr)
+                name, shown(rs["doc"])), file=sys.stderr)
     return 1 if bad else 0
 
 
