@@ -253,25 +253,6 @@ void NvmeHost::stop_issuing(Job& j) {
   if (j.inflight == 0) finish(j);
 }
 
-void NvmeHost::finish(Job& j) {
-  if (j.state == State::Done) return;
-  if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
-  if (j.flow && j.state == State::Running) {
-    j.flow->leave(j.flow_count, j.pace.flow);
-    ++flow_events_;
-  }
-  j.state = State::Done;
-  ++done_jobs_;
-  if (j.pace.exit_what != ExitWhat::None) exit_others(j);
-  group_done(j.group);
-  if (done_jobs_ == jobs_.size()) {
-    stop();
-    return;
-  }
-  release_waiting(now_ps());
-  if (flows_ && !flow_pass_) retry_flows(now_ps());
-}
-
 void NvmeHost::pump(Job& j, uint64_t now) {
   issue(j, now);
   if (flows_ && !flow_pass_) retry_flows(now);

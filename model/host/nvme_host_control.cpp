@@ -7,6 +7,26 @@
 
 namespace ssdtlm {
 
+// A job is done: its log, its flow share, exitall, its stonewall group; the run ends with the last job.
+void NvmeHost::finish(Job& j) {
+  if (j.state == State::Done) return;
+  if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
+  if (j.flow && j.state == State::Running) {
+    j.flow->leave(j.flow_count, j.pace.flow);
+    ++flow_events_;
+  }
+  j.state = State::Done;
+  ++done_jobs_;
+  if (j.pace.exit_what != ExitWhat::None) exit_others(j);
+  group_done(j.group);
+  if (done_jobs_ == jobs_.size()) {
+    stop();
+    return;
+  }
+  release_waiting(now_ps());
+  if (flows_ && !flow_pass_) retry_flows(now_ps());
+}
+
 // Starts the waiting jobs whose earlier groups have all finished.
 // Called as each job finishes: with no job held (numjobs clones without stonewall) it costs nothing, so
 // many jobs do not make the run quadratic.
