@@ -40,6 +40,8 @@ struct FlashCounters {
   // reads[gc]); host units into SLC and direct into TLC/QLC; units folded.
   uint64_t fold_programs = 0, fold_reads = 0;
   uint64_t slc_host_units = 0, slc_direct_units = 0, slc_folded_units = 0;
+  // Every page programmed, of every kind (the WAF's numerator, for the summary and the timeseries alike).
+  uint64_t total_programs() const { return programs[0] + programs[1] + programs[2] + programs[3] + fold_programs; }
 };
 
 class PageFtl {

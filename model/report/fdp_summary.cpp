@@ -74,7 +74,7 @@ nlohmann::json fdp_summary(Platform& p) {
   const FlashCounters& f = ftl.counters();
   const uint64_t block_bytes = uint64_t(g.units_per_block) * kUnitBytes;
   const uint64_t page_bytes = uint64_t(g.units_per_page) * kUnitBytes;
-  const uint64_t media = (f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3]) * page_bytes;
+  const uint64_t media = f.total_programs() * page_bytes;
   const uint32_t ruhs = sp.fdp_ruhs, rgs = sp.fdp_rgs;
   const bool persistent = sp.gc == GcStreams::PerStream;
 

@@ -62,7 +62,7 @@ bool Sampler::take(uint64_t now) {
   uint64_t reads = h.ios[0] - last_ios_[0], writes = h.ios[1] - last_ios_[1];
   uint64_t bytes = h.bytes[0] + h.bytes[1] - last_bytes_;
   uint64_t written = h.bytes[1] - last_written_;
-  uint64_t programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
+  uint64_t programs = f.total_programs();
   uint64_t nand_bytes = (programs - last_programs_) * uint64_t(g.units_per_page) * kUnitBytes;
   TimeseriesRow r;
   r.t_ms = double(now) / 1e9;

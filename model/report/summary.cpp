@@ -167,7 +167,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
                {"gc_victims", f.gc_victims},
                {"gc_units_moved", f.gc_units_moved},
                {"page_bytes", page_bytes}};
-  uint64_t all = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3] + f.fold_programs;
+  uint64_t all = f.total_programs();
   s["waf"] = {{"total", waf(all)}, {"ud", waf(f.programs[0])}, {"md", waf(f.programs[1])},
               {"gud", waf(f.programs[2])}, {"gmd", waf(f.programs[3])}};
   if (const Reliability* rel = p.ftl().page_ftl().reliability()) {  // reliability.*: only with the model on
