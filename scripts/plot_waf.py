@@ -32,10 +32,11 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KINDS = ("ud", "md", "gud", "gmd")
+KINDS = ("ud", "md", "gud", "gmd", "fold")  # every kind summary.json counts in waf.total
+REQUIRED = KINDS[:4]  # waf.fold is written only with an SLC cache (slc.*): 0 when absent
 NAMES = {"ud": "UD (user data)", "md": "MD (map data)", "gud": "GUD (GC of user data)",
-         "gmd": "GMD (GC of map data)"}
-COLORS = {"ud": "#4c72b0", "md": "#dd8452", "gud": "#55a868", "gmd": "#c44e52"}
+         "gmd": "GMD (GC of map data)", "fold": "FOLD (SLC cache folded into TLC/QLC)"}
+COLORS = {"ud": "#4c72b0", "md": "#dd8452", "gud": "#55a868", "gmd": "#c44e52", "fold": "#8172b3"}
 
 
 def stacked_waf(ax, labels, parts, positions=None, width=0.8, hatches=None, edgecolor="black", totals=True,
@@ -49,6 +50,8 @@ def stacked_waf(ax, labels, parts, positions=None, width=0.8, hatches=None, edge
     handles = []
     for kind in KINDS:
         vals = [_finite(p.get(kind)) for p in parts]
+        if kind not in REQUIRED and not any(vals):
+            continue  # no SLC cache in any run: no fold bar, no legend entry
         bars = ax.bar(xs, vals, width, bottom=bottom, color=COLORS[kind], edgecolor=edgecolor, linewidth=0.4,
                       label=NAMES[kind])
         if hatches:
@@ -60,7 +63,7 @@ def stacked_waf(ax, labels, parts, positions=None, width=0.8, hatches=None, edge
                 b.set_alpha(a)
         handles.append(bars)
         bottom = [b + v for b, v in zip(bottom, vals)]
-    missing = [all(not math.isfinite(_num(p.get(k)) if _num(p.get(k)) is not None else float("nan")) for k in KINDS)
+    missing = [all(not math.isfinite(_num(p.get(k)) if _num(p.get(k)) is not None else float("nan")) for k in REQUIRED)
                for p in parts]
     if totals:
         for x, t, gone in zip(xs, bottom, missing):
@@ -169,14 +172,14 @@ def main(argv=None):
             if a.group:
                 cols = [c for c in cols if c != a.group]
             for r in rows:
-                missing = [k for k in ("waf." + k for k in KINDS) if k not in r]
+                missing = [k for k in ("waf." + k for k in REQUIRED) if k not in r]
                 if missing:
                     sys.exit("plot_waf.py: %s lacks column(s) %s" % (p, ", ".join(missing)))
                 if len(cols) == 1:
                     labels.append(_text(r[cols[0]]))
                 else:
                     labels.append(" ".join("%s=%s" % (c.split(".")[-1], _text(r[c])) for c in cols) or r.get("point", ""))
-                parts.append({k: _num(r["waf." + k]) or 0.0 for k in KINDS})
+                parts.append({k: _num(r.get("waf." + k)) or 0.0 for k in KINDS})
                 groups.append(r[a.group] if a.group else None)
         else:
             sys.exit("plot_waf.py: %s is neither a run directory nor a results.csv" % inp)
@@ -228,8 +231,8 @@ def main(argv=None):
         fig.savefig("%s.%s" % (out, ext), dpi=120)
     plt.close(fig)
     for lab, p in zip(labels, parts):
-        print("%-40s WAF %.3f  (UD %.3f MD %.3f GUD %.3f GMD %.3f)" % (
-            lab, sum(p.values()), p["ud"], p["md"], p["gud"], p["gmd"]))
+        print("%-40s WAF %.3f  (UD %.3f MD %.3f GUD %.3f GMD %.3f FOLD %.3f)" % (
+            lab, sum(p.values()), p["ud"], p["md"], p["gud"], p["gmd"], p.get("fold", 0.0)))
     print("wrote %s.png, %s.svg" % (out, out))
     return 0
 
