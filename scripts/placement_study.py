@@ -103,6 +103,7 @@ def figure(rows, path):
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(str(path) + ".png", dpi=110)
     fig.savefig(str(path) + ".svg")
+    fig.savefig(str(path) + ".pdf")
     plt.close(fig)
 
 

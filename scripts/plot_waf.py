@@ -224,16 +224,16 @@ def main(argv=None):
         ax.set_title(a.title)
     fig.tight_layout()
     out = Path(a.out)
-    if out.suffix in (".png", ".svg"):
+    if out.suffix in (".png", ".svg", ".pdf"):
         out = out.with_suffix("")
     out.parent.mkdir(parents=True, exist_ok=True)
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig("%s.%s" % (out, ext), dpi=120)
     plt.close(fig)
     for lab, p in zip(labels, parts):
         print("%-40s WAF %.3f  (UD %.3f MD %.3f GUD %.3f GMD %.3f FOLD %.3f)" % (
             lab, sum(p.values()), p["ud"], p["md"], p["gud"], p["gmd"], p.get("fold", 0.0)))
-    print("wrote %s.png, %s.svg" % (out, out))
+    print("wrote %s.png, %s.svg, %s.pdf" % (out, out, out))
     return 0
 
 

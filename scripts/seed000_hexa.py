@@ -330,7 +330,7 @@ def fig_seed(rows, path):
                  "(dark) against the protected share of the page map; per ratio the bars are F-64M, H-64M, F-1G, H-1G",
                  fontsize=10.5)
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig("%s.%s" % (path, ext), dpi=100)
     plt.close(fig)
 
@@ -355,7 +355,7 @@ def fig_md(rows, path):
     axes[0].set_ylabel("map writes (MD + GMD) in % of NAND writes")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig("%s.%s" % (path, ext), dpi=100)
     plt.close(fig)
 

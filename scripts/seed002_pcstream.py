@@ -248,7 +248,7 @@ def fig_spare(spare, path):
 
 def save(fig, path):
     path.parent.mkdir(parents=True, exist_ok=True)
-    for ext in (".png", ".svg"):
+    for ext in (".png", ".svg", ".pdf"):
         fig.savefig(str(path) + ext, dpi=110)
     plt.close(fig)
 

@@ -126,7 +126,7 @@ def fig_distribution(points, dist, path):
     ax[0][0].legend(fontsize=8)
     fig.suptitle("Seed 004 on femu_hotcold: %s, 4 KiB random writes, QD 32" % dist)
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig(str(path) + "." + ext, dpi=110)
     plt.close(fig)
 
@@ -165,7 +165,7 @@ def fig_cdf(points, path):
     axes[0][0].set_ylabel("CDF")
     fig.suptitle("Seed 004: LPN write counts after the seed's 300 s, threshold 0")
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig(str(path) + "." + ext, dpi=110)
     plt.close(fig)
     return rows

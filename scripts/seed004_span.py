@@ -220,7 +220,7 @@ def fig_fit(rows, path):
     ax[0][0].legend(fontsize=8)
     fig.suptitle("Seed 004: which span and which LPNs do the seed's write-count CDFs point to? (dotted: 77.5 %)")
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig(str(path) + "." + ext, dpi=110)
     plt.close(fig)
 
@@ -272,7 +272,7 @@ def fig_cdf(pts, rows, rt_counts, path):
     fig.suptitle("Seed 004: write-count CDFs as the seed's code lists them after a fill, beside the seed's points "
                  "(femu_hotcold, full drive, fio over the whole 768 MiB unless said)")
     fig.tight_layout()
-    for ext in ("png", "svg"):
+    for ext in ("png", "svg", "pdf"):
         fig.savefig(str(path) + "." + ext, dpi=110)
     plt.close(fig)
 
