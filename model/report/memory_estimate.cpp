@@ -1,5 +1,7 @@
 #include "report/memory_estimate.h"
 
+#include "controller/buffer/flush_policy.h"
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -49,7 +51,7 @@ MemoryEstimate estimate_memory(const Params& p) {
   add("block metadata", "geometry.*", B * 24);
   // Slot 12 B + free stack 4 B + open-addressing index (a power of two >= 2 slots per unit, 8 B each: LPN and
   // slot); per-stream FIFOs 12 B per unit; the flush policy's own lists (hexa about 24 B per unit, fifo 4 B).
-  add("write buffer", "buffer.bytes", U * (16 + (streams > 0 ? 12 : 0) + (p.buffer.policy.rfind("hexa", 0) == 0 ? 24 : 4)) + index_slots * 8);
+  add("write buffer", "buffer.bytes", U * (16 + (streams > 0 ? 12 : 0) + (orders_by_map_segment(p.buffer.policy) ? 24 : 4)) + index_slots * 8);
   // Dirty bitmap, per-segment counts, LRU lists, GTD.
   add("map cache bookkeeping", "geometry.*", L / 8 + segments * 40);
   if (integrity) add("integrity checker", "check.integrity", L * 4);

@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ssdtlm::test {
 
@@ -26,6 +28,23 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::ostringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// The rows of a CSV whose cells are all numbers (timeseries.csv), each by column name.
+inline std::vector<std::map<std::string, double>> read_csv_rows(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, cell;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  for (std::istringstream h(line); std::getline(h, cell, ',');) names.push_back(cell);
+  std::vector<std::map<std::string, double>> rows;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::map<std::string, double> row;
+    for (size_t i = 0; std::getline(l, cell, ','); ++i) row[names.at(i)] = std::stod(cell);
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 // `dir`, emptied (created if missing).

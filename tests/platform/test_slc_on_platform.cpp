@@ -8,9 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "common/cli_run.h"
 
@@ -49,21 +47,11 @@ double job_mbps(const nlohmann::json& s, const std::string& name) {
   return 0;
 }
 
-// The largest interval WAF of a run's timeseries.csv (column "waf").
+// The largest interval WAF of a run's timeseries.csv.
 double max_interval_waf(const std::string& out) {
-  std::ifstream f(out + "/timeseries.csv");
-  std::string line, cell;
-  REQUIRE(std::getline(f, line));
-  std::vector<std::string> head;
-  for (std::istringstream h(line); std::getline(h, cell, ',');) head.push_back(cell);
-  const size_t col = size_t(std::find(head.begin(), head.end(), "waf") - head.begin());
-  REQUIRE(col < head.size());
   double most = 0;
-  while (std::getline(f, line)) {
-    std::istringstream r(line);
-    for (size_t i = 0; std::getline(r, cell, ','); ++i)
-      if (i == col) most = std::max(most, std::stod(cell));
-  }
+  for (const auto& row : ssdtlm::test::read_csv_rows(ssdtlm::test::slurp(out + "/timeseries.csv")))
+    most = std::max(most, row.at("waf"));
   return most;
 }
 

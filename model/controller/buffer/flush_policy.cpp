@@ -16,6 +16,8 @@ const std::map<std::string, FlushFactory>& table() {
 
 std::vector<std::string> flush_policy_names() { return registry_names(table()); }
 
+bool orders_by_map_segment(const std::string& policy) { return policy == "hexa" || policy == "hexa_always"; }
+
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key) {
   return registry_find(table(), name, key, "buffer policy")(c);
 }

@@ -44,5 +44,8 @@ std::unique_ptr<FlushPolicy> make_hexa_always_flush(const FlushContext& c);
 
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key);
 std::vector<std::string> flush_policy_names();
+// HEXA's policies (hexa, hexa_always): they order the whole buffer by map segment, so streams cannot be kept apart
+// and each slot carries their group links (the memory estimate).
+bool orders_by_map_segment(const std::string& policy);
 
 }  // namespace ssdtlm
