@@ -31,6 +31,7 @@
 // it is scheduled (chN.bus.owner, chN.bus.dir, chN.dieK.state), so nothing wakes to draw it; untraced, the
 // cost is one pointer test per transfer and per array operation.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -165,5 +166,9 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   std::vector<uint64_t> wait_from_;  // per die: when its refused operation could have started (kNever = none)
   uint64_t budget_waiting_ = 0;    // dies refused by the budget, retried when power comes back
 };
+
+// The channels' report (channel_report.cpp): what the dies and buses did over span_ps, for summary.json: "nand"'s
+// array_ops, suspend, read_overtakes and multiplane, and "utilization"'s channel_bus, die_array, channels and dies.
+nlohmann::json channels_report(const std::vector<ChannelController*>& channels, const Geometry& g, double span_ps);
 
 }  // namespace ssdtlm

@@ -14,6 +14,7 @@
 // The socket stays bound (b_transport serves any initiator bound by attach(socket, side)); a test pins that
 // both paths time and account alike.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -81,6 +82,8 @@ class Dram : public sc_core::sc_module {
 
   const DramParams& params() const { return p_; }
   const DramModel& model() const { return model_; }
+  // summary.json "dram": bandwidth, utilization over span_ps, bytes and accesses per initiator, mean wait.
+  nlohmann::json report(double span_ps) const;
   void reset_stats() { model_.reset_stats(); }
 
  private:

@@ -62,14 +62,7 @@ void PageFtl::ff_finish() {
 
 void PageFtl::ff_merge_counters() {
   for (FlashCounters& d : ff_counters_) {
-    for (int k = 0; k < 4; ++k) counters_.programs[k] += d.programs[k];
-    for (int k = 0; k < 3; ++k) counters_.reads[k] += d.reads[k];
-    counters_.erases += d.erases;
-    counters_.gc_victims += d.gc_victims;
-    counters_.gc_units_moved += d.gc_units_moved;
-    counters_.fold_programs += d.fold_programs;
-    counters_.fold_reads += d.fold_reads;
-    counters_.slc_folded_units += d.slc_folded_units;
+    counters_ += d;
     d = FlashCounters();
   }
 }

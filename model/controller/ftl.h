@@ -6,6 +6,7 @@
 // is done by its parts (ftl_parts.h: host path, flush scheduler, GC driver, map-work queue) and the plain-C++
 // engines they ask (PageFtl, GcEngine, MapCache, WriteBuffer, SchedPolicy). Waveform tracing: wave/ftl_wave.cpp.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -103,6 +104,9 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const { return host_.waiting_units(); }
   const FtlStats& stats() const { return stats_; }
+  // The FTL's report (ftl_report.cpp): the drive state's (PageFtl::report) with the module's own: "ftl"'s buffer and
+  // command counts, "map", "streams", and "zns"'s reset erases.
+  nlohmann::json report(double host_bytes, uint64_t now_ps) const;
   bool volatile_cache() const { return p_.volatile_cache; }  // Flush and FUA wait for the buffered data
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() {

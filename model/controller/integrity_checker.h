@@ -6,6 +6,8 @@
 // mapping or a pending GC copy still refers to, and a GC copy's source must be its unit's current location
 // (PageFtl::check_erase, PageFtl::check_gc_source). A violation is an integrity error like a bad read.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -65,6 +67,8 @@ class IntegrityChecker {
   size_t memory_bytes() const { return (expected_.capacity() + trimmed_from_.capacity()) * 4; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
+  // summary.json "integrity" (checker null: check.integrity off).
+  static nlohmann::json report(const IntegrityChecker* checker);
 
  private:
   std::vector<uint32_t> expected_;

@@ -7,12 +7,15 @@
 // FTL's valid-page bitmap) keeps that answer at hand, so GC scans victims without map lookups.
 // Model state per logical page: 4 B map + (1 + over-provisioning) x (5 B of OOB + 1 bit) + block metadata.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "controller/block_manager.h"
+#include "controller/flash_counters.h"
 #include "controller/gc/gc_engine.h"
 #include "controller/gc/wear_level.h"
 #include "controller/integrity_checker.h"
@@ -27,22 +30,6 @@
 namespace ssdtlm {
 
 class SnapshotArchive;
-
-// Exact NAND traffic counters (section 4 of the architecture): programs in pages by kind, reads in
-// page-read operations by purpose, erases in blocks.
-struct FlashCounters {
-  uint64_t programs[4] = {0, 0, 0, 0};  // indexed by UnitKind: UD, MD, GUD, GMD
-  uint64_t reads[3] = {0, 0, 0};        // indexed by ReadKind: user, map, gc
-  uint64_t erases = 0;
-  uint64_t gc_victims = 0;
-  uint64_t gc_units_moved = 0;
-  // SLC cache (slc.*): fold programs (pages into TLC/QLC, not counted in programs[GUD]) and fold reads (not in
-  // reads[gc]); host units into SLC and direct into TLC/QLC; units folded.
-  uint64_t fold_programs = 0, fold_reads = 0;
-  uint64_t slc_host_units = 0, slc_direct_units = 0, slc_folded_units = 0;
-  // Every page programmed, of every kind (the WAF's numerator, for the summary and the timeseries alike).
-  uint64_t total_programs() const { return programs[0] + programs[1] + programs[2] + programs[3] + fold_programs; }
-};
 
 class PageFtl {
  public:
@@ -269,12 +256,17 @@ class PageFtl {
   // The injected fault's effect: the block's live units are lost (unmapped), as a real early erase loses them.
   void drop_block(uint32_t gblock);
   Die& die(uint32_t d) { return *dies_[d]; }
+  const Die& die(uint32_t d) const { return *dies_[d]; }
   // Saves or loads the whole drive state preconditioning leaves (map, valid bitmap, dies' out-of-band data,
   // blocks, GC, map cache and translation pages, streams, SLC, reliability, wear levelling, counters); the
   // checker's too when given (controller/snapshot/drive_snapshot.cpp). Throws SnapshotUnsupported for a
   // policy whose state it cannot save.
   void snapshot(SnapshotArchive& a, IntegrityChecker* checker);
+  // The drive state's report (page_ftl_report.cpp): summary.json's "nand", "waf" (for host_bytes written), "ftl"
+  // (alpha, GC unit, free blocks), and with their features on "reliability", "wear_level", "slc", "fdp", "zns".
+  nlohmann::json report(double host_bytes, uint64_t now_ps) const;
   FlashCounters& counters() { return counters_; }
+  const FlashCounters& counters() const { return counters_; }
   const Geometry& geometry() const { return g_; }
   // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
   size_t memory_bytes() const {

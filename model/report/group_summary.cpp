@@ -27,12 +27,7 @@ DeviceSnapshot GroupRecorder::now() const {
   const HostStats& h = p_.host().stats();
   s.host_written = h.bytes[1];
   s.host_read = h.bytes[0];
-  const FlashCounters& f = p_.ftl().page_ftl().counters();
-  for (int k = 0; k < 4; ++k) s.programs[k] = f.programs[k];
-  s.programs[4] = f.fold_programs;
-  s.erases = f.erases;
-  s.gc_victims = f.gc_victims;
-  s.gc_units_moved = f.gc_units_moved;
+  s.flash = p_.ftl().page_ftl().counters();
   return s;
 }
 
@@ -71,19 +66,7 @@ nlohmann::json group_summary(Platform& p, const GroupRecorder& r) {
     const double span = any ? double(s.last_complete_ps - s.first_submit_ps) / 1e12 : 0.0;
     const auto rate = [&](double x) { return span > 0 ? x / span : 0.0; };
     const double written = double(to.host_written - from.host_written);
-    uint64_t programs[5];
-    for (int k = 0; k < 5; ++k) programs[k] = to.programs[k] - from.programs[k];
-    const auto waf = [&](uint64_t n) { return written > 0 ? double(n) * page_bytes / written : 0.0; };
-    nlohmann::json progs = {{"ud", programs[0]}, {"md", programs[1]}, {"gud", programs[2]}, {"gmd", programs[3]}};
-    nlohmann::json w = {{"total", waf(programs[0] + programs[1] + programs[2] + programs[3] + programs[4])},
-                        {"ud", waf(programs[0])},
-                        {"md", waf(programs[1])},
-                        {"gud", waf(programs[2])},
-                        {"gmd", waf(programs[3])}};
-    if (slc) {
-      progs["fold"] = programs[4];
-      w["fold"] = waf(programs[4]);
-    }
+    const FlashCounters flash = to.flash.since(from.flash);
     out.push_back({{"group", gi},
                    {"jobs", names},
                    {"started", grp.begun},  // false: stopped before it began (exit_what=all, steady state)
@@ -102,11 +85,11 @@ nlohmann::json group_summary(Platform& p, const GroupRecorder& r) {
                      {"to_s", double(to.at_ps) / 1e12},
                      {"host_bytes_written", to.host_written - from.host_written},
                      {"host_bytes_read", to.host_read - from.host_read},
-                     {"nand_programs", progs},
-                     {"erases", to.erases - from.erases},
-                     {"gc_victims", to.gc_victims - from.gc_victims},
-                     {"gc_units_moved", to.gc_units_moved - from.gc_units_moved}}},
-                   {"waf", w}});
+                     {"nand_programs", flash.programs_report(slc)},
+                     {"erases", flash.erases},
+                     {"gc_victims", flash.gc_victims},
+                     {"gc_units_moved", flash.gc_units_moved}}},
+                   {"waf", flash.waf_report(page_bytes, written, slc)}});
     from = to;
   }
   return out;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "controller/flash_counters.h"
 #include "sim/platform.h"
 
 namespace ssdtlm {
@@ -20,8 +21,7 @@ namespace ssdtlm {
 struct DeviceSnapshot {
   uint64_t at_ps = 0;
   uint64_t host_written = 0, host_read = 0;  // bytes, every completion of the timed run (ramps too)
-  uint64_t programs[5] = {0, 0, 0, 0, 0};    // UD, MD, GUD, GMD, SLC fold
-  uint64_t erases = 0, gc_victims = 0, gc_units_moved = 0;
+  FlashCounters flash;                       // the NAND counters
 };
 
 class GroupRecorder {

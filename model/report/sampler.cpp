@@ -63,14 +63,13 @@ bool Sampler::take(uint64_t now) {
   uint64_t bytes = h.bytes[0] + h.bytes[1] - last_bytes_;
   uint64_t written = h.bytes[1] - last_written_;
   uint64_t programs = f.total_programs();
-  uint64_t nand_bytes = (programs - last_programs_) * uint64_t(g.units_per_page) * kUnitBytes;
   TimeseriesRow r;
   r.t_ms = double(now) / 1e9;
   r.read_iops = double(reads) / dt;
   r.write_iops = double(writes) / dt;
   r.iops = r.read_iops + r.write_iops;
   r.mbps = double(bytes) / dt / 1e6;
-  r.waf = written ? double(nand_bytes) / double(written) : 0.0;
+  r.waf = FlashCounters::waf(programs - last_programs_, double(g.units_per_page) * kUnitBytes, double(written));
   r.free_blocks = p_.ftl().page_ftl().blocks().total_free_blocks();
   r.buffer_units = p_.ftl().buffer().occupied();
   r.gc_active_dies = p_.ftl().gc_active_dies();

@@ -63,88 +63,94 @@ nlohmann::json trace_json(const FittedTrace& t) {
             {"unaligned_sizes", e.unaligned_sizes},
             {"first_unaligned_line", e.first_unaligned_line}}}};
 }
-}  // namespace
-
-nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s) {
-  const Geometry& g = p.geometry();
+// summary.json "host": fio's view of the I/Os (after each job's ramp), failed commands, flushes, the ramp.
+nlohmann::json host_report(Platform& p, double sim_s) {
   const HostStats& h = p.host().measured_stats();  // fio's view: after each job's ramp
   const HostStats& whole = p.host().stats();         // the whole timed run (the device counters' span)
-  const FlashCounters& f = p.ftl().page_ftl().counters();
   const FtlStats& fs = p.ftl().stats();
-  const double sim_s = double(h.last_complete_ps - h.first_submit_ps) / 1e12;
   const uint64_t ios = h.ios[0] + h.ios[1];
-  const double page_bytes = double(g.units_per_page) * kUnitBytes;
-  const double host_written = double(whole.bytes[1]);  // the NAND counters cover the ramp too
   auto rate = [&](double x) { return sim_s > 0 ? x / sim_s : 0.0; };
-  auto waf = [&](uint64_t programs) { return host_written > 0 ? double(programs) * page_bytes / host_written : 0.0; };
-
-  nlohmann::json s;
-  s["host"] = {{"ios", ios},
-               {"read_ios", h.ios[0]},
-               {"write_ios", h.ios[1]},
-               {"iops", rate(double(ios))},
-               {"read_iops", rate(double(h.ios[0]))},
-               {"write_iops", rate(double(h.ios[1]))},
-               {"mbps", rate(double(h.bytes[0] + h.bytes[1])) / 1e6},
-               {"read_mbps", rate(double(h.bytes[0])) / 1e6},
-               {"write_mbps", rate(double(h.bytes[1])) / 1e6},
-               {"bytes_read", h.bytes[0]},
-               {"bytes_written", h.bytes[1]},
-               {"trims", h.trims},
-               {"folded_requests", 0},
-               {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}}};
+  nlohmann::json host = {{"ios", ios},
+                         {"read_ios", h.ios[0]},
+                         {"write_ios", h.ios[1]},
+                         {"iops", rate(double(ios))},
+                         {"read_iops", rate(double(h.ios[0]))},
+                         {"write_iops", rate(double(h.ios[1]))},
+                         {"mbps", rate(double(h.bytes[0] + h.bytes[1])) / 1e6},
+                         {"read_mbps", rate(double(h.bytes[0])) / 1e6},
+                         {"write_mbps", rate(double(h.bytes[1])) / 1e6},
+                         {"bytes_read", h.bytes[0]},
+                         {"bytes_written", h.bytes[1]},
+                         {"trims", h.trims},
+                         {"folded_requests", 0},
+                         {"latency_us", {{"read", latency_json(h.latency[0])}, {"write", latency_json(h.latency[1])}}},
+                         {"read_paths", read_paths_json(h)}};
   if (whole.failed > 0) {  // commands completed with an error status (only when some did: goldens unchanged)
     nlohmann::json stopped = nlohmann::json::array();
     for (size_t j = 0; j < p.host().jobs(); ++j)
       if (p.host().job_error_stopped(j)) stopped.push_back(p.host().job(j).name);
-    s["host"]["failed_commands"] = whole.failed;
-    s["host"]["jobs_stopped_by_error"] = stopped;
+    host["failed_commands"] = whole.failed;
+    host["jobs_stopped_by_error"] = stopped;
   }
   if (whole.syncs > 0)  // NVMe Flush commands (fio's fsync/fdatasync) and FUA writes: only when the host sent some
-    s["host"]["flush"] = {{"commands", h.syncs},
-                          {"latency_us", latency_json(h.sync_latency)},
-                          {"fua_writes", fs.fua_writes},
-                          {"volatile_cache", p.ftl().volatile_cache()}};
+    host["flush"] = {{"commands", h.syncs},
+                     {"latency_us", latency_json(h.sync_latency)},
+                     {"fua_writes", fs.fua_writes},
+                     {"volatile_cache", p.ftl().volatile_cache()}};
   else if (fs.fua_writes > 0)
-    s["host"]["flush"] = {{"commands", 0}, {"fua_writes", fs.fua_writes}, {"volatile_cache", p.ftl().volatile_cache()}};
+    host["flush"] = {{"commands", 0}, {"fua_writes", fs.fua_writes}, {"volatile_cache", p.ftl().volatile_cache()}};
   if (whole.ios[0] + whole.ios[1] != ios || whole.trims != h.trims)
-    s["host"]["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - ios},
-                         {"trims", whole.trims - h.trims},
-                         {"bytes_written", whole.bytes[1] - h.bytes[1]},
-                         {"bytes_read", whole.bytes[0] - h.bytes[0]}};
-  {
-    uint64_t folded = 0;
-    nlohmann::json traces = nlohmann::json::array();
-    for (size_t j = 0; j < p.host().jobs(); ++j)
-      if (auto* t = dynamic_cast<const FittedTrace*>(p.host().job(j).workload)) {
-        if (t->applied() == TraceFitMode::Wrap) folded += t->refitted();
-        traces.push_back(trace_json(*t));
-      }
-    s["host"]["folded_requests"] = folded;
-    if (traces.size() == 1) s["host"]["trace"] = traces[0];
-    if (traces.size() > 1) s["host"]["traces"] = traces;
-  }
-  if (p.host().jobs() > 1) {
-    nlohmann::json jobs = nlohmann::json::array();
-    for (size_t j = 0; j < p.host().jobs(); ++j) {
-      const HostStats& js = p.host().job_stats(j);
-      const double span = double(js.last_complete_ps - js.first_submit_ps) / 1e12;
-      auto jrate = [&](double x) { return span > 0 ? x / span : 0.0; };
-      jobs.push_back({{"name", p.host().job(j).name},
-                      {"ios", js.ios[0] + js.ios[1]},
-                      {"read_ios", js.ios[0]},
-                      {"write_ios", js.ios[1]},
-                      {"trims", js.trims},
-                      {"iops", jrate(double(js.ios[0] + js.ios[1]))},
-                      {"mbps", jrate(double(js.bytes[0] + js.bytes[1])) / 1e6},
-                      {"start_s", double(p.host().job_start_ps(j)) / 1e12},
-                      {"span_s", span},
-                      {"exited", p.host().job_exited(j)},
-                      {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}},
-                      {"read_paths", read_paths_json(js)}});
+    host["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - ios},
+                    {"trims", whole.trims - h.trims},
+                    {"bytes_written", whole.bytes[1] - h.bytes[1]},
+                    {"bytes_read", whole.bytes[0] - h.bytes[0]}};
+  uint64_t folded = 0;
+  nlohmann::json traces = nlohmann::json::array();
+  for (size_t j = 0; j < p.host().jobs(); ++j)
+    if (auto* t = dynamic_cast<const FittedTrace*>(p.host().job(j).workload)) {
+      if (t->applied() == TraceFitMode::Wrap) folded += t->refitted();
+      traces.push_back(trace_json(*t));
     }
-    s["jobs"] = jobs;
+  host["folded_requests"] = folded;
+  if (traces.size() == 1) host["trace"] = traces[0];
+  if (traces.size() > 1) host["traces"] = traces;
+  return host;
+}
+
+// summary.json "jobs" (with more than one job): each job's I/Os, rates, span, latency and read paths.
+nlohmann::json jobs_report(Platform& p) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (size_t j = 0; j < p.host().jobs(); ++j) {
+    const HostStats& js = p.host().job_stats(j);
+    const double span = double(js.last_complete_ps - js.first_submit_ps) / 1e12;
+    auto jrate = [&](double x) { return span > 0 ? x / span : 0.0; };
+    jobs.push_back({{"name", p.host().job(j).name},
+                    {"ios", js.ios[0] + js.ios[1]},
+                    {"read_ios", js.ios[0]},
+                    {"write_ios", js.ios[1]},
+                    {"trims", js.trims},
+                    {"iops", jrate(double(js.ios[0] + js.ios[1]))},
+                    {"mbps", jrate(double(js.bytes[0] + js.bytes[1])) / 1e6},
+                    {"start_s", double(p.host().job_start_ps(j)) / 1e12},
+                    {"span_s", span},
+                    {"exited", p.host().job_exited(j)},
+                    {"latency_us", {{"read", latency_json(js.latency[0])}, {"write", latency_json(js.latency[1])}}},
+                    {"read_paths", read_paths_json(js)}});
   }
+  return jobs;
+}
+
+// With the reliability model on: host reads by how their data decoded (first decode, read retry, soft decode).
+nlohmann::json ecc_paths_json(const HostStats& h) {
+  auto mean = [](uint64_t ns, uint64_t n) { return n ? double(ns) / double(n) / 1e3 : 0.0; };
+  return {{"first_decode", {{"count", h.clean_count}, {"mean_us", mean(h.clean_ns, h.clean_count)}}},
+          {"read_retry", {{"count", h.retry_count}, {"steps", h.retry_steps}, {"mean_us", mean(h.retry_ns, h.retry_count)}}},
+          {"soft_decode", {{"count", h.soft_count}, {"mean_us", mean(h.soft_ns, h.soft_count)}}},
+          {"uncorrectable", {{"count", h.uncorrectable}}}};
+}
+
+// The workloads' own objects: "steadystate", "filesystem", "capture", "app".
+void workload_reports(Platform& p, nlohmann::json& s) {
   nlohmann::json steady = nlohmann::json::array();  // fio's steady state of each job that looks for it
   for (size_t j = 0; j < p.host().jobs(); ++j)
     if (const SteadyState* ss = p.host().job_steady_state(j)) {
@@ -153,140 +159,49 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
       steady.push_back(one);
     }
   if (!steady.empty()) s["steadystate"] = steady;
-  s["host"]["read_paths"] = read_paths_json(h);
-  s["map"] = map_summary(p);
   if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
   if (auto cap = capture_summary(p); !cap.is_null()) s["capture"] = cap;
   if (auto app = app_summary(p); !app.is_null()) s["app"] = app;
-  s["streams"] = stream_summary(p);
-  if (p.ftl().page_ftl().streams().params().fdp) s["fdp"] = fdp_summary(p);
-  if (p.ftl().page_ftl().streams().zns()) s["zns"] = zns_summary(p);
-  s["nand"] = {{"programs", {{"ud", f.programs[0]}, {"md", f.programs[1]}, {"gud", f.programs[2]}, {"gmd", f.programs[3]}}},
-               {"reads", {{"user", f.reads[0]}, {"map", f.reads[1]}, {"gc", f.reads[2]}}},
-               {"erases", f.erases},
-               {"gc_victims", f.gc_victims},
-               {"gc_units_moved", f.gc_units_moved},
-               {"page_bytes", page_bytes}};
-  uint64_t all = f.total_programs();
-  s["waf"] = {{"total", waf(all)}, {"ud", waf(f.programs[0])}, {"md", waf(f.programs[1])},
-              {"gud", waf(f.programs[2])}, {"gmd", waf(f.programs[3])}};
-  if (const Reliability* rel = p.ftl().page_ftl().reliability()) {  // reliability.*: only with the model on
-    const ReliabilityCounters& k = rel->counters();
-    s["reliability"] = {{"reads", k.reads},
-                        {"retries", k.retries},
-                        {"retry_reads", k.retry_reads},
-                        {"soft_decodes", k.soft_decodes},
-                        {"uncorrectable", k.uncorrectable},
-                        {"reclaimed_blocks", k.reclaimed_blocks},
-                        {"decode_s", double(k.decode_ps) / 1e12},
-                        {"max_rber", k.max_rber},
-                        {"initial_pe_cycles", rel->model().params().initial_pe},
-                        {"retention_days", rel->model().params().retention_hours / 24},
-                        {"temp_c", rel->temp_c()},                   // the drive's temperature the data aged at last
-                        {"run_aged_h", rel->aged_hours(now_ps())}};  // the run's hours at reliability.rber_temp_c
-    auto mean = [](uint64_t ns, uint64_t n) { return n ? double(ns) / double(n) / 1e3 : 0.0; };
-    s["host"]["read_paths"]["ecc"] = {
-        {"first_decode", {{"count", h.clean_count}, {"mean_us", mean(h.clean_ns, h.clean_count)}}},
-        {"read_retry", {{"count", h.retry_count}, {"steps", h.retry_steps}, {"mean_us", mean(h.retry_ns, h.retry_count)}}},
-        {"soft_decode", {{"count", h.soft_count}, {"mean_us", mean(h.soft_ns, h.soft_count)}}},
-        {"uncorrectable", {{"count", h.uncorrectable}}}};
+}
+
+// The device's objects, each from the component that counted it: the FTL (with the drive state and its engines),
+// the channels, the controller DRAM, the power meter, the integrity checker.
+void device_reports(Platform& p, double span_ps, nlohmann::json& s) {
+  const HostStats& h = p.host().measured_stats();
+  const HostStats& whole = p.host().stats();
+  s.update(p.ftl().report(double(whole.bytes[1]), now_ps()));  // the NAND counters cover the ramp too
+  if (s.contains("reliability")) s["host"]["read_paths"]["ecc"] = ecc_paths_json(h);
+  if (s.contains("zns")) {
+    s["zns"]["host_failed_commands"] = h.failed;
+    s["zns"]["host_zone_commands"] = h.zone_commands;
+    s["zns"]["reset_latency_us"] = latency_json(h.trim_latency);  // resets by a trim of whole zones
   }
-  if (const WearLevel* wl = p.ftl().page_ftl().wear_level()) {  // ftl.wear_level_spread: only when on
-    uint32_t most = 0, least = ~0u;
-    for (uint32_t d = 0; d < p.geometry().dies; ++d) {
-      most = std::max(most, wl->max_erases(d));
-      least = std::min(least, wl->min_erases(d));
-    }
-    s["wear_level"] = {{"spread_threshold", wl->threshold()},
-                       {"relocated_blocks", wl->relocated_blocks()},
-                       {"max_die_spread", wl->max_spread()},
-                       {"max_block_erases", most},
-                       {"min_block_erases", least}};
-  }
-  if (p.ftl().page_ftl().slc()) {  // slc.*: only with the cache, so other summaries stand
-    s["waf"]["fold"] = waf(f.fold_programs);
-    s["nand"]["programs"]["fold"] = f.fold_programs;
-    s["nand"]["reads"]["fold"] = f.fold_reads;
-    s["slc"] = slc_summary(p);
-  }
-  IntegrityChecker* c = p.checker();
-  s["integrity"] = {{"enabled", c != nullptr},
-                    {"checked_reads", c ? c->checked() : 0},
-                    {"erases_checked", c ? c->erases_checked() : 0},
-                    {"gc_copies_checked", c ? c->gc_copies_checked() : 0},
-                    {"errors", c ? c->errors() : 0},
-                    {"first_error", c ? c->first_error() : ""}};
-  const BlockManager& blocks = p.ftl().page_ftl().blocks();
-  s["ftl"] = {{"alpha", p.ftl().page_ftl().alpha()},
-              {"gc_unit", blocks.lines() ? "superblock" : "block"},
-              {"line_retired_units", blocks.retired_units()},
-              {"gc_declined_victims", blocks.declines()},
-              {"free_blocks", blocks.total_free_blocks()},
-              {"buffer_read_hits", fs.buffer_read_hits},
-              {"buffer_absorbed_writes", fs.buffer_absorbed},
-              {"unmapped_reads", fs.unmapped_reads},
-              {"write_stalls", fs.write_stalls},
-              {"flushed_units", fs.flushed_units},
-              {"buffer_steps", fs.buffer_steps},
-              {"buffer_busy_s", double(fs.buffer_busy_ps) / 1e12},
-              {"subpage_merged", fs.subpage_merged},
-              {"subpage_rmw", fs.subpage_rmw},
-              {"trimmed_units", fs.trimmed_units},
-              {"write_stops", fs.write_stops}};
-  double bus = 0, die = 0;
-  uint64_t array_ops[3] = {0, 0, 0}, suspends[3] = {0, 0, 0}, suspended_reads = 0, suspended_ps = 0, overtakes = 0;
-  uint64_t plane_ops = 0, multiplane_ops = 0, combined_reads = 0;
-  for (auto* ch : p.channels()) {
-    const ChannelStats& cs = ch->stats();
-    bus += double(cs.bus_busy_ps);
-    die += double(cs.die_array_busy_ps);
-    for (int k = 0; k < 3; ++k) array_ops[k] += cs.ops[k], suspends[k] += cs.suspends[k];
-    suspended_reads += cs.suspended_reads;
-    suspended_ps += cs.suspended_ps;
-    overtakes += cs.read_overtakes;
-    plane_ops += cs.plane_ops;
-    multiplane_ops += cs.multiplane_ops;
-    combined_reads += cs.combined_reads;
-  }
-  // What the dies did, counted by the channels (the FTL's counters above count what it issued).
-  s["nand"]["array_ops"] = {{"reads", array_ops[0]}, {"programs", array_ops[1]}, {"erases", array_ops[2]}};
-  // flash.suspend and flash.die_sched (docs/reference/hardware.md)
-  const uint64_t suspensions = suspends[1] + suspends[2];
-  s["nand"]["suspend"] = {{"program_suspends", suspends[1]},
-                          {"erase_suspends", suspends[2]},
-                          {"reads_served", suspended_reads},
-                          {"suspended_s", double(suspended_ps) / 1e12},
-                          {"mean_suspended_us", suspensions ? double(suspended_ps) / 1e6 / double(suspensions) : 0.0}};
-  s["nand"]["read_overtakes"] = overtakes;
-  // flash.multiplane (docs/reference/hardware.md): array operations as the dies ran them, the share on several planes
-  s["nand"]["multiplane"] = {{"array_ops", plane_ops},
-                             {"multiplane_ops", multiplane_ops},
-                             {"fraction", plane_ops ? double(multiplane_ops) / double(plane_ops) : 0.0},
-                             {"combined_reads", combined_reads}};
-  const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
-  s["utilization"] = {{"channel_bus", span_ps > 0 ? bus / span_ps / g.channels : 0.0},
-                      {"die_array", span_ps > 0 ? die / span_ps / g.dies : 0.0},
-                      {"link_down", span_ps > 0 ? double(link_busy_ps(p, false)) / span_ps : 0.0},
-                      {"link_up", span_ps > 0 ? double(link_busy_ps(p, true)) / span_ps : 0.0}};
-  {  // per channel (bus) and per die (array, by global index: die k of channel c is k * channels + c)
-    nlohmann::json buses = nlohmann::json::array(), dies = nlohmann::json::array();
-    std::vector<double> die_frac(g.dies, 0.0);
-    auto chans = p.channels();
-    for (size_t c = 0; c < chans.size(); ++c) {
-      const ChannelStats& cs = chans[c]->stats();
-      buses.push_back(span_ps > 0 ? double(cs.bus_busy_ps) / span_ps : 0.0);
-      for (size_t k = 0; k < cs.die_array_ps.size(); ++k)
-        die_frac[k * g.channels + c] = span_ps > 0 ? double(cs.die_array_ps[k]) / span_ps : 0.0;
-    }
-    for (double f : die_frac) dies.push_back(f);
-    s["utilization"]["channels"] = buses;
-    s["utilization"]["dies"] = dies;
-  }
-  if (Dram* dram = p.dram()) s["dram"] = dram_summary(*dram, span_ps);
+  s["integrity"] = IntegrityChecker::report(p.checker());
+  const nlohmann::json channels = channels_report(p.channels(), p.geometry(), span_ps);
+  s["nand"].update(channels["nand"]);
+  s["utilization"] = channels["utilization"];
+  s["utilization"]["link_down"] = span_ps > 0 ? double(link_busy_ps(p, false)) / span_ps : 0.0;
+  s["utilization"]["link_up"] = span_ps > 0 ? double(link_busy_ps(p, true)) / span_ps : 0.0;
+  if (Dram* dram = p.dram()) s["dram"] = dram->report(span_ps);
   if (auto pw = power_summary(p); !pw.is_null()) {
     s["power"] = pw;
     s["thermal"] = thermal_summary(p);
   }
+}
+}  // namespace
+
+nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s) {
+  const Geometry& g = p.geometry();
+  const HostStats& h = p.host().measured_stats();
+  const HostStats& whole = p.host().stats();
+  const double sim_s = double(h.last_complete_ps - h.first_submit_ps) / 1e12;
+  const uint64_t ios = h.ios[0] + h.ios[1];
+  const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
+  nlohmann::json s;
+  s["host"] = host_report(p, sim_s);
+  if (p.host().jobs() > 1) s["jobs"] = jobs_report(p);
+  workload_reports(p, s);
+  device_reports(p, span_ps, s);
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},
@@ -306,6 +221,11 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   s["timed_run_s"] = span_ps / 1e12;
   s["wall_time_s"] = wall_s;
   return s;
+}
+
+std::string zns_zones_csv(Platform& p) {
+  const ZnsNamespace* z = p.ftl().page_ftl().streams().zns();
+  return z ? z->zones_csv() : "";
 }
 
 std::string latency_cdf_csv(const HostStats& h) {

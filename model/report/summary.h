@@ -13,23 +13,11 @@ namespace ssdtlm {
 nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double wall_s);
 // The drive's state at the start of the timed run, in words (summary.json precondition.state).
 std::string drive_state(const PreconditionResult& pre);
-// The "map" object of summary.json: map cache, GTD and map traffic (map_summary.cpp).
-nlohmann::json map_summary(Platform& p);
-// The "streams" object: writes, GC writes and data lifetimes per stream (stream_summary.cpp).
-nlohmann::json stream_summary(Platform& p);
-// The "fdp" object (FDP statistics, per-RUH counters and FDP events; fdp_summary.cpp), with fdp.enabled.
-nlohmann::json fdp_summary(Platform& p);
-// The "zns" object (zones per state, zone commands, failed commands by NVMe status; zns_summary.cpp), with zns.enabled.
-nlohmann::json zns_summary(Platform& p);
 // zones.csv (Report Zones at the end of the run, as nvme zns report-zones lists them): a zone per line, its start
 // LBA, capacity and write pointer in bytes, its state and the flash blocks it holds; "" without zns.enabled.
 std::string zns_zones_csv(Platform& p);
-// The "slc" object (slc_summary.cpp), with slc.mode other than none: host bytes into SLC, folded, direct.
-nlohmann::json slc_summary(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
-// The "dram" object: the controller DRAM's bandwidth, utilization and bytes per initiator (dram_summary.cpp).
-nlohmann::json dram_summary(const Dram& d, double span_ps);
 // The "filesystem" object (workload.filesystem=ext4), null when no job uses one (filesystem_summary.cpp).
 nlohmann::json filesystem_summary(Platform& p);
 // The "capture" object (workload.trace_format=capture), null without a capture replay (capture_summary.cpp).

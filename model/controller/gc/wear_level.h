@@ -5,6 +5,8 @@
 // young block moves to the GC frontier, and the block returns to the free pool to take hot data. Plain C++,
 // no SystemC; one instance per drive, owned by PageFtl; dies are independent (fast-forward workers).
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <set>
@@ -55,6 +57,7 @@ class WearLevel {
   // Saves or loads the erase counts and their order (controller/snapshot).
   void snapshot(SnapshotArchive& a);
   uint32_t max_spread() const;  // over dies
+  nlohmann::json report() const;  // summary.json "wear_level"
 
  private:
   const Geometry& g_;

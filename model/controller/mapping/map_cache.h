@@ -6,6 +6,8 @@
 // what the cache holds); the cache decides the cost. Plain C++, no SystemC; every operation O(1)
 // (amortised O(1) for the greedy batch choice). See docs/reference/mapping.md.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -16,6 +18,8 @@
 #include "flash/geometry.h"
 
 namespace ssdtlm {
+
+class TranslationStore;
 
 class SnapshotArchive;
 
@@ -149,6 +153,9 @@ class MapCache {
   uint32_t segments_total() const { return uint32_t(dcount_.size()); }
   void reset_stats();
   uint64_t dirty_entries() const { return dirty_entries_; }
+  // summary.json "map": the cache's lookups, hits, write-backs and size, with the translation pages on flash (ts,
+  // null: the whole map in DRAM) and the map page reads the FTL counted.
+  nlohmann::json report(const TranslationStore* ts, uint64_t segment_reads) const;
   // Saves or loads the cache's contents, dirty entries, checkpoints and statistics (controller/snapshot).
   void snapshot(SnapshotArchive& a);
 

@@ -9,10 +9,14 @@
 // types say what GC may mix: initially_isolated = one shared GC stream (relocated data of all RUHs of an RG meet in
 // its GC RU), persistently_isolated = a GC stream per RUH (its data never meets another RUH's). Plain C++.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <string>
 
 namespace ssdtlm {
+
+class PageFtl;
 
 constexpr uint8_t kDirectiveStreams = 1;  // NVMe directive types (DTYPE) on a write
 constexpr uint8_t kDirectiveFdp = 2;
@@ -56,5 +60,9 @@ struct FdpLayout {
 inline const char* ruh_type_name(bool persistent) {
   return persistent ? "persistently_isolated" : "initially_isolated";
 }
+
+// summary.json "fdp" (fdp_report.cpp): the FDP statistics log, per-RUH counters and status, reclaim, FDP events and
+// the placement invariants, over the measured run.
+nlohmann::json fdp_report(const PageFtl& ftl);
 
 }  // namespace ssdtlm

@@ -11,7 +11,10 @@
 // (zns.reset_erase=reset) or when the dies need free blocks (lazy): the host's reset is the only reclaim, and
 // device WAF is 1 but for padding. Plain C++.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -91,6 +94,10 @@ class ZnsNamespace {
   // The blocks a zone has opened since it was last reset, oldest first (its capacity's blocks), and, for a zone
   // just reset, the blocks to erase (taken: the zone forgets them).
   const std::vector<uint32_t>* zone_blocks(uint64_t zone) const;
+  // summary.json "zns": the layout, zones per state, zone commands and the NVMe statuses of those that failed.
+  nlohmann::json report() const;
+  // zones.csv: a zone per line (Report Zones at the end of the run, as nvme zns report-zones lists them).
+  std::string zones_csv() const;
   std::vector<uint32_t> take_blocks(uint64_t zone);
 
  private:

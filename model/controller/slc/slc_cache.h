@@ -16,6 +16,8 @@
 // slc.when_full=fold, host writes to the die wait for the fold to free an SLC block; with direct they go to
 // TLC/QLC blocks directly. GC data and map pages bypass the cache (they go to their own TLC/QLC frontiers).
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -23,6 +25,8 @@
 #include "flash/geometry.h"
 
 namespace ssdtlm {
+
+struct FlashCounters;
 
 class SnapshotArchive;
 
@@ -112,6 +116,9 @@ class SlcCache {
   void snapshot(SnapshotArchive& a);
   // SLC capacity of the cache now, in units: SLC blocks in use plus those the dies may still open.
   uint64_t capacity_units(const std::vector<uint32_t>& free_per_die) const;
+  // summary.json "slc": what the cache took, folded and let through (in the FTL's counters f) and its size with
+  // the dies' free blocks now.
+  nlohmann::json report(const FlashCounters& f, const std::vector<uint32_t>& free_per_die) const;
 
  private:
   const Geometry& g_;

@@ -4,6 +4,8 @@
 // lifetimes). The timed FTL and the fast-forward precondition share it, so preconditioning trains the
 // policies and the counts the timed run starts from.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -98,6 +100,8 @@ class Streams {
   const Lifetimes* lifetimes() const { return lifetimes_.get(); }
   StreamStats& stats() { return stats_; }
   const StreamStats& stats() const { return stats_; }
+  // summary.json "streams": writes and GC writes per stream, padding, the policy's own counters, lifetimes.
+  nlohmann::json report() const;
   void reset_stats();
   size_t memory_bytes() const;
   // Saves or loads the write counts, the policy's state, lifetimes and statistics (controller/snapshot).

@@ -3,6 +3,8 @@
 // counts it. Plain C++, O(1) per operation; one instance per drive, owned by the FTL algorithm (PageFtl), which
 // hands reclaim victims to the GC engine (one engine: GC, folding and read reclaim, timed and fast-forward).
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -54,6 +56,8 @@ class Reliability {
   void reclaimed() { ++counters_.reclaimed_blocks; }
   ReliabilityCounters& counters() { return counters_; }
   const ReliabilityCounters& counters() const { return counters_; }
+  // summary.json "reliability": the counters, the model's start state, and the hours the run aged the data by now.
+  nlohmann::json report(uint64_t now_ps) const;
   void reset_counters() { counters_ = ReliabilityCounters(); }
   // The mean RBER of a block now (for reports and tests).
   // Saves or loads the per-block wear, retention and read-disturb state (controller/snapshot).

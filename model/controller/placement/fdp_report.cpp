@@ -1,8 +1,10 @@
-// The "fdp" object of summary.json (docs/reference/placement.md): the FDP statistics log (host and media bytes written,
+// The FDP report: summary.json "fdp" (docs/reference/placement.md): the FDP statistics log (host and media bytes written,
 // media bytes erased), per-RUH counters, WAF and Reclaim Unit Handle Status (the RU's available media writes),
 // reclaim units reclaimed, and the FDP events, over the measured run.
+#include <nlohmann/json.hpp>
+
+#include "controller/page_ftl.h"
 #include "controller/placement/fdp.h"
-#include "report/summary.h"
 
 namespace ssdtlm {
 
@@ -45,7 +47,7 @@ nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, ui
 
 // Reclaim invariant: the blocks of an RU are erased together, so they share an erase count, but for the RUs being
 // reclaimed at the end (a scan of the dies' erase counts, at the end only). The RUs where they differ.
-uint64_t unevenly_erased_rus(PageFtl& ftl) {
+uint64_t unevenly_erased_rus(const PageFtl& ftl) {
   const Geometry& g = ftl.geometry();
   const BlockManager& blocks = ftl.blocks();
   const uint32_t per = g.dies / blocks.line_groups();
@@ -64,8 +66,7 @@ uint64_t unevenly_erased_rus(PageFtl& ftl) {
 
 }  // namespace
 
-nlohmann::json fdp_summary(Platform& p) {
-  PageFtl& ftl = p.ftl().page_ftl();
+nlohmann::json fdp_report(const PageFtl& ftl) {
   const Geometry& g = ftl.geometry();
   const Streams& st = ftl.streams();
   const StreamParams& sp = st.params();

@@ -1,11 +1,13 @@
-// summary.json "dram": what the controller DRAM moved, for whom, and how busy it was (docs/reference/hardware.md).
+// Dram's report: summary.json "dram" (docs/reference/hardware.md): what the controller DRAM moved, for whom, and how
+// busy it was.
+#include <nlohmann/json.hpp>
+
 #include "controller/dram.h"
-#include "report/summary.h"
 
 namespace ssdtlm {
 
-nlohmann::json dram_summary(const Dram& d, double span_ps) {
-  const DramStats& st = d.model().stats();
+nlohmann::json Dram::report(double span_ps) const {
+  const DramStats& st = model_.stats();
   nlohmann::json util, bytes, accesses;
   double busy = 0;
   uint64_t all_bytes = 0, all_accesses = 0;
@@ -21,8 +23,8 @@ nlohmann::json dram_summary(const Dram& d, double span_ps) {
   util["total"] = span_ps > 0 ? busy / span_ps : 0.0;
   bytes["total"] = all_bytes;
   accesses["total"] = all_accesses;
-  return {{"bandwidth_mbps", d.params().bytes_per_s() / 1e6},
-          {"latency_ns", double(d.params().latency_ps) / 1e3},
+  return {{"bandwidth_mbps", p_.bytes_per_s() / 1e6},
+          {"latency_ns", double(p_.latency_ps) / 1e3},
           {"utilization", util},
           {"bytes", bytes},
           {"accesses", accesses},

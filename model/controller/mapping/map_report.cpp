@@ -1,14 +1,14 @@
-// The "map" object of summary.json: what the map cache did, the GTD, and the map's flash traffic.
-#include "report/summary.h"
+// MapCache's report: summary.json "map": what the map cache did, the GTD, and the map's flash traffic.
+#include <nlohmann/json.hpp>
+
+#include "controller/mapping/map_cache.h"
+#include "controller/mapping/translation_store.h"
 
 namespace ssdtlm {
 
-nlohmann::json map_summary(Platform& p) {
-  const MapCache& mc = p.ftl().map_cache();
-  const MapCacheStats& m = mc.stats();
-  const MapCacheParams& mp = mc.params();
-  const TranslationStore* ts = p.ftl().page_ftl().translation();
-  const FlashCounters& f = p.ftl().page_ftl().counters();
+nlohmann::json MapCache::report(const TranslationStore* ts, uint64_t segment_reads) const {
+  const MapCacheStats& m = stats();
+  const MapCacheParams& mp = params();
   auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
   nlohmann::json j = {{"lookups", m.lookups()},
                       {"hits", m.hits()},
@@ -18,7 +18,7 @@ nlohmann::json map_summary(Platform& p) {
                       {"read_misses", m.read_misses},
                       {"write_hits", m.write_hits},
                       {"write_misses", m.write_misses},
-                      {"segment_reads", f.reads[uint32_t(ReadKind::Map)]},
+                      {"segment_reads", segment_reads},
                       {"segment_writes", m.segment_writes},
                       {"dirty_evictions", m.dirty_evictions},
                       {"batch_entries_mean", ratio(m.batch_entries, m.segment_writes)},
@@ -30,11 +30,10 @@ nlohmann::json map_summary(Platform& p) {
                       {"segments_per_page", ts ? ts->segments_per_page() : 0},
                       {"cache_segments", mp.cache_segments()},
                       {"map_bytes", mp.map_bytes()},
-                      {"dirty_segments", mc.dirty_segments()},
-                      {"dirty_entries", mc.dirty_entries()},
-                      {"dirty_limit", mp.protected_ratio < 1.0 ? mp.dirty_limit() : mp.segments()},
-                      {"buffer_aged_picks", p.ftl().buffer().policy().aged_picks()}};
-  if (mc.partitioned()) {
+                      {"dirty_segments", dirty_segments()},
+                      {"dirty_entries", dirty_entries()},
+                      {"dirty_limit", mp.protected_ratio < 1.0 ? mp.dirty_limit() : mp.segments()}};
+  if (partitioned()) {
     auto area = [](const MapAreaStats& a) {
       return nlohmann::json{{"capacity", a.capacity}, {"hits", a.hits}, {"insertions", a.insertions}, {"evictions", a.evictions}};
     };

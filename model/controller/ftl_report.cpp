@@ -1,0 +1,35 @@
+// The FTL module's report: the drive state's objects (PageFtl::report) completed with what the module itself
+// counted (buffer, commands, zone resets).
+#include <nlohmann/json.hpp>
+
+#include "controller/ftl.h"
+
+namespace ssdtlm {
+
+nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
+  nlohmann::json r = ftl_.report(host_bytes, now_ps);
+  const FtlStats& fs = stats_;
+  r["ftl"].update({{"buffer_read_hits", fs.buffer_read_hits},
+                   {"buffer_absorbed_writes", fs.buffer_absorbed},
+                   {"unmapped_reads", fs.unmapped_reads},
+                   {"write_stalls", fs.write_stalls},
+                   {"flushed_units", fs.flushed_units},
+                   {"buffer_steps", fs.buffer_steps},
+                   {"buffer_busy_s", double(fs.buffer_busy_ps) / 1e12},
+                   {"subpage_merged", fs.subpage_merged},
+                   {"subpage_rmw", fs.subpage_rmw},
+                   {"trimmed_units", fs.trimmed_units},
+                   {"write_stops", fs.write_stops}});
+  r["map"] = cache_.report(ts_, ftl_.counters().reads[uint32_t(ReadKind::Map)]);
+  r["map"]["buffer_aged_picks"] = buffer_->policy().aged_picks();
+  r["streams"] = streams_.report();
+  r["streams"]["requeued_units"] = buffer_->requeued();
+  r["streams"]["aged_pages"] = buffer_->aged_pages();
+  if (r.contains("zns")) {
+    r["zns"]["reset_erases"] = zone_erase_.erases();
+    r["zns"]["reset_blocks_kept"] = zone_erase_.kept();
+  }
+  return r;
+}
+
+}  // namespace ssdtlm
