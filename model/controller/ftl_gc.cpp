@@ -11,8 +11,7 @@ namespace ssdtlm {
 void GcDriver::kick(uint32_t die) {
   // (Superblock mode: also when a victim line holds a block of this die to collect.)
   if (gc_.die(die).active ||
-      !(f_.ftl_.gc_needed(die) || f_.ftl_.blocks().line_pending(die) || f_.ftl_.fold_wanted(die) ||
-        f_.ftl_.reclaim_wanted(die) || f_.ftl_.wear_level_wanted(die)) ||
+      !(f_.ftl_.gc_needed(die) || f_.ftl_.blocks().line_pending(die) || f_.ftl_.victim_sources().wanted(die)) ||
       !next_victim(die))
     return;
   gc_.start(die);

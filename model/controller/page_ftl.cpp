@@ -55,32 +55,8 @@ uint32_t PageFtl::valid_mask(uint32_t die, uint32_t block, uint32_t page) const 
 
 uint32_t PageFtl::pick_victim(uint32_t die, FlashCounters& c) {
   if (blocks_.lines()) return pick_line_block(die, c);
-  if (rel_ && rel_->reclaim_due(die)) {  // read reclaim: a block read too often or too hard, whatever it holds
-    for (uint32_t b = rel_->pop_reclaim(die); b != kInvalid; b = rel_->pop_reclaim(die))
-      if (blocks_.take_victim(b)) {
-        rel_->reclaimed();
-        return b;
-      }
-    // Only stale entries (blocks collected or erased meanwhile): no victim unless GC or folding wants one.
-    if (!gc_needed(die) && !fold_wanted(die) && !wear_level_wanted(die) && !gc_.any_staged(die)) return kInvalid;
-  }
-  if (wl_) {  // static wear levelling: the least-erased full block's (cold) data moves; the block takes new data
-    const uint32_t b = wear_level_candidate(die);
-    if (b != kInvalid && blocks_.take_victim(b)) {
-      wl_->relocating(die, b);
-      return b;
-    }
-  }
-  if (slc_ && slc_->has_full(die)) {
-    // Fold the oldest SLC block when folding is due, or when GC needs a victim and (dynamic cache, whose SLC
-    // blocks come from the free pool) it holds no more valid units than the best TLC/QLC victim.
-    bool fold = fold_wanted(die);
-    if (!fold && gc_needed(die) && slc_->dynamic()) {
-      const uint32_t best = blocks_.peek_victim(die);
-      fold = best == kInvalid || blocks_.valid(slc_->oldest_full(die)) <= blocks_.valid(best);
-    }
-    if (fold) return blocks_.pick_slc_victim(die);
-  }
+  // The victim sources first (read reclaim, wear levelling, SLC folding: gc/victim_sources.cpp), then free space.
+  if (const uint32_t v = sources_.take(die); v != kInvalid) return v == kNoVictim ? kInvalid : v;
   const uint32_t v = blocks_.pick_victim(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;

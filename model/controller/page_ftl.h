@@ -17,6 +17,7 @@
 #include "controller/block_manager.h"
 #include "controller/flash_counters.h"
 #include "controller/gc/gc_engine.h"
+#include "controller/gc/victim_source.h"
 #include "controller/gc/wear_level.h"
 #include "controller/integrity_checker.h"
 #include "controller/lpn_change_log.h"
@@ -84,6 +85,9 @@ class PageFtl {
   // Slots of one page that hold valid units (bit s = slot s).
   uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
 
+  // The reasons to collect other than free space (gc/victim_source.h), asked before the victim policy.
+  VictimSources& victim_sources() { return sources_; }
+  const VictimSources& victim_sources() const { return sources_; }
   // The die's next GC victim (counted in c), or kInvalid. Throws when victims keep holding only valid data
   // (the die has no reclaimable space: a configuration that cannot make progress).
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
@@ -333,6 +337,7 @@ class PageFtl {
   LpnChangeLog changes_;                  // map updates since the last power loss, once one happened
   bool early_erase_ = false;              // test hook (inject_early_erase)
   GcEngine gc_;
+  VictimSources sources_{*this};
   void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;
 };
 

@@ -65,7 +65,7 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
   // (A wear-levelling victim is paced like a GC victim: its relocation frees no space, so host writes to the die
   // wait for it, and the die cannot run out of free blocks for the copies.)
-  else if ((ftl_.blocks().is_slc(victim) || ftl_.reclaim_wanted(d)) && !ftl_.gc_needed(d)) j.ratio = 1e30;
+  else if (ftl_.victim_sources().unpaced(d, victim) && !ftl_.gc_needed(d)) j.ratio = 1e30;
 }
 
 void GcEngine::end_scan(uint32_t d) {
@@ -78,7 +78,7 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
   const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
-                              ftl_.fold_wanted(d) || ftl_.reclaim_wanted(d) || ftl_.wear_level_wanted(d);
+                              ftl_.victim_sources().wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
@@ -90,7 +90,7 @@ bool GcEngine::wants_victim_now(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = ftl_.blocks();
   const uint32_t pending = uint32_t(j.scanned.size());
-  if (ftl_.wear_level_wanted(d)) return true;  // static wear levelling (free blocks are not short: gc_needed first)
+  if (ftl_.victim_sources().wanted_now(d)) return true;  // e.g. static wear levelling (gc/victim_source.h)
   if (!pending || b.lines() || ftl_.translation() || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
       b.frontier_full(d, b.layout().gc_frontier(0)))
     return ftl_.gc_needed(d);
