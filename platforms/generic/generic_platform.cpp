@@ -3,10 +3,7 @@
 #include <cmath>
 
 #include "common/sim_time.h"
-#include "config/placement_params.h"
-#include "controller/buffer/flush_policy.h"
-#include "controller/gc/victim_policy.h"
-#include "controller/streams/streams.h"
+#include "controller/ftl_assembly.h"
 #include "workload/workload_factory.h"
 
 namespace ssdtlm {
@@ -26,37 +23,9 @@ GenericPlatform::GenericPlatform(const Params& p)
   // FTL algorithms and DRAM write buffer
   std::vector<Die*> all;
   for (auto& d : dies_) all.push_back(d.get());
-  page_ftl_ = std::make_unique<PageFtl>(g_, all, make_victim_policy(p.gc.victim, g_, keys::kGcVictim), p.gc.free_blocks,
-                                        p.frontiers);
-  page_ftl_->set_streams(std::make_unique<Streams>(p.streams, g_.logical_units));
-  page_ftl_->blocks().set_striped(p.gc.striped);
-  if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/reference/placement.md)
-    page_ftl_->set_reclaim_units(p.gc.victim, keys::kGcVictim, p.fdp.reclaim_groups,
-                                 fdp_ru_blocks_per_die(p.fdp, p.geometry));
-  else if (p.gc.superblock)
-    page_ftl_->set_superblock(p.gc.victim, keys::kGcVictim);
-  page_ftl_->set_gc_first(p.gc.gc_first, p.gc.urgent_free_blocks);
-  if (p.slc.mode != SlcMode::None) page_ftl_->set_slc(std::make_unique<SlcCache>(g_, p.slc, p.gc.free_blocks));
-  if (p.reliability.on) page_ftl_->set_reliability(std::make_unique<Reliability>(g_, p.reliability));
-  if (p.gc.wear_level_spread) page_ftl_->set_wear_level(std::make_unique<WearLevel>(g_, p.gc.wear_level_spread));
-  if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
-    const auto most_valid = [&](uint64_t units) {
-      return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
-    };
-    const uint64_t line_units = uint64_t(g_.units_per_block) * page_ftl_->blocks().line_blocks();
-    page_ftl_->blocks().set_worth(most_valid(g_.units_per_block), most_valid(line_units), p.gc.urgent_free_blocks);
-  }
-  page_ftl_->set_checker(checker_.get());  // preconditioning's GC checks its erases and copies too
-  page_ftl_->set_mapping(make_map_cache(p.map.scheme, p.map.cache, keys::kMapping), p.map.pages_on_flash);
+  page_ftl_ = build_page_ftl(p, g_, all, checker_.get());
+  auto buffer = build_write_buffer(p, *page_ftl_);
   const FtlParams& fp = p.ftl;
-  FlushContext fc;
-  fc.capacity_units = fp.buffer_units;
-  fc.entries_per_segment = page_ftl_->map_cache().params().entries_per_segment();
-  fc.segments = page_ftl_->map_cache().params().segments();
-  fc.max_age_ps = fp.max_age_ps;
-  fc.cache = &page_ftl_->map_cache();
-  auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy(p.buffer.policy, fc, keys::kBufferPolicy),
-                                              p.streams.user_streams());
 
   // modules
   std::vector<HostJob> jobs;

@@ -7,8 +7,8 @@
 // die; a read fills lpn[] and version[] of its slots), so the FTL's integrity checks and GC see real OOB
 // data. No bus, no cache program, no suspend: an op ends at max(ready, die free) + delay, exact.
 //
-// The FTL's construction (PageFtl, WriteBuffer, IntegrityChecker, as platforms/generic/generic_platform.cpp
-// builds them) is all in build_ftl(): the one place to adapt when Ftl's constructor changes.
+// The FTL is built by the platforms' own assembly code (controller/ftl_assembly.h) from the settings' typed
+// parameters (build_ftl()), so the harness runs the FTL a platform runs.
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -25,10 +25,8 @@
 #include "config/config.h"
 #include "config/params.h"
 #include "common/sim_time.h"
-#include "controller/buffer/flush_policy.h"
 #include "controller/ftl.h"
-#include "controller/gc/victim_policy.h"
-#include "controller/mapping/map_cache.h"
+#include "controller/ftl_assembly.h"
 
 namespace ssdtlm {
 
@@ -150,29 +148,19 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
     SC_THREAD(run);
   }
 
-  // The module under test, built as the generic platform builds it (block-mode GC, one user and one GC
+  // The module under test, built as the platforms build it (by default: block-mode GC, one user and one GC
   // stream, page mapping, FIFO buffer).
   void build_ftl() {
-    const uint32_t gc_free = uint32_t(cfg.i("ftl.gc_free_blocks"));
-    g = read_geometry(cfg, gc_free + 2);  // the GC threshold + the open user and GC blocks
+    const Params p = read_params(cfg);  // (checks the geometry leaves the blocks the FTL reserves)
+    g = p.geometry;
     checker = std::make_unique<IntegrityChecker>(g.logical_units);
     std::vector<Die*> raw;
     for (uint32_t d = 0; d < g.dies; ++d) {
       dies.push_back(std::make_unique<Die>(g, d, true));
       raw.push_back(dies.back().get());
     }
-    pftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(cfg.s("ftl.gc_victim"), g, "ftl.gc_victim"), gc_free);
-    pftl->set_checker(checker.get());
-    pftl->set_mapping(make_map_cache("page", read_map_cache_params(cfg, g), "ftl.mapping"), false);
-    FtlParams fp = read_ftl_params(cfg);
-    FlushContext fc;
-    fc.capacity_units = fp.buffer_units;
-    fc.entries_per_segment = pftl->map_cache().params().entries_per_segment();
-    fc.segments = pftl->map_cache().params().segments();
-    fc.max_age_ps = fp.max_age_ps;
-    fc.cache = &pftl->map_cache();
-    auto buffer = std::make_unique<WriteBuffer>(fp.buffer_units, make_flush_policy("fifo", fc, "buffer.policy"), 1);
-    dut = std::make_unique<Ftl>("ftl", fp, *pftl, std::move(buffer), checker.get());
+    pftl = build_page_ftl(p, g, raw, checker.get());
+    dut = std::make_unique<Ftl>("ftl", p.ftl, *pftl, build_write_buffer(p, *pftl), checker.get());
   }
 
   void run() {

@@ -1,0 +1,24 @@
+// The FTL's engines assembled from the typed parameters, in the one order their set-up needs: the drive state with
+// its streams, GC unit, pacing, SLC cache, reliability model, wear levelling, victim worth, checker and map cache
+// (build_page_ftl), and the DRAM write buffer with its flush policy (build_write_buffer). The platforms and the
+// Ftl test harness build the FTL with this code, so a test runs the FTL a platform runs.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "config/params.h"
+#include "controller/buffer/write_buffer.h"
+#include "controller/page_ftl.h"
+
+namespace ssdtlm {
+
+class IntegrityChecker;
+
+// The page FTL over `dies` (one per die of p.geometry, which must outlive it); checker may be null (check.integrity
+// off). Throws ConfigError for an unknown policy name.
+std::unique_ptr<PageFtl> build_page_ftl(const Params& p, const Geometry& g, std::vector<Die*> dies,
+                                        IntegrityChecker* checker);
+// The write buffer of p.ftl.buffer_units with the flush policy p.buffer.policy over the FTL's map cache.
+std::unique_ptr<WriteBuffer> build_write_buffer(const Params& p, PageFtl& ftl);
+
+}  // namespace ssdtlm
