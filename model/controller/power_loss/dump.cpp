@@ -34,7 +34,7 @@ void dump_trim_journal(const LossContext& x, RecoveryPlan& plan, DumpBudget& bud
   const MapCache& cache = ftl.map_cache();
   const uint32_t logical = x.logical, eps = cache.params().entries_per_segment();
   plan.trims_kept_below = logical;
-  if (plan.whole_map_in_dram && !x.p.protected_bytes) return;  // the whole map is saved: it holds the trims
+  if (plan.whole_map_in_dram && !x.params.protected_bytes) return;  // the whole map is saved: it holds the trims
   constexpr uint64_t kRecordBytes = 8;
   bool lost = false;
   for (uint32_t lpn = ftl.next_trimmed(0); lpn < logical; lpn = ftl.next_trimmed(lpn + 1)) {
@@ -67,7 +67,7 @@ void dump_buffer(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, R
     plan.buffered.push_back(lpn);
     ++r.buffer_units;
     if (dirty) ++r.buffer_dirty_units;
-    if (x.p.buffer_protected && budget.take(kUnitBytes)) {
+    if (x.params.buffer_protected && budget.take(kUnitBytes)) {
       plan.saved[lpn] = version;
       plan.in_dump.set(lpn);
     } else {
@@ -91,7 +91,7 @@ void dump_map(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, Reco
   r.segments_dirty = dirty.size();
   std::stable_sort(dirty.begin(), dirty.end(),
                    [&](uint32_t a, uint32_t b) { return cache.checkpoint(a) < cache.checkpoint(b); });
-  const uint64_t ratio_cap = plan.whole_map_in_dram ? nseg : uint64_t(std::ceil(x.p.protected_ratio * nseg));
+  const uint64_t ratio_cap = plan.whole_map_in_dram ? nseg : uint64_t(std::ceil(x.params.protected_ratio * nseg));
   for (uint32_t s : dirty) {
     if (r.segments_saved < ratio_cap && budget.take(mp.segment_bytes)) {
       plan.segments[s] = SegmentSource::Dump;
@@ -107,11 +107,11 @@ void dump_map(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, Reco
 RecoveryPlan dump_at_loss(const LossContext& x, RecoveryReport& r) {
   const Geometry& g = x.g;
   RecoveryPlan plan;
-  plan.whole_map_in_dram = !x.p.map_on_flash && x.p.protected_ratio >= 1.0;  // never written back
+  plan.whole_map_in_dram = !x.params.map_on_flash && x.params.protected_ratio >= 1.0;  // never written back
   plan.unsaved_lpns = LpnBits(x.logical);
   plan.in_dump = LpnBits(x.logical);
   if (x.state.marked.empty()) x.state.marked.assign((x.logical + 63) / 64, 0);
-  DumpBudget budget{x.p.protected_bytes ? x.p.protected_bytes : ~uint64_t(0), r};
+  DumpBudget budget{x.params.protected_bytes ? x.params.protected_bytes : ~uint64_t(0), r};
   dump_trim_journal(x, plan, budget, r);
   dump_buffer(x, plan, budget, r);
   dump_map(x, plan, budget, r);
@@ -120,7 +120,7 @@ RecoveryPlan dump_at_loss(const LossContext& x, RecoveryReport& r) {
   r.dump_programs = (r.dump_bytes + program_bytes - 1) / program_bytes;
   RecoveryTimeline dump(g, x.timing);
   for (uint64_t i = 0; i < r.dump_programs; ++i) dump.program(dump.next_die(), uint32_t(i % g.pages_per_block));
-  r.dump_ps = dump.span(x.p.flash_op_ps, x.p.cores);
+  r.dump_ps = dump.span(x.params.flash_op_ps, x.params.cores);
   return plan;
 }
 

@@ -146,7 +146,7 @@ void write_checkpoint(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline
   }
   for (uint64_t i = 0; i < r.map_programs; ++i) rec.program(rec.next_die(), uint32_t(i % x.g.pages_per_block));
   r.reads = rec.ops() - r.map_programs;
-  r.time_ps = rec.span(x.p.flash_op_ps, x.p.cores);
+  r.time_ps = rec.span(x.params.flash_op_ps, x.params.cores);
 }
 
 }  // namespace ssdtlm

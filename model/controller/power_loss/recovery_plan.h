@@ -39,7 +39,7 @@ struct LossContext {
   PageFtl& ftl;
   WriteBuffer& buffer;
   IntegrityChecker& checker;
-  const PowerLossParams& p;
+  const PowerLossParams& params;
   const Geometry& g;
   NandTiming timing;  // the channel controller's operation times
   uint64_t now_ps;

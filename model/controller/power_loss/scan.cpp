@@ -24,7 +24,7 @@ void read_dump_and_map(const LossContext& x, RecoveryPlan& plan, RecoveryTimelin
       plan.oldest_checkpoint = std::min<uint64_t>(plan.oldest_checkpoint, on_flash ? cache.checkpoint(s) : 0);
       ++plan.replayed_segments;
     }
-    if (on_flash && (x.p.map_on_flash ? src == SegmentSource::Replay : src != SegmentSource::Dump)) {
+    if (on_flash && (x.params.map_on_flash ? src == SegmentSource::Replay : src != SegmentSource::Dump)) {
       rec.read(rec.next_die(), s % g.pages_per_block, segment_bytes, 1);  // a segment lies within one plane
       ++r.segments_read;
     }
@@ -38,7 +38,7 @@ void read_dump_and_map(const LossContext& x, RecoveryPlan& plan, RecoveryTimelin
 // needs each LPN's newest copy anywhere on flash, found in one pass over all.
 void choose_checked(const LossContext& x, RecoveryPlan& plan) {
   LpnChangeLog& log = x.ftl.changes();
-  plan.incremental = log.armed() && plan.replayed_segments == 0 && !x.p.check_all;
+  plan.incremental = log.armed() && plan.replayed_segments == 0 && !x.params.check_all;
   if (!plan.incremental) return;
   for (uint32_t lpn : plan.buffered) log.note(lpn);
   plan.checked = log.lpns();  // a copy: the recovery notes too
@@ -109,7 +109,7 @@ void scan_blocks(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec
     const bool all_units = scanned || replay || !plan.pending.empty();
     for (uint32_t pg = 0; pg < g.pages_per_block && die.programmed(blk, pg); ++pg) {
       if (scanned) {
-        rec.read(d, pg, g.units_per_page * x.p.oob_bytes, g.planes, slc);  // every unit's out-of-band data
+        rec.read(d, pg, g.units_per_page * x.params.oob_bytes, g.planes, slc);  // every unit's out-of-band data
         ++r.pages_scanned;
       }
       const uint32_t base = blk * g.units_per_block + pg * g.units_per_page, first = g.ppa(d, blk, pg, 0);
