@@ -68,7 +68,8 @@ TEST_CASE("recovery timing: per-type page times and the firmware's share", "[pow
   FlashParams p;
   p.timing = DieTiming{us_to_ps(50), us_to_ps(500), us_to_ps(3000)};
   p.page_types = 3;
-  const uint64_t read_ps[3] = {us_to_ps(50), us_to_ps(70), us_to_ps(110)}, prog_ps[3] = {us_to_ps(500), us_to_ps(2000), us_to_ps(5000)};
+  const uint64_t read_ps[3] = {us_to_ps(50), us_to_ps(70), us_to_ps(110)};
+  const uint64_t prog_ps[3] = {us_to_ps(500), us_to_ps(2000), us_to_ps(5000)};
   std::copy(read_ps, read_ps + 3, p.page_read_ps);
   std::copy(prog_ps, prog_ps + 3, p.page_prog_ps);
   p.derive();
