@@ -12,7 +12,7 @@
 #include "controller/ftl.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/nvme_controller.h"
-#include "controller/power_loss.h"
+#include "controller/power_loss/power_loss.h"
 #include "controller/slc/slc_cache.h"
 #include "flash/reliability/rber_model.h"
 #include "controller/placement/fdp.h"

@@ -22,6 +22,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
       channel_(channel),
       bus_(bus),
       params_(params),
+      timing_(g_, params_, bus_),
       dies_(dies.size()),
       array_done_(dies.size(), kNever) {
   for (size_t i = 0; i < dies.size(); ++i) {
@@ -81,29 +82,13 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   return tlm::TLM_UPDATED;
 }
 
-uint32_t ChannelController::bytes_of(const FlashOp& op) const {
-  if (op.cmd == FlashCmd::Program) return g_.units_per_page * kUnitBytes;
-  return op.bytes ? op.bytes : uint32_t(__builtin_popcount(op.slot_mask)) * kUnitBytes;
-}
-
 uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
-  const uint32_t bytes = bytes_of(op);
-  const uint64_t t = bus_.transfer_ps(bytes);
+  const uint32_t bytes = timing_.bytes_of(op);
+  const uint64_t t = timing_.transfer_ps(bytes);
   stats_.bus_busy_ps += t;
   stats_.bus_bytes += bytes;
   const uint64_t d = op.cmd == FlashCmd::Program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
   return std::max(start + t, d);
-}
-
-uint64_t ChannelController::array_time(const FlashOp& op) const {
-  const DieTiming& slc = params_.slc;  // SLC-mode blocks (slc.*)
-  const uint64_t t = op.cmd == FlashCmd::Read      ? (op.slc ? slc.t_read_ps : params_.read_ps(op.page))
-                     : op.cmd == FlashCmd::Program ? (op.slc ? slc.t_prog_ps : params_.prog_ps(op.page))
-                                                   : (op.slc ? slc.t_erase_ps : params_.timing.t_erase_ps);
-  // Read-retry steps and soft sensing reads (reliability.*): another tR and data-out each, on the die.
-  if (op.extra_reads) return t + op.extra_reads * (t + bus_.transfer_ps(bytes_of(op)));
-  // Without multi-plane operations the die works its planes one after the other.
-  return params_.multiplane == MultiPlane::Never ? t * uint64_t(__builtin_popcount(plane_mask(op))) : t;
 }
 
 const ChannelStats& ChannelController::stats() const {
@@ -116,7 +101,7 @@ void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uin
   DieState& d = dies_[k];
   d.array_op = op;
   array_done_[k] = start + duration;
-  const uint64_t t = array_time(*op);
+  const uint64_t t = timing_.array_ps(*op);
   d.array_from = start + duration - t;
   if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
   stats_.die_array_busy_ps += t;
@@ -151,8 +136,8 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   }
   d.queue.pop();
   ++stats_.suspended_reads;
-  count_planes(plane_mask(*read));
-  start_array(k, read, at, ts + array_time(*read));
+  count_planes(timing_.plane_mask(*read));
+  start_array(k, read, at, ts + timing_.array_ps(*read));
   return true;
 }
 
@@ -251,15 +236,15 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       if (head && head->cmd == FlashCmd::Read && head->ready_ps <= d.suspended_at) {
         d.queue.pop();
         ++stats_.suspended_reads;
-        count_planes(plane_mask(*head));
-        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), array_time(*head));
+        count_planes(timing_.plane_mask(*head));
+        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), timing_.array_ps(*head));
       } else {
         resume(k, now);
       }
     } else if (d.staged) {
       if (admit(k, *d.staged, std::max(now, d.staged_at))) {
-        count_planes(plane_mask(*d.staged));
-        start_array(k, d.staged, std::max(now, d.staged_at), array_time(*d.staged));
+        count_planes(timing_.plane_mask(*d.staged));
+        start_array(k, d.staged, std::max(now, d.staged_at), timing_.array_ps(*d.staged));
         d.staged = nullptr;
       }
     } else if (head && head->cmd != FlashCmd::Program &&
@@ -269,17 +254,17 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
         const uint64_t t = join_reads(d, op, start);
         start_array(k, op, start, t);
-        if (t != array_time(*op)) {  // the group's tR is a joined read's: the array's own time is t
+        if (t != timing_.array_ps(*op)) {  // the group's tR is a joined read's: the array's own time is t
           d.array_from = start;
-          const uint64_t extra = t - array_time(*op);
+          const uint64_t extra = t - timing_.array_ps(*op);
           stats_.die_array_busy_ps += extra;
           stats_.die_array_ps[k] += extra;
           stats_.array_ps[uint32_t(FlashCmd::Read)] += extra;
           if (op->slc) stats_.slc_array_ps[uint32_t(FlashCmd::Read)] += extra;
         }
       } else {
-        count_planes(plane_mask(*op));
-        start_array(k, op, start, array_time(*op));
+        count_planes(timing_.plane_mask(*op));
+        start_array(k, op, start, timing_.array_ps(*op));
       }
     }
   } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
@@ -325,8 +310,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   const uint64_t t = bus_free_at_ - start;
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
-    count_planes(plane_mask(*op));
-    start_array(k, op, start, t + array_time(*op));  // data-in then tPROG, as one piece
+    count_planes(timing_.plane_mask(*op));
+    start_array(k, op, start, t + timing_.array_ps(*op));  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;

@@ -44,6 +44,7 @@
 #include "flash/die_queue.h"
 #include "flash/flash_op.h"
 #include "flash/flash_params.h"
+#include "flash/nand_timing.h"
 #include "power/budget_waiter.h"
 #include "power/power_params.h"
 
@@ -128,11 +129,8 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   void finish_array(uint32_t k);          // the array op of die k ends now
   void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
-  uint64_t array_time(const FlashOp& op) const;
-  uint32_t plane_mask(const FlashOp& op) const;  // planes an operation works (reads: those of its units)
   void count_planes(uint32_t planes);             // statistics of one array operation on these planes
   uint64_t join_reads(DieState& d, FlashOp* op, uint64_t start);  // opportunistic: returns the group's tR
-  uint32_t bytes_of(const FlashOp& op) const;
   // A bus transfer of op starting at `start`: ends when the bus has moved the bytes and the DRAM has
   // (the bus is held while a DRAM that cannot keep up lags behind).
   uint64_t transfer_end(const FlashOp& op, uint64_t start);
@@ -146,6 +144,7 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   uint32_t channel_;
   Channel bus_;
   FlashParams params_;
+  NandTiming timing_;  // array and bus times of an operation (flash/nand_timing.h), over bus_ and params_
   std::vector<DieState> dies_;
   std::vector<uint64_t> array_done_;   // per die, kNever when the array is idle (one contiguous scan)
   uint64_t kick_ = 0;                  // dies whose state changed and need update()

@@ -45,7 +45,7 @@ class IntegrityChecker {
   // While lpn is trimmed (expected 0): the version its last trim removed, 0 if none. A recovery that loses the
   // trim may bring back that version or an older one, never a newer one.
   uint32_t trimmed_version(uint32_t lpn) const { return trimmed_from_.empty() ? 0 : trimmed_from_[lpn]; }
-  // Notes every version change into `log` from now on (power_loss.cpp, after the first loss).
+  // Notes every version change into `log` from now on (controller/power_loss/, after the first loss).
   void track_changes(LpnChangeLog* log) { changes_ = log; }
   // After a power loss: lpn now holds `version` (an older one, or 0, when its last write was lost).
   void recovered(uint32_t lpn, uint32_t version) { expected_[lpn] = version; }

@@ -1,6 +1,6 @@
 // The LPNs whose map entry or acknowledged version changed since the last power loss: a bit per LPN and the
-// list of those set. The recovery check (power_loss.cpp) compares only these (and the buffered ones) after the
-// first loss: every other LPN recovers to what the previous loss verified. Armed by the first loss (the
+// list of those set. The recovery check (controller/power_loss/) compares only these (and the buffered ones)
+// after the first loss: every other LPN recovers to what the previous loss verified. Armed by the first loss (the
 // preconditioning's writes are not logged); the FTL's map updates and the integrity checker's version changes
 // note into it.
 #pragma once

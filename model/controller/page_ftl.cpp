@@ -142,7 +142,7 @@ bool PageFtl::any_valid(uint32_t gblock) const {
 
 bool PageFtl::check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const {
   c.erase_checked();
-  // Every map entry's unit is marked valid (map, unmap and drop_block change the two together; audit_map checks
+  // Every map entry's unit is marked valid (map and unmap change the two together; audit_map checks
   // it over the whole map), so a block none of whose units is marked valid holds no unit a live mapping refers
   // to: a few bitmap words per erase instead of one map lookup per unit. A block with a unit marked valid is an
   // error, scanned to name the unit.
@@ -196,19 +196,6 @@ uint32_t PageFtl::group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpn
     if (i == 0 || cache_->segment_of(lpns[i]) != cache_->segment_of(lpns[i - 1])) start[groups++] = i;
   start[groups] = m;
   return groups;
-}
-
-void PageFtl::drop_block(uint32_t gblock) {
-  const uint32_t die = g_.die_of_gblock(gblock), base = g_.ppa(die, 0, 0);
-  for (uint32_t u = 0; u < g_.units_per_block; ++u) {
-    const uint32_t ppa = gblock * g_.units_per_block + u;
-    if (!valid(ppa)) continue;
-    valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
-    const uint32_t lpn = dies_[die]->lpn(ppa - base);
-    if (changes_.armed()) changes_.note(lpn);
-    l2p_[lpn] = kInvalid;
-  }
-  blocks_.invalidate(gblock, blocks_.valid(gblock));
 }
 
 bool PageFtl::audit_map(IntegrityChecker& c, uint64_t time_ps) const {

@@ -64,7 +64,7 @@ class PageFtl {
   void unmap(uint32_t lpn);
   // A host trim (Dataset Management deallocate, or a zone reset): lpn unmapped and noted as trimmed, so that a
   // power-loss recovery replaying the out-of-band data does not bring back the copies flash still holds
-  // (power_loss.cpp: the firmware's trim journal). note_trimmed: the note alone (preconditioning, whose
+  // (power_loss/dump.cpp: the firmware's trim journal). note_trimmed: the note alone (preconditioning, whose
   // writers unmap).
   void trim(uint32_t lpn) {
     unmap(lpn);
@@ -240,25 +240,16 @@ class PageFtl {
   // run): every mapped LPN's unit is marked valid and as many units are marked valid as LPNs are mapped (no two
   // share a unit), O(logical units). A failure is reported to the checker and returns false.
   void set_checker(IntegrityChecker* c) { checker_ = c; }
-  // The LPNs whose map entry changed since the last power loss (power_loss.cpp arms and clears it).
+  // The LPNs whose map entry changed since the last power loss (power_loss/power_loss.cpp arms and clears it).
   LpnChangeLog& changes() { return changes_; }
   bool check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const;
   bool audit_map(IntegrityChecker& c, uint64_t time_ps) const;
-  // Test hook: points lpn's map entry at ppa without marking it valid (the map/bitmap disagreement audit_map
-  // exists for). Never called outside tests.
-  void corrupt_map_entry(uint32_t lpn, uint32_t ppa) { l2p_[lpn] = ppa; }
   bool check_gc_source(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const {
     c.gc_copy_checked();
     if (l2p_[lpn] == old) return true;
     gc_source_violation(lpn, old, c, time_ps);
     return false;
   }
-  // Test hook: GC erases its victims as soon as they are scanned, before their copies are programmed (the
-  // fault the erase check exists for). Never set outside tests.
-  void inject_early_erase(bool on) { early_erase_ = on; }
-  bool early_erase() const { return early_erase_; }
-  // The injected fault's effect: the block's live units are lost (unmapped), as a real early erase loses them.
-  void drop_block(uint32_t gblock);
   Die& die(uint32_t d) { return *dies_[d]; }
   const Die& die(uint32_t d) const { return *dies_[d]; }
   // Saves or loads the whole drive state preconditioning leaves (map, valid bitmap, dies' out-of-band data,
@@ -279,6 +270,7 @@ class PageFtl {
   }
 
  private:
+  friend class FtlFaultInjection;  // tests/controller/ftl_fault_injection.h: corrupts the map for the audit's tests
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
     blocks_.invalidate(g_.gblock_of(ppa));
     valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
@@ -335,7 +327,6 @@ class PageFtl {
   std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   LpnChangeLog changes_;                  // map updates since the last power loss, once one happened
-  bool early_erase_ = false;              // test hook (inject_early_erase)
   GcEngine gc_;
   VictimSources sources_{*this};
   void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "controller/power_loss.h"
+#include "controller/power_loss/power_loss.h"
 #include "controller/precondition.h"
 #include "sim/platform.h"
 

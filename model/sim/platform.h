@@ -15,7 +15,7 @@
 #include "controller/integrity_checker.h"
 #include "controller/nvme/nvme_endpoint.h"
 #include "controller/nvme_controller.h"
-#include "controller/power_loss.h"
+#include "controller/power_loss/power_loss.h"
 #include "controller/precondition.h"
 #include "flash/geometry.h"
 #include "host/io_request.h"

@@ -45,8 +45,10 @@ struct FlashHarness : sc_core::sc_module {
     isock.register_nb_transport_bw(this, &FlashHarness::bw);
   }
 
-  // Issues an operation now, ready `ready_us` later (firmware time: the controller sees it from then on).
-  void issue(FlashCmd cmd, uint32_t die, uint32_t block, uint32_t page, double ready_us = 0, uint32_t mask = 1) {
+  // Issues an operation now, ready `ready_us` later (firmware time: the controller sees it from then on);
+  // slc: on a block in SLC mode.
+  void issue(FlashCmd cmd, uint32_t die, uint32_t block, uint32_t page, double ready_us = 0, uint32_t mask = 1,
+             bool slc = false) {
     tlm::tlm_generic_payload* gp = pool.acquire();
     FlashOp& op = PayloadPool<FlashOp>::ext(*gp);
     op.reset();
@@ -56,6 +58,7 @@ struct FlashHarness : sc_core::sc_module {
     op.block = block;
     op.page = page;
     op.slot_mask = cmd == FlashCmd::Read ? mask : 0;
+    op.slc = slc;
     for (uint32_t s = 0; s < g.units_per_page; ++s) {
       op.lpn[s] = 100 * die + 10 * page + s;
       op.version[s] = 7;
@@ -73,6 +76,13 @@ struct FlashHarness : sc_core::sc_module {
     return tlm::TLM_COMPLETED;
   }
 
+  // Completion time (ps) of the op of this kind on (die, block, page).
+  uint64_t done_ps(FlashCmd c, uint32_t die, uint32_t block, uint32_t pg) const {
+    for (auto& op : done)
+      if (op.cmd == c && op.die == die && op.block == block && op.page == pg) return op.done_ps;
+    FAIL("operation not completed");
+    return 0;
+  }
   // Completion time (us) of the op of this kind on (die, block, page).
   double at(FlashCmd c, uint32_t die, uint32_t block, uint32_t pg) const {
     for (auto& op : done)

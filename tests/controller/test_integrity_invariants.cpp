@@ -7,6 +7,7 @@
 #include "controller/page_ftl.h"
 #include "controller/precondition.h"
 #include "ff_drive.h"
+#include "ftl_fault_injection.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
@@ -62,7 +63,7 @@ TEST_CASE("integrity invariants: a GC that erases victims before their copies la
   FfDrive d = small_drive();
   IntegrityChecker c(d.g.logical_units);
   d.ftl->set_checker(&c);
-  d.ftl->inject_early_erase(true);
+  EarlyErase fault(*d.ftl);
   UniformWrites w(d.g.logical_units, 3);
   precondition(*d.ftl, &c, true, 1.0, &w, quiet);
   CHECK(c.checked() == 0);  // no read was checked: the reads-only checker would have said nothing
@@ -84,18 +85,18 @@ TEST_CASE("integrity invariants: the map audit catches map entries the bitmap or
   SECTION("an entry pointing at a unit not marked valid (the erase check alone would pass)") {
     const uint32_t at5 = d.ftl->lookup(5);
     d.ftl->ff_write_page(1, lpns, v);  // 5 and 6 move: their first block holds nothing marked valid
-    d.ftl->corrupt_map_entry(5, at5);  // ... but the map points back into it
+    FtlFaultInjection::corrupt_map_entry(*d.ftl, 5, at5);  // ... but the map points back into it
     CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 0));
     CHECK_FALSE(d.ftl->audit_map(c, 1000));
     CHECK_THAT(c.first_error(), Contains("map audit: LPN 5 maps to") && Contains("not marked valid"));
   }
   SECTION("two LPNs sharing a unit") {
-    d.ftl->corrupt_map_entry(6, d.ftl->lookup(5));
+    FtlFaultInjection::corrupt_map_entry(*d.ftl, 6, d.ftl->lookup(5));
     CHECK_FALSE(d.ftl->audit_map(c, 1000));
     CHECK_THAT(c.first_error(), Contains("map audit: LPN 6 maps to") && Contains("which holds LPN 5"));
   }
   SECTION("a unit marked valid that no LPN maps to") {
-    d.ftl->corrupt_map_entry(8, kInvalid);
+    FtlFaultInjection::corrupt_map_entry(*d.ftl, 8, kInvalid);
     CHECK_FALSE(d.ftl->audit_map(c, 1000));
     CHECK_THAT(c.first_error(), Contains("4 units marked valid for 3 mapped LPNs"));
   }

@@ -201,12 +201,12 @@ bool GcEngine::erasable(uint32_t d, uint32_t victim) const {
   // A map victim's segments point at their new pages when those are issued: it erases once they landed.
   const TranslationStore* ts = ftl_.translation();
   if (dies_[d].programs && ts && ts->is_map_block(victim)) return false;
-  return !ftl_.blocks().valid(victim) || ftl_.early_erase();
+  return !ftl_.blocks().valid(victim) || (faults_ && faults_->erase_early());
 }
 
 bool GcEngine::check_erase(uint32_t gblock, IntegrityChecker& checker, uint64_t time_ps) {
   if (ftl_.check_erase(gblock, checker, time_ps)) return true;
-  if (ftl_.early_erase()) ftl_.drop_block(gblock);  // the injected fault: lose the live units, as an early erase would
+  if (faults_) faults_->erased_live(gblock);  // an injected fault: the block erases with its live units
   return false;
 }
 

@@ -67,9 +67,21 @@ struct GcDie {
   void snapshot(SnapshotArchive& a);  // controller/snapshot
 };
 
+// A fault a test makes GC commit, to show the integrity checker catches it (tests/controller/ftl_fault_injection.h).
+// Production code sets none: GcEngine::set_fault_injection is called by tests only.
+class GcFaultInjection {
+ public:
+  virtual ~GcFaultInjection() = default;
+  // Victims erase as soon as they are scanned, before their units' copies are programmed.
+  virtual bool erase_early() const = 0;
+  // The erase check found live units in gblock, which erases anyway: the fault's effect on the drive's state.
+  virtual void erased_live(uint32_t gblock) = 0;
+};
+
 class GcEngine {
  public:
   explicit GcEngine(PageFtl& ftl);
+  void set_fault_injection(GcFaultInjection* f) { faults_ = f; }  // null (the default): none
 
   GcDie& die(uint32_t d) { return dies_[d]; }
   const GcDie& die(uint32_t d) const { return dies_[d]; }
@@ -207,6 +219,7 @@ class GcEngine {
   std::vector<GcDie> dies_;
   uint32_t active_ = 0;
   bool batch_moves_ = false;  // map.gc_update=victim (the map cache's params().gc_batch)
+  GcFaultInjection* faults_ = nullptr;
 };
 
 }  // namespace ssdtlm

@@ -1,9 +1,10 @@
-// Power-loss instants from the configuration (model/controller/power_loss.cpp): listed, random, checked.
+// Power-loss instants from the configuration (read_power_loss_instants, model/config/params.cpp): listed, random,
+// checked.
 #include <catch2/catch.hpp>
 
 #include "config/config.h"
 #include "config/params.h"
-#include "controller/power_loss.h"
+#include "controller/power_loss/power_loss.h"
 
 using namespace ssdtlm;
 

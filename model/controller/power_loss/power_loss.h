@@ -1,8 +1,9 @@
-// Power loss and recovery (docs/reference/power_loss.md). Plain C++: given the drive's state at the instant power is
-// lost, decides what the capacitors save to the dump area, rebuilds the map as firmware would from the dump,
-// the translation pages and the out-of-band data of the blocks written since the oldest unsaved map
-// checkpoint, checks every logical unit against its last acknowledged version, applies the losses to the
-// live FTL state, and times the dump and the recovery with the channels' own timing model.
+// Power loss and recovery (docs/reference/power_loss.md; its steps: README.md beside). Plain C++: given the
+// drive's state at the instant power is lost, decides what the capacitors save to the dump area, rebuilds the map
+// as firmware would from the dump, the translation pages and the out-of-band data of the blocks written since the
+// oldest unsaved map checkpoint, checks every logical unit against its last acknowledged version, applies the
+// losses to the live FTL state, and times the dump and the recovery with the channels' own timing model
+// (flash/nand_timing.h).
 //
 // What is on flash at the instant is what the dies hold: a program or erase in flight is applied to a die
 // only when it ends (ChannelController::finish_array), so a torn program is simply absent (its page reads as
@@ -71,6 +72,13 @@ struct PowerLossState {
   uint32_t close_clock = 0;  // the block manager's close clock at the end of the last loss
   bool is_marked(uint32_t lpn) const { return !marked.empty() && (marked[lpn >> 6] >> (lpn & 63)) & 1; }
   void mark(uint32_t lpn) { marked[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
+  // A copy (version v of lpn) an earlier loss tore (completed by the model since) or declared stale: never trusted.
+  bool untrusted(uint32_t lpn, uint32_t v) const {
+    if (!is_marked(lpn)) return false;
+    if (torn_versions.count(v)) return true;
+    auto f = floor.find(lpn);
+    return f != floor.end() && v <= f->second;
+  }
 };
 
 // From now on the FTL and the checker note the LPNs they change, and the next power loss's check compares only
