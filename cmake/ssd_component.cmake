@@ -58,3 +58,9 @@ if(SSDTLM_TESTS)
   set_tests_properties("embed_example_bringup_io_integrity" PROPERTIES
                        PASS_REGULAR_EXPRESSION "integrity: 2000 reads checked, 0 errors\nresult: PASS" TIMEOUT 300)
 endif()
+
+# The component's own tests (tests/component/) in the test binary, which links the model and the generic wiring.
+if(SSDTLM_TESTS)
+  target_sources(ssdtlm_tests PRIVATE ${CMAKE_SOURCE_DIR}/component/ssd.cpp)
+  target_include_directories(ssdtlm_tests PRIVATE ${CMAKE_SOURCE_DIR}/include)
+endif()
