@@ -39,7 +39,7 @@ uint64_t NvmeDriver::alloc(uint64_t bytes, uint64_t align) {
 void NvmeDriver::mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps) {
   tlm::tlm_generic_payload gp;
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  gp.set_address(off);
+  gp.set_address(p_.bar_base + off);
   gp.set_data_ptr(static_cast<unsigned char*>(data));
   gp.set_data_length(bytes);
   gp.set_streaming_width(bytes);

@@ -34,6 +34,7 @@ struct DriverParams {
   bool wrr = false;                // weighted round robin with urgent class (CC.AMS = 001b)
   uint8_t hpw = 0, mpw = 0, lpw = 0;  // its weights, 0's based
   std::vector<uint8_t> queue_prio;    // per I/O queue: 0 urgent, 1 high, 2 medium (default), 3 low
+  uint64_t bar_base = 0;              // BAR0's bus address: MMIO goes to bar_base + the register's offset
 };
 
 struct Completion {

@@ -40,9 +40,25 @@ void quiet_kernel(bool quiet) {
       sc_core::sc_report_handler::set_actions(id, sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
 }
 
-// Fast-forward preconditioning (or its snapshot loaded, precondition.snapshot_dir), then the statistics start
-// afresh.
-PreconditionResult precondition(Platform& p, const Params& params, bool progress, SnapshotOutcome& snap) {
+// The timed run, power lost at each scheduled instant the run reaches.
+// The watchdog learns of each recovery: no completion is due while the host waits for it.
+std::vector<RecoveryReport> timed_run(Platform& p, const Params& params, Watchdog& watchdog) {
+  std::vector<RecoveryReport> recoveries;
+  PowerLossState state;
+  if (!params.fault.power_loss_ps.empty() && !params.fault.recovery.check_all) p.track_recovery_changes(state);
+  for (uint64_t t : params.fault.power_loss_ps) {
+    if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p.host().finished() || p.host().error()) break;
+    recoveries.push_back(p.lose_power(state, now_ps()));
+    watchdog.hold_until(now_ps() + recoveries.back().time_ps);
+  }
+  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
+  return recoveries;
+}
+
+}  // namespace
+
+PreconditionResult precondition_platform(Platform& p, const Params& params, bool progress, SnapshotOutcome& snap) {
   PreconditionResult pre;
   if (!params.precondition.any()) return pre;
   const auto asked = [&](PreconditionResult r) {
@@ -74,24 +90,6 @@ PreconditionResult precondition(Platform& p, const Params& params, bool progress
   return asked(pre);
 }
 
-// The timed run, power lost at each scheduled instant the run reaches.
-// The watchdog learns of each recovery: no completion is due while the host waits for it.
-std::vector<RecoveryReport> timed_run(Platform& p, const Params& params, Watchdog& watchdog) {
-  std::vector<RecoveryReport> recoveries;
-  PowerLossState state;
-  if (!params.fault.power_loss_ps.empty() && !params.fault.recovery.check_all) p.track_recovery_changes(state);
-  for (uint64_t t : params.fault.power_loss_ps) {
-    if (t > now_ps()) sc_core::sc_start(sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS));
-    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || p.host().finished() || p.host().error()) break;
-    recoveries.push_back(p.lose_power(state, now_ps()));
-    watchdog.hold_until(now_ps() + recoveries.back().time_ps);
-  }
-  if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
-  return recoveries;
-}
-
-}  // namespace
-
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
   return simulate(read_params(c), info, o);
 }
@@ -106,7 +104,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   // The progress line asks the host what counts (trace requests, simulated time, I/Os).
   Sampler sampler("sampler", *p, interval ? interval : 1, 0, o.progress);
   SnapshotOutcome snap;
-  const PreconditionResult pre = precondition(*p, params, o.progress, snap);
+  const PreconditionResult pre = precondition_platform(*p, params, o.progress, snap);
   // Checked at each sampler tick: commands outstanding and none completing for the window stops the run, and
   // so does a waveform that could not be written (a full disk: the rest would be simulated for nothing).
   Watchdog watchdog(*p, stall_window_ps(params));

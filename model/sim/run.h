@@ -10,6 +10,7 @@
 #include "config/params.h"
 #include "frontend/fio/fio_job.h"
 #include "sim/platform.h"
+#include "sim/precondition_snapshot.h"
 
 namespace ssdtlm {
 
@@ -42,6 +43,9 @@ struct RunResult {
 // Reads `c` into the parameter tree (ConfigError naming the key otherwise), checks the memory it needs,
 // then simulates.
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o);
+// Fast-forward preconditioning as `params` say (or its snapshot loaded, precondition.snapshot_dir), then the
+// statistics start afresh; `progress`: a line on stderr every 2 s. simulate() does this; so does ssdtlm::Ssd.
+PreconditionResult precondition_platform(Platform& p, const Params& params, bool progress, SnapshotOutcome& snap);
 RunResult simulate(const Params& params, const PlatformInfo& info, const RunOptions& o);
 
 }  // namespace ssdtlm

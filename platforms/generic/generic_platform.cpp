@@ -12,7 +12,7 @@ namespace platform_generic {
 extern const char* const kDefaultConfig;
 }
 
-GenericPlatform::GenericPlatform(const Params& p)
+GenericPlatform::GenericPlatform(const Params& p, Front front)
     : precondition_(p.precondition), power_loss_(p.fault.recovery), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
   const bool check = p.sim.check_integrity;
   // The dies' out-of-band data in one huge-page region (read at random by host and GC reads).
@@ -28,30 +28,20 @@ GenericPlatform::GenericPlatform(const Params& p)
   const FtlParams& fp = p.ftl;
 
   // modules
-  std::vector<HostJob> jobs;
-  for (const JobParams& job : p.jobs) {
-    workloads_.push_back(make_workload(job.workload, g_.logical_bytes(), false));
-    jobs.push_back({job.name, workloads_.back().get(), job.queues, job.queue_depth, job.open_loop});
-  }
-  host_ = std::make_unique<NvmeHost>(
-      "host", HostParams{g_.logical_bytes(), uint64_t(fp.buffer_units) * kUnitBytes, p.host_cost.submit_ps, p.host_cost.complete_ps},
-      jobs);
+  if (front == Front::Host) make_host(p);
   NvmeParams np = p.nvme;
-  np.queues = host_->queues();
+  np.queues = host_ ? host_->queues() : 1;
   nvme_ = std::make_unique<NvmeController>("nvme", np);
   ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
   dram_ = std::make_unique<Dram>("dram", p.dram);
-  const Channel bus = p.bus.bus();
-  for (uint32_t ch = 0; ch < g_.channels; ++ch) {
-    std::vector<Die*> on_channel;
-    for (uint32_t k = 0; k < g_.dies_per_channel; ++k) on_channel.push_back(dies_[k * g_.channels + ch].get());
-    channels_.push_back(std::make_unique<ChannelController>(("ch" + std::to_string(ch)).c_str(), g_, ch, on_channel,
-                                                            bus, p.flash));
-  }
+  make_channels(p);
 
   // wiring
-  fault_ = completion_fault_from_environment();
-  if (p.nvme.register_interface) {
+  if (front == Front::Host) fault_ = completion_fault_from_environment();
+  if (front == Front::Endpoint) {  // the device's own offer: EndpointParams' queues and MQES
+    make_endpoint(p, EndpointParams().io_queues, EndpointParams().mqes);
+    attach_endpoint();
+  } else if (p.nvme.register_interface) {
     wire_register(p);
   } else if (fault_) {
     host_->host_isock.bind(fault_->tsock);
@@ -68,7 +58,32 @@ GenericPlatform::GenericPlatform(const Params& p)
   dram_->attach(ftl_->dram, DramSide::Map);
   for (auto& ch : channels_) dram_->attach(ch->dram, DramSide::Flash);
 
-  // power (model/power): the budget gates array operations only when there is one (or a thermal limit)
+  wire_power(p);
+}
+
+void GenericPlatform::make_channels(const Params& p) {
+  const Channel bus = p.bus.bus();
+  for (uint32_t ch = 0; ch < g_.channels; ++ch) {
+    std::vector<Die*> on_channel;
+    for (uint32_t k = 0; k < g_.dies_per_channel; ++k) on_channel.push_back(dies_[k * g_.channels + ch].get());
+    channels_.push_back(std::make_unique<ChannelController>(("ch" + std::to_string(ch)).c_str(), g_, ch, on_channel,
+                                                            bus, p.flash));
+  }
+}
+
+void GenericPlatform::make_host(const Params& p) {
+  std::vector<HostJob> jobs;
+  for (const JobParams& job : p.jobs) {
+    workloads_.push_back(make_workload(job.workload, g_.logical_bytes(), false));
+    jobs.push_back({job.name, workloads_.back().get(), job.queues, job.queue_depth, job.open_loop});
+  }
+  host_ = std::make_unique<NvmeHost>(
+      "host", HostParams{g_.logical_bytes(), uint64_t(p.ftl.buffer_units) * kUnitBytes, p.host_cost.submit_ps, p.host_cost.complete_ps},
+      jobs);
+}
+
+// power (model/power): the budget gates array operations only when there is one (or a thermal limit)
+void GenericPlatform::wire_power(const Params& p) {
   if (p.power.budget_w > 0 || p.thermal.enabled) {
     budget_ = std::make_unique<PowerBudget>(p.power.floor_w(g_.dies), p.power.budget_w);
     for (auto& ch : channels_) ch->set_power_budget(budget_.get(), p.power.op_power(), p.power.nand[0]);
@@ -80,21 +95,33 @@ GenericPlatform::GenericPlatform(const Params& p)
   meter_ = std::make_unique<PowerMeter>(p.power, p.thermal, p.flash, g_.dies, budget_.get());
 }
 
-void GenericPlatform::wire_register(const Params& p) {
-  // The command-level front end stays built (Platform::nvme()) with its sockets closed by a stub pair; the host
-  // reaches the FTL through the block layer, the driver, the PCIe link and the endpoint.
-  uint32_t depth = 1;
-  for (const JobParams& j : p.jobs) depth = std::max(depth, j.queue_depth);
+void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_t mqes) {
   EndpointParams ep;
   ep.pcie = p.nvme.pcie;
-  ep.io_queues = host_->queues();
-  ep.mqes = std::min<uint32_t>(depth, 65535);  // 0's based: depth + 1 entries
+  ep.io_queues = io_queues;
+  ep.mqes = mqes;
   ep.msix_vectors = ep.io_queues + 1;
   ep.mdts = 8;  // 1 MiB; larger requests are split by the block layer
   ep.ns_bytes = g_.logical_bytes();
   ep.zoned = p.streams.zns;
   ep.fetch_ps = p.nvme.fetch_ps;
   endpoint_ = std::make_unique<NvmeEndpoint>("endpoint", ep);
+}
+
+// The command-level front end stays built (Platform::nvme()) with its sockets closed by a stub pair.
+void GenericPlatform::attach_endpoint() {
+  endpoint_->bind_backend(ftl_.get());
+  ftl_->bind_frontend(endpoint_.get());
+  dram_->attach(endpoint_->dram, DramSide::Host);
+  nvme_stub_ = std::make_unique<NvmeStubHost>("nvme_unused", *nvme_);
+}
+
+void GenericPlatform::wire_register(const Params& p) {
+  // The host reaches the FTL through the block layer, the driver, the PCIe link and the endpoint.
+  uint32_t depth = 1;
+  for (const JobParams& j : p.jobs) depth = std::max(depth, j.queue_depth);
+  make_endpoint(p, host_->queues(), std::min<uint32_t>(depth, 65535));  // MQES 0's based: depth + 1 entries
+  const EndpointParams& ep = endpoint_->params();
   DriverParams dp;
   dp.io_queues = ep.io_queues;
   dp.queue_entries = ep.mqes + 1;
@@ -109,10 +136,7 @@ void GenericPlatform::wire_register(const Params& p) {
   host_->host_isock.bind(bridge_->tsock);
   driver_->bar.bind(endpoint_->bar);
   endpoint_->dma.bind(host_mem_->tsock);
-  endpoint_->bind_backend(ftl_.get());
-  ftl_->bind_frontend(endpoint_.get());
-  dram_->attach(endpoint_->dram, DramSide::Host);
-  nvme_stub_ = std::make_unique<NvmeStubHost>("nvme_unused", *nvme_);
+  attach_endpoint();
 }
 
 std::vector<ChannelController*> GenericPlatform::channels() {
@@ -121,9 +145,14 @@ std::vector<ChannelController*> GenericPlatform::channels() {
   return v;
 }
 
+NvmeHost& GenericPlatform::host() {
+  if (!host_) throw std::logic_error("GenericPlatform: built without a host (Front::Endpoint)");
+  return *host_;
+}
+
 void GenericPlatform::trace(WaveTracer& w) {
   // Layout order: host, FTL, then one group per channel.
-  host_->trace(w);
+  if (host_) host_->trace(w);
   ftl_->trace(w);
   for (auto& c : channels_) c->trace(w);
 }
@@ -170,15 +199,15 @@ RecoveryReport GenericPlatform::lose_power(PowerLossState& state, uint64_t now_p
                                 ftl_->waiting_write_units(), now_ps);
   r.torn_gc_programs = ftl_->gc_programs_in_flight();
   r.torn_erases = ftl_->gc_erases_in_flight();
-  host_->hold_until(now_ps + r.time_ps);
+  if (host_) host_->hold_until(now_ps + r.time_ps);
   ftl_->resume_after_power_loss();
   return r;
 }
 
 std::string GenericPlatform::stuck_state() {
-  std::string s = std::to_string(host_->outstanding()) + " commands outstanding";
+  std::string s = std::to_string(host_ ? host_->outstanding() : 0) + " commands outstanding";
   std::string queues;
-  for (uint32_t q = 0; q < host_->queues(); ++q)
+  for (uint32_t q = 0; host_ && q < host_->queues(); ++q)
     if (host_->queue_outstanding(q))
       queues += (queues.empty() ? "" : ", ") + ("q" + std::to_string(q)) + " " + std::to_string(host_->queue_outstanding(q));
   if (!queues.empty()) s += " (" + queues + ")";

@@ -27,10 +27,14 @@ struct NvmeStubHost : sc_core::sc_module {
 
 class GenericPlatform : public Platform {
  public:
-  explicit GenericPlatform(const Params& p);
+  // Host: the platform's own host (jobs on NvmeHost) on the interface nvme.interface names. Endpoint: no host;
+  // the register-level endpoint's `bar` and `dma` sockets are left for an enclosing module to bind (ssdtlm::Ssd,
+  // component/); host() must not be called then.
+  enum class Front { Host, Endpoint };
+  explicit GenericPlatform(const Params& p, Front front = Front::Host);
 
   const Geometry& geometry() const override { return g_; }
-  NvmeHost& host() override { return *host_; }
+  NvmeHost& host() override;
   NvmeController& nvme() override { return *nvme_; }
   NvmeEndpoint* endpoint() override { return endpoint_.get(); }
   Ftl& ftl() override { return *ftl_; }
@@ -51,7 +55,13 @@ class GenericPlatform : public Platform {
   std::string stuck_state() override;
 
  private:
+  void make_host(const Params& p);      // the jobs' workloads and NvmeHost (Front::Host)
+  void make_channels(const Params& p);  // one flash channel controller per channel, its dies
   void wire_register(const Params& p);  // nvme.interface=register: the host's driver and the endpoint
+  void wire_power(const Params& p);     // power budget, APST, the power meter
+  // The endpoint offering `io_queues` queue pairs of up to `mqes` + 1 entries, bound to the FTL and DRAM.
+  void make_endpoint(const Params& p, uint32_t io_queues, uint32_t mqes);
+  void attach_endpoint();
   PreconditionParams precondition_;
   PowerLossParams power_loss_;  // what the capacitors protect, the recovery firmware
   FlashParams flash_;

@@ -24,6 +24,7 @@ NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p
       coalesce_off_(p.msix_vectors, false),
       granted_queues_(p.io_queues) {
   bar.register_b_transport(this, &NvmeEndpoint::b_transport);
+  dma.register_invalidate_direct_mem_ptr(this, &NvmeEndpoint::invalidate_dmi);
   for (uint32_t v = 0; v < p.msix_vectors; ++v) msix_[v * 4 + 3] = 1;  // vectors start masked
   SC_HAS_PROCESS(NvmeEndpoint);
   SC_METHOD(on_due);
@@ -318,6 +319,10 @@ void NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   dma->b_transport(gp, d);
   if (gp.is_dmi_allowed() && !dmi_ok_) dmi_ok_ = dma->get_direct_mem_ptr(gp, dmi_);
+}
+
+void NvmeEndpoint::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (dmi_ok_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_ok_ = false;
 }
 
 void NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes) {

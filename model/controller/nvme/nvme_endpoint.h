@@ -65,6 +65,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // Composite temperature for the SMART log (a thermal model, when the platform has one).
   void set_temperature(std::function<double()> celsius) { temperature_ = std::move(celsius); }
 
+  const EndpointParams& params() const { return p_; }
   const PcieTlpLink& link() const { return link_; }
   const EndpointCounters& counters() const { return n_; }
   uint32_t csts() const { return csts_; }
@@ -116,6 +117,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
   void dma_read(uint64_t addr, void* dst, uint32_t bytes);
   void dma_write(uint64_t addr, const void* src, uint32_t bytes);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);  // the target withdrew its DMI grant
   // Admin commands (nvme_admin.cpp).
   void admin(const nvme::Sqe& s, uint64_t t);
   uint16_t create_cq(const nvme::Sqe& s);
