@@ -92,6 +92,8 @@ MATRIX = {
     "trim-power-loss": {"workload.trim_fraction": 0.2, "fault.power_loss_count": 3,
                         "fault.power_loss_window_ms": 1500, "fault.power_loss_seed": 1, "power.protected_bytes": "64k",
                         "map.protected_ratio": 0.05},
+    "gc-first-striped": {"ftl.gc_unit": "superblock", "ftl.gc_pacing": "gc_first", "ftl.write_pointer": "striped",
+                         "ftl.gc_free_blocks": 4, "ftl.gc_urgent_free_blocks": 2, "workload.read_fraction": 0},
     # HEXA whose dirty budget never binds (half the map protected, writes on 16 MiB): arrival order, as FIFO.
     "hexa-unbound": {"buffer.policy": "hexa", "map.protected_ratio": 0.5, "workload.address_range": "16M",
                      "precondition.fill": False, "workload.read_fraction": 0, "buffer.bytes": "4M"},

@@ -1,13 +1,35 @@
 // Every configuration key the model knows, with type, default, range, unit and meaning.
 // docs/reference/config.md is generated from this list (ssdtlm-<platform> --help-config; scripts/config_reference.py).
 #include "config/config.h"
+#include "controller/buffer/flush_policy.h"
+#include "controller/gc/gc_pacing.h"
+#include "controller/gc/victim_policy.h"
+#include "controller/mapping/map_cache.h"
+#include "controller/sched/sched_policy.h"
+#include "controller/streams/stream_policy.h"
 
 namespace ssdtlm {
+
+namespace {
+// The policy keys take their choices from the policies' registries: a new policy is its file and its registry line,
+// and the schema (validation, --help-config, docs/reference/config.md) knows it.
+std::vector<KeySpec> with_registered_choices(std::vector<KeySpec> keys) {
+  const std::pair<const char*, std::vector<std::string>> registered[] = {
+      {"ftl.gc_victim", victim_policy_names()}, {"buffer.policy", flush_policy_names()},
+      {"ftl.gc_pacing", gc_pacing_names()},
+      {"ftl.mapping", mapping_scheme_names()},  {"streams.assign", stream_policy_names()},
+      {"sched.policy", sched_policy_names()}};
+  for (KeySpec& k : keys)
+    for (const auto& [key, names] : registered)
+      if (k.path == key) k.choices = names;
+  return keys;
+}
+}  // namespace
 
 const std::vector<KeySpec>& config_schema() {
   using T = KeyType;
   using P = KeySpec::Precondition;
-  static const std::vector<KeySpec> keys = {
+  static const std::vector<KeySpec> keys = with_registered_choices({
       // geometry
       {"geometry.channels", T::Int, 8, 1, 256, {}, "", "channels (independent NAND buses)"},
       {"geometry.dies_per_channel", T::Int, 8, 1, 64, {}, "", "dies (LUNs) sharing each channel bus"},
@@ -341,7 +363,7 @@ const std::vector<KeySpec>& config_schema() {
       {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row", P::Never},
       {"sim.max_memory_bytes", T::Int, 0, 0, 1ll << 60, {}, "bytes", "refuse (exit 2, before allocating) a configuration whose estimated model memory exceeds this; 0 = the machine's physical memory (summary memory.estimated_bytes)", P::Never},
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
-  };
+  });
   return keys;
 }
 

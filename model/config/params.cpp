@@ -148,7 +148,7 @@ GcParams read_gc_params(const Config& c) {
   p.min_invalid = c.d("ftl.gc_min_invalid");
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
   p.superblock = c.s("ftl.gc_unit") == "superblock";
-  p.gc_first = c.s("ftl.gc_pacing") == "gc_first";
+  p.pacing = c.s("ftl.gc_pacing");
   p.striped = c.s("ftl.write_pointer") == "striped";
   p.wear_level_spread = uint32_t(c.i("ftl.wear_level_spread"));
   return p;

@@ -30,6 +30,7 @@ namespace ssdtlm {
 // refuses an unknown name before a module is built, so these only label).
 namespace keys {
 constexpr const char* kGcVictim = "ftl.gc_victim";
+constexpr const char* kGcPacing = "ftl.gc_pacing";
 constexpr const char* kBufferPolicy = "buffer.policy";
 constexpr const char* kMapping = "ftl.mapping";
 constexpr const char* kStreamAssign = "streams.assign";
@@ -43,7 +44,7 @@ struct GcParams {
   uint32_t urgent_free_blocks = 2;    // ftl.gc_urgent_free_blocks: below this, any victim
   bool superblock = false;            // ftl.gc_unit=superblock
   bool striped = false;               // ftl.write_pointer=striped: one write pointer per frontier over all dies
-  bool gc_first = false;              // ftl.gc_pacing=gc_first: a collecting die takes no host writes
+  std::string pacing = "credit";      // ftl.gc_pacing (gc/gc_pacing.h)
   uint32_t wear_level_spread = 0;     // ftl.wear_level_spread: static wear levelling past this spread (0 = off)
   bool fdp = false;                   // fdp.enabled: GC reclaims whole reclaim units (lines within reclaim groups)
   // Blocks per die kept from data: with gc_min_invalid only the urgent ones.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "controller/buffer/flush_policy.h"
+#include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/stream_policy.h"
 #include "common/units.h"
@@ -205,8 +206,10 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
     throw ConfigError("key 'ftl.gc_urgent_free_blocks': expected at most ftl.gc_free_blocks (" +
                       std::to_string(gc.free_blocks) + "), got " + std::to_string(gc.urgent_free_blocks));
   if (gc.fdp) return check_fdp_gc(gc, layout);
-  if (gc.gc_first && !gc.superblock)  // FEMU's line GC; a die's GC job in block mode may chain victims to fill a page
-    throw ConfigError("key 'ftl.gc_pacing': gc_first needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
+  // A pacing whose victim lines hold the host (gc_first: FEMU's line GC) needs lines; a die's GC job in block mode may
+  // chain victims to fill a page.
+  if (!gc.superblock && make_gc_pacing(gc.pacing, gc.urgent_free_blocks, keys::kGcPacing)->lines_hold_host())
+    throw ConfigError("key 'ftl.gc_pacing': " + gc.pacing + " needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
                       "ftl.gc_unit=block");
   if (gc.striped && !gc.superblock)  // a die's block pool is its own in block mode
     throw ConfigError("key 'ftl.write_pointer': striped needs ftl.gc_unit=superblock, got ftl.gc_unit=block");

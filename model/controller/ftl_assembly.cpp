@@ -4,6 +4,7 @@
 
 #include "config/placement_params.h"
 #include "controller/buffer/flush_policy.h"
+#include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
 
@@ -11,14 +12,14 @@ namespace ssdtlm {
 
 namespace {
 
-// GC's unit and pacing: FDP's reclaim units, superblock lines or blocks; gc_first.
+// GC's unit and pacing: FDP's reclaim units, superblock lines or blocks; ftl.gc_pacing.
 void set_gc_unit(const Params& p, const Geometry& g, PageFtl& ftl) {
   ftl.blocks().set_striped(p.gc.striped);
   if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/reference/placement.md)
     ftl.set_reclaim_units(p.gc.victim, keys::kGcVictim, p.fdp.reclaim_groups, fdp_ru_blocks_per_die(p.fdp, g));
   else if (p.gc.superblock)
     ftl.set_superblock(p.gc.victim, keys::kGcVictim);
-  ftl.set_gc_first(p.gc.gc_first, p.gc.urgent_free_blocks);
+  ftl.set_gc_pacing(make_gc_pacing(p.gc.pacing, p.gc.urgent_free_blocks, keys::kGcPacing));
 }
 
 // ftl.gc_min_invalid: a victim's least worth (in blocks and in lines).

@@ -14,7 +14,8 @@ FlushScheduler::FlushScheduler(Ftl& f)
       flushable_((f.g_.dies + 63) / 64, 0),
       die_streams_(f.g_.dies, 0),
       stream_dies_(f.streams_.user_streams(), 0),
-      die_mask_(f.g_.dies, ~uint64_t(0)) {
+      die_mask_(f.g_.dies, ~uint64_t(0)),
+      lines_hold_(f.ftl_.gc_pacing().lines_hold_host()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -119,10 +120,11 @@ void FlushScheduler::refresh(uint32_t d) {
   // A die takes a flush while it has queue room, can open a user block without taking the blocks its GC
   // frontiers need (or has user frontiers with room: then of those streams only), and (while it collects)
   // has GC credit. die_streams_[d] holds the user streams it may take; takeable_ the streams some die may.
-  // ftl.gc_pacing=gc_first (FEMU bbssd's FTL thread collects a whole line before it serves the next request): no
-  // die takes host data while a victim line is being collected, on any die (GcDriver refreshes all at the edges).
+  // A pacing whose victim lines hold the host (gc_first: FEMU bbssd's FTL thread collects a whole line before it serves
+  // the next request): no die takes host data while a victim line is being collected (GcDriver refreshes all at the
+  // edges).
   const GcDie& gc = f_.ftl_.gc().die(d);
-  const bool line_hold = f_.ftl_.gc_first() && f_.ftl_.blocks().lines_in_gc() > 0;
+  const bool line_hold = lines_hold_ && f_.ftl_.blocks().lines_in_gc() > 0;
   const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0) && !line_hold;
   const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;

@@ -81,7 +81,7 @@ void GcDriver::advance(uint32_t die) {
     kick_lines_ = false;
     for (uint32_t d = 0; d < f_.g_.dies; ++d)
       if (!gc_.die(d).active && f_.ftl_.blocks().line_pending(d)) kick(d);
-    if (f_.ftl_.gc_first()) f_.flush_.refresh_all();  // the line holds every die's host writes (refresh)
+    if (f_.ftl_.gc_pacing().lines_hold_host()) f_.flush_.refresh_all();  // the line holds every die's host writes (refresh)
   }
 }
 
@@ -161,7 +161,7 @@ void GcDriver::on_erase(FlashOp& op) {
   if (f_.zone_erase_.waiting()) f_.zone_erase_.erased(op.die * f_.g_.blocks_per_die + op.block);
   if (f_.ts_) f_.map_.retry();
   --gc_.die(op.die).erases;
-  if (f_.ftl_.gc_first() && lines_before && !f_.ftl_.blocks().lines_in_gc())
+  if (f_.ftl_.gc_pacing().lines_hold_host() && lines_before && !f_.ftl_.blocks().lines_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
   else if (f_.ftl_.reclaim_units() && f_.ftl_.blocks().lines_in_gc() != lines_before)
     f_.flush_.refresh_group(op.die);  // an RU is free: every die of its reclaim group may take host writes again

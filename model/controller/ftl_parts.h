@@ -118,6 +118,7 @@ class FlushScheduler {
   uint64_t takeable_ = 0;              // bit set over user streams: some die may take it
   std::vector<uint64_t> die_mask_;     // per die: the user streams it may ever take (FDP: its RG's)
   bool confined_ = false;              // some die may not take every stream (FDP reclaim groups)
+  bool lines_hold_ = false;            // victim lines in GC hold every die's host writes (GcPacing::lines_hold_host)
   uint32_t flushes_pending_ = 0;       // flush programs whose buffer slots are not yet released
   static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
   uint32_t map_update_bytes_ = 0;                      // not charged yet

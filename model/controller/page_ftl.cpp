@@ -81,10 +81,10 @@ uint32_t PageFtl::pick_line_block(uint32_t die, FlashCounters& c) {
   uint64_t host = 0;  // host pages programmed, counted only when a line may start
   const uint32_t group = blocks_.group_of_die(die);
   if (v == kInvalid && blocks_.lines_in_gc(group) == 0) {
-    // ftl.gc_pacing=gc_first: FEMU's FTL thread runs one background do_gc per request, so above the forced
-    // threshold (ftl.gc_urgent_free_blocks) a new line waits for a host write since the last one started.
+    // A pacing may have a new line wait for a host write since the last one started (gc_first: FEMU's FTL thread
+    // runs one background do_gc per request, above the forced threshold ftl.gc_urgent_free_blocks).
     host = host_programs();
-    const bool waits = gc_first_ && blocks_.free_lines(group) >= gc_urgent_lines_ && host == host_at_line_;
+    const bool waits = pacing_->line_waits_for_host(blocks_.free_lines(group)) && host == host_at_line_;
     started = !waits && blocks_.start_line(group);
   }
   if (started) v = blocks_.next_line_block(die);

@@ -17,6 +17,7 @@
 #include "controller/block_manager.h"
 #include "controller/flash_counters.h"
 #include "controller/gc/gc_engine.h"
+#include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_source.h"
 #include "controller/gc/wear_level.h"
 #include "controller/integrity_checker.h"
@@ -142,13 +143,9 @@ class PageFtl {
   uint64_t relocated_lines() const { return relocated_lines_; }
   void reset_relocated_lines() { relocated_lines_ = 0; }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
-  // ftl.gc_pacing=gc_first (FEMU bbssd): no die takes host writes while a line is in GC (FlushScheduler), and
-  // with at least `urgent_lines` free lines a new line waits for a host write since the last (pick_line_block).
-  void set_gc_first(bool on, uint32_t urgent_lines) {
-    gc_first_ = on;
-    gc_urgent_lines_ = urgent_lines;
-  }
-  bool gc_first() const { return gc_first_; }
+  // GC pacing (ftl.gc_pacing, gc/gc_pacing.h; credit unless set): how host writes share a collecting die.
+  void set_gc_pacing(std::unique_ptr<GcPacing> pacing) { pacing_ = std::move(pacing); }
+  const GcPacing& gc_pacing() const { return *pacing_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
   double alpha() const;
@@ -306,9 +303,8 @@ class PageFtl {
   std::vector<Die*> dies_;
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
-  bool gc_first_ = false;
   bool reclaim_units_ = false;  // FDP's reclaim units (set_reclaim_units)
-  uint32_t gc_urgent_lines_ = 0;  // gc_first: below this many free lines, lines follow each other (forced GC)
+  std::unique_ptr<GcPacing> pacing_ = make_credit_pacing(0);
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit
   std::vector<uint64_t> trimmed_bits_;  // per logical unit: trimmed (trim)

@@ -59,13 +59,12 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.victim = victim;
   j.next_page = 0;
   const uint32_t v = ftl_.blocks().valid(victim);
-  j.ratio = v ? double(g_.units_per_block - v) / double(v) / upp_ : 1e30;
-  j.credit = std::max(j.credit, 1.0);
-  if (ftl_.gc_first()) j.ratio = j.credit = 0.0;  // no host writes until the job ends (finish_if_idle)
-  // A fold not needed for free blocks does not pace host writes (the SLC blocks it frees gate them instead).
-  // (A wear-levelling victim is paced like a GC victim: its relocation frees no space, so host writes to the die
-  // wait for it, and the die cannot run out of free blocks for the copies.)
-  else if (ftl_.victim_sources().unpaced(d, victim) && !ftl_.gc_needed(d)) j.ratio = 1e30;
+  // A victim taken by a source that paces no host write (a fold or a read reclaim not needed for free blocks: the
+  // SLC blocks it frees gate host writes instead) earns unbounded credit. (A wear-levelling victim is paced like a GC
+  // victim: its relocation frees no space, so host writes to the die wait for it, and the die cannot run out of free
+  // blocks for the copies.)
+  const bool unpaced = ftl_.victim_sources().unpaced(d, victim) && !ftl_.gc_needed(d);
+  ftl_.gc_pacing().begin_victim(j, unpaced || !v ? 1e30 : double(g_.units_per_block - v) / double(v) / upp_);
 }
 
 void GcEngine::end_scan(uint32_t d) {

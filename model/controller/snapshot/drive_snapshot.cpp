@@ -23,7 +23,8 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.section("dies");
   for (Die* d : dies_) d->snapshot(a);
   a.section("ftl");
-  a.io_all(gc_free_blocks_, gc_first_, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
+  bool lines_hold = pacing_->lines_hold_host();  // (the format's gc_first field; the pacing is the configuration's)
+  a.io_all(gc_free_blocks_, lines_hold, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
            relocated_lines_, counters_, ff_map_pending_);
   gc_.snapshot(a);
   cache_->snapshot(a);
