@@ -310,10 +310,10 @@ std::vector<JobParams> read_job_params(const Config& c) {
   return jobs;
 }
 
-// In the order the model met these rules before the tree existed: the geometry, the power-loss schedule,
-// the streams (they size the reserve), the reserve, GC, the policies, the map, the buffer.
-Params read_params(const Config& c) {
-  Params p;
+namespace {
+
+// The drive: geometry, faults, streams, FDP, GC, the buffer, the blocks kept from data, SLC, the map, the FTL.
+void read_drive_params(const Config& c, Params& p) {
   p.geometry = read_geometry(c, 0);
   p.sim.seed = c.u("sim.seed");
   p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
@@ -352,7 +352,10 @@ Params read_params(const Config& c) {
   p.ftl = read_ftl_params(c);
   check_buffer_size(p.buffer, p.geometry, c.u("workload.block_bytes"));
   check_flush_policy_name(p.buffer);
+}
 
+// The run: statistics, preconditioning, the host's queues and the jobs.
+void read_run_params(const Config& c, Params& p) {
   p.stats.interval_ps = uint64_t(c.d("stats.interval_ms") * 1e9);
   p.stats.lpn_writes = c.b("stats.lpn_writes");
   p.stats.lifetimes = c.s("stats.lifetimes");
@@ -379,6 +382,11 @@ Params read_params(const Config& c) {
       p.precondition_workloads.push_back(read_workload_params(c.job_config(j)));
     check_precondition_jobs(p.precondition_workloads, p.jobs_listed);
   }
+}
+
+// The controller's interfaces and the flash: NVMe, host costs, DRAM, channels, flash timing, reliability,
+// power and temperature.
+void read_interface_params(const Config& c, Params& p) {
   p.nvme = read_nvme_params(c);
   p.host_cost.submit_ps = ns_to_ps(c.d("host.submit_ns"));
   p.host_cost.complete_ps = ns_to_ps(c.d("host.complete_ns"));
@@ -391,6 +399,18 @@ Params read_params(const Config& c) {
   p.power = read_power_params(c);
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);
+}
+
+}  // namespace
+
+// In the order the model met these rules before the tree existed: the geometry, the power-loss schedule,
+// the streams (they size the reserve), the reserve, GC, the policies, the map, the buffer; then the run and the
+// jobs, then the interfaces and the flash.
+Params read_params(const Config& c) {
+  Params p;
+  read_drive_params(c, p);
+  read_run_params(c, p);
+  read_interface_params(c, p);
   p.precondition.snapshot_dir = c.s("precondition.snapshot_dir");
   p.precondition.snapshot_mode = c.s("precondition.snapshot");
   if (p.precondition.snapshots()) p.precondition.snapshot_key = precondition_snapshot_key(c, p, snapshot_build_id());

@@ -46,8 +46,10 @@ void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t h
                       "expected 0 (no limit) or at least 2, got 1");
 }
 
-void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
-                    bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+namespace {
+
+// The pattern against the other keys, whatever the pattern.
+void check_pattern_keys(const WorkloadParams& w, const std::string& streams_assign) {
   if (w.verify && (w.pattern == "app" || w.pattern == "trace"))
     throw ConfigError("key 'workload.verify': reads back what a random or sequential job wrote; workload.pattern=" +
                       w.pattern + " is not one");
@@ -74,34 +76,40 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
     throw ConfigError("key 'workload.filesystem': " + w.filesystem + " places a synthetic job's area in a file; "
                       "workload.pattern=" + w.pattern + " has its own addresses (app: its own file layer); set "
                       "workload.filesystem=none");
-  if (w.pattern == "app") {
-    if (w.zone_hint)
-      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
-                        "writes carry the app's own stream hints)");
-    const AppParams& p = w.app;
-    if (timed) {
-      if (precondition_fill && p.trim)
-        throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
-                          "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
-                          "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
-                          "system without discard, whose free space holds old data)");
-      if (w.io_count == 0 && w.io_bytes == 0 && w.runtime_ms <= 0 && p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
-        throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
-                          p.app + " never ends by itself; set at least one");
-    }
-    const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
-    if (max_io > buffer_bytes)
-      throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
-                        " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
-    return;
+}
+
+// workload.pattern=app: stream hints, the precondition fill, an end, the app's trims against the buffer.
+void check_app_workload(const WorkloadParams& w, bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+  if (w.zone_hint)
+    throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (workload.pattern=app "
+                      "writes carry the app's own stream hints)");
+  const AppParams& p = w.app;
+  if (timed) {
+    if (precondition_fill && p.trim)
+      throw ConfigError("key 'precondition.fill': workload.pattern=app ages the drive itself (the precondition writes "
+                        "the aged files and the app's initial files and leaves the free space unwritten); a sequential "
+                        "fill would leave stale data there: set precondition.fill=false (a fill suits workload.app.trim=false, a file "
+                        "system without discard, whose free space holds old data)");
+    if (w.io_count == 0 && w.io_bytes == 0 && w.runtime_ms <= 0 && p.app != "gcc" && p.app != "mixed1" && p.app != "mixed2")
+      throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
+                        p.app + " never ends by itself; set at least one");
   }
-  if (w.pattern == "trace") {
-    if (w.zone_hint)
-      throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
-                        "own stream ids, csv format)");
-    if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
-    return;
-  }
+  const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
+  if (max_io > buffer_bytes)
+    throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
+                      " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
+}
+
+// workload.pattern=trace: stream hints and the trace file.
+void check_trace_workload(const WorkloadParams& w) {
+  if (w.zone_hint)
+    throw ConfigError("key 'workload.stream_hint': zone needs a synthetic zoned: distribution (a trace carries its "
+                      "own stream ids, csv format)");
+  if (w.trace_path.empty()) throw ConfigError("key 'workload.trace_path': expected a trace file with workload.pattern=trace");
+}
+
+// A synthetic (random or sequential) job: its alignment, its area within the device, zone hints, an end, the mix.
+void check_synthetic_workload(const WorkloadParams& w, uint64_t logical_bytes, bool timed) {
   if (w.block_align % 512)
     throw ConfigError("key 'workload.block_align': expected 0 (the block size) or a multiple of 512 bytes (a sector), "
                       "got " + std::to_string(w.block_align));
@@ -129,6 +137,19 @@ void check_workload(const WorkloadParams& w, const std::string& streams_assign, 
   }
   if (s.read_fraction + s.trim_fraction > 1.0)
     throw ConfigError("keys 'workload.read_fraction' + 'workload.trim_fraction': expected at most 1");
+}
+
+}  // namespace
+
+void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
+                    bool precondition_fill, uint64_t buffer_bytes, bool timed) {
+  check_pattern_keys(w, streams_assign);
+  if (w.pattern == "app")
+    check_app_workload(w, precondition_fill, buffer_bytes, timed);
+  else if (w.pattern == "trace")
+    check_trace_workload(w);
+  else
+    check_synthetic_workload(w, logical_bytes, timed);
 }
 
 void check_job_dependencies(const std::vector<JobParams>& jobs, bool jobs_listed) {

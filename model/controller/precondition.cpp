@@ -231,6 +231,98 @@ struct Batch {
   std::vector<std::vector<PlacedUnit>> group;
 };
 
+// Cuts the unit stream into batches binned by die group, on the caller's thread: it notes the trims and draws the
+// integrity checker's versions, in stream order.
+class BatchMaker {
+ public:
+  static constexpr size_t kBatch = size_t(1) << 16;
+  BatchMaker(PageFtl& ftl, IntegrityChecker* checker, UnitSource& source, const Striping& striping,
+             const std::vector<uint32_t>& group_of_die, uint32_t groups)
+      : ftl_(ftl), checker_(checker), source_(source), striping_(striping), group_of_die_(group_of_die),
+        groups_(groups), lpn_(kBatch), stream_(kBatch) {}
+
+  // Generates and bins the next batch; false at the end of the stream.
+  bool refill(Batch& b) {
+    b.group.resize(groups_);
+    for (auto& v : b.group) v.clear();
+    const size_t n = source_.next(lpn_.data(), stream_.data(), kBatch);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t die = striping_.die(lpn_[i]);
+      uint32_t version = 0;
+      if (stream_[i] == kTrimStream) ftl_.note_trimmed(lpn_[i]);  // only this thread writes the trim notes
+      if (checker_) {
+        if (stream_[i] == kTrimStream) checker_->trimmed(lpn_[i]);
+        else version = checker_->next_version(lpn_[i]);
+      }
+      b.group[group_of_die_[die]].push_back(PlacedUnit{lpn_[i], version, die, stream_[i], ++seq_});
+    }
+    return n != 0;
+  }
+
+ private:
+  PageFtl& ftl_;
+  IntegrityChecker* checker_;
+  UnitSource& source_;
+  const Striping striping_;
+  const std::vector<uint32_t>& group_of_die_;
+  const uint32_t groups_;
+  std::vector<uint32_t> lpn_;
+  std::vector<uint8_t> stream_;
+  uint32_t seq_ = 0;
+};
+
+// A writer per die group (contiguous die ranges); group_of_die: each die's group.
+std::vector<DieWriter> die_writers(PageFtl& ftl, uint32_t groups, std::vector<uint32_t>& written,
+                                   std::vector<uint32_t>& group_of_die) {
+  const Geometry& g = ftl.geometry();
+  std::vector<DieWriter> writers;
+  writers.reserve(groups);
+  for (uint32_t k = 0; k < groups; ++k) {
+    const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
+    writers.emplace_back(ftl, first, last, written.empty() ? nullptr : &written);
+    for (uint32_t d = first; d < last; ++d) group_of_die[d] = k;
+  }
+  return writers;
+}
+
+// Every batch written by the die groups' writers, on `workers` threads claiming groups one at a time. While the
+// workers write batch k, the caller generates batch k+1, then joins them. Each group's batches are written in
+// order (a batch is finished before the next starts), so every die sees its units in workload order whatever the
+// number of workers. When GC classifies by write count (streams.gc_stream=hotcold), the next batch is generated
+// only after this one is written: GC then reads counts that include at most this batch's later writes (a
+// lookahead of under kBatch units), whatever the number of workers.
+void write_batches(PageFtl& ftl, BatchMaker& batches, std::vector<DieWriter>& writers, unsigned workers,
+                   const UnitSource& source, const std::function<void(uint64_t, uint64_t)>& progress) {
+  const uint32_t groups = uint32_t(writers.size());
+  // Every group's job, on workers claiming groups one at a time; the caller runs `first` before joining.
+  Crew crew(workers - 1);
+  auto for_groups = [&](const std::function<void(uint32_t)>& job, const std::function<void()>& first) {
+    std::atomic<uint32_t> next{0};
+    crew.run([&] {
+      for (uint32_t k; (k = next.fetch_add(1)) < groups;) job(k);
+    }, first);
+  };
+
+  const bool overlap = ftl.streams().params().gc != GcStreams::HotCold;
+  Batch batch[2];
+  uint64_t reported = 0;
+  bool more = batches.refill(batch[0]);
+  for (int cur = 0; more; cur ^= 1) {
+    const Batch& b = batch[cur];
+    if (overlap) {
+      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, [&] { more = batches.refill(batch[cur ^ 1]); });
+    } else {
+      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, nullptr);
+      more = batches.refill(batch[cur ^ 1]);
+    }
+    if (source.done() - reported >= (uint64_t(1) << 22)) {
+      reported = source.done();
+      progress(reported, source.total());
+    }
+  }
+  for_groups([&](uint32_t k) { writers[k].finish(); }, nullptr);
+}
+
 }  // namespace
 
 PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
@@ -250,73 +342,13 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
   PreconditionResult r;
   r.threads = workers;
 
-  std::vector<DieWriter> writers;
   std::vector<uint32_t> group_of_die(g.dies);
   std::vector<uint32_t> written;  // per LPN, with several streams (DieWriter)
   if (ftl.streams().user_streams() > 1 || (overwrite && overwrite->precondition_trims()))
     written.assign(g.logical_units, 0);
-  writers.reserve(groups);
-  for (uint32_t k = 0; k < groups; ++k) {
-    const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
-    writers.emplace_back(ftl, first, last, written.empty() ? nullptr : &written);
-    for (uint32_t d = first; d < last; ++d) group_of_die[d] = k;
-  }
-
-  // Generates and bins the next batch; false at the end of the stream.
-  constexpr size_t kBatch = size_t(1) << 16;
-  std::vector<uint32_t> lpn(kBatch);
-  std::vector<uint8_t> stream(kBatch);
-  uint32_t seq = 0;
-  auto refill = [&](Batch& b) {
-    b.group.resize(groups);
-    for (auto& v : b.group) v.clear();
-    const size_t n = source.next(lpn.data(), stream.data(), kBatch);
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t die = striping.die(lpn[i]);
-      uint32_t version = 0;
-      if (stream[i] == kTrimStream) ftl.note_trimmed(lpn[i]);  // only this thread writes the trim notes
-      if (checker) {
-        if (stream[i] == kTrimStream) checker->trimmed(lpn[i]);
-        else version = checker->next_version(lpn[i]);
-      }
-      b.group[group_of_die[die]].push_back(PlacedUnit{lpn[i], version, die, stream[i], ++seq});
-    }
-    return n != 0;
-  };
-
-  // Every group's job, on workers claiming groups one at a time; the caller runs `first` before joining.
-  Crew crew(workers - 1);
-  auto for_groups = [&](const std::function<void(uint32_t)>& job, const std::function<void()>& first) {
-    std::atomic<uint32_t> next{0};
-    crew.run([&] {
-      for (uint32_t k; (k = next.fetch_add(1)) < groups;) job(k);
-    }, first);
-  };
-
-  // While the workers write batch k, the caller generates batch k+1, then joins them. Each group's
-  // batches are written in order (a batch is finished before the next starts), so every die sees its
-  // units in workload order whatever the number of workers. When GC classifies by write count
-  // (streams.gc_stream=hotcold), the next batch is generated only after this one is written: GC then
-  // reads counts that include at most this batch's later writes (a lookahead of under kBatch units),
-  // whatever the number of workers.
-  const bool overlap = ftl.streams().params().gc != GcStreams::HotCold;
-  Batch batch[2];
-  uint64_t reported = 0;
-  bool more = refill(batch[0]);
-  for (int cur = 0; more; cur ^= 1) {
-    const Batch& b = batch[cur];
-    if (overlap) {
-      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, [&] { more = refill(batch[cur ^ 1]); });
-    } else {
-      for_groups([&](uint32_t k) { writers[k].take(b.group[k]); }, nullptr);
-      more = refill(batch[cur ^ 1]);
-    }
-    if (source.done() - reported >= (uint64_t(1) << 22)) {
-      reported = source.done();
-      progress(reported, source.total());
-    }
-  }
-  for_groups([&](uint32_t k) { writers[k].finish(); }, nullptr);
+  std::vector<DieWriter> writers = die_writers(ftl, groups, written, group_of_die);
+  BatchMaker batches(ftl, checker, source, striping, group_of_die, groups);
+  write_batches(ftl, batches, writers, workers, source, progress);
 
   ftl.ff_finish();
   ftl.ff_merge_counters();

@@ -186,6 +186,11 @@ class WaveTracer {
   void stamp(uint64_t t);  // "#t"
   void drain();  // hands the text buffer to the file
   void fail_write(const std::string& why);  // see failed()
+  // write_layout's parts (wave_layout.cpp).
+  std::vector<std::string> write_filters(const std::string& dump) const;  // the translate filter files written
+  std::string layout_header(uint64_t span_ps, uint64_t start_ps, const std::string& dump) const;
+  void layout_row(std::string& s, const WaveRow& r, const std::vector<std::string>& filters) const;
+  void layout_group(std::string& s, const WaveGroup& g, bool open, const std::vector<std::string>& filters) const;
 
   WaveOptions o_;
   Clock clock_;

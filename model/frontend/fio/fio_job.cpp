@@ -41,6 +41,76 @@ void Errors::raise() const {
 
 }  // namespace fio
 
+namespace {
+
+// A job section's Spec: the [global] lines, then its own, applied in order; an error of a line is gathered and
+// clears job_ok.
+Spec interpret_section(Interpreter& in, const Section& sec, const std::vector<const Line*>& globals, Errors& errors,
+                       bool& job_ok) {
+  std::vector<const Line*> lines = globals;
+  for (const Line& l : sec.options) lines.push_back(&l);
+  Spec s;
+  s.section = s.name = sec.name;
+  s.file = sec.file;
+  s.line = sec.line;
+  try {
+    s.kb_base = in.kb_base_of(lines);
+  } catch (const ConfigError& e) {
+    errors.add(e.what());
+    job_ok = false;
+  }
+  for (const Line* l : lines) {
+    try {
+      in.apply(s, *l);
+    } catch (const ConfigError& e) {
+      errors.add(e.what());
+      job_ok = false;
+    }
+  }
+  for (const Line& l : sec.options) s.own.emplace_back(fio::canonical_option(l.key), l.value);
+  return s;
+}
+
+// randseed: one run seed (sim.seed) for the whole file, >= 0.
+void take_seed(const Spec& s, std::optional<int64_t>& seed) {
+  if (!s.randseed) return;
+  if (seed && *seed != *s.randseed)
+    fail(s.randseed_at, "jobs with different randseed values (ssdtlm has one run seed, sim.seed, and "
+                        "offsets every job's streams by its index)");
+  if (*s.randseed < 0) fail(s.randseed_at, "expected a seed >= 0");
+  seed = s.randseed;
+}
+
+// The job's clones (built) as FioJobs of report group `group`, each validated against the schema now, so that a
+// bad value names the job's section.
+void add_clones(const Spec& s, int group, std::vector<nlohmann::json>& built, const std::string& path, Errors& errors,
+                nlohmann::json& jobs, FioJobFile& out) {
+  for (size_t k = 0; k < built.size(); ++k) {
+    FioJob job;
+    job.name = s.name;
+    job.clone = k;
+    job.group = group;
+    job.group_reporting = s.group_reporting;
+    job.options = s.own;
+    job.disk_util = s.disk_util && fio::engine_has_disk_util(s.ioengine);
+    job.report = s.report;
+    built[k]["name"] = s.numjobs > 1 ? s.name + "." + std::to_string(k) : s.name;
+    built[k]["report_group"] = s.group_reporting ? group : -1;
+    try {
+      Config probe;
+      probe.merge(nlohmann::json{{"jobs", nlohmann::json::array({built[k]})}}, path);
+    } catch (const ConfigError& e) {
+      errors.add(s.file + ":" + std::to_string(s.line) + ": job '" + s.section + "': " + e.what());
+      break;
+    }
+    job.config = built[k];
+    jobs.push_back(built[k]);
+    out.jobs.push_back(std::move(job));
+  }
+}
+
+}  // namespace
+
 // Every error of the file is gathered (a bad line, a bad job) and reported together.
 FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
                               uint64_t zone_bytes) {
@@ -56,7 +126,6 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   std::vector<const Line*> globals;
   nlohmann::json jobs = nlohmann::json::array();
   std::optional<int64_t> seed;
-  Line seed_at;
   int group = -1;
   std::vector<std::string> names;  // the jobs read so far (what wait_for may name)
   for (const Section& sec : reader.sections) {
@@ -67,28 +136,8 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
       }
       continue;
     }
-    std::vector<const Line*> lines = globals;
-    for (const Line& l : sec.options) lines.push_back(&l);
-    Spec s;
-    s.section = s.name = sec.name;
-    s.file = sec.file;
-    s.line = sec.line;
     bool job_ok = true;
-    try {
-      s.kb_base = in.kb_base_of(lines);
-    } catch (const ConfigError& e) {
-      errors.add(e.what());
-      job_ok = false;
-    }
-    for (const Line* l : lines) {
-      try {
-        in.apply(s, *l);
-      } catch (const ConfigError& e) {
-        errors.add(e.what());
-        job_ok = false;
-      }
-    }
-    for (const Line& l : sec.options) s.own.emplace_back(fio::canonical_option(l.key), l.value);
+    const Spec s = interpret_section(in, sec, globals, errors, job_ok);
     if (group < 0 || s.stonewall || s.new_group) ++group;
     // An earlier job of that name, even one with errors of its own (those are reported; this is not one more).
     if (!s.wait_for.empty() && std::find(names.begin(), names.end(), s.wait_for) == names.end()) {
@@ -99,43 +148,13 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
     names.push_back(s.name);
     std::vector<nlohmann::json> built;
     try {
-      if (s.randseed) {
-        if (seed && *seed != *s.randseed)
-          fail(s.randseed_at, "jobs with different randseed values (ssdtlm has one run seed, sim.seed, and "
-                              "offsets every job's streams by its index)");
-        if (*s.randseed < 0) fail(s.randseed_at, "expected a seed >= 0");
-        seed = s.randseed;
-        seed_at = s.randseed_at;
-      }
+      take_seed(s, seed);
       built = builder.build(s);  // also with a bad option: its own checks may find more
     } catch (const ConfigError& e) {
       errors.add(e.what());
       continue;
     }
-    if (!job_ok) continue;
-    for (size_t k = 0; k < built.size(); ++k) {
-      FioJob job;
-      job.name = s.name;
-      job.clone = k;
-      job.group = group;
-      job.group_reporting = s.group_reporting;
-      job.options = s.own;
-      job.disk_util = s.disk_util && fio::engine_has_disk_util(s.ioengine);
-      job.report = s.report;
-      built[k]["name"] = s.numjobs > 1 ? s.name + "." + std::to_string(k) : s.name;
-      built[k]["report_group"] = s.group_reporting ? group : -1;
-      // Validate against the schema now, so a bad value names the job's section.
-      try {
-        Config probe;
-        probe.merge(nlohmann::json{{"jobs", nlohmann::json::array({built[k]})}}, path);
-      } catch (const ConfigError& e) {
-        errors.add(s.file + ":" + std::to_string(s.line) + ": job '" + s.section + "': " + e.what());
-        break;
-      }
-      job.config = built[k];
-      jobs.push_back(built[k]);
-      out.jobs.push_back(std::move(job));
-    }
+    if (job_ok) add_clones(s, group, built, path, errors, jobs, out);
   }
   if (!errors.empty()) errors.raise();
   if (out.jobs.empty()) fail_at(path, 0, "no job section (only [global], or empty)");

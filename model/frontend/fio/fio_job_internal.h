@@ -1,6 +1,6 @@
 // The parts of the fio job file reader (fio_job.h) and how they hand over: Reader (fio_job_reader.cpp) turns the
 // text into sections of option lines; Interpreter applies a job's lines to a Spec, fio's view of the job
-// (fio_job_options.cpp: which options there are; fio_job_values.cpp: how their values read); Builder turns a Spec
+// (fio_job_options*.cpp: which options there are; fio_job_values.cpp: how their values read); Builder turns a Spec
 // into ssdtlm job objects (fio_job_config.cpp); parse_fio_job_text (fio_job.cpp) runs them over the sections.
 // Internal to model/frontend/fio.
 #pragma once
@@ -205,6 +205,22 @@ class Interpreter {
   FioJobFile& out_;
   uint64_t device_;
 };
+
+// The modelled options, a table of {canonical name, handler} per concept (fio_job_options*.cpp); an option in none
+// of them is classed by fio's option table (classify_option).
+using OptionHandler = void (*)(Interpreter& in, Spec& s, const Line& l);
+struct ModelledOption {
+  const char* name;
+  OptionHandler apply;
+};
+using OptionTable = std::vector<ModelledOption>;
+const OptionTable& job_pattern_options();            // rw, block sizes, addresses, random sequences
+const OptionTable& job_amount_options();             // depth, clones, region, amount
+const OptionTable& job_timing_options();             // runtime, start, groups, exits, verify, errors
+const OptionTable& job_pacing_options();             // flow, think time, rates, latency target, steady state
+const OptionTable& job_output_options();             // averaging, logs, percentiles, disk statistics
+const OptionTable& zone_and_placement_options();     // zonemode, zbd limits, data placement
+const OptionTable& durability_and_engine_options();  // fsync, sync, direct, FUA, engines, iolog replay
 
 // ---------------------------------------------------------------------------------------------------------
 // Spec -> ssdtlm job objects (fio_job_config.cpp)

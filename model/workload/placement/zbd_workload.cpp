@@ -54,20 +54,8 @@ bool ZbdWorkload::next(IoRequest& r) {
   }
   r.zone_action = ZoneAction::None;  // (the request object may carry the finish issued before)
   uint64_t zone = r.offset / p_.zone_bytes % p_.zones;  // past the last whole zone: wraps to the first
-  auto reset = [&](uint64_t zn) {  // a trim of the whole zone: the namespace resets it
-    z_->written -= z_->wp[zn];
-    z_->wp[zn] = 0;
-    ++resets_;
-    IoRequest t = r;
-    t.op = IoOp::Trim;
-    t.quiesce = true;  // fio waits for the job's writes in flight before a zone reset (zbd.c, io_u_quiesce)
-    t.offset = zn * p_.zone_bytes;
-    t.bytes = uint32_t(p_.zone_bytes);
-    t.dtype = 0;
-    return t;
-  };
   if (r.op == IoOp::Trim) {
-    r = reset(zone);
+    r = zone_reset(zone, r);
     z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
     return true;
   }
@@ -76,31 +64,56 @@ bool ZbdWorkload::next(IoRequest& r) {
     if (wp >= r.bytes) r.offset = zone * p_.zone_bytes + std::min(r.offset % p_.zone_bytes, wp - r.bytes) / 4096 * 4096;
     return true;
   }
-  // The write's zone: its own while there is room for another open zone, else an open one inside the job's range
-  // (fio's zbd_convert_to_write_zone, zbd_pick_write_zone: write zones in [f->min_zone, f->max_zone)); with none
-  // there, fio ends the job (io_u_eof), as here: it never writes a zone of another job's range.
-  if (std::find(z_->open.begin(), z_->open.end(), zone) == z_->open.end()) {
-    if (p_.max_open == 0 || z_->open.size() < p_.max_open) {
-      z_->open.push_back(zone);
-    } else {
-      const uint64_t first = p_.range_offset / p_.zone_bytes, end = (p_.range_offset + p_.range_bytes + p_.zone_bytes - 1) / p_.zone_bytes;
-      std::vector<uint64_t> mine;
-      for (uint64_t z : z_->open)
-        if (z >= first && z < end) mine.push_back(z);
-      if (mine.empty()) {
-        no_zone_ = true;
-        return false;
-      }
-      zone = mine[(r.offset / p_.zone_bytes) % mine.size()];
-    }
+  if (!write_zone(r, zone)) {
+    no_zone_ = true;
+    return false;
   }
+  place_write(r, zone);
+  return true;
+}
+
+// A trim of the whole zone zn (the namespace resets it), made from r.
+IoRequest ZbdWorkload::zone_reset(uint64_t zn, const IoRequest& r) {
+  z_->written -= z_->wp[zn];
+  z_->wp[zn] = 0;
+  ++resets_;
+  IoRequest t = r;
+  t.op = IoOp::Trim;
+  t.quiesce = true;  // fio waits for the job's writes in flight before a zone reset (zbd.c, io_u_quiesce)
+  t.offset = zn * p_.zone_bytes;
+  t.bytes = uint32_t(p_.zone_bytes);
+  t.dtype = 0;
+  return t;
+}
+
+// The write's zone: its own while there is room for another open zone, else an open one inside the job's range
+// (fio's zbd_convert_to_write_zone, zbd_pick_write_zone: write zones in [f->min_zone, f->max_zone)); with none
+// there (false), fio ends the job (io_u_eof), as here: it never writes a zone of another job's range.
+bool ZbdWorkload::write_zone(const IoRequest& r, uint64_t& zone) {
+  if (std::find(z_->open.begin(), z_->open.end(), zone) != z_->open.end()) return true;
+  if (p_.max_open == 0 || z_->open.size() < p_.max_open) {
+    z_->open.push_back(zone);
+    return true;
+  }
+  const uint64_t first = p_.range_offset / p_.zone_bytes, end = (p_.range_offset + p_.range_bytes + p_.zone_bytes - 1) / p_.zone_bytes;
+  std::vector<uint64_t> mine;
+  for (uint64_t z : z_->open)
+    if (z >= first && z < end) mine.push_back(z);
+  if (mine.empty()) return false;
+  zone = mine[(r.offset / p_.zone_bytes) % mine.size()];
+  return true;
+}
+
+// The write r placed at the zone's write pointer; r becomes the zone's Finish when the zone has too little room
+// left, or its reset when the zone is full or due (the write is then held until the reset has completed).
+void ZbdWorkload::place_write(IoRequest& r, uint64_t zone) {
   const uint32_t bytes = uint32_t(std::min<uint64_t>(r.bytes, p_.capacity_bytes));
   // Writes are cut to multiples of the job's smallest block size (4 KiB at least); a zone left with less is
   // finished and the write goes to the next zone (fio's zbd_convert_to_write_zone).
   const uint64_t quantum = std::max<uint64_t>(4096, p_.min_bytes / 4096 * 4096), rem = p_.capacity_bytes - z_->wp[zone];
   if (rem > 0 && rem < quantum) {
     finish(zone, r);
-    return true;
+    return;
   }
   bool reset_now = z_->wp[zone] + 4096 > p_.capacity_bytes;  // full
   if (p_.reset_frequency > 0 && double(z_->written) >= double(p_.range_bytes) * p_.reset_threshold &&
@@ -109,7 +122,7 @@ bool ZbdWorkload::next(IoRequest& r) {
     reset_now = z_->wp[zone] > 0;
   }
   IoRequest w = r;
-  if (reset_now) r = reset(zone);
+  if (reset_now) r = zone_reset(zone, r);
   w.offset = zone * p_.zone_bytes + z_->wp[zone];
   w.bytes = uint32_t(std::min<uint64_t>(bytes, p_.capacity_bytes - z_->wp[zone]) / quantum * quantum);
   if (p_.append) {  // a zone append names the zone; the drive writes it at its write pointer and says where
@@ -128,7 +141,6 @@ bool ZbdWorkload::next(IoRequest& r) {
   } else {
     r = w;
   }
-  return true;
 }
 
 }  // namespace ssdtlm

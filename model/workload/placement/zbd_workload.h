@@ -44,6 +44,9 @@ class ZbdWorkload : public Workload {
 
  private:
   void finish(uint64_t zone, IoRequest& r);  // r becomes the zone's Finish; the request is placed again after it
+  IoRequest zone_reset(uint64_t zone, const IoRequest& r);  // the zone's reset (a trim of it), made from r
+  bool write_zone(const IoRequest& r, uint64_t& zone);  // the zone a write goes to; false: none for this job
+  void place_write(IoRequest& r, uint64_t zone);
 
   std::unique_ptr<Workload> inner_;
   ZbdParams p_;
