@@ -2,6 +2,8 @@
 // their deltas into power per component, steps the thermal model with it and sets the thermal throttle's
 // budget. Its running maxima are the summary's peak power and temperature. Plain C++, O(1) per interval.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 
 #include "flash/flash_params.h"
@@ -17,6 +19,8 @@ struct PowerSample {
   double temp_c = 0;
   uint32_t throttle = 0;            // thermal throttle level after the interval
 };
+
+class Apst;
 
 class PowerMeter {
  public:
@@ -36,6 +40,12 @@ class PowerMeter {
   uint32_t dies() const { return dies_; }
   double peak_w() const { return peak_w_; }          // highest interval average
   uint64_t peak_at_ps() const { return peak_at_ps_; }  // end of that interval
+  // summary.json "power" (power_report.cpp): energy over the counters c (their span c.span_ps) per component and per
+  // host byte and I/O, the peak, one NAND operation's energy per page type, the budget (budget_wait_ps: the dies'
+  // waits for it) and APST (apst: null without it).
+  nlohmann::json report(const PowerCounters& c, double host_bytes, uint64_t ios, uint64_t budget_wait_ps,
+                        const Apst* apst) const;
+  nlohmann::json thermal_report() const;  // summary.json "thermal"
 
  private:
   PowerParams p_;
