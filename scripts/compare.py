@@ -21,6 +21,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from studylib.plot import save_figure  # noqa: E402
 
 
 WAF_PARTS = {"ud": "user data", "md": "map pages", "gud": "GC copies of user data", "gmd": "GC copies of map pages"}
@@ -78,11 +79,7 @@ def main(argv=None):
         a_.grid(True, axis="y", alpha=0.3)
     fig.suptitle(a.title or "%d runs: %s" % (len(runs), ", ".join(names)))
     fig.tight_layout()
-    fig.savefig(a.png, dpi=110)
-    stem = str(Path(a.png).with_suffix(""))
-    for ext in (".pdf", ".svg"):  # beside the PNG, for a paper
-        fig.savefig(stem + ext)
-    plt.close(fig)
+    save_figure(fig, a.png)  # OUT.png, and OUT.pdf and OUT.svg beside it for a paper
     width_name = max(len(n) for n in names)
     for n, s in runs:
         print("%-*s %10.0f IOPS  WAF %.3f" % (width_name, n, s["host"]["iops"], s["waf"]["total"]))

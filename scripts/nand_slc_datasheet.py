@@ -20,7 +20,7 @@ cache (any free block in SLC mode while the die can fold them all: about a quart
 
 Each case writes half the logical space sequentially with 128 KiB writes at queue depth 32 on an empty drive.
 Writes DIR/results.csv (case, t_ms, MB/s), DIR/points.csv (case, cache GB written at the burst rate scaled back,
-burst MB/s, post-cache MB/s) and DIR/write_over_time.png.
+burst MB/s, post-cache MB/s) and DIR/write_over_time.png (.pdf, .svg).
 """
 import argparse
 import csv
@@ -107,6 +107,7 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from studylib.plot import save_figure
     fig, ax = plt.subplots(figsize=(7, 4))
     for p in CASES:
         xs, ys, acc = [], [], 0.0
@@ -121,12 +122,12 @@ def main():
     ax.axhline(400, color="gray", ls="--", label="data sheet: past the buffer (400 MB/s)")
     ax.axhline(2300, color="silver", ls="--", label="data sheet: burst (2,300 MB/s)")
     ax.axvline(13, color="gray", ls=":", label="data sheet: TurboWrite buffer (13 GB)")
-    ax.set_xlabel("GB written (scaled back x%d)" % a.scale)
-    ax.set_ylabel("host write MB/s")
+    ax.set_xlabel("data written (GB, scaled back x%d)" % a.scale)
+    ax.set_ylabel("host write rate (MB/s)")
     ax.set_title("Samsung 970 EVO Plus 250 GB as configured from its data sheet")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(a.out, "write_over_time.png"), dpi=120)
+    save_figure(fig, os.path.join(a.out, "write_over_time.png"), dpi=120)
 
 
 if __name__ == "__main__":

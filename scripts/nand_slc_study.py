@@ -9,7 +9,7 @@ Each point: a 2 x 2-die TLC drive (128 blocks of 96 pages of 16 KiB per die, 25 
 600,900,1200, SLC program 200 us), slc.mode=dynamic (fold when full); a first job writes the given share of the
 logical space sequentially, the host then idles 2 s (the cache folds in the background), and the measured job writes
 --write-mib MiB. Writes DIR/results.csv (scenario, pattern, fill, t_ms from the measured job's start, MB/s), DIR/points.csv
-(one row per point: the slc.* and waf.* of the summary) and DIR/write_over_time.png.
+(one row per point: the slc.* and waf.* of the summary) and DIR/write_over_time.png (.pdf, .svg).
 """
 import argparse
 import csv
@@ -95,6 +95,8 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from studylib.plot import save_figure
     fig, axes = plt.subplots(1, len(PATTERNS), figsize=(6 * len(PATTERNS), 4), squeeze=False)
     for ax, pname in zip(axes[0], PATTERNS):
         for fname in FILLS:
@@ -103,10 +105,10 @@ def main():
             ax.plot(xs, ys, label=fname.replace("_", " "))
         ax.set_title("%s writes, dynamic SLC cache (TLC)" % pname)
         ax.set_xlabel("time since the measured job started (s)")
-        ax.set_ylabel("host write MB/s")
+        ax.set_ylabel("host write rate (MB/s)")
         ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(a.out, "write_over_time.png"), dpi=120)
+    save_figure(fig, os.path.join(a.out, "write_over_time.png"), dpi=120)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 
 STUDY = ROOT / "studies" / "placement_apps.json"
 EXPERIMENTS = ROOT / "studies" / "placement_experiments.json"
@@ -94,17 +95,13 @@ def figure(rows, path):
         axs[0][col].set_title(title)
         axs[0][col].set_ylabel("WAF")
         axs[0][col].axhline(1.0, color="black", lw=0.5)
-        axs[1][col].set_ylabel("host write MB/s")
+        axs[1][col].set_ylabel("host write rate (MB/s)")
         axs[1][col].set_xlabel("utilization (% of the logical capacity)")
         axs[0][col].legend(fontsize=7)
     fig.suptitle("Placement on a 2 GiB drive: conventional / multi-stream / FDP / ZNS against utilization "
                  "(studies/placement_apps.json)")
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(str(path) + ".png", dpi=110)
-    fig.savefig(str(path) + ".svg")
-    fig.savefig(str(path) + ".pdf")
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def get(rows, wl, pl, util):
@@ -166,7 +163,7 @@ def main():
             gc = app.get("host_gc", {})
             print("%-20s device WAF %.3f  host GC share %5.1f %%  device GC moved %7d  zone resets %s" % (
                 r["exp"], s["waf"]["total"], 100 * gc.get("share", 0.0), s["nand"]["gc_units_moved"], app.get("zone_resets", "")))
-    print("wrote %s/placement_apps.png|svg and %s/placement_table.csv" % (figs, out))
+    print("wrote %s/placement_apps.png|pdf|svg and %s/placement_table.csv" % (figs, out))
     return rc
 
 

@@ -30,6 +30,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa: E402
+from studylib.plot import save_figure  # noqa: E402
 
 # (panel title / axis label, [(column, legend label, scale)]): one axis per panel, so counters of different
 # magnitudes never share one.
@@ -44,8 +45,6 @@ PANELS = [
     ("map hit ratio\n(interval)", [("map_hit_ratio", "interval", 1.0)]),
     ("dirty map\nsegments", [("map_dirty_segments", "segments", 1.0)]),
 ]
-# Every figure is written as PNG (to look at) and as PDF and SVG (to put in a paper).
-FORMATS = (".png", ".pdf", ".svg")
 
 TAIL_MARKS = [("p99", "p99", 1e-2), ("p999", "p99.9", 1e-3), ("p9999", "p99.99", 1e-4)]
 
@@ -82,11 +81,8 @@ def zero_based(ax, values):
 
 
 def save(fig, stem):
-    """Writes the figure as stem.png, stem.pdf and stem.svg; returns the PNG's path."""
-    for ext in FORMATS:
-        fig.savefig(str(stem) + ext, dpi=110)
-    plt.close(fig)
-    return Path(str(stem) + ".png")
+    """Writes the figure as stem.png (to look at), stem.pdf and stem.svg (to put in a paper); returns the PNG's path."""
+    return save_figure(fig, stem)[0]
 
 
 def group_label(g):

@@ -4,7 +4,7 @@
 usage: python3 scripts/plot_waf.py OUT INPUT [INPUT ...] [--labels A,B,...] [--label COL[,COL...]]
                                    [--group COL] [--where COL=VALUE]... [--title TEXT]
 
-OUT is the file name without extension (or ending in .png/.svg): OUT.png and OUT.svg are written.
+OUT is the file name without extension (or ending in .png/.pdf/.svg): OUT.png, OUT.pdf and OUT.svg are written.
 Each INPUT is a run directory (its summary.json: waf.{ud,md,gud,gmd}, as written by ssdtlm-* --out DIR or kept in
 the study cache), or a study's results.csv (one bar per row with status ok; columns waf.ud, waf.md, waf.gud,
 waf.gmd). Bars are labelled by --labels (one per bar), else by the run directory's name, else for results.csv rows
@@ -31,6 +31,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from studylib.plot import save_figure  # noqa: E402
 
 KINDS = ("ud", "md", "gud", "gmd", "fold")  # every kind summary.json counts in waf.total
 REQUIRED = KINDS[:4]  # waf.fold is written only with an SLC cache (slc.*): 0 when absent
@@ -223,13 +224,7 @@ def main(argv=None):
     if a.title:
         ax.set_title(a.title)
     fig.tight_layout()
-    out = Path(a.out)
-    if out.suffix in (".png", ".svg", ".pdf"):
-        out = out.with_suffix("")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig("%s.%s" % (out, ext), dpi=120)
-    plt.close(fig)
+    out = save_figure(fig, a.out, dpi=120)[0].with_suffix("")
     for lab, p in zip(labels, parts):
         print("%-40s WAF %.3f  (UD %.3f MD %.3f GUD %.3f GMD %.3f FOLD %.3f)" % (
             lab, sum(p.values()), p["ud"], p["md"], p["gud"], p["gmd"], p.get("fold", 0.0)))

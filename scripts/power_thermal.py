@@ -7,7 +7,7 @@ usage: .venv/bin/python scripts/power_thermal.py [--bin build/bin/ssdtlm-generic
 Job "write": sequential 128 KiB writes (8 queues x 8) for --write-s simulated seconds on a fresh drive with the
 thermal model on (defaults: ambient 25 C, R 8 C/W, C 2 J/C, TMT1 70 C with a 4 W budget, TMT2 80 C with 2.5 W);
 then job "trickle" (wait_for write): 4 KiB random reads at 200 IOPS for --cool-s seconds, during which the drive cools.
-Writes DIR/summary.json, DIR/timeseries.csv and DIR/power_thermal.png (temperature, power, throughput and throttle
+Writes DIR/summary.json, DIR/timeseries.csv and DIR/power_thermal.png/.pdf/.svg (temperature, power, throughput and throttle
 level over time); prints the thermal and power summary and the time spent at each throttle level.
 """
 import argparse
@@ -62,25 +62,25 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from studylib.plot import save_figure
     fig, ax = plt.subplots(4, 1, figsize=(9, 9), sharex=True)
     ax[0].plot(t, [float(r["temp_c"]) for r in rows], color="tab:red")
     for key, style in (("tmt1_c", "--"), ("tmt2_c", ":")):
         ax[0].axhline(s["thermal"][key], color="gray", linestyle=style, label=key)
-    ax[0].set_ylabel("temperature (C)")
+    ax[0].set_ylabel("temperature (°C)")
     ax[0].legend(loc="lower right")
     ax[1].plot(t, [float(r["power_w"]) for r in rows], label="total")
     ax[1].plot(t, [float(r["nand_w"]) for r in rows], label="nand")
     ax[1].set_ylabel("power (W)")
     ax[1].legend(loc="upper right")
     ax[2].plot(t, [float(r["mbps"]) for r in rows])
-    ax[2].set_ylabel("host MB/s")
+    ax[2].set_ylabel("host data rate (MB/s)")
     ax[3].step(t, [int(r["throttle"]) for r in rows], where="post")
     ax[3].set_ylabel("throttle level")
     ax[3].set_xlabel("simulated time (s)")
     fig.suptitle("Sustained sequential write into thermal throttling and out (generic drive, thermal defaults)")
     fig.tight_layout()
-    fig.savefig(out / "power_thermal.png", dpi=110)
-    print(out / "power_thermal.png")
+    print(save_figure(fig, out / "power_thermal.png")[0])
     return 0
 
 

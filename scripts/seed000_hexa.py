@@ -16,7 +16,7 @@ Steps:
      rebuild build/bin meanwhile; the cache is keyed by build id, not path); its wall time goes to
      DIR/study_wall_time.txt.
   3. draw seed 000's figure (IOPS top row, stacked WAF UD/MD/GUD/GMD bottom row, one column per workload) into
-     --figures (default DIR) as seed000_hexa.png/.svg, plus seed000_md_share.png, and write DIR/seed000_table.csv
+     --figures (default DIR) as seed000_hexa.png/.pdf/.svg, plus seed000_md_share.png/.pdf/.svg, and write DIR/seed000_table.csv
      (ours beside the paper's numbers) and print the numbers docs/results/hexa.md quotes.
 
 The TPC-C replay (the trace reader replays a file once, so the repetition is prepared here):
@@ -54,6 +54,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 
 import plot_waf  # noqa: E402
 
@@ -330,9 +331,7 @@ def fig_seed(rows, path):
                  "(dark) against the protected share of the page map; per ratio the bars are F-64M, H-64M, F-1G, H-1G",
                  fontsize=10.5)
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig("%s.%s" % (path, ext), dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def fig_md(rows, path):
@@ -355,9 +354,7 @@ def fig_md(rows, path):
     axes[0].set_ylabel("map writes (MD + GMD) in % of NAND writes")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig("%s.%s" % (path, ext), dpi=100)
-    plt.close(fig)
+    save_figure(fig, path, dpi=100)
 
 
 def _r(x, n):
@@ -447,7 +444,7 @@ def main():
     for l in lines:
         print("%-11s %-4s %-10s %8.1f %8.1f %8.1f %8.1f" % (l["workload"], l["buffer"], l["ratios"], l["absorbed_fifo_pct"],
                                                        l["absorbed_hexa_pct"], l["md_share_fifo_pct"], l["md_share_hexa_pct"]))
-    print("wrote %s/seed000_hexa.png|svg, %s/seed000_md_share.png|svg, %s/seed000_table.csv" % (figs, figs, out))
+    print("wrote %s/seed000_hexa.png|pdf|svg, %s/seed000_md_share.png|pdf|svg, %s/seed000_table.csv" % (figs, figs, out))
     if a.checks and not a.plot_only:
         run_checks(out, a.workers, seedrun.study_bin_dir(a, out, "hexa_femu"))
     return rc

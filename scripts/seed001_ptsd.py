@@ -17,7 +17,7 @@ Steps:
      defaults (32 GiB of random writes, then random reads, both timed in one run: jobs 'write' and 'read', stonewall);
      our additions: ff_read (the reads after a fast-forwarded 2 drive-writes), mix70 (70 % reads after that
      fast-forward), open_loop (the paper's two phases, reads arriving at a fixed 100 kIOPS).
-  2. draw the seed's figures into --figures (default DIR), each as .png:
+  2. draw the seed's figures into --figures (default DIR), each as .png, .pdf and .svg:
      seed001_fig4_read_paths   read latency of OPT vs DFTL split by read path (data only, map read, map write, GC),
                                per scenario: share of reads and mean latency per path
      seed001_fig9_cdf          read-latency CDF of OPT, DFTL, PART (paper scenario; open loop beside it)
@@ -42,6 +42,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 PLATFORM = "ptsd_board"
@@ -113,7 +114,7 @@ def fig4_fgc(points, path):
     fig.suptitle("Seed 001 Fig. 4, GC experiment (SCALED: 8 GiB writes + 1 GiB reads; mix 1 GiB); DFTL/PTSD cannot "
                  "run\nthe blocking GC setting (superblock GC with map pages on flash is not supported)", fontsize=8)
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def fig4_fgc_column(points, sc, names, axes):
@@ -162,11 +163,6 @@ def log_axis(ax):
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.tick_params(axis="x", labelsize=7)
     ax.grid(True, which="both", alpha=0.3)
-
-
-def save(fig, path):
-    fig.savefig(str(path) + ".png", dpi=90)
-    plt.close(fig)
 
 
 def cdf_panel(ax, points, scenario, schemes, p_from=0.0, title=""):
@@ -219,7 +215,7 @@ def fig4(points, path):
     fig.legend(handles, labels, loc="lower center", ncol=len(PATHS), fontsize=8)
     fig.suptitle("Seed 001 Fig. 4: read latency of the page FTL and DFTL by read path (QD 128)", fontsize=10)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def fig9(points, path):
@@ -230,7 +226,7 @@ def fig9(points, path):
     axes[0].legend(fontsize=8, loc="lower right")
     fig.suptitle("Seed 001 Fig. 9: read-latency CDF, OPT / DFTL / PART")
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def fig10(points, path):
@@ -242,7 +238,7 @@ def fig10(points, path):
     axes[0][0].legend(fontsize=8, loc="lower right")
     fig.suptitle("Seed 001 Fig. 10: PART vs PART-SCHED (read-priority scheduling)")
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def fig11(points, path):
@@ -274,7 +270,7 @@ def fig11(points, path):
     fig.suptitle("Seed 001 Fig. 11: read-latency distribution\n(paper scenario, read phase; 20 bins a decade)",
                  fontsize=10)
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def fig12(points, path):
@@ -296,7 +292,7 @@ def fig12(points, path):
     axes[0].set_ylabel("kIOPS (4 KiB); ratio to DFTL")
     fig.suptitle("Seed 001 Fig. 12: total throughput")
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path, dpi=90)
 
 
 def job(s, name):

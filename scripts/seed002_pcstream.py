@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 
 MAIN = ROOT / "studies" / "seed002_pcstream.json"
 DISCARD = ROOT / "studies" / "seed002_discard.json"
@@ -127,7 +128,7 @@ def fig_iops_waf(main, path, state):
     axs[1].legend(fontsize=8)
     fig.suptitle("Seed 002 on pm963_streams: stream assignment on application models (%s; internal streams off)" % state)
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path)
     return iops, waf
 
 
@@ -146,7 +147,7 @@ def fig_internal(main, path, state):
     axs[-1].legend(fontsize=8)
     fig.suptitle("Seed 002: WAF without and with internal (GC) streams (%s)" % state)
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path)
 
 
 def table_label(point):
@@ -182,7 +183,7 @@ def fig_pctable(table, path, state):
         ax.tick_params(axis="x", labelsize=8)
     fig.suptitle("Seed 002: gcc with PCStream, PC-stream table size (32 B per PC; %s)" % state)
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path)
     return rows
 
 
@@ -212,7 +213,7 @@ def fig_lifetimes(main, path, state):
     axs[0].set_ylabel("lifetime (GiB host-written)")
     fig.suptitle("Seed 002: mixed1, per-stream data lifetime quartiles (completed lifetimes, sampled 1 unit in 8; %s)" % state)
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path)
 
 
 def fig_spare(spare, path):
@@ -236,7 +237,7 @@ def fig_spare(spare, path):
     axs[0][-1].legend(fontsize=8)
     fig.suptitle("Seed 002: WAF against the drive's over-provisioning (default device state, internal streams off)")
     fig.tight_layout()
-    save(fig, path)
+    save_figure(fig, path)
     for app in apps:
         for o in ops:
             w = {pol: rows.get((app, o, pol), (float("nan"),) * 2) for pol in POLICIES}
@@ -244,13 +245,6 @@ def fig_spare(spare, path):
                 app, o, " ".join("%s %.3f" % (LABEL[p], w[p][0]) for p in POLICIES),
                 " ".join("%.3f" % w[p][1] for p in POLICIES),
                 100 * (w["pcstream"][0] / w["single"][0] - 1), 100 * (w["pcstream"][1] / w["single"][1] - 1)))
-
-
-def save(fig, path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for ext in (".png", ".svg", ".pdf"):
-        fig.savefig(str(path) + ext, dpi=110)
-    plt.close(fig)
 
 
 def write_csv(lines, path):
@@ -338,7 +332,7 @@ def claims(iops, waf, internal_waf, rows):
     share = {p: s["streams"]["default_fraction"] for p, s in rows}
     wafs = {p: s["waf"]["total"] for p, s in rows}
     if "per_build" in share and "4096" in share:
-        out.append(("gcc stream-0 share: no table (emptied per run) -> 4 KB -> 12 KB", "16 % -> 12 % -> < 10 %",
+        out.append(("gcc stream-0 share: no table (emptied per run) -> 4 KiB -> 12 KiB", "16 % -> 12 % -> < 10 %",
                     "%.1f %% -> %.1f %% -> %.1f %% (0 B: %.1f %%)" % (100 * share["per_build"], 100 * share["4096"],
                                                                    100 * share.get("12288", float("nan")),
                                                                    100 * share.get("0", float("nan"))),
@@ -390,7 +384,7 @@ def main():
         print("== over-provisioning (default device state, internal streams off)")
         fig_spare(spare, figs / "seed002_spare")
         write_csv([dict(labels(r, ("op", "app", "policy")), **m) for r, m in spare], out / "seed002_spare.csv")
-    print("wrote %s/seed002_*.png|svg and %s/seed002_table.csv, seed002_spare.csv" % (figs, out))
+    print("wrote %s/seed002_*.png|pdf|svg and %s/seed002_table.csv, seed002_spare.csv" % (figs, out))
     return rc
 
 

@@ -15,7 +15,7 @@ segments (one reference per request and segment touched), to check the model's c
 
 Writes to DIR (default out/seed003): studies/<name>/ (results.csv, runs.csv, the engine's own figures),
 seed003_table.csv (ours and the paper's numbers side by side), and in --figures (default DIR):
-seed003_hit_ratio.png, seed003_iops.png, seed003_gtd.png, seed003_wsrch.png.
+seed003_hit_ratio.png, seed003_iops.png, seed003_gtd.png, seed003_wsrch.png (each with .pdf and .svg beside it).
 """
 import argparse
 import json
@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun, venv  # noqa: E402
 
 plt = seedrun.pyplot(venv.STUDY_MODULES)
+from studylib.plot import save_figure  # noqa: E402
 
 CACHES = [8192, 16384, 32768, 65536, 131072, 262144, 524288]
 SEGMENTS = [1024, 2048, 4096, 8192]
@@ -37,7 +38,7 @@ UNIT = 4096
 COLORS = {1024: "tab:blue", 2048: "tab:orange", 4096: "tab:green", 8192: "tab:red"}
 
 # The seed's numbers (003_*.txt). IOPS: the "Performance according to map segment size" table; its summary page
-# repeats the rows with two differences (8K segment at 8 KiB cache: 4,893 instead of 4,803; 1K: 5,994 instead of 5,904).
+# repeats the rows with two differences (8 KiB segment at 8 KiB cache: 4,893 instead of 4,803; 1K: 5,994 instead of 5,904).
 PAPER_HIT_2K = [1.6, 3.0, 5.8, 12.5, 25.1, 50.1, 100.0]
 PAPER_HIT_8K = [1.6, 3.1, 6.2, 12.0, 24.2, 49.9, 100.0]
 PAPER_IOPS = {
@@ -117,8 +118,8 @@ def fig_hit(rows, path):
     for seg in SEGMENTS:
         ax.plot(CACHES, [100 * val(rows, seg, c, "map.hit_ratio") for c in CACHES], "o-", color=COLORS[seg],
                 label="ours, %s segment" % kib(seg))
-    ax.plot(CACHES, PAPER_HIT_2K, "k--s", mfc="none", label="paper, 2K segment")
-    ax.plot(CACHES, PAPER_HIT_8K, ":", color="gray", marker="^", mfc="none", label="paper, 8K segment")
+    ax.plot(CACHES, PAPER_HIT_2K, "k--s", mfc="none", label="paper, 2 KiB segment")
+    ax.plot(CACHES, PAPER_HIT_8K, ":", color="gray", marker="^", mfc="none", label="paper, 8 KiB segment")
     ax.plot(CACHES, [min(100.0, 100 * c / ((1 << 30) // UNIT * ENTRY_BYTES)) for c in CACHES], color="0.6", lw=0.8,
             label="cache / map (512 KiB)")
     ax.set_xscale("log", base=2)
@@ -131,8 +132,7 @@ def fig_hit(rows, path):
     ax.legend(fontsize=8)
     ax.set_title("Seed 003, iozone-like (4 KiB random reads over 1 GiB, QD 1, 20000 reads)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def fig_iops(rows, path):
@@ -152,8 +152,7 @@ def fig_iops(rows, path):
     axes[0].set_ylabel("random-read IOPS (4 KiB, QD 1)")
     fig.suptitle("Seed 003: random-read IOPS against map cache size, one line per map segment size", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def fig_gtd(rows, path):
@@ -174,8 +173,7 @@ def fig_gtd(rows, path):
     ax.legend(fontsize=8)
     ax.margins(y=0.12)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def fig_wsrch(rows, fold, lru, lru_fold, path):
@@ -185,11 +183,11 @@ def fig_wsrch(rows, fold, lru, lru_fold, path):
         ax.plot(CACHES, [100 * val(rows, seg, c, "map.hit_ratio") for c in CACHES], "o-", color=COLORS[seg],
                 label="wsrch, %s segment" % kib(seg), lw=2.2 if seg == 2048 else 1, alpha=1 if seg == 2048 else 0.6)
     ax.plot(CACHES, [100 * val(fold, 2048, c, "map.hit_ratio") for c in CACHES], "D-.", color="tab:purple",
-            label="wsrch folded into 1 GiB, 2K segment")
+            label="wsrch folded into 1 GiB, 2 KiB segment")
     ax.plot(CACHES, [100 * lru[(2048, c)] for c in CACHES], "x", color="black", ms=8,
-            label="ideal LRU from the trace (2K)")
+            label="ideal LRU from the trace (2 KiB)")
     ax.plot(CACHES, [100 * lru_fold[(2048, c)] for c in CACHES], "x", color="black", ms=8)
-    ax.plot(CACHES, PAPER_ANDROID_HIT_2K, "k--s", mfc="none", label="paper: Android boot trace, 2K")
+    ax.plot(CACHES, PAPER_ANDROID_HIT_2K, "k--s", mfc="none", label="paper: Android boot trace, 2 KiB")
     ax.axhline(97, color="red", lw=0.8, ls=":")
     ax.text(CACHES[0], 93, "97 % (issue's expectation)", color="red", fontsize=7)
     ax.set_ylabel("map-cache hit rate (%)")
@@ -198,10 +196,10 @@ def fig_wsrch(rows, fold, lru, lru_fold, path):
     ax.set_title("hit rate", fontsize=10)
     ax = axes[1]
     ax.plot(CACHES, [val(rows, 2048, c, "host.iops") for c in CACHES], "o-", color=COLORS[2048],
-            label="wsrch, 2K segment")
+            label="wsrch, 2 KiB segment")
     ax.plot(CACHES, [val(fold, 2048, c, "host.iops") for c in CACHES], "D-.", color="tab:purple",
-            label="wsrch folded into 1 GiB, 2K")
-    ax.plot(CACHES, PAPER_ANDROID_IOPS_2K, "k--s", mfc="none", label="paper: Android boot trace, 2K")
+            label="wsrch folded into 1 GiB, 2 KiB")
+    ax.plot(CACHES, PAPER_ANDROID_IOPS_2K, "k--s", mfc="none", label="paper: Android boot trace, 2 KiB")
     ax.set_ylabel("IOPS (QD 1)")
     ax.set_ylim(0, None)
     ax.legend(fontsize=7, loc="lower right")
@@ -214,8 +212,7 @@ def fig_wsrch(rows, fold, lru, lru_fold, path):
         ax.grid(True, alpha=0.3)
     fig.suptitle("Seed 003, real workload: web-search trace (ours) vs the paper's Android boot trace", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, dpi=90)
 
 
 def main(argv=None):

@@ -33,6 +33,7 @@ sys.path.insert(0, str(HERE))
 from studylib import seedrun  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 
 STUDY = ROOT / "studies" / "seed004_hotcold.json"
 SPREAD_STUDY = ROOT / "studies" / "seed004_spread.json"
@@ -126,9 +127,7 @@ def fig_distribution(points, dist, path):
     ax[0][0].legend(fontsize=8)
     fig.suptitle("Seed 004 on femu_hotcold: %s, 4 KiB random writes, QD 32" % dist)
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig(str(path) + "." + ext, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def fig_cdf(points, path):
@@ -165,9 +164,7 @@ def fig_cdf(points, path):
     axes[0][0].set_ylabel("CDF")
     fig.suptitle("Seed 004: LPN write counts after the seed's 300 s, threshold 0")
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig(str(path) + "." + ext, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return rows
 
 
@@ -311,7 +308,7 @@ def main():
         print("CDF %s" % r)
     for l in percentile_table(points, chosen, out / "seed004_percentiles.csv"):
         print("percentile %s" % l)
-    print("wrote %s/seed004_*.png|svg and %s/seed004_{table,cdf,percentiles}.csv" % (figs, out))
+    print("wrote %s/seed004_*.png|pdf|svg and %s/seed004_{table,cdf,percentiles}.csv" % (figs, out))
     return rc
 
 

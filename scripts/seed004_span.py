@@ -37,6 +37,7 @@ from studylib import seedrun  # noqa: E402
 import seed004_hotcold as s4  # noqa: E402
 
 plt = seedrun.pyplot()
+from studylib.plot import save_figure  # noqa: E402
 
 LPNS = 196608  # 768 MiB of 4 KiB LPNs
 SPANS = [0.4, 0.5, 0.6, 0.7, 0.775, 0.85, 1.0]
@@ -220,9 +221,7 @@ def fig_fit(rows, path):
     ax[0][0].legend(fontsize=8)
     fig.suptitle("Seed 004: which span and which LPNs do the seed's write-count CDFs point to? (dotted: 77.5 %)")
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig(str(path) + "." + ext, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def step_xy(counts):
@@ -272,9 +271,7 @@ def fig_cdf(pts, rows, rt_counts, path):
     fig.suptitle("Seed 004: write-count CDFs as the seed's code lists them after a fill, beside the seed's points "
                  "(femu_hotcold, full drive, fio over the whole 768 MiB unless said)")
     fig.tight_layout()
-    for ext in ("png", "svg", "pdf"):
-        fig.savefig(str(path) + "." + ext, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main():

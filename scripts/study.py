@@ -12,7 +12,7 @@ executable's build id, so a re-run executes only the points that are new or chan
 reads the same keys share one preconditioned drive: the first saves a snapshot (precondition.snapshot_dir, under
 --snapshots), the others load it (results identical; docs/history/performance.md, "Snapshots"). Writes to DIR (default
 out/studies/<name>/): results.csv (one row per point), runs.csv (command lines, workers, times, cache entries),
-columns.json (units), commands.sh, study.json and figures/<name>.png/.svg. Exit status: 0 when every point
+columns.json (units), commands.sh, study.json and figures/<name>.png/.pdf/.svg. Exit status: 0 when every point
 finished, 1 when one failed (the others still run and are tabled), 2 for a study file or option that is wrong.
 --dashboard serves Dask's dashboard (bokeh, in requirements.txt) while the study runs and prints its link;
 --no-dashboard (the default) serves none and says nothing about one.

@@ -233,6 +233,8 @@ def figures(out_dir, rows, scales, run_dirs):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from studylib.plot import save_figure
     os.makedirs(out_dir, exist_ok=True)
     for drive, d in sorted(run_dirs.items()):
         pub = {r["id"].split("_", 1)[1]: r["published"] for r in rows if r["drive"] == drive and r["metric_src"] == "curve"}
@@ -251,13 +253,12 @@ def figures(out_dir, rows, scales, run_dirs):
             end = max(xs[-1] if xs else 0, pub["slc_size"] * 1.2)
             ax.step([0, pub["slc_size"], end], [pub["slc_burst"], pub["after_cache"], pub["after_cache"]], where="post",
                     linestyle="--", color="k", label="published (burst until the cache size, then past it)")
-        ax.set_xlabel("GB written")
-        ax.set_ylabel("MB/s (500 ms samples)")
+        ax.set_xlabel("data written (GB)")
+        ax.set_ylabel("host write rate (MB/s, 500 ms samples)")
         ax.set_title("%s: whole-drive 1 MiB sequential write" % drive)
         ax.legend(fontsize=7)
         fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "%s_write_over_time.png" % drive), dpi=90)
-        plt.close(fig)
+        save_figure(fig, os.path.join(out_dir, "%s_write_over_time.png" % drive), dpi=90)
 
 
 def write_errors(path, rows, scales):
@@ -296,7 +297,7 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "out" / "validate_drives"))
     ap.add_argument("--errors", default="", help="write the error table here (default: none)")
     ap.add_argument("--json", default="", help="write the rows as JSON here")
-    ap.add_argument("--figures", default="", help="write each drive's write-over-time figure into this folder")
+    ap.add_argument("--figures", default="", help="write each drive's write-over-time figure (.png, .pdf, .svg) into this folder")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                     help="an experiment: run every measurement with this key changed (never for errors.md)")

@@ -284,6 +284,14 @@ std::string format_size(double bytes) {
   return buf;
 }
 
+std::string format_bytes(uint64_t bytes) {
+  const std::string exact = std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  if (bytes < 1024) return exact;
+  uint64_t unit = 1;  // the unit format_size picks: the largest power of 1024 not above bytes
+  for (int k = 0; k < 6 && bytes / unit >= 1024; ++k) unit *= 1024;
+  return bytes % unit == 0 ? format_size(double(bytes)) : exact + " (" + format_size(double(bytes)) + ")";
+}
+
 std::string format_time_ns(double ns) {
   char buf[64];
   const double a = std::fabs(ns);

@@ -75,6 +75,9 @@ double time_unit_ns(const std::string& unit);
 
 // "4 KiB", "64 MiB", "1 TiB", "1.5 GiB", "4097 B": exact when a binary multiple, else 4 significant digits.
 std::string format_size(double bytes);
+// A byte count in messages, exact and readable: "512 bytes", "1 MiB" (a whole number of KiB, MiB, ...), else the
+// count and its approximate size: "5000 bytes (4.883 KiB)".
+std::string format_bytes(uint64_t bytes);
 // "10 ns", "0.7 us", "100 ms", "300 s".
 std::string format_time_ns(double ns);
 

@@ -70,15 +70,15 @@ void check_fdp(const FdpParams& f, const Geometry& g, double precondition_writes
                                    "precondition.drive_writes=0 (or use one reclaim group)");
   const uint64_t row = uint64_t(g.units_per_block) * kUnitBytes * (g.dies / f.reclaim_groups);
   if (f.ru_bytes % row)
-    fail("fdp.ru_bytes", "expected 0 or a multiple of " + std::to_string(row) + " bytes (a block on each of the " +
-                             std::to_string(g.dies / f.reclaim_groups) + " dies of a reclaim group), got " + std::to_string(f.ru_bytes));
+    fail("fdp.ru_bytes", "expected 0 or a multiple of " + format_bytes(row) + " (a block on each of the " +
+                             std::to_string(g.dies / f.reclaim_groups) + " dies of a reclaim group), got " + format_bytes(f.ru_bytes));
   // The RU is the unit of GC: a die's blocks make whole RUs.
   const uint64_t depth = fdp_ru_bytes(f, g) / row;
   if (g.blocks_per_die % depth)
     fail("fdp.ru_bytes", "an RU of " + std::to_string(depth) + " blocks on each die of its reclaim group does not divide the " +
                              std::to_string(g.blocks_per_die) + " blocks of a die (reclaim units are whole); expected " +
-                             std::to_string(row) + " bytes times a divisor of " + std::to_string(g.blocks_per_die) + ", got " +
-                             std::to_string(f.ru_bytes));
+                             format_bytes(row) + " times a divisor of " + std::to_string(g.blocks_per_die) + ", got " +
+                             format_bytes(f.ru_bytes));
 }
 
 uint32_t fdp_frontiers_per_die(const FdpParams& f, const FrontierLayout& l) {
@@ -110,13 +110,13 @@ ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g) {
   const uint64_t page = uint64_t(g.units_per_page) * kUnitBytes;
   const uint64_t zone = z.zone_bytes ? z.zone_bytes : uint64_t(g.units_per_block) * kUnitBytes * zone_dies;
   if (zone % page)
-    fail("zns.zone_bytes", "expected a multiple of the flash page (" + std::to_string(page) + " bytes), got " + std::to_string(zone));
+    fail("zns.zone_bytes", "expected a multiple of the flash page (" + format_bytes(page) + "), got " + format_bytes(zone));
   const uint64_t cap = z.capacity_bytes ? z.capacity_bytes : zone;
   if (cap > zone || cap % page)
-    fail("zns.zone_capacity_bytes", "expected at most the zone size (" + std::to_string(zone) + " bytes) and a multiple of the flash page (" +
-                                        std::to_string(page) + " bytes), got " + std::to_string(cap));
+    fail("zns.zone_capacity_bytes", "expected at most the zone size (" + format_bytes(zone) + ") and a multiple of the flash page (" +
+                                        format_bytes(page) + "), got " + format_bytes(cap));
   if (zone > g.logical_bytes())
-    fail("zns.zone_bytes", "a zone is larger than the namespace (" + std::to_string(g.logical_bytes()) + " bytes)");
+    fail("zns.zone_bytes", "a zone of " + format_bytes(zone) + " is larger than the namespace (" + format_bytes(g.logical_bytes()) + ")");
   l.zones.zones = g.logical_bytes() / zone;
   l.zones.zone_units = zone / kUnitBytes;
   l.zones.capacity_units = cap / kUnitBytes;

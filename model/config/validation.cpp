@@ -34,12 +34,12 @@ uint64_t data_blocks_per_die(const Geometry& g) {
 
 void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die) {
   if (g.page_bytes % kUnitBytes)
-    throw ConfigError("key 'geometry.page_bytes': expected a multiple of the 4096-byte mapping unit, got " +
-                      std::to_string(g.page_bytes));
+    throw ConfigError("key 'geometry.page_bytes': expected a multiple of the 4 KiB (4096-byte) mapping unit, got " +
+                      format_bytes(g.page_bytes));
   if (g.units_per_page > kMaxUnitsPerPage)
     throw ConfigError("keys 'geometry.planes_per_die' x 'geometry.page_bytes': a multi-plane page of " +
-                      std::to_string(g.units_per_page * kUnitBytes) + " bytes exceeds the model's limit of " +
-                      std::to_string(kMaxUnitsPerPage * kUnitBytes) + " bytes");
+                      format_bytes(uint64_t(g.units_per_page) * kUnitBytes) + " exceeds the model's limit of " +
+                      format_bytes(uint64_t(kMaxUnitsPerPage) * kUnitBytes));
   if (g.physical_units >= kInvalid)
     throw ConfigError("keys 'geometry.channels' x 'geometry.dies_per_channel' x 'geometry.planes_per_die' x "
                       "'geometry.blocks_per_plane' x 'geometry.pages_per_block' x 'geometry.page_bytes': " +
@@ -67,7 +67,7 @@ void check_zns_limits(const ZnsParams& z, const ZnsLayout& l) {
   const uint64_t zasl = z.zasl_bytes / kUnitBytes;
   if (z.zasl_bytes % kUnitBytes || (zasl & (zasl - 1)))
     fail("zns.zasl_bytes", "expected 0 or a power of two times 4 KiB (NVMe ZASL: 2^n minimum memory pages), got " +
-                               std::to_string(z.zasl_bytes));
+                               format_bytes(z.zasl_bytes));
   if (z.max_active > l.zones.zones)
     fail("zns.max_active", "expected at most the namespace's " + std::to_string(l.zones.zones) + " zones (0 = no limit), got " +
                                std::to_string(z.max_active));
@@ -81,8 +81,8 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
   const uint64_t need = zones * blocks + reserved_blocks_per_die + 1;
   if (need > g.blocks_per_die)
     fail("zns.zone_capacity_bytes", std::to_string(zones) + " zones per die group of " + std::to_string(blocks) +
-                                        " blocks per die each (capacity " + std::to_string(l.zones.capacity_units * kUnitBytes) +
-                                        " bytes over " + std::to_string(l.group_dies) + " dies) and " +
+                                        " blocks per die each (capacity " + format_bytes(l.zones.capacity_units * kUnitBytes) +
+                                        " over " + std::to_string(l.group_dies) + " dies) and " +
                                         std::to_string(reserved_blocks_per_die + 1) + " reserved blocks need " + std::to_string(need) +
                                         " blocks per die, the die has " + std::to_string(g.blocks_per_die) +
                                         ": use a zone capacity of whole blocks per die (zns.zone_capacity_bytes, zns.zone_bytes) or "
@@ -101,8 +101,8 @@ void check_register_interface(const Config& c, const NvmeParams& p) {
   }
   const auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
   if (!pow2(p.pcie.lanes)) fail("pcie.lanes", "expected 1, 2, 4, 8 or 16, got " + std::to_string(p.pcie.lanes));
-  if (!pow2(p.pcie.mps)) fail("pcie.mps_bytes", "expected a power of two, got " + std::to_string(p.pcie.mps));
-  if (!pow2(p.pcie.mrrs)) fail("pcie.mrrs_bytes", "expected a power of two, got " + std::to_string(p.pcie.mrrs));
+  if (!pow2(p.pcie.mps)) fail("pcie.mps_bytes", "expected a power of two, got " + format_bytes(p.pcie.mps));
+  if (!pow2(p.pcie.mrrs)) fail("pcie.mrrs_bytes", "expected a power of two, got " + format_bytes(p.pcie.mrrs));
   const double units = p.coalesce_time_us / 100;
   if (units != double(uint64_t(units)))
     fail("host.coalesce_time_us", "expected a multiple of 100 us (the interrupt coalescing time unit)");
@@ -159,7 +159,7 @@ void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, boo
 
 void check_stream_chunk(uint64_t chunk) {
   if (chunk % kUnitBytes)
-    fail("streams.autostream_chunk_bytes", "expected a multiple of the 4 KiB mapping unit, got " + std::to_string(chunk));
+    fail("streams.autostream_chunk_bytes", "expected a multiple of the 4 KiB mapping unit, got " + format_bytes(chunk));
 }
 
 // streams.internal (seed 002's internal streams): true = GC copies go to GC frontiers of their own, one per
@@ -279,16 +279,16 @@ void check_flush_policy_name(const BufferParams& buffer) {
 void check_map_cache(const MapCacheParams& p, const std::string& scheme, const Geometry& g) {
   const uint32_t page = g.units_per_page * kUnitBytes;
   if (p.segment_bytes % p.entry_bytes)
-    fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + std::to_string(p.entry_bytes) + "), got " +
-                                  std::to_string(p.segment_bytes));
+    fail("map.segment_bytes", "expected a multiple of map.entry_bytes (" + format_bytes(p.entry_bytes) + "), got " +
+                                  format_bytes(p.segment_bytes));
   // Segments are written to flash only with a demand-based scheme or a partly protected map.
   const bool on_flash = scheme != "page" || p.protected_ratio < 1.0;
   if (on_flash && p.segment_bytes > page)
-    fail("map.segment_bytes", "expected at most one flash page (" + std::to_string(page) + " bytes), got " +
-                                  std::to_string(p.segment_bytes));
+    fail("map.segment_bytes", "expected at most one flash page (" + format_bytes(page) + "), got " +
+                                  format_bytes(p.segment_bytes));
   if (p.cache_bytes && p.cache_bytes < p.segment_bytes)
-    fail("map.cache_bytes", "expected 0 (the whole map) or at least one segment (" + std::to_string(p.segment_bytes) +
-                                " bytes), got " + std::to_string(p.cache_bytes));
+    fail("map.cache_bytes", "expected 0 (the whole map) or at least one segment (" + format_bytes(p.segment_bytes) +
+                                "), got " + format_bytes(p.cache_bytes));
   if (!(p.clean_fraction > 0.0 && p.clean_fraction < 1.0))
     fail("map.clean_fraction", "expected a share strictly between 0 and 1, got " + std::to_string(p.clean_fraction));
   if (scheme == "ptsd" || scheme == "ptsd_entry") {
@@ -310,8 +310,8 @@ void check_buffer_size(const BufferParams& b, const Geometry& g, uint64_t block_
   const uint64_t units = uint32_t(b.bytes / kUnitBytes);
   if (units < g.units_per_page || units * uint64_t(kUnitBytes) < block_bytes)
     throw ConfigError("key 'buffer.bytes': expected at least one flash page (" +
-                      std::to_string(g.units_per_page * kUnitBytes) + " bytes) and one request (workload.block_bytes), got " +
-                      std::to_string(b.bytes));
+                      format_bytes(uint64_t(g.units_per_page) * kUnitBytes) + ") and one request (workload.block_bytes, " +
+                      format_bytes(block_bytes) + "), got " + format_bytes(b.bytes));
 }
 
 std::vector<std::string> config_warnings(const Config& c) {
@@ -319,10 +319,10 @@ std::vector<std::string> config_warnings(const Config& c) {
   const bool losses = !c.s("fault.power_loss_at_ms").empty() || c.u("fault.power_loss_count") > 0;
   const uint64_t saved = c.u("power.protected_bytes"), buffer = c.u("buffer.bytes");
   if (losses && c.b("buffer.power_protected") && saved != 0 && saved < buffer)
-    out.push_back("keys 'power.protected_bytes' (" + std::to_string(saved) + ") < 'buffer.bytes' (" +
-                  std::to_string(buffer) + "): with buffer.power_protected=true the capacitors save the write buffer "
-                  "first, but only " + std::to_string(saved) + " bytes of it; a full buffer loses up to " +
-                  std::to_string(buffer - saved) + " bytes of acknowledged writes at each power loss "
+    out.push_back("keys 'power.protected_bytes' (" + format_bytes(saved) + ") < 'buffer.bytes' (" +
+                  format_bytes(buffer) + "): with buffer.power_protected=true the capacitors save the write buffer "
+                  "first, but only " + format_bytes(saved) + " of it; a full buffer loses up to " +
+                  format_bytes(buffer - saved) + " of acknowledged writes at each power loss "
                   "(docs/reference/power_loss.md)");
   return out;
 }
@@ -361,9 +361,9 @@ void check_slc(const SlcParams& slc, const Geometry& g, const GcParams& gc, cons
   if (slc.mode == SlcMode::Static && slc.static_bytes == 0)
     fail("slc.static_bytes", "slc.mode=static needs the cache size in bytes (> 0), got 0");
   if (slc.mode != SlcMode::Static && slc.static_bytes != 0)
-    fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + std::to_string(slc.static_bytes) + " with another mode");
+    fail("slc.static_bytes", "only slc.mode=static has a fixed size, got " + format_bytes(slc.static_bytes) + " with another mode");
   if (slc.mode != SlcMode::Dynamic && slc.dynamic_max_bytes != 0)
-    fail("slc.dynamic_max_bytes", "only slc.mode=dynamic has a cap, got " + std::to_string(slc.dynamic_max_bytes) + " with slc.mode=static");
+    fail("slc.dynamic_max_bytes", "only slc.mode=dynamic has a cap, got " + format_bytes(slc.dynamic_max_bytes) + " with slc.mode=static");
 }
 
 // The static cache's blocks per die and the native blocks a fold of them all needs, in 64 bits: what does not
@@ -379,12 +379,11 @@ void check_slc_static(const SlcParams& slc, const Geometry& g, uint32_t reserved
   uint64_t most = spare * bits / (bits + 1);  // the largest m with m + ceil(m / bits) <= spare
   while (most + 1 + (most + bits) / bits <= spare) ++most;
   const uint64_t block_bytes = uint64_t(g.pages_per_block / slc.bits) * g.units_per_page * kUnitBytes * g.dies;
-  fail("slc.static_bytes", std::to_string(slc.static_bytes) + " bytes (" + format_size(double(slc.static_bytes)) +
-                               ") need " + std::to_string(n) + " SLC blocks on each of the " + std::to_string(g.dies) +
-                               " dies (" + std::to_string(block_bytes / g.dies) + " bytes per SLC block) and " +
+  fail("slc.static_bytes", format_bytes(slc.static_bytes) + " need " + std::to_string(n) + " SLC blocks on each of the " + std::to_string(g.dies) +
+                               " dies (" + format_bytes(block_bytes / g.dies) + " per SLC block) and " +
                                std::to_string((n + bits - 1) / bits) + " more to fold them, but a die has " +
                                std::to_string(spare) + " spare blocks beside its data and GC's: expected at most " +
-                               std::to_string(most * block_bytes) + " bytes (raise geometry.over_provisioning or "
+                               format_bytes(most * block_bytes) + " (raise geometry.over_provisioning or "
                                "geometry.blocks_per_plane for more)");
 }
 

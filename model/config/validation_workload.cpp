@@ -96,8 +96,8 @@ void check_app_workload(const WorkloadParams& w, bool precondition_fill, uint64_
   }
   const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
   if (max_io > buffer_bytes)
-    throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + std::to_string(p.max_io_bytes) +
-                      " bytes must fit the write buffer (buffer.bytes = " + std::to_string(buffer_bytes) + ")");
+    throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + format_bytes(p.max_io_bytes) +
+                      " must fit the write buffer (buffer.bytes = " + format_bytes(buffer_bytes) + ")");
 }
 
 // workload.pattern=trace: stream hints and the trace file.
@@ -112,18 +112,17 @@ void check_trace_workload(const WorkloadParams& w) {
 void check_synthetic_workload(const WorkloadParams& w, uint64_t logical_bytes, bool timed) {
   if (w.block_align % 512)
     throw ConfigError("key 'workload.block_align': expected 0 (the block size) or a multiple of 512 bytes (a sector), "
-                      "got " + std::to_string(w.block_align));
+                      "got " + format_bytes(w.block_align));
   const uint64_t offset = w.address_offset;
   if (offset >= logical_bytes)
     throw ConfigError("key 'workload.address_offset': expected less than the logical capacity " +
-                      format_size(double(logical_bytes)) + " (" + std::to_string(logical_bytes) + " bytes), got " +
-                      std::to_string(offset));
+                      format_bytes(logical_bytes) + ", got " + format_bytes(offset));
   const uint64_t range = w.address_range ? w.address_range : logical_bytes - offset;
   if (range > logical_bytes - offset)
     throw ConfigError(std::string(offset ? "keys 'workload.address_offset' + 'workload.address_range'"
                                          : "key 'workload.address_range'") +
-                      ": expected at most the logical capacity " + format_size(double(logical_bytes)) + " (" +
-                      std::to_string(logical_bytes) + " bytes), got " + std::to_string(offset + range));
+                      ": expected at most the logical capacity " + format_bytes(logical_bytes) + ", got " +
+                      format_bytes(offset + range));
   SyntheticSpec s = synthetic_spec(w, logical_bytes);
   if (w.zone_hint && (s.pattern != "random" || s.distribution.rfind("zoned:", 0) != 0))
     throw ConfigError("key 'workload.stream_hint': zone needs workload.pattern=random with a zoned: distribution, got " +

@@ -144,13 +144,12 @@ NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) 
     if (r.bytes == 0 && r.op != IoOp::Flush)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.op != IoOp::Trim && r.bytes > p_.max_bytes)  // a trim (a zone reset) moves no data through the buffer
-      throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_size(double(r.bytes)) + " (" +
-                                  std::to_string(r.bytes) + " bytes) exceeds the write buffer of " +
+      throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_bytes(r.bytes) + " exceeds the write buffer of " +
                                   format_size(double(p_.max_bytes)) + " (buffer.bytes)");
     if (r.offset > p_.logical_bytes || r.bytes > p_.logical_bytes - r.offset)
-      throw std::invalid_argument("host: job '" + j.spec.name + "': request at byte " + std::to_string(r.offset) +
-                                  " + " + std::to_string(r.bytes) + " lies beyond the namespace (" +
-                                  format_size(double(p_.logical_bytes)) + ")");
+      throw std::invalid_argument("host: job '" + j.spec.name + "': a request of " + format_bytes(r.bytes) + " at byte " +
+                                  std::to_string(r.offset) + " lies beyond the namespace (" +
+                                  format_bytes(p_.logical_bytes) + ")");
   } catch (...) {
     error = std::current_exception();
     return Drawn::Failed;

@@ -7,6 +7,9 @@ does not show) are averaged; bars show their range (min..max), or the standard d
 read latency (µs)", "over-provisioning (fraction)"), from HUMAN or, for other columns, from the dotted name. A point
 that failed is drawn as a red cross at the bottom of its panel (its x, its line's colour is not known): a missing
 point is never silent. Linear axes of values that are never negative start at zero.
+
+save_figure(fig, path) is the one way every plotting script writes a figure: PNG, PDF and SVG with one basename,
+fonts embedded in the PDF as TrueType (editable in a paper's tools, no Type 3), then the figure closed.
 """
 import re
 import json
@@ -16,13 +19,36 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
 
 from . import table  # noqa: E402
 
 
 class FigureError(Exception):
     pass
+
+
+FORMATS = (".png", ".pdf", ".svg")
+# Fonts a publisher's tools accept: TrueType (Type 42) in PDF and PostScript rather than matplotlib's default Type 3;
+# SVG text drawn as paths (looks the same without the fonts); no creation date, so a figure redrawn from the same
+# data is the same file.
+PAPER_RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "path", "svg.hashsalt": "ssdtlm"}
+METADATA = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}, ".png": {}}
+
+
+def save_figure(fig, path, dpi=110, tight=False):
+    """Writes fig as STEM.png (at dpi), STEM.pdf and STEM.svg, where path is STEM or STEM with one of those
+    extensions; makes the folder; closes the figure. Returns the three paths, the PNG's first."""
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix.lower() in FORMATS else path
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [Path(str(stem) + ext) for ext in FORMATS]
+    try:
+        with matplotlib.rc_context(PAPER_RC):
+            for p in paths:
+                fig.savefig(p, dpi=dpi, bbox_inches="tight" if tight else None, metadata=METADATA[p.suffix])
+    finally:
+        plt.close(fig)
+    return paths
 
 
 def load_units(out_dir):
@@ -76,6 +102,7 @@ def label(column, units):
 
 def _ordered(series):
     """Distinct values: ascending for numbers, else in the order of the table (the study's order of the axis)."""
+    import pandas as pd  # here, not at the top: a script that only saves figures needs matplotlib alone
     distinct = list(dict.fromkeys(series.tolist()))
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
         return sorted(distinct)
@@ -89,7 +116,8 @@ def _text(v):
 
 
 def draw(spec, results_csv, out_dir, study_name="", units=None):
-    """Draws one figure; returns the paths written (PNG, SVG, PDF)."""
+    """Draws one figure; returns the paths written (PNG, PDF, SVG)."""
+    import pandas as pd
     df = pd.read_csv(results_csv)
     if units is None:
         units = load_units(Path(results_csv).parent)
@@ -183,14 +211,7 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
             fig.legend(handles, labels_, title=label(lines, units), loc="center left", bbox_to_anchor=(1.0, 0.5),
                        fontsize=9, title_fontsize=9)
     fig.tight_layout()
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / (name + ".png"), out / (name + ".svg"), out / (name + ".pdf")]
-    fig.savefig(paths[0], dpi=120, bbox_inches="tight")
-    fig.savefig(paths[1], bbox_inches="tight")
-    fig.savefig(paths[2], bbox_inches="tight")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, Path(out_dir) / name, dpi=120, tight=True)
 
 
 def _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values):

@@ -131,6 +131,14 @@ TEST_CASE("limits print in human units", "[units]") {
   CHECK(format_size(1.5 * (1ull << 30)) == "1.5 GiB");
   CHECK(format_size(512) == "512 B");
   CHECK(format_size(4097) == "4.001 KiB");
+  // Messages name byte counts exactly: a whole number of a binary unit as that, else the count and its size.
+  CHECK(format_bytes(1) == "1 byte");
+  CHECK(format_bytes(512) == "512 bytes");
+  CHECK(format_bytes(4096) == "4 KiB");
+  CHECK(format_bytes(1ull << 20) == "1 MiB");
+  CHECK(format_bytes(3ull << 30) == "3 GiB");
+  CHECK(format_bytes(5000) == "5000 bytes (4.883 KiB)");
+  CHECK(format_bytes(3ull << 29) == "1610612736 bytes (1.5 GiB)");
   CHECK(format_time_ns(10) == "10 ns");
   CHECK(format_time_ns(700) == "700 ns");
   CHECK(format_time_ns(700000) == "700 us");

@@ -236,7 +236,7 @@ TEST_CASE("validation: slc.static_bytes beyond what the drive can give is refuse
   };
   // 12 spare blocks per die, 5 of them for GC and the open block: 5 SLC blocks and 2 QLC blocks to fold them.
   for (const char* bytes : {"1PiB", "32GiB", "64MiB", "48K"})  // 2^37, 2^22, 2^13, 6 SLC blocks
-    CHECK_THAT(with(bytes), Contains("key 'slc.static_bytes'") && Contains("at most 40960 bytes"));
+    CHECK_THAT(with(bytes), Contains("key 'slc.static_bytes'") && Contains("at most 40 KiB"));
   CHECK(with("40K") == "");
 }
 

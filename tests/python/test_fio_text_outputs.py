@@ -140,6 +140,9 @@ def test_text_summary_and_plots_per_stonewall_group(bin_dir, tmp_path):
     assert plot.returncode == 0, plot.stderr
     assert "groups: g0 fill: " in plot.stdout and "; g1 random: " in plot.stdout
     assert (tmp_path / "out" / "timeseries.png").stat().st_size > 10000
+    for name in ("timeseries", "latency_cdf"):
+        for ext in (".pdf", ".svg"):
+            assert (tmp_path / "out" / (name + ext)).stat().st_size > 1000, name + ext
 
 
 LOGGED = """[global]

@@ -72,3 +72,31 @@ def test_a_nearly_constant_panel_starts_at_zero():
     low, high = ax.get_ylim()
     assert low == 0 and high >= 16384
     plt.close(fig)
+
+
+def test_save_figure_writes_png_pdf_svg_with_embedded_fonts_and_closes(tmp_path):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("data written (GB)")
+    paths = plot.save_figure(fig, tmp_path / "sub" / "fig.png")  # an extension is replaced, the folder made
+    assert paths == [tmp_path / "sub" / ("fig" + ext) for ext in (".png", ".pdf", ".svg")]
+    assert not plt.fignum_exists(fig.number)  # closed: a script drawing many figures does not keep them
+    for p, magic in zip(paths, (b"\x89PNG", b"%PDF", b"<?xml")):
+        assert p.read_bytes().startswith(magic), p
+    pdf = paths[1].read_bytes()
+    assert b"/FontFile2" in pdf and b"/Type3" not in pdf  # TrueType (Type 42) embedded, not Type 3
+    assert b"/CreationDate" not in pdf
+    # without an extension: the same three files; the same figure saved again gives the same PDF and SVG bytes
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("data written (GB)")
+    again = plot.save_figure(fig, tmp_path / "sub" / "fig2")
+    assert [p.name for p in again] == ["fig2.png", "fig2.pdf", "fig2.svg"]
+    assert again[1].read_bytes() == pdf and again[2].read_bytes() == paths[2].read_bytes()
+    assert matplotlib.rcParams["pdf.fonttype"] == 3  # the paper settings do not leak into other figures
+
+
+def test_every_plotting_script_saves_through_save_figure():
+    """One saver: no script calls savefig itself (the PNG alone would be written, or fonts as Type 3)."""
+    callers = [p.name for p in (ROOT / "scripts").rglob("*.py") if p.name != "plot.py" and ".savefig(" in p.read_text()]
+    assert callers == []

@@ -112,7 +112,8 @@ def test_task_2_change_the_drive(clone):
 
 def test_task_3_compare_two_architectures(clone):
     run_task(clone, command_list(3))
-    outputs(clone, "out/arch/compare.png", "out/arch/page-map/summary.json", "out/arch/dftl-1M/summary.json")
+    outputs(clone, "out/arch/compare.png", "out/arch/compare.pdf", "out/arch/compare.svg",
+            "out/arch/page-map/summary.json", "out/arch/dftl-1M/summary.json")
     dftl = json.loads((clone / "out/arch/dftl-1M/summary.json").read_text())
     assert dftl["map"]["misses"] > 0  # the cached map did miss
 

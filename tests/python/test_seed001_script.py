@@ -49,7 +49,8 @@ def test_plot_only_draws_every_figure_and_tables_each_job(tmp_path):
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     for fig in ("fig4_read_paths", "fig9_cdf", "fig10_sched", "fig11_hist", "fig12_throughput"):
-        assert (tmp_path / ("seed001_%s.png" % fig)).is_file(), fig
+        for ext in (".png", ".pdf", ".svg"):  # PDF and SVG beside the PNG, for a paper
+            assert (tmp_path / ("seed001_%s%s" % (fig, ext))).is_file(), fig + ext
     with open(tmp_path / "seed001_results.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     # paper and open_loop: two jobs each; ff_read and mix70: one; the gc_update study: two per scheme.

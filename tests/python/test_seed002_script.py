@@ -44,14 +44,15 @@ def test_plot_only_draws_every_figure_and_reports_the_given_numbers(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "seed002_pcstream.py"), "--plot-only",
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert (tmp_path / "seed002_spare.png").is_file()
+    assert all((tmp_path / ("seed002_spare" + ext)).is_file() for ext in (".png", ".pdf", ".svg"))
     # WAF 2.0 x 1.5 (Baseline) and 1.0 x 1.5 (PCStream) at 8 %
     assert "spare sqlite    OP 8%    WAF Baseline 3.000" in p.stdout
     assert "PCStream 1.500" in p.stdout
     with open(tmp_path / "seed002_spare.csv", newline="") as f:
         assert len(list(csv.DictReader(f))) == len(spare)
     for stem in ("iops_waf", "internal", "pctable", "lifetimes", "iops_waf_discard"):
-        assert (tmp_path / ("seed002_%s.png" % stem)).is_file(), stem
+        for ext in (".png", ".pdf", ".svg"):
+            assert (tmp_path / ("seed002_%s%s" % (stem, ext))).is_file(), stem + ext
     # PCStream's WAF 1.0 against 2.0 (Baseline) and 1.6 (AutoStream); IOPS = 1000 / WAF. Same ratios in the
     # discard reading (every WAF halved).
     assert p.stdout.count("PCStream WAF vs Baseline -50% (seed -63%), vs AutoStream -38% (seed -49%)") == 2

@@ -200,7 +200,7 @@ def test_sweep_front_end(runner, tmp_path):
     assert list(df.columns) == ["host.queue_depth", "host.iops", "host.latency_us.write.mean"]
     assert df["host.queue_depth"].tolist() == [1, 4, 16]
     assert df["host.latency_us.write.mean"].is_monotonic_increasing
-    assert (tmp_path / "sw" / "sweep.png").is_file()
+    assert all((tmp_path / "sw" / ("sweep" + ext)).is_file() for ext in (".png", ".pdf", ".svg"))
     assert "host.queue_depth=16  host.iops=" in done.stdout
 
 
