@@ -139,7 +139,7 @@ void add_wall_time(std::string& out, const nlohmann::json& s) {
   const auto& pre = s["precondition"];
   const double pre_wall = d(pre["wall_time_s"]);
   if (u(pre["units_written"]))
-    add(out, "precond     %llu units in %.2f s on %llu workers, %.1f M units per wall s\n", u(pre["units_written"]),
+    add(out, "precond     %llu 4 KiB units in %.2f s on %llu workers, %.1f M units per wall s\n", u(pre["units_written"]),
         pre_wall, u(pre["threads"]), pre_wall > 0 ? double(u(pre["units_written"])) / pre_wall / 1e6 : 0.0);
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "common/text.h"
+#include "common/units.h"
 #include "frontend/fio/fio_job_builder.h"
 
 namespace ssdtlm {
@@ -163,7 +164,7 @@ void JobBuilder::set_zones_and_placement(nlohmann::json& c) const {
   const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
   if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");
   if (s.zonemode == "none" && s.zonesize) fail(s.zonemode_at, "zonemode=none and zonesize do not go together");
-  if (zbd && s.zonesize) in_.note(s.zonemode_at.file + ": zonesize=" + std::to_string(s.zonesize) +
+  if (zbd && s.zonesize) in_.note(s.zonemode_at.file + ": zonesize=" + format_bytes(s.zonesize) +
                                   " with zonemode=zbd: the zoned namespace's zone size applies (zns.zone_bytes), as fio reads it from the device");
   c["zone_range"] = strided ? (s.zonerange ? s.zonerange : s.zonesize) : 0;
   c["zone_size"] = strided ? s.zonesize : 0;

@@ -250,12 +250,12 @@ uint64_t JobBuilder::clone_size(uint64_t k, uint64_t off) const {
   const Spec& s = s_;
   if (off >= device_)
     fail_at(s.file, s.line, "job '" + s.section + "'" + (s.numjobs > 1 ? " clone " + std::to_string(k) : "") +
-                                ": offset " + std::to_string(off) + " lies beyond the device (" +
+                                ": offset " + format_bytes(off) + " lies beyond the device (" +
                                 format_size(double(device_)) + ")");
   uint64_t size = s.size.set && !s.fill_device ? resolve(s.size, false) : device_ - off;
   if (size == 0 && !s.size.percent) size = device_ - off;
   if (s.size.percent && !s.fill_device && size > device_ - off) size = (device_ - off) - (device_ - off) % std::max<uint64_t>(min_bs_, 1);
-  if (size == 0) fail(s.size.at, "a size of 0 bytes from offset " + std::to_string(off) + " (the device ends there)");
+  if (size == 0) fail(s.size.at, "a size of 0 bytes from offset " + format_bytes(off) + " (the device ends there)");
   if (size > device_ - off)
     fail_at(s.file, s.line, "job '" + s.section + "': offset + size = " + format_size(double(off + size)) +
                                 " (" + std::to_string(off + size) + " bytes) lies beyond the device (" +
