@@ -104,6 +104,17 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
   uint64_t waiting_write_units() const { return host_.waiting_units(); }
   const FtlStats& stats() const { return stats_; }
+  // What the FTL holds now, for the time series (Sampler): free blocks, buffered units, dies collecting, map cache
+  // lookups and hits so far and its dirty segments.
+  struct Gauges {
+    uint64_t free_blocks = 0, buffer_units = 0, map_lookups = 0, map_hits = 0, map_dirty_segments = 0;
+    uint32_t gc_active_dies = 0;
+  };
+  Gauges gauges() const;
+  const FlashCounters& flash_counters() const { return ftl_.counters(); }
+  bool slc_cache() const { return ftl_.slc() != nullptr; }  // slc.*: the counters' fold programs and reads count
+  // zones.csv (Report Zones at the end of the run; ZnsNamespace::zones_csv), "" without zns.enabled.
+  std::string zones_csv() const;
   // The FTL's report (ftl_report.cpp): the drive state's (PageFtl::report) with the module's own: "ftl"'s buffer and
   // command counts, "map", "streams", and "zns"'s reset erases.
   nlohmann::json report(double host_bytes, uint64_t now_ps) const;

@@ -1,10 +1,26 @@
 // The FTL module's report: the drive state's objects (PageFtl::report) completed with what the module itself
-// counted (buffer, commands, zone resets).
+// counted (buffer, commands, zone resets); and its gauges for the time series.
 #include <nlohmann/json.hpp>
 
 #include "controller/ftl.h"
 
 namespace ssdtlm {
+
+std::string Ftl::zones_csv() const {
+  const ZnsNamespace* z = streams_.zns();
+  return z ? z->zones_csv() : "";
+}
+
+Ftl::Gauges Ftl::gauges() const {
+  Gauges g;
+  g.free_blocks = ftl_.blocks().total_free_blocks();
+  g.buffer_units = buffer_->occupied();
+  g.gc_active_dies = ftl_.gc().active_dies();
+  g.map_lookups = cache_.stats().lookups();
+  g.map_hits = cache_.stats().hits();
+  g.map_dirty_segments = cache_.dirty_segments();
+  return g;
+}
 
 nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
   nlohmann::json r = ftl_.report(host_bytes, now_ps);

@@ -3,7 +3,10 @@
 namespace ssdtlm {
 
 PowerSample PowerMeter::sample(const PowerCounters& c) {
-  if (c.span_ps <= last_.span_ps) return last_sample_;
+  if (c.span_ps <= last_.span_ps) {
+    if (temperature_listener_) temperature_listener_(last_sample_.temp_c, c.span_ps);
+    return last_sample_;
+  }
   const EnergyBreakdown e = energy(c);
   const double dt = double(c.span_ps - last_.span_ps) * 1e-12;
   PowerSample s;
@@ -24,6 +27,7 @@ PowerSample PowerMeter::sample(const PowerCounters& c) {
   last_ = c;
   last_e_ = e;
   last_sample_ = s;
+  if (temperature_listener_) temperature_listener_(s.temp_c, c.span_ps);
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 
 #include "flash/flash_params.h"
 #include "power/energy.h"
@@ -30,6 +31,9 @@ class PowerMeter {
   // The counters at the end of an interval (cumulative from the timed run's start); the interval starts at
   // the previous call's span. An empty interval returns the previous sample.
   PowerSample sample(const PowerCounters& c);
+  // Called with the drive's temperature at every sample (the platform wires it: data ages faster when the drive is
+  // hotter, reliability.*).
+  void on_temperature(std::function<void(double temp_c, uint64_t at_ps)> f) { temperature_listener_ = std::move(f); }
   EnergyBreakdown energy(const PowerCounters& c) const { return energy_of(p_, dies_, c); }
 
   const PowerParams& params() const { return p_; }
@@ -59,6 +63,7 @@ class PowerMeter {
   PowerSample last_sample_;
   double peak_w_ = 0;
   uint64_t peak_at_ps_ = 0;
+  std::function<void(double, uint64_t)> temperature_listener_;
 };
 
 }  // namespace ssdtlm

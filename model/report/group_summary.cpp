@@ -27,7 +27,7 @@ DeviceSnapshot GroupRecorder::now() const {
   const HostStats& h = p_.host().stats();
   s.host_written = h.bytes[1];
   s.host_read = h.bytes[0];
-  s.flash = p_.ftl().page_ftl().counters();
+  s.flash = p_.ftl().flash_counters();
   return s;
 }
 
@@ -35,7 +35,7 @@ nlohmann::json group_summary(Platform& p, const GroupRecorder& r) {
   const NvmeHost& host = p.host();
   const Geometry& g = p.geometry();
   const double page_bytes = double(g.units_per_page) * kUnitBytes;
-  const bool slc = p.ftl().page_ftl().slc() != nullptr;
+  const bool slc = p.ftl().slc_cache();
   nlohmann::json out = nlohmann::json::array();
   DeviceSnapshot from = r.start();
   const DeviceSnapshot at_end = r.now();

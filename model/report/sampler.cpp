@@ -29,8 +29,6 @@ void sample_power(Platform& p, uint64_t now, TimeseriesRow& r, WaveTracer* w, ui
     return;
   }
   const PowerSample s = m->sample(power_counters(p, now));
-  // Data ages faster when the drive is hotter (reliability.*: Arrhenius on the retention age).
-  if (Reliability* rel = p.ftl().page_ftl().reliability()) rel->set_temp_c(s.temp_c, now);
   r.power_w = s.total_w;
   std::copy(s.w, s.w + kPowerComponents, r.component_w);
   r.temp_c = s.temp_c;
@@ -56,7 +54,8 @@ Sampler::Sampler(sc_core::sc_module_name name, Platform& p, uint64_t interval_ps
 bool Sampler::take(uint64_t now) {
   if (now <= last_ps_) return false;
   const HostStats& h = p_.host().stats();
-  const FlashCounters& f = p_.ftl().page_ftl().counters();
+  const FlashCounters& f = p_.ftl().flash_counters();
+  const Ftl::Gauges ftl = p_.ftl().gauges();
   const Geometry& g = p_.geometry();
   double dt = double(now - last_ps_) / 1e12;
   uint64_t reads = h.ios[0] - last_ios_[0], writes = h.ios[1] - last_ios_[1];
@@ -70,14 +69,13 @@ bool Sampler::take(uint64_t now) {
   r.iops = r.read_iops + r.write_iops;
   r.mbps = double(bytes) / dt / 1e6;
   r.waf = FlashCounters::waf(programs - last_programs_, double(g.units_per_page) * kUnitBytes, double(written));
-  r.free_blocks = p_.ftl().page_ftl().blocks().total_free_blocks();
-  r.buffer_units = p_.ftl().buffer().occupied();
-  r.gc_active_dies = p_.ftl().gc_active_dies();
+  r.free_blocks = ftl.free_blocks;
+  r.buffer_units = ftl.buffer_units;
+  r.gc_active_dies = ftl.gc_active_dies;
   r.outstanding = p_.host().outstanding();
-  const MapCache& mc = p_.ftl().map_cache();
-  const uint64_t lookups = mc.stats().lookups(), hits = mc.stats().hits();
+  const uint64_t lookups = ftl.map_lookups, hits = ftl.map_hits;
   r.map_hit_ratio = lookups > last_lookups_ ? double(hits - last_hits_) / double(lookups - last_lookups_) : 1.0;
-  r.map_dirty_segments = mc.dirty_segments();
+  r.map_dirty_segments = ftl.map_dirty_segments;
   const uint64_t gc_programs = f.programs[uint32_t(UnitKind::GUD)] + f.programs[uint32_t(UnitKind::GMD)];
   r.erases = f.erases - last_erases_;
   r.gc_programs = gc_programs - last_gc_programs_;

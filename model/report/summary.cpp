@@ -223,10 +223,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   return s;
 }
 
-std::string zns_zones_csv(Platform& p) {
-  const ZnsNamespace* z = p.ftl().page_ftl().streams().zns();
-  return z ? z->zones_csv() : "";
-}
+std::string zns_zones_csv(Platform& p) { return p.ftl().zones_csv(); }
 
 std::string latency_cdf_csv(const HostStats& h) {
   std::ostringstream os;

@@ -93,6 +93,9 @@ void GenericPlatform::wire_power(const Params& p) {
     nvme_->set_apst(apst_.get());
   }
   meter_ = std::make_unique<PowerMeter>(p.power, p.thermal, p.flash, g_.dies, budget_.get());
+  // Data ages faster when the drive is hotter (reliability.*: Arrhenius on the retention age), at each power sample.
+  if (Reliability* rel = page_ftl_->reliability())
+    meter_->on_temperature([rel](double temp_c, uint64_t at_ps) { rel->set_temp_c(temp_c, at_ps); });
 }
 
 void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_t mqes) {
