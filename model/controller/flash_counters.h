@@ -25,7 +25,6 @@ struct FlashCounters {
   static double waf(uint64_t pages, double page_bytes, double host_bytes) {
     return host_bytes > 0 ? double(pages) * page_bytes / host_bytes : 0.0;
   }
-  double waf(double page_bytes, double host_bytes) const { return waf(total_programs(), page_bytes, host_bytes); }
   FlashCounters& operator+=(const FlashCounters& o);
   // The counts between an earlier snapshot `from` and this one.
   FlashCounters since(const FlashCounters& from) const;

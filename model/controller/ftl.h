@@ -126,10 +126,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     ftl_.blocks().reset_counts();
     ftl_.reset_relocated_lines();
   }
-  uint32_t gc_active_dies() const { return ftl_.gc().active_dies(); }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets
   uint64_t zone_erase_kept() const { return zone_erase_.kept(); }  // reset zones' blocks left with valid data
-  MapCache& map_cache() { return cache_; }
   // What the FTL is waiting for, in words (writes waiting for buffer room or held, flushes in flight, map work
   // queued, dies collecting): for a run that stopped making progress.
   std::string describe_state() const;
