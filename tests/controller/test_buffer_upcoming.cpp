@@ -4,24 +4,16 @@
 
 #include <vector>
 
+#include "flush_context.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/buffer/write_buffer.h"
 
 using namespace ssdtlm;
 
-namespace {
-FlushContext context(uint32_t units) {
-  FlushContext c;
-  c.capacity_units = units;
-  c.entries_per_segment = 4;
-  c.segments = 1024;
-  return c;
-}
-}  // namespace
 
 TEST_CASE("upcoming names the units take() returns next, in order", "[buffer][upcoming]") {
   for (uint32_t streams : {1u, 3u}) {
-    WriteBuffer b(64, make_flush_policy("fifo", context(64), "buffer.policy"), streams);
+    WriteBuffer b(64, make_flush_policy("fifo", test::flush_context(64), "buffer.policy"), streams);
     for (uint32_t i = 0; i < 30; ++i) b.write(100 + i, 1, i, i % streams);
     b.write(105, 2, 40, 5 % streams);  // absorbed in place: keeps its position
     b.discard(107);                      // dropped: its position names no unit
@@ -44,13 +36,13 @@ TEST_CASE("upcoming names the units take() returns next, in order", "[buffer][up
 }
 
 TEST_CASE("upcoming names nothing beyond the dirty units, nor for a policy that cannot tell", "[buffer][upcoming]") {
-  WriteBuffer fifo(16, make_flush_policy("fifo", context(16), "buffer.policy"));
+  WriteBuffer fifo(16, make_flush_policy("fifo", test::flush_context(16), "buffer.policy"));
   fifo.write(1, 1);
   fifo.write(2, 1);
   CHECK(fifo.upcoming(0, 0) == 1);
   CHECK(fifo.upcoming(0, 1) == 2);
   CHECK(fifo.upcoming(0, 2) == kInvalid);
-  WriteBuffer hexa(16, make_flush_policy("hexa", context(16), "buffer.policy"));
+  WriteBuffer hexa(16, make_flush_policy("hexa", test::flush_context(16), "buffer.policy"));
   hexa.write(1, 1);
   CHECK(hexa.upcoming(0, 0) == kInvalid);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "flush_context.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/buffer/write_buffer.h"
 #include "controller/ftl_harness.h"
@@ -25,13 +26,6 @@ std::vector<std::string> drive(bool volatile_cache) {
           std::string("buffer.power_protected=") + (volatile_cache ? "false" : "true")};
 }
 
-FlushContext context(uint32_t units) {
-  FlushContext c;
-  c.capacity_units = units;
-  c.entries_per_segment = 4;
-  c.segments = 1024;
-  return c;
-}
 
 double last_program_done_us(const FtlHarness& h) {
   uint64_t t = 0;
@@ -46,7 +40,7 @@ TEST_CASE("write buffer barrier: counts the units buffered when made until each 
           "[buffer][flush]") {
   for (uint32_t streams : {1u, 2u}) {
     INFO("streams " << streams);
-    WriteBuffer b(16, make_flush_policy("fifo", context(16), "buffer.policy"), streams);
+    WriteBuffer b(16, make_flush_policy("fifo", test::flush_context(16), "buffer.policy"), streams);
     for (uint32_t lpn = 0; lpn < 4; ++lpn) b.write(lpn, 1, 0, 0);
     uint64_t id = 0;
     CHECK(b.barrier_left(&id) == 0);

@@ -295,16 +295,9 @@ TEST_CASE("femu_hotcold: seed 004's device separates hot from cold data with sup
 namespace {
 // Free lines in each timeseries row after `after_ms` (the column counts free blocks: lines x dies).
 std::vector<double> free_lines_after(const std::string& out, double after_ms, double dies) {
-  std::ifstream f(out + "/timeseries.csv");
-  std::string line;
-  std::getline(f, line);
   std::vector<double> lines;
-  while (std::getline(f, line)) {
-    std::vector<std::string> col;
-    std::stringstream ss(line);
-    for (std::string c; std::getline(ss, c, ',');) col.push_back(c);
-    if (std::stod(col[0]) > after_ms) lines.push_back(std::stod(col[6]) / dies);
-  }
+  for (const auto& row : read_csv_rows(slurp(out + "/timeseries.csv")))
+    if (row.at("t_ms") > after_ms) lines.push_back(row.at("free_blocks") / dies);
   if (!lines.empty()) lines.pop_back();  // the drain after the last I/O
   return lines;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "common/cli_run.h"
 #include "platform/platform_run.h"
 #include "wave/vcd_reader.h"
 #include "wave/wave_signals.h"
@@ -26,28 +27,6 @@ Config small_drive(std::initializer_list<std::string> more) {
                              "geometry.pages_per_block=64", "host.queues=1", "stats.interval_ms=10"});
   for (auto& s : more) c.set(s);
   return c;
-}
-
-std::vector<std::vector<double>> csv_rows(const std::string& csv, std::vector<std::string>& header) {
-  std::istringstream in(csv);
-  std::string line, cell;
-  std::getline(in, line);
-  std::istringstream h(line);
-  while (std::getline(h, cell, ',')) header.push_back(cell);
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    std::istringstream l(line);
-    std::vector<double> r;
-    while (std::getline(l, cell, ',')) r.push_back(std::stod(cell));
-    rows.push_back(r);
-  }
-  return rows;
-}
-
-size_t column(const std::vector<std::string>& header, const std::string& name) {
-  auto it = std::find(header.begin(), header.end(), name);
-  REQUIRE(it != header.end());
-  return size_t(it - header.begin());
 }
 
 }  // namespace
@@ -88,15 +67,13 @@ TEST_CASE("energy per operation: random reads against a hand calculation from th
   CHECK(d(pw["nand_op_energy_uj"]["read"][0]) == Approx(c.d("power.slc.read_w") * t_read * 1e6));
   CHECK(d(pw["budget_wait_s"]) == 0);
   // The timeseries: interval power times interval length sums to the energy of the rows' span.
-  std::vector<std::string> header;
-  const auto rows = csv_rows(r.timeseries_csv, header);
+  const auto rows = read_csv_rows(r.timeseries_csv);
   REQUIRE(rows.size() > 2);
-  const size_t t = column(header, "t_ms"), w = column(header, "power_w"), nw = column(header, "nand_w");
   double e = 0, prev = 0;
   for (auto& row : rows) {
-    e += row[w] * (row[t] - prev) * 1e-3;
-    CHECK(row[nw] <= row[w]);
-    prev = row[t];
+    e += row.at("power_w") * (row.at("t_ms") - prev) * 1e-3;
+    CHECK(row.at("nand_w") <= row.at("power_w"));
+    prev = row.at("t_ms");
   }
   CHECK(e == Approx(total).epsilon(2e-3));  // rows print 4 decimals
   CHECK(d(pw["peak_w"]) >= d(pw["avg_w"]));
@@ -187,17 +164,16 @@ TEST_CASE("thermal: a sustained write heats past TMT1 and is throttled to the TM
   CHECK(d(th["throttled_s"]) > 0);
   CHECK(d(r.summary["power"]["budget_wait_s"]) > 0);
   // Each interval run under a throttle level (the previous row's) keeps the array within that level's budget
-  std::vector<std::string> header;
-  const auto rows = csv_rows(r.timeseries_csv, header);
-  const size_t nand = column(header, "nand_w"), lvl = column(header, "throttle"), t = column(header, "t_ms");
+  const auto rows = read_csv_rows(r.timeseries_csv);
   uint32_t checked = 0;
   for (size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i][t] - rows[i - 1][t] > 10.5) continue;  // a skipped idle gap
+    if (rows[i].at("t_ms") - rows[i - 1].at("t_ms") > 10.5) continue;  // a skipped idle gap
     // 4 programs fit the TMT1 budget, 2 the TMT2 budget; an interval's average also holds the array time of
     // operations scheduled near its end (up to tPROG / interval = 7 % more)
-    const double allowed = (rows[i - 1][lvl] == 2 ? 2 : rows[i - 1][lvl] == 1 ? 4 : 8) * prog;
-    CHECK(rows[i][nand] - 3.3e-5 * 8 <= allowed * 1.08 + 1e-9);
-    checked += rows[i - 1][lvl] > 0;
+    const double level = rows[i - 1].at("throttle");
+    const double allowed = (level == 2 ? 2 : level == 1 ? 4 : 8) * prog;
+    CHECK(rows[i].at("nand_w") - 3.3e-5 * 8 <= allowed * 1.08 + 1e-9);
+    checked += level > 0;
   }
   CHECK(checked > 0);
 }

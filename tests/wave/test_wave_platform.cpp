@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/cli_run.h"
 #include "common/sim_time.h"
 #include "platform/platform_run.h"
 #include "wave/vcd_reader.h"
@@ -40,8 +41,9 @@ RunResult run_traced(const Config& c, const std::string& vcd, uint64_t start_ps 
   return simulate(c, generic_platform_info(), o);
 }
 
-// Runs the platform executable; returns its exit status (stdout and stderr in DIR/stdout, DIR/stderr).
-int run_cli(const std::string& dir, const std::string& args, const std::string& env = "") {
+// Runs the platform executable with paths relative to the test's folder (common/cli_run.h's run_in runs in DIR);
+// returns its exit status (stdout and stderr in DIR/stdout, DIR/stderr).
+int cli_status(const std::string& dir, const std::string& args, const std::string& env = "") {
   const std::string cmd = env + " " + std::string(SSDTLM_BINARY_DIR) + "/bin/ssdtlm-generic --quiet --out " + dir +
                           " " + args + " >" + dir + "/stdout 2>" + dir + "/stderr";
   const int rc = std::system(cmd.c_str());
@@ -118,23 +120,6 @@ size_t count_before(const std::vector<uint64_t>& sorted, uint64_t t, bool inclus
   return size_t((inclusive ? std::upper_bound(sorted.begin(), sorted.end(), t)
                            : std::lower_bound(sorted.begin(), sorted.end(), t)) -
                 sorted.begin());
-}
-
-// Rows of timeseries.csv by column name.
-std::vector<std::map<std::string, double>> read_csv_rows(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, cell;
-  std::getline(in, line);
-  std::vector<std::string> names;
-  for (std::istringstream h(line); std::getline(h, cell, ',');) names.push_back(cell);
-  std::vector<std::map<std::string, double>> rows;
-  while (std::getline(in, line)) {
-    std::istringstream l(line);
-    std::map<std::string, double> row;
-    for (size_t i = 0; std::getline(l, cell, ','); ++i) row[names.at(i)] = std::stod(cell);
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 // A small drive in steady state: random 4 KiB writes over a filled and once overwritten 8 x 8 device.
@@ -378,9 +363,9 @@ TEST_CASE("a waveform window over 100 ms of a 1 M I/O run is proportional to the
   const std::string base = "--set precondition.drive_writes=0 --set workload.read_fraction=1 --set host.queues=1 "
                            "--set host.queue_depth=256";
   const std::string d100 = fresh_dir("window100"), d50 = fresh_dir("window50"), dall = fresh_dir("window_full");
-  REQUIRE(run_cli(d100, base + " --set workload.io_count=1000000 --vcd " + d100 + "/w.vcd --vcd-window 100:200") == 0);
-  REQUIRE(run_cli(d50, base + " --set workload.io_count=1000000 --vcd " + d50 + "/w.vcd --vcd-window 100:150") == 0);
-  REQUIRE(run_cli(dall, base + " --set workload.io_count=50000 --vcd " + dall + "/w.vcd") == 0);
+  REQUIRE(cli_status(d100, base + " --set workload.io_count=1000000 --vcd " + d100 + "/w.vcd --vcd-window 100:200") == 0);
+  REQUIRE(cli_status(d50, base + " --set workload.io_count=1000000 --vcd " + d50 + "/w.vcd --vcd-window 100:150") == 0);
+  REQUIRE(cli_status(dall, base + " --set workload.io_count=50000 --vcd " + dall + "/w.vcd") == 0);
   const auto s100 = read_json(d100 + "/summary.json"), s50 = read_json(d50 + "/summary.json"),
              sall = read_json(dall + "/summary.json");
   REQUIRE(s100["host"]["ios"] == 1000000);
@@ -406,8 +391,8 @@ TEST_CASE("tracing leaves the simulation unchanged and adds no kernel events", "
                            "--set geometry.pages_per_block=32 --set buffer.bytes=1048576 --set workload.io_count=40000 "
                            "--set workload.read_fraction=0.3";
   const std::string off = fresh_dir("untraced"), on = fresh_dir("traced");
-  REQUIRE(run_cli(off, args) == 0);
-  REQUIRE(run_cli(on, args + " --vcd " + on + "/w.vcd") == 0);
+  REQUIRE(cli_status(off, args) == 0);
+  REQUIRE(cli_status(on, args + " --vcd " + on + "/w.vcd") == 0);
   auto a = read_json(off + "/summary.json"), b = read_json(on + "/summary.json");
   CHECK(b.contains("waveform"));
   CHECK(!a.contains("waveform"));
@@ -428,9 +413,9 @@ TEST_CASE("FST output (--fst) holds the same changes as the VCD", "[platform][wa
                            "--set geometry.pages_per_block=32 --set buffer.bytes=1048576 --set workload.io_count=20000 "
                            "--set workload.read_fraction=0.5";
   const std::string dv = fresh_dir("fst_vcd"), df = fresh_dir("fst_fst"), de = fresh_dir("fst_ext");
-  REQUIRE(run_cli(dv, args + " --vcd " + dv + "/w.vcd") == 0);
-  REQUIRE(run_cli(df, args + " --fst " + df + "/w.fst") == 0);
-  REQUIRE(run_cli(de, args + " --vcd " + de + "/w.fst") == 0);  // by the extension
+  REQUIRE(cli_status(dv, args + " --vcd " + dv + "/w.vcd") == 0);
+  REQUIRE(cli_status(df, args + " --fst " + df + "/w.fst") == 0);
+  REQUIRE(cli_status(de, args + " --vcd " + de + "/w.fst") == 0);  // by the extension
   REQUIRE(read_json(df + "/summary.json")["waveform"]["format"] == "fst");
   REQUIRE(read_json(de + "/summary.json")["waveform"]["format"] == "fst");
   CHECK(fs::exists(df + "/w.fst.gtkw"));
@@ -449,11 +434,11 @@ TEST_CASE("FST output (--fst) holds the same changes as the VCD", "[platform][wa
 
 TEST_CASE("waveform options are checked before the run", "[platform][wave][cli]") {
   const std::string d = fresh_dir("cli");
-  CHECK(run_cli(d, "--vcd-window 10:20") == 2);
+  CHECK(cli_status(d, "--vcd-window 10:20") == 2);
   CHECK(read_text(d + "/stderr").find("--vcd-window: expected --vcd FILE or --fst FILE") != std::string::npos);
-  CHECK(run_cli(d, "--vcd " + d + "/w.vcd --vcd-window 20:10") == 2);
+  CHECK(cli_status(d, "--vcd " + d + "/w.vcd --vcd-window 20:10") == 2);
   CHECK(read_text(d + "/stderr").find("START_MS:END_MS") != std::string::npos);
   CHECK(!fs::exists(d + "/w.vcd"));
-  CHECK(run_cli(d, "--fst " + d + "/w.fst", "PATH=/nonexistent") == 2);
+  CHECK(cli_status(d, "--fst " + d + "/w.fst", "PATH=/nonexistent") == 2);
   CHECK(read_text(d + "/stderr").find("vcd2fst") != std::string::npos);
 }

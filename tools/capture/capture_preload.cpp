@@ -108,16 +108,20 @@ void ssdtlm::capture::opened_by_stdio(int fd, int flags, uint64_t t0) { opened(f
 
 extern "C" {
 
+// open's and openat's mode argument, present only when the flags create a file (O_CREAT, O_TMPFILE).
+#define TAKE_OPEN_MODE(flags, mode)                                      \
+  mode_t mode = 0;                                                       \
+  if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {           \
+    va_list ap;                                                          \
+    va_start(ap, flags);                                                 \
+    mode = mode_t(va_arg(ap, int));                                      \
+    va_end(ap);                                                          \
+  }
+
 #define OPEN_HOOK(name)                                                  \
   int name(const char* path, int flags, ...) {                           \
     REAL(name);                                                          \
-    mode_t mode = 0;                                                     \
-    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {         \
-      va_list ap;                                                        \
-      va_start(ap, flags);                                               \
-      mode = mode_t(va_arg(ap, int));                                    \
-      va_end(ap);                                                        \
-    }                                                                    \
+    TAKE_OPEN_MODE(flags, mode)                                          \
     const uint64_t t0 = now_ns();                                        \
     const int fd = real_##name(path, flags, mode);                       \
     opened(fd, flags, t0);                                               \
@@ -129,13 +133,7 @@ OPEN_HOOK(open64)
 #define OPENAT_HOOK(name)                                                \
   int name(int dirfd, const char* path, int flags, ...) {                \
     REAL(name);                                                          \
-    mode_t mode = 0;                                                     \
-    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {         \
-      va_list ap;                                                        \
-      va_start(ap, flags);                                               \
-      mode = mode_t(va_arg(ap, int));                                    \
-      va_end(ap);                                                        \
-    }                                                                    \
+    TAKE_OPEN_MODE(flags, mode)                                          \
     const uint64_t t0 = now_ns();                                        \
     const int fd = real_##name(dirfd, path, flags, mode);                \
     opened(fd, flags, t0);                                               \

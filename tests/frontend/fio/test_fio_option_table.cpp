@@ -7,21 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "common/config_error.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "job_text.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
 namespace {
 
-constexpr uint64_t kDevice = 16ull << 30;
-
-FioJobFile parse(const std::string& text) { return parse_fio_job_text(text, "job.fio", kDevice); }
-std::string error_of(const std::string& text) {
-  return test::config_error_of([&] { parse(text); });
-}
+constexpr uint64_t kDevice = test::kFioDevice;
+FioJobFile parse(const std::string& text) { return test::parse_fio(text); }
+std::string error_of(const std::string& text) { return test::fio_error(text); }
 
 std::vector<std::string> fio_option_names() {
   std::ifstream in(std::string(SSDTLM_SOURCE_DIR) + "/tests/frontend/fio/data/fio_option_names.txt");

@@ -11,16 +11,15 @@
 #include "common/config_error.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "job_text.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
 namespace {
-constexpr uint64_t kDevice = 16ull << 30;
+constexpr uint64_t kDevice = test::kFioDevice;
 const std::string kFdpExample = std::string(SSDTLM_SOURCE_DIR) + "/tests/data/fio/uring-cmd-fdp.fio";
-std::string fio_error(const std::string& text) {
-  return test::config_error_of([&] { parse_fio_job_text(text, "job.fio", kDevice); });
-}
+using test::fio_error;
 }  // namespace
 
 TEST_CASE("fio data placement options become the jobs' placement keys", "[fio][fdp]") {

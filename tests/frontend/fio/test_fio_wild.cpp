@@ -7,21 +7,18 @@
 
 #include <string>
 
-#include "common/config_error.h"
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
+#include "job_text.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
 namespace {
 
-constexpr uint64_t kDevice = 16ull << 30;
-
-FioJobFile parse(const std::string& text) { return parse_fio_job_text(text, "job.fio", kDevice); }
-std::string error_of(const std::string& text) {
-  return test::config_error_of([&] { parse(text); });
-}
+constexpr uint64_t kDevice = test::kFioDevice;
+FioJobFile parse(const std::string& text) { return test::parse_fio(text); }
+std::string error_of(const std::string& text) { return test::fio_error(text); }
 const nlohmann::json& job(const FioJobFile& f, size_t j) { return f.jobs.at(j).config; }
 bool has_note(const FioJobFile& f, const std::string& part) {
   for (const auto& n : f.notes)
