@@ -1,6 +1,8 @@
 // One host I/O request as produced by a workload generator or a trace reader, and the Workload
 // interface the host draws them from.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <string>
 
@@ -90,6 +92,10 @@ class Workload {
   // policy learns the deaths) and runs until the workload ends, whatever precondition.drive_writes says
   // (workload.pattern=app: aging churn and the app's warm-up). false: trims are skipped, drive_writes bounds it.
   virtual bool precondition_trims() const { return false; }
+  // What it counted, as summary.json objects of one job: a workload with objects of its own sets them in `into`
+  // ("filesystem", "capture", "app", "trace"); a decorator adds those of the workload it wraps. The summary
+  // combines the jobs' objects (report/workload_summary.cpp). Nothing by default.
+  virtual void report(nlohmann::json& into) const { (void)into; }
 
   const JobPacing& pacing() const { return pacing_; }
   void set_pacing(const JobPacing& p) { pacing_ = p; }

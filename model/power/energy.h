@@ -32,6 +32,7 @@ struct PowerCounters {
   uint64_t dram_accesses = 0, dram_bytes = 0;
   uint64_t commands = 0;             // host commands (reads, writes, trims)
   uint64_t pcie_bytes = 0;           // payload plus submission and completion entries
+  uint64_t budget_wait_ps = 0;       // the dies' waits for the power budget (ChannelStats::budget_wait_ps), summed
   // Time in each NVMe idle power state (power.ps_*), and the energy drawn there at those states' powers.
   uint64_t low_power_ps = 0;
   double low_power_j = 0;

@@ -45,10 +45,9 @@ class PowerMeter {
   double peak_w() const { return peak_w_; }          // highest interval average
   uint64_t peak_at_ps() const { return peak_at_ps_; }  // end of that interval
   // summary.json "power" (power_report.cpp): energy over the counters c (their span c.span_ps) per component and per
-  // host byte and I/O, the peak, one NAND operation's energy per page type, the budget (budget_wait_ps: the dies'
-  // waits for it) and APST (apst: null without it).
-  nlohmann::json report(const PowerCounters& c, double host_bytes, uint64_t ios, uint64_t budget_wait_ps,
-                        const Apst* apst) const;
+  // host byte and I/O, the peak, one NAND operation's energy per page type, the budget (c.budget_wait_ps: the
+  // dies' waits for it) and APST (apst: null without it).
+  nlohmann::json report(const PowerCounters& c, double host_bytes, uint64_t ios, const Apst* apst) const;
   nlohmann::json thermal_report() const;  // summary.json "thermal"
 
  private:

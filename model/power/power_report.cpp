@@ -36,7 +36,7 @@ nlohmann::json apst_report(const PowerParams& pp, const Apst* a) {
 
 }  // namespace
 
-nlohmann::json PowerMeter::report(const PowerCounters& c, double host_bytes, uint64_t ios, uint64_t budget_wait_ps,
+nlohmann::json PowerMeter::report(const PowerCounters& c, double host_bytes, uint64_t ios,
                                   const Apst* apst) const {
   const EnergyBreakdown e = energy(c);
   const double total = e.total(), span_s = double(c.span_ps) * 1e-12;
@@ -57,7 +57,7 @@ nlohmann::json PowerMeter::report(const PowerCounters& c, double host_bytes, uin
                       {"energy_per_gib_j", host_bytes > 0 ? total / host_bytes * double(1ull << 30) : 0.0},
                       {"nand_op_energy_uj", nand_op_energy(p_, flash_)},
                       {"budget_w", p_.budget_w},
-                      {"budget_wait_s", double(budget_wait_ps) * 1e-12}};
+                      {"budget_wait_s", double(c.budget_wait_ps) * 1e-12}};
   if (budget_) {
     s["peak_array_w"] = budget_->peak_active_w();
     s["peak_array_ops"] = budget_->peak_active_ops();

@@ -21,6 +21,7 @@ PowerCounters power_counters(Platform& p, uint64_t span_ps) {
     }
     c.bus_bytes += s.bus_bytes;
     c.flash_ops += s.ops[0] + s.ops[1] + s.ops[2];
+    c.budget_wait_ps += s.budget_wait_ps;
   }
   if (Dram* d = p.dram()) {
     const DramStats& s = d->model().stats();
@@ -43,10 +44,8 @@ nlohmann::json power_summary(Platform& p) {
   PowerMeter* m = p.power();
   if (!m) return nullptr;
   const HostStats& h = p.host().stats();
-  uint64_t wait_ps = 0;
-  for (ChannelController* ch : p.channels()) wait_ps += ch->stats().budget_wait_ps;
   return m->report(power_counters(p, h.last_complete_ps), double(h.bytes[0] + h.bytes[1]), h.ios[0] + h.ios[1],
-                   wait_ps, p.apst());
+                   p.apst());
 }
 
 nlohmann::json thermal_summary(Platform& p) {

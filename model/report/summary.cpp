@@ -10,7 +10,6 @@
 #include "common/units.h"
 #include "frontend/fio/fio_json.h"
 #include "report/power_summary.h"
-#include "workload/trace/trace_fit.h"
 
 namespace ssdtlm {
 
@@ -41,30 +40,8 @@ nlohmann::json read_paths_json(const HostStats& h) {
   return paths;
 }
 
-// How a trace job's requests were fitted to the device (trace_fit.h).
-nlohmann::json trace_json(const FittedTrace& t) {
-  const TraceExtent& e = t.extent();
-  return {{"path", t.path()},
-          {"requests", e.requests},
-          {"skipped_lines", e.skipped_lines},
-          {"fit", trace_fit_name(t.requested())},
-          {"fit_applied", trace_fit_name(t.applied())},
-          {"refitted_requests", t.refitted()},
-          {"beyond_device_requests", e.beyond},
-          {"min_offset_bytes", e.min_offset},
-          {"span_bytes", e.max_end},
-          {"device_bytes", t.device_bytes()},
-          {"scale", t.scale()},
-          {"shift_bytes", t.shift()},
-          {"summary", t.describe()},
-          {"warnings",
-           {{"backward_times", e.backward_times},
-            {"first_backward_line", e.first_backward_line},
-            {"unaligned_sizes", e.unaligned_sizes},
-            {"first_unaligned_line", e.first_unaligned_line}}}};
-}
 // summary.json "host": fio's view of the I/Os (after each job's ramp), failed commands, flushes, the ramp.
-nlohmann::json host_report(Platform& p, double sim_s) {
+nlohmann::json host_report(Platform& p, double sim_s, const WorkloadObjects& w) {
   const HostStats& h = p.host().measured_stats();  // fio's view: after each job's ramp
   const HostStats& whole = p.host().stats();         // the whole timed run (the device counters' span)
   const FtlStats& fs = p.ftl().stats();
@@ -104,16 +81,9 @@ nlohmann::json host_report(Platform& p, double sim_s) {
                     {"trims", whole.trims - h.trims},
                     {"bytes_written", whole.bytes[1] - h.bytes[1]},
                     {"bytes_read", whole.bytes[0] - h.bytes[0]}};
-  uint64_t folded = 0;
-  nlohmann::json traces = nlohmann::json::array();
-  for (size_t j = 0; j < p.host().jobs(); ++j)
-    if (auto* t = dynamic_cast<const FittedTrace*>(p.host().job(j).workload)) {
-      if (t->applied() == TraceFitMode::Wrap) folded += t->refitted();
-      traces.push_back(trace_json(*t));
-    }
-  host["folded_requests"] = folded;
-  if (traces.size() == 1) host["trace"] = traces[0];
-  if (traces.size() > 1) host["traces"] = traces;
+  host["folded_requests"] = w.folded_requests;
+  if (w.traces.size() == 1) host["trace"] = w.traces[0];
+  if (w.traces.size() > 1) host["traces"] = w.traces;
   return host;
 }
 
@@ -150,7 +120,7 @@ nlohmann::json ecc_paths_json(const HostStats& h) {
 }
 
 // The workloads' own objects: "steadystate", "filesystem", "capture", "app".
-void workload_reports(Platform& p, nlohmann::json& s) {
+void workload_reports(Platform& p, const WorkloadObjects& w, nlohmann::json& s) {
   nlohmann::json steady = nlohmann::json::array();  // fio's steady state of each job that looks for it
   for (size_t j = 0; j < p.host().jobs(); ++j)
     if (const SteadyState* ss = p.host().job_steady_state(j)) {
@@ -159,9 +129,9 @@ void workload_reports(Platform& p, nlohmann::json& s) {
       steady.push_back(one);
     }
   if (!steady.empty()) s["steadystate"] = steady;
-  if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
-  if (auto cap = capture_summary(p); !cap.is_null()) s["capture"] = cap;
-  if (auto app = app_summary(p); !app.is_null()) s["app"] = app;
+  if (!w.filesystem.is_null()) s["filesystem"] = w.filesystem;
+  if (!w.capture.is_null()) s["capture"] = w.capture;
+  if (!w.app.is_null()) s["app"] = w.app;
 }
 
 // The device's objects, each from the component that counted it: the FTL (with the drive state and its engines),
@@ -198,9 +168,10 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   const uint64_t ios = h.ios[0] + h.ios[1];
   const double span_ps = double(whole.last_complete_ps - whole.first_submit_ps);  // the span the busy times cover
   nlohmann::json s;
-  s["host"] = host_report(p, sim_s);
+  const WorkloadObjects w = workload_objects(p);
+  s["host"] = host_report(p, sim_s, w);
   if (p.host().jobs() > 1) s["jobs"] = jobs_report(p);
-  workload_reports(p, s);
+  workload_reports(p, w, s);
   device_reports(p, span_ps, s);
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},

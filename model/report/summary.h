@@ -18,13 +18,15 @@ std::string drive_state(const PreconditionResult& pre);
 std::string zns_zones_csv(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
-// The "filesystem" object (workload.filesystem=ext4), null when no job uses one (filesystem_summary.cpp).
-nlohmann::json filesystem_summary(Platform& p);
-// The "capture" object (workload.trace_format=capture), null without a capture replay (capture_summary.cpp).
-nlohmann::json capture_summary(Platform& p);
-// The "app" object (workload.pattern=app): the app's writes and, with workload.app.placement=zns, its zones,
-// resets and host-side zone GC per lifetime class (app_summary.cpp); null when no job runs an app.
-nlohmann::json app_summary(Platform& p);
+// The workloads' own objects, the jobs' combined (workload_summary.cpp): "filesystem" (workload.filesystem=ext4),
+// "capture" (workload.trace_format=capture), "app" (workload.pattern=app), each null when no job has one; the
+// host's trace fits (one per trace job) and the requests folded onto the device by the fit "wrap".
+struct WorkloadObjects {
+  nlohmann::json filesystem, capture, app;
+  nlohmann::json traces = nlohmann::json::array();
+  uint64_t folded_requests = 0;
+};
+WorkloadObjects workload_objects(Platform& p);
 std::string latency_cdf_csv(const HostStats& h);
 // summary.json's latency object of a histogram: count, min, mean, stddev, p50 ... p9999, max (us).
 nlohmann::json latency_json(const Histogram& h);

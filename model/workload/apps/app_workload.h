@@ -38,6 +38,7 @@ class AppWorkload : public Workload {
   size_t aging_free_extents() const { return aging_free_extents_; }
   uint64_t warmup_written_units() const { return warmup_written_; }
   bool precondition_trims() const override { return true; }
+  void report(nlohmann::json& into) const override;  // "app" (app_report.cpp)
 
  private:
   enum class Phase { Layout, Warmup, Measure };

@@ -79,6 +79,7 @@ class CaptureWorkload : public Workload {
   WorkProgress progress() const override { return {c_.records, total_records_, "capture records"}; }
   uint64_t last_arrival_ns() const override { return last_time_; }
   bool precondition_trims() const override { return true; }
+  void report(nlohmann::json& into) const override;  // "capture" (capture_report.cpp)
 
   const CaptureCounters& counters() const { return c_; }
   size_t distinct_pcs() const { return pcs_.size(); }            // program writes' signatures (64-bit)

@@ -1,5 +1,7 @@
 #include "workload/filesystem/ext4_workload.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -133,6 +135,14 @@ bool Ext4Workload::next(IoRequest& r) {
   } else if (o.kind == Meta) c_.metadata_bytes += r.bytes;
   else c_.journal_bytes += r.bytes;
   return true;
+}
+
+void Ext4Workload::report(nlohmann::json& into) const {
+  inner_->report(into);
+  into["filesystem"] = {{"data_bytes", c_.data_bytes},         {"data_read_bytes", c_.data_read_bytes},
+                        {"metadata_bytes", c_.metadata_bytes}, {"journal_bytes", c_.journal_bytes},
+                        {"commits", c_.commits},               {"checkpoints", c_.checkpoints},
+                        {"split_requests", c_.split_requests}};
 }
 
 }  // namespace ssdtlm

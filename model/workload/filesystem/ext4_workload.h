@@ -51,6 +51,7 @@ class Ext4Workload : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
   uint64_t last_arrival_ns() const override { return inner_->last_arrival_ns(); }
+  void report(nlohmann::json& into) const override;  // "filesystem": its FsCounters (and the inner's objects)
 
   const FsCounters& counters() const { return c_; }
   const Ext4Layout& layout() const { return *layout_; }

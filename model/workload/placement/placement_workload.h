@@ -31,6 +31,7 @@ class PlacementWorkload : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
   uint64_t last_arrival_ns() const override { return inner_->last_arrival_ns(); }
+  void report(nlohmann::json& into) const override { inner_->report(into); }
 
  private:
   std::unique_ptr<Workload> inner_;

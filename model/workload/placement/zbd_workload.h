@@ -38,6 +38,7 @@ class ZbdWorkload : public Workload {
   ZbdWorkload(std::unique_ptr<Workload> inner, const ZbdParams& p, std::shared_ptr<ZbdShared> shared);
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
+  void report(nlohmann::json& into) const override { inner_->report(into); }
   uint64_t resets() const { return resets_; }
   uint64_t finishes() const { return finishes_; }
   bool ended_without_zone() const { return no_zone_; }  // fio's io_u_eof: no open zone in the job's range

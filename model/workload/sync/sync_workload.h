@@ -25,6 +25,7 @@ class SyncWorkload : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
   uint64_t last_arrival_ns() const override { return inner_->last_arrival_ns(); }
+  void report(nlohmann::json& into) const override { inner_->report(into); }
   uint64_t flushes() const { return flushes_; }
   const Workload& inner() const { return *inner_; }
 

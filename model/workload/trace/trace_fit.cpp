@@ -1,5 +1,7 @@
 #include "workload/trace/trace_fit.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -157,6 +159,28 @@ std::string FittedTrace::describe() const {
   }
   return std::string(trace_fit_name(requested_)) + ": none of " + std::to_string(n) +
          " trace requests refitted (the trace spans " + size(extent_.max_end) + ", the device " + size(device_) + ")";
+}
+
+void FittedTrace::report(nlohmann::json& into) const {
+  const TraceExtent& e = extent_;
+  into["trace"] = {{"path", path()},
+                   {"requests", e.requests},
+                   {"skipped_lines", e.skipped_lines},
+                   {"fit", trace_fit_name(requested())},
+                   {"fit_applied", trace_fit_name(applied())},
+                   {"refitted_requests", refitted()},
+                   {"beyond_device_requests", e.beyond},
+                   {"min_offset_bytes", e.min_offset},
+                   {"span_bytes", e.max_end},
+                   {"device_bytes", device_bytes()},
+                   {"scale", scale()},
+                   {"shift_bytes", shift()},
+                   {"summary", describe()},
+                   {"warnings",
+                    {{"backward_times", e.backward_times},
+                     {"first_backward_line", e.first_backward_line},
+                     {"unaligned_sizes", e.unaligned_sizes},
+                     {"first_unaligned_line", e.first_unaligned_line}}}};
 }
 
 }  // namespace ssdtlm

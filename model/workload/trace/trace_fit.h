@@ -57,6 +57,7 @@ class FittedTrace : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return {issued_, extent_.requests, "trace requests"}; }
   uint64_t last_arrival_ns() const override { return extent_.last_arrival_ns; }
+  void report(nlohmann::json& into) const override;  // "trace": how its requests were fitted to the device
 
   const TraceExtent& extent() const { return extent_; }
   TraceFitMode requested() const { return requested_; }

@@ -26,6 +26,7 @@ class VerifyWorkload : public Workload {
 
   bool next(IoRequest& r) override;
   WorkProgress progress() const override;
+  void report(nlohmann::json& into) const override { inner_->report(into); }
 
   uint64_t verify_reads() const { return verify_reads_; }
 
