@@ -1,7 +1,5 @@
 #include "controller/ftl_assembly.h"
 
-#include <cmath>
-
 #include "config/placement_params.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
@@ -10,44 +8,34 @@
 
 namespace ssdtlm {
 
-namespace {
-
-// GC's unit and pacing: FDP's reclaim units, superblock lines or blocks; ftl.gc_pacing.
-void set_gc_unit(const Params& p, const Geometry& g, PageFtl& ftl) {
-  ftl.blocks().set_striped(p.gc.striped);
-  if (p.fdp.enabled)  // FDP: the reclaim unit is the GC unit (docs/reference/placement.md)
-    ftl.set_reclaim_units(p.gc.victim, keys::kGcVictim, p.fdp.reclaim_groups, fdp_ru_blocks_per_die(p.fdp, g));
-  else if (p.gc.superblock)
-    ftl.set_superblock(p.gc.victim, keys::kGcVictim);
-  ftl.set_gc_pacing(make_gc_pacing(p.gc.pacing, p.gc.urgent_free_blocks, keys::kGcPacing));
-}
-
-// ftl.gc_min_invalid: a victim's least worth (in blocks and in lines).
-void set_victim_worth(const Params& p, const Geometry& g, PageFtl& ftl) {
-  if (p.gc.min_invalid > 0) {  // a victim must hold at least this many invalid units
-    const auto most_valid = [&](uint64_t units) {
-      return uint32_t(units - uint64_t(std::ceil(p.gc.min_invalid * double(units))));
-    };
-    const uint64_t line_units = uint64_t(g.units_per_block) * ftl.blocks().line_blocks();
-    ftl.blocks().set_worth(most_valid(g.units_per_block), most_valid(line_units), p.gc.urgent_free_blocks);
-  }
-}
-
-}  // namespace
-
 std::unique_ptr<PageFtl> build_page_ftl(const Params& p, const Geometry& g, std::vector<Die*> dies,
                                         IntegrityChecker* checker) {
-  auto ftl = std::make_unique<PageFtl>(g, std::move(dies), make_victim_policy(p.gc.victim, g, keys::kGcVictim),
-                                       p.gc.free_blocks, p.frontiers);
-  ftl->set_streams(std::make_unique<Streams>(p.streams, g.logical_units));
-  set_gc_unit(p, g, *ftl);  // (lines follow the streams' frontiers; the SLC cache follows the GC unit)
-  if (p.slc.mode != SlcMode::None) ftl->set_slc(std::make_unique<SlcCache>(g, p.slc, p.gc.free_blocks));
-  if (p.reliability.on) ftl->set_reliability(std::make_unique<Reliability>(g, p.reliability));
-  if (p.gc.wear_level_spread) ftl->set_wear_level(std::make_unique<WearLevel>(g, p.gc.wear_level_spread));
-  set_victim_worth(p, g, *ftl);
-  ftl->set_checker(checker);  // preconditioning's GC checks its erases and copies too
-  ftl->set_mapping(make_map_cache(p.map.scheme, p.map.cache, keys::kMapping), p.map.pages_on_flash);
-  return ftl;
+  PageFtlParts parts;
+  parts.victim = make_victim_policy(p.gc.victim, g, keys::kGcVictim);
+  parts.gc_free_blocks = p.gc.free_blocks;
+  parts.layout = p.frontiers;
+  parts.streams = std::make_unique<Streams>(p.streams, g.logical_units);
+  // GC's unit: FDP's reclaim units (docs/reference/placement.md), superblock lines or blocks; its pacing.
+  if (p.fdp.enabled) {
+    parts.unit = PageFtlParts::Unit::ReclaimUnits;
+    parts.ru_groups = p.fdp.reclaim_groups;
+    parts.ru_depth = fdp_ru_blocks_per_die(p.fdp, g);
+  } else if (p.gc.superblock) {
+    parts.unit = PageFtlParts::Unit::Superblock;
+  }
+  parts.line_victim = p.gc.victim;
+  parts.line_victim_key = keys::kGcVictim;
+  parts.striped = p.gc.striped;
+  parts.pacing = make_gc_pacing(p.gc.pacing, p.gc.urgent_free_blocks, keys::kGcPacing);
+  if (p.slc.mode != SlcMode::None) parts.slc = std::make_unique<SlcCache>(g, p.slc, p.gc.free_blocks);
+  if (p.reliability.on) parts.reliability = std::make_unique<Reliability>(g, p.reliability);
+  if (p.gc.wear_level_spread) parts.wear_level = std::make_unique<WearLevel>(g, p.gc.wear_level_spread);
+  parts.min_invalid = p.gc.min_invalid;
+  parts.urgent_free_blocks = p.gc.urgent_free_blocks;
+  parts.checker = checker;  // preconditioning's GC checks its erases and copies too
+  parts.map = make_map_cache(p.map.scheme, p.map.cache, keys::kMapping);
+  parts.map_on_flash = p.map.pages_on_flash;
+  return std::make_unique<PageFtl>(g, std::move(dies), std::move(parts));
 }
 
 std::unique_ptr<WriteBuffer> build_write_buffer(const Params& p, PageFtl& ftl) {

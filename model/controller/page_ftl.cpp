@@ -1,6 +1,7 @@
 #include "controller/page_ftl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -8,28 +9,76 @@
 
 namespace ssdtlm {
 
+namespace {
+PageFtlParts default_parts(std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks, const FrontierLayout& layout) {
+  PageFtlParts parts;
+  parts.victim = std::move(victim);
+  parts.gc_free_blocks = gc_free_blocks;
+  parts.layout = layout;
+  return parts;
+}
+}  // namespace
+
 PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim,
                  uint32_t gc_free_blocks, const FrontierLayout& layout)
+    : PageFtl(g, std::move(dies), default_parts(std::move(victim), gc_free_blocks, layout)) {}
+
+PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, PageFtlParts parts)
     : g_(g),
       dies_(std::move(dies)),
-      blocks_(g, layout, std::move(victim)),
-      gc_free_blocks_(gc_free_blocks),
+      blocks_(g, parts.layout, std::move(parts.victim)),
+      gc_free_blocks_(parts.gc_free_blocks),
       valid_bits_(g.physical_units / 64 + 2, 0),
       trimmed_bits_((g.logical_units + 63) / 64, 0),
       ff_counters_(g.dies),
       full_victims_(g.dies, 0),
       gc_(*this) {
   assign_huge(l2p_, g.logical_units, kInvalid);  // read at random: huge pages spare the TLB misses
-  MapCacheParams whole;
+  MapCacheParams whole;  // the whole map in DRAM unless parts.map replaces it (last)
   whole.logical_units = g.logical_units;
   cache_ = make_full_map(whole);
-  blocks_.set_gc_reserve(std::max<uint32_t>(1, std::min<uint32_t>(layout.gc, gc_free_blocks - 1)));
-  StreamParams sp;
-  sp.count = layout.user - 1;
-  sp.assign = layout.user > 1 ? "manual" : "single";
-  sp.gc = layout.gc > 1 ? GcStreams::PerStream : GcStreams::Shared;
-  sp.gc_in_user = layout.gc_in_user;
-  streams_ = std::make_unique<Streams>(sp, g.logical_units);
+  const FrontierLayout& layout = parts.layout;
+  blocks_.set_gc_reserve(std::max<uint32_t>(1, std::min<uint32_t>(layout.gc, gc_free_blocks_ - 1)));
+  if (!parts.streams) {
+    StreamParams sp;
+    sp.count = layout.user - 1;
+    sp.assign = layout.user > 1 ? "manual" : "single";
+    sp.gc = layout.gc > 1 ? GcStreams::PerStream : GcStreams::Shared;
+    sp.gc_in_user = layout.gc_in_user;
+    parts.streams = std::make_unique<Streams>(sp, g.logical_units);
+  }
+  set_streams(std::move(parts.streams));
+  set_gc_unit(parts);  // (lines follow the streams' frontiers; the SLC cache follows the GC unit)
+  if (parts.pacing) pacing_ = std::move(parts.pacing);
+  if (parts.slc) {
+    slc_ = std::move(parts.slc);
+    blocks_.set_slc(slc_.get());
+  }
+  rel_ = std::move(parts.reliability);
+  if (parts.wear_level) set_wear_level(std::move(parts.wear_level));
+  set_victim_worth(parts.min_invalid, parts.urgent_free_blocks);
+  checker_ = parts.checker;
+  if (parts.map) set_mapping(std::move(parts.map), parts.map_on_flash);
+}
+
+void PageFtl::set_gc_unit(PageFtlParts& parts) {
+  blocks_.set_striped(parts.striped);
+  if (parts.unit == PageFtlParts::Unit::ReclaimUnits) {
+    blocks_.set_striped(true);
+    blocks_.enable_lines(parts.line_victim, parts.line_victim_key, parts.ru_groups, parts.ru_depth);
+    blocks_.set_gc_reserve(1);
+    reclaim_units_ = true;
+  } else if (parts.unit == PageFtlParts::Unit::Superblock) {
+    blocks_.enable_lines(parts.line_victim, parts.line_victim_key);
+    blocks_.set_gc_reserve(blocks_.layout().gc);
+  }
+}
+
+void PageFtl::set_victim_worth(double min_invalid, uint32_t urgent) {
+  if (min_invalid <= 0) return;  // any victim will do
+  const auto most_valid = [&](uint64_t units) { return uint32_t(units - uint64_t(std::ceil(min_invalid * double(units)))); };
+  const uint64_t line_units = uint64_t(g_.units_per_block) * blocks_.line_blocks();
+  blocks_.set_worth(most_valid(g_.units_per_block), most_valid(line_units), urgent);
 }
 
 void PageFtl::set_streams(std::unique_ptr<Streams> s) {

@@ -33,9 +33,37 @@ namespace ssdtlm {
 
 class SnapshotArchive;
 
+// What a PageFtl is made of besides its geometry and dies: the engines and policies the platform's assembly
+// (ftl_assembly.cpp) builds from the parameters, or a test builds. The constructor wires them in the order they
+// depend on each other (the streams before the lines they fill, the lines before the SLC cache, the SLC cache
+// before wear levelling, the lines before the victims' worth, the map cache last), so a PageFtl is complete when
+// it exists. Left empty: one user and one GC stream per the layout, block GC paced by credit, no SLC cache,
+// reliability model or wear levelling, the whole map in DRAM.
+struct PageFtlParts {
+  enum class Unit { Block, Superblock, ReclaimUnits };  // ftl.gc_unit, or FDP's reclaim units
+  std::unique_ptr<VictimPolicy> victim;  // required: the victim policy of blocks
+  uint32_t gc_free_blocks = 2;           // host writes keep min(GC streams, this - 1) free blocks for GC
+  FrontierLayout layout;
+  std::unique_ptr<Streams> streams;      // must match the layout's user and GC streams; null: single / manual
+  Unit unit = Unit::Block;
+  std::string line_victim, line_victim_key;  // Superblock, ReclaimUnits: the victim policy of lines (and its key)
+  uint32_t ru_groups = 1, ru_depth = 1;      // ReclaimUnits: reclaim groups, blocks per die of a reclaim unit
+  bool striped = false;                      // ftl.write_pointer=striped (reclaim units always are)
+  std::unique_ptr<GcPacing> pacing;          // null: credit
+  std::unique_ptr<SlcCache> slc;
+  std::unique_ptr<Reliability> reliability;
+  std::unique_ptr<WearLevel> wear_level;
+  double min_invalid = 0;                // ftl.gc_min_invalid: a victim's least share of invalid units (0: any)
+  uint32_t urgent_free_blocks = 0;       // ... waived below this many free blocks (lines)
+  std::unique_ptr<MapCache> map;         // null: the whole map in DRAM
+  bool map_on_flash = false;             // demand-based: translation pages on flash (needs the map frontier)
+  IntegrityChecker* checker = nullptr;   // fast-forward GC checks its erases and copies (set_checker)
+};
+
 class PageFtl {
  public:
-  // Host writes keep min(GC streams, gc_free_blocks - 1) free blocks for GC (BlockManager::gc_reserve).
+  PageFtl(const Geometry& g, std::vector<Die*> dies, PageFtlParts parts);
+  // The defaults of PageFtlParts with this victim policy, GC threshold and frontier layout.
   PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks,
           const FrontierLayout& layout = FrontierLayout());
 
@@ -93,20 +121,14 @@ class PageFtl {
   // (the die has no reclaimable space: a configuration that cannot make progress).
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
   bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
-  // The SLC cache (slc.*; block mode). Call before use, before any write.
-  void set_slc(std::unique_ptr<SlcCache> slc) {
-    slc_ = std::move(slc);
-    blocks_.set_slc(slc_.get());
-  }
+  // The SLC cache (slc.*; block mode), null without one.
   SlcCache* slc() { return slc_.get(); }
   const SlcCache* slc() const { return slc_.get(); }
   // The reliability model (reliability.*): per-block wear, retention and read-disturb state, read reclaim.
-  void set_reliability(std::unique_ptr<Reliability> r) { rel_ = std::move(r); }
   Reliability* reliability() { return rel_.get(); }
   const Reliability* reliability() const { return rel_.get(); }
   bool reclaim_wanted(uint32_t die) const { return rel_ && rel_->reclaim_due(die); }
-  // Static wear levelling (ftl.wear_level_spread). Call after set_slc, before any write.
-  void set_wear_level(std::unique_ptr<WearLevel> wl);
+  // Static wear levelling (ftl.wear_level_spread), null without it.
   WearLevel* wear_level() { return wl_.get(); }
   const WearLevel* wear_level() const { return wl_.get(); }
   // The die's least-erased full data block while its erase-count spread is over the threshold, and GC does not
@@ -123,28 +145,17 @@ class PageFtl {
     return blocks_.free_lines(group) + blocks_.lines_in_gc(group) < gc_free_blocks_;
   }
   // Superblock mode (ftl.gc_unit=superblock): lines as the unit of allocation and GC, one victim line at a
-  // time; host writes leave a free line per GC stream (which the GC threshold must exceed). Call before use.
-  void set_superblock(const std::string& victim_policy, const std::string& key) {
-    blocks_.enable_lines(victim_policy, key);
-    blocks_.set_gc_reserve(blocks_.layout().gc);
-  }
-  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/reference/placement.md): lines of `depth`
-  // blocks on every die of each of `groups` reclaim groups, each written by one write pointer per frontier over
-  // its group's dies (striped), so a reclaim unit handle has one open RU per group. A victim RU relocates into
+  // time; host writes leave a free line per GC stream (which the GC threshold must exceed).
+  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/reference/placement.md): lines of
+  // ru_depth blocks on every die of each of ru_groups reclaim groups, each written by one write pointer per frontier
+  // over its group's dies (striped), so a reclaim unit handle has one open RU per group. A victim RU relocates into
   // one GC frontier (its RUH's, or the shared one), so host writes leave one free RU per group for GC.
-  void set_reclaim_units(const std::string& victim_policy, const std::string& key, uint32_t groups, uint32_t depth) {
-    blocks_.set_striped(true);
-    blocks_.enable_lines(victim_policy, key, groups, depth);
-    blocks_.set_gc_reserve(1);
-    reclaim_units_ = true;
-  }
   bool reclaim_units() const { return reclaim_units_; }
   // Victim lines (RUs) started with valid units to relocate: FDP's "media reallocated" events.
   uint64_t relocated_lines() const { return relocated_lines_; }
   void reset_relocated_lines() { relocated_lines_ = 0; }
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
-  // GC pacing (ftl.gc_pacing, gc/gc_pacing.h; credit unless set): how host writes share a collecting die.
-  void set_gc_pacing(std::unique_ptr<GcPacing> pacing) { pacing_ = std::move(pacing); }
+  // GC pacing (ftl.gc_pacing, gc/gc_pacing.h; credit unless given): how host writes share a collecting die.
   const GcPacing& gc_pacing() const { return *pacing_; }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
@@ -181,14 +192,11 @@ class PageFtl {
   }
 
   // Stream separation (streams.*): user and GC stream assignment, write counts, per-stream statistics.
-  // Its user and GC stream counts must match the frontier layout. Call before use.
-  void set_streams(std::unique_ptr<Streams> s);
   Streams& streams() { return *streams_; }
   const Streams& streams() const { return *streams_; }
 
   // The map cache every access goes through (ftl.mapping), and with a demand-based scheme the
-  // translation pages on flash (needs the map frontier in the layout). Call once, before use.
-  void set_mapping(std::unique_ptr<MapCache> cache, bool on_flash);
+  // translation pages on flash.
   MapCache& map_cache() { return *cache_; }
   const MapCache& map_cache() const { return *cache_; }
   TranslationStore* translation() { return tstore_.get(); }
@@ -279,6 +287,12 @@ class PageFtl {
     entry = ppa;
     valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
   }
+  // The constructor's steps (PageFtlParts' order): each part checked against the layout and wired in.
+  void set_streams(std::unique_ptr<Streams> s);
+  void set_gc_unit(PageFtlParts& parts);
+  void set_wear_level(std::unique_ptr<WearLevel> wl);  // after the SLC cache (its static blocks are excluded)
+  void set_victim_worth(double min_invalid, uint32_t urgent);  // after the lines (their size)
+  void set_mapping(std::unique_ptr<MapCache> cache, bool on_flash);
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
   uint64_t host_programs() const;  // host pages programmed so far (timed and fast-forward)
   bool any_valid(uint32_t gblock) const;  // some unit of the global block is marked valid
@@ -303,7 +317,7 @@ class PageFtl {
   std::vector<Die*> dies_;
   BlockManager blocks_;
   uint32_t gc_free_blocks_;
-  bool reclaim_units_ = false;  // FDP's reclaim units (set_reclaim_units)
+  bool reclaim_units_ = false;  // FDP's reclaim units (PageFtlParts::Unit::ReclaimUnits)
   std::unique_ptr<GcPacing> pacing_ = make_credit_pacing(0);
   std::vector<uint32_t> l2p_;
   std::vector<uint64_t> valid_bits_;  // per physical unit

@@ -1,5 +1,6 @@
 // A drive for algorithm-level tests without SystemC: the geometry from `geometry.*` settings, its dies and
-// a page FTL with the named victim policy. Not copyable (the FTL refers to the geometry member).
+// a page FTL with the named victim policy (and static wear levelling at `wear_level_spread` erases, 0 = none).
+// Not copyable (the FTL refers to the geometry member).
 #pragma once
 #include <memory>
 #include <string>
@@ -18,7 +19,8 @@ struct FfDrive {
   Geometry g;
   std::vector<std::unique_ptr<Die>> dies;
   std::unique_ptr<PageFtl> ftl;
-  FfDrive(const std::vector<std::string>& settings, const std::string& victim = "greedy", bool keep_versions = false) {
+  FfDrive(const std::vector<std::string>& settings, const std::string& victim = "greedy", bool keep_versions = false,
+          uint32_t wear_level_spread = 0) {
     for (const auto& s : settings) c.set(s);
     g = read_geometry(c, 4);
     std::vector<Die*> raw;
@@ -26,7 +28,10 @@ struct FfDrive {
       dies.push_back(std::make_unique<Die>(g, d, keep_versions));
       raw.push_back(dies.back().get());
     }
-    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(victim, g, "ftl.gc_victim"), 2);
+    PageFtlParts parts;
+    parts.victim = make_victim_policy(victim, g, "ftl.gc_victim");
+    if (wear_level_spread) parts.wear_level = std::make_unique<WearLevel>(g, wear_level_spread);
+    ftl = std::make_unique<PageFtl>(g, raw, std::move(parts));
   }
   FfDrive(const FfDrive&) = delete;
   FfDrive& operator=(const FfDrive&) = delete;

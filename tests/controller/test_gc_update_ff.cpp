@@ -44,10 +44,14 @@ Result precondition_with(const std::string& scheme, const std::string& gc_update
   const MapParams mp = read_map_params(c, g);
   FrontierLayout layout;
   layout.map = mp.pages_on_flash;
-  PageFtl ftl(g, raw, make_victim_policy("greedy", g, "ftl.gc_victim"), 2, layout);
-  ftl.set_mapping(make_map_cache(mp.scheme, mp.cache, "ftl.mapping"), mp.pages_on_flash);
   IntegrityChecker checker(g.logical_units);
-  ftl.set_checker(&checker);
+  PageFtlParts parts;
+  parts.victim = make_victim_policy("greedy", g, "ftl.gc_victim");
+  parts.layout = layout;
+  parts.map = make_map_cache(mp.scheme, mp.cache, "ftl.mapping");
+  parts.map_on_flash = mp.pages_on_flash;
+  parts.checker = &checker;
+  PageFtl ftl(g, raw, std::move(parts));
   UniformWrites w(g.logical_units, 5);
   precondition(ftl, &checker, true, 2.0, &w, [](uint64_t, uint64_t) {});
   const FlashCounters& f = ftl.counters();

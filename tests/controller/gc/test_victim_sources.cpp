@@ -14,8 +14,9 @@ TEST_CASE("victim sources: read reclaim, then wear levelling, then SLC folding",
 
 TEST_CASE("victim sources: a wanted source's victim comes before the victim policy's", "[gc][victim_source]") {
   FfDrive d({"geometry.channels=1", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=32",
-             "geometry.pages_per_block=16", "geometry.over_provisioning=0.25"});
-  // Fill a few blocks of the die (nothing to reclaim, nothing wanted yet).
+             "geometry.pages_per_block=16", "geometry.over_provisioning=0.25"},
+            "greedy", false, 2);  // static wear levelling at a spread of 2 erases
+  // Fill a few blocks of the die (nothing to reclaim, nothing wanted yet: every block at 0 erases, no spread).
   uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage] = {};
   const uint32_t pages = 4 * d.g.pages_per_block;
   for (uint32_t p = 0; p < pages; ++p) {
@@ -24,8 +25,6 @@ TEST_CASE("victim sources: a wanted source's victim comes before the victim poli
   }
   d.ftl->ff_merge_counters();
   CHECK_FALSE(d.ftl->victim_sources().wanted(0));
-  d.ftl->set_wear_level(std::make_unique<WearLevel>(d.g, 2));
-  CHECK_FALSE(d.ftl->victim_sources().wanted(0));  // every block at 0 erases: no spread
   // Another block erased three times: the spread passes the threshold and the wear-levelling source wants a victim.
   WearLevel& wl = *d.ftl->wear_level();
   const uint32_t worn = d.g.blocks_per_die - 1;

@@ -54,8 +54,7 @@ TEST_CASE("wear level through the fast-forward: hot writes on a filled drive rel
   auto run = [](uint32_t threshold, uint64_t* relocated) {
     FfDrive d({"geometry.channels=1", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=32",
                "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"},
-              "greedy", true);
-    d.ftl->set_wear_level(std::make_unique<WearLevel>(d.g, threshold));
+              "greedy", true, threshold);
     const uint32_t units = d.g.logical_units, hot = units / 8;
     std::vector<uint32_t> version(units, 0);
     uint32_t v = 1;

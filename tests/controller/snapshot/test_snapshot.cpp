@@ -52,11 +52,15 @@ struct Drive {
     FrontierLayout layout;
     layout.map = mp.pages_on_flash;
     layout.user = sp.user_streams();
-    ftl = std::make_unique<PageFtl>(g, raw, make_victim_policy(victim, g, "ftl.gc_victim"), 2, layout);
-    ftl->set_streams(std::make_unique<Streams>(sp, g.logical_units));
-    ftl->set_mapping(make_map_cache(mp.scheme, mp.cache, "ftl.mapping"), mp.pages_on_flash);
     checker = std::make_unique<IntegrityChecker>(g.logical_units);
-    ftl->set_checker(checker.get());
+    PageFtlParts parts;
+    parts.victim = make_victim_policy(victim, g, "ftl.gc_victim");
+    parts.layout = layout;
+    parts.streams = std::make_unique<Streams>(sp, g.logical_units);
+    parts.map = make_map_cache(mp.scheme, mp.cache, "ftl.mapping");
+    parts.map_on_flash = mp.pages_on_flash;
+    parts.checker = checker.get();
+    ftl = std::make_unique<PageFtl>(g, raw, std::move(parts));
   }
   void write(bool fill, double drive_writes, uint64_t seed) {
     UniformWrites w(g.logical_units, seed);

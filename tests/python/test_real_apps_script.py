@@ -1,0 +1,72 @@
+"""scripts/real_apps.py (issue 41): the seed 002 and seed 000 tables on real programs' captures judge every claim by
+the one verdict rule (scripts/studylib/verdict.py) over three seeds, and --check fails on a table typed by hand."""
+import importlib.util
+import json
+
+import pytest
+
+from conftest import SCRIPTS
+
+
+@pytest.fixture(scope="module")
+def real_apps():
+    spec = importlib.util.spec_from_file_location("real_apps_script", SCRIPTS / "real_apps.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def seed002_results():
+    # The app model cuts WAF by about 60 % with PCStream; the real program's runs are equal to the third digit.
+    model = {"single": [3.0, 3.1, 2.9], "manual": [2.0, 2.1, 1.9], "autostream": [2.5, 2.4, 2.6],
+             "pcstream": [1.2, 1.25, 1.15]}
+    real = {p: [1.002, 1.003, 1.001] for p in model}
+    return {"rocksdb": ({"model": model, "real": real}, {"distinct_pcs": 53, "distinct_pcs_issued": 34,
+                                                           "host_bytes": 392e6})}
+
+
+def test_seed002_verdicts_come_from_the_rule(real_apps):
+    text = real_apps.table(seed002_results())
+    rows = [r for r in text.splitlines() if r.startswith("| rocksdb | PCStream lowers WAF vs Baseline")]
+    assert len(rows) == 1
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert cells[3].startswith("-60.0%") and cells[4] == "in size"  # the model: -60 % against the paper's -63 %
+    assert cells[5].startswith("+0.0%") and cells[6] == "no"        # the real runs: no effect
+
+
+def test_seed000_verdicts_come_from_the_rule(real_apps):
+    def runs(iops, waf):
+        return [{"iops": i, "waf": w, "host_bytes": 1e9} for i, w in zip(iops, waf)]
+    side = {"F-64M": runs([10, 10, 10], [2, 2, 2]), "H-64M": runs([10, 10, 10], [2, 2, 2]),
+            "F-1G": runs([100, 101, 99], [1.0, 1.0, 1.0]), "H-1G": runs([110, 111, 108], [0.9, 0.98, 1.05])}
+    text = real_apps.hexa_table({"model": side, "real": side})
+    iops = next(r for r in text.splitlines() if "HEXA raises IOPS" in r)
+    waf = next(r for r in text.splitlines() if "HEXA lowers WAF" in r)
+    assert iops.count("| in size") == 2  # +9.7 % against +5.6 %, above the spread
+    assert waf.count("| no") == 2        # -2.3 % inside a spread of 7.5 %
+
+
+def test_check_fails_on_a_table_typed_by_hand(real_apps, tmp_path, monkeypatch):
+    cache = tmp_path / "seed002.json"
+    cache.write_text(json.dumps(seed002_results()))
+    doc = tmp_path / "real_apps.md"
+    computed = real_apps.table(seed002_results())
+    doc.write_text("<!-- real_apps table -->\n" + computed + "\n<!-- /real_apps table -->\n")
+    monkeypatch.setitem(real_apps.PARTS["seed002"], "cache", cache)
+    monkeypatch.setattr("sys.argv", ["real_apps.py", "--check", "--part", "seed002", "--doc", str(doc)])
+    assert real_apps.main() == 0
+    doc.write_text(doc.read_text().replace("| no |", "| in size |", 1))
+    assert real_apps.main() == 1
+
+
+def test_the_docs_tables_are_the_computed_ones(real_apps, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["real_apps.py", "--check"])
+    assert real_apps.main() == 0
+
+
+def test_a_run_the_drive_never_programmed_is_not_judged(real_apps):
+    # GCC's small build stays in the drive's write buffer: WAF 0 on every policy; no verdict, and no crash.
+    waf, extra = seed002_results()["rocksdb"]
+    waf = {"model": waf["model"], "real": {p: [0.0, 0.0, 0.0] for p in waf["real"]}}
+    text = real_apps.table({"gcc": (waf, extra)})
+    assert text.count("not judged: the drive programmed nothing") == 2
