@@ -12,14 +12,12 @@ streams.assign = single (Baseline), manual (the write-life hints), autostream, p
   app model:    workload.pattern=app, workload.app = lsm / sqlite / gcc (the model of that program), the platform's
                 seed-002 state (aged by churn, warm-up, no TRIM) with workload.app.age_fraction=F (the 2 GiB drive
                 cannot hold the lsm model at the seed's 90 %).
-Then computes each claim's relative WAF change for both and a verdict by one rule (below), prints the table
-(claim | paper | app model | real program | verdict | closer to the paper) and, with --doc, replaces the table
+Then computes each claim's relative WAF change for both, prints the table
+(claim | paper | app model | real program | closer to the paper) and, with --doc, replaces the table
 between the markers <!-- real_apps table --> and <!-- /real_apps table --> of FILE.
 
-Verdict of a claim "X lowers WAF by p vs Y" for a measured relative change r = WAF_X / WAF_Y - 1:
-  reproduced      r <= p / 2        (at least half the paper's reduction)
-  direction only  p / 2 < r < -0.02 (lower, by less than half)
-  not reproduced  r >= -0.02        (within 2 % or higher)
+No verdict: the results docs' rule (scripts/studylib/verdict.py, docs/results/README.md) judges an effect against
+its run-to-run spread over at least three seeds, and a capture is replayed once.
 """
 import argparse
 import json
@@ -42,12 +40,6 @@ def run(bin_dir, out, sets):
         cmd += ["--set", s]
     subprocess.run(cmd, check=True)
     return json.loads((out / "summary.json").read_text())
-
-
-def verdict(r, p):
-    if r <= p / 2:
-        return "reproduced"
-    return "direction only" if r < -0.02 else "not reproduced"
 
 
 def measure(args, app, model):
@@ -73,14 +65,14 @@ def measure(args, app, model):
 
 
 def table(results):
-    rows = ["| app | claim | paper | app model | real program | verdict (real) | closer to the paper |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| app | claim | paper | app model | real program | closer to the paper |",
+            "|---|---|---|---|---|---|"]
     for app, (waf, extra) in results.items():
         for name, x, y, p in CLAIMS:
             rm = waf["model"][x] / waf["model"][y] - 1
             rr = waf["real"][x] / waf["real"][y] - 1
             closer = "app model" if abs(rm - p) < abs(rr - p) else "real program"
-            rows.append(f"| {app} | {name} | {p:+.0%} | {rm:+.1%} | {rr:+.1%} | {verdict(rr, p)} | {closer} |")
+            rows.append(f"| {app} | {name} | {p:+.0%} | {rm:+.1%} | {rr:+.1%} | {closer} |")
     rows.append("")
     rows.append("| app | WAF Baseline / Manual / AutoStream / PCStream: app model | real program | real: program contexts "
                 "(capture / reaching the drive) |")
