@@ -10,7 +10,9 @@ DEFAULT = "default"
 
 # ---- seed 000: HEXA against FIFO, platform hexa_femu (studies/seed000_spread.json) --------------------------------
 SEED000_KEYS = ["workload", "policy", "map.protected_ratio"]
-SEED000_METRICS = {"iops": "host.iops", "waf": "waf.total", "md": "waf.md", "gmd": "waf.gmd"}
+SEED000_METRICS = {"iops": "host.iops", "waf": "waf.total", "md": "waf.md", "gmd": "waf.gmd", "ud": "waf.ud",
+                   "host_bytes": "host.bytes_written", "flushed_units": "ftl.flushed_units",
+                   "absorbed": "ftl.buffer_absorbed_writes"}
 
 
 def seed000_claims(path):
