@@ -76,8 +76,12 @@ def render(claims, settings, conditional):
     """The claims table and, per setting, how many are in size."""
     header = ["claim", "source", "paper"]
     for g in settings:
+        n = len(claims[0].ours[g])
+        if len(settings) == 1 and not conditional:
+            header += ["ours (mean ± spread over %d seeds)" % n, "verdict"]
+            continue
         header += ["ours (%s%s, mean ± spread over %d seeds)" % (
-            g, ": conditional" if g in conditional else ": default", len(claims[0].ours[g])), "verdict (%s)" % g]
+            g, ": conditional" if g in conditional else ": default", n), "verdict (%s)" % g]
     rows, in_size = [], {g: 0 for g in settings}
     for c in claims:
         row = [c.text, c.source, fmt_paper(c)]
@@ -135,8 +139,8 @@ def judge_set(rs):
     claims, settings = rs["claims"]()
     table, in_size = render(claims, settings, rs["conditional"])
     default = settings[0]
-    headline = "%d of %d claims in size on the defaults (%s)%s" % (
-        in_size[default], len(claims), default,
+    headline = "%d of %d claims in size on the defaults%s%s" % (
+        in_size[default], len(claims), " (%s)" % default if len(settings) > 1 else "",
         "".join("; %d of %d with %s, conditional (%s)" % (in_size[g], len(claims), g, rs["conditional"][g])
                 for g in settings if g in rs["conditional"]))
     return table + "\n**Headline:** " + headline + ".\n", headline

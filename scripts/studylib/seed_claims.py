@@ -50,11 +50,11 @@ def seed000_claims(path):
 # ---- seed 001: PTSD against DFTL and OPT, platform ptsd_board (studies/seed001_spread.json) ------------------------
 SEED001_KEYS = ["scheme"]
 SEED001_METRICS = {
-    "run_iops": "host.iops", "write_iops": "jobs.0.host.iops",
-    "read_mean": "jobs.1.host.latency_us.read.mean", "read_p50": "jobs.1.host.latency_us.read.p50",
-    "read_p99": "jobs.1.host.latency_us.read.p99",
-    "map_read_us": "host.read_paths.map_read.mean_us", "map_write_us": "host.read_paths.map_write.mean_us",
-    "gc_wait_us": "host.read_paths.gc_wait.mean_us",
+    "run_iops": "host.iops", "write_iops": "jobs.0.iops",
+    "read_mean": "jobs.1.latency_us.read.mean", "read_p50": "jobs.1.latency_us.read.p50",
+    "read_p99": "jobs.1.latency_us.read.p99",
+    "map_read_us": "jobs.1.read_paths.map_read.mean_us", "map_write_us": "jobs.1.read_paths.map_write.mean_us",
+    "gc_wait_us": "jobs.1.read_paths.gc_wait.mean_us",
 }
 
 
