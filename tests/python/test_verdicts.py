@@ -136,3 +136,22 @@ def test_a_percentile_from_the_latency_histogram(tmp_path):
     assert claims.percentile_from_cdf(tmp_path, "read", 0.8) == 300
     with pytest.raises(ValueError):
         claims.percentile_from_cdf(tmp_path, "trim", 0.8)
+
+
+def test_seed000_recount_runs_on_the_committed_outputs():
+    # hexa.md's counting experiment: both recounts printed for every point, FIFO/HEXA for each workload and ratio.
+    r = subprocess.run([sys.executable, str(SCRIPTS / "seed000_recount.py")], capture_output=True, text=True,
+                       cwd=str(ROOT), timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "| RAND | 1 % | F |" in r.stdout and "FIFO / HEXA" in r.stdout
+
+
+def test_seed000_recount_refuses_impossible_counts():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("recount", SCRIPTS / "seed000_recount.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    row = {"waf": 1.0, "host_bytes": 4096 * 10, "absorbed": 6, "flushed_units": 4}
+    assert mod.recount(row)["left"] == 0
+    with pytest.raises(ValueError):
+        mod.recount(dict(row, absorbed=7))
