@@ -143,7 +143,7 @@ def judge_set(rs):
         in_size[default], len(claims), " (%s)" % default if len(settings) > 1 else "",
         "".join("; %d of %d with %s, conditional (%s)" % (in_size[g], len(claims), g, rs["conditional"][g])
                 for g in settings if g in rs["conditional"]))
-    return table + "\n**Headline:** " + headline + ".\n", headline
+    return table + "\n**Headline:** " + headline + ".\n", headline, (in_size[default], len(claims))
 
 
 def sync(doc, name, block, write):
@@ -191,14 +191,16 @@ def main():
     if a.collect:
         collect_sets(names, a.study_out)
         return 0
-    ok, headlines = True, []
+    ok, headlines, total = True, [], [0, 0]
     for name in names:
         rs = RESULT_SETS[name]
-        block, headline = judge_set(rs)
+        block, headline, (n_in_size, n_claims) = judge_set(rs)
+        total = [total[0] + n_in_size, total[1] + n_claims]
         print("%s: %s" % (name, headline))
         headlines.append("| %s | [%s](%s) | %s |" % (name, rs["doc"].name, rs["doc"].name, headline))
         ok = sync(rs["doc"], name, block, a.write) and ok
     if not a.only:
+        headlines.append("| all | | %d of %d claims in size on the defaults |" % tuple(total))
         block = "| seed | doc | headline |\n|---|---|---|\n" + "\n".join(headlines) + "\n"
         ok = sync(README, "headline", block, a.write) and ok
     return 0 if ok else 1
