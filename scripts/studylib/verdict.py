@@ -11,6 +11,8 @@ The spread is the run-to-run standard deviation of our effect over at least thre
   conditional  appended when the setting was chosen after seeing the paper's number; the setting is named
 
 A paper effect of 0 ("no effect") is met by |ours| at or below the spread ("in size"), else "no".
+A paper that gives only a direction and no number ("slightly lower", "clearly higher") cannot be met in size: the
+verdict is "direction" (same sign, above the spread) or "no" (judge_sign).
 """
 import math
 import statistics
@@ -30,6 +32,16 @@ def judge(paper, ours, spread, conditional=None):
         v = IN_SIZE
     else:
         v = DIRECTION
+    return v + (" (conditional: %s)" % conditional if conditional else "")
+
+
+def judge_sign(sign, ours, spread, conditional=None):
+    """The verdict of a claim whose paper gives a direction (sign +1 or -1) without a number: at most "direction"."""
+    if sign not in (1, -1):
+        raise ValueError("a direction is +1 or -1, got %r" % (sign,))
+    if spread < 0 or math.isnan(ours) or math.isnan(spread):
+        raise ValueError("verdict of a claim without numbers: ours %r spread %r" % (ours, spread))
+    v = DIRECTION if abs(ours) > spread and (ours > 0) == (sign > 0) else NO
     return v + (" (conditional: %s)" % conditional if conditional else "")
 
 

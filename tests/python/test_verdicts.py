@@ -74,3 +74,84 @@ def test_a_verdict_typed_by_hand_fails(tmp_path, monkeypatch):
         monkeypatch.setitem(rs, "doc", copy)
     monkeypatch.setattr(sys, "argv", ["verdicts.py", "--check"])
     assert mod.main() == 1
+
+
+@pytest.mark.parametrize("sign,ours,spread,expected", [
+    (-1, -0.2, 0.05, "direction"),     # a direction without a number is never "in size"
+    (-1, -0.003, 0.01, "no"),          # inside the spread
+    (-1, 0.2, 0.05, "no"),             # the other sign
+    (1, 0.2, 0.05, "direction"),
+])
+def test_a_direction_without_a_number(sign, ours, spread, expected):
+    assert verdict.judge_sign(sign, ours, spread) == expected
+
+
+def test_a_direction_is_a_sign():
+    with pytest.raises(ValueError):
+        verdict.judge_sign(0, 1.0, 0.1)
+
+
+def _study_out(tmp_path, statuses):
+    import csv
+    out = tmp_path / "study"
+    out.mkdir()
+    with open(out / "results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["point", "run", "seed", "status", "host.iops", "waf.total"])
+        for i, st in enumerate(statuses):
+            w.writerow(["p%03d" % i, "a" if i % 2 == 0 else "b", 1 + i // 2, st, 100 + i, 2.0 + i / 10])
+    return out
+
+
+def test_collect_copies_the_columns_the_claims_need(tmp_path):
+    from studylib import claims
+    out = _study_out(tmp_path, ["ok"] * 6)
+    n = claims.collect(out, tmp_path / "spread.csv", ["run", "seed"], {"iops": "host.iops", "waf": "waf.total"})
+    assert n == 6
+    table = claims.load(tmp_path / "spread.csv", ["run"])
+    assert table[("b", 3)] == {"iops": 105.0, "waf": 2.5}
+    effects = claims.per_seed(table, lambda row, s: row("b")["iops"] - row("a")["iops"])
+    assert effects == [1.0, 1.0, 1.0]
+
+
+def test_collect_refuses_a_study_with_failed_points(tmp_path):
+    from studylib import claims
+    out = _study_out(tmp_path, ["ok", "failed", "ok", "ok", "ok", "ok"])
+    with pytest.raises(ValueError, match="p001 failed"):
+        claims.collect(out, tmp_path / "spread.csv", ["run", "seed"], {"iops": "host.iops"})
+
+
+def test_collect_names_a_missing_column(tmp_path):
+    from studylib import claims
+    out = _study_out(tmp_path, ["ok"] * 2)
+    with pytest.raises(ValueError, match="no column 'map.hit_ratio'"):
+        claims.collect(out, tmp_path / "spread.csv", ["run", "seed"], {"hit": "map.hit_ratio"})
+
+
+def test_a_percentile_from_the_latency_histogram(tmp_path):
+    from studylib import claims
+    (tmp_path / "latency_cdf.csv").write_text(
+        "op,latency_us,cumulative_fraction\nread,100,0.5\nread,200,0.79\nread,300,0.8\nread,400,1.0\n"
+        "write,50,1.0\n")
+    assert claims.percentile_from_cdf(tmp_path, "read", 0.8) == 300
+    with pytest.raises(ValueError):
+        claims.percentile_from_cdf(tmp_path, "trim", 0.8)
+
+
+def test_seed000_recount_runs_on_the_committed_outputs():
+    # hexa.md's counting experiment: both recounts printed for every point, FIFO/HEXA for each workload and ratio.
+    r = subprocess.run([sys.executable, str(SCRIPTS / "seed000_recount.py")], capture_output=True, text=True,
+                       cwd=str(ROOT), timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "| RAND | 1 % | F |" in r.stdout and "FIFO / HEXA" in r.stdout
+
+
+def test_seed000_recount_refuses_impossible_counts():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("recount", SCRIPTS / "seed000_recount.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    row = {"waf": 1.0, "host_bytes": 4096 * 10, "absorbed": 6, "flushed_units": 4}
+    assert mod.recount(row)["left"] == 0
+    with pytest.raises(ValueError):
+        mod.recount(dict(row, absorbed=7))
