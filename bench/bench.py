@@ -48,6 +48,10 @@ a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench
 capture-8pc-pcstream replays a generated ssdtlm-capture file (capture_file) through the file system (docs/results/real_apps.md);
 app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
 lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
+randread-4k-register and randwrite-4k-steady-register run on the register-level interface (nvme.interface=register);
+the four -lt rows (randread-4k, randwrite-4k-steady and their -register rows) run loosely timed (sim.timing=lt), under
+--compare on A only: A's LT beside B's AT in one invocation, the results column giving LT's IOPS, WAF and mean latency
+against AT's (docs/reference/timing_modes.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -207,6 +211,19 @@ WORKLOADS["app-gcc-aged-pcstream-discard"] = APP + AGED
 WORKLOADS["mixed-70r30w-4k-pctrand50"] = WORKLOADS["mixed-70r30w-4k"] + ["--set", "workload.percentage_random=50"]
 WORKLOADS["flow-1r-3w-4k"] = ["--config", os.path.join(os.path.dirname(os.path.abspath(__file__)), "flow_jobs.json"),
                               "--set", "precondition.drive_writes=1"]
+# Timing modes (docs/reference/timing_modes.md): the random read and write on the register-level interface
+# (nvme.interface=register), approximately timed (the reference) and loosely timed (sim.timing=lt at the default
+# sim.quantum_ns), and loosely timed on the command interface. A row in LT_ROWS adds sim.timing=lt to A only under
+# --compare, so `--compare` puts LT beside AT in one invocation: against the base build's AT (--compare BASE), or
+# against the same build's (--compare NEW); its results column gives LT's IOPS, WAF and mean latency against AT.
+REGISTER = ["--set", "nvme.interface=register"]
+WORKLOADS["randread-4k-register"] = WORKLOADS["randread-4k"] + REGISTER
+WORKLOADS["randwrite-4k-steady-register"] = WORKLOADS["randwrite-4k-steady"] + REGISTER
+LT = ["--set", "sim.timing=lt"]
+LT_ROWS = {}
+for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "randwrite-4k-steady-register"):
+    WORKLOADS[_row + "-lt"] = WORKLOADS[_row]
+    LT_ROWS[_row + "-lt"] = LT
 
 
 REPEAT = 1
@@ -291,17 +308,19 @@ def run(binary, args, ios):
     return runs[len(runs) // 2]
 
 
-def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"]):
+def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"], a_only=()):
     """REPEAT pairs, the first in the order A B, the next B A, and so on. Returns the median runs of each, the
-    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU."""
+    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU.
+    `a_only`: arguments A runs with and B does not (LT_ROWS)."""
     a, b = [], []
+    a_args = list(args) + list(a_only)
     for i in range(REPEAT):
         if i % 2 == 0:
-            a.append(run_once(binary, args, ios))
+            a.append(run_once(binary, a_args, ios))
             b.append(run_once(other, args, ios))
         else:
             b.append(run_once(other, args, ios))
-            a.append(run_once(binary, args, ios))
+            a.append(run_once(binary, a_args, ios))
     med = lambda xs: sorted(xs)[len(xs) // 2]
     ratio = med([wall(y) / wall(x) for x, y in zip(a, b)])
     cpu_ratio = med([y[CPU] / x[CPU] for x, y in zip(a, b)])
@@ -331,17 +350,27 @@ COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
     "workload", "A I/Os/wall s", "B I/Os/wall s", "A/B", "cpu A/B", "A act/IO", "B act/IO", "results")
 
 
+def timing_label(x, y):
+    """An LT row against AT: IOPS, WAF and mean latency (reads and writes together) of A relative to B, percent."""
+    rel = lambda a, b: 100.0 * (a - b) / b if b else 0.0
+    lat = lambda s: sum(s["host"]["latency_us"][d]["mean"] * s["host"]["latency_us"][d]["count"] for d in ("read", "write")) / \
+        max(1, sum(s["host"]["latency_us"][d]["count"] for d in ("read", "write")))
+    return "iops %+.2f%% waf %+.2f%% lat %+.2f%%" % (rel(x["host"]["iops"], y["host"]["iops"]),
+                                                     rel(x["waf"]["total"], y["waf"]["total"]), rel(lat(x), lat(y)))
+
+
 def compare_row(name, binary, other, args, ios):
     """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
-    same for the whole processes' CPU seconds (preconditioning included)."""
+    same for the whole processes' CPU seconds (preconditioning included). An LT_ROWS row runs A loosely timed."""
+    a_only = LT_ROWS.get(name, ())
     try:
-        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios)
+        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios, a_only=a_only)
     except RunError as e:
         return "%-34s %s" % (name, e)
     return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
         cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
-        results_label(mine, theirs))
+        timing_label(mine, theirs) if a_only else results_label(mine, theirs))
 
 
 def row(name, s):
@@ -452,7 +481,7 @@ def main():
         if a.compare:
             print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:
-            print(row(name, run(a.bin, args, a.ios)), flush=True)
+            print(row(name, run(a.bin, args + LT_ROWS.get(name, []), a.ios)), flush=True)
     if a.only:
         if re.search(a.only, "snapshot"):
             snapshot_rows(a.bin, a.snapshot_tib)

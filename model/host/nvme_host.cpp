@@ -279,7 +279,7 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
     --j.free_count;
-    submit(j, qid);
+    submit(j, qid, now);
     if (j.flow) {
       j.flow->issued(j.flow_count);
       ++flow_events_;
@@ -323,7 +323,7 @@ void NvmeHost::arrivals(Job& j, uint64_t now) {
     for (; q < j.spec.queues && queue_outstanding_[j.first_queue + j.rr] >= j.spec.queue_depth; ++q)
       j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
     if (q == j.spec.queues) break;  // every queue of the job is full: a completion calls again
-    submit(j, uint16_t(j.first_queue + j.rr));
+    submit(j, uint16_t(j.first_queue + j.rr), now);
     j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
   }
   if (j.end_ps != kNever) arm(j, j.end_ps);
@@ -355,7 +355,7 @@ void NvmeHost::on_timer() {
   }
 }
 
-void NvmeHost::submit(Job& j, uint16_t qid) {
+void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   const IoRequest& r = j.next;
   j.have_next = false;
   tlm::tlm_generic_payload* gp = pool_.acquire();
@@ -391,7 +391,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
     }
   }
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
-  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), sat_add(j.start_ps, ns_ps(r.time_ns))) : now_ps();
+  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now, sat_add(j.start_ps, ns_ps(r.time_ns))) : now;
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_address(r.offset);
   gp->set_data_length(r.bytes);
@@ -401,9 +401,9 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
     ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
-  if (wave_) trace_queue(qid, now_ps());
+  if (wave_) trace_queue(qid, now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = ps_time(now - now_ps());  // LT: the host's local time ahead of sc_time (AT: 0)
   host_isock->nb_transport_fw(*gp, phase, delay);
 }
 
@@ -419,15 +419,35 @@ tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::
   }
   heap_.emplace_back(t, &gp);
   std::push_heap(heap_.begin(), heap_.end(), later);
-  if (heap_.front().first == t) wake_.notify(delay);
+  if (p_.loosely_timed) {
+    if (!in_wake_) notify_wake(t);  // within wake(), its loop takes it or its end notifies
+  } else if (heap_.front().first == t) {
+    wake_.notify(delay);
+  }
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }
 
+void NvmeHost::notify_wake(uint64_t t) {
+  const uint64_t now = now_ps(), q = tlm::tlm_global_quantum::instance().get().value();
+  uint64_t w = q ? t - t % q : t;
+  if (w < now) w = now;
+  if (w >= wake_at_) return;
+  wake_at_ = w;
+  wake_.notify(ps_time(w - now));
+}
+
 void NvmeHost::wake() {
   ++kernel_activations();
-  const uint64_t now = now_ps();
-  while (!heap_.empty() && heap_.front().first <= now) {
+  const uint64_t sc_now = now_ps();
+  const bool lt = p_.loosely_timed;
+  if (lt) wake_at_ = kNever, qk_.reset();  // may run to the end of this quantum
+  in_wake_ = true;
+  while (!heap_.empty()) {
+    // AT: the completions due now; LT: those due before the quantum's end, each at its own time.
+    const uint64_t now = heap_.front().first;
+    if (lt ? (qk_.set(ps_time(now - sc_now)), qk_.need_sync()) : now > sc_now) break;
+    local_ps_ = now;
     tlm::tlm_generic_payload* gp = heap_.front().second;
     std::pop_heap(heap_.begin(), heap_.end(), later);
     heap_.pop_back();
@@ -480,7 +500,10 @@ void NvmeHost::wake() {
     }
     pump(j, now);
   }
-  if (!heap_.empty()) wake_.notify(ps_time(heap_.front().first - now));
+  in_wake_ = false;
+  if (heap_.empty()) return;
+  if (lt) notify_wake(heap_.front().first);
+  else wake_.notify(ps_time(heap_.front().first - sc_now));
 }
 
 }  // namespace ssdtlm
