@@ -6,10 +6,12 @@ usage: timing_modes.py [--bin DIR] [--quanta US,US,...] [--interfaces command,re
 
 Runs every configuration of scripts/golden_summaries.py's MATRIX approximately timed (sim.timing=at, the reference)
 and loosely timed at each quantum (sim.quantum_ns), on each NVMe interface, and compares each LT summary.json with
-its AT one field by field (the fields golden_summaries.py keeps; wall times apart). Prints, per interface and
-quantum: the request phase's wall time of LT against AT summed over the matrix (--repeat N runs, median), the
-largest difference over the matrix of host IOPS, WAF and mean and p99 latency, how many configurations have every
-field identical, and the summary fields that moved most. With --write, the tables replace the generated part of
+its AT one field by field (the fields golden_summaries.py keeps; wall times apart). The same comparison of AT with
+the next sim.seed gives the yardstick: how far any perturbation moves these small runs. Prints, per interface and
+run: the request phase's wall time against AT summed over the matrix (--repeat N runs, median), the largest
+difference over the matrix of host IOPS, WAF and mean and p99 latency, how many configurations have every field
+identical, the summary fields that moved most, and per configuration the headline differences at
+--default-quantum. With --write, the tables replace the generated part of
 docs/reference/timing_modes.md (between its markers) and every field's largest relative difference per interface
 and quantum goes to docs/figures/timing_modes.csv. A run that fails is listed with its error and left out of the
 tables. Exit 0.
@@ -94,28 +96,55 @@ def failures(results, names, mode):
     return {n: results[(n, mode)][1] for n in names if results[(n, mode)][0] is None}
 
 
-def tables(results, names, interfaces, quanta):
+def seed_mode(iface):
+    """AT with the next seed: the spread any perturbation of these small, chaotic runs makes (the yardstick)."""
+    return (("nvme.interface", iface), ("sim.seed", SMALL["sim.seed"] + 1))
+
+
+def lt_mode(iface, q):
+    return (("nvme.interface", iface), ("sim.timing", "lt"), ("sim.quantum_ns", q * 1000))
+
+
+def per_config(results, names, iface, q):
+    """Per configuration: the headline metrics of LT at quantum q and of AT with the next seed, against AT."""
+    at_mode = (("nvme.interface", iface),)
+    out = ["\nPer configuration, nvme.interface=%s: LT at %g us against AT, and (in brackets) AT with sim.seed %d "
+           "against AT:\n" % (iface, q, SMALL["sim.seed"] + 1),
+           "| configuration | " + " | ".join(h for _, h in HEADLINE[:4]) + " |", "|---" * 5 + "|"]
+    for n in names:
+        at, lt, sd = (results[(n, m)][0] for m in (at_mode, lt_mode(iface, q), seed_mode(iface)))
+        if at is None or lt is None or sd is None:
+            out.append("| %s | %s |" % (n, " | ".join(["failed"] * 4)))
+            continue
+        d, e = compare(at, lt), compare(at, sd)
+        out.append("| %s | %s |" % (n, " | ".join("%+.2f %% (%+.2f %%)" % (100 * d.get(k, 0), 100 * e.get(k, 0))
+                                                    for k, _ in HEADLINE[:4])))
+    return out
+
+
+def tables(results, names, interfaces, quanta, default_q):
     lines, rows, failed = [], [], []
     for iface in interfaces:
         at_mode = (("nvme.interface", iface),)
         lines.append("\n### nvme.interface=%s\n" % iface)
-        lines.append("| quantum | wall LT / AT (request phase, summed) | speed-up | configurations identical | "
-                     + " | ".join("max abs diff %s" % h for _, h in HEADLINE) + " |")
+        lines.append("| run against AT | wall against AT (request phase, summed) | speed-up | configurations identical | "
+                     + " | ".join("largest diff %s" % h for _, h in HEADLINE) + " |")
         lines.append("|---" * (4 + len(HEADLINE)) + "|")
         moved = {}
-        for q in quanta:
-            lt_mode = at_mode + (("sim.timing", "lt"), ("sim.quantum_ns", q * 1000))
-            bad = dict(failures(results, names, at_mode), **failures(results, names, lt_mode))
+        for q in [None] + quanta:
+            mode = seed_mode(iface) if q is None else lt_mode(iface, q)
+            label = "AT, sim.seed %d" % (SMALL["sim.seed"] + 1) if q is None else "LT, quantum %g us" % q
+            bad = dict(failures(results, names, at_mode), **failures(results, names, mode))
             for n, err in sorted(bad.items()):
-                failed.append("%s, quantum %g us, %s: %s" % (iface, q, n, err.split(": ", 1)[-1]))
+                failed.append("%s, %s, %s: %s" % (iface, label, n, err.split(": ", 1)[-1]))
             ok = [n for n in names if n not in bad]
             at_wall = sum(results[(n, at_mode)][1] for n in ok)
-            lt_wall = sum(results[(n, lt_mode)][1] for n in ok)
+            lt_wall = sum(results[(n, mode)][1] for n in ok)
             worst = {k: 0.0 for k, _ in HEADLINE}
             identical = 0
             per_field = {}
             for n in ok:
-                d = compare(results[(n, at_mode)][0], results[(n, lt_mode)][0])
+                d = compare(results[(n, at_mode)][0], results[(n, mode)][0])
                 identical += all(v == 0 for v in d.values())
                 for k, v in d.items():
                     if abs(v) > abs(per_field.get(k, (0.0, ""))[0]):
@@ -126,16 +155,18 @@ def tables(results, names, interfaces, quanta):
                     if k in d and abs(d[k]) > abs(worst[k]):
                         worst[k] = d[k]
             for k, (v, n) in sorted(per_field.items()):
-                rows.append({"interface": iface, "quantum_us": q, "field": k, "max_rel_diff": "%.6g" % v, "config": n})
-            moved[q] = per_field
-            lines.append("| %g us | %.3f / %.3f s | %.2fx | %d of %d | %s |" % (
-                q, lt_wall, at_wall, at_wall / lt_wall if lt_wall else 0, identical, len(ok),
+                rows.append({"interface": iface, "run": label, "field": k, "max_rel_diff": "%.6g" % v, "config": n})
+            moved[label] = per_field
+            lines.append("| %s | %.3f / %.3f s | %.2fx | %d of %d | %s |" % (
+                label, lt_wall, at_wall, at_wall / lt_wall if lt_wall else 0, identical, len(ok),
                 " | ".join("%+.2f %%" % (100 * worst[k]) for k, _ in HEADLINE)))
-        for q in quanta:
-            top = sorted(((abs(v), k, v, n) for k, (v, n) in moved[q].items() if v), reverse=True)[:8]
-            lines.append("\nQuantum %g us, the fields that moved most (largest relative difference over the matrix, "
-                         "its configuration): %s." % (q, "; ".join("`%s` %+.2f %% (%s)" % (k, 100 * v, n)
-                                                                   for _, k, v, n in top) or "none"))
+        for label, per_field in moved.items():
+            top = sorted(((abs(v), k, v, n) for k, (v, n) in per_field.items() if v), reverse=True)[:8]
+            lines.append("\n%s, the fields that moved most (largest relative difference over the matrix, its "
+                         "configuration): %s." % (label, "; ".join("`%s` %+.2f %% (%s)" % (k, 100 * v, n)
+                                                                  for _, k, v, n in top) or "none"))
+        if default_q in quanta:
+            lines += per_config(results, names, iface, default_q)
     if failed:
         lines.append("\nRuns that failed (left out of the tables above):\n")
         lines += ["* " + f.replace("\n", " ") for f in failed]
@@ -147,6 +178,7 @@ def main():
     ap.add_argument("--bin", default=str(ROOT / "build" / "bin"))
     ap.add_argument("--quanta", default="1,10,100,1000", help="quanta in us (sim.quantum_ns / 1000)")
     ap.add_argument("--interfaces", default="command,register")
+    ap.add_argument("--default-quantum", type=float, default=10.0, help="us: the quantum of the per-configuration table")
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--repeat", type=int, default=1, help="runs per configuration and mode (median wall time)")
@@ -157,22 +189,21 @@ def main():
     interfaces = a.interfaces.split(",")
     modes = []
     for iface in interfaces:
-        modes.append((("nvme.interface", iface),))
-        modes += [(("nvme.interface", iface), ("sim.timing", "lt"), ("sim.quantum_ns", q * 1000)) for q in quanta]
+        modes += [(("nvme.interface", iface),), seed_mode(iface)] + [lt_mode(iface, q) for q in quanta]
     results = measure(a.bin, names, modes, a.jobs, max(1, a.repeat))
-    lines, rows = tables(results, names, interfaces, quanta)
+    lines, rows = tables(results, names, interfaces, quanta, a.default_quantum)
     text = "\n".join(lines).strip() + "\n"
     print(text)
     if a.write:
         doc = DOC.read_text()
         head, rest = doc.split(BEGIN, 1)
         tail = rest.split(END, 1)[1]
-        cmd = "scripts/timing_modes.py --quanta %s --interfaces %s%s --jobs %d --repeat %d --write" % (
-            a.quanta, a.interfaces, " --only '%s'" % a.only if a.only else "", a.jobs, a.repeat)
+        cmd = "scripts/timing_modes.py --quanta %s --interfaces %s%s --repeat %d --write" % (
+            a.quanta, a.interfaces, " --only '%s'" % a.only if a.only else "", a.repeat)
         DOC.write_text(head + BEGIN + "\n\n%d configurations of the golden matrix; `%s`.\n\n" % (len(names), cmd) +
                        text + "\n" + END + tail)
         with open(CSV, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=["interface", "quantum_us", "field", "max_rel_diff", "config"])
+            w = csv.DictWriter(f, fieldnames=["interface", "run", "field", "max_rel_diff", "config"])
             w.writeheader()
             w.writerows(rows)
     return 0

@@ -47,7 +47,7 @@ TEST_CASE("timing modes: LT within 2 % IOPS and WAF, 5 % mean latency of AT, wit
     CHECK(lt["integrity"]["checked_reads"].get<double>() > 0);
     // The host (and on the register interface the endpoint and the driver) take a quantum's completions in one
     // activation: clearly fewer per I/O than one per completion instant.
-    CHECK(lt["kernel"]["activations_per_io"].get<double>() < 0.9 * at["kernel"]["activations_per_io"].get<double>());
+    CHECK(lt["kernel"]["activations_per_io"].get<double>() < 0.95 * at["kernel"]["activations_per_io"].get<double>());
   }
 }
 

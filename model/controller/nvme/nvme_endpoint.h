@@ -55,6 +55,7 @@ struct EndpointParams {
 struct EndpointCounters {
   uint64_t commands = 0, admin_commands = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
   uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
+  uint64_t fatal_errors = 0;  // host memory errors no completion entry could report (CSTS.CFS set)
 };
 
 class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
@@ -121,8 +122,14 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void interrupt(uint16_t vector, uint64_t t);
   // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
   void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
-  void dma_read(uint64_t addr, void* dst, uint32_t bytes);
-  void dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);
+  // Host memory through `dma` (DMI when granted): false when the target answered with an error response.
+  bool dma_read(uint64_t addr, void* dst, uint32_t bytes);
+  bool dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);
+  // A PRP list reader for walk_prps that sets `failed` when a list read fails (the entries then read as 0).
+  nvme::PrpReader prp_reader(bool& failed);
+  // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
+  // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
+  void fatal();
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);  // the target withdrew its DMI grant
   // Admin commands (nvme_admin.cpp).
   void admin(const nvme::Sqe& s, uint64_t t);
