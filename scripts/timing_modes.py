@@ -55,7 +55,7 @@ def run(bin_dir, name, extra):
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         p = subprocess.run(args + ["--out", out], capture_output=True, text=True, env=env)
         if p.returncode != 0:
-            raise RunError("%s %s: exit %d: %s" % (name, extra, p.returncode, p.stderr.strip()[-300:]))
+            raise RunError("exit %d: %s" % (p.returncode, " ".join(p.stderr.split())[-240:]))
         with open(os.path.join(out, "summary.json")) as f:
             s = json.load(f)
     return flatten(s), s["wall_time_s"]
@@ -111,14 +111,25 @@ def per_config(results, names, iface, q):
     out = ["\nPer configuration, nvme.interface=%s: LT at %g us against AT, and (in brackets) AT with sim.seed %d "
            "against AT:\n" % (iface, q, SMALL["sim.seed"] + 1),
            "| configuration | " + " | ".join(h for _, h in HEADLINE[:4]) + " |", "|---" * 5 + "|"]
+    ran, rates, lats, beyond = 0, 0, 0, []
     for n in names:
         at, lt, sd = (results[(n, m)][0] for m in (at_mode, lt_mode(iface, q), seed_mode(iface)))
         if at is None or lt is None or sd is None:
             out.append("| %s | %s |" % (n, " | ".join(["failed"] * 4)))
             continue
         d, e = compare(at, lt), compare(at, sd)
+        ran += 1
+        rate_ok = all(abs(d.get(k, 0)) <= 0.02 for k in ("host.iops", "waf.total"))
+        lat_ok = all(abs(d.get(k, 0)) <= 0.05 for k in ("host.latency_us.read.mean", "host.latency_us.write.mean"))
+        rates += rate_ok
+        lats += lat_ok
+        if not (rate_ok and lat_ok):
+            beyond.append(n)
         out.append("| %s | %s |" % (n, " | ".join("%+.2f %% (%+.2f %%)" % (100 * d.get(k, 0), 100 * e.get(k, 0))
                                                     for k, _ in HEADLINE[:4])))
+    out.append("\nAt %g us on nvme.interface=%s, of the %d configurations that ran: IOPS and WAF within 2 %% of AT in "
+               "%d, read and write mean latency within 5 %% in %d; beyond either: %s." % (
+                   q, iface, ran, rates, lats, ", ".join("`%s`" % n for n in beyond) or "none"))
     return out
 
 
@@ -131,12 +142,14 @@ def tables(results, names, interfaces, quanta, default_q):
                      + " | ".join("largest diff %s" % h for _, h in HEADLINE) + " |")
         lines.append("|---" * (4 + len(HEADLINE)) + "|")
         moved = {}
+        for n, err in sorted(failures(results, names, at_mode).items()):
+            failed.append("%s, AT, %s: %s" % (iface, n, err))
         for q in [None] + quanta:
             mode = seed_mode(iface) if q is None else lt_mode(iface, q)
             label = "AT, sim.seed %d" % (SMALL["sim.seed"] + 1) if q is None else "LT, quantum %g us" % q
             bad = dict(failures(results, names, at_mode), **failures(results, names, mode))
-            for n, err in sorted(bad.items()):
-                failed.append("%s, %s, %s: %s" % (iface, label, n, err.split(": ", 1)[-1]))
+            for n, err in sorted(failures(results, names, mode).items()):
+                failed.append("%s, %s, %s: %s" % (iface, label, n, err))
             ok = [n for n in names if n not in bad]
             at_wall = sum(results[(n, at_mode)][1] for n in ok)
             lt_wall = sum(results[(n, mode)][1] for n in ok)
