@@ -233,6 +233,10 @@ bool NvmeDriver::submit_raw(uint16_t queue, Sqe e, std::function<void(const Comp
   return post(uint16_t(queue + 1), e, std::move(done), now_ps());
 }
 
+bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> done) {
+  return submit(io, std::move(done), now_ps());
+}
+
 bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> done, uint64_t at_ps) {
   const uint16_t qi = uint16_t(io.queue + 1);
   Queue& q = q_[qi];

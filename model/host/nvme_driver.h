@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "common/sim_time.h"
 #include "controller/nvme/nvme_spec.h"
 #include "host/host_memory.h"
 
@@ -74,7 +73,7 @@ class NvmeDriver : public sc_core::sc_module {
     uint32_t hint_pc = 0, hint_proc = 0, hint_slot_run = 0, hint_next = ~0u;  // simulator hints (endpoint)
   };
   // Submits now (plus the submission's CPU time); false when the queue is full. `done` runs at completion.
-  bool submit(const Io& io, std::function<void(const Completion&)> done) { return submit(io, std::move(done), now_ps()); }
+  bool submit(const Io& io, std::function<void(const Completion&)> done);
   // The same at `at_ps` >= now (a loosely-timed caller's local time: the doorbell write carries the difference).
   bool submit(const Io& io, std::function<void(const Completion&)> done, uint64_t at_ps);
   bool loosely_timed() const { return p_.loosely_timed; }
