@@ -48,6 +48,10 @@ a reading and a writing job kept at 1:3 of the I/Os by fio's flow control (bench
 capture-8pc-pcstream replays a generated ssdtlm-capture file (capture_file) through the file system (docs/results/real_apps.md);
 app-cache-fdp2 the CacheLib-like flash cache on 90 % of the drive, its two engines in two FDP RUHs, and app-lsm-zns the
 lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone GC).
+randread-4k-register and randwrite-4k-steady-register run on the register-level interface (nvme.interface=register);
+the four -lt rows (randread-4k, randwrite-4k-steady and their -register rows) run loosely timed (sim.timing=lt), under
+--compare on A only: A's LT beside B's AT in one invocation, the results column giving LT's IOPS, WAF and mean latency
+against AT's (docs/reference/timing_modes.md).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -68,6 +72,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from golden_summaries import flatten  # noqa: E402  (the results-identity comparison's field filter)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_inputs import capture_file, pc_trace  # noqa: E402  (the trace rows' generated inputs)
 
 BASE = ["--set", "check.integrity=false", "--set", "geometry.over_provisioning=0.25", "--set", "ftl.gc_victim=greedy"]
 
@@ -207,57 +213,22 @@ WORKLOADS["app-gcc-aged-pcstream-discard"] = APP + AGED
 WORKLOADS["mixed-70r30w-4k-pctrand50"] = WORKLOADS["mixed-70r30w-4k"] + ["--set", "workload.percentage_random=50"]
 WORKLOADS["flow-1r-3w-4k"] = ["--config", os.path.join(os.path.dirname(os.path.abspath(__file__)), "flow_jobs.json"),
                               "--set", "precondition.drive_writes=1"]
+# Timing modes (docs/reference/timing_modes.md): the random read and write on the register-level interface
+# (nvme.interface=register), approximately timed (the reference) and loosely timed (sim.timing=lt at the default
+# sim.quantum_ns), and loosely timed on the command interface. A row in LT_ROWS adds sim.timing=lt to A only under
+# --compare, so `--compare` puts LT beside AT in one invocation: against the base build's AT (--compare BASE), or
+# against the same build's (--compare NEW); its results column gives LT's IOPS, WAF and mean latency against AT.
+REGISTER = ["--set", "nvme.interface=register"]
+WORKLOADS["randread-4k-register"] = WORKLOADS["randread-4k"] + REGISTER
+WORKLOADS["randwrite-4k-steady-register"] = WORKLOADS["randwrite-4k-steady"] + REGISTER
+LT = ["--set", "sim.timing=lt"]
+LT_ROWS = {}
+for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "randwrite-4k-steady-register"):
+    WORKLOADS[_row + "-lt"] = WORKLOADS[_row]
+    LT_ROWS[_row + "-lt"] = LT
 
 
 REPEAT = 1
-
-
-def pc_trace(path, ios):
-    """4 KiB random writes from 8 program contexts, an eighth each; PC p writes a region of its own of
-    11,764 x 2^(p-1) units (all 8 span 12 GiB), so its data lives about twice as long as PC p-1's."""
-    import random
-    rng = random.Random(1)
-    base, regions, start = 11764, [], 0
-    for p in range(8):
-        regions.append((start, base << p))
-        start += base << p
-    with open(path, "w") as f:
-        f.write("time_ns,op,offset_bytes,bytes,stream,pc\n")
-        for i in range(ios):
-            p = rng.randrange(8)
-            first, size = regions[p]
-            f.write("%d,W,%d,4096,0,%d\n" % (i, (first + rng.randrange(size)) * 4096, 101 + p))
-
-
-def capture_file(path, ios):
-    """An ssdtlm-capture file (model/workload/trace/capture_format.h, version 1) of `ios` data calls of one process:
-    8 files of 64 MiB opened at the start, each call a 4 KiB pwrite (PC of its file, 8 in all) or pread at a random
-    page of a random file, half each, an fsync of the file after every 64 writes; 10 us apart."""
-    import gzip
-    import random
-    import struct
-    rng = random.Random(1)
-    rec = struct.Struct("<BBHIIiQQQQQII")
-    t, out = 10 ** 9, []
-
-    def put(kind, fd=-1, off=0, n=0, pc=0, flags=0, path=b"", aux=0):
-        out.append(rec.pack(kind, 0, len(path), 100, 100, fd, t, off, n, 0, pc, flags, aux) + path)
-    put(1, path=b"/bench/prog")
-    for f in range(8):
-        put(3, fd=3 + f, flags=0o102, path=b"/bench/file%d" % f)
-    writes = 0
-    for _ in range(ios):
-        t += 10000
-        f, page = rng.randrange(8), rng.randrange(16384)
-        if rng.random() < 0.5:
-            put(6, fd=3 + f, off=page * 4096, n=4096, pc=0x5EED0000 + f)
-            writes += 1
-            if writes % 64 == 0:
-                put(7, fd=3 + f)
-        else:
-            put(5, fd=3 + f, off=page * 4096, n=4096)
-    with gzip.open(path, "wb") as g:
-        g.write(b"SSDTCAP\0" + struct.pack("<II", 1, 16) + b"".join(out))
 
 
 CPU = "bench_process_cpu_s"  # added to each summary by run_once
@@ -291,17 +262,19 @@ def run(binary, args, ios):
     return runs[len(runs) // 2]
 
 
-def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"]):
+def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"], a_only=()):
     """REPEAT pairs, the first in the order A B, the next B A, and so on. Returns the median runs of each, the
-    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU."""
+    median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU.
+    `a_only`: arguments A runs with and B does not (LT_ROWS)."""
     a, b = [], []
+    a_args = list(args) + list(a_only)
     for i in range(REPEAT):
         if i % 2 == 0:
-            a.append(run_once(binary, args, ios))
+            a.append(run_once(binary, a_args, ios))
             b.append(run_once(other, args, ios))
         else:
             b.append(run_once(other, args, ios))
-            a.append(run_once(binary, args, ios))
+            a.append(run_once(binary, a_args, ios))
     med = lambda xs: sorted(xs)[len(xs) // 2]
     ratio = med([wall(y) / wall(x) for x, y in zip(a, b)])
     cpu_ratio = med([y[CPU] / x[CPU] for x, y in zip(a, b)])
@@ -331,17 +304,27 @@ COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
     "workload", "A I/Os/wall s", "B I/Os/wall s", "A/B", "cpu A/B", "A act/IO", "B act/IO", "results")
 
 
+def timing_label(x, y):
+    """An LT row against AT: IOPS, WAF and mean latency (reads and writes together) of A relative to B, percent."""
+    rel = lambda a, b: 100.0 * (a - b) / b if b else 0.0
+    lat = lambda s: sum(s["host"]["latency_us"][d]["mean"] * s["host"]["latency_us"][d]["count"] for d in ("read", "write")) / \
+        max(1, sum(s["host"]["latency_us"][d]["count"] for d in ("read", "write")))
+    return "iops %+.2f%% waf %+.2f%% lat %+.2f%%" % (rel(x["host"]["iops"], y["host"]["iops"]),
+                                                     rel(x["waf"]["total"], y["waf"]["total"]), rel(lat(x), lat(y)))
+
+
 def compare_row(name, binary, other, args, ios):
     """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
-    same for the whole processes' CPU seconds (preconditioning included)."""
+    same for the whole processes' CPU seconds (preconditioning included). An LT_ROWS row runs A loosely timed."""
+    a_only = LT_ROWS.get(name, ())
     try:
-        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios)
+        mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios, a_only=a_only)
     except RunError as e:
         return "%-34s %s" % (name, e)
     return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
         cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
-        results_label(mine, theirs))
+        timing_label(mine, theirs) if a_only else results_label(mine, theirs))
 
 
 def row(name, s):
@@ -452,7 +435,7 @@ def main():
         if a.compare:
             print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:
-            print(row(name, run(a.bin, args, a.ios)), flush=True)
+            print(row(name, run(a.bin, args + LT_ROWS.get(name, []), a.ios)), flush=True)
     if a.only:
         if re.search(a.only, "snapshot"):
             snapshot_rows(a.bin, a.snapshot_tib)

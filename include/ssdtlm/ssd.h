@@ -21,6 +21,9 @@
 // only as the pattern precondition.drive_writes overwrites with. precondition.* is applied at construction (the
 // drive is filled before time 0, as in a platform run). The endpoint offers 64 I/O queue pairs of up to 4096
 // entries, 65 MSI-X vectors and an MDTS of 1 MiB.
+// Timing: approximately timed by default; sim.timing=lt makes the endpoint loosely timed (completion entries
+// written through DMI and MSI-X messages sent with their time as the b_transport delay, a quantum at a time;
+// docs/reference/timing_modes.md), on your platform's TLM global quantum when it has set one, else sim.quantum_ns.
 #pragma once
 #include <systemc>
 #include <tlm>

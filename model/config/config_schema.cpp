@@ -363,6 +363,8 @@ const std::vector<KeySpec>& config_schema() {
       {"stats.interval_ms", T::Real, 100.0, 0.001, 1e9, {}, "ms", "simulated time per timeseries.csv row", P::Never},
       {"sim.max_memory_bytes", T::Int, 0, 0, 1ll << 60, {}, "bytes", "refuse (exit 2, before allocating) a configuration whose estimated model memory exceeds this; 0 = the machine's physical memory (summary memory.estimated_bytes)", P::Never},
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
+      {"sim.timing", T::String, "at", 0, 0, {"at", "lt"}, "", "TLM-2.0 timing style of the host and its interface (docs/reference/timing_modes.md): at = approximately timed, every completion at its own instant (the reference); lt = loosely timed, the host, its driver and the NVMe endpoint run ahead of simulated time by up to sim.quantum_ns (temporal decoupling with tlm_quantumkeeper, DMI to host memory): faster, results within the page's tolerances", P::Never},
+      {"sim.quantum_ns", T::Real, 10000.0, 1.0, 1e9, {}, "ns", "sim.timing=lt: the TLM global quantum, how far the host and the endpoint may run ahead of simulated time (refused with sim.timing=at)", P::Never},
   });
   return keys;
 }

@@ -318,6 +318,9 @@ void read_drive_params(const Config& c, Params& p) {
   p.sim.seed = c.u("sim.seed");
   p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
   p.sim.check_integrity = c.b("check.integrity");
+  p.sim.loosely_timed = c.s("sim.timing") == "lt";
+  check_timing(c);
+  p.sim.quantum_ps = p.sim.loosely_timed ? ns_to_ps(c.d("sim.quantum_ns")) : 0;
   p.fault.power_loss_ps = read_power_loss_instants(c);
   check_power_loss_needs_integrity(p.fault.power_loss_ps, p.sim.check_integrity);
   p.fault.recovery = read_power_loss_params(c);

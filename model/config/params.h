@@ -94,6 +94,8 @@ struct SimParams {
   uint64_t seed = 0;              // sim.seed
   uint64_t max_memory_bytes = 0;  // sim.max_memory_bytes (0 = the machine's memory)
   bool check_integrity = false;   // check.integrity
+  bool loosely_timed = false;     // sim.timing=lt
+  uint64_t quantum_ps = 0;        // sim.quantum_ns (0 with sim.timing=at)
 };
 
 // One host job (a "jobs" entry, or workload.* and host.* without jobs).

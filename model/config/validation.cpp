@@ -89,6 +89,11 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
                                         "raise geometry.over_provisioning");
 }
 
+void check_timing(const Config& c) {
+  if (c.s("sim.timing") == "at" && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
+    fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
+}
+
 void check_register_interface(const Config& c, const NvmeParams& p) {
   static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
                                               "host.interrupt_ns",

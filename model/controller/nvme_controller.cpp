@@ -23,7 +23,7 @@ NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p
 }
 
 tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                   sc_core::sc_time&) {
+                                                   sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   NvmeCommand* cmd = gp.get_extension<NvmeCommand>();
   Queue& q = sq_[cmd->qid];
@@ -32,16 +32,15 @@ tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp,
   q.tail = cmd;
   ++waiting_;
   phase = tlm::END_REQ;
-  fetch();
+  fetch(now_ps() + delay.value());  // the doorbell's time (sim.timing=lt: the host's local time)
   return tlm::TLM_UPDATED;
 }
 
-void NvmeController::fetch() {
+void NvmeController::fetch(uint64_t now) {
   if (in_fetch_) return;  // re-entered through a completion; the outer call continues
   in_fetch_ = true;
   // The engine takes every waiting command in round-robin order, one per fetch_ns; each reaches the FTL
   // with its own fetch time annotated, so a burst of doorbells costs no kernel event.
-  const uint64_t now = now_ps();
   const uint32_t n = uint32_t(sq_.size());
   while (waiting_) {
     uint32_t k = rr_;

@@ -72,7 +72,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void fetch();  // arbitrate and fetch the waiting commands (on a doorbell)
+  void fetch(uint64_t now);  // arbitrate and fetch the waiting commands (on a doorbell rung at `now`)
 
   struct Queue {
     NvmeCommand* head = nullptr;

@@ -25,22 +25,22 @@ void DriverBridge::bring_up() {
   while (!early_.empty()) {
     tlm::tlm_generic_payload* gp = early_.front();
     early_.pop_front();
-    issue(*gp);
+    issue(*gp, now_ps());
   }
 }
 
 tlm::tlm_sync_enum DriverBridge::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                 sc_core::sc_time&) {
+                                                 sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   if (up_)
-    issue(gp);
+    issue(gp, now_ps() + delay.value());
   else
     early_.push_back(&gp);
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
 
-void DriverBridge::issue(tlm::tlm_generic_payload& gp) {
+void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
   NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
   const uint64_t lba = drv_.lba_bytes();
   const uint64_t off = gp.get_address();
@@ -58,7 +58,7 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp) {
     io.nlb = uint32_t(end - first);
     if (cmd.zone_action != ZoneAction::None) io.opcode = kZoneMgmtSend, io.zsa = uint32_t(cmd.zone_action);
     else io.opcode = kDsm;
-    return send(gp, io);
+    return send(gp, io, at_ps);
   }
   io.opcode = cmd.op == IoOp::Read ? kRead : cmd.append ? kZoneAppend : kWrite;
   if (cmd.op == IoOp::Write && cmd.dtype == 2) io.dtype = 2, io.dspec = cmd.dspec;  // FDP
@@ -68,14 +68,14 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp) {
   for (uint64_t at = first; at < end; at += most) {
     io.slba = at;
     io.nlb = uint32_t(std::min(most, end - at));
-    send(gp, io);
+    send(gp, io, at_ps);
   }
 }
 
-void DriverBridge::send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io) {
+void DriverBridge::send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps) {
   if (waiting_.size() <= io.queue) waiting_.resize(io.queue + 1u);
   std::deque<Part>& w = waiting_[io.queue];
-  if (w.empty() && drv_.submit(io, [this, &gp](const Completion& c) { part_done(gp, c); })) return;
+  if (w.empty() && drv_.submit(io, [this, &gp](const Completion& c) { part_done(gp, c); }, at_ps)) return;
   w.push_back({&gp, io});  // the queue is full (a split request): the part goes when an entry frees
 }
 
@@ -97,9 +97,10 @@ void DriverBridge::part_done(tlm::tlm_generic_payload& gp, const Completion& c) 
   const uint16_t q = cmd.qid;
   if (q < waiting_.size()) {  // an entry is free again (the driver took this completion's command id back)
     std::deque<Part>& w = waiting_[q];
+    const uint64_t at = drv_.loosely_timed() ? std::max(now_ps(), c.done_ps) : now_ps();  // LT: the reap's local time
     while (!w.empty()) {
       tlm::tlm_generic_payload* wgp = w.front().gp;
-      if (!drv_.submit(w.front().io, [this, wgp](const Completion& c2) { part_done(*wgp, c2); })) break;
+      if (!drv_.submit(w.front().io, [this, wgp](const Completion& c2) { part_done(*wgp, c2); }, at)) break;
       w.pop_front();
     }
   }

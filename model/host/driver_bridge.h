@@ -28,9 +28,9 @@ class DriverBridge : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void bring_up();  // SC_THREAD
-  void issue(tlm::tlm_generic_payload& gp);
+  void issue(tlm::tlm_generic_payload& gp, uint64_t at_ps);  // at the host's time (LT: ahead of sc_time)
   void part_done(tlm::tlm_generic_payload& gp, const Completion& c);
-  void send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io);  // or wait for a free entry of its queue
+  void send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps);  // or wait for a free entry
 
   NvmeDriver& drv_;
   bool up_ = false;

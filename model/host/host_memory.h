@@ -23,22 +23,23 @@ class HostMemory : public sc_core::sc_module {
     tsock.register_b_transport(this, &HostMemory::b_transport);
     tsock.register_get_direct_mem_ptr(this, &HostMemory::get_dmi);
   }
-  // The interrupt handler: called with the message data (the vector) when an MSI-X write arrives.
-  void on_msi(std::function<void(uint32_t)> handler) { msi_ = std::move(handler); }
+  // The interrupt handler: called with the message data (the vector) when an MSI-X write arrives, and the
+  // write's delay (ps; a loosely-timed initiator's local time ahead of sc_time, 0 when it arrives now).
+  void on_msi(std::function<void(uint32_t, uint64_t)> handler) { msi_ = std::move(handler); }
   uint8_t* at(uint64_t addr) { return &mem_[addr - base_]; }
   uint64_t base() const { return base_; }
   uint64_t bytes() const { return mem_.size(); }
   uint64_t msi_writes() const { return msi_writes_; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const uint64_t a = gp.get_address();
     const uint32_t n = gp.get_data_length();
     if (a >= kMsiBase && a < kMsiBase + 0x100000 && gp.is_write()) {
       uint32_t data = 0;
       std::memcpy(&data, gp.get_data_ptr(), std::min<uint32_t>(n, 4));
       ++msi_writes_;
-      if (msi_) msi_(data);
+      if (msi_) msi_(data, delay.value());
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
@@ -64,7 +65,7 @@ class HostMemory : public sc_core::sc_module {
 
   uint64_t base_;
   std::vector<uint8_t> mem_;
-  std::function<void(uint32_t)> msi_;
+  std::function<void(uint32_t, uint64_t)> msi_;
   uint64_t msi_writes_ = 0;
 };
 

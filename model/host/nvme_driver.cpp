@@ -11,7 +11,7 @@ using namespace nvme;
 
 NvmeDriver::NvmeDriver(sc_core::sc_module_name name, HostMemory& mem, const DriverParams& p)
     : sc_module(name), bar("bar"), mem_(mem), p_(p), next_(mem.base()), q_(p.io_queues + 1) {
-  mem_.on_msi([this](uint32_t v) { on_msi(v); });
+  mem_.on_msi([this](uint32_t v, uint64_t delay_ps) { on_msi(v, delay_ps); });
   SC_HAS_PROCESS(NvmeDriver);
   SC_METHOD(reap_due);
   sensitive << reap_ev_;
@@ -199,7 +199,7 @@ Completion NvmeDriver::admin(Sqe e) {
     out = c;
     got = true;
     admin_ev_.notify(sc_core::SC_ZERO_TIME);
-  });
+  }, now_ps());
   while (!got) sc_core::wait(admin_ev_);
   if (out.done_ps > now_ps()) sc_core::wait(ps_time(out.done_ps - now_ps()));
   return out;
@@ -214,7 +214,7 @@ void NvmeDriver::set_prps(Sqe& e, uint64_t bytes) {
   e.set_prp(data_, list_);
 }
 
-bool NvmeDriver::post(uint16_t qi, Sqe e, std::function<void(const Completion&)> done) {
+bool NvmeDriver::post(uint16_t qi, Sqe e, std::function<void(const Completion&)> done, uint64_t at_ps) {
   Queue& q = q_[qi];
   if (q.free_cids.empty()) return false;
   const uint16_t cid = q.free_cids.back();
@@ -225,15 +225,19 @@ bool NvmeDriver::post(uint16_t qi, Sqe e, std::function<void(const Completion&)>
   std::memcpy(mem_.at(q.sq + uint64_t(q.tail) * sizeof(Sqe)), &e, sizeof(Sqe));
   q.tail = (q.tail + 1) % q.entries;
   uint32_t v = q.tail;
-  mmio(true, doorbell(qi, false), &v, 4, qi ? p_.submit_cpu_ps : 0);
+  mmio(true, doorbell(qi, false), &v, 4, at_ps - now_ps() + (qi ? p_.submit_cpu_ps : 0));
   return true;
 }
 
 bool NvmeDriver::submit_raw(uint16_t queue, Sqe e, std::function<void(const Completion&)> done) {
-  return post(uint16_t(queue + 1), e, std::move(done));
+  return post(uint16_t(queue + 1), e, std::move(done), now_ps());
 }
 
 bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> done) {
+  return submit(io, std::move(done), now_ps());
+}
+
+bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> done, uint64_t at_ps) {
   const uint16_t qi = uint16_t(io.queue + 1);
   Queue& q = q_[qi];
   if (q.free_cids.empty()) return false;
@@ -254,15 +258,17 @@ bool NvmeDriver::submit(const Io& io, std::function<void(const Completion&)> don
   } else if (io.opcode == kRead || io.opcode == kWrite || io.opcode == kZoneAppend) {
     set_prps(e, uint64_t(io.nlb) * lba_bytes_);
   }
-  return post(qi, e, std::move(done));
+  return post(qi, e, std::move(done), at_ps);
 }
 
-void NvmeDriver::on_msi(uint32_t vector) {
+void NvmeDriver::on_msi(uint32_t vector, uint64_t delay_ps) {
   ++interrupts_;
   if (vector >= q_.size()) return;
+  const uint64_t at = now_ps() + delay_ps + p_.interrupt_cpu_ps;
+  if (p_.loosely_timed) return reap(uint16_t(vector), at);  // in the sender's context, at its local time
   due_queues_.push_back(uint16_t(vector));
-  due_at_.push_back(now_ps() + p_.interrupt_cpu_ps);
-  reap_ev_.notify(ps_time(p_.interrupt_cpu_ps));
+  due_at_.push_back(at);
+  reap_ev_.notify(ps_time(delay_ps + p_.interrupt_cpu_ps));
 }
 
 void NvmeDriver::reap_due() {

@@ -35,6 +35,9 @@ struct DriverParams {
   uint8_t hpw = 0, mpw = 0, lpw = 0;  // its weights, 0's based
   std::vector<uint8_t> queue_prio;    // per I/O queue: 0 urgent, 1 high, 2 medium (default), 3 low
   uint64_t bar_base = 0;              // BAR0's bus address: MMIO goes to bar_base + the register's offset
+  // sim.timing=lt: an interrupt is handled in the context that raised it, at the message's annotated time (the
+  // driver runs ahead of sc_time with its initiator); false: at its own instant, one activation per interrupt.
+  bool loosely_timed = false;
 };
 
 struct Completion {
@@ -71,6 +74,9 @@ class NvmeDriver : public sc_core::sc_module {
   };
   // Submits now (plus the submission's CPU time); false when the queue is full. `done` runs at completion.
   bool submit(const Io& io, std::function<void(const Completion&)> done);
+  // The same at `at_ps` >= now (a loosely-timed caller's local time: the doorbell write carries the difference).
+  bool submit(const Io& io, std::function<void(const Completion&)> done, uint64_t at_ps);
+  bool loosely_timed() const { return p_.loosely_timed; }
   // A raw entry on I/O queue `queue` or on the admin queue (kAdminQueue) without waiting (tests: malformed
   // commands, asynchronous event requests); the driver sets the command id.
   static constexpr uint16_t kAdminQueue = 0xFFFF;
@@ -102,9 +108,9 @@ class NvmeDriver : public sc_core::sc_module {
   };
   uint64_t alloc(uint64_t bytes, uint64_t align = 4096);
   void mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps);
-  bool post(uint16_t qi, nvme::Sqe e, std::function<void(const Completion&)> done);
+  bool post(uint16_t qi, nvme::Sqe e, std::function<void(const Completion&)> done, uint64_t at_ps);
   void set_prps(nvme::Sqe& e, uint64_t bytes);
-  void on_msi(uint32_t vector);
+  void on_msi(uint32_t vector, uint64_t delay_ps);
   void reap_due();   // SC_METHOD: reaps the queues whose interrupt handler is due
   void poll();       // SC_METHOD (polling mode)
   void reap(uint16_t qi, uint64_t t);

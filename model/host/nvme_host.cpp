@@ -13,57 +13,6 @@
 
 namespace ssdtlm {
 
-namespace {
-bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
-           const std::pair<uint64_t, tlm::tlm_generic_payload*>& b) {
-  return a.first > b.first;
-}
-
-void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
-  const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
-  if (cmd.status) {  // failed (a zoned namespace's status, an uncorrectable read): counted apart, no bytes moved
-    ++into.failed;
-    if (cmd.uncorrectable) ++into.uncorrectable;
-    into.last_complete_ps = now;
-    return;
-  }
-  if (cmd.op == IoOp::Flush) {
-    ++into.syncs;
-    into.sync_latency.record(ns);
-  } else if (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None) {
-    ++into.zone_commands;
-  } else if (cmd.op == IoOp::Trim) {
-    ++into.trims;
-    into.trim_bytes += cmd.bytes;
-    into.trim_latency.record(ns);
-  } else {
-    int k = cmd.op == IoOp::Read ? 0 : 1;
-    into.latency[k].record(ns);
-    if (k == 0) {
-      ++into.path_count[int(cmd.path)];
-      into.path_ns[int(cmd.path)] += ns;
-      if (cmd.uncorrectable) {
-        ++into.uncorrectable;
-      } else if (cmd.soft_tier) {
-        ++into.soft_count;
-        into.soft_ns += ns;
-      } else if (cmd.retries) {
-        ++into.retry_count;
-        into.retry_steps += cmd.retries;
-        into.retry_ns += ns;
-      } else {
-        ++into.clean_count;
-        into.clean_ns += ns;
-      }
-    }
-    ++into.ios[k];
-    into.bytes[k] += cmd.bytes;
-  }
-  into.last_complete_ps = now;
-}
-
-}  // namespace
-
 NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs)
     : sc_module(name), host_isock("host_isock"), p_(p), timer_ps_(kNever) {
   size_t depth = 0;
@@ -279,7 +228,7 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
     --j.free_count;
-    submit(j, qid);
+    submit(j, qid, now);
     if (j.flow) {
       j.flow->issued(j.flow_count);
       ++flow_events_;
@@ -323,7 +272,7 @@ void NvmeHost::arrivals(Job& j, uint64_t now) {
     for (; q < j.spec.queues && queue_outstanding_[j.first_queue + j.rr] >= j.spec.queue_depth; ++q)
       j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
     if (q == j.spec.queues) break;  // every queue of the job is full: a completion calls again
-    submit(j, uint16_t(j.first_queue + j.rr));
+    submit(j, uint16_t(j.first_queue + j.rr), now);
     j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
   }
   if (j.end_ps != kNever) arm(j, j.end_ps);
@@ -355,7 +304,7 @@ void NvmeHost::on_timer() {
   }
 }
 
-void NvmeHost::submit(Job& j, uint16_t qid) {
+void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   const IoRequest& r = j.next;
   j.have_next = false;
   tlm::tlm_generic_payload* gp = pool_.acquire();
@@ -391,7 +340,7 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
     }
   }
   // Open loop measures from the request's arrival, so time spent waiting for a queue slot counts.
-  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now_ps(), sat_add(j.start_ps, ns_ps(r.time_ns))) : now_ps();
+  cmd.submit_ps = j.spec.open_loop ? std::min<uint64_t>(now, sat_add(j.start_ps, ns_ps(r.time_ns))) : now;
   gp->set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_address(r.offset);
   gp->set_data_length(r.bytes);
@@ -401,86 +350,10 @@ void NvmeHost::submit(Job& j, uint16_t qid) {
   if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
     ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
-  if (wave_) trace_queue(qid, now_ps());
+  if (wave_) trace_queue(qid, now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = ps_time(now - now_ps());  // LT: the host's local time ahead of sc_time (AT: 0)
   host_isock->nb_transport_fw(*gp, phase, delay);
-}
-
-tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                             sc_core::sc_time& delay) {
-  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  uint64_t t = now_ps() + delay.value();
-  if (p_.submit_ps | p_.complete_ps) {  // the queue's thread reaps it when free, then submits the next I/O
-    NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(gp);
-    if (cpu_free_ps_.size() <= cmd.qid) cpu_free_ps_.resize(size_t(cmd.qid) + 1, 0);
-    t = cpu_free_ps_[cmd.qid] = cmd.complete_ps = std::max(t, cpu_free_ps_[cmd.qid]) + p_.complete_ps + p_.submit_ps;
-    delay = sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS);  // fio's latency includes both costs
-  }
-  heap_.emplace_back(t, &gp);
-  std::push_heap(heap_.begin(), heap_.end(), later);
-  if (heap_.front().first == t) wake_.notify(delay);
-  phase = tlm::END_RESP;
-  return tlm::TLM_COMPLETED;
-}
-
-void NvmeHost::wake() {
-  ++kernel_activations();
-  const uint64_t now = now_ps();
-  while (!heap_.empty() && heap_.front().first <= now) {
-    tlm::tlm_generic_payload* gp = heap_.front().second;
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-    NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
-    const uint16_t qid = cmd.qid;
-    Job& j = *jobs_[queue_job_[qid]];
-    add(stats_, cmd, now);
-    if (now >= j.measure_ps && (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush)) {
-      add(measured_, cmd, now);  // a zone management command, a flush: counted, no bandwidth, latency or log sample
-      add(j.stats, cmd, now);
-    } else if (now >= j.measure_ps) {
-      add(measured_, cmd, now);
-      add(j.stats, cmd, now);
-      const int d = int(cmd.op);
-      j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
-      j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
-      const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
-      if (j.ss && !cmd.status && !j.ss->attained() && j.ss->completed(cmd.complete_ps, cmd.bytes, lat_ns)) steady(j);
-      if (j.lt && !cmd.status) latency_step(j, j.lt->completed(cmd.complete_ps, lat_ns), now);
-      if (j.log && !cmd.status)
-        j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
-                          cmd.bytes, gp->get_address(), lat_ns});
-    }
-    if (cmd.status && j.pace.stop_on_error && !j.error_stopped) {  // fio: td_verror ends the job at its first error
-      j.error_stopped = true;
-      j.exhausted = true;
-      j.have_next = false;
-    }
-    --outstanding_;
-    --queue_outstanding_[qid];
-    --j.inflight;
-    if (wave_) trace_queue(qid, now);
-    gp->release();
-    if (j.state != State::Running) continue;
-    if (j.exhausted) {
-      if (j.inflight == 0) finish(j);
-      continue;
-    }
-    if (j.spec.open_loop) {
-      arrivals(j, now);
-      continue;
-    }
-    size_t tail = j.free_head + j.free_count;
-    if (tail >= j.free.size()) tail -= j.free.size();
-    j.free[tail] = qid;
-    ++j.free_count;
-    if (j.pace.think_ns > 0 && ++j.batch_done >= j.pace.think_blocks && j.batch_done >= j.batch_issued) {
-      j.batch_done = j.batch_issued = 0;
-      j.gate_ps = std::max(j.gate_ps, sat_add(now, ns_ps(j.pace.think_ns)));
-    }
-    pump(j, now);
-  }
-  if (!heap_.empty()) wake_.notify(ps_time(heap_.front().first - now));
 }
 
 }  // namespace ssdtlm

@@ -14,6 +14,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
 #include <exception>
@@ -25,6 +26,7 @@
 #include "common/histogram.h"
 #include "common/payload_pool.h"
 #include "common/rng.h"
+#include "common/sim_time.h"
 #include "common/nvme_command.h"
 #include "host/completion_log.h"
 #include "host/io_request.h"
@@ -50,6 +52,10 @@ struct HostParams {
   // to submit one I/O (engine, system call, block layer, driver, doorbell) and to reap one completion (interrupt,
   // wake-up, engine), spent one I/O at a time per queue; 0 and 0 = a host that costs nothing.
   uint64_t submit_ps = 0, complete_ps = 0;
+  // sim.timing=lt: the host runs ahead of simulated time by up to the TLM global quantum (tlm_quantumkeeper): one
+  // activation per quantum takes every completion due before the quantum's end, each at its own time, and the
+  // commands issued then carry that time as their delay. false: one activation per completion instant (AT).
+  bool loosely_timed = false;
 };
 
 struct HostStats {
@@ -183,7 +189,9 @@ class NvmeHost : public sc_core::sc_module {
   void steady(const Job& j);                              // fio's steady state reached: j's group stops
   bool steady_timer(Job& j, uint64_t now);                // an interval's end: decide; true = j's group stopped
   void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
-  void submit(Job& j, uint16_t qid);    // sends j.next on queue qid
+  void submit(Job& j, uint16_t qid, uint64_t now);  // sends j.next on queue qid at `now` (LT: ahead of sc_time)
+  uint64_t local_now() const { return in_wake_ ? local_ps_ : now_ps(); }  // the host's time (LT: its local time)
+  void notify_wake(uint64_t t);  // LT: wake at the start of t's quantum (at once if that has passed)
   void fail(std::exception_ptr e);
   void stop();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -214,6 +222,10 @@ class NvmeHost : public sc_core::sc_module {
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)
   std::exception_ptr error_;
   sc_core::sc_event wake_, timer_;
+  tlm_utils::tlm_quantumkeeper qk_;  // LT: how far wake() may run ahead
+  bool in_wake_ = false;             // wake() is taking completions (their times are local_ps_)
+  uint64_t local_ps_ = 0;
+  uint64_t wake_at_ = kNever;        // LT: when wake_ is notified for (kNever = not)
 };
 
 }  // namespace ssdtlm

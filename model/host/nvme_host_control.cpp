@@ -10,7 +10,8 @@ namespace ssdtlm {
 // A job is done: its log, its flow share, exitall, its stonewall group; the run ends with the last job.
 void NvmeHost::finish(Job& j) {
   if (j.state == State::Done) return;
-  if (j.log && j.state == State::Running) j.log->finished(now_ps() - std::min(now_ps(), j.measure_ps));
+  const uint64_t now = local_now();
+  if (j.log && j.state == State::Running) j.log->finished(now - std::min(now, j.measure_ps));
   if (j.flow && j.state == State::Running) {
     j.flow->leave(j.flow_count, j.pace.flow);
     ++flow_events_;
@@ -23,8 +24,8 @@ void NvmeHost::finish(Job& j) {
     stop();
     return;
   }
-  release_waiting(now_ps());
-  if (flows_ && !flow_pass_) retry_flows(now_ps());
+  release_waiting(now);
+  if (flows_ && !flow_pass_) retry_flows(now);
 }
 
 // Starts the waiting jobs whose earlier groups have all finished.
@@ -81,7 +82,7 @@ void NvmeHost::group_done(size_t group) {
   for (auto& k : jobs_)
     if (k->group == group && k->state != State::Done) return;
   group_state_[group] = 2;
-  if (group_observer_) group_observer_(group, false, now_ps());
+  if (group_observer_) group_observer_(group, false, local_now());
 }
 
 // The job's steady-state group (one SteadyState shared) stops as fio terminates them: running jobs stop issuing,

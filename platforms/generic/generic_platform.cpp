@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <tlm_utils/tlm_quantumkeeper.h>
+
 #include "common/sim_time.h"
 #include "controller/ftl_assembly.h"
 #include "workload/workload_factory.h"
@@ -15,6 +17,11 @@ extern const char* const kDefaultConfig;
 GenericPlatform::GenericPlatform(const Params& p, Front front)
     : precondition_(p.precondition), power_loss_(p.fault.recovery), flash_(p.flash), bus_(p.bus), g_(p.geometry) {
   const bool check = p.sim.check_integrity;
+  // sim.timing=lt: the TLM global quantum every quantum keeper of the host side and the endpoint reads. Inside
+  // another platform (Front::Endpoint), a quantum that platform set stays.
+  auto& quantum = tlm::tlm_global_quantum::instance();
+  if (p.sim.loosely_timed && (front == Front::Host || quantum.get() == sc_core::SC_ZERO_TIME))
+    quantum.set(ps_time(p.sim.quantum_ps));
   // The dies' out-of-band data in one huge-page region (read at random by host and GC reads).
   oob_arena_ = std::make_unique<HugeArena>(g_.dies * Die::arena_bytes(g_, check));
   for (uint32_t d = 0; d < g_.dies; ++d) dies_.push_back(std::make_unique<Die>(g_, d, check, oob_arena_.get()));
@@ -77,9 +84,9 @@ void GenericPlatform::make_host(const Params& p) {
     workloads_.push_back(make_workload(job.workload, g_.logical_bytes(), false));
     jobs.push_back({job.name, workloads_.back().get(), job.queues, job.queue_depth, job.open_loop});
   }
-  host_ = std::make_unique<NvmeHost>(
-      "host", HostParams{g_.logical_bytes(), uint64_t(p.ftl.buffer_units) * kUnitBytes, p.host_cost.submit_ps, p.host_cost.complete_ps},
-      jobs);
+  HostParams hp{g_.logical_bytes(), uint64_t(p.ftl.buffer_units) * kUnitBytes, p.host_cost.submit_ps, p.host_cost.complete_ps};
+  hp.loosely_timed = p.sim.loosely_timed;
+  host_ = std::make_unique<NvmeHost>("host", hp, jobs);
 }
 
 // power (model/power): the budget gates array operations only when there is one (or a thermal limit)
@@ -108,6 +115,7 @@ void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_
   ep.ns_bytes = g_.logical_bytes();
   ep.zoned = p.streams.zns;
   ep.fetch_ps = p.nvme.fetch_ps;
+  ep.loosely_timed = p.sim.loosely_timed;
   endpoint_ = std::make_unique<NvmeEndpoint>("endpoint", ep);
 }
 
@@ -133,6 +141,7 @@ void GenericPlatform::wire_register(const Params& p) {
   dp.completion_cpu_ps = p.nvme.completion_ps;
   dp.coalesce_threshold = p.nvme.coalesce_threshold;
   dp.coalesce_time_100us = uint32_t(p.nvme.coalesce_time_us / 100 + 0.5);
+  dp.loosely_timed = p.sim.loosely_timed;
   host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
   driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
   bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);

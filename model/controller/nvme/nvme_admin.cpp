@@ -87,15 +87,14 @@ uint16_t NvmeEndpoint::delete_cq(const Sqe& s) {
 }
 
 uint64_t NvmeEndpoint::copy_out(const Sqe& s, const void* data, uint32_t bytes, uint64_t t, uint16_t& status) {
-  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), bytes, page_, [this](uint64_t a, uint64_t* out, uint32_t n) {
-    dma_read(a, out, n * 8);
-  });
-  status = w.status;
+  bool failed = false;
+  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+  status = failed ? uint16_t(kDataTransferError) : w.status;
   if (status) return t;
   const auto* src = static_cast<const uint8_t*>(data);
   uint64_t end = t;
   for (const Segment& g : w.data) {
-    dma_write(g.addr, src, g.bytes);
+    if (!dma_write(g.addr, src, g.bytes)) status = kDataTransferError;
     end = link_.write_up(t, g.addr, g.bytes);
     src += g.bytes;
   }

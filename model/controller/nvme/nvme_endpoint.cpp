@@ -200,7 +200,10 @@ void NvmeEndpoint::fetch(uint64_t t) {
     Sq& s = sq_[q];
     Sqe e;
     const uint64_t addr = s.base + uint64_t(s.head) * sizeof(Sqe);
-    dma_read(addr, &e, sizeof(Sqe));
+    if (!dma_read(addr, &e, sizeof(Sqe))) {
+      fatal();  // RDY is 0 now: nothing more is fetched
+      break;
+    }
     s.head = (s.head + 1) % s.size;
     arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
     const uint64_t start = std::max(t, engine_free_);
@@ -241,20 +244,44 @@ void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
   if (t < now) t = now;
   const bool sooner = due_.empty() || t < due_.top().t;
   due_.push(Event{t, seq_++, what, q, cqe});
-  if (sooner) due_ev_.notify(ps_time(t - now));
+  if (p_.loosely_timed) {
+    if (!in_due_) notify_lt(t, what);  // within on_due, its loop takes it or its end notifies
+  } else if (sooner) {
+    due_ev_.notify(ps_time(t - now));
+  }
+}
+
+namespace {
+// LT: what may go ahead of sc_time (a write to host memory); the rest (timers, CSTS changes, a fetch) at its time.
+bool goes_ahead(int what) { return what <= 1; }  // Due::Cqe, Due::Msi
+}  // namespace
+
+void NvmeEndpoint::notify_lt(uint64_t t, Due what) {
+  const uint64_t now = now_ps(), q = tlm::tlm_global_quantum::instance().get().value();
+  uint64_t w = goes_ahead(int(what)) && q ? t - t % q : t;
+  if (w < now) w = now;
+  if (w >= wake_at_) return;
+  wake_at_ = w;
+  due_ev_.notify(ps_time(w - now));
 }
 
 void NvmeEndpoint::on_due() {
   ++kernel_activations();
   const uint64_t now = now_ps();
-  while (!due_.empty() && due_.top().t <= now) {
-    const Event ev = due_.top();
+  const bool lt = p_.loosely_timed;
+  if (lt) wake_at_ = ~uint64_t(0), qk_.reset(), in_due_ = true;
+  while (!due_.empty()) {
+    const Event& top = due_.top();
+    // AT: what is due now. LT: also the entries and messages due before the quantum's end, at their own times.
+    if (top.t > now && (!lt || !goes_ahead(int(top.what)) || (qk_.set(ps_time(top.t - now)), qk_.need_sync()))) break;
+    const Event ev = top;
     due_.pop();
+    const uint64_t at = lt ? std::max(ev.t, now) : now;
     switch (ev.what) {
-      case Due::Cqe: write_cqe(ev.q, ev.cqe, now); break;
+      case Due::Cqe: write_cqe(ev.q, ev.cqe, at); break;
       case Due::Msi: {
         const uint32_t* m = &msix_[size_t(ev.q) * 4];
-        dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4);
+        dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4, at - now);  // posted: no error comes back to the device
         ++n_.interrupts;
         break;
       }
@@ -275,7 +302,10 @@ void NvmeEndpoint::on_due() {
         break;
     }
   }
-  if (!due_.empty()) due_ev_.notify(ps_time(due_.top().t - now));
+  in_due_ = false;
+  if (due_.empty()) return;
+  if (lt) notify_lt(due_.top().t, due_.top().what);
+  else due_ev_.notify(ps_time(due_.top().t - now));
 }
 
 void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
@@ -286,7 +316,7 @@ void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
     return;
   }
   e.dw[3] = (e.dw[3] & ~(1u << 16)) | uint32_t(c.phase) << 16;
-  dma_write(c.base + uint64_t(c.tail) * sizeof(Cqe), &e, sizeof(Cqe));
+  if (!dma_write(c.base + uint64_t(c.tail) * sizeof(Cqe), &e, sizeof(Cqe))) return fatal();
   if (++c.tail == c.size) c.tail = 0, c.phase = !c.phase;
   if (!c.ien) return;
   const uint16_t v = c.vector;
@@ -304,10 +334,23 @@ void NvmeEndpoint::interrupt(uint16_t vector, uint64_t t) {
 
 // ---- host memory --------------------------------------------------------------------------------------------
 
-void NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
+void NvmeEndpoint::fatal() {
+  // As QEMU's NVMe device on a failed submission-entry read or completion-entry write (hw/nvme/ctrl.c,
+  // nvme_process_sq and nvme_post_cqes: CSTS = NVME_CSTS_FAILED).
+  ++n_.fatal_errors;
+  csts_ = kCstsCfs;
+}
+
+PrpReader NvmeEndpoint::prp_reader(bool& failed) {
+  return [this, &failed](uint64_t a, uint64_t* out, uint32_t n) {
+    if (!dma_read(a, out, n * 8)) failed = true, std::fill(out, out + n, 0);
+  };
+}
+
+bool NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
   if (dmi_ok_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
     std::memcpy(dst, dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), bytes);
-    return;
+    return true;
   }
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_READ_COMMAND);
@@ -318,14 +361,23 @@ void NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   dma->b_transport(gp, d);
+  if (!gp.is_response_ok()) return false;
   if (gp.is_dmi_allowed() && !dmi_ok_) dmi_ok_ = dma->get_direct_mem_ptr(gp, dmi_);
+  return true;
 }
 
 void NvmeEndpoint::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   if (dmi_ok_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) dmi_ok_ = false;
 }
 
-void NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes) {
+bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps) {
+  // LT: into host memory through DMI when granted for writing (a completion entry); AT: every write through the
+  // socket, as a target may react to it (an MSI-X address is never in a DMI range).
+  if (p_.loosely_timed && dmi_ok_ && dmi_.is_write_allowed() && addr >= dmi_.get_start_address() &&
+      addr + bytes - 1 <= dmi_.get_end_address()) {
+    std::memcpy(dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), src, bytes);
+    return true;
+  }
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
@@ -333,8 +385,9 @@ void NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes) {
   gp.set_data_length(bytes);
   gp.set_streaming_width(bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time d = ps_time(delay_ps);
   dma->b_transport(gp, d);  // writes go through the socket: the target may react (an MSI-X address)
+  return gp.is_response_ok();
 }
 
 }  // namespace ssdtlm

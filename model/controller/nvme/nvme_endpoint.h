@@ -13,6 +13,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <array>
 #include <deque>
@@ -44,12 +45,17 @@ struct EndpointParams {
   uint64_t admin_ps = 2000000;   // firmware time per admin command
   uint64_t ready_ps = 1000000;   // CC.EN written to CSTS.RDY following it
   uint64_t shutdown_ps = 1000000;  // CC.SHN written to CSTS.SHST complete (after the commands in flight)
+  // sim.timing=lt: completion entries and MSI-X messages due within the current TLM global quantum are written
+  // at once with their time annotated (a write's delay; entries through DMI), one activation per quantum;
+  // false: each at its own instant (approximately timed, the reference).
+  bool loosely_timed = false;
 };
 
 // What the endpoint counted (SMART data units, interrupts, link use).
 struct EndpointCounters {
   uint64_t commands = 0, admin_commands = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
   uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
+  uint64_t fatal_errors = 0;  // host memory errors no completion entry could report (CSTS.CFS set)
 };
 
 class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
@@ -110,13 +116,20 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // Fetch, post, interrupt (nvme_endpoint.cpp).
   void fetch(uint64_t t);
   void schedule(uint64_t t, Due what, uint16_t q, const nvme::Cqe& cqe = {});
+  void notify_lt(uint64_t t, Due what);  // LT: wake at the start of t's quantum for an entry or a message
   void on_due();
   void write_cqe(uint16_t cqid, nvme::Cqe cqe, uint64_t t);
   void interrupt(uint16_t vector, uint64_t t);
   // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
   void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
-  void dma_read(uint64_t addr, void* dst, uint32_t bytes);
-  void dma_write(uint64_t addr, const void* src, uint32_t bytes);
+  // Host memory through `dma` (DMI when granted): false when the target answered with an error response.
+  bool dma_read(uint64_t addr, void* dst, uint32_t bytes);
+  bool dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);
+  // A PRP list reader for walk_prps that sets `failed` when a list read fails (the entries then read as 0).
+  nvme::PrpReader prp_reader(bool& failed);
+  // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
+  // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
+  void fatal();
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);  // the target withdrew its DMI grant
   // Admin commands (nvme_admin.cpp).
   void admin(const nvme::Sqe& s, uint64_t t);
@@ -162,6 +175,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;
+  tlm_utils::tlm_quantumkeeper qk_;  // LT: how far on_due may run ahead
+  bool in_due_ = false;              // on_due is running (LT: it takes what is scheduled meanwhile)
+  uint64_t wake_at_ = ~uint64_t(0);  // LT: when due_ev_ is notified for
   // Commands in flight and a pool of free ones; asynchronous event requests waiting; the error log.
   std::vector<Command*> free_;
   uint32_t in_flight_ = 0;

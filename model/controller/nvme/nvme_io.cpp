@@ -82,10 +82,9 @@ void NvmeEndpoint::submit_rw(uint16_t sqid, const Sqe& s, uint64_t t) {
   if (!st && s.psdt() != 0) st = kInvalidField | kDnr;              // SGLs: not supported (Identify SGLS = 0)
   PrpWalk w;
   if (!st) {
-    w = walk_prps(s.prp1(), s.prp2(), bytes, page_, [this](uint64_t a, uint64_t* out, uint32_t n) {
-      dma_read(a, out, n * 8);
-    });
-    st = w.status ? uint16_t(w.status | kDnr) : uint16_t(kSuccess);
+    bool failed = false;  // a PRP list read the host refused: Data Transfer Error, as QEMU's nvme_map_prp
+    w = walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+    st = failed ? uint16_t(kDataTransferError) : w.status ? uint16_t(w.status | kDnr) : uint16_t(kSuccess);
   }
   for (const Segment& l : w.lists) t = link_.read_host(t, l.addr, l.bytes, p_.host_mem_ps, true);  // list pages, in turn
   if (st) return finish(sqid, s.cid(), st, t);
@@ -116,13 +115,13 @@ void NvmeEndpoint::submit_dsm(uint16_t sqid, const Sqe& s, uint64_t t) {
   if (s.nsid() != 1) return finish(sqid, s.cid(), kInvalidNamespace | kDnr, t);
   if (!(s.cdw(11) & 4)) return finish(sqid, s.cid(), kSuccess, t);  // attributes only: nothing to do
   std::vector<uint32_t> r(ranges * 4);  // context attributes, length in LBAs, starting LBA (16 B each)
-  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), ranges * 16, page_, [this](uint64_t a, uint64_t* out, uint32_t n) {
-    dma_read(a, out, n * 8);
-  });
+  bool failed = false;
+  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), ranges * 16, page_, prp_reader(failed));
+  if (failed) return finish(sqid, s.cid(), kDataTransferError, t);
   if (w.status) return finish(sqid, s.cid(), w.status | kDnr, t);
   uint8_t* dst = reinterpret_cast<uint8_t*>(r.data());
   for (const Segment& g : w.data) {
-    dma_read(g.addr, dst, g.bytes);
+    if (!dma_read(g.addr, dst, g.bytes)) return finish(sqid, s.cid(), kDataTransferError, t);
     t = link_.read_host(t, g.addr, g.bytes, p_.host_mem_ps, true);
     dst += g.bytes;
   }

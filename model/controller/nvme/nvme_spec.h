@@ -52,6 +52,7 @@ enum Status : uint16_t {
   kSuccess = 0x000,
   kInvalidOpcode = 0x001,
   kInvalidField = 0x002,
+  kDataTransferError = 0x004,    // a transfer to or from host memory failed (NVMe Base 1.4 Figure 128)
   kCommandSequenceError = 0x00C,
   kInvalidNamespace = 0x00B,
   kPrpOffsetInvalid = 0x013,
