@@ -161,6 +161,7 @@ void workload_reports(Platform& p, nlohmann::json& s) {
   if (!steady.empty()) s["steadystate"] = steady;
   if (auto fs = filesystem_summary(p); !fs.is_null()) s["filesystem"] = fs;
   if (auto cap = capture_summary(p); !cap.is_null()) s["capture"] = cap;
+  if (auto pc = page_cache_summary(p); !pc.is_null()) s["page_cache"] = pc;
   if (auto app = app_summary(p); !app.is_null()) s["app"] = app;
 }
 

@@ -22,6 +22,8 @@ nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t sc
 nlohmann::json filesystem_summary(Platform& p);
 // The "capture" object (workload.trace_format=capture), null without a capture replay (capture_summary.cpp).
 nlohmann::json capture_summary(Platform& p);
+// The "page_cache" object (workload.buffered), null when no job goes through it (page_cache_summary.cpp).
+nlohmann::json page_cache_summary(Platform& p);
 // The "app" object (workload.pattern=app): the app's writes and, with workload.app.placement=zns, its zones,
 // resets and host-side zone GC per lifetime class (app_summary.cpp); null when no job runs an app.
 nlohmann::json app_summary(Platform& p);
