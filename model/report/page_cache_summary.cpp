@@ -25,7 +25,8 @@ nlohmann::json page_cache_summary(Platform& p) {
                     {"sync_bytes", c.sync_bytes},
                     {"flushes", c.flushes},
                     {"max_dirty_bytes", c.max_dirty_bytes},
-                    {"dirty_bytes_left", w->dirty_bytes()}});
+                    {"dirty_bytes_left", w->dirty_bytes()},
+                    {"ended_in_memory", c.ended_in_memory}});
   }
   if (jobs.empty()) return nullptr;
   return jobs.size() == 1 ? jobs[0] : nlohmann::json{{"jobs", jobs}};

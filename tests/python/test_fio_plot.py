@@ -50,7 +50,7 @@ def test_fio_plot_draws_a_bench_fio_run(bin_dir, tmp_path):
         (bench / f"randread-{d}-1.json").write_text(p.stdout)
         for kind in ("bw", "iops", "lat", "clat", "slat"):  # the logs, under bench-fio's names
             log = tmp_path / "runs" / str(d) / f"randread-iodepth-{d}-numjobs-1_{kind}.1.log"
-            assert len(log.read_text().splitlines()) >= 9, log  # 1 s in 100 ms windows
+            assert len(log.read_text().splitlines()) >= 3, log  # 100 ms windows (fio-plot needs two)
     graphs = {
         "qd.png": ["-l", "-r", "randread", "-n", "1"],
         "3d.png": ["-L", "-r", "randread", "-t", "iops"],

@@ -33,6 +33,7 @@ BufferedWorkload::BufferedWorkload(std::unique_ptr<Workload> inner, const Buffer
     : inner_(std::move(inner)), p_(p), first_page_(range_offset / kPageBytes), device_pages_(device_bytes / kPageBytes) {
   set_pacing(inner_->pacing());
   clean_.assign((range_offset + range_bytes + kPageBytes - 1) / kPageBytes - first_page_, false);
+  idle_limit_ = std::max<uint64_t>(4 * clean_.size(), kWritebackChunkPages);
 }
 
 bool BufferedWorkload::cached(uint64_t page) const {
@@ -209,8 +210,12 @@ bool BufferedWorkload::next(IoRequest& r) {
   while (out_.empty()) {
     if (done_) return false;
     IoRequest a;
-    if (!inner_->next(a)) {
+    // A job without an end of its own (time_based) whose requests have all stayed in memory for a while would
+    // go on without the drive (and without simulated time) until its runtime: it ends here, as at its runtime.
+    const bool in_memory = idle_ >= idle_limit_ && inner_->progress().total == 0;
+    if (in_memory || !inner_->next(a)) {
       done_ = true;
+      c_.ended_in_memory = in_memory;
       sync_all(p_.flush_at_end);  // end_fsync, or the last close's sync_blockdev
       continue;
     }
@@ -218,6 +223,7 @@ bool BufferedWorkload::next(IoRequest& r) {
     else if (a.op == IoOp::Write) write(a);
     else if (a.op == IoOp::Trim) trim(a);
     else out_.push_back(a);
+    idle_ = out_.empty() ? idle_ + 1 : 0;
   }
   r = out_.front();
   out_.pop_front();

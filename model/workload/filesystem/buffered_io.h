@@ -20,6 +20,9 @@
 // The cache starts empty (fio's invalidate=1, its default: BLKFLSBUF when it opens the device). Clean pages stay
 // cached for the job (no memory limit). Time does not enter: the flusher's 30 s expiry (dirty_expire_centisecs)
 // and 5 s period are not modelled; a job's dirty pages reach the drive at the threshold, a sync or its end.
+// A job without an end of its own (fio's time_based) whose last 4 x (its range's pages) requests (at least 1,024) all
+// stayed in memory ends there, its dirty pages written as at its end: Linux would serve it from memory until its
+// runtime (fio would report memory-speed calls), and nothing of it would reach the drive but the 30 s writebacks.
 // Deterministic: a function of the inner workload's requests and the parameters.
 #pragma once
 #include <cstdint>
@@ -50,6 +53,7 @@ struct BufferedCounters {
   uint64_t sync_bytes = 0;          // pages written back by fsync or the job's end
   uint64_t flushes = 0;
   uint64_t max_dirty_bytes = 0;
+  bool ended_in_memory = false;     // an endless job ended when its requests stopped reaching the drive
 };
 
 class BufferedWorkload : public Workload {
@@ -88,6 +92,8 @@ class BufferedWorkload : public Workload {
   uint64_t writes_since_sync_ = 0;
   uint64_t ra_start_ = 0, ra_size_ = 0, ra_async_ = 0;  // the readahead window (pages), its marked tail
   uint64_t prev_page_ = ~uint64_t(0);                  // the last page the job read
+  uint64_t idle_ = 0;        // the job's requests in a row that sent nothing to the drive
+  uint64_t idle_limit_ = 0;  //   after which a job without an end ends (4 x the range's pages, at least 1,024)
   bool quiesce_next_ = false, done_ = false;
   BufferedCounters c_;
 };

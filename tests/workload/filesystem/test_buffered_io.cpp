@@ -169,3 +169,26 @@ TEST_CASE("buffered I/O: a trim drops the range's dirty pages, a later read of t
   CHECK(out[3].offset == 12288);
   CHECK(out[3].bytes == 4096);
 }
+
+namespace {
+class EndlessWrites : public Workload {  // fio's time_based: no end of its own (progress total 0)
+ public:
+  bool next(IoRequest& r) override {
+    r = req(IoOp::Write, (n_++ % 8) * 4096, 4096);
+    return true;
+  }
+  uint64_t n_ = 0;
+};
+}  // namespace
+
+TEST_CASE("buffered I/O: an endless job whose writes stay in memory ends, its pages written once",
+          "[workload][filesystem][buffered]") {
+  auto inner = std::make_unique<EndlessWrites>();
+  const EndlessWrites* e = inner.get();
+  BufferedWorkload w(std::move(inner), BufferedParams(), 0, 32 * 4096, kDevice);  // a 32-page range
+  const auto out = drain(w);
+  REQUIRE(out.size() == 1);  // pages 0..7 in one write at the end
+  CHECK(out[0].bytes == 8 * 4096);
+  CHECK(e->n_ == 1024);  // 4 x 32 pages = 128, at least 1,024 requests in a row with nothing for the drive
+  CHECK(w.counters().ended_in_memory);
+}
