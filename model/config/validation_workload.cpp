@@ -140,9 +140,29 @@ void check_synthetic_workload(const WorkloadParams& w, uint64_t logical_bytes, b
 
 }  // namespace
 
+namespace {
+// workload.buffered: the page cache under a synthetic job on the raw namespace.
+void check_buffered(const WorkloadParams& w, uint64_t buffer_bytes) {
+  if (!w.buffered) return;
+  const char* why = w.pattern == "app" || w.pattern == "trace" ? "workload.pattern=app and trace have their own I/O"
+                    : w.filesystem != "none"                   ? "workload.filesystem=ext4 writes the file directly"
+                    : w.zbd.on                                 ? "zoned writes need direct I/O (fio: zonemode=zbd requires direct=1)"
+                    : w.placement.kind != "none"               ? "placement identifiers go on direct or passthrough writes"
+                    : w.sync.fua                               ? "FUA writes are direct I/O (workload.write_fua)"
+                                                               : nullptr;
+  if (why) fail("workload.buffered", std::string("the page cache is modelled under a random or sequential job on the "
+                                                 "raw namespace; ") + why);
+  if (w.page_cache.max_io_bytes > buffer_bytes)
+    fail("workload.page_cache_max_io_bytes", "expected at most the write buffer (buffer.bytes = " +
+                                                 format_bytes(buffer_bytes) + "), got " +
+                                                 format_bytes(w.page_cache.max_io_bytes));
+}
+}  // namespace
+
 void check_workload(const WorkloadParams& w, const std::string& streams_assign, uint64_t logical_bytes,
                     bool precondition_fill, uint64_t buffer_bytes, bool timed) {
   check_pattern_keys(w, streams_assign);
+  check_buffered(w, buffer_bytes);
   if (w.pattern == "app")
     check_app_workload(w, precondition_fill, buffer_bytes, timed);
   else if (w.pattern == "trace")

@@ -208,6 +208,12 @@ WorkloadParams read_workload_params(const Config& c) {
   w.sync.every = c.u("workload.fsync");
   w.sync.at_end = c.b("workload.fsync_end");
   w.sync.fua = c.b("workload.write_fua");
+  w.buffered = c.b("workload.buffered");
+  w.page_cache.background_bytes = c.u("workload.dirty_background_bytes");
+  w.page_cache.max_io_bytes = c.u("workload.page_cache_max_io_bytes");
+  w.page_cache.readahead_bytes = c.u("workload.readahead_bytes");
+  w.page_cache.fsync_every = w.sync.every;
+  w.page_cache.flush_at_end = w.sync.at_end;
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
   w.trace_fit = c.s("workload.trace_fit");

@@ -131,6 +131,7 @@ void workload_reports(Platform& p, const WorkloadObjects& w, nlohmann::json& s) 
   if (!steady.empty()) s["steadystate"] = steady;
   if (!w.filesystem.is_null()) s["filesystem"] = w.filesystem;
   if (!w.capture.is_null()) s["capture"] = w.capture;
+  if (!w.page_cache.is_null()) s["page_cache"] = w.page_cache;
   if (!w.app.is_null()) s["app"] = w.app;
 }
 

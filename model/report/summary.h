@@ -19,10 +19,11 @@ std::string zns_zones_csv(Platform& p);
 // The "recovery" object: power losses and recoveries, each and in total (recovery_summary.cpp).
 nlohmann::json recovery_summary(const std::vector<RecoveryReport>& rs, size_t scheduled);
 // The workloads' own objects, the jobs' combined (workload_summary.cpp): "filesystem" (workload.filesystem=ext4),
-// "capture" (workload.trace_format=capture), "app" (workload.pattern=app), each null when no job has one; the
+// "capture" (workload.trace_format=capture), "page_cache" (workload.buffered), "app" (workload.pattern=app), each
+// null when no job has one; the
 // host's trace fits (one per trace job) and the requests folded onto the device by the fit "wrap".
 struct WorkloadObjects {
-  nlohmann::json filesystem, capture, app;
+  nlohmann::json filesystem, capture, page_cache, app;
   nlohmann::json traces = nlohmann::json::array();
   uint64_t folded_requests = 0;
 };

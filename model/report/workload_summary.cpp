@@ -1,7 +1,7 @@
 // The workloads' own objects of summary.json. Each job's workload reports what it counted (Workload::report: the
-// file system's, the capture's, the app's, the trace fit's); here the jobs' objects are combined: "filesystem"
-// summed over the jobs on a file system, "capture" one per job (the object itself for one), "app" the first app's,
-// and the host's "trace" ("traces" for several) with "folded_requests".
+// file system's, the capture's, the page cache's, the app's, the trace fit's); here the jobs' objects are combined:
+// "filesystem" summed over the jobs on a file system, "capture" and "page_cache" one per job (the object itself for
+// one), "app" the first app's, and the host's "trace" ("traces" for several) with "folded_requests".
 #include "report/summary.h"
 
 namespace ssdtlm {
@@ -24,21 +24,29 @@ nlohmann::json filesystem_json(const nlohmann::json& jobs) {
   return fs;
 }
 
+// One object per job that has one, each with its job's index: the object itself for one job, else {"jobs": [...]}.
+nlohmann::json per_job(const nlohmann::json& jobs) {
+  if (jobs.empty()) return nullptr;
+  return jobs.size() == 1 ? jobs[0] : nlohmann::json{{"jobs", jobs}};
+}
+
 }  // namespace
 
 WorkloadObjects workload_objects(Platform& p) {
   WorkloadObjects w;
-  nlohmann::json filesystems = nlohmann::json::array(), captures = nlohmann::json::array();
+  nlohmann::json filesystems = nlohmann::json::array(), captures = nlohmann::json::array(),
+                 caches = nlohmann::json::array();
   for (size_t j = 0; j < p.host().jobs(); ++j) {
     const Workload* wl = p.host().job(j).workload;
     if (!wl) continue;
     nlohmann::json mine = nlohmann::json::object();
     wl->report(mine);
     if (mine.contains("filesystem")) filesystems.push_back(mine["filesystem"]);
-    if (mine.contains("capture")) {
-      mine["capture"]["job"] = j;
-      captures.push_back(mine["capture"]);
-    }
+    for (auto [key, list] : {std::pair{"capture", &captures}, std::pair{"page_cache", &caches}})
+      if (mine.contains(key)) {
+        mine[key]["job"] = j;
+        list->push_back(mine[key]);
+      }
     if (mine.contains("app") && w.app.is_null()) w.app = mine["app"];
     if (mine.contains("trace")) {
       const nlohmann::json& t = mine["trace"];
@@ -47,8 +55,8 @@ WorkloadObjects workload_objects(Platform& p) {
     }
   }
   if (!filesystems.empty()) w.filesystem = filesystem_json(filesystems);
-  if (captures.size() == 1) w.capture = captures[0];
-  if (captures.size() > 1) w.capture = {{"jobs", captures}};
+  w.capture = per_job(captures);
+  w.page_cache = per_job(caches);
   return w;
 }
 

@@ -200,6 +200,10 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   }
   if (p.placement.kind != "none")
     w = std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
+  if (!for_precondition && p.buffered) {  // the page cache syncs itself (fsync, end_fsync)
+    const uint64_t range = p.address_range ? p.address_range : logical_bytes - p.address_offset;
+    return std::make_unique<BufferedWorkload>(std::move(w), p.page_cache, p.address_offset, range, logical_bytes);
+  }
   if (!for_precondition && p.sync.any()) w = std::make_unique<SyncWorkload>(std::move(w), p.sync);  // flushes, FUA
   return w;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workload/apps/app_model.h"
+#include "workload/filesystem/buffered_io.h"
 #include "workload/filesystem/capture_replay.h"
 #include "workload/filesystem/ext4_workload.h"
 #include "host/io_request.h"
@@ -43,6 +44,8 @@ struct WorkloadParams {
   JobPacing pacing;                   // workload.start_delay_ms, stonewall, wait_for, exit_what, ramp_ms, runtime_ms, thinktime_*, rate_*
   bool verify = false;                // workload.verify: read back what the job wrote (fio verify)
   SyncParams sync;                    // workload.fsync, workload.fsync_end, workload.write_fua
+  bool buffered = false;              // workload.buffered: through the page cache (workload/filesystem/buffered_io.h)
+  BufferedParams page_cache;          // workload.dirty_background_bytes, page_cache_max_io_bytes, readahead_bytes
   uint64_t verify_backlog = 0;        // workload.verify_backlog
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit

@@ -1,5 +1,6 @@
 """Issue 27: fio's flow control from a job file (flow, flow_id, flow_sleep: fio's flow.c) keeps the jobs of one
-flow_id at the ratio of their weights in I/Os issued; jobs in another flow_id are not held by it."""
+flow_id at the ratio of their weights in I/Os issued; jobs in another flow_id are not held by it. Direct I/O: flow counts the commands the host issues, and a buffered writer's
+cached writes are none."""
 import json
 import subprocess
 
@@ -7,6 +8,7 @@ from small_drive import FRESH
 
 JOB = """[global]
 bs=4k
+direct=1
 iodepth=16
 time_based
 runtime=20ms

@@ -9,6 +9,7 @@ import subprocess
 from small_drive import FRESH as SMALL
 
 JOB = """[global]
+direct=1
 bwavgtime=5
 iopsavgtime=5
 [mix]
@@ -84,6 +85,7 @@ def test_summary_json_is_still_available(bin_dir, tmp_path):
 
 
 REPORT_JOB = """[j]
+direct=1
 rw=randrw
 bs=4k
 iodepth=8

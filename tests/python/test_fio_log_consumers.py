@@ -8,6 +8,7 @@ import subprocess
 from small_drive import FRESH as SMALL
 
 JOB = """[global]
+direct=1
 bs=4k
 iodepth=16
 size=64m

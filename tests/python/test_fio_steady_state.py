@@ -8,6 +8,7 @@ from small_drive import SMALL
 
 
 JOB = """[global]
+direct=1
 rw=randwrite
 bs=4k
 iodepth=16

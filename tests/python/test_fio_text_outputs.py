@@ -12,6 +12,7 @@ from small_drive import FRESH, SMALL
 ROOT = Path(__file__).resolve().parents[2]
 
 JOB = """[global]
+direct=1
 bs=4k
 iodepth=8
 size=32m
@@ -104,6 +105,7 @@ def test_normal_and_json_as_fio_prints_them(bin_dir, tmp_path):
 
 
 FILL_THEN_RANDOM = """[global]
+direct=1
 bs=4k
 iodepth=16
 [fill]
@@ -146,6 +148,7 @@ def test_text_summary_and_plots_per_stonewall_group(bin_dir, tmp_path):
 
 
 LOGGED = """[global]
+direct=1
 bs=4k
 iodepth=4
 number_ios=500
@@ -184,7 +187,7 @@ def test_disable_latencies_drop_their_logs_and_json(bin_dir, tmp_path):
 def test_zbd_zone_resets_as_fio_reports_them(bin_dir, tmp_path):
     """fio (zbd.c, stat.c zbd_write_status): a zonemode=zbd job that writes has "zone_resets" in its JSON and
     "; N zone resets" on its direction lines."""
-    job = "[global]\nrw=write\nzonemode=zbd\nbs=64k\niodepth=4\nio_size=300m\n[z]\n"
+    job = "[global]\ndirect=1\nrw=write\nzonemode=zbd\nbs=64k\niodepth=4\nio_size=300m\n[z]\n"
     drive = ["--set", "geometry.channels=2", "--set", "geometry.dies_per_channel=2", "--set",
              "geometry.blocks_per_plane=256", "--set", "geometry.pages_per_block=32", "--set", "buffer.bytes=1M",
              "--set", "precondition.drive_writes=0", "--set", "precondition.fill=false", "--set", "zns.enabled=true"]

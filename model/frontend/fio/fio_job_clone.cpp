@@ -105,6 +105,14 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   c["verify"] = verifying;
   c["stop_on_error"] = !s.continue_on_error;  // fio: a job ends at its first error unless continue_on_error
   const bool osync = s.sync_io != "none" && d.w;
+  // direct=0 (fio's default) with an engine that goes through the kernel's files: the block device's page cache
+  // (workload/filesystem/buffered_io.h). fio refuses zoned writes without O_DIRECT (zbd.c, zbd_using_direct_io); a
+  // zoned job that only reads, and an iolog replay, stay direct.
+  const bool cached = !s.direct && engine_uses_page_cache(s.ioengine);
+  if (cached && s.zonemode == "zbd" && d.w)
+    fail(s.zonemode_at, "zonemode=zbd writes need direct=1 (fio: \"Using direct I/O is mandatory for writing to ZBD "
+                        "drives\"); fio's default is direct=0");
+  c["buffered"] = cached && s.zonemode != "zbd" && !trace_ && s.dataplacement == "none";
   c["fsync"] = d.w ? (osync && !s.direct ? uint64_t(1) : s.fsync_blocks) : uint64_t(0);
   c["fsync_end"] = d.w && s.end_fsync;
   c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);

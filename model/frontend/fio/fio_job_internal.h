@@ -50,6 +50,8 @@ OptionClass classify_option(const std::string& canonical, std::string& why);
 bool engine_runs_as_block_io(const std::string& engine, std::string& why);
 // Whether fio gathers disk statistics for a job on this (block) engine (fio-json "disk_util").
 bool engine_has_disk_util(const std::string& engine);
+// Whether fio's direct=0 goes through the kernel's page cache with this engine (fio_option_table.cpp).
+bool engine_uses_page_cache(const std::string& engine);
 
 // Errors of one job file, gathered so that one run reports them all (up to kMaxErrors), each once.
 class Errors {

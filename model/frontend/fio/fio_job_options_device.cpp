@@ -1,5 +1,6 @@
 // The fio options of the device a job drives, a table each (Interpreter::apply, fio_job_options.cpp): zones
-// (zonemode), data placement, durability (fsync, sync, direct, FUA), the I/O engine and iolog replay.
+// (zonemode), data placement, durability (fsync, sync, direct/buffered: the page cache, FUA), the I/O engine and
+// iolog replay.
 #include "frontend/fio/fio_job_internal.h"
 
 #include "common/text.h"
@@ -117,14 +118,10 @@ const OptionTable& durability_and_engine_options() {
        s.sync_io = v == "0" || v == "none" ? "none" : v == "1" || v == "sync" ? "sync" : v == "dsync" ? "dsync" : "";
        if (s.sync_io.empty()) fail(l, "expected none, 0, sync, 1 or dsync");
      }},
-    {"direct", [](Interpreter& in, Spec& s, const Line& l) {  // the host's page cache itself is not modelled
-       s.direct = in.flag(l);
-       in.ignore(l.key);
-     }},
-    {"buffered", [](Interpreter& in, Spec& s, const Line& l) {
-       s.direct = !in.flag(l);
-       in.ignore(l.key);
-     }},
+    // direct=0 (fio's default) with an engine through the kernel's files: the block device's page cache
+    // (workload.buffered, set per clone in JobBuilder::set_verify_and_durability)
+    {"direct", [](Interpreter& in, Spec& s, const Line& l) { s.direct = in.flag(l); }},
+    {"buffered", [](Interpreter& in, Spec& s, const Line& l) { s.direct = !in.flag(l); }},
     // io_uring_cmd: the FUA bit on every write (engines/io_uring.c)
     {"writefua", [](Interpreter& in, Spec& s, const Line& l) {
        s.writefua = in.flag(l);

@@ -56,7 +56,7 @@ const std::map<std::string, std::string>& aliases() {
 const std::set<std::string>& no_effect_options() {
   static const std::set<std::string> names = {
       // files and the host's I/O path
-      "ioengine", "direct", "buffered", "filename", "filename_format", "filetype", "directory", "opendir",
+      "ioengine", "filename", "filename_format", "filetype", "directory", "opendir",
       "unique_filename", "nrfiles", "openfiles", "file_service_type", "thread", "invalidate",
       "end_syncfs",  // syncfs of the job's file system: on a raw block device, no command (fs/sync.c)
       "write_barrier",  // fio 3.42 marks every Nth write IO_U_F_BARRIER; no engine sends it differently
@@ -186,6 +186,15 @@ bool engine_has_disk_util(const std::string& engine) {
   // whose statistics disk_util reads.
   static const std::set<std::string> diskless = {"xnvme", "libblkio", "spdk", "spdk_bdev"};
   return !diskless.count(lower(engine));
+}
+
+bool engine_uses_page_cache(const std::string& engine) {
+  // The engines that read and write the device's file with the kernel's system calls, where direct=0 (O_DIRECT
+  // off) goes through the block device's page cache; passthrough (io_uring_cmd, sg, bsg, libzbc), user-space
+  // (spdk, xnvme, libblkio) and GPU-direct engines send their commands without it.
+  static const std::set<std::string> cached = {"sync",  "psync",      "vsync",      "pvsync", "pvsync2", "libaio",
+                                               "io_uring", "posixaio", "solarisaio", "windowsaio", "mmap", "splice"};
+  return cached.count(lower(engine)) != 0;
 }
 
 bool engine_runs_as_block_io(const std::string& engine_value, std::string& why) {

@@ -38,6 +38,24 @@ void PageCache::take_range(uint32_t file, uint64_t first, uint64_t n, std::vecto
   }
 }
 
+uint64_t PageCache::take_pages(uint32_t file, uint64_t first, uint64_t max_pages, std::vector<DirtyPage>& out) {
+  const auto it = inodes_.find(file);
+  if (it == inodes_.end() || max_pages == 0) return 0;
+  auto& pages = it->second.pages;
+  uint64_t after = 0;
+  for (auto p = pages.lower_bound(first); p != pages.end() && max_pages > 0; --max_pages) {
+    out.push_back({file, p->first, p->second});
+    after = p->first + 1;
+    p = pages.erase(p);
+    --pages_;
+  }
+  if (pages.empty()) {
+    by_age_.erase({it->second.dirtied_when, file});
+    inodes_.erase(it);
+  }
+  return after;
+}
+
 uint64_t PageCache::drop_range(uint32_t file, uint64_t first, uint64_t n) {
   std::vector<DirtyPage> dropped;
   take_range(file, first, n, dropped);

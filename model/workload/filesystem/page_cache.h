@@ -35,6 +35,9 @@ class PageCache {
   // Removes the dirty pages of `file` in [first, first + n) (n = ~0: to the end) and appends them in page order.
   void take_range(uint32_t file, uint64_t first, uint64_t n, std::vector<DirtyPage>& out);
   void take_file(uint32_t file, std::vector<DirtyPage>& out) { take_range(file, 0, ~uint64_t(0), out); }
+  // Removes up to `max_pages` dirty pages of `file` from page `first` on, in page order (the flusher's chunk of
+  // one inode, write_cache_pages from writeback_index); returns the page after the last taken (0: none was left).
+  uint64_t take_pages(uint32_t file, uint64_t first, uint64_t max_pages, std::vector<DirtyPage>& out);
   // Discards dirty pages (unlink, truncate): nothing is written.
   uint64_t drop_range(uint32_t file, uint64_t first, uint64_t n = ~uint64_t(0));
   // The flusher at `now_ns`: every page of the inodes dirtied at or before now - expire_ns, oldest inode first;

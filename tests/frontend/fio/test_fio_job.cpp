@@ -304,14 +304,14 @@ TEST_CASE("fio: strided zones", "[fio]") {
   CHECK(job(implied, 0)["zone_range"] == 64ull << 20);
   CHECK(job(parse("[j]\nzonemode=none\n"), 0)["zone_range"] == 0);
   // zonemode=zbd: zoned namespaces (docs/reference/placement.md); the zones are the namespace's.
-  const auto zbd = parse("[j]\nrw=randwrite\nzonemode=zbd\nzonesize=256m\nzonecapacity=128m\nmax_open_zones=8\n"
+  const auto zbd = parse("[j]\nrw=randwrite\ndirect=1\nzonemode=zbd\nzonesize=256m\nzonecapacity=128m\nmax_open_zones=8\n"
                          "job_max_open_zones=4\nzone_reset_threshold=0.7\nzone_reset_frequency=0.125\n");
   CHECK(job(zbd, 0)["zbd"] == true);
   CHECK(job(zbd, 0)["zbd_max_open"] == 4);
   CHECK(job(zbd, 0)["zbd_reset_threshold"] == 0.7);
   CHECK(job(zbd, 0)["zbd_reset_frequency"] == 0.125);
   CHECK(job(zbd, 0)["zone_range"] == 0);  // not strided
-  CHECK(job(parse("[j]\nrw=write\nzonemode=zbd\nwrite_mode=zone_append\n"), 0)["zbd_append"] == true);
+  CHECK(job(parse("[j]\nrw=write\ndirect=1\nzonemode=zbd\nwrite_mode=zone_append\n"), 0)["zbd_append"] == true);
   CHECK_THAT(error_of("[j]\nzonemode=zbd\nwrite_mode=uncor\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nzonemode=strided\n"), Contains("needs zonesize"));
   CHECK_THAT(error_of("[j]\nzonemode=zbd\nzone_reset_threshold=2\n"), Contains("between 0 and 1"));
@@ -361,7 +361,7 @@ log_entries=4096
 cpus_allowed=0-3
 [b]
 )");
-  CHECK(f.ignored == std::vector<std::string>{"ioengine", "direct", "filename", "log_entries", "cpus_allowed"});
+  CHECK(f.ignored == std::vector<std::string>{"ioengine", "filename", "log_entries", "cpus_allowed"});  // direct: the page cache
 }
 
 namespace {
@@ -438,6 +438,6 @@ TEST_CASE("fio examples: seed 004 runs 300 s of 4 KiB random writes per distribu
     CHECK(j["io_bytes"] == 0);
     CHECK(j["address_range"] == femu);
     CHECK(j["queue_depth"] == 32);
-    CHECK(f.ignored == std::vector<std::string>{"ioengine", "direct", "filename"});
+    CHECK(f.ignored == std::vector<std::string>{"ioengine", "filename"});
   }
 }

@@ -198,7 +198,7 @@ TEST_CASE("fio options: classes the example job files showed (engines, sg_write_
   CHECK(parse("[j]\nrw=read:-8k\nsize=128m\n").jobs.at(0).config["sequential_skip"] == -8192);
   CHECK(parse("[j]\nrw=write:112k\n").jobs.at(0).config["sequential_skip"] == 112 * 1024);
   // Sizes in zones (fio's 'z') count the zoned namespace's zones, with zonemode=zbd only.
-  const auto z = parse_fio_job_text("[j]\nrw=write\nzonemode=zbd\noffset=2z\nsize=3z\n", "job.fio", kDevice, 1 << 20);
+  const auto z = parse_fio_job_text("[j]\nrw=write\ndirect=1\nzonemode=zbd\noffset=2z\nsize=3z\n", "job.fio", kDevice, 1 << 20);
   CHECK(z.jobs.at(0).config["address_offset"] == 2 << 20);
   CHECK(z.jobs.at(0).config["address_range"] == 3 << 20);
   CHECK_THAT(error_of("[j]\nrw=write\nsize=3z\n"), Contains("job.fio:3:") && Contains("zonemode=zbd"));

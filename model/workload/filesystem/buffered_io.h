@@ -1,0 +1,103 @@
+// Buffered I/O on a raw block device, as Linux does it for fio's direct=0 (fio's default) with an engine that goes
+// through the kernel's files (sync, psync, libaio, io_uring, ...): the job's reads and writes go to the block
+// device's page cache (4 KiB pages, the device's own inode), and what reaches the drive is what the cache sends.
+//
+//  * Writes dirty whole pages (page_cache.h). A write that covers part of a page neither dirty nor cached reads the
+//    page first (block_write_begin: the block device's blocks are its 4 KiB pages). The dirty pages reach the drive
+//    as runs of consecutive pages (requests of at most max_io_bytes, the block layer's max_sectors_kb):
+//    - above background_bytes dirty (vm.dirty_background_bytes, or dirty_background_ratio of the host's memory),
+//      the flusher writes chunks of at least 1,024 pages (MIN_WRITEBACK_PAGES, 4 MiB) in page order from where its
+//      last chunk ended (write_cache_pages from writeback_index, cyclic), until back under the threshold;
+//    - every `fsync_every` writes (fio's fsync=N/fdatasync=N, and sync=1: O_SYNC) every dirty page, then an NVMe
+//      Flush once they have completed (blkdev_fsync: filemap_write_and_wait, then blkdev_issue_flush);
+//    - when the job's I/O is done: every dirty page, then a Flush with `flush_at_end` (end_fsync, fsync_on_close),
+//      else none (the file's last close: blkdev_put -> sync_blockdev writes the pages and sends no Flush).
+//  * Reads of dirty or cached pages are served by the cache. A miss reads the missing pages with readahead
+//    (mm/readahead.c, read_ahead_kb = readahead_bytes): a read at page 0 or right after the previous one starts a
+//    window of get_init_ra_size pages, and reaching the window's marked page fetches the next, growing 4x / 2x up to
+//    readahead_bytes (get_next_ra_size); any other miss reads the request's missing pages as they are.
+//  * Trims (fio's BLKDISCARD) drop the range's pages from the cache (truncate_bdev_range) and go to the drive.
+// The cache starts empty (fio's invalidate=1, its default: BLKFLSBUF when it opens the device). Clean pages stay
+// cached for the job (no memory limit). Time does not enter: the flusher's 30 s expiry (dirty_expire_centisecs)
+// and 5 s period are not modelled; a job's dirty pages reach the drive at the threshold, a sync or its end.
+// A job without an end of its own (fio's time_based) whose last 4 x (its range's pages) requests (at least 1,024) all
+// stayed in memory ends there, its dirty pages written as at its end: Linux would serve it from memory until its
+// runtime (fio would report memory-speed calls), and nothing of it would reach the drive but the 30 s writebacks.
+// Deterministic: a function of the inner workload's requests and the parameters.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "host/io_request.h"
+#include "workload/filesystem/page_cache.h"
+
+namespace ssdtlm {
+
+struct BufferedParams {
+  uint64_t background_bytes = 1717986918;  // workload.dirty_background_bytes (10 % of a 16 GiB host)
+  uint64_t max_io_bytes = 512 << 10;       // workload.page_cache_max_io_bytes (max_sectors_kb)
+  uint64_t readahead_bytes = 128 << 10;    // workload.readahead_bytes (read_ahead_kb; 0 = none)
+  uint64_t fsync_every = 0;                // workload.fsync: write back and Flush after every N writes
+  bool flush_at_end = false;               // workload.fsync_end
+};
+
+struct BufferedCounters {
+  uint64_t reads = 0, read_bytes = 0, writes = 0, write_bytes = 0, trims = 0;  // the job's calls
+  uint64_t cache_read_bytes = 0;    // read bytes served by the cache
+  uint64_t drive_read_bytes = 0;    // pages read from the drive: misses and readahead
+  uint64_t readahead_bytes = 0;     //   of which read ahead of the job's requests
+  uint64_t rmw_read_bytes = 0;      //   of which read before a partial write of the page
+  uint64_t flusher_bytes = 0;       // pages written back above the dirty threshold
+  uint64_t sync_bytes = 0;          // pages written back by fsync or the job's end
+  uint64_t flushes = 0;
+  uint64_t max_dirty_bytes = 0;
+  bool ended_in_memory = false;     // an endless job ended when its requests stopped reaching the drive
+};
+
+class BufferedWorkload : public Workload {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+  static constexpr uint64_t kWritebackChunkPages = 1024;  // MIN_WRITEBACK_PAGES (fs/fs-writeback.c)
+
+  // range_offset/range_bytes: the job's area (clean pages are tracked over it); device_bytes: where readahead stops.
+  BufferedWorkload(std::unique_ptr<Workload> inner, const BufferedParams& p, uint64_t range_offset, uint64_t range_bytes,
+                   uint64_t device_bytes);
+  bool next(IoRequest& r) override;
+  WorkProgress progress() const override { return inner_->progress(); }
+  // "page_cache": what the job asked of the page cache and what it sent to the drive (and the inner's objects).
+  void report(nlohmann::json& into) const override;
+  const BufferedCounters& counters() const { return c_; }
+  uint64_t dirty_bytes() const { return cache_.dirty_pages() * kPageBytes; }
+
+ private:
+  enum class Sent : uint8_t { Miss, Readahead, Rmw, Flusher, Sync };
+  void read(const IoRequest& a);
+  void write(const IoRequest& a);
+  void trim(const IoRequest& a);
+  void sync_readahead(uint64_t page, uint64_t last);
+  void read_missing(uint64_t first, uint64_t last, uint64_t req_last);
+  void write_back(std::vector<DirtyPage>& pages, Sent kind);
+  void sync_all(bool flush);
+  void push(IoOp op, uint64_t page, uint64_t pages, Sent kind);
+  bool cached(uint64_t page) const;
+  void set_cached(uint64_t page, bool on);
+
+  std::unique_ptr<Workload> inner_;
+  BufferedParams p_;
+  PageCache cache_;
+  uint64_t first_page_ = 0, device_pages_ = 0;
+  std::vector<bool> clean_;  // per page of the range: cached (clean or dirty)
+  std::deque<IoRequest> out_;
+  uint64_t cursor_ = 0;  // the flusher's next page (writeback_index)
+  uint64_t writes_since_sync_ = 0;
+  uint64_t ra_start_ = 0, ra_size_ = 0, ra_async_ = 0;  // the readahead window (pages), its marked tail
+  uint64_t prev_page_ = ~uint64_t(0);                  // the last page the job read
+  uint64_t idle_ = 0;        // the job's requests in a row that sent nothing to the drive
+  uint64_t idle_limit_ = 0;  //   after which a job without an end ends (4 x the range's pages, at least 1,024)
+  bool quiesce_next_ = false, done_ = false;
+  BufferedCounters c_;
+};
+
+}  // namespace ssdtlm

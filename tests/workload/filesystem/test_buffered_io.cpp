@@ -1,0 +1,194 @@
+// The block device's page cache under a job (workload/filesystem/buffered_io.h): what reaches the drive for
+// buffered writes, syncs, reads and trims.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "workload/filesystem/buffered_io.h"
+
+using namespace ssdtlm;
+
+namespace {
+class ListWorkload : public Workload {
+ public:
+  explicit ListWorkload(std::vector<IoRequest> rs) : rs_(std::move(rs)) {}
+  bool next(IoRequest& r) override {
+    if (i_ == rs_.size()) return false;
+    r = rs_[i_++];
+    return true;
+  }
+
+ private:
+  std::vector<IoRequest> rs_;
+  size_t i_ = 0;
+};
+
+IoRequest req(IoOp op, uint64_t offset, uint32_t bytes) {
+  IoRequest r;
+  r.op = op;
+  r.offset = offset;
+  r.bytes = bytes;
+  return r;
+}
+
+constexpr uint64_t kDevice = 64ull << 20;
+
+std::vector<IoRequest> drain(BufferedWorkload& w) {
+  std::vector<IoRequest> out;
+  IoRequest r;
+  while (w.next(r)) out.push_back(r);
+  return out;
+}
+
+std::unique_ptr<BufferedWorkload> make(std::vector<IoRequest> rs, BufferedParams p) {
+  return std::make_unique<BufferedWorkload>(std::make_unique<ListWorkload>(std::move(rs)), p, 0, kDevice, kDevice);
+}
+
+// etcd's fio recipe: sequential 2,300-byte writes.
+std::vector<IoRequest> writes_of_2300(int n) {
+  std::vector<IoRequest> rs;
+  for (int i = 0; i < n; ++i) rs.push_back(req(IoOp::Write, uint64_t(i) * 2300, 2300));
+  return rs;
+}
+}  // namespace
+
+TEST_CASE("buffered I/O: 2,300-byte writes with fdatasync=1 reach the drive as whole pages, each followed by a Flush",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  p.fsync_every = 1;
+  auto w = make(writes_of_2300(100), p);
+  const auto out = drain(*w);
+  uint64_t flushes = 0, writes = 0, reads = 0, written = 0;
+  for (const IoRequest& r : out) {
+    if (r.op == IoOp::Flush) {
+      ++flushes;
+      CHECK(r.quiesce);  // after the writeback it syncs
+      continue;
+    }
+    CHECK(r.offset % 4096 == 0);
+    CHECK(r.bytes % 4096 == 0);
+    CHECK(r.bytes > 0);
+    if (r.op == IoOp::Write) ++writes, written += r.bytes;
+    if (r.op == IoOp::Read) ++reads;
+  }
+  CHECK(flushes == 100);
+  CHECK(writes == 100);  // each fdatasync writes the dirty page(s) as one run
+  // 230,000 bytes cover pages 0..56: every page but the first is first touched by a write that starts in the
+  // page before and covers it only in part, and is read first (block_write_begin); page 0 is covered from its start
+  // but not to its end: read too.
+  CHECK(reads == 57);
+  CHECK(w->counters().rmw_read_bytes == 57 * 4096);
+  CHECK(w->counters().flushes == 100);
+  CHECK(w->counters().write_bytes == 230000);
+  CHECK(written == w->counters().sync_bytes);
+  CHECK(written > 230000);  // each sync rewrites the page it shares with the previous write
+}
+
+TEST_CASE("buffered I/O: without a sync the writes merge into pages written when the job ends, with no Flush",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  auto w = make(writes_of_2300(100), p);
+  const auto out = drain(*w);
+  uint64_t written = 0;
+  for (const IoRequest& r : out) {
+    CHECK(r.op != IoOp::Flush);
+    if (r.op == IoOp::Write) written += r.bytes;
+  }
+  CHECK(written == 57 * 4096);  // pages 0..56 once: one 233,472-byte request
+  CHECK(out.back().op == IoOp::Write);
+  CHECK(out.back().offset == 0);
+  CHECK(out.back().bytes == 57 * 4096);
+  CHECK(w->counters().max_dirty_bytes == 57 * 4096);
+  CHECK(w->dirty_bytes() == 0);
+
+  p.flush_at_end = true;  // end_fsync
+  auto w2 = make(writes_of_2300(100), p);
+  const auto out2 = drain(*w2);
+  REQUIRE(out2.size() >= 2);
+  CHECK(out2.back().op == IoOp::Flush);
+  CHECK(out2[out2.size() - 2].bytes == 57 * 4096);
+}
+
+TEST_CASE("buffered I/O: above the background threshold the flusher writes chunks of at least 1,024 pages",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  p.background_bytes = 2048 * 4096;  // 8 MiB
+  p.max_io_bytes = 128 << 10;
+  std::vector<IoRequest> rs;
+  for (uint64_t i = 0; i < 4096; ++i) rs.push_back(req(IoOp::Write, ((i * 7919) % 8192) * 4096, 4096));  // 16 MiB, random order
+  auto w = make(rs, p);
+  const auto out = drain(*w);
+  const BufferedCounters& c = w->counters();
+  CHECK(c.max_dirty_bytes == 2049 * 4096);  // one page over, then the flusher
+  CHECK(c.flusher_bytes % (1024 * 4096) == 0);
+  CHECK(c.flusher_bytes == 2 * 1024 * 4096);  // 4,096 pages dirtied: two chunks of 1,024 above 2,048
+  CHECK(c.flusher_bytes + c.sync_bytes == 4096ull * 4096);
+  for (const IoRequest& r : out) CHECK(r.bytes <= (128u << 10));
+}
+
+TEST_CASE("buffered I/O: reads hit cached pages, sequential misses read ahead 4, 8, 16, 32 pages, random ones as they are",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;  // readahead 128 KiB = 32 pages
+  std::vector<IoRequest> rs;
+  rs.push_back(req(IoOp::Write, 40 << 20, 4096));          // dirties a page far away
+  rs.push_back(req(IoOp::Read, 40 << 20, 4096));           // a hit
+  for (uint64_t i = 0; i < 64; ++i) rs.push_back(req(IoOp::Read, i * 4096, 4096));  // sequential from 0
+  rs.push_back(req(IoOp::Read, 20 << 20, 8192));           // a random read: as is
+  auto w = make(rs, p);
+  const auto out = drain(*w);
+  std::vector<uint32_t> reads;
+  for (const IoRequest& r : out)
+    if (r.op == IoOp::Read) reads.push_back(r.bytes);
+  // The first read at page 0: 4 pages (get_init_ra_size(1, 32), its last 3 marked ahead); each window's first
+  // marked page fetches the next: 8, 16, 32 pages, then 32 (at pages 1, 4, 12, 28 and 60), up to page 124.
+  const std::vector<uint32_t> expected = {4 * 4096, 8 * 4096, 16 * 4096, 32 * 4096, 32 * 4096, 32 * 4096, 8192};
+  CHECK(reads == expected);
+  const BufferedCounters& c = w->counters();
+  CHECK(c.cache_read_bytes == 4096 + 63 * 4096);  // the dirty page and every sequential page after the first
+  CHECK(c.drive_read_bytes == (124 + 2) * 4096);
+  CHECK(c.readahead_bytes == 123 * 4096);  // every page read before the job asked for it
+  // The write reaches the drive at the end (the last close), after every read.
+  CHECK(out.back().op == IoOp::Write);
+  CHECK(out.back().offset == (40u << 20));
+}
+
+TEST_CASE("buffered I/O: a trim drops the range's dirty pages, a later read of them reaches the drive",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  p.readahead_bytes = 0;
+  auto w = make({req(IoOp::Write, 0, 16384), req(IoOp::Trim, 4096, 8192), req(IoOp::Read, 4096, 4096)}, p);
+  const auto out = drain(*w);
+  REQUIRE(out.size() == 4);
+  CHECK(out[0].op == IoOp::Trim);
+  CHECK(out[1].op == IoOp::Read);  // page 1 left the cache
+  CHECK(out[1].offset == 4096);
+  CHECK(out[2].op == IoOp::Write);  // pages 0 and 3 at the end, not the trimmed ones
+  CHECK(out[2].offset == 0);
+  CHECK(out[2].bytes == 4096);
+  CHECK(out[3].offset == 12288);
+  CHECK(out[3].bytes == 4096);
+}
+
+namespace {
+class EndlessWrites : public Workload {  // fio's time_based: no end of its own (progress total 0)
+ public:
+  bool next(IoRequest& r) override {
+    r = req(IoOp::Write, (n_++ % 8) * 4096, 4096);
+    return true;
+  }
+  uint64_t n_ = 0;
+};
+}  // namespace
+
+TEST_CASE("buffered I/O: an endless job whose writes stay in memory ends, its pages written once",
+          "[workload][filesystem][buffered]") {
+  auto inner = std::make_unique<EndlessWrites>();
+  const EndlessWrites* e = inner.get();
+  BufferedWorkload w(std::move(inner), BufferedParams(), 0, 32 * 4096, kDevice);  // a 32-page range
+  const auto out = drain(w);
+  REQUIRE(out.size() == 1);  // pages 0..7 in one write at the end
+  CHECK(out[0].bytes == 8 * 4096);
+  CHECK(e->n_ == 1024);  // 4 x 32 pages = 128, at least 1,024 requests in a row with nothing for the drive
+  CHECK(w.counters().ended_in_memory);
+}
