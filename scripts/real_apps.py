@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
-"""Seed 002's stream-assignment comparison on real programs' captures beside the app models (issue 41).
+"""Seeds 002 and 000 on real programs' captures beside the app models (issue 41).
 
-usage: python3 scripts/real_apps.py --captures DIR [--bin-dir DIR] [--out DIR] [--age F] [--doc FILE]
+usage: python3 scripts/real_apps.py --captures DIR DIR DIR [--bin-dir DIR] [--out DIR] [--age F] [--doc FILE]
+                                    [--part seed002|seed000|all] [--hexa-age F] [--tpcc-ios N]
+       python3 scripts/real_apps.py --check [--part ...]   (the doc's tables against the cached outputs)
 
-For every application with a capture DIR/<app>.cap (scripts/apps/capture_<app>.sh: rocksdb, sqlite, gcc), runs
-ssdtlm-pm963_streams (seed 002's drive, scaled to 2 GiB: geometry.channels=1, dies_per_channel=2) four times,
-streams.assign = single (Baseline), manual (the write-life hints), autostream, pcstream:
+--captures: one folder per run of the programs (scripts/apps/capture_<app>.sh with SEED=41, 42, 43), each holding
+<app>.cap; point i (sim.seed i) replays the i-th folder's capture, so the real side's spread is the programs' own
+run-to-run spread. With fewer than three folders the real side is shown but not judged.
+
+Seed 002 (--part seed002): for every application with a capture DIR/<app>.cap (scripts/apps/capture_<app>.sh:
+rocksdb, sqlite, gcc), runs ssdtlm-pm963_streams (seed 002's drive, scaled to 2 GiB: geometry.channels=1,
+dies_per_channel=2) with streams.assign = single (Baseline), manual (the write-life hints), autostream, pcstream:
   real program: workload.pattern=trace, workload.trace_format=capture, the capture; the file system aged with
-                workload.capture_age_fraction=F (default 0.8) of long-lived files before the capture, no discard
+                workload.capture_age_fraction=F (default 0.6) of long-lived files before the capture, no discard
                 (workload.capture_discard=false, as the platform's workload.app.trim=false);
   app model:    workload.pattern=app, workload.app = lsm / sqlite / gcc (the model of that program), the platform's
                 seed-002 state (aged by churn, warm-up, no TRIM) with workload.app.age_fraction=F (the 2 GiB drive
                 cannot hold the lsm model at the seed's 90 %).
-Then computes each claim's relative WAF change for both, prints the table
-(claim | paper | app model | real program | closer to the paper) and, with --doc, replaces the table
-between the markers <!-- real_apps table --> and <!-- /real_apps table --> of FILE.
-
-No verdict: the results docs' rule (scripts/studylib/verdict.py, docs/results/README.md) judges an effect against
-its run-to-run spread over at least three seeds, and a capture is replayed once.
+Seed 000 (--part seed000): FIFO against HEXA on platform hexa_femu (64 MiB and 1 GiB buffers, 1 % of the map
+protected, one job at QD 32) on DIR/pgbench.cap (scripts/apps/capture_pgbench.sh; the file system aged to
+--hexa-age, TPC-C's 75 %) beside the TPC-C model (workload.app=tpcc on 75 % of the drive, --tpcc-ios timed I/Os).
+Every point runs with sim.seed 1, 2 and 3; each claim's effect is the mean over the seeds and its verdict comes from
+scripts/studylib/verdict.py (the rule of every results table, docs/results/README.md) with the seeds' spread. With
+--doc, the tables replace the text between <!-- real_apps table --> / <!-- /real_apps table --> and
+<!-- real_apps hexa table --> / <!-- /real_apps hexa table --> of FILE.
 """
 import argparse
 import json
@@ -26,16 +33,19 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from studylib import verdict  # noqa: E402
 APPS = {"rocksdb": "lsm", "sqlite": "sqlite", "gcc": "gcc"}
 POLICIES = ["single", "manual", "autostream", "pcstream"]
 DRIVE = ["geometry.channels=1", "geometry.dies_per_channel=2"]
 # Seed 002's text (docs/results/pcstream.md): PCStream's WAF vs Baseline and vs AutoStream.
 CLAIMS = [("PCStream lowers WAF vs Baseline", "pcstream", "single", -0.63),
           ("PCStream lowers WAF vs AutoStream", "pcstream", "autostream", -0.49)]
+SEEDS = [1, 2, 3]  # sim.seed of each point: the spread the verdict rule needs
 
 
-def run(bin_dir, out, sets):
-    cmd = [str(bin_dir / "ssdtlm-pm963_streams"), "--quiet", "--out", str(out)]
+def run(bin_dir, out, sets, platform="pm963_streams"):
+    cmd = [str(bin_dir / f"ssdtlm-{platform}"), "--quiet", "--out", str(out)]
     for s in sets:
         cmd += ["--set", s]
     subprocess.run(cmd, check=True)
@@ -43,68 +53,227 @@ def run(bin_dir, out, sets):
 
 
 def measure(args, app, model):
-    waf = {"model": {}, "real": {}}
+    """{side: {policy: [WAF per seed]}} for side model (the app model) and real (the capture), and the capture's
+    program contexts and bytes."""
+    waf = {"model": {p: [] for p in POLICIES}, "real": {p: [] for p in POLICIES}}
     extra = {}
     for pol in POLICIES:
-        real = run(args.bin_dir, args.out / f"{app}_real_{pol}",
-                   DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
-                            f"workload.trace_path={(args.captures / (app + '.cap')).resolve()}",
-                            f"workload.capture_age_fraction={args.age}",
-                            "workload.capture_discard=false"])
-        if real["integrity"]["errors"]:
-            sys.exit(f"{app} {pol}: integrity errors in the replay")
-        waf["real"][pol] = real["waf"]["total"]
-        if pol == "pcstream":
-            extra = {"distinct_pcs": real["capture"]["distinct_pcs"],
-                     "distinct_pcs_issued": real["capture"]["distinct_pcs_issued"],
-                     "host_bytes": real["host"]["bytes_written"]}
-        m = run(args.bin_dir, args.out / f"{app}_model_{pol}", DRIVE + [f"streams.assign={pol}", f"workload.app={model}",
-                                                                               f"workload.app.age_fraction={args.age}"])
-        waf["model"][pol] = m["waf"]["total"]
+        for i, seed in enumerate(SEEDS):
+            real = run(args.bin_dir, args.out / f"{app}_real_{pol}_{seed}",
+                       DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
+                                f"workload.trace_path={capture(args, i, app).resolve()}",
+                                f"workload.capture_age_fraction={args.age}", "workload.capture_discard=false",
+                                f"sim.seed={seed}"])
+            if real["integrity"]["errors"]:
+                sys.exit(f"{app} {pol} seed {seed}: integrity errors in the replay")
+            waf["real"][pol].append(real["waf"]["total"])
+            if pol == "pcstream":
+                extra = {"distinct_pcs": real["capture"]["distinct_pcs"],
+                         "distinct_pcs_issued": real["capture"]["distinct_pcs_issued"],
+                         "host_bytes": real["host"]["bytes_written"],
+                         "runs": len({capture(args, k, app).resolve() for k in range(len(SEEDS))})}
+            m = run(args.bin_dir, args.out / f"{app}_model_{pol}_{seed}",
+                    DRIVE + [f"streams.assign={pol}", f"workload.app={model}", f"workload.app.age_fraction={args.age}",
+                             f"sim.seed={seed}"])
+            waf["model"][pol].append(m["waf"]["total"])
     return waf, extra
 
 
+def capture(args, i, app):
+    """Point i's capture of app: the i-th run's folder (the first when fewer were given: then not judged)."""
+    return args.captures[i if i < len(args.captures) else 0] / f"{app}.cap"
+
+
+def judged(side, runs):
+    """Why a side is not judged, or None: the real side needs three runs of the program."""
+    return "not judged: one run of the program" if side == "real" and runs < len(SEEDS) else None
+
+
+def effect(per_seed_x, per_seed_y):
+    """Mean relative change X/Y - 1 over the seeds and its spread (studylib.verdict.spread)."""
+    e = [x / y - 1 for x, y in zip(per_seed_x, per_seed_y)]
+    return sum(e) / len(e), verdict.spread(e)
+
+
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
 def table(results):
-    rows = ["| app | claim | paper | app model | real program | closer to the paper |",
-            "|---|---|---|---|---|---|"]
+    """claim | paper | app model | real program, each side judged by studylib.verdict's rule."""
+    rows = []
     for app, (waf, extra) in results.items():
         for name, x, y, p in CLAIMS:
-            rm = waf["model"][x] / waf["model"][y] - 1
-            rr = waf["real"][x] / waf["real"][y] - 1
-            closer = "app model" if abs(rm - p) < abs(rr - p) else "real program"
-            rows.append(f"| {app} | {name} | {p:+.0%} | {rm:+.1%} | {rr:+.1%} | {closer} |")
-    rows.append("")
-    rows.append("| app | WAF Baseline / Manual / AutoStream / PCStream: app model | real program | real: program contexts "
-                "(capture / reaching the drive) |")
-    rows.append("|---|---|---|---|")
+            cells = [app, name, f"{p:+.0%}"]
+            for side in ("model", "real"):
+                if min(waf[side][x] + waf[side][y]) == 0:  # no NAND program: no WAF to compare
+                    cells += ["n/a", "not judged: the drive programmed nothing"]
+                    continue
+                m, sd = effect(waf[side][x], waf[side][y])
+                cells += [f"{m:+.1%} ± {sd:.1%}", judged(side, extra["runs"]) or verdict.judge(p, m, sd)]
+            rows.append(cells)
+    text = verdict.markdown(["app", "claim (seed 002)", "paper", "app model", "verdict (model)", "real program",
+                             "verdict (real)"], rows)
+    wafs = []
     for app, (waf, extra) in results.items():
-        f = lambda d: " / ".join(f"{d[p]:.3f}" for p in POLICIES)  # noqa: E731
-        rows.append(f"| {app} | {f(waf['model'])} | {f(waf['real'])} | {extra['distinct_pcs']} / "
-                    f"{extra['distinct_pcs_issued']} |")
-    return "\n".join(rows)
+        f = lambda d: " / ".join(f"{mean(d[p]):.3f}" for p in POLICIES)  # noqa: E731
+        wafs.append([app, f(waf["model"]), f(waf["real"]), f"{extra['distinct_pcs']} / {extra['distinct_pcs_issued']}",
+                     f"{extra['host_bytes'] / 1e9:.2f}"])
+    return text + "\n" + verdict.markdown(
+        ["app", "WAF Baseline / Manual / AutoStream / PCStream: app model", "real program",
+         "real: program contexts (capture / reaching the drive)", "real: host GB written"], wafs)
+
+
+# Seed 000 (HEXA against FIFO, docs/results/hexa.md) on the captured PostgreSQL run beside the TPC-C model: platform
+# hexa_femu (the seed's drive), the four systems of the seed's figure at 1 % of the map protected, one job at QD 32.
+# The paper's TPC-C effects with the 1 GiB buffer (scripts/seed000_hexa.py PAPER): IOPS +5.6 %, WAF -3.0 %.
+HEXA_SYSTEMS = [("F-64M", "fifo", 64 << 20), ("H-64M", "hexa", 64 << 20), ("F-1G", "fifo", 1 << 30),
+                ("H-1G", "hexa", 1 << 30)]
+HEXA_CLAIMS = [("HEXA raises IOPS (1 GiB buffer)", "iops", 0.056), ("HEXA lowers WAF (1 GiB buffer)", "waf", -0.030)]
+HEXA_COMMON = ["jobs=[]", "host.queues=1", "host.queue_depth=32", "precondition.fill=false", "map.protected_ratio=0.01"]
+
+
+def hexa_sets(kind, capture, age, ios):
+    """The settings of one side: the pgbench capture replayed on a file system aged to `age`, or the TPC-C model."""
+    if kind == "real":
+        return HEXA_COMMON + ["workload.pattern=trace", "workload.trace_format=capture",
+                              f"workload.trace_path={capture.resolve()}", f"workload.capture_age_fraction={age}",
+                              "precondition.drive_writes=0"]
+    return HEXA_COMMON + ["workload.pattern=app", "workload.app=tpcc", "workload.app.tpcc_db_fraction=0.75",
+                          "workload.app.age_fraction=0", f"workload.io_count={ios}", "precondition.drive_writes=1"]
+
+
+def measure_hexa(args):
+    """{side: {system: [summary per seed]}} for side real (pgbench) and model (TPC-C), and "runs": the pgbench runs."""
+    out = {"runs": len({capture(args, k, "pgbench").resolve() for k in range(len(SEEDS))})}
+    for side in ("real", "model"):
+        out[side] = {}
+        for name, policy, size in HEXA_SYSTEMS:
+            out[side][name] = []
+            for i, seed in enumerate(SEEDS):
+                s = run(args.bin_dir, args.out / f"hexa_{side}_{name}_{seed}",
+                        hexa_sets(side, capture(args, i, "pgbench"), args.hexa_age, args.tpcc_ios) +
+                        [f"buffer.policy={policy}", f"buffer.bytes={size}", f"sim.seed={seed}"],
+                        platform="hexa_femu")
+                if s["integrity"]["errors"]:
+                    sys.exit(f"seed 000 {side} {name} seed {seed}: integrity errors")
+                out[side][name].append({"iops": s["host"]["iops"], "waf": s["waf"]["total"],
+                                        "host_bytes": s["host"]["bytes_written"]})
+    return out
+
+
+def hexa_table(res):
+    """claim | paper | TPC-C model | pgbench | verdicts (studylib.verdict's rule over the seeds' spread)."""
+    rows = []
+    for claim, key, paper in HEXA_CLAIMS:
+        cells = [claim, f"{paper:+.1%}"]
+        for side in ("model", "real"):
+            h, f = [r[key] for r in res[side]["H-1G"]], [r[key] for r in res[side]["F-1G"]]
+            if min(h + f) == 0:  # WAF without a NAND program: nothing to compare
+                cells += ["n/a", "not judged: the drive programmed nothing"]
+                continue
+            m, sd = effect(h, f)
+            cells += [f"{m:+.1%} ± {sd:.1%}", judged(side, res["runs"]) or verdict.judge(paper, m, sd)]
+        rows.append(cells)
+    text = verdict.markdown(["claim (seed 000, TPC-C)", "paper", "TPC-C model", "verdict (model)", "pgbench capture",
+                             "verdict (pgbench)"], rows)
+    sysrows = []
+    for side, label in (("model", "TPC-C model"), ("real", "pgbench capture")):
+        for name, _, _ in HEXA_SYSTEMS:
+            avg = lambda k: mean([r[k] for r in res[side][name]])  # noqa: E731
+            sysrows.append([label, name, f"{avg('iops') / 1e3:.1f}", f"{avg('waf'):.3f}",
+                            f"{avg('host_bytes') / 1e9:.2f}"])
+    return text + "\n" + verdict.markdown(["workload", "system", "IOPS (k, mean of seeds)", "WAF", "host GB written"],
+                                          sysrows)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--captures", type=Path, required=True)
+    ap.add_argument("--captures", type=Path, nargs="+",
+                    help="one folder per run of the programs, three for a verdict (required unless --check)")
     ap.add_argument("--bin-dir", type=Path, default=ROOT / "build" / "bin")
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "real_apps")
-    ap.add_argument("--age", type=float, default=0.8)
+    # 0.6: the 1 M-key RocksDB capture (capture_rocksdb.sh NUM=1000000) needs more than the 410 MiB an aging of 0.8
+    # leaves on the 2 GiB drive (its replay stops: "the file layer needs 18 MiB more"); set before any WAF was seen.
+    ap.add_argument("--age", type=float, default=0.6)
     ap.add_argument("--doc", type=Path)
+    ap.add_argument("--part", choices=["seed002", "seed000", "all"], default="all",
+                    help="seed002: the stream assignments on rocksdb/sqlite/gcc; seed000: HEXA on pgbench")
+    ap.add_argument("--hexa-age", type=float, default=0.75,
+                    help="seed000: the file system aged to this share before the pgbench capture (TPC-C's 75 %%)")
+    ap.add_argument("--tpcc-ios", type=int, default=3000000, help="seed000: timed I/Os of the TPC-C model")
+    ap.add_argument("--check", action="store_true",
+                    help="recompute the tables from the cached outputs (docs/figures/real_apps_*.json) and fail "
+                         "when the doc's differ (a verdict typed by hand); runs nothing")
     args = ap.parse_args()
+    doc = args.doc or DOC
+    parts = [(name, part) for name, part in PARTS.items() if args.part in (name, "all")]
+    if args.check:
+        bad = 0
+        for name, part in parts:
+            if part["markers"][0] not in doc.read_text():
+                continue
+            if not part["cache"].exists():
+                print(f"{doc}: the {name} table has no cached outputs ({part['cache']}): run the points")
+                bad += 1
+            elif block_of(doc, part["markers"]) != part["table"](json.loads(part["cache"].read_text())).strip("\n"):
+                print(f"{doc}: the {name} table differs from the one computed from {part['cache']}")
+                bad += 1
+        return 1 if bad else 0
+    if not args.captures:
+        ap.error("--captures DIR is required to run the points")
     args.out.mkdir(parents=True, exist_ok=True)
-    results = {app: measure(args, app, model) for app, model in APPS.items() if (args.captures / f"{app}.cap").exists()}
+    for name, part in parts:
+        res = part["measure"](args)
+        part["cache"].write_text(json.dumps(res, indent=1) + "\n")
+        text = part["table"](res)
+        print(text)
+        if args.doc:
+            write_block(doc, part["markers"], text)
+    return 0
+
+
+def measure_seed002(args):
+    missing = [str(capture(args, i, app)) for app in APPS for i in range(len(SEEDS))
+               if (args.captures[0] / f"{app}.cap").exists() and not capture(args, i, app).exists()]
+    if missing:
+        sys.exit("missing captures: " + ", ".join(missing))
+    results = {app: measure(args, app, model) for app, model in APPS.items() if (args.captures[0] / f"{app}.cap").exists()}
     if not results:
-        sys.exit(f"no capture in {args.captures} (scripts/apps/capture_<app>.sh)")
-    text = table(results)
-    print(text)
-    (args.out / "real_apps.json").write_text(json.dumps(results, indent=1))
-    if args.doc:
-        doc = args.doc.read_text()
-        a, b = "<!-- real_apps table -->", "<!-- /real_apps table -->"
-        i, j = doc.index(a) + len(a), doc.index(b)
-        args.doc.write_text(doc[:i] + "\n" + text + "\n" + doc[j:])
+        sys.exit(f"no capture in {args.captures[0]} (scripts/apps/capture_<app>.sh)")
+    return results
+
+
+def measure_seed000(args):
+    for i in range(len(SEEDS)):
+        if not capture(args, i, "pgbench").exists():
+            sys.exit(f"no {capture(args, i, 'pgbench')} (scripts/apps/capture_pgbench.sh)")
+    return measure_hexa(args)
+
+
+DOC = ROOT / "docs" / "results" / "real_apps.md"
+PARTS = {
+    "seed002": {"measure": measure_seed002, "table": lambda r: table({k: tuple(v) for k, v in r.items()}),
+                "cache": ROOT / "docs" / "figures" / "real_apps_seed002.json",
+                "markers": ("<!-- real_apps table -->", "<!-- /real_apps table -->")},
+    "seed000": {"measure": measure_seed000, "table": lambda r: hexa_table(r),
+                "cache": ROOT / "docs" / "figures" / "real_apps_seed000.json",
+                "markers": ("<!-- real_apps hexa table -->", "<!-- /real_apps hexa table -->")},
+}
+
+
+def block_of(doc_path, markers):
+    doc = doc_path.read_text()
+    i, j = doc.index(markers[0]) + len(markers[0]), doc.index(markers[1])
+    return doc[i:j].strip("\n")
+
+
+def write_block(doc_path, markers, text):
+    """Replaces the text between the markers of doc_path."""
+    doc = doc_path.read_text()
+    i, j = doc.index(markers[0]) + len(markers[0]), doc.index(markers[1])
+    doc_path.write_text(doc[:i] + "\n" + text + "\n" + doc[j:])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -22,7 +22,7 @@ def seed002_results():
              "pcstream": [1.2, 1.25, 1.15]}
     real = {p: [1.002, 1.003, 1.001] for p in model}
     return {"rocksdb": ({"model": model, "real": real}, {"distinct_pcs": 53, "distinct_pcs_issued": 34,
-                                                           "host_bytes": 392e6})}
+                                                           "host_bytes": 392e6, "runs": 3})}
 
 
 def test_seed002_verdicts_come_from_the_rule(real_apps):
@@ -39,7 +39,7 @@ def test_seed000_verdicts_come_from_the_rule(real_apps):
         return [{"iops": i, "waf": w, "host_bytes": 1e9} for i, w in zip(iops, waf)]
     side = {"F-64M": runs([10, 10, 10], [2, 2, 2]), "H-64M": runs([10, 10, 10], [2, 2, 2]),
             "F-1G": runs([100, 101, 99], [1.0, 1.0, 1.0]), "H-1G": runs([110, 111, 108], [0.9, 0.98, 1.05])}
-    text = real_apps.hexa_table({"model": side, "real": side})
+    text = real_apps.hexa_table({"model": side, "real": side, "runs": 3})
     iops = next(r for r in text.splitlines() if "HEXA raises IOPS" in r)
     waf = next(r for r in text.splitlines() if "HEXA lowers WAF" in r)
     assert iops.count("| in size") == 2  # +9.7 % against +5.6 %, above the spread
@@ -70,3 +70,11 @@ def test_a_run_the_drive_never_programmed_is_not_judged(real_apps):
     waf = {"model": waf["model"], "real": {p: [0.0, 0.0, 0.0] for p in waf["real"]}}
     text = real_apps.table({"gcc": (waf, extra)})
     assert text.count("not judged: the drive programmed nothing") == 2
+
+
+def test_one_run_of_the_program_is_shown_but_not_judged(real_apps):
+    # A single capture replayed with three simulator seeds has no run-to-run spread of the program: no verdict.
+    waf, extra = seed002_results()["rocksdb"]
+    text = real_apps.table({"rocksdb": (waf, dict(extra, runs=1))})
+    assert text.count("not judged: one run of the program") == 2
+    assert text.count("| in size") == 2  # the app model's two claims are still judged
