@@ -116,11 +116,18 @@ def flatten(d, prefix=""):
     return out
 
 
-def run(bin_dir, name):
+def command(bin_dir, name, extra=None):
+    """The command line of golden configuration `name` (with the settings `extra` over it), without --out."""
     sets = dict(SMALL, **MATRIX[name])
+    sets.update(extra or {})
     args = [str(Path(bin_dir) / "ssdtlm-generic"), "--quiet"]
     for k, v in sets.items():
         args += ["--set", "%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)]
+    return args
+
+
+def run(bin_dir, name):
+    args = command(bin_dir, name)
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         p = subprocess.run(args + ["--out", out], capture_output=True, text=True, env=env)

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from golden_summaries import MATRIX, SMALL, flatten  # noqa: E402
+from golden_summaries import MATRIX, SMALL, command, flatten  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "reference" / "timing_modes.md"
@@ -46,11 +46,7 @@ class RunError(Exception):
 
 
 def run(bin_dir, name, extra):
-    sets = dict(SMALL, **MATRIX[name])
-    sets.update(extra)
-    args = [str(Path(bin_dir) / "ssdtlm-generic"), "--quiet"]
-    for k, v in sets.items():
-        args += ["--set", "%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)]
+    args = command(bin_dir, name, extra)
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         p = subprocess.run(args + ["--out", out], capture_output=True, text=True, env=env)

@@ -157,4 +157,25 @@ struct Loop {
   }
 };
 
+// The small endpoint of the protocol tests (4 I/O queue pairs of up to 256 entries, a 1 GiB namespace), a driver
+// with two I/O queues of 16 entries, and a submission entry from its opcode, namespace and dwords 10-11.
+inline EndpointParams small_ep() {
+  EndpointParams p;
+  p.io_queues = 4;
+  p.mqes = 255;
+  p.ns_bytes = 1ull << 30;
+  return p;
+}
+inline DriverParams two_queues() {
+  DriverParams d;
+  d.io_queues = 2;
+  d.queue_entries = 16;
+  return d;
+}
+inline nvme::Sqe cmd(uint8_t opcode, uint32_t nsid, uint32_t cdw10 = 0, uint32_t cdw11 = 0) {
+  nvme::Sqe e;
+  e.dw[0] = opcode, e.dw[1] = nsid, e.dw[10] = cdw10, e.dw[11] = cdw11;
+  return e;
+}
+
 }  // namespace ssdtlm::test

@@ -5,29 +5,11 @@
 
 using namespace ssdtlm;
 using namespace ssdtlm::nvme;
+using ssdtlm::test::cmd;
 using ssdtlm::test::EndpointBench;
+using ssdtlm::test::small_ep;
+using ssdtlm::test::two_queues;
 using ssdtlm::test::run_bench;
-
-namespace {
-EndpointParams small_ep() {
-  EndpointParams p;
-  p.io_queues = 4;
-  p.mqes = 255;
-  p.ns_bytes = 1ull << 30;
-  return p;
-}
-DriverParams two_queues() {
-  DriverParams d;
-  d.io_queues = 2;
-  d.queue_entries = 16;
-  return d;
-}
-Sqe cmd(uint8_t opcode, uint32_t nsid, uint32_t cdw10 = 0, uint32_t cdw11 = 0) {
-  Sqe e;
-  e.dw[0] = opcode, e.dw[1] = nsid, e.dw[10] = cdw10, e.dw[11] = cdw11;
-  return e;
-}
-}  // namespace
 
 TEST_CASE("nvme endpoint: the driver brings the controller up, does I/O and shuts it down through registers") {
   run_bench(small_ep(), two_queues(), [](EndpointBench& b) {

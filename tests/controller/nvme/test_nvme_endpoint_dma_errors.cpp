@@ -7,31 +7,16 @@
 using namespace ssdtlm;
 using namespace ssdtlm::nvme;
 using ssdtlm::test::BenchRun;
+using ssdtlm::test::cmd;
 using ssdtlm::test::EndpointBench;
+using ssdtlm::test::small_ep;
+using ssdtlm::test::two_queues;
 using ssdtlm::test::run_bench;
 using ssdtlm::test::run_benches;
 
 namespace {
 constexpr uint64_t kNowhere = 0x80000000;  // page aligned, outside the harness's host memory (1 MiB + 64 MiB)
 
-EndpointParams small_ep() {
-  EndpointParams p;
-  p.io_queues = 4;
-  p.mqes = 255;
-  p.ns_bytes = 1ull << 30;
-  return p;
-}
-DriverParams two_queues() {
-  DriverParams d;
-  d.io_queues = 2;
-  d.queue_entries = 16;
-  return d;
-}
-Sqe cmd(uint8_t opcode, uint32_t nsid, uint32_t cdw10 = 0, uint32_t cdw11 = 0) {
-  Sqe e;
-  e.dw[0] = opcode, e.dw[1] = nsid, e.dw[10] = cdw10, e.dw[11] = cdw11;
-  return e;
-}
 // Queue 2 deleted and created again with its CQ at `cq` and its SQ at `sq`.
 void recreate_queue_2(EndpointBench& b, uint64_t cq, uint64_t sq) {
   Sqe e = cmd(kDeleteSq, 0, 2);

@@ -6,31 +6,13 @@
 #include <vector>
 
 #include "workload/filesystem/buffered_io.h"
+#include "workload/listed_workload.h"
 
 using namespace ssdtlm;
+using ssdtlm::test::ListedWorkload;
+using ssdtlm::test::req;
 
 namespace {
-class ListWorkload : public Workload {
- public:
-  explicit ListWorkload(std::vector<IoRequest> rs) : rs_(std::move(rs)) {}
-  bool next(IoRequest& r) override {
-    if (i_ == rs_.size()) return false;
-    r = rs_[i_++];
-    return true;
-  }
-
- private:
-  std::vector<IoRequest> rs_;
-  size_t i_ = 0;
-};
-
-IoRequest req(IoOp op, uint64_t offset, uint32_t bytes) {
-  IoRequest r;
-  r.op = op;
-  r.offset = offset;
-  r.bytes = bytes;
-  return r;
-}
 
 constexpr uint64_t kDevice = 64ull << 20;
 
@@ -42,7 +24,7 @@ std::vector<IoRequest> drain(BufferedWorkload& w) {
 }
 
 std::unique_ptr<BufferedWorkload> make(std::vector<IoRequest> rs, BufferedParams p) {
-  return std::make_unique<BufferedWorkload>(std::make_unique<ListWorkload>(std::move(rs)), p, 0, kDevice, kDevice);
+  return std::make_unique<BufferedWorkload>(std::make_unique<ListedWorkload>(std::move(rs)), p, 0, kDevice, kDevice);
 }
 
 // etcd's fio recipe: sequential 2,300-byte writes.

@@ -6,33 +6,13 @@
 #include <vector>
 
 #include "workload/verify/verify_workload.h"
+#include "workload/listed_workload.h"
 
 using namespace ssdtlm;
+using ssdtlm::test::ListedWorkload;
+using ssdtlm::test::req;
 
 namespace {
-
-// Hands out a fixed list of requests.
-class Listed : public Workload {
- public:
-  explicit Listed(std::vector<IoRequest> r) : r_(std::move(r)) {}
-  bool next(IoRequest& r) override {
-    if (i_ == r_.size()) return false;
-    r = r_[i_++];
-    return true;
-  }
-
- private:
-  std::vector<IoRequest> r_;
-  size_t i_ = 0;
-};
-
-IoRequest req(IoOp op, uint64_t offset, uint32_t bytes) {
-  IoRequest r;
-  r.op = op;
-  r.offset = offset;
-  r.bytes = bytes;
-  return r;
-}
 
 std::vector<IoRequest> drain(Workload& w) {
   std::vector<IoRequest> out;
@@ -48,7 +28,7 @@ TEST_CASE("verify at the end: written blocks in address order, each once, at its
   p.range = 1 << 20;
   p.unit = 4096;
   p.max_bytes = 16384;
-  auto inner = std::make_unique<Listed>(std::vector<IoRequest>{
+  auto inner = std::make_unique<ListedWorkload>(std::vector<IoRequest>{
       req(IoOp::Write, (1 << 20) + 65536, 16384),  // blocks 16..19
       req(IoOp::Write, (1 << 20) + 0, 8192),       // blocks 0..1
       req(IoOp::Read, (1 << 20) + 0, 4096),        // passes through
@@ -75,7 +55,7 @@ TEST_CASE("verify_backlog: every N writes are read back in the order written, th
   p.backlog = 3;
   std::vector<IoRequest> writes;
   for (uint64_t i = 0; i < 7; ++i) writes.push_back(req(IoOp::Write, (7 - i) * 4096, 4096));
-  VerifyWorkload w(std::make_unique<Listed>(writes), p);
+  VerifyWorkload w(std::make_unique<ListedWorkload>(writes), p);
   const auto out = drain(w);
   REQUIRE(out.size() == 14);
   const char* want = "WWWRRRWWWRRRWR";
