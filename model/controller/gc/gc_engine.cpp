@@ -79,12 +79,9 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
   const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
                               ftl_.victim_sources().wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
-  // A new victim waits for a free block while an earlier one's erase is coming, when its units may find no room:
-  // with several GC streams (they may need a block in each; gc_target spills only the last victim's units), or
-  // with one whose open block is full (a wear-levelling victim, all valid, fills a whole block: the next victim's
-  // copies had no block left until that erase landed).
-  const bool no_room = j.stage.size() > 1 || (!b.lines() && b.frontier_full(d, b.layout().gc_frontier(0)));
-  const bool wait = no_room && b.free_blocks(d) == 0 && (j.erases || !j.scanned.empty() || j.programs);
+  // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
+  // may need a block in each stream; gc_target spills only the last victim's units).
+  const bool wait = j.stage.size() > 1 && b.free_blocks(d) == 0 && (j.erases || !j.scanned.empty() || j.programs);
   return (short_of_space || fill) && !wait;
 }
 
