@@ -56,14 +56,14 @@ void GcDriver::advance(uint32_t die) {
       }
     }
     for (uint32_t k = 0; job.full && k < job.stage.size(); ++k)
-      while (job.stage[k].n >= f_.g_.units_per_page) program(die, k, f_.g_.units_per_page);
+      while (job.stage[k].n >= f_.g_.units_per_page && !gc_.page_waits(die, k)) program(die, k, f_.g_.units_per_page);
     // Map segments staged from a victim whose scan is over (or left by a stalled copy) go out now.
     if (job.staged_segs && (job.victim == kInvalid || job.next_page == f_.g_.pages_per_block) && job.reads == 0)
       map_program(die, job.staged_segs);
     if (job.victim != kInvalid && job.next_page == f_.g_.pages_per_block && job.reads == 0) gc_.end_scan(die);
     if (job.victim == kInvalid && job.reads == 0) {
       if (gc_.wants_victim_timed(die) && next_victim(die)) continue;
-      if (job.staged > 0) pad(die);  // no victim left, several GC streams, or waiting: pad the pages
+      if (job.staged > 0 && !pad_waits(die)) pad(die);  // no victim left, several GC streams, or waiting: pad
     }
     break;
   }
@@ -89,6 +89,13 @@ void GcDriver::program(uint32_t die, uint32_t k, uint32_t n) {
   GcPage page;
   gc_.take_page(die, k, n, page, f_.ftl_.counters(), &f_.streams_.stats());
   issue(page);
+}
+
+bool GcDriver::pad_waits(uint32_t die) const {
+  const GcDie& job = gc_.die(die);
+  for (uint32_t k = 0; k < job.stage.size(); ++k)
+    if (job.stage[k].n && gc_.page_waits(die, k)) return true;
+  return false;
 }
 
 void GcDriver::pad(uint32_t die) {

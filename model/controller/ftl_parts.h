@@ -144,6 +144,7 @@ class GcDriver {
   bool next_victim(uint32_t die);
   void program(uint32_t die, uint32_t gc_stream, uint32_t n);
   void pad(uint32_t die);              // programs every partial GC page, padded
+  bool pad_waits(uint32_t die) const;  // a partial page must wait for the die's erase under way (page_waits)
   void issue(const GcPage& page);      // the engine's program action as a flash operation
 
   Ftl& f_;

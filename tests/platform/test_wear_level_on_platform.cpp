@@ -52,3 +52,23 @@ TEST_CASE("wear level: refused with superblock GC", "[platform][wear_level]") {
   err << std::ifstream(dir + "/err").rdbuf();
   CHECK(err.str().find("ftl.wear_level_spread") != std::string::npos);
 }
+
+TEST_CASE("wear level: a relocation that fills the GC block does not leave the next victim without a block",
+          "[platform][wear_level]") {
+  // The golden matrix's wear-level drive with sim.seed 1, 2 and 12: a wear-levelling victim (all valid) filled the
+  // GC frontier's block with the die's last free block taken, and the next victim started before that erase landed
+  // found no block for its copies ("die 0: no free block for GC data"). The copy now waits for that erase.
+  using namespace ssdtlm::test;
+  for (const char* seed : {"1", "2", "12"}) {
+    const auto s = run_cli("wear_level_seed" + std::string(seed),
+                           " --set geometry.channels=2 --set geometry.dies_per_channel=2"
+                           " --set geometry.blocks_per_plane=64 --set geometry.pages_per_block=32"
+                           " --set host.queues=4 --set host.queue_depth=16 --set workload.io_count=30000"
+                           " --set precondition.fill=true --set precondition.drive_writes=1 --set buffer.bytes=4M"
+                           " --set workload.read_fraction=0 --set ftl.wear_level_spread=4"
+                           " --set workload.address_range=16M --set check.integrity=true --set sim.seed=" +
+                               std::string(seed));
+    CHECK(s["integrity"]["errors"] == 0);
+    CHECK(s["wear_level"]["relocated_blocks"].get<uint64_t>() > 0);
+  }
+}

@@ -115,16 +115,30 @@ uint32_t GcEngine::gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) con
   return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.die(d).stream(old - g_.ppa(d, 0, 0))));
 }
 
+void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
+  const BlockManager& b = ftl_.blocks();
+  *target = ftl_.gc_target(d, k);
+  // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
+  *frontier = b.layout().gc_frontier(*target);
+  // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
+  *to = b.striped() ? b.stripe_die(*frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, *frontier) : d;
+}
+
+bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
+  const GcDie& j = dies_[d];
+  if (!j.erases || ftl_.blocks().lines()) return false;  // no erase under way to wait for (block mode only)
+  uint32_t target, frontier, to;
+  page_target(d, k, &target, &frontier, &to);
+  return to == d && !ftl_.blocks().can_allocate(to, frontier, 0);
+}
+
 void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* stats) {
   GcDie& j = dies_[d];
   GcStage& st = j.stage[k];
   BlockManager& b = ftl_.blocks();
-  const uint32_t target = ftl_.gc_target(d, k);
+  uint32_t target, frontier, to;
+  page_target(d, k, &target, &frontier, &to);
   if (target != k && stats) stats->gc_spilled += n;
-  // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
-  const uint32_t frontier = b.layout().gc_frontier(target);
-  // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
-  const uint32_t to = b.striped() ? b.stripe_die(frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, frontier) : d;
   const uint32_t ppa = b.allocate_page(to, frontier);
   if (ppa == kInvalid) throw std::logic_error("die " + std::to_string(to) + ": no free block for GC data");
   out.die = to;

@@ -138,6 +138,10 @@ class GcEngine {
   // The program action for the first n units staged for GC stream k (n < page: padded): allocates the page
   // on stream k's frontier (or another GC stream's, gc_target), counts it, earns host-write credit.
   void take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* st);
+  // Timed: GC stream k's next page of die d must wait for the die's erase under way, its block being full and no
+  // block free (a wear-levelling victim, all valid, fills a whole block; the next victim's copies come before that
+  // erase lands). The erase's landing advances the job again.
+  bool page_waits(uint32_t d, uint32_t k) const;
   // Pages of every GC stream, padded: calls program(GcPage&) for each (the caller executes it).
   template <class Program>
   void pad(uint32_t d, FlashCounters& c, StreamStats* st, Program&& program) {
@@ -211,6 +215,7 @@ class GcEngine {
 
  private:
   bool erasable(uint32_t d, uint32_t victim) const;
+  void page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const;
   uint32_t gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const;
 
   PageFtl& ftl_;
