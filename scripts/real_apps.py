@@ -253,10 +253,10 @@ def measure_seed000(args):
 
 DOC = ROOT / "docs" / "results" / "real_apps.md"
 PARTS = {
-    "seed002": {"measure": measure_seed002, "table": lambda r: table({k: tuple(v) for k, v in r.items()}),
+    "seed002": {"measure": measure_seed002, "table": table,
                 "cache": ROOT / "docs" / "figures" / "real_apps_seed002.json",
                 "markers": ("<!-- real_apps table -->", "<!-- /real_apps table -->")},
-    "seed000": {"measure": measure_seed000, "table": lambda r: hexa_table(r),
+    "seed000": {"measure": measure_seed000, "table": hexa_table,
                 "cache": ROOT / "docs" / "figures" / "real_apps_seed000.json",
                 "markers": ("<!-- real_apps hexa table -->", "<!-- /real_apps hexa table -->")},
 }
