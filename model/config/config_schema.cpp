@@ -369,6 +369,12 @@ const std::vector<KeySpec>& config_schema() {
       {"sim.seed", T::Int, 1, 0, 9007199254740991.0, {}, "", "random seed of the run"},
       {"sim.timing", T::String, "at", 0, 0, {"at", "lt"}, "", "TLM-2.0 timing style of the host and its interface (docs/reference/timing_modes.md): at = approximately timed, every completion at its own instant (the reference); lt = loosely timed, the host, its driver and the NVMe endpoint run ahead of simulated time by up to sim.quantum_ns (temporal decoupling with tlm_quantumkeeper, DMI to host memory): faster, results within the page's tolerances", P::Never},
       {"sim.quantum_ns", T::Real, 10000.0, 1.0, 1e9, {}, "ns", "sim.timing=lt: the TLM global quantum, how far the host and the endpoint may run ahead of simulated time (refused with sim.timing=at)", P::Never},
+      {"sim.converge", T::String, "off", 0, 0, {"off", "report", "stop"}, "", "time to answer (docs/guides/studies.md, Converging points): report = summary.json \"convergence\" gives each metric's steady-state value and confidence interval from batch means over the measured completions (MSER-5 warm-up cut); stop = the same, and the jobs stop issuing once every metric of sim.converge_metrics is known to sim.converge_rel_ci; off = neither", P::Never},
+      {"sim.converge_rel_ci", T::Real, 0.01, 1e-6, 1.0, {}, "", "sim.converge: the interval's half-width, relative to the value, that counts as converged", P::Never},
+      {"sim.converge_confidence", T::Real, 0.95, 0.5, 0.999, {}, "", "sim.converge: the intervals' confidence level (two-sided)", P::Never},
+      {"sim.converge_batch_ios", T::Int, 1000, 10, 100000000, {}, "", "sim.converge: measured reads and writes per base batch (merged two by two while the batch means are correlated)", P::Never},
+      {"sim.converge_min_batches", T::Int, 20, 5, 100000, {}, "", "sim.converge: fewest batches behind an interval", P::Never},
+      {"sim.converge_metrics", T::String, "iops,latency_mean,waf", 0, 0, {}, "", "sim.converge=stop: comma-separated metrics that must converge (iops, latency_mean, latency_p99, waf); a metric the run has none of (reads of a write-only run) is not waited for", P::Never},
   });
   return keys;
 }

@@ -7,6 +7,7 @@
 
 #include "common/rng.h"
 #include "common/sim_time.h"
+#include "common/text.h"
 #include "common/units.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
@@ -251,6 +252,21 @@ PowerLossParams read_power_loss_params(const Config& c) {
   return p;
 }
 
+ConvergeParams read_converge_params(const Config& c) {
+  check_converge(c);
+  ConvergeParams p;
+  const std::string mode = c.s("sim.converge");
+  p.mode = mode == "stop" ? ConvergeParams::Mode::Stop : mode == "report" ? ConvergeParams::Mode::Report : ConvergeParams::Mode::Off;
+  p.rel_half_width = c.d("sim.converge_rel_ci");
+  p.confidence = c.d("sim.converge_confidence");
+  p.batch_ios = uint32_t(c.u("sim.converge_batch_ios"));
+  p.min_batches = uint32_t(c.u("sim.converge_min_batches"));
+  p.on_iops = p.on_latency_mean = p.on_latency_p99 = p.on_waf = false;
+  for (const std::string& m : split(c.s("sim.converge_metrics"), ','))  // names checked by check_converge
+    (m == "iops" ? p.on_iops : m == "latency_mean" ? p.on_latency_mean : m == "latency_p99" ? p.on_latency_p99 : p.on_waf) = true;
+  return p;
+}
+
 std::vector<uint64_t> read_power_loss_instants(const Config& c) {
   std::vector<uint64_t> t;
   std::vector<double> listed_ms;
@@ -321,6 +337,7 @@ void read_drive_params(const Config& c, Params& p) {
   p.sim.loosely_timed = c.s("sim.timing") == "lt";
   check_timing(c);
   p.sim.quantum_ps = p.sim.loosely_timed ? ns_to_ps(c.d("sim.quantum_ns")) : 0;
+  p.sim.converge = read_converge_params(c);
   p.fault.power_loss_ps = read_power_loss_instants(c);
   check_power_loss_needs_integrity(p.fault.power_loss_ps, p.sim.check_integrity);
   p.fault.recovery = read_power_loss_params(c);

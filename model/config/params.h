@@ -13,6 +13,7 @@
 #include "controller/mapping/map_cache.h"
 #include "controller/nvme_controller.h"
 #include "controller/power_loss/power_loss.h"
+#include "host/convergence.h"
 #include "controller/slc/slc_cache.h"
 #include "flash/reliability/rber_model.h"
 #include "controller/placement/fdp.h"
@@ -96,6 +97,7 @@ struct SimParams {
   bool check_integrity = false;   // check.integrity
   bool loosely_timed = false;     // sim.timing=lt
   uint64_t quantum_ps = 0;        // sim.quantum_ns (0 with sim.timing=at)
+  ConvergeParams converge;        // sim.converge*
 };
 
 // One host job (a "jobs" entry, or workload.* and host.* without jobs).
@@ -161,6 +163,7 @@ DramParams read_dram_params(const Config& c);
 PowerParams read_power_params(const Config& c);      // power_config.cpp
 ThermalParams read_thermal_params(const Config& c);  // power_config.cpp
 PowerLossParams read_power_loss_params(const Config& c);
+ConvergeParams read_converge_params(const Config& c);  // sim.converge*
 std::vector<uint64_t> read_power_loss_instants(const Config& c);
 std::vector<JobParams> read_job_params(const Config& c);
 AppParams read_app_params(const Config& c);

@@ -11,6 +11,7 @@
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/stream_policy.h"
+#include "common/text.h"
 #include "common/units.h"
 
 namespace ssdtlm {
@@ -92,6 +93,22 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 void check_timing(const Config& c) {
   if (c.s("sim.timing") == "at" && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
     fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
+}
+
+void check_converge(const Config& c) {
+  static const char* const kKeys[] = {"sim.converge_rel_ci", "sim.converge_confidence", "sim.converge_batch_ios",
+                                      "sim.converge_min_batches"};
+  if (c.s("sim.converge") == "off") {
+    for (const char* k : kKeys)
+      if (c.d(k) != find_key(k)->def.get<double>()) fail(k, "applies with sim.converge=report or stop only (sim.converge is off)");
+    if (c.s("sim.converge_metrics") != find_key("sim.converge_metrics")->def.get<std::string>())
+      fail("sim.converge_metrics", "applies with sim.converge=report or stop only (sim.converge is off)");
+  }
+  const std::vector<std::string> names = split(c.s("sim.converge_metrics"), ',');
+  for (const std::string& m : names)
+    if (m != "iops" && m != "latency_mean" && m != "latency_p99" && m != "waf")
+      fail("sim.converge_metrics", "unknown metric '" + m + "' (expected a comma-separated list of iops, latency_mean, latency_p99, waf)");
+  if (names.empty()) fail("sim.converge_metrics", "names no metric (expected a comma-separated list of iops, latency_mean, latency_p99, waf)");
 }
 
 void check_register_interface(const Config& c, const NvmeParams& p) {

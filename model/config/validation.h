@@ -31,6 +31,8 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 void check_register_interface(const Config& c, const NvmeParams& p);
 // sim.quantum_ns applies with sim.timing=lt only.
 void check_timing(const Config& c);
+// sim.converge_*: only with sim.converge on; sim.converge_metrics a non-empty list of known metrics.
+void check_converge(const Config& c);
 
 // timing.page_read_us, timing.page_prog_us, flash.one_shot against flash.cell: slc has one page type.
 void check_page_types_for_cell(const std::string& cell, const std::string& page_read_us,

@@ -29,6 +29,7 @@
 #include "common/sim_time.h"
 #include "common/nvme_command.h"
 #include "host/completion_log.h"
+#include "host/convergence.h"
 #include "host/io_request.h"
 #include "host/job_flow.h"
 #include "host/rate_samples.h"
@@ -114,6 +115,10 @@ class NvmeHost : public sc_core::sc_module {
   size_t job_group(size_t j) const { return jobs_[j]->group; }
   // Job j's log (fio's write_*_log): told every completion its statistics count, and its end. Not owned.
   void set_log(size_t j, CompletionLog* log) { jobs_[j]->log = log; }
+  // sim.converge: the batch-means monitor told every measured read and write (sim.converge=stop: the jobs stop
+  // issuing once it has converged); null: none.
+  void set_convergence(std::unique_ptr<ConvergenceMonitor> m) { convergence_ = std::move(m); }
+  const ConvergenceMonitor* convergence() const { return convergence_.get(); }
   uint32_t queues() const { return uint32_t(queue_job_.size()); }
   uint64_t completed() const { return stats_.ios[0] + stats_.ios[1]; }
   uint32_t outstanding() const { return outstanding_; }
@@ -187,6 +192,7 @@ class NvmeHost : public sc_core::sc_module {
   void exit_others(const Job& j);
   void group_done(size_t group);  // tells the observer when the group's last job is done
   void steady(const Job& j);                              // fio's steady state reached: j's group stops
+  void converged();                                       // sim.converge=stop: every job stops issuing
   bool steady_timer(Job& j, uint64_t now);                // an interval's end: decide; true = j's group stopped
   void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
   void submit(Job& j, uint16_t qid, uint64_t now);  // sends j.next on queue qid at `now` (LT: ahead of sc_time)
@@ -216,6 +222,7 @@ class NvmeHost : public sc_core::sc_module {
   bool flow_pass_ = false;  // retry_flows is running
   uint64_t flow_events_ = 0;  // I/Os counted, joins and leaves of every flow
   GroupObserver group_observer_;
+  std::unique_ptr<ConvergenceMonitor> convergence_;  // sim.converge (null: off)
   std::vector<uint8_t> group_state_;  // per group: 0 waiting, 1 begun, 2 ended
   bool stopped_ = false;
   uint64_t hold_ps_ = 0;      // hold_until

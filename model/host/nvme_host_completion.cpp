@@ -119,6 +119,7 @@ void NvmeHost::wake() {
       const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
       if (j.ss && !cmd.status && !j.ss->attained() && j.ss->completed(cmd.complete_ps, cmd.bytes, lat_ns)) steady(j);
       if (j.lt && !cmd.status) latency_step(j, j.lt->completed(cmd.complete_ps, lat_ns), now);
+      if (convergence_ && !cmd.status && d <= 1 && convergence_->completed(d, cmd.bytes, lat_ns, now)) converged();
       if (j.log && !cmd.status)
         j.log->completed({cmd.complete_ps - std::min(cmd.complete_ps, j.measure_ps), cmd.submit_ps - std::min(cmd.submit_ps, j.measure_ps), d,
                           cmd.bytes, gp->get_address(), lat_ns});

@@ -92,6 +92,11 @@ void NvmeHost::steady(const Job& j) {
     if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
 }
 
+void NvmeHost::converged() {
+  for (auto& k : jobs_)
+    if (k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
+}
+
 // The job's steady-state timer fired (an interval ended, or another of the job's timers): the intervals ended by
 // now are recorded and decided, as fio's steadystate_check does on its timer; the next end is armed.
 bool NvmeHost::steady_timer(Job& j, uint64_t now) {

@@ -174,6 +174,7 @@ nlohmann::json make_summary(Platform& p, const PreconditionResult& pre, double w
   if (p.host().jobs() > 1) s["jobs"] = jobs_report(p);
   workload_reports(p, w, s);
   device_reports(p, span_ps, s);
+  if (const ConvergenceMonitor* m = p.host().convergence()) m->report(s["convergence"]);  // sim.converge
   s["geometry"] = {{"logical_bytes", g.logical_bytes()},
                    {"physical_bytes", g.physical_units * kUnitBytes},
                    {"dies", g.dies},

@@ -130,6 +130,13 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
     for (size_t j = 0; j < p->host().jobs(); ++j) p->host().set_log(j, logs->job(j));
   }
 
+  if (params.sim.converge.mode != ConvergeParams::Mode::Off) {  // batch means over the timed run's completions
+    const double page_bytes = double(params.geometry.units_per_page) * kUnitBytes;
+    Platform* platform = p.get();
+    p->host().set_convergence(std::make_unique<ConvergenceMonitor>(params.sim.converge, [platform, page_bytes] {
+      return uint64_t(double(platform->ftl().flash_counters().total_programs()) * page_bytes);
+    }));
+  }
   GroupRecorder groups(*p);  // the device counters at each stonewall group's end
   sampler.start_clock();
   std::vector<std::string> log_files;

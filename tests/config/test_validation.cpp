@@ -261,3 +261,12 @@ TEST_CASE("validation: pacing that needs more than 2^64 ps of simulated time is 
   // A job of a list is named by its place.
   refused(error_with({}, R"({"jobs": [{"name": "a"}, {"name": "b", "thinktime_us": 1e12}]})"), "jobs[1].thinktime_us");
 }
+
+TEST_CASE("sim.converge keys: only with sim.converge on, metrics named", "[config][converge]") {
+  CHECK_THAT(error_with({"sim.converge_rel_ci=0.05"}), Contains("sim.converge_rel_ci") && Contains("sim.converge=report or stop"));
+  CHECK_THAT(error_with({"sim.converge_metrics=iops"}), Contains("sim.converge_metrics") && Contains("sim.converge is off"));
+  CHECK_THAT(error_with({"sim.converge=stop", "sim.converge_metrics=iops,tail"}), Contains("unknown metric 'tail'"));
+  CHECK_THAT(error_with({"sim.converge=stop", "sim.converge_metrics=iops,"}), Contains("unknown metric ''"));
+  CHECK_THAT(error_with({"sim.converge=maybe"}), Contains("sim.converge"));
+  CHECK(error_with({"sim.converge=stop", "sim.converge_metrics=latency_p99", "sim.converge_rel_ci=0.05"}).empty());
+}

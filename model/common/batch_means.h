@@ -1,0 +1,50 @@
+// Batch means: a confidence interval for a steady-state ratio (IOPS = I/Os per second, mean latency = latency per
+// I/O, WAF = bytes programmed per byte written) from one long run, and the warm-up to leave out.
+//
+// The run is cut into consecutive base batches; batch i contributes y_i and x_i and the estimate is the ratio of sums
+// R = sum(y) / sum(x). Three textbook steps:
+// - warm-up (mser5_truncation): MSER-5 (White, Cobb & Spratt, "A comparison of five steady-state truncation
+//   heuristics", WSC 2000): the base batches are grouped by five and the first d groups are dropped where
+//   sum_{i>d} (r_i - mean_d)^2 / (n - d)^2 is smallest, d at most half the groups; d at the bound means the series
+//   has not settled (no estimate yet).
+// - batch size: the base batches after the warm-up are merged two by two (sums) until fewer than 2 * min_batches
+//   remain (a fixed number of batches, Schmeiser, "Batch size effects in the analysis of simulation output",
+//   Operations Research 30(3), 1982: 10 to 30 batches; each batch then spans a fixed share of the settled run, so
+//   correlations as long as that share are inside the batches), then further while the lag-1 autocorrelation of
+//   the batch ratios is significant (at least 2 / sqrt(k) for k batches, about 95 %), never below min_batches;
+// - interval: the delta-method (ratio) estimator's standard error, s / (sqrt(k) * mean(x)) with
+//   s^2 = sum (y_j - R x_j)^2 / (k - 1), times Student's t quantile with k - 1 degrees of freedom.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ssdtlm {
+
+struct RatioBatch {
+  double y = 0, x = 0;
+};
+
+struct BatchEstimate {
+  bool ready = false;      // enough settled batches for an interval (else value and half_width are 0)
+  double value = 0;        // ratio of sums over the batches after the warm-up
+  double half_width = 0;   // of the confidence interval
+  uint32_t batches = 0;    // k: batches of the interval
+  uint32_t batch_size = 0; // base batches merged into each
+  double rel_half_width() const { return value != 0 ? half_width / (value < 0 ? -value : value) : (half_width == 0 ? 0 : 1e300); }
+};
+
+// Base batches to leave out as warm-up (a multiple of 5), or `base.size()` when the series has not settled (MSER-5's
+// minimum at its bound of half the groups) or has fewer than two groups of five.
+size_t mser5_truncation(const std::vector<RatioBatch>& base);
+
+// The estimate over base[from, end): merged batches, ratio, interval at `confidence` (two-sided, e.g. 0.95).
+BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, double confidence, uint32_t min_batches);
+
+// Student's t quantile: t with P(T <= t) = p for `df` degrees of freedom (df >= 1): the normal quantile (Acklam's
+// rational approximation, relative error < 1.2e-9) corrected by the Cornish-Fisher expansion in 1/df to the third
+// order (Abramowitz & Stegun 26.7.5): within 1e-3 of the tables for df >= 5 at p <= 0.995.
+double student_t_quantile(double p, double df);
+double normal_quantile(double p);
+
+}  // namespace ssdtlm

@@ -1,0 +1,151 @@
+#include "host/convergence.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace ssdtlm {
+
+namespace {
+constexpr uint64_t kNoCut = ~uint64_t(0);  // the series has not settled: no warm-up cut yet
+}  // namespace
+
+ConvergenceMonitor::ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes)
+    : p_(p), programmed_bytes_(std::move(programmed_bytes)) {
+  static const char* const kNames[kSeries] = {"host.iops", "host.latency_us.read.mean", "host.latency_us.write.mean",
+                                              "waf.total", "host.latency_us.read.p99", "host.latency_us.write.p99"};
+  const bool required[kSeries] = {p.on_iops, p.on_latency_mean, p.on_latency_mean, p.on_waf, p.on_latency_p99,
+                                  p.on_latency_p99};
+  for (int s = 0; s < kSeries; ++s) series_[s].name = kNames[s], series_[s].required = required[s];
+  for (auto& v : lat_batch_) v.reserve(p.batch_ios);
+  next_check_ = p.min_batches;
+}
+
+bool ConvergenceMonitor::completed(int dir, uint64_t bytes, uint64_t lat_ns, uint64_t now_ps) {
+  if (!started_) {  // the first batch begins when the first measured I/O was submitted
+    started_ = true;
+    start_ps_ = now_ps - std::min(now_ps, lat_ns * 1000);
+    programmed_at_start_ = programmed_bytes_();
+  }
+  ++total_ios_;
+  ++ios_;
+  lat_ns_[dir] += lat_ns;
+  ++count_[dir];
+  if (dir == 1) written_ += bytes;
+  lat_batch_[dir].push_back(lat_ns);
+  if (lat_batch_[dir].size() >= p_.batch_ios) close_quantile(dir, now_ps);
+  if (ios_ < p_.batch_ios) return false;
+  close_batch(now_ps);
+  if (converged_ || p_.mode != ConvergeParams::Mode::Stop || series_[kIops].batches.size() < next_check_) return false;
+  next_check_ = std::max(next_check_ + 1, series_[kIops].batches.size() * 21 / 20);
+  if (!check()) return false;
+  converged_ = true;
+  converged_ios_ = total_ios_;
+  return true;
+}
+
+void ConvergenceMonitor::close_batch(uint64_t now_ps) {
+  const uint64_t programmed = programmed_bytes_();
+  const RatioBatch b[4] = {{double(ios_), double(now_ps - start_ps_) / 1e12},
+                           {double(lat_ns_[0]) / 1e3, double(count_[0])},
+                           {double(lat_ns_[1]) / 1e3, double(count_[1])},
+                           {double(programmed - programmed_at_start_), double(written_)}};
+  for (int s = kIops; s <= kWaf; ++s) {
+    series_[s].batches.push_back(b[s]);
+    series_[s].end_ps.push_back(now_ps);
+  }
+  start_ps_ = now_ps;
+  programmed_at_start_ = programmed;
+  ios_ = written_ = 0;
+  lat_ns_[0] = lat_ns_[1] = count_[0] = count_[1] = 0;
+}
+
+void ConvergenceMonitor::close_quantile(int dir, uint64_t now_ps) {
+  std::vector<uint64_t>& v = lat_batch_[dir];
+  // The ceil(0.99 n)-th smallest, as Histogram::quantile takes the run's p99.
+  const size_t k = size_t(std::ceil(0.99 * double(v.size()))) - 1;
+  std::nth_element(v.begin(), v.begin() + ptrdiff_t(k), v.end());
+  Series& s = series_[dir == 0 ? kReadP99 : kWriteP99];
+  s.batches.push_back({double(v[k]) / 1e3, 1.0});
+  s.end_ps.push_back(now_ps);
+  v.clear();
+}
+
+uint64_t ConvergenceMonitor::warmup_end_ps() const {
+  const Series& iops = series_[kIops];
+  const size_t cut = mser5_truncation(iops.batches);
+  if (cut >= iops.batches.size()) return kNoCut;
+  return cut == 0 ? 0 : iops.end_ps[cut - 1];
+}
+
+BatchEstimate ConvergenceMonitor::estimate(const Series& s, uint64_t cut_ps) const {
+  if (cut_ps == kNoCut) return BatchEstimate();
+  const size_t from = size_t(std::upper_bound(s.end_ps.begin(), s.end_ps.end(), cut_ps) - s.end_ps.begin());
+  // A batch with nothing of the metric (no reads in it) carries no information: left out of its series.
+  std::vector<RatioBatch> kept;
+  kept.reserve(s.batches.size() - from);
+  for (size_t i = from; i < s.batches.size(); ++i)
+    if (s.batches[i].x > 0) kept.push_back(s.batches[i]);
+  return batch_means(kept, 0, p_.confidence, p_.min_batches);
+}
+
+bool ConvergenceMonitor::check() const {
+  const uint64_t cut = warmup_end_ps();
+  if (cut == kNoCut) return false;
+  for (const Series& s : series_) {
+    if (!s.required) continue;
+    const bool present = std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; });
+    if (!present) continue;  // no reads (writes) in the run: nothing to wait for
+    const BatchEstimate e = estimate(s, cut);
+    if (!e.ready || e.rel_half_width() > p_.rel_half_width || drifts(s, cut)) return false;
+  }
+  return true;
+}
+
+bool ConvergenceMonitor::drifts(const Series& s, uint64_t cut_ps) const {
+  // The batches after the warm-up, halved by time: their estimates must agree within their joint interval or
+  // within the target (a two-sample comparison in the spirit of Geweke's diagnostic), or the series still moves.
+  const size_t from = size_t(std::upper_bound(s.end_ps.begin(), s.end_ps.end(), cut_ps) - s.end_ps.begin());
+  std::vector<RatioBatch> half[2];
+  const size_t mid = from + (s.batches.size() - from) / 2;
+  for (size_t i = from; i < s.batches.size(); ++i)
+    if (s.batches[i].x > 0) half[i >= mid].push_back(s.batches[i]);
+  const BatchEstimate a = batch_means(half[0], 0, p_.confidence, p_.min_batches / 2);
+  const BatchEstimate b = batch_means(half[1], 0, p_.confidence, p_.min_batches / 2);
+  if (!a.ready || !b.ready) return true;
+  // A difference the intervals cannot explain and larger than the target's width: the series still moves.
+  const double diff = std::abs(a.value - b.value);
+  return diff > std::hypot(a.half_width, b.half_width) && diff > p_.rel_half_width * std::abs(a.value + b.value) / 2;
+}
+
+void ConvergenceMonitor::report(nlohmann::json& into) const {
+  static const char* const kModes[] = {"off", "report", "stop"};
+  const uint64_t cut = warmup_end_ps();
+  const Series& iops = series_[kIops];
+  const size_t warm = cut == kNoCut ? iops.batches.size()
+                                      : size_t(std::upper_bound(iops.end_ps.begin(), iops.end_ps.end(), cut) - iops.end_ps.begin());
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const Series& s : series_) {
+    if (!std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; })) continue;
+    const BatchEstimate e = estimate(s, cut);
+    metrics[s.name] = {{"ready", e.ready},
+                       {"value", e.value},
+                       {"half_width", e.half_width},
+                       {"rel_half_width", e.ready ? e.rel_half_width() : 0.0},
+                       {"batches", e.batches},
+                       {"batch_ios", uint64_t(e.batch_size) * p_.batch_ios},
+                       {"required", s.required}};
+  }
+  into = {{"mode", kModes[int(p_.mode)]},
+          {"converged", p_.mode == ConvergeParams::Mode::Stop ? converged_ : check()},
+          {"confidence", p_.confidence},
+          {"target_rel_half_width", p_.rel_half_width},
+          {"base_batch_ios", p_.batch_ios},
+          {"base_batches", iops.batches.size()},
+          {"warmup_batches", warm},
+          {"measured_ios", total_ios_},
+          {"converged_at_ios", converged_ios_},
+          {"metrics", metrics}};
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,76 @@
+// Time to answer (sim.converge): the run's metrics as steady-state estimates with confidence intervals, from batch
+// means over its measured completions (common/batch_means.h), and, with sim.converge=stop, the end of the run once
+// the chosen metrics are known to sim.converge_rel_ci.
+//
+// The host tells the monitor every measured read and write that succeeded (after its job's ramp). Base batches:
+// - every sim.converge_batch_ios completions: I/Os per simulated second (host.iops), latency per read and per write
+//   (host.latency_us.{read,write}.mean) and bytes programmed per byte written (waf.total: every page programmed in
+//   the batch's span, as summary.json's waf.total counts them, over the bytes its writes carried);
+// - every sim.converge_batch_ios reads (writes): the batch's 99th-percentile latency (host.latency_us.*.p99; the
+//   interval is the batch-quantile method's, and its value the mean of the batches' p99, which for batches of
+//   1,000 lies within a bucket of the run's p99 when the run is steady).
+// The warm-up left out is MSER-5's on the IOPS series (the same cut for every metric: batches ended before it are
+// dropped). The check runs whenever the batches have grown by 5 % (amortised O(1) per completion).
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/batch_means.h"
+
+namespace ssdtlm {
+
+struct ConvergeParams {
+  enum class Mode : uint8_t { Off, Report, Stop } mode = Mode::Off;  // sim.converge
+  double rel_half_width = 0.01;   // sim.converge_rel_ci
+  double confidence = 0.95;       // sim.converge_confidence
+  uint32_t batch_ios = 1000;      // sim.converge_batch_ios
+  uint32_t min_batches = 20;      // sim.converge_min_batches
+  // sim.converge_metrics: which metrics must be within rel_half_width to stop (every one is reported)
+  bool on_iops = true, on_latency_mean = true, on_latency_p99 = false, on_waf = true;
+};
+
+class ConvergenceMonitor {
+ public:
+  // programmed_bytes: every byte programmed on the NAND so far (the WAF's numerator), read at each batch's end.
+  ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes);
+
+  // A measured read (dir 0) or write (dir 1) of `bytes` completed at now_ps after lat_ns. true: the run has
+  // converged (sim.converge=stop): issue no more.
+  bool completed(int dir, uint64_t bytes, uint64_t lat_ns, uint64_t now_ps);
+  // summary.json "convergence": each metric's value and interval at the end of the run.
+  void report(nlohmann::json& into) const;
+  bool converged() const { return converged_; }
+
+ private:
+  struct Series {
+    std::string name;        // the summary.json metric it estimates
+    bool required = false;   // sim.converge=stop waits for it
+    std::vector<RatioBatch> batches;
+    std::vector<uint64_t> end_ps;  // each batch's end
+  };
+  enum { kIops, kReadMean, kWriteMean, kWaf, kReadP99, kWriteP99, kSeries };
+  void close_batch(uint64_t now_ps);
+  void close_quantile(int dir, uint64_t now_ps);
+  bool check() const;  // every required series within the target (and the warm-up over)
+  bool drifts(const Series& s, uint64_t cut_ps) const;  // the two halves after the warm-up disagree
+  // The estimate of series s after the warm-up (the IOPS series' MSER-5 cut at `cut_ps`).
+  BatchEstimate estimate(const Series& s, uint64_t cut_ps) const;
+  uint64_t warmup_end_ps() const;
+
+  ConvergeParams p_;
+  std::function<uint64_t()> programmed_bytes_;
+  Series series_[kSeries];
+  uint64_t start_ps_ = 0;  // the current batch began (0: no completion yet)
+  bool started_ = false;
+  uint64_t ios_ = 0, lat_ns_[2] = {0, 0}, count_[2] = {0, 0}, written_ = 0, programmed_at_start_ = 0;
+  std::vector<uint64_t> lat_batch_[2];  // the current quantile batch per direction: latencies, ns
+  size_t next_check_ = 0;
+  bool converged_ = false;
+  uint64_t converged_ios_ = 0, total_ios_ = 0;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,105 @@
+// sim.converge (host/convergence.h): the monitor's batches, its stop on a steady series and not on a moving one,
+// its report; and on the platform, a run that stops once converged lands within the interval of
+// the full-length run's answer.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <random>
+
+#include "../common/cli_run.h"
+#include "host/convergence.h"
+
+using namespace ssdtlm;
+
+namespace {
+ConvergeParams stop_params() {
+  ConvergeParams p;
+  p.mode = ConvergeParams::Mode::Stop;
+  p.batch_ios = 100;
+  return p;
+}
+
+// Completions every 10 us of latency `lat_us(i)` (reads and writes alternating, 4 KiB), each write programming
+// `waf` times its bytes; returns the I/O at which the monitor stopped the run (0 = never within n).
+template <class Latency>
+uint64_t feed(ConvergenceMonitor& m, uint64_t& programmed, uint64_t n, double waf, Latency lat_us) {
+  for (uint64_t i = 1; i <= n; ++i) {
+    const int dir = int(i % 2);
+    if (dir == 1) programmed += uint64_t(4096 * waf);
+    if (m.completed(dir, 4096, uint64_t(lat_us(i) * 1000), i * 10000000)) return i;
+  }
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("convergence: a steady series stops the run with its values inside their intervals", "[host][converge]") {
+  uint64_t programmed = 0;
+  ConvergenceMonitor m(stop_params(), [&] { return programmed; });
+  std::mt19937_64 rng(3);
+  std::exponential_distribution<double> service(1.0 / 80.0);
+  const uint64_t at = feed(m, programmed, 1000000, 3.0, [&](uint64_t) { return 20.0 + service(rng); });
+  REQUIRE(at > 0);
+  CHECK(at < 200000);
+  CHECK(m.converged());
+  nlohmann::json r;
+  m.report(r);
+  CHECK(r["mode"] == "stop");
+  CHECK(r["converged"] == true);
+  CHECK(r["converged_at_ios"] == at);
+  const nlohmann::json& iops = r["metrics"]["host.iops"];
+  CHECK(iops["value"].get<double>() == Approx(100000).epsilon(1e-9));  // one completion per 10 us
+  const nlohmann::json& lat = r["metrics"]["host.latency_us.read.mean"];
+  CHECK(std::abs(lat["value"].get<double>() - 100.0) <= lat["half_width"].get<double>() * 1.5);
+  CHECK(lat["rel_half_width"].get<double>() <= 0.01);
+  const nlohmann::json& waf = r["metrics"]["waf.total"];
+  CHECK(waf["value"].get<double>() == Approx(3.0).epsilon(1e-3));
+  CHECK(r["metrics"]["host.latency_us.write.p99"]["required"] == false);
+  // Batches of 100: the mean of the 99th of 100 draws, 20 + 80 (H_100 - H_1) = 355.0 (the population's p99 is
+  // 20 + 80 ln 100 = 388.4: small batches bias a batch quantile low).
+  const nlohmann::json& p99 = r["metrics"]["host.latency_us.write.p99"];
+  CHECK(std::abs(p99["value"].get<double>() - 355.0) <= 0.03 * 355.0);
+}
+
+TEST_CASE("convergence: a series still moving never stops the run", "[host][converge]") {
+  uint64_t programmed = 0;
+  ConvergenceMonitor m(stop_params(), [&] { return programmed; });
+  CHECK(feed(m, programmed, 300000, 2.0, [](uint64_t i) { return 50.0 + double(i) / 1000.0; }) == 0);
+  CHECK_FALSE(m.converged());
+  nlohmann::json r;
+  m.report(r);
+  CHECK(r["converged"] == false);
+}
+
+TEST_CASE("convergence: report mode estimates without stopping", "[host][converge]") {
+  ConvergeParams p = stop_params();
+  p.mode = ConvergeParams::Mode::Report;
+  uint64_t programmed = 0;
+  ConvergenceMonitor m(p, [&] { return programmed; });
+  CHECK(feed(m, programmed, 100000, 1.0, [](uint64_t i) { return 100.0 + double(i % 7); }) == 0);
+  nlohmann::json r;
+  m.report(r);
+  CHECK(r["mode"] == "report");
+  CHECK(r["converged"] == true);
+  CHECK(r["metrics"]["host.latency_us.write.mean"]["value"].get<double>() == Approx(103).epsilon(1e-3));
+}
+
+TEST_CASE("convergence: on the platform a converged run answers within the full run's interval", "[host][converge][platform]") {
+  const std::string drive =
+      test::kSmallDrive + " --set precondition.drive_writes=1 --set host.queue_depth=4 --set workload.read_fraction=0.7"
+                          " --set workload.io_count=600000 --set geometry.over_provisioning=0.25";
+  const nlohmann::json full = test::run_cli(test::fresh("full"), drive + " --set sim.converge=report");
+  const nlohmann::json quick = test::run_cli(test::fresh("quick"), drive + " --set sim.converge=stop");
+  const nlohmann::json off = test::run_cli(test::fresh("off"), drive);
+  CHECK_FALSE(off.contains("convergence"));
+  CHECK(off["host"] == full["host"]);  // reporting changes nothing the run does
+  REQUIRE(quick["convergence"]["converged"] == true);
+  const uint64_t stopped = quick["host"]["ios"].get<uint64_t>();
+  CHECK(stopped < 600000 / 3);
+  for (const char* k : {"host.iops", "waf.total", "host.latency_us.read.mean", "host.latency_us.write.mean"}) {
+    INFO(k);
+    const nlohmann::json &f = full["convergence"]["metrics"][k], &q = quick["convergence"]["metrics"][k];
+    CHECK(q["rel_half_width"].get<double>() <= 0.01);
+    CHECK(std::abs(q["value"].get<double>() - f["value"].get<double>()) <=
+          std::hypot(q["half_width"].get<double>(), f["half_width"].get<double>()));
+  }
+}
