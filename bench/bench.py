@@ -51,7 +51,8 @@ lsm on the zoned drive, ZenFS-like (zone per lifetime class, resets, host zone G
 randread-4k-register and randwrite-4k-steady-register run on the register-level interface (nvme.interface=register);
 the four -lt rows (randread-4k, randwrite-4k-steady and their -register rows) run loosely timed (sim.timing=lt), under
 --compare on A only: A's LT beside B's AT in one invocation, the results column giving LT's IOPS, WAF and mean latency
-against AT's (docs/reference/timing_modes.md).
+against AT's (docs/reference/timing_modes.md). mixed-70r30w-4k-converge runs mixed-70r30w-4k with sim.converge=report
+(the batch-means monitor's cost: the same simulated work).
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -221,6 +222,8 @@ WORKLOADS["flow-1r-3w-4k"] = ["--config", os.path.join(os.path.dirname(os.path.a
 REGISTER = ["--set", "nvme.interface=register"]
 WORKLOADS["randread-4k-register"] = WORKLOADS["randread-4k"] + REGISTER
 WORKLOADS["randwrite-4k-steady-register"] = WORKLOADS["randwrite-4k-steady"] + REGISTER
+# sim.converge=report: the batch-means monitor told every completion (docs/guides/studies.md, Converging points).
+WORKLOADS["mixed-70r30w-4k-converge"] = WORKLOADS["mixed-70r30w-4k"] + ["--set", "sim.converge=report"]
 LT = ["--set", "sim.timing=lt"]
 LT_ROWS = {}
 for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "randwrite-4k-steady-register"):

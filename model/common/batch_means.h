@@ -31,7 +31,9 @@ struct BatchEstimate {
   double half_width = 0;   // of the confidence interval
   uint32_t batches = 0;    // k: batches of the interval
   uint32_t batch_size = 0; // base batches merged into each
-  double rel_half_width() const { return value != 0 ? half_width / (value < 0 ? -value : value) : (half_width == 0 ? 0 : 1e300); }
+  // Relative to the value; a value of 0 has none (a WAF of 0: nothing programmed yet, the buffer still filling, is a
+  // transient, never an answer).
+  double rel_half_width() const { return value != 0 ? half_width / (value < 0 ? -value : value) : 1e300; }
 };
 
 // Base batches to leave out as warm-up (a multiple of 5), or `base.size()` when the series has not settled (MSER-5's

@@ -131,7 +131,7 @@ void ConvergenceMonitor::report(nlohmann::json& into) const {
     metrics[s.name] = {{"ready", e.ready},
                        {"value", e.value},
                        {"half_width", e.half_width},
-                       {"rel_half_width", e.ready ? e.rel_half_width() : 0.0},
+                       {"rel_half_width", e.ready && e.value != 0 ? e.rel_half_width() : 0.0},
                        {"batches", e.batches},
                        {"batch_ios", uint64_t(e.batch_size) * p_.batch_ios},
                        {"required", s.required}};

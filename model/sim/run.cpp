@@ -90,6 +90,17 @@ PreconditionResult precondition_platform(Platform& p, const Params& params, bool
   return asked(pre);
 }
 
+namespace {
+// sim.converge: batch means over the timed run's completions (the WAF's numerator read from the FTL's counters).
+void attach_convergence(Platform& p, const Params& params) {
+  if (params.sim.converge.mode == ConvergeParams::Mode::Off) return;
+  const double page_bytes = double(params.geometry.units_per_page) * kUnitBytes;
+  p.host().set_convergence(std::make_unique<ConvergenceMonitor>(params.sim.converge, [&p, page_bytes] {
+    return uint64_t(double(p.ftl().flash_counters().total_programs()) * page_bytes);
+  }));
+}
+}  // namespace
+
 RunResult simulate(const Config& c, const PlatformInfo& info, const RunOptions& o) {
   return simulate(read_params(c), info, o);
 }
@@ -130,13 +141,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
     for (size_t j = 0; j < p->host().jobs(); ++j) p->host().set_log(j, logs->job(j));
   }
 
-  if (params.sim.converge.mode != ConvergeParams::Mode::Off) {  // batch means over the timed run's completions
-    const double page_bytes = double(params.geometry.units_per_page) * kUnitBytes;
-    Platform* platform = p.get();
-    p->host().set_convergence(std::make_unique<ConvergenceMonitor>(params.sim.converge, [platform, page_bytes] {
-      return uint64_t(double(platform->ftl().flash_counters().total_programs()) * page_bytes);
-    }));
-  }
+  attach_convergence(*p, params);
   GroupRecorder groups(*p);  // the device counters at each stonewall group's end
   sampler.start_clock();
   std::vector<std::string> log_files;
@@ -161,9 +166,8 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (p->host().groups() > 1) r.summary["groups"] = group_summary(*p, groups);
   if (params.precondition.snapshots())
-    r.summary["precondition"]["snapshot"] = {{"action", snap.action}, {"file", snap.file}, {"note", snap.note},
-                                             {"wall_time_s", snap.seconds}, {"cpu_s", snap.cpu_seconds},
-                                             {"bytes", snap.bytes}};
+    r.summary["precondition"]["snapshot"] = {{"action", snap.action}, {"file", snap.file},      {"note", snap.note},
+                                             {"wall_time_s", snap.seconds}, {"cpu_s", snap.cpu_seconds}, {"bytes", snap.bytes}};
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
   if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);

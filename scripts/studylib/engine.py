@@ -240,6 +240,7 @@ def run(study, opts, stream=None):
             "reused": key in cached,
             "exit_code": src.get("exit_code", ""), "error": _error_text(res) if not ok else "",
             "worker": src.get("worker", ""), "seconds": round(src["seconds"], 3) if src.get("seconds") else "",
+            "cpu_seconds": round(src["cpu_seconds"], 3) if src.get("cpu_seconds") else "",
             "finished": src.get("finished", ""),
             "wall_time_s": machine.get("wall_time_s", ""),
             "precondition.wall_time_s": machine.get("precondition.wall_time_s", ""),
