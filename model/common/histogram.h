@@ -11,8 +11,11 @@ class Histogram {
  public:
   Histogram() : counts_(kBuckets, 0) {}
 
-  void record(uint64_t ns) {
-    ++counts_[index(ns)];
+  void record(uint64_t ns) { record_in(index(ns), ns); }
+  // record() with the bucket already found (bucket_of(ns)): one lookup for several histograms of the same sample.
+  static size_t bucket_of(uint64_t ns) { return index(ns); }
+  void record_in(size_t bucket, uint64_t ns) {
+    ++counts_[bucket];
     ++count_;
     sum_ += double(ns);
     sum2_ += double(ns) * double(ns);

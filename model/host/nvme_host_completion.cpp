@@ -14,47 +14,44 @@ bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
   return a.first > b.first;
 }
 
-void add(HostStats& into, const NvmeCommand& cmd, uint64_t now) {
+// Counts the completion in every one of `into` (the whole run's, and after the job's ramp the measured and the job's
+// statistics): the command's kind is decided and its latency's histogram bucket found once for all of them.
+void add(HostStats* const* into, int n, const NvmeCommand& cmd, uint64_t now) {
   const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+  const size_t bucket = Histogram::bucket_of(ns);
+  for (int i = 0; i < n; ++i) into[i]->last_complete_ps = now;
   if (cmd.status) {  // failed (a zoned namespace's status, an uncorrectable read): counted apart, no bytes moved
-    ++into.failed;
-    if (cmd.uncorrectable) ++into.uncorrectable;
-    into.last_complete_ps = now;
+    for (int i = 0; i < n; ++i) into[i]->failed++, into[i]->uncorrectable += cmd.uncorrectable;
     return;
   }
   if (cmd.op == IoOp::Flush) {
-    ++into.syncs;
-    into.sync_latency.record(ns);
+    for (int i = 0; i < n; ++i) ++into[i]->syncs, into[i]->sync_latency.record_in(bucket, ns);
   } else if (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None) {
-    ++into.zone_commands;
+    for (int i = 0; i < n; ++i) ++into[i]->zone_commands;
   } else if (cmd.op == IoOp::Trim) {
-    ++into.trims;
-    into.trim_bytes += cmd.bytes;
-    into.trim_latency.record(ns);
+    for (int i = 0; i < n; ++i) ++into[i]->trims, into[i]->trim_bytes += cmd.bytes, into[i]->trim_latency.record_in(bucket, ns);
+  } else if (cmd.op == IoOp::Write) {
+    for (int i = 0; i < n; ++i) into[i]->latency[1].record_in(bucket, ns), ++into[i]->ios[1], into[i]->bytes[1] += cmd.bytes;
   } else {
-    int k = cmd.op == IoOp::Read ? 0 : 1;
-    into.latency[k].record(ns);
-    if (k == 0) {
-      ++into.path_count[int(cmd.path)];
-      into.path_ns[int(cmd.path)] += ns;
+    const int path = int(cmd.path);
+    for (int i = 0; i < n; ++i) {
+      HostStats& h = *into[i];
+      h.latency[0].record_in(bucket, ns);
+      ++h.path_count[path];
+      h.path_ns[path] += ns;
       if (cmd.uncorrectable) {
-        ++into.uncorrectable;
+        ++h.uncorrectable;
       } else if (cmd.soft_tier) {
-        ++into.soft_count;
-        into.soft_ns += ns;
+        ++h.soft_count, h.soft_ns += ns;
       } else if (cmd.retries) {
-        ++into.retry_count;
-        into.retry_steps += cmd.retries;
-        into.retry_ns += ns;
+        ++h.retry_count, h.retry_steps += cmd.retries, h.retry_ns += ns;
       } else {
-        ++into.clean_count;
-        into.clean_ns += ns;
+        ++h.clean_count, h.clean_ns += ns;
       }
+      ++h.ios[0];
+      h.bytes[0] += cmd.bytes;
     }
-    ++into.ios[k];
-    into.bytes[k] += cmd.bytes;
   }
-  into.last_complete_ps = now;
 }
 
 }  // namespace
@@ -106,13 +103,10 @@ void NvmeHost::wake() {
     NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
-    add(stats_, cmd, now);
-    if (now >= j.measure_ps && (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush)) {
-      add(measured_, cmd, now);  // a zone management command, a flush: counted, no bandwidth, latency or log sample
-      add(j.stats, cmd, now);
-    } else if (now >= j.measure_ps) {
-      add(measured_, cmd, now);
-      add(j.stats, cmd, now);
+    HostStats* const counted[3] = {&stats_, &measured_, &j.stats};
+    add(counted, now >= j.measure_ps ? 3 : 1, cmd, now);
+    // A zone management command, a flush: counted, no bandwidth, latency or log sample.
+    if (now >= j.measure_ps && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
