@@ -2,7 +2,7 @@
 """Real drives against their published measurements (issue 40): runs every declared measurement of every drive
 platform the way its source ran it and writes the error table.
 
-usage: validate_drives.py [--bin-dir build/bin] [--drives A,B] [--kind calibration|validation|all] [--ci]
+usage: validate_drives.py [--bin-dir build/bin] [--drives A,B] [--kind calibration|validation|all] [--ci] [--only ID,..]
                           [--scale N] [--io-scale F] [--out out/validate_drives] [--errors docs/results/drives/errors.md]
                           [--json FILE] [--figures DIR] [--jobs N] [--override KEY=VALUE ...]
 
@@ -171,7 +171,9 @@ def measure_drive(name, a):
     decl, cfg = load_drive(name)
     scale = a.scale or decl.get("scale", 1)
     kinds = ("calibration", "validation") if a.kind == "all" else (a.kind,)
-    chosen = [(k, m) for k in kinds for m in decl.get(k, []) if not a.ci or m.get("ci")]
+    only = {i for i in a.only.split(",") if i}
+    chosen = [(k, m) for k in kinds for m in decl.get(k, [])
+              if (not a.ci or m.get("ci")) and (not only or m["id"] in only)]
     runs = sorted({m["run"] for _, m in chosen})
     binary = Path(a.bin_dir) / ("ssdtlm-" + name)
     if not binary.exists():
@@ -292,6 +294,7 @@ def main():
     ap.add_argument("--drives", default="")
     ap.add_argument("--kind", default="all", choices=["calibration", "validation", "all"])
     ap.add_argument("--ci", action="store_true", help="only the measurements marked ci (the short form)")
+    ap.add_argument("--only", default="", help="only these measurement ids (comma-separated; an experiment)")
     ap.add_argument("--scale", type=int, default=0)
     ap.add_argument("--io-scale", type=float, default=1.0)
     ap.add_argument("--out", default=str(ROOT / "out" / "validate_drives"))
@@ -304,8 +307,8 @@ def main():
     a = ap.parse_args()
     if a.scale < 0 or a.io_scale <= 0 or a.jobs < 1:
         fail("--scale >= 0, --io-scale > 0, --jobs >= 1")
-    if a.override and a.errors:
-        fail("--override runs an experiment; it never writes the error table (--errors)")
+    if (a.override or a.only) and a.errors:
+        fail("--override and --only run an experiment; they never write the error table (--errors)")
     names = [n for n in a.drives.split(",") if n] or drives_declared()
     all_rows, all_failed, scales, fills = [], [], {}, {}
     for name in names:

@@ -94,6 +94,15 @@ void check_timing(const Config& c) {
     fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
 }
 
+EngineCostNs host_cost_ns(const Config& c) {
+  const std::string engine = c.s("host.engine");
+  const auto cost = io_engine_cost(engine);
+  if (!cost) return {c.d("host.submit_ns"), c.d("host.complete_ns")};
+  for (const char* k : {"host.submit_ns", "host.complete_ns"})
+    if (c.d(k) != 0) fail(k, "set with host.engine=" + engine + ", which gives the host's costs; set one or the other");
+  return *cost;
+}
+
 void check_register_interface(const Config& c, const NvmeParams& p) {
   static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
                                               "host.interrupt_ns",
