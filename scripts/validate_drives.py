@@ -263,6 +263,65 @@ def figures(out_dir, rows, scales, run_dirs):
         save_figure(fig, os.path.join(out_dir, "%s_write_over_time.png" % drive), dpi=90)
 
 
+QD_SWEEP = (1, 2, 4, 8, 16, 32)
+QD_TEMPLATES = {"read": ("rand_read_4k_qd1",), "write": ("rand_write_4k_qd1", "rand_write_4k_steady_qd1")}
+
+
+def qd_sweep(name, a):
+    """4 KiB random reads and writes at queue depths 1..32 on one queue, each from the drive's declared QD1 run
+    (its preconditioning, span and I/O count, the count times the depth): {direction: [(qd, summary)]}."""
+    decl, cfg = load_drive(name)
+    scale = a.scale or decl.get("scale", 1)
+    binary = Path(a.bin_dir) / ("ssdtlm-" + name)
+    jobs = []
+    for direction, templates in QD_TEMPLATES.items():
+        template = next((t for t in templates if t in decl.get("runs", {})), None)
+        for qd in QD_SWEEP if template else ():
+            sets = run_settings(decl, cfg, template, scale, a.io_scale * min(qd, 8), 500)
+            sets.update({"host.queues": 1, "host.queue_depth": qd})
+            jobs.append((direction, qd, Path(a.out) / name / "qd_sweep" / ("%s_qd%d" % (direction, qd)), sets))
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        done = list(ex.map(lambda j: run_once(binary, j[2], j[3]), jobs))
+    out = {}
+    for (direction, qd, _, _), (summary, err) in zip(jobs, done):
+        if err:
+            print("qd sweep %s %s qd%d failed: %s" % (name, direction, qd, err), file=sys.stderr)
+            continue
+        out.setdefault(direction, []).append((qd, summary))
+    return out
+
+
+def qd_figure(out_dir, name, sweep, rows):
+    """IOPS and latency (mean, p99) against queue depth, the published QD1 rows marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from studylib.plot import save_figure
+    os.makedirs(out_dir, exist_ok=True)
+    fig, (ax_iops, ax_lat) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for direction, pts in sorted(sweep.items()):
+        qds = [q for q, _ in pts]
+        ax_iops.plot(qds, [lookup(s, "host.%s_iops" % direction) for _, s in pts], marker="o", label="ssdtlm " + direction)
+        for stat, style in (("mean", "-"), ("p99", ":")):
+            ax_lat.plot(qds, [lookup(s, "host.latency_us.%s.%s" % (direction, stat)) for _, s in pts], style, marker=".",
+                        label="ssdtlm %s %s" % (direction, stat))
+    for r in rows:
+        if r["drive"] == name and r["unit"] == "IOPS" and r["id"] in ("ds_rand_read_qd1", "ds_rand_write_qd1"):
+            ax_iops.plot([1], [r["published"]], "kx", markersize=8)
+            ax_iops.annotate("%s published" % r["id"].split("_")[2], (1, r["published"]), fontsize=6)
+    for ax in (ax_iops, ax_lat):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("queue depth (one queue, 4 KiB random)")
+        ax.legend(fontsize=6)
+    ax_iops.set_ylabel("IOPS")
+    ax_lat.set_ylabel("latency (us)")
+    ax_lat.set_yscale("log")
+    fig.suptitle("%s: IOPS and latency against queue depth (x: published QD1)" % name, fontsize=9)
+    fig.tight_layout()
+    save_figure(fig, os.path.join(out_dir, "%s_qd_sweep.png" % name), dpi=90)
+
+
 def write_errors(path, rows, scales):
     lines = ["# Real drives: published measurements against ssdtlm (generated)", "",
              "Written by `scripts/validate_drives.py` (issue 40); do not edit by hand. Each drive's parameters and their",
@@ -325,6 +384,8 @@ def main():
         write_errors(a.errors, all_rows, scales)
     if a.figures:
         figures(a.figures, all_rows, scales, fills)
+        for name in names:
+            qd_figure(a.figures, name, qd_sweep(name, a), all_rows)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"bounds": BOUNDS, "rows": all_rows}, f, indent=1, default=str)
