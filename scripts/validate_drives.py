@@ -16,7 +16,11 @@ source ran it) and a metric:
                        the cliff is the first sample below 3/4 of the fastest of the first samples (a tenth, at least 3);
   curve:cache_gb       GB (10^9 B) written before the cliff, times the scale;
   curve:after_mbps     the mean rate from the cliff to the end of the run (no cliff: no result);
-  curve:fill_mbps      bytes written over the whole run's time (a whole-drive fill: TechPowerUp's average).
+  curve:fill_mbps      bytes written over the whole run's time (a whole-drive fill: TechPowerUp's average);
+  steady:<column>      SNIA PTS steady state of a timeseries.csv column (e.g. write_iops): the mean of the last 5
+                       full samples (rounds), reported only when they are steady as the PTS defines it (the
+                       range within 20 % of their mean, the least-squares line's excursion over the window within
+                       10 %); else no result.
 The curve metrics read timeseries.csv sampled every 500 ms (TechPowerUp samples twice a second).
 
 Capacity: the model keeps per-page metadata in memory, so a run divides blocks per plane (and the SLC cache's
@@ -152,6 +156,25 @@ def curve_metric(name, rows, scale):
     fail("unknown curve metric %r" % name)
 
 
+STEADY_ROUNDS = 5
+
+
+def steady_metric(out_dir, column):
+    """SNIA PTS steady state over the last STEADY_ROUNDS full samples of a timeseries.csv column: their mean when
+    max - min <= 20 % and the fitted line's excursion <= 10 % of that mean, else nan (the run was not long enough
+    to reach steady state)."""
+    with open(os.path.join(out_dir, "timeseries.csv")) as f:
+        ys = [float(r[column]) for r in csv.DictReader(f)][:-1][-STEADY_ROUNDS:]
+    if len(ys) < STEADY_ROUNDS:
+        return float("nan")
+    mean = statistics.mean(ys)
+    xs = range(len(ys))
+    xm = statistics.mean(xs)
+    slope = sum((x - xm) * (y - mean) for x, y in zip(xs, ys)) / sum((x - xm) ** 2 for x in xs)
+    steady = max(ys) - min(ys) <= 0.20 * mean and abs(slope) * (len(ys) - 1) <= 0.10 * mean
+    return mean if steady else float("nan")
+
+
 def lookup(summary, path):
     v = summary
     for part in path.split("."):
@@ -198,7 +221,8 @@ def measure_drive(name, a):
             ours = float("nan")
         else:
             src, _, key = m["metric"].partition(":")
-            ours = lookup(summary, key) if src == "summary" else curve_metric(key, curve(d), scale)
+            ours = (lookup(summary, key) if src == "summary" else steady_metric(d, key) if src == "steady"
+                    else curve_metric(key, curve(d), scale))
         error = (ours - m["published"]) / m["published"] if not math.isnan(ours) else float("nan")
         rows.append({"drive": name, "id": m["id"], "measurement": m["what"], "source": m["source"],
                      "metric_src": m["metric"].partition(":")[0],
