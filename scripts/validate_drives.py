@@ -2,7 +2,7 @@
 """Real drives against their published measurements (issue 40): runs every declared measurement of every drive
 platform the way its source ran it and writes the error table.
 
-usage: validate_drives.py [--bin-dir build/bin] [--drives A,B] [--kind calibration|validation|all] [--ci]
+usage: validate_drives.py [--bin-dir build/bin] [--drives A,B] [--kind calibration|validation|all] [--ci] [--only ID,..]
                           [--scale N] [--io-scale F] [--out out/validate_drives] [--errors docs/results/drives/errors.md]
                           [--json FILE] [--figures DIR] [--jobs N] [--override KEY=VALUE ...]
 
@@ -16,7 +16,11 @@ source ran it) and a metric:
                        the cliff is the first sample below 3/4 of the fastest of the first samples (a tenth, at least 3);
   curve:cache_gb       GB (10^9 B) written before the cliff, times the scale;
   curve:after_mbps     the mean rate from the cliff to the end of the run (no cliff: no result);
-  curve:fill_mbps      bytes written over the whole run's time (a whole-drive fill: TechPowerUp's average).
+  curve:fill_mbps      bytes written over the whole run's time (a whole-drive fill: TechPowerUp's average);
+  steady:<column>      SNIA PTS steady state of a timeseries.csv column (e.g. write_iops): the mean of the last 5
+                       full samples (rounds), reported only when they are steady as the PTS defines it (the
+                       range within 20 % of their mean, the least-squares line's excursion over the window within
+                       10 %); else no result.
 The curve metrics read timeseries.csv sampled every 500 ms (TechPowerUp samples twice a second).
 
 Capacity: the model keeps per-page metadata in memory, so a run divides blocks per plane (and the SLC cache's
@@ -152,6 +156,25 @@ def curve_metric(name, rows, scale):
     fail("unknown curve metric %r" % name)
 
 
+STEADY_ROUNDS = 5
+
+
+def steady_metric(out_dir, column):
+    """SNIA PTS steady state over the last STEADY_ROUNDS full samples of a timeseries.csv column: their mean when
+    max - min <= 20 % and the fitted line's excursion <= 10 % of that mean, else nan (the run was not long enough
+    to reach steady state)."""
+    with open(os.path.join(out_dir, "timeseries.csv")) as f:
+        ys = [float(r[column]) for r in csv.DictReader(f)][:-1][-STEADY_ROUNDS:]
+    if len(ys) < STEADY_ROUNDS:
+        return float("nan")
+    mean = statistics.mean(ys)
+    xs = range(len(ys))
+    xm = statistics.mean(xs)
+    slope = sum((x - xm) * (y - mean) for x, y in zip(xs, ys)) / sum((x - xm) ** 2 for x in xs)
+    steady = max(ys) - min(ys) <= 0.20 * mean and abs(slope) * (len(ys) - 1) <= 0.10 * mean
+    return mean if steady else float("nan")
+
+
 def lookup(summary, path):
     v = summary
     for part in path.split("."):
@@ -171,7 +194,9 @@ def measure_drive(name, a):
     decl, cfg = load_drive(name)
     scale = a.scale or decl.get("scale", 1)
     kinds = ("calibration", "validation") if a.kind == "all" else (a.kind,)
-    chosen = [(k, m) for k in kinds for m in decl.get(k, []) if not a.ci or m.get("ci")]
+    only = {i for i in a.only.split(",") if i}
+    chosen = [(k, m) for k in kinds for m in decl.get(k, [])
+              if (not a.ci or m.get("ci")) and (not only or m["id"] in only)]
     runs = sorted({m["run"] for _, m in chosen})
     binary = Path(a.bin_dir) / ("ssdtlm-" + name)
     if not binary.exists():
@@ -196,7 +221,8 @@ def measure_drive(name, a):
             ours = float("nan")
         else:
             src, _, key = m["metric"].partition(":")
-            ours = lookup(summary, key) if src == "summary" else curve_metric(key, curve(d), scale)
+            ours = (lookup(summary, key) if src == "summary" else steady_metric(d, key) if src == "steady"
+                    else curve_metric(key, curve(d), scale))
         error = (ours - m["published"]) / m["published"] if not math.isnan(ours) else float("nan")
         rows.append({"drive": name, "id": m["id"], "measurement": m["what"], "source": m["source"],
                      "metric_src": m["metric"].partition(":")[0],
@@ -261,6 +287,65 @@ def figures(out_dir, rows, scales, run_dirs):
         save_figure(fig, os.path.join(out_dir, "%s_write_over_time.png" % drive), dpi=90)
 
 
+QD_SWEEP = (1, 2, 4, 8, 16, 32)
+QD_TEMPLATES = {"read": ("rand_read_4k_qd1",), "write": ("rand_write_4k_qd1", "rand_write_4k_steady_qd1")}
+
+
+def qd_sweep(name, a):
+    """4 KiB random reads and writes at queue depths 1..32 on one queue, each from the drive's declared QD1 run
+    (its preconditioning, span and I/O count, the count times the depth): {direction: [(qd, summary)]}."""
+    decl, cfg = load_drive(name)
+    scale = a.scale or decl.get("scale", 1)
+    binary = Path(a.bin_dir) / ("ssdtlm-" + name)
+    jobs = []
+    for direction, templates in QD_TEMPLATES.items():
+        template = next((t for t in templates if t in decl.get("runs", {})), None)
+        for qd in QD_SWEEP if template else ():
+            sets = run_settings(decl, cfg, template, scale, a.io_scale * min(qd, 8), 500)
+            sets.update({"host.queues": 1, "host.queue_depth": qd})
+            jobs.append((direction, qd, Path(a.out) / name / "qd_sweep" / ("%s_qd%d" % (direction, qd)), sets))
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        done = list(ex.map(lambda j: run_once(binary, j[2], j[3]), jobs))
+    out = {}
+    for (direction, qd, _, _), (summary, err) in zip(jobs, done):
+        if err:
+            print("qd sweep %s %s qd%d failed: %s" % (name, direction, qd, err), file=sys.stderr)
+            continue
+        out.setdefault(direction, []).append((qd, summary))
+    return out
+
+
+def qd_figure(out_dir, name, sweep, rows):
+    """IOPS and latency (mean, p99) against queue depth, the published QD1 rows marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from studylib.plot import save_figure
+    os.makedirs(out_dir, exist_ok=True)
+    fig, (ax_iops, ax_lat) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for direction, pts in sorted(sweep.items()):
+        qds = [q for q, _ in pts]
+        ax_iops.plot(qds, [lookup(s, "host.%s_iops" % direction) for _, s in pts], marker="o", label="ssdtlm " + direction)
+        for stat, style in (("mean", "-"), ("p99", ":")):
+            ax_lat.plot(qds, [lookup(s, "host.latency_us.%s.%s" % (direction, stat)) for _, s in pts], style, marker=".",
+                        label="ssdtlm %s %s" % (direction, stat))
+    for r in rows:
+        if r["drive"] == name and r["unit"] == "IOPS" and r["id"] in ("ds_rand_read_qd1", "ds_rand_write_qd1"):
+            ax_iops.plot([1], [r["published"]], "kx", markersize=8)
+            ax_iops.annotate("%s published" % r["id"].split("_")[2], (1, r["published"]), fontsize=6)
+    for ax in (ax_iops, ax_lat):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("queue depth (one queue, 4 KiB random)")
+        ax.legend(fontsize=6)
+    ax_iops.set_ylabel("IOPS")
+    ax_lat.set_ylabel("latency (us)")
+    ax_lat.set_yscale("log")
+    fig.suptitle("%s: IOPS and latency against queue depth (x: published QD1)" % name, fontsize=9)
+    fig.tight_layout()
+    save_figure(fig, os.path.join(out_dir, "%s_qd_sweep.png" % name), dpi=90)
+
+
 def write_errors(path, rows, scales):
     lines = ["# Real drives: published measurements against ssdtlm (generated)", "",
              "Written by `scripts/validate_drives.py` (issue 40); do not edit by hand. Each drive's parameters and their",
@@ -292,6 +377,7 @@ def main():
     ap.add_argument("--drives", default="")
     ap.add_argument("--kind", default="all", choices=["calibration", "validation", "all"])
     ap.add_argument("--ci", action="store_true", help="only the measurements marked ci (the short form)")
+    ap.add_argument("--only", default="", help="only these measurement ids (comma-separated; an experiment)")
     ap.add_argument("--scale", type=int, default=0)
     ap.add_argument("--io-scale", type=float, default=1.0)
     ap.add_argument("--out", default=str(ROOT / "out" / "validate_drives"))
@@ -304,8 +390,8 @@ def main():
     a = ap.parse_args()
     if a.scale < 0 or a.io_scale <= 0 or a.jobs < 1:
         fail("--scale >= 0, --io-scale > 0, --jobs >= 1")
-    if a.override and a.errors:
-        fail("--override runs an experiment; it never writes the error table (--errors)")
+    if (a.override or a.only) and a.errors:
+        fail("--override and --only run an experiment; they never write the error table (--errors)")
     names = [n for n in a.drives.split(",") if n] or drives_declared()
     all_rows, all_failed, scales, fills = [], [], {}, {}
     for name in names:
@@ -322,6 +408,8 @@ def main():
         write_errors(a.errors, all_rows, scales)
     if a.figures:
         figures(a.figures, all_rows, scales, fills)
+        for name in names:
+            qd_figure(a.figures, name, qd_sweep(name, a), all_rows)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"bounds": BOUNDS, "rows": all_rows}, f, indent=1, default=str)

@@ -223,9 +223,9 @@ NvmeParams read_nvme_params(const Config& c) {
   p.pcie.mps = uint32_t(c.i("pcie.mps_bytes"));
   p.pcie.mrrs = uint32_t(c.i("pcie.mrrs_bytes"));
   p.pcie.latency_ps = p.link_latency_ps;
-  p.submit_ps = ns_to_ps(c.d("host.submit_ns"));
+  p.submit_ps = ns_to_ps(host_cost_ns(c).submit_ns);
   p.interrupt_ps = ns_to_ps(c.d("host.interrupt_ns"));
-  p.completion_ps = ns_to_ps(c.d("host.complete_ns"));
+  p.completion_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   p.coalesce_threshold = uint32_t(c.i("host.coalesce_threshold"));
   p.coalesce_time_us = c.d("host.coalesce_time_us");
   check_register_interface(c, p);
@@ -408,8 +408,8 @@ void read_run_params(const Config& c, Params& p) {
 // power and temperature.
 void read_interface_params(const Config& c, Params& p) {
   p.nvme = read_nvme_params(c);
-  p.host_cost.submit_ps = ns_to_ps(c.d("host.submit_ns"));
-  p.host_cost.complete_ps = ns_to_ps(c.d("host.complete_ns"));
+  p.host_cost.submit_ps = ns_to_ps(host_cost_ns(c).submit_ns);
+  p.host_cost.complete_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   if (p.nvme.register_interface) p.host_cost = {};  // the driver model spends them (NvmeParams), not NvmeHost
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);

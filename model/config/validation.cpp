@@ -111,6 +111,15 @@ void check_converge(const Config& c) {
   if (names.empty()) fail("sim.converge_metrics", "names no metric (expected a comma-separated list of iops, latency_mean, latency_p99, waf)");
 }
 
+EngineCostNs host_cost_ns(const Config& c) {
+  const std::string engine = c.s("host.engine");
+  const auto cost = io_engine_cost(engine);
+  if (!cost) return {c.d("host.submit_ns"), c.d("host.complete_ns")};
+  for (const char* k : {"host.submit_ns", "host.complete_ns"})
+    if (c.d(k) != 0) fail(k, "set with host.engine=" + engine + ", which gives the host's costs; set one or the other");
+  return *cost;
+}
+
 void check_register_interface(const Config& c, const NvmeParams& p) {
   static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
                                               "host.interrupt_ns",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/params.h"
+#include "host/io_engine_cost.h"
 
 namespace ssdtlm {
 
@@ -29,6 +30,9 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 // has one power state); with nvme.interface=command, a pcie.* or host.* key of the register interface set
 // away from its default is refused (it would change nothing).
 void check_register_interface(const Config& c, const NvmeParams& p);
+// The host's per-I/O costs: host.engine's (model/host/io_engine_cost.h), else host.submit_ns and host.complete_ns;
+// both set is an error naming the key.
+EngineCostNs host_cost_ns(const Config& c);
 // sim.quantum_ns applies with sim.timing=lt only.
 void check_timing(const Config& c);
 // sim.converge_*: only with sim.converge on; sim.converge_metrics a non-empty list of known metrics.

@@ -44,3 +44,19 @@ TEST_CASE("host cost: one queue's thread caps its rate at 1 / (submit + complete
   CHECK(o >= 20000 * 0.95);
   CHECK(t > 1.8 * o);
 }
+
+TEST_CASE("host cost: host.engine spends its engine's cited per-I/O CPU time", "[host][host_cost]") {
+  // libaio 1e9 / 608e3 = 1,645 ns per I/O (model/host/io_engine_cost.h), half to submit, half to reap.
+  const auto free = run("engine_none", "--set host.queue_depth=1");
+  const auto aio = run("engine_libaio", "--set host.queue_depth=1 --set host.engine=libaio");
+  const auto spdk = run("engine_spdk", "--set host.queue_depth=1 --set host.engine=spdk");
+  CHECK(mean_read_us(aio) - mean_read_us(free) == Approx(1e6 / 608e3).margin(0.01));
+  CHECK(mean_read_us(spdk) - mean_read_us(free) == Approx(1e6 / 1739e3).margin(0.01));
+}
+
+TEST_CASE("host cost: host.engine with host.submit_ns set is refused before simulating", "[host][host_cost]") {
+  const auto r = ssdtlm::test::run_in(ssdtlm::test::fresh("host_cost_engine_both"), ssdtlm::test::kSmallDrive +
+                                      " --quiet --out o --set host.engine=libaio --set host.submit_ns=100");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("host.submit_ns") != std::string::npos);
+}

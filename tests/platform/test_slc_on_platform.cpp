@@ -140,6 +140,20 @@ TEST_CASE("slc: slc.dynamic_max_bytes caps a dynamic cache at the maker's size, 
   CHECK(capped["integrity"]["checked_reads"].get<uint64_t>() == 16 * 256);
 }
 
+TEST_CASE("slc: with when_full=direct a full cache is not folded while the host writes (TurboWrite folds in idle time)", "[platform][slc]") {
+  // One continuous 96 MiB sequential write on the empty 384 MiB drive, a 4 MiB cap: the cache fills, then every
+  // write goes to TLC; no fold runs (the host never idles, GC needs no room at a quarter full), so no SLC block
+  // is freed and taken again: the SLC takes the cap and no more.
+  const std::string jobs = R"([{"name": "write", "io_bytes": 100663296}])";
+  const auto s = run("direct_no_foreground_fold",
+                     drive_json(R"({"mode": "dynamic", "dynamic_max_bytes": 4194304, "when_full": "direct"})", jobs,
+                                R"({"fill": false, "drive_writes": 0})"));
+  INFO(s["slc"].dump());
+  CHECK(s["slc"]["host_bytes"].get<uint64_t>() <= 4194304);
+  CHECK(s["slc"]["folded_bytes"] == 0);
+  CHECK(s["slc"]["direct_bytes"].get<uint64_t>() >= 100663296 - 4194304 - 524288);
+}
+
 TEST_CASE("slc: slc.dynamic_max_bytes is refused with a static cache", "[platform][slc]") {
   const std::string dir = ssdtlm::test::fresh("slc_platform_cap_static_cfg");
   std::ofstream(dir + "/config.json") << drive_json(R"({"mode": "static", "static_bytes": 4194304, "dynamic_max_bytes": 4194304})",

@@ -77,3 +77,20 @@ def test_curve_metrics_on_a_hand_made_step():
     assert validate_drives.curve_metric("fill_mbps", rows, 1) == pytest.approx((4 * 4000 + 6 * 1000) / 10)
     flat = [(0.5 * (i + 1), 3000.0) for i in range(6)]
     assert math.isnan(validate_drives.curve_metric("after_mbps", flat, 1))  # no cliff: no rate past the cache
+
+
+def _timeseries(tmp_path, values):
+    with open(tmp_path / "timeseries.csv", "w") as f:
+        f.write("t_ms,write_iops\n")
+        for i, v in enumerate(values):
+            f.write("%d,%s\n" % (500 * (i + 1), v))
+    return str(tmp_path)
+
+
+def test_steady_metric_is_the_pts_window_mean_only_when_steady(tmp_path):
+    # The last full 5 samples (the partial last one dropped) within 20 % range and 10 % excursion: their mean.
+    d = _timeseries(tmp_path, [300, 250, 160, 158, 162, 161, 159, 5])
+    assert validate_drives.steady_metric(d, "write_iops") == pytest.approx((160 + 158 + 162 + 161 + 159) / 5)
+    # Still falling over the window (excursion 40 % of the mean): no result.
+    d = _timeseries(tmp_path, [300, 280, 260, 240, 220, 200, 5])
+    assert math.isnan(validate_drives.steady_metric(d, "write_iops"))

@@ -101,9 +101,12 @@ class SlcCache {
   // Host idleness, as the timed FTL sees it (background folding).
   bool idle() const { return idle_; }
   void set_idle(bool idle) { idle_ = idle; }
-  // Should the die fold now: it has a full SLC block, and the host is idle or the cache is full?
+  // Should the die fold now: it has a full SLC block, and the host is idle, or the cache is full and host writes
+  // wait for the fold (slc.when_full=fold). With direct, writes past a full cache go to TLC/QLC and the cache is
+  // emptied while the host idles, as Samsung's TurboWrite does (AnandTech 7173: "you need a little bit of idle
+  // time for this copy to happen"); GC may still take an SLC block as its victim when it needs room.
   bool fold_wanted(uint32_t die, uint32_t free) const {
-    return on_ && has_full(die) && (idle_ || !may_open(die, free));
+    return on_ && has_full(die) && (idle_ || (p_.fold_when_full && !may_open(die, free)));
   }
   // Host writes to the die wait for a fold (slc.when_full=fold, cache full, a full SLC block to fold).
   bool host_waits(uint32_t die, uint32_t free) const {
