@@ -29,6 +29,8 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 // has one power state); with nvme.interface=command, a pcie.* or host.* key of the register interface set
 // away from its default is refused (it would change nothing).
 void check_register_interface(const Config& c, const NvmeParams& p);
+// host.sq_priority other than medium (a job's, or the single job's) needs nvme.interface=register.
+void check_queue_priorities(const std::vector<JobParams>& jobs, bool listed, bool register_interface);
 // sim.quantum_ns applies with sim.timing=lt only.
 void check_timing(const Config& c);
 

@@ -261,3 +261,16 @@ TEST_CASE("validation: pacing that needs more than 2^64 ps of simulated time is 
   // A job of a list is named by its place.
   refused(error_with({}, R"({"jobs": [{"name": "a"}, {"name": "b", "thinktime_us": 1e12}]})"), "jobs[1].thinktime_us");
 }
+
+TEST_CASE("validation: NVMe arbitration keys need the register interface", "[config][validation]") {
+  CHECK_THAT(error_with({"nvme.arbitration=wrr"}), Contains("nvme.arbitration") && Contains("nvme.interface=register"));
+  CHECK_THAT(error_with({"nvme.max_commands=8"}), Contains("nvme.max_commands"));
+  CHECK_THAT(error_with({"host.sq_priority=urgent"}), Contains("host.sq_priority"));
+  CHECK_THAT(error_with({}, R"({"jobs": [{"queues": 1}, {"queues": 1, "sq_priority": "low"}]})"),
+             Contains("jobs[1].sq_priority"));
+  CHECK_THAT(error_with({"nvme.interface=register", "nvme.wrr_high_weight=4"}),
+             Contains("nvme.wrr_high_weight") && Contains("nvme.arbitration=wrr"));
+  CHECK_THAT(error_with({"nvme.interface=register", "nvme.arbitration_burst=3"}), Contains("nvme.arbitration_burst"));
+  CHECK(error_with({"nvme.interface=register", "nvme.arbitration=wrr", "nvme.wrr_high_weight=4",
+                    "nvme.arbitration_burst=0", "nvme.max_commands=8", "host.sq_priority=urgent"}) == "");
+}
