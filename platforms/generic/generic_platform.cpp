@@ -158,6 +158,7 @@ void GenericPlatform::wire_register(const Params& p) {
   host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
   driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
   bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);
+  if (p.streams.zns) bridge_->set_zone_bytes(p.streams.zns_layout.zones.zone_units * 4096);  // zone write locking
   host_->host_isock.bind(bridge_->tsock);
   driver_->bar.bind(endpoint_->bar);
   endpoint_->dma.bind(host_mem_->tsock);
