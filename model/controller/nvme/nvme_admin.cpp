@@ -16,6 +16,8 @@ void NvmeEndpoint::admin(const Sqe& s, uint64_t t) {
   uint64_t end = done;
   uint32_t result = 0;
   uint16_t st = kSuccess;
+  // Admin commands take PRPs only over PCIe (Base 2.0 §4.3.2: SGLs are for I/O commands; PSDT 00b).
+  if (s.psdt()) return finish(0, s.cid(), kInvalidField | kDnr, end);
   switch (s.opcode()) {
     case kCreateCq: st = create_cq(s); break;
     case kCreateSq: st = create_sq(s); break;
@@ -131,6 +133,7 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d, 516, 1, 4);              // NN: one namespace
     put(d, 520, 1u << 2 | 1u << 3, 2);  // ONCS: Dataset Management, Write Zeroes
     put(d, 525, 0, 1);              // VWC: no volatile write cache (the buffer is capacitor-protected)
+    put(d, 536, 1, 4);              // SGLS: SGLs supported for I/O commands, no alignment requirement (01b)
   } else if (cns == kCnsNamespace) {
     if (s.nsid() != 1) return kInvalidNamespace | kDnr;
     const uint64_t lbas = p_.ns_bytes / p_.lba_bytes;

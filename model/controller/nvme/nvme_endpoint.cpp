@@ -359,6 +359,20 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
   };
 }
 
+PrpWalk NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed) {
+  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+  if (s.psdt() == 3) {  // reserved (Base 2.0 Figure 91)
+    PrpWalk w;
+    w.status = kInvalidField;
+    return w;
+  }
+  // 01b and 10b: SGL1 describes the data (10b changes only how MPTR, the metadata pointer, is read; the namespace
+  // has no metadata).
+  return walk_sgl(SglDescriptor::from_dwords(&s.dw[6]), bytes, [this, &failed](uint64_t a, uint32_t* out, uint32_t n) {
+    if (!dma_read(a, out, n * 16)) failed = true, std::fill(out, out + size_t(n) * 4, 0u);
+  });
+}
+
 bool NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {
   if (dmi_ok_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
     std::memcpy(dst, dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), bytes);

@@ -28,6 +28,7 @@
 #include "controller/nvme/nvme_spec.h"
 #include "controller/nvme/pcie_link.h"
 #include "controller/nvme/prp.h"
+#include "controller/nvme/sgl.h"
 
 namespace ssdtlm {
 
@@ -131,6 +132,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   bool dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);
   // A PRP list reader for walk_prps that sets `failed` when a list read fails (the entries then read as 0).
   nvme::PrpReader prp_reader(bool& failed);
+  // The host memory of a command's data: its PRPs (CDW0.PSDT 00b) or its SGL (01b, 10b; 11b: Invalid Field), a
+  // list read the host refused setting `failed`.
+  nvme::PrpWalk walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed);
   // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
   // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
   void fatal();
