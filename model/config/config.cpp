@@ -222,7 +222,7 @@ nlohmann::json Config::checked(const KeySpec& k, const nlohmann::json& v, const 
 namespace {
 // The schema key a job field stands for.
 std::string job_key(const std::string& field) {
-  if (field == "queues" || field == "queue_depth") return "host." + field;
+  if (field == "queues" || field == "queue_depth" || field == "sq_priority") return "host." + field;
   return "workload." + field;
 }
 }  // namespace
@@ -244,7 +244,7 @@ nlohmann::json Config::checked_jobs(const nlohmann::json& v, const std::string& 
       const KeySpec* k = find_key(job_key(it.key()));
       if (!k || it.key().find('.') != std::string::npos)
         throw ConfigError(origin + ": unknown key '" + at + "." + escape_text(it.key()) +
-                          "' (a job takes name, queues, queue_depth and the workload.* keys without 'workload.')");
+                          "' (a job takes name, queues, queue_depth, sq_priority and the workload.* keys without 'workload.')");
       job[it.key()] = checked(*k, it.value(), origin, at + "." + it.key());
     }
     out.push_back(job);

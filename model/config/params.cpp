@@ -228,6 +228,12 @@ NvmeParams read_nvme_params(const Config& c) {
   p.completion_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   p.coalesce_threshold = uint32_t(c.i("host.coalesce_threshold"));
   p.coalesce_time_us = c.d("host.coalesce_time_us");
+  p.wrr = c.s("nvme.arbitration") == "wrr";
+  p.arbitration_burst = uint32_t(c.i("nvme.arbitration_burst"));
+  p.wrr_weight[0] = uint32_t(c.i("nvme.wrr_high_weight"));
+  p.wrr_weight[1] = uint32_t(c.i("nvme.wrr_medium_weight"));
+  p.wrr_weight[2] = uint32_t(c.i("nvme.wrr_low_weight"));
+  p.max_commands = uint32_t(c.i("nvme.max_commands"));
   check_register_interface(c, p);
   return p;
 }
@@ -315,6 +321,8 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.name = c.job_name(j);
     p.queues = uint32_t(jc.i("host.queues"));
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
+    const std::string prio = jc.s("host.sq_priority");
+    p.sq_priority = prio == "urgent" ? 0 : prio == "high" ? 1 : prio == "medium" ? 2 : 3;
     p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
     p.report_group = jc.i("workload.report_group");
     p.log = read_log_params(jc, c.job_count() ? "jobs[" + std::to_string(j) + "]." : "workload.");
@@ -411,6 +419,7 @@ void read_interface_params(const Config& c, Params& p) {
   p.host_cost.submit_ps = ns_to_ps(host_cost_ns(c).submit_ns);
   p.host_cost.complete_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   if (p.nvme.register_interface) p.host_cost = {};  // the driver model spends them (NvmeParams), not NvmeHost
+  check_queue_priorities(p.jobs, p.jobs_listed, p.nvme.register_interface);
   p.dram = read_dram_params(c);
   p.bus = read_channel_params(c);
   p.flash = read_flash_params(c);

@@ -104,6 +104,7 @@ struct SimParams {
 struct JobParams {
   std::string name;
   uint32_t queues = 1, queue_depth = 1;  // host.queues, host.queue_depth
+  uint8_t sq_priority = 2;               // host.sq_priority: 0 urgent, 1 high, 2 medium, 3 low (QPRIO)
   bool open_loop = false;                // a trace replayed at its own times (workload.trace_timing=open)
   int64_t report_group = 0;              // workload.report_group
   WorkloadParams workload;               // workload.* with the job's overrides (and its seed_offset)

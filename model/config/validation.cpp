@@ -123,13 +123,22 @@ EngineCostNs host_cost_ns(const Config& c) {
 void check_register_interface(const Config& c, const NvmeParams& p) {
   static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
                                               "host.interrupt_ns",
-                                              "host.coalesce_threshold", "host.coalesce_time_us"};
+                                              "host.coalesce_threshold", "host.coalesce_time_us",
+                                              "nvme.arbitration_burst", "nvme.max_commands"};
+  static const char* const kWeights[] = {"nvme.wrr_high_weight", "nvme.wrr_medium_weight", "nvme.wrr_low_weight"};
   if (!p.register_interface) {
     for (const char* k : kRegisterKeys)
       if (c.d(k) != find_key(k)->def.get<double>())
         fail(k, "applies with nvme.interface=register only (nvme.interface is command)");
-    return;
+    if (p.wrr) fail("nvme.arbitration", "applies with nvme.interface=register only (nvme.interface is command)");
   }
+  if (!p.wrr)
+    for (const char* k : kWeights)
+      if (c.d(k) != find_key(k)->def.get<double>()) fail(k, "applies with nvme.arbitration=wrr only (it is rr)");
+  if (!p.register_interface) return;
+  const uint32_t b = p.arbitration_burst;
+  if (b & (b - 1))
+    fail("nvme.arbitration_burst", "expected 1, 2, 4, 8, 16, 32, 64 or 0 (no limit), got " + std::to_string(b));
   const auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
   if (!pow2(p.pcie.lanes)) fail("pcie.lanes", "expected 1, 2, 4, 8 or 16, got " + std::to_string(p.pcie.lanes));
   if (!pow2(p.pcie.mps)) fail("pcie.mps_bytes", "expected a power of two, got " + format_bytes(p.pcie.mps));
@@ -138,6 +147,14 @@ void check_register_interface(const Config& c, const NvmeParams& p) {
   if (units != double(uint64_t(units)))
     fail("host.coalesce_time_us", "expected a multiple of 100 us (the interrupt coalescing time unit)");
   if (c.b("power.apst")) fail("power.apst", "not served by nvme.interface=register (the endpoint has one power state)");
+}
+
+void check_queue_priorities(const std::vector<JobParams>& jobs, bool listed, bool register_interface) {
+  if (register_interface) return;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (jobs[j].sq_priority != 2)
+      fail(listed ? "jobs[" + std::to_string(j) + "].sq_priority" : "host.sq_priority",
+           "applies with nvme.interface=register only (nvme.interface is command: no submission queue priorities)");
 }
 
 void check_page_types_for_cell(const std::string& cell, const std::string& reads, const std::string& progs, bool one_shot) {

@@ -33,6 +33,8 @@ void check_register_interface(const Config& c, const NvmeParams& p);
 // The host's per-I/O costs: host.engine's (model/host/io_engine_cost.h), else host.submit_ns and host.complete_ns;
 // both set is an error naming the key.
 EngineCostNs host_cost_ns(const Config& c);
+// host.sq_priority other than medium (a job's, or the single job's) needs nvme.interface=register.
+void check_queue_priorities(const std::vector<JobParams>& jobs, bool listed, bool register_interface);
 // sim.quantum_ns applies with sim.timing=lt only.
 void check_timing(const Config& c);
 // sim.converge_*: only with sim.converge on; sim.converge_metrics a non-empty list of known metrics.

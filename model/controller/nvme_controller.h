@@ -29,6 +29,12 @@ struct NvmeParams {
   uint64_t submit_ps = 0, interrupt_ps = 0, completion_ps = 0;
   uint32_t coalesce_threshold = 0;
   double coalesce_time_us = 0;
+  // Command arbitration (nvme.arbitration, nvme.arbitration_burst, nvme.wrr_*_weight; NVMe Base 2.0 §3.4.4) and
+  // the controller's command slots (nvme.max_commands, 0 = no limit).
+  bool wrr = false;
+  uint32_t arbitration_burst = 1;  // commands, 0 = no limit
+  uint32_t wrr_weight[3] = {1, 1, 1};  // high, medium, low: commands per round
+  uint32_t max_commands = 0;
 };
 
 // A link direction: requests served in call order, each after the previous one left the wire.

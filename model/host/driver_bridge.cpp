@@ -58,7 +58,7 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
     io.nlb = uint32_t(end - first);
     if (cmd.zone_action != ZoneAction::None) io.opcode = kZoneMgmtSend, io.zsa = uint32_t(cmd.zone_action);
     else io.opcode = kDsm;
-    return send(gp, io, at_ps);
+    return send_part(gp, io, at_ps);
   }
   io.opcode = cmd.op == IoOp::Read ? kRead : cmd.append ? kZoneAppend : kWrite;
   if (cmd.op == IoOp::Write && cmd.dtype == 2) io.dtype = 2, io.dspec = cmd.dspec;  // FDP
@@ -68,18 +68,38 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
   for (uint64_t at = first; at < end; at += most) {
     io.slba = at;
     io.nlb = uint32_t(std::min(most, end - at));
-    send(gp, io, at_ps);
+    send_part(gp, io, at_ps);
   }
 }
 
-void DriverBridge::send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps) {
-  if (waiting_.size() <= io.queue) waiting_.resize(io.queue + 1u);
-  std::deque<Part>& w = waiting_[io.queue];
-  if (w.empty() && drv_.submit(io, [this, &gp](const Completion& c) { part_done(gp, c); }, at_ps)) return;
-  w.push_back({&gp, io});  // the queue is full (a split request): the part goes when an entry frees
+void DriverBridge::send_part(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps) {
+  // Writes, and the zone resets and finishes between them (Zone Management Send; a trim, which a zoned namespace
+  // takes as a reset), keep their zone's order: fio resets a zone synchronously before writing it again.
+  const bool ordered = io.opcode == kWrite || io.opcode == kZoneMgmtSend || io.opcode == kDsm;
+  if (!zone_bytes_ || !ordered) return send(gp, io, at_ps, kNoZone);
+  const uint64_t zone = io.slba * drv_.lba_bytes() / zone_bytes_;
+  ZoneLock& z = zones_[zone];
+  if (z.busy) {
+    ++zone_waits_;
+    z.waiting.push_back({&gp, io, zone});
+    return;
+  }
+  z.busy = true;
+  send(gp, io, at_ps, zone);
 }
 
-void DriverBridge::part_done(tlm::tlm_generic_payload& gp, const Completion& c) {
+bool DriverBridge::submit(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps, uint64_t zone) {
+  return drv_.submit(io, [this, &gp, zone](const Completion& c) { part_done(gp, c, zone); }, at_ps);
+}
+
+void DriverBridge::send(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps, uint64_t zone) {
+  if (waiting_.size() <= io.queue) waiting_.resize(io.queue + 1u);
+  std::deque<Part>& w = waiting_[io.queue];
+  if (w.empty() && submit(gp, io, at_ps, zone)) return;
+  w.push_back({&gp, io, zone});  // the queue is full (a split request): the part goes when an entry frees
+}
+
+void DriverBridge::part_done(tlm::tlm_generic_payload& gp, const Completion& c, uint64_t zone) {
   NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
   if (c.status && !cmd.status) cmd.status = c.status;
   if (cmd.append) cmd.result_lpn = uint32_t(uint64_t(c.result) * drv_.lba_bytes() / 4096);
@@ -95,13 +115,19 @@ void DriverBridge::part_done(tlm::tlm_generic_payload& gp, const Completion& c) 
   }
   cmd.complete_ps = std::max(cmd.complete_ps, c.done_ps);
   const uint16_t q = cmd.qid;
+  const uint64_t at = drv_.loosely_timed() ? std::max(now_ps(), c.done_ps) : now_ps();  // LT: the reap's local time
   if (q < waiting_.size()) {  // an entry is free again (the driver took this completion's command id back)
     std::deque<Part>& w = waiting_[q];
-    const uint64_t at = drv_.loosely_timed() ? std::max(now_ps(), c.done_ps) : now_ps();  // LT: the reap's local time
-    while (!w.empty()) {
-      tlm::tlm_generic_payload* wgp = w.front().gp;
-      if (!drv_.submit(w.front().io, [this, wgp](const Completion& c2) { part_done(*wgp, c2); }, at)) break;
-      w.pop_front();
+    while (!w.empty() && submit(*w.front().gp, w.front().io, at, w.front().zone)) w.pop_front();
+  }
+  if (zone != kNoZone) {  // the zone's write is done: its next one goes (the lock passes to it)
+    ZoneLock& z = zones_[zone];
+    if (z.waiting.empty()) {
+      z.busy = false;
+    } else {
+      const Part next = z.waiting.front();
+      z.waiting.pop_front();
+      send(*next.gp, next.io, at, zone);
     }
   }
   if (--cmd.pending) return;

@@ -153,8 +153,10 @@ bool NvmeDriver::init(std::string* error) {
                              (p_.coalesce_threshold - 1) | p_.coalesce_time_100us << 8)),
              "Set Features Interrupt Coalescing", error))
     return false;
-  if (p_.wrr && failed(admin(admin_cmd(kSetFeatures, 0, kFeatArbitration,
-                                       uint32_t(p_.hpw) << 24 | uint32_t(p_.mpw) << 16 | uint32_t(p_.lpw) << 8)),
+  if ((p_.wrr || p_.arbitration_burst) &&
+      failed(admin(admin_cmd(kSetFeatures, 0, kFeatArbitration,
+                             uint32_t(p_.hpw) << 24 | uint32_t(p_.mpw) << 16 | uint32_t(p_.lpw) << 8 |
+                                 (p_.arbitration_burst & 7u))),
                        "Set Features Arbitration", error))
     return false;
   const uint32_t entries = std::min(p_.queue_entries, mqes);

@@ -33,6 +33,7 @@ struct DriverParams {
   uint32_t coalesce_time_100us = 0;  // its aggregation time, in 100 us units
   bool wrr = false;                // weighted round robin with urgent class (CC.AMS = 001b)
   uint8_t hpw = 0, mpw = 0, lpw = 0;  // its weights, 0's based
+  uint8_t arbitration_burst = 0;      // Set Features Arbitration AB: 2^n commands, 7 = no limit
   std::vector<uint8_t> queue_prio;    // per I/O queue: 0 urgent, 1 high, 2 medium (default), 3 low
   uint64_t bar_base = 0;              // BAR0's bus address: MMIO goes to bar_base + the register's offset
   // sim.timing=lt: an interrupt is handled in the context that raised it, at the message's annotated time (the

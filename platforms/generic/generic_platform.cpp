@@ -115,6 +115,7 @@ void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_
   ep.ns_bytes = g_.logical_bytes();
   ep.zoned = p.streams.zns;
   ep.fetch_ps = p.nvme.fetch_ps;
+  ep.max_commands = p.nvme.max_commands;
   ep.loosely_timed = p.sim.loosely_timed;
   endpoint_ = std::make_unique<NvmeEndpoint>("endpoint", ep);
 }
@@ -125,6 +126,17 @@ void GenericPlatform::attach_endpoint() {
   ftl_->bind_frontend(endpoint_.get());
   dram_->attach(endpoint_->dram, DramSide::Host);
   nvme_stub_ = std::make_unique<NvmeStubHost>("nvme_unused", *nvme_);
+}
+
+// nvme.arbitration*: the driver enables it (CC.AMS, Set Features Arbitration) and gives each job's queues its
+// host.sq_priority (the host numbers queues job after job).
+void GenericPlatform::set_arbitration(const Params& p, DriverParams& dp) {
+  dp.wrr = p.nvme.wrr;
+  dp.hpw = uint8_t(p.nvme.wrr_weight[0] - 1), dp.mpw = uint8_t(p.nvme.wrr_weight[1] - 1);
+  dp.lpw = uint8_t(p.nvme.wrr_weight[2] - 1);
+  const uint32_t b = p.nvme.arbitration_burst;
+  dp.arbitration_burst = uint8_t(b == 0 ? 7 : __builtin_ctz(b));
+  for (const JobParams& j : p.jobs) dp.queue_prio.insert(dp.queue_prio.end(), j.queues, j.sq_priority);
 }
 
 void GenericPlatform::wire_register(const Params& p) {
@@ -142,9 +154,11 @@ void GenericPlatform::wire_register(const Params& p) {
   dp.coalesce_threshold = p.nvme.coalesce_threshold;
   dp.coalesce_time_100us = uint32_t(p.nvme.coalesce_time_us / 100 + 0.5);
   dp.loosely_timed = p.sim.loosely_timed;
+  set_arbitration(p, dp);
   host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
   driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
   bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);
+  if (p.streams.zns) bridge_->set_zone_bytes(p.streams.zns_layout.zones.zone_units * 4096);  // zone write locking
   host_->host_isock.bind(bridge_->tsock);
   driver_->bar.bind(endpoint_->bar);
   endpoint_->dma.bind(host_mem_->tsock);

@@ -57,6 +57,7 @@ class GenericPlatform : public Platform {
  private:
   void make_host(const Params& p);      // the jobs' workloads and NvmeHost (Front::Host)
   void make_channels(const Params& p);  // one flash channel controller per channel, its dies
+  void set_arbitration(const Params& p, DriverParams& dp);  // nvme.arbitration* and host.sq_priority
   void wire_register(const Params& p);  // nvme.interface=register: the host's driver and the endpoint
   void wire_power(const Params& p);     // power budget, APST, the power meter
   // The endpoint offering `io_queues` queue pairs of up to `mqes` + 1 entries, bound to the FTL and DRAM.

@@ -270,3 +270,16 @@ TEST_CASE("sim.converge keys: only with sim.converge on, metrics named", "[confi
   CHECK_THAT(error_with({"sim.converge=maybe"}), Contains("sim.converge"));
   CHECK(error_with({"sim.converge=stop", "sim.converge_metrics=latency_p99", "sim.converge_rel_ci=0.05"}).empty());
 }
+
+TEST_CASE("validation: NVMe arbitration keys need the register interface", "[config][validation]") {
+  CHECK_THAT(error_with({"nvme.arbitration=wrr"}), Contains("nvme.arbitration") && Contains("nvme.interface=register"));
+  CHECK_THAT(error_with({"nvme.max_commands=8"}), Contains("nvme.max_commands"));
+  CHECK_THAT(error_with({"host.sq_priority=urgent"}), Contains("host.sq_priority"));
+  CHECK_THAT(error_with({}, R"({"jobs": [{"queues": 1}, {"queues": 1, "sq_priority": "low"}]})"),
+             Contains("jobs[1].sq_priority"));
+  CHECK_THAT(error_with({"nvme.interface=register", "nvme.wrr_high_weight=4"}),
+             Contains("nvme.wrr_high_weight") && Contains("nvme.arbitration=wrr"));
+  CHECK_THAT(error_with({"nvme.interface=register", "nvme.arbitration_burst=3"}), Contains("nvme.arbitration_burst"));
+  CHECK(error_with({"nvme.interface=register", "nvme.arbitration=wrr", "nvme.wrr_high_weight=4",
+                    "nvme.arbitration_burst=0", "nvme.max_commands=8", "host.sq_priority=urgent"}) == "");
+}

@@ -58,3 +58,19 @@ TEST_CASE("register interface: its keys are refused where they do not apply or a
     CHECK(r.err.find(c.key) != std::string::npos);
   }
 }
+
+TEST_CASE("register interface: a zoned namespace's writes from several queues reach the drive in order", "[platform][nvme][zns]") {
+  // fio zonemode=zbd, 4 queues x 16 deep: the block layer keeps one Write per zone in flight (zone write locking), so
+  // no Write lands off its zone's write pointer; before it, 9,698 of these 30,000 commands failed with Zone Invalid
+  // Write (writes of one zone on different queues fetched out of order by the endpoint).
+  const std::string zns = kSmallDrive + " --set check.integrity=true --set host.queues=4 --set host.queue_depth=16"
+                                        " --set workload.io_count=30000 --set precondition.fill=false"
+                                        " --set precondition.drive_writes=0 --set buffer.bytes=4M --set workload.read_fraction=0.3"
+                                        " --set sim.seed=7 --set zns.enabled=true --set workload.zbd=true --set zns.max_open=4"
+                                        " --set zns.max_active=4 --set nvme.interface=register";
+  const auto s = run_cli("zns", zns);
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["zns"]["errors"]["zone_invalid_write"] == 0);
+  CHECK(s["zns"]["failed"] == 0);
+  CHECK(s["host"]["write_ios"].get<uint64_t>() > 15000);
+}

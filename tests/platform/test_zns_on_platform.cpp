@@ -117,12 +117,14 @@ TEST_CASE("ZNS zone appends: the drive picks the LBAs at the write pointers, rea
 }
 
 TEST_CASE("ZNS: a write whose die group has no free stream slot waits for one, it does not fail", "[platform][zns][integrity]") {
-  // Two die groups of 2 dies, 4 active zones, a 1 MiB buffer and 256 commands of 64 KiB admitted at once: full zones
-  // keep their slots until their units leave the buffer, so new zones find every slot of their group taken (before:
-  // 144 of 400 writes failed for want of a slot). They wait, the draining zones' units are flushed first.
-  RunResult r = run_generic(zns_config({"zns.zone_dies=2", "workload.zbd=true", "workload.pattern=sequential",
-                                        "workload.block_bytes=65536", "host.queues=1", "host.queue_depth=256",
-                                        "workload.io_count=400"}));
+  // Two die groups of 2 dies, 4 active zones, a 1 MiB buffer and 256 zone appends of 64 KiB admitted at once: full
+  // zones keep their slots until their units leave the buffer, so new zones find every slot of their group taken
+  // (before: 144 of 400 writes failed for want of a slot). They wait, the draining zones' units are flushed first.
+  // Appends: with Writes, fio opens a new zone only once the full one's last write has completed (zbd_workload.h),
+  // by when the buffer has drained it.
+  RunResult r = run_generic(zns_config({"zns.zone_dies=2", "workload.zbd=true", "workload.zbd_append=true",
+                                        "workload.pattern=sequential", "workload.block_bytes=65536", "host.queues=1",
+                                        "host.queue_depth=256", "workload.io_count=400"}));
   const auto& s = r.summary;
   INFO(s["zns"].dump(1));
   CHECK(s["zns"]["slot_waits"].get<uint64_t>() > 50);

@@ -1,9 +1,14 @@
-// Command arbitration among submission queues (NVMe Base 1.4 §4.13) and interrupt coalescing (§5.21.1.8),
-// plain C++.
-//  - Round robin: the queues with entries take turns, one command each (the arbitration burst of 1).
-//  - Weighted round robin with urgent priority class: the admin queue first, then the urgent class (strict
-//    priority), then high, medium and low served in proportion to their weights HPW+1, MPW+1, LPW+1 (Set
-//    Features Arbitration, 0's based); round robin within a class.
+// Command arbitration among submission queues (NVMe Base 2.0 §3.4.4, "Command Arbitration"; 1.4 §4.13) and
+// interrupt coalescing (Base 2.0 §5.27.1.9; 1.4 §5.21.1.8), plain C++.
+//  - Arbitration Burst (Set Features Arbitration, AB bits 2:0): once a queue is chosen, up to 2^AB of its
+//    commands start before arbitration takes place again (111b: no limit); fewer when the queue holds fewer.
+//  - Round robin (§3.4.4.1): every submission queue, the admin queue included, with equal priority; the queues
+//    with entries take turns, a burst each.
+//  - Weighted round robin with urgent priority class (§3.4.4.2): three strict classes, the admin queue, then the
+//    urgent queues (round robin among them), then the weighted round robin class, whose high, medium and low
+//    levels share what is left by their weights HPW+1, MPW+1, LPW+1 (0's based) per round; round robin among
+//    the queues of one level; a queue chosen in that class starts at most the smaller of the burst and its
+//    level's credits left in the round.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -21,7 +26,11 @@ class Arbiter {
   // Set Features Arbitration's weights, 0's based.
   void set_weights(uint8_t hpw, uint8_t mpw, uint8_t lpw) {
     weight_[1] = hpw + 1u, weight_[2] = mpw + 1u, weight_[3] = lpw + 1u;
+    for (int c = 1; c <= 3; ++c) credit_[c] = weight_[c];
   }
+  // Set Features Arbitration's AB: a burst of 2^ab commands, 7 = no limit.
+  void set_burst(uint8_t ab) { burst_ = ab >= 7 ? ~0u : 1u << ab; }
+  uint32_t burst() const { return burst_; }
   void set_prio(uint32_t sq, Prio p) { prio_[sq] = p; }
   // Entries waiting in queue `sq` (tail - head as the controller sees them).
   void set_ready(uint32_t sq, uint32_t n) {
@@ -36,14 +45,22 @@ class Arbiter {
   bool pick_ready() const { return total_ != 0; }
 
  private:
-  int next_in(int cls);  // round robin among the class's queues with entries (cls -1 = all I/O queues)
+  // Round robin among the queues of class `cls` with entries (cls -1: every queue, the admin queue included;
+  // 0..3 the I/O queues of that priority); -1 when none.
+  int next_in(int cls);
+  // Starts a burst of at most `n` commands on queue q (its first one is the command picked now).
+  int start(int q, uint32_t n, int cls);
   bool wrr_ = false;
   std::vector<Prio> prio_;
   std::vector<uint32_t> ready_;
   uint64_t total_ = 0;  // entries waiting in all queues
+  uint32_t burst_ = 1;  // AB = 0 at reset
   uint32_t weight_[4] = {1, 1, 1, 1};
-  uint32_t credit_[4] = {0, 0, 0, 0};
-  uint32_t rr_[5] = {1, 1, 1, 1, 1};  // next queue to look at, per class (index 4: plain round robin)
+  uint32_t credit_[4] = {1, 1, 1, 1};
+  uint32_t rr_[5] = {0, 1, 1, 1, 1};  // next queue to look at, per class (index 0: plain round robin, all queues)
+  int cur_ = -1;          // the queue of the burst under way
+  int cur_cls_ = -1;      // its weighted level (1..3), or -1 (admin, urgent, plain round robin)
+  uint32_t left_ = 0;     // commands the burst may still start
 };
 
 // Interrupt coalescing of one vector: an interrupt goes when `threshold` completions are waiting or

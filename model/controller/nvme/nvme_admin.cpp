@@ -16,6 +16,8 @@ void NvmeEndpoint::admin(const Sqe& s, uint64_t t) {
   uint64_t end = done;
   uint32_t result = 0;
   uint16_t st = kSuccess;
+  // Admin commands take PRPs only over PCIe (Base 2.0 §4.3.2: SGLs are for I/O commands; PSDT 00b).
+  if (s.psdt()) return finish(0, s.cid(), kInvalidField | kDnr, end);
   switch (s.opcode()) {
     case kCreateCq: st = create_cq(s); break;
     case kCreateSq: st = create_sq(s); break;
@@ -120,6 +122,7 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     text(d, 4, "SSDTLM0001", 20);
     text(d, 24, "ssdtlm NVMe endpoint", 40);
     text(d, 64, "1.0", 8);
+    put(d, 72, 0, 1);               // RAB: recommended arbitration burst 2^0 (the reset value of AB)
     put(d, 77, p_.mdts, 1);
     put(d, 80, kVersion14, 4);
     put(d, 259, 3, 1);              // AERL: 4 outstanding asynchronous event requests
@@ -130,6 +133,7 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d, 516, 1, 4);              // NN: one namespace
     put(d, 520, 1u << 2 | 1u << 3, 2);  // ONCS: Dataset Management, Write Zeroes
     put(d, 525, 0, 1);              // VWC: no volatile write cache (the buffer is capacitor-protected)
+    put(d, 536, 1, 4);              // SGLS: SGLs supported for I/O commands, no alignment requirement (01b)
   } else if (cns == kCnsNamespace) {
     if (s.nsid() != 1) return kInvalidNamespace | kDnr;
     const uint64_t lbas = p_.ns_bytes / p_.lba_bytes;
@@ -150,9 +154,10 @@ uint16_t NvmeEndpoint::features(const Sqe& s, bool set, uint32_t& result) {
   const uint32_t fid = s.cdw(10) & 0xFF, v = s.cdw(11);
   switch (fid) {
     case kFeatArbitration:
-      if (set) {
-        arbitration_ = v;
+      if (set) {  // HPW 31:24, MPW 23:16, LPW 15:8, AB 2:0 (Base 2.0 §5.27.1.1); bits 7:3 reserved
+        arbitration_ = v & 0xFFFFFF07u;
         arb_.set_weights(uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8));
+        arb_.set_burst(uint8_t(v & 7));
       }
       result = arbitration_;
       return kSuccess;

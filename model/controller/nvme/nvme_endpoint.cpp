@@ -141,6 +141,10 @@ void NvmeEndpoint::reset_queues() {
   aer_cids_.clear();
   pending_aen_.clear();
   granted_queues_ = p_.io_queues;
+  active_ = 0;
+  arbitration_ = 0;  // the Arbitration feature's reset value: AB 0, every weight 0 (one command)
+  arb_.set_weights(0, 0, 0);
+  arb_.set_burst(0);
 }
 
 // ---- doorbells and fetch -----------------------------------------------------------------------------------
@@ -196,6 +200,7 @@ void NvmeEndpoint::fetch(uint64_t t) {
       if (!fetch_due_ && arb_.pick_ready()) fetch_due_ = true, schedule(engine_free_ - kFetchWindowPs, Due::Fetch, 0);
       break;
     }
+    if (p_.max_commands && active_ >= p_.max_commands) break;  // every command slot busy: a completion resumes
     if ((q = arb_.pick()) < 0) break;
     Sq& s = sq_[q];
     Sqe e;
@@ -210,6 +215,7 @@ void NvmeEndpoint::fetch(uint64_t t) {
     engine_free_ = start + p_.fetch_ps;
     const uint64_t arrival = link_.read_host(engine_free_, addr, sizeof(Sqe), p_.host_mem_ps, true);
     ++n_.commands;
+    if (q != 0) ++active_;
     if (q == 0)
       admin(e, arrival);
     else
@@ -278,7 +284,13 @@ void NvmeEndpoint::on_due() {
     due_.pop();
     const uint64_t at = lt ? std::max(ev.t, now) : now;
     switch (ev.what) {
-      case Due::Cqe: write_cqe(ev.q, ev.cqe, at); break;
+      case Due::Cqe:
+        write_cqe(ev.q, ev.cqe, at);
+        if (ev.cqe.sq_id() != 0 && active_) {  // an I/O command's slot is free again
+          const bool was_full = active_-- == p_.max_commands;
+          if (was_full) fetch(at);
+        }
+        break;
       case Due::Msi: {
         const uint32_t* m = &msix_[size_t(ev.q) * 4];
         dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4, at - now);  // posted: no error comes back to the device
@@ -345,6 +357,20 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
   return [this, &failed](uint64_t a, uint64_t* out, uint32_t n) {
     if (!dma_read(a, out, n * 8)) failed = true, std::fill(out, out + n, 0);
   };
+}
+
+PrpWalk NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed) {
+  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+  if (s.psdt() == 3) {  // reserved (Base 2.0 Figure 91)
+    PrpWalk w;
+    w.status = kInvalidField;
+    return w;
+  }
+  // 01b and 10b: SGL1 describes the data (10b changes only how MPTR, the metadata pointer, is read; the namespace
+  // has no metadata).
+  return walk_sgl(SglDescriptor::from_dwords(&s.dw[6]), bytes, [this, &failed](uint64_t a, uint32_t* out, uint32_t n) {
+    if (!dma_read(a, out, n * 16)) failed = true, std::fill(out, out + size_t(n) * 4, 0u);
+  });
 }
 
 bool NvmeEndpoint::dma_read(uint64_t addr, void* dst, uint32_t bytes) {

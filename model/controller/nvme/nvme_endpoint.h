@@ -28,6 +28,7 @@
 #include "controller/nvme/nvme_spec.h"
 #include "controller/nvme/pcie_link.h"
 #include "controller/nvme/prp.h"
+#include "controller/nvme/sgl.h"
 
 namespace ssdtlm {
 
@@ -40,6 +41,10 @@ struct EndpointParams {
   uint32_t lba_bytes = 512;      // the namespace's LBA size (512 or 4096)
   uint64_t ns_bytes = 16ull << 30;  // namespace capacity
   bool zoned = false;            // the ZNS command set's I/O commands are accepted
+  // I/O commands processed at once (the controller's command slots, as an NVMe controller IP's outstanding-command
+  // limit, e.g. AMD/Xilinx PG329's C_NUM_CMD_INDX): the fetch engine leaves entries in the submission queues while
+  // all are busy and arbitrates again when one completes; 0 = no limit.
+  uint32_t max_commands = 0;
   uint64_t fetch_ps = 20000;     // arbitration and fetch engine time per command
   uint64_t host_mem_ps = 100000; // host memory (root complex + DRAM) answers a read this long after its request
   uint64_t admin_ps = 2000000;   // firmware time per admin command
@@ -127,6 +132,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   bool dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);
   // A PRP list reader for walk_prps that sets `failed` when a list read fails (the entries then read as 0).
   nvme::PrpReader prp_reader(bool& failed);
+  // The host memory of a command's data: its PRPs (CDW0.PSDT 00b) or its SGL (01b, 10b; 11b: Invalid Field), a
+  // list read the host refused setting `failed`.
+  nvme::PrpWalk walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed);
   // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
   // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
   void fatal();
@@ -172,6 +180,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   uint64_t ready_at_ = 0;
   bool in_fetch_ = false;
   bool fetch_due_ = false;  // a Due::Fetch is scheduled (the engine is busy beyond the fetch window)
+  uint32_t active_ = 0;     // I/O commands fetched whose completion entry is not yet posted (max_commands)
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;

@@ -1,5 +1,5 @@
 // The endpoint's I/O commands (NVM Command Set 1.0 §3, ZNS Command Set §3-4): Read, Write, Flush, Write Zeroes,
-// Dataset Management, Zone Append and Zone Management Send; their data moved through the PRPs.
+// Dataset Management, Zone Append and Zone Management Send; their data moved through the PRPs or the SGL.
 #include <algorithm>
 
 #include "common/sim_time.h"
@@ -79,14 +79,13 @@ void NvmeEndpoint::submit_rw(uint16_t sqid, const Sqe& s, uint64_t t) {
   const uint64_t bytes = uint64_t(nlb) * p_.lba_bytes;
   uint16_t st = check_range(s, slba, nlb);
   if (!st && bytes > (kUnit << p_.mdts)) st = kInvalidField | kDnr;  // beyond MDTS
-  if (!st && s.psdt() != 0) st = kInvalidField | kDnr;              // SGLs: not supported (Identify SGLS = 0)
   PrpWalk w;
   if (!st) {
-    bool failed = false;  // a PRP list read the host refused: Data Transfer Error, as QEMU's nvme_map_prp
-    w = walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+    bool failed = false;  // a PRP list or SGL segment read the host refused: Data Transfer Error, as QEMU's nvme_map_prp
+    w = walk_data(s, bytes, failed);
     st = failed ? uint16_t(kDataTransferError) : w.status ? uint16_t(w.status | kDnr) : uint16_t(kSuccess);
   }
-  for (const Segment& l : w.lists) t = link_.read_host(t, l.addr, l.bytes, p_.host_mem_ps, true);  // list pages, in turn
+  for (const Segment& l : w.lists) t = link_.read_host(t, l.addr, l.bytes, p_.host_mem_ps, true);  // lists, in turn
   if (st) return finish(sqid, s.cid(), st, t);
   Command* c = make(sqid, s);
   const uint64_t off = slba * p_.lba_bytes, end = off + bytes;
@@ -116,7 +115,7 @@ void NvmeEndpoint::submit_dsm(uint16_t sqid, const Sqe& s, uint64_t t) {
   if (!(s.cdw(11) & 4)) return finish(sqid, s.cid(), kSuccess, t);  // attributes only: nothing to do
   std::vector<uint32_t> r(ranges * 4);  // context attributes, length in LBAs, starting LBA (16 B each)
   bool failed = false;
-  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), ranges * 16, page_, prp_reader(failed));
+  const PrpWalk w = walk_data(s, ranges * 16, failed);
   if (failed) return finish(sqid, s.cid(), kDataTransferError, t);
   if (w.status) return finish(sqid, s.cid(), w.status | kDnr, t);
   uint8_t* dst = reinterpret_cast<uint8_t*>(r.data());

@@ -56,6 +56,10 @@ enum Status : uint16_t {
   kCommandSequenceError = 0x00C,
   kInvalidNamespace = 0x00B,
   kPrpOffsetInvalid = 0x013,
+  kInvalidSglSegmentDescriptor = 0x00D,  // SGL statuses (NVMe Base 2.0 Figure 101; 1.4 Figure 128)
+  kInvalidNumberOfSglDescriptors = 0x00E,
+  kDataSglLengthInvalid = 0x00F,
+  kSglDescriptorTypeInvalid = 0x011,
   kLbaOutOfRange = 0x080,
   kCqInvalid = 0x100,            // command specific (SCT 1)
   kInvalidQueueId = 0x101,

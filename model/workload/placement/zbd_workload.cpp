@@ -69,6 +69,7 @@ bool ZbdWorkload::next(IoRequest& r) {
     return false;
   }
   place_write(r, zone);
+  if (quiesce_) r.quiesce = true, quiesce_ = false;
   return true;
 }
 
@@ -76,6 +77,7 @@ bool ZbdWorkload::next(IoRequest& r) {
 IoRequest ZbdWorkload::zone_reset(uint64_t zn, const IoRequest& r) {
   z_->written -= z_->wp[zn];
   z_->wp[zn] = 0;
+  z_->closing.erase(std::remove(z_->closing.begin(), z_->closing.end(), zn), z_->closing.end());  // quiesced: done
   ++resets_;
   IoRequest t = r;
   t.op = IoOp::Trim;
@@ -89,9 +91,12 @@ IoRequest ZbdWorkload::zone_reset(uint64_t zn, const IoRequest& r) {
 // The write's zone: its own while there is room for another open zone, else an open one inside the job's range
 // (fio's zbd_convert_to_write_zone, zbd_pick_write_zone: write zones in [f->min_zone, f->max_zone)); with none
 // there (false), fio ends the job (io_u_eof), as here: it never writes a zone of another job's range.
+// A zone whose last write may still be in flight keeps its slot (ZbdShared::closing); when every slot is taken and
+// no open zone of the job's range can take the write, fio waits for its writes in flight (zbd.c: "quiesce to
+// remove a zone from open zone list") and the closing zones leave: the write is issued after that.
 bool ZbdWorkload::write_zone(const IoRequest& r, uint64_t& zone) {
   if (std::find(z_->open.begin(), z_->open.end(), zone) != z_->open.end()) return true;
-  if (p_.max_open == 0 || z_->open.size() < p_.max_open) {
+  if (p_.max_open == 0 || z_->open.size() + z_->closing.size() < p_.max_open) {
     z_->open.push_back(zone);
     return true;
   }
@@ -99,6 +104,12 @@ bool ZbdWorkload::write_zone(const IoRequest& r, uint64_t& zone) {
   std::vector<uint64_t> mine;
   for (uint64_t z : z_->open)
     if (z >= first && z < end) mine.push_back(z);
+  if (mine.empty() && !z_->closing.empty()) {
+    z_->closing.clear();
+    quiesce_ = true;
+    z_->open.push_back(zone);
+    return true;
+  }
   if (mine.empty()) return false;
   zone = mine[(r.offset / p_.zone_bytes) % mine.size()];
   return true;
@@ -131,7 +142,10 @@ void ZbdWorkload::place_write(IoRequest& r, uint64_t zone) {
   }
   z_->wp[zone] += w.bytes;
   z_->written += w.bytes;
-  if (z_->wp[zone] + 4096 > p_.capacity_bytes) z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
+  if (z_->wp[zone] + 4096 > p_.capacity_bytes) {  // full: its slot stays taken until this write is done
+    z_->open.erase(std::remove(z_->open.begin(), z_->open.end(), zone), z_->open.end());
+    if (p_.max_open && !p_.append) z_->closing.push_back(zone);
+  }
   if (reset_now) {
     // fio resets the zone in the job's thread before it submits the write (zbd.c: zbd_reset_zone, a BLKRESETZONE
     // ioctl or the engine's reset_wp, both synchronous): the write is issued once the reset has completed.

@@ -31,6 +31,9 @@ struct ZbdShared {  // the zones' write pointers as the host sees them (offsets 
   std::vector<uint64_t> wp;
   uint64_t written = 0;         // bytes below the write pointers
   std::vector<uint64_t> open;   // zones being written (fio's write target zones, shared by the jobs)
+  // Zones whose last write was issued and may be in flight: they keep their open-zone slot until it completes
+  // (fio's zbd_end_zone_io puts the write zone back at the completion of the write that fills it).
+  std::vector<uint64_t> closing;
 };
 
 class ZbdWorkload : public Workload {
@@ -58,6 +61,7 @@ class ZbdWorkload : public Workload {
   IoRequest again_req_;
   uint64_t count_ = 0, resets_ = 0, finishes_ = 0;
   bool no_zone_ = false;
+  bool quiesce_ = false;        // the zone just opened took the slots of closing zones: wait for the job's I/O
 };
 
 // One ZbdShared per run (the jobs' decorators are made together and live as long as the run).

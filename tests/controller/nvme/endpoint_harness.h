@@ -21,6 +21,7 @@ struct FakeFtl : sc_core::sc_module, CommandSink {
   CompletionSink* to = nullptr;
   uint64_t service_ps = 0;
   std::vector<NvmeCommand> seen;  // copies of what arrived (op, lpn, units, bytes, ...)
+  size_t in_flight = 0, peak = 0;  // commands submitted and not completed; their most at once
   struct Due {
     uint64_t t;
     NvmeCommand* c;
@@ -36,6 +37,7 @@ struct FakeFtl : sc_core::sc_module, CommandSink {
   }
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override {
     seen.push_back(cmd);
+    peak = std::max(peak, ++in_flight);
     const uint64_t t = std::max(arrival_ps, now_ps()) + service_ps;
     due.push({t, &cmd});
     ev.notify(ps_time(t - now_ps()));
@@ -44,6 +46,7 @@ struct FakeFtl : sc_core::sc_module, CommandSink {
     while (!due.empty() && due.top().t <= now_ps()) {
       NvmeCommand* c = due.top().c;
       due.pop();
+      --in_flight;
       to->complete(*c, now_ps());
     }
     if (!due.empty()) ev.notify(ps_time(due.top().t - now_ps()));

@@ -129,7 +129,7 @@ TEST_CASE("nvme endpoint: I/O commands get the specification's statuses") {
     bad.dw[12] = 511;  // 256 KiB > MDTS (128 KiB)
     CHECK(b.raw(0, bad).status == kInvalidField);
     bad = e;
-    bad.dw[0] |= 1u << 14;  // SGLs: not supported
+    bad.dw[0] |= 3u << 14;  // PSDT 11b: reserved
     CHECK(b.raw(0, bad).status == kInvalidField);
     CHECK(b.ftl.seen.size() == 1);  // none of the malformed ones reached the FTL
   });

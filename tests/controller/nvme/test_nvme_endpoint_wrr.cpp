@@ -1,4 +1,4 @@
-// Weighted round robin with the urgent priority class (NVMe Base 1.4 §4.13) through the driver: CC.AMS, Set
+// Weighted round robin with the urgent priority class (NVMe Base 2.0 §3.4.4.2; 1.4 §4.13) through the driver: CC.AMS, Set
 // Features Arbitration and each submission queue's QPRIO. With the fetch engine the bottleneck (2 us per
 // command), an urgent tenant at queue depth 1 beside eight low-priority queues kept full keeps its solo
 // latency under WRR; under round robin it waits for the other queues' turns.
@@ -8,6 +8,7 @@ using namespace ssdtlm;
 using namespace ssdtlm::nvme;
 using ssdtlm::test::EndpointBench;
 using ssdtlm::test::Loop;
+using ssdtlm::test::run_bench;
 using ssdtlm::test::run_benches;
 
 namespace {
@@ -58,4 +59,38 @@ TEST_CASE("nvme endpoint: weighted round robin keeps an urgent queue's latency b
                                         << " us, weighted round robin " << mean[2] / 1e6 << " us");
   CHECK(mean[2] <= 1.10 * mean[0] + 2000000);  // at most the fetch in progress when it arrives, beyond solo
   CHECK(mean[1] > 2 * mean[0]);                // round robin: it waits for up to 8 other queues' fetches
+}
+
+TEST_CASE("nvme endpoint: the command slots bound the commands in processing, and Set Features Arbitration keeps AB") {
+  EndpointParams ep;
+  ep.io_queues = 4;
+  ep.max_commands = 4;
+  DriverParams d;
+  d.io_queues = 4;
+  d.queue_entries = 64;
+  d.wrr = true;
+  d.hpw = 3, d.arbitration_burst = 2;
+  uint32_t done = 0, result = 0;
+  size_t peak = 0;
+  run_bench(ep, d, [&](EndpointBench& b) {
+    b.ftl.service_ps = 50000000;  // 50 us per command
+    b.up();
+    // Get Features Arbitration: HPW 3, AB 2 as set by the driver; reserved bits 7:3 are not kept.
+    const Completion g = b.drv.admin(ssdtlm::test::cmd(kGetFeatures, 0, kFeatArbitration));
+    result = g.result;
+    const Completion s = b.drv.admin(ssdtlm::test::cmd(kSetFeatures, 0, kFeatArbitration, g.result | 0xF8u));
+    CHECK(s.status == kSuccess);
+    CHECK(b.drv.admin(ssdtlm::test::cmd(kGetFeatures, 0, kFeatArbitration)).result == g.result);
+    for (uint16_t q = 0; q < 4; ++q)
+      for (int i = 0; i < 32; ++i) {
+        NvmeDriver::Io io;
+        io.opcode = kRead, io.nlb = 8, io.queue = q;
+        REQUIRE(b.drv.submit(io, [&done](const Completion& c) { done += c.status == 0; }));
+      }
+    sc_core::wait(ps_time(10000000000ull));  // 10 ms: 128 commands at 4 x 50 us
+    peak = b.ftl.peak;
+  });
+  CHECK(result == (3u << 24 | 2u));
+  CHECK(done == 128);
+  CHECK(peak == 4);
 }

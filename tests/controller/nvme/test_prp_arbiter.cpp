@@ -1,4 +1,5 @@
-// The PRP walk (NVMe Base 1.4 §4.3), command arbitration (§4.13) and interrupt coalescing, alone.
+// The PRP walk (NVMe Base 1.4 §4.3), command arbitration (Base 2.0 §3.4.4; 1.4 §4.13) and interrupt coalescing,
+// alone.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -94,6 +95,63 @@ TEST_CASE("arbiter: round robin, and weighted round robin with the urgent class 
   CHECK(w.pick() == 4);
   w.set_ready(0, 1);  // admin before urgent
   CHECK(w.pick() == 0);
+}
+
+namespace {
+// The queues `a` picks until none has an entry, each pick taking one entry.
+std::vector<int> drain(Arbiter& a, std::vector<uint32_t> left) {
+  for (uint32_t q = 0; q < left.size(); ++q) a.set_ready(q, left[q]);
+  std::vector<int> order;
+  for (int q; (q = a.pick()) >= 0;) {
+    order.push_back(q);
+    a.set_ready(uint32_t(q), --left[size_t(q)]);
+  }
+  return order;
+}
+}  // namespace
+
+TEST_CASE("arbiter: round robin treats the admin queue as any other (Base 2.0 3.4.4.1)") {
+  Arbiter rr(3);
+  CHECK(drain(rr, {2, 2, 2}) == std::vector<int>{0, 1, 2, 0, 1, 2});
+}
+
+TEST_CASE("arbiter: the arbitration burst, and fewer commands when a queue holds fewer") {
+  Arbiter rr(4);
+  rr.set_burst(1);  // 2 commands per turn
+  CHECK(rr.burst() == 2);
+  CHECK(drain(rr, {0, 3, 1, 4}) == std::vector<int>{1, 1, 2, 3, 3, 1, 3, 3});
+  Arbiter open(3);
+  open.set_burst(7);  // 111b: no limit
+  CHECK(drain(open, {0, 3, 2}) == std::vector<int>{1, 1, 1, 2, 2});
+}
+
+TEST_CASE("arbiter: weighted round robin, a burst bounded by the level's credits left") {
+  Arbiter w(3);
+  w.set_wrr(true);
+  w.set_weights(2, 0, 0);  // high 3 per round, medium 1
+  w.set_burst(2);          // 4: more than the high level's credits
+  w.set_prio(1, Prio::High), w.set_prio(2, Prio::Medium);
+  // Per round: 3 from the high queue (its credits, not the burst of 4), 1 from the medium one.
+  CHECK(drain(w, {0, 6, 3}) == std::vector<int>{1, 1, 1, 2, 1, 1, 1, 2, 2});
+}
+
+TEST_CASE("arbiter: an urgent command waits only for the burst under way, then goes before the weighted class") {
+  Arbiter w(4);
+  w.set_wrr(true);
+  w.set_burst(1);  // 2
+  w.set_weights(0, 0, 3);  // low: 4 per round, more than the burst
+  w.set_prio(1, Prio::Low), w.set_prio(2, Prio::Low), w.set_prio(3, Prio::Urgent);
+  w.set_ready(1, 10), w.set_ready(2, 10);
+  CHECK(w.pick() == 1);  // a burst of two from queue 1 begins
+  w.set_ready(1, 9);
+  w.set_ready(3, 2);     // urgent entries arrive meanwhile
+  CHECK(w.pick() == 1);  // the burst ends first
+  w.set_ready(1, 8);
+  CHECK(w.pick() == 3);
+  w.set_ready(3, 1);
+  CHECK(w.pick() == 3);
+  w.set_ready(3, 0);
+  CHECK(w.pick() == 2);  // round robin among the low queues goes on
 }
 
 TEST_CASE("coalescer: threshold and time") {
