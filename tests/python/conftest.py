@@ -15,6 +15,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 
+def load_script(name, module=None):
+    """scripts/<name>.py imported as a module (its functions called directly, without running its main)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(module or name + "_script", SCRIPTS / (name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 TINY = {
     "workload.io_count": 2000, "precondition.fill": False, "precondition.drive_writes": 0,
     "geometry.channels": 2, "geometry.dies_per_channel": 2, "geometry.blocks_per_plane": 64,

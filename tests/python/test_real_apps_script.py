@@ -1,19 +1,15 @@
 """scripts/real_apps.py (issue 41): the seed 002 and seed 000 tables on real programs' captures judge every claim by
 the one verdict rule (scripts/studylib/verdict.py) over three seeds, and --check fails on a table typed by hand."""
-import importlib.util
 import json
 
 import pytest
 
-from conftest import SCRIPTS
+from conftest import load_script
 
 
 @pytest.fixture(scope="module")
 def real_apps():
-    spec = importlib.util.spec_from_file_location("real_apps_script", SCRIPTS / "real_apps.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("real_apps")
 
 
 def seed002_results():

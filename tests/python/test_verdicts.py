@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SCRIPTS
+from conftest import ROOT, SCRIPTS, load_script
 from studylib import verdict
 
 
@@ -56,10 +56,7 @@ def test_the_docs_tables_are_the_computed_ones():
 
 def test_a_verdict_typed_by_hand_fails(tmp_path, monkeypatch):
     # A copy of the docs with one verdict changed by hand: --check must fail on it.
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("verdicts_script", SCRIPTS / "verdicts.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("verdicts")
     for name, rs in mod.RESULT_SETS.items():
         text = rs["doc"].read_text()
         begin = text.index(verdict.begin_marker(name))
@@ -147,10 +144,7 @@ def test_seed000_recount_runs_on_the_committed_outputs():
 
 
 def test_seed000_recount_refuses_impossible_counts():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("recount", SCRIPTS / "seed000_recount.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("seed000_recount", "recount")
     row = {"waf": 1.0, "host_bytes": 4096 * 10, "absorbed": 6, "flushed_units": 4}
     assert mod.recount(row)["left"] == 0
     with pytest.raises(ValueError):

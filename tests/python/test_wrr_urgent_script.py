@@ -1,17 +1,13 @@
 """scripts/wrr_urgent.py (issue 42): the claims table in docs/results/nvme_arbitration.md is the one computed from the
 committed docs/figures/wrr_urgent.csv, and a verdict changed by hand fails the check."""
-import importlib.util
 import subprocess
 import sys
 
-from conftest import ROOT, SCRIPTS
+from conftest import ROOT, SCRIPTS, load_script
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("wrr_urgent_script", SCRIPTS / "wrr_urgent.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def wrr_urgent():
+    return load_script("wrr_urgent")
 
 
 def test_the_doc_table_is_the_computed_one():
@@ -22,7 +18,7 @@ def test_the_doc_table_is_the_computed_one():
 
 
 def test_a_verdict_typed_by_hand_fails(tmp_path, monkeypatch):
-    mod = load_script()
+    mod = wrr_urgent()
     text = mod.DOC.read_text()
     forged = tmp_path / mod.DOC.name
     forged.write_text(text.replace("| fails |", "| holds |", 1))
@@ -32,7 +28,7 @@ def test_a_verdict_typed_by_hand_fails(tmp_path, monkeypatch):
 
 
 def test_the_rule_uses_the_bound():
-    mod = load_script()
+    mod = wrr_urgent()
     rows = []
     for seed in (1, 2, 3):
         rows.append({"regime": "flash", "arbitration": "solo", "max_commands": 8, "seed": seed, "urgent_p99_us": 100.0,

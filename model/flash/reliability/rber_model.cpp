@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/batch_means.h"  // normal_quantile
+
 namespace ssdtlm {
 
 namespace {
@@ -45,26 +47,6 @@ uint64_t mix(uint64_t z) {  // splitmix64
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-// The standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9).
-double normal_quantile(double u) {
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01, -1.328068155288572e+01};
-  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
-  if (u < 0.02425) {
-    const double q = std::sqrt(-2 * std::log(u));
-    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-           ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-  }
-  if (u > 1 - 0.02425) return -normal_quantile(1 - u);
-  const double q = u - 0.5, r = q * q;
-  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-}
-
 // The lognormal factors (mean 1) of one page_sigma: kFactors quantiles at (i + 0.5) / kFactors. One model per
 // run, so one table, built on first use.
 constexpr uint32_t kFactors = 4096;
