@@ -33,7 +33,9 @@ The rule (docs/results/drives/README.md): error = (ssdtlm - published) / publish
 the bound of its metric kind (throughput 10 %, mean and p50 latency 20 %, p99 latency 35 %, cache size 10 %), else
 "outside". The summary gives, over validation rows only, the median |error| per kind against the same bounds.
 --override KEY=VALUE runs the same measurements with a key changed: the experiment behind a miss's hypothesis
-(docs/results/drives/<drive>.md); it never writes the error table.
+(docs/results/drives/<drive>.md); it never writes the error table. A key the capacity scale divides
+(geometry.blocks_per_plane, slc.dynamic_max_bytes, slc.static_bytes, map.cache_bytes) is given at the drive's full
+size and scaled like the platform's own value.
 Exit 0 when every run finished (whatever the verdicts), 2 on bad input, 1 when a run failed.
 """
 import argparse
@@ -90,6 +92,29 @@ def scaled_geometry(cfg, scale):
     raw = g["channels"] * g["dies_per_channel"] * g["planes_per_die"] * g["blocks_per_plane"] * g["pages_per_block"] * g["page_bytes"]
     logical = int(raw / (1 + g["over_provisioning"])) // (1 << 20) * (1 << 20)
     return g, logical
+
+
+# Keys the capacity scale divides (run_settings): an override of one is the drive's full-size value, scaled like the
+# platform's own, never a value passed through unscaled.
+SCALED_KEYS = ("geometry.blocks_per_plane", "slc.dynamic_max_bytes", "slc.static_bytes", "map.cache_bytes")
+
+
+def with_overrides(cfg, overrides):
+    """(the platform configuration with the scaled keys of --override in it, the other overrides as --set values)."""
+    cfg = json.loads(json.dumps(cfg))
+    rest = {}
+    for kv in overrides:
+        k, _, v = kv.partition("=")
+        if k not in SCALED_KEYS:
+            rest[k] = v
+            continue
+        try:
+            number = int(float(v))
+        except ValueError:
+            fail("--override %s: a number is expected for a key the capacity scale divides, got %r" % (k, v))
+        section, key = k.split(".", 1)
+        cfg.setdefault(section, {})[key] = number
+    return cfg, rest
 
 
 def run_settings(decl, cfg, run_name, scale, io_scale, interval_ms):
@@ -203,12 +228,12 @@ def measure_drive(name, a):
         fail("no binary %s (build the platform first)" % binary)
     results = {}
 
+    run_cfg, overrides = with_overrides(cfg, a.override)
+
     def do(run_name):
         d = Path(a.out) / name / run_name
-        sets = run_settings(decl, cfg, run_name, scale, a.io_scale, 500)
-        for kv in a.override:
-            k, _, v = kv.partition("=")
-            sets[k] = v
+        sets = run_settings(decl, run_cfg, run_name, scale, a.io_scale, 500)
+        sets.update(overrides)
         results[run_name] = (d,) + run_once(binary, d, sets)
 
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:

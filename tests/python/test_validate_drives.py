@@ -94,3 +94,17 @@ def test_steady_metric_is_the_pts_window_mean_only_when_steady(tmp_path):
     # Still falling over the window (excursion 40 % of the mean): no result.
     d = _timeseries(tmp_path, [300, 280, 260, 240, 220, 200, 5])
     assert math.isnan(validate_drives.steady_metric(d, "write_iops"))
+
+
+def test_an_override_of_a_scaled_key_is_scaled_like_the_platform_value():
+    cfg = {"geometry": {"channels": 8, "dies_per_channel": 4, "planes_per_die": 2, "blocks_per_plane": 1024,
+                        "pages_per_block": 128, "page_bytes": 16384, "over_provisioning": 0.07},
+           "slc": {"static_bytes": 6 << 30}}
+    decl = {"runs": {"r": {"workload.io_count": 100}}}
+    run_cfg, rest = validate_drives.with_overrides(cfg, ["geometry.blocks_per_plane=512", "slc.static_bytes=1073741824",
+                                                         "firmware.cmd_ns=0"])
+    sets = validate_drives.run_settings(decl, run_cfg, "r", 16, 1.0, 500)
+    assert sets["geometry.blocks_per_plane"] == 512 // 16  # not 512: that would run an unscaled drive
+    assert sets["slc.static_bytes"] == (1 << 30) // 16
+    assert rest == {"firmware.cmd_ns": "0"}
+    assert cfg["geometry"]["blocks_per_plane"] == 1024  # the platform's configuration is left as it was
