@@ -78,15 +78,24 @@ uint64_t ConvergenceMonitor::warmup_end_ps() const {
   return cut == 0 ? 0 : iops.end_ps[cut - 1];
 }
 
-BatchEstimate ConvergenceMonitor::estimate(const Series& s, uint64_t cut_ps) const {
-  if (cut_ps == kNoCut) return BatchEstimate();
+std::vector<RatioBatch> ConvergenceMonitor::settled(const Series& s, uint64_t cut_ps) {
+  // The batches that ended after the cut; a batch with nothing of the metric (no reads in it) carries no
+  // information and is left out.
   const size_t from = size_t(std::upper_bound(s.end_ps.begin(), s.end_ps.end(), cut_ps) - s.end_ps.begin());
-  // A batch with nothing of the metric (no reads in it) carries no information: left out of its series.
   std::vector<RatioBatch> kept;
-  kept.reserve(s.batches.size() - from);
+  kept.reserve(s.batches.size() - std::min(from, s.batches.size()));
   for (size_t i = from; i < s.batches.size(); ++i)
     if (s.batches[i].x > 0) kept.push_back(s.batches[i]);
-  return batch_means(kept, 0, p_.confidence, p_.min_batches);
+  return kept;
+}
+
+bool ConvergenceMonitor::has_data(const Series& s) {
+  return std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; });
+}
+
+BatchEstimate ConvergenceMonitor::estimate(const Series& s, uint64_t cut_ps) const {
+  if (cut_ps == kNoCut) return BatchEstimate();
+  return batch_means(settled(s, cut_ps), 0, p_.confidence, p_.min_batches);
 }
 
 bool ConvergenceMonitor::check() const {
@@ -94,8 +103,7 @@ bool ConvergenceMonitor::check() const {
   if (cut == kNoCut) return false;
   for (const Series& s : series_) {
     if (!s.required) continue;
-    const bool present = std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; });
-    if (!present) continue;  // no reads (writes) in the run: nothing to wait for
+    if (!has_data(s)) continue;  // no reads (writes) in the run: nothing to wait for
     const BatchEstimate e = estimate(s, cut);
     if (!e.ready || e.rel_half_width() > p_.rel_half_width || drifts(s, cut)) return false;
   }
@@ -103,19 +111,15 @@ bool ConvergenceMonitor::check() const {
 }
 
 bool ConvergenceMonitor::drifts(const Series& s, uint64_t cut_ps) const {
-  // The batches after the warm-up, halved by time: their estimates must agree within their joint interval (a
-  // two-sample comparison in the spirit of Geweke's diagnostic), or the series still moves.
-  const size_t from = size_t(std::upper_bound(s.end_ps.begin(), s.end_ps.end(), cut_ps) - s.end_ps.begin());
-  std::vector<RatioBatch> half[2];
-  const size_t mid = from + (s.batches.size() - from) / 2;
-  for (size_t i = from; i < s.batches.size(); ++i)
-    if (s.batches[i].x > 0) half[i >= mid].push_back(s.batches[i]);
-  const BatchEstimate a = batch_means(half[0], 0, p_.confidence, p_.min_batches / 2);
-  const BatchEstimate b = batch_means(half[1], 0, p_.confidence, p_.min_batches / 2);
+  // The settled batches halved in time order: their estimates must agree within their joint interval (a two-sample
+  // comparison in the spirit of Geweke's diagnostic), or the series still moves.
+  const std::vector<RatioBatch> kept = settled(s, cut_ps);
+  const std::vector<RatioBatch> first(kept.begin(), kept.begin() + ptrdiff_t(kept.size() / 2));
+  const std::vector<RatioBatch> second(kept.begin() + ptrdiff_t(kept.size() / 2), kept.end());
+  const BatchEstimate a = batch_means(first, 0, p_.confidence, p_.min_batches / 2);
+  const BatchEstimate b = batch_means(second, 0, p_.confidence, p_.min_batches / 2);
   if (!a.ready || !b.ready) return true;
-  // A difference the intervals cannot explain: the series still moves.
-  const double diff = std::abs(a.value - b.value);
-  return diff > std::hypot(a.half_width, b.half_width);
+  return std::abs(a.value - b.value) > std::hypot(a.half_width, b.half_width);
 }
 
 void ConvergenceMonitor::report(nlohmann::json& into) const {
@@ -126,7 +130,7 @@ void ConvergenceMonitor::report(nlohmann::json& into) const {
                                       : size_t(std::upper_bound(iops.end_ps.begin(), iops.end_ps.end(), cut) - iops.end_ps.begin());
   nlohmann::json metrics = nlohmann::json::object();
   for (const Series& s : series_) {
-    if (!std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; })) continue;
+    if (!has_data(s)) continue;
     const BatchEstimate e = estimate(s, cut);
     metrics[s.name] = {{"ready", e.ready},
                        {"value", e.value},

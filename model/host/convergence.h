@@ -57,6 +57,8 @@ class ConvergenceMonitor {
   void close_quantile(int dir, uint64_t now_ps);
   bool check() const;  // every required series within the target (and the warm-up over)
   bool drifts(const Series& s, uint64_t cut_ps) const;  // the two halves after the warm-up disagree
+  static std::vector<RatioBatch> settled(const Series& s, uint64_t cut_ps);  // its batches after the cut, with data
+  static bool has_data(const Series& s);  // some batch has the metric (a read-only run has no write latency)
   // The estimate of series s after the warm-up (the IOPS series' MSER-5 cut at `cut_ps`).
   BatchEstimate estimate(const Series& s, uint64_t cut_ps) const;
   uint64_t warmup_end_ps() const;
