@@ -38,8 +38,12 @@ std::string log_name(Interpreter& in, const Spec& s, const std::optional<std::st
 // How much (time, count, bytes) and when: runtime, ramp, start delay, stonewall, wait_for, averaging, exit.
 void JobBuilder::set_amount_and_timing(nlohmann::json& c, uint64_t k, uint64_t size) const {
   const Spec& s = s_;
-  if (s.time_based) {
-    if (s.runtime_ns == 0) fail(s.time_based_at, "time_based needs a runtime");
+  if (s.time_based && s.runtime_ns == 0) {  // fio's fixup_options: an error message, then time_based=0
+    in_.note(s.time_based_at.file + ":" + std::to_string(s.time_based_at.line) +
+             ": time_based without a runtime: fio says 'time_based requires a runtime/timeout setting' and runs the "
+             "job without time_based");
+  }
+  if (s.time_based && s.runtime_ns != 0) {
     c["io_count"] = 0;
     c["io_bytes"] = 0;
   } else {
@@ -117,7 +121,7 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   c["fsync_end"] = d.w && s.end_fsync;
   c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);
   c["verify_backlog"] = verifying ? s.verify_backlog : 0;
-  c["flow"] = s.flow;
+  c["flow"] = s.flow > 1000 ? 0 : s.flow;  // a wrapped negative weight: resolve_wrapped_flows (fio_job.cpp)
   c["flow_id"] = s.flow_id;
   c["flow_sleep_us"] = double(s.flow_sleep_ns) / 1e3;
   c["thinktime_us"] = double(s.think_ns) / 1e3;
