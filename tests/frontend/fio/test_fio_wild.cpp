@@ -163,7 +163,7 @@ TEST_CASE("fio wild: time_based without a runtime runs without time_based, as fi
   CHECK(job(parse("[j]\ntime_based\nruntime=1\n"), 0)["io_bytes"] == 0);  // with a runtime: time-based
 }
 
-TEST_CASE("fio wild: a negative flow is fio 3.42's unsigned weight; when the total wraps no job is held", "[fio][wild]") {
+TEST_CASE("fio wild: a negative flow is fio 3.42's unsigned weight: when the total wraps no job is held", "[fio][wild]") {
   // zonedstorage.io's zbd-read-while-write.fio: flow=-3 (the writer) beside flow=7 (the reader), flow_id 0. fio
   // stores 2^32 - 3, the total weight wraps to 4, and each job's weight is at least that: neither is ever held.
   const auto f = parse("[w]\nrw=write\nflow=-3\n[r]\nrw=randread\nflow=7\n");
