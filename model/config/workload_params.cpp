@@ -2,6 +2,7 @@
 // configuration for tests and tools.
 #include <cmath>
 
+#include "common/input_file.h"
 #include "config/params.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
@@ -152,10 +153,10 @@ IoLogParams read_log_params(const Config& c, const std::string& prefix) {
   IoLogParams p;
   const auto name = [&](const char* field, const char* fio) {
     const std::string v = c.s(std::string("workload.") + field);
-    if (v.find('/') != std::string::npos || v == "." || v == "..")
-      throw ConfigError("key '" + prefix + field + "' (fio " + fio + "): expected a file name (the logs are written "
-                        "into --out), without a directory, got '" + v + "'");
-    return v;
+    if (v.empty()) return v;
+    if (const std::string problem = output_path_problem(v); !problem.empty())
+      throw ConfigError("key '" + prefix + field + "' (fio " + fio + "): '" + v + "': " + problem);
+    return normal_output_path(v);
   };
   p.bw = name("log_bw", "write_bw_log");
   p.lat = name("log_lat", "write_lat_log");

@@ -46,7 +46,7 @@ def entries(tmp_path, files):
 
 def test_each_class_from_a_run(bin_dir, tmp_path):
     files = {
-        "good.fio": ("[j]\nrw=randwrite\nbs=8k\niodepth=4\ndirect=1\nsize=16m\nwrite_bw_log=j\n", {"fio": "runs"}),
+        "good.fio": ("[j]\nrw=randwrite\nbs=8k\niodepth=4\ndirect=1\nsize=16m\nwrite_bw_log=bw/j\n", {"fio": "runs"}),
         # a file fio runs, declared here as one fio refuses: running it is "ran but wrong"
         "wrongly_declared.fio": ("[j]\nrw=read\ndirect=1\nsize=8m\n", {"fio": "refuses", "reason": "whatever"}),
         "true_refusal.fio": ("[global]\nrw=write\n", {"fio": "refuses", "reason": "no job"}),

@@ -93,12 +93,13 @@ TEST_CASE("fio wild: a refused option given its default asks for nothing and is 
   CHECK_THAT(error_of("[j]\nrw=trim\nnum_range=4\n"), Contains("several ranges"));
 }
 
-TEST_CASE("fio wild: log paths with folders write their file into --out", "[fio][wild]") {
-  const auto f = parse("[j]\nrw=write\nwrite_bw_log=results/4k/randwrite-iodepth-1-numjobs-1\nwrite_lat_log=/tmp/x/lat\n");
-  CHECK(job(f, 0)["log_bw"] == "randwrite-iodepth-1-numjobs-1");
-  CHECK(job(f, 0)["log_lat"] == "lat");
-  CHECK(has_note(f, "results/4k/randwrite-iodepth-1-numjobs-1_*.log"));
+TEST_CASE("fio wild: log paths with folders are written there under --out", "[fio][wild]") {
+  const auto f = parse("[j]\nrw=write\nwrite_bw_log=results/4k/randwrite-iodepth-1-numjobs-1\nwrite_lat_log=./x//lat\n");
+  CHECK(job(f, 0)["log_bw"] == "results/4k/randwrite-iodepth-1-numjobs-1");
+  CHECK(job(f, 0)["log_lat"] == "x/lat");  // lexically normal
   CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=results/\n"), Contains("file name at the end"));
+  CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=/tmp/x/lat\n"), Contains("job.fio:3") && Contains("outside --out"));
+  CHECK_THAT(error_of("[j]\nrw=write\nwrite_iops_log=../lat\n"), Contains("job.fio:3") && Contains("climbing out"));
 }
 
 TEST_CASE("fio wild: job and global options by fio's canonical names, disk_util only where fio gathers it",
