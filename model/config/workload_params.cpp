@@ -215,6 +215,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.page_cache.readahead_bytes = c.u("workload.readahead_bytes");
   w.page_cache.fsync_every = w.sync.every;
   w.page_cache.flush_at_end = w.sync.at_end;
+  w.page_cache.expire_ns = uint64_t(std::llround(c.d("workload.dirty_expire_ms") * 1e6));
+  w.page_cache.writeback_ns = uint64_t(std::llround(c.d("workload.dirty_writeback_ms") * 1e6));
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
   w.trace_fit = c.s("workload.trace_fit");

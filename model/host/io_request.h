@@ -96,6 +96,17 @@ class Workload {
   // ("filesystem", "capture", "app", "trace"); a decorator adds those of the workload it wraps. The summary
   // combines the jobs' objects (report/workload_summary.cpp). Nothing by default.
   virtual void report(nlohmann::json& into) const { (void)into; }
+  // Work of the workload's own in simulated time (a page cache's flusher, workload/filesystem/buffered_io.h):
+  // a period > 0 makes the host wake it at every multiple of the period of the run's clock (wake) and tell it the
+  // time before each request it draws (clock), and draw no request early (no look-ahead, NvmeHost::submit), so
+  // that what next() returns depends on the calls and times before it only. 0 (the default): none of these.
+  virtual uint64_t wake_period_ns() const { return 0; }
+  virtual void wake(uint64_t now_ns) { (void)now_ns; }
+  virtual void clock(uint64_t now_ns) { (void)now_ns; }
+  // The job was stopped by its runtime with requests of the workload still to come: true = it has some to send
+  // before the job ends (a buffered job's file close writing its dirty pages), which the host then issues; false
+  // (the default) = the job ends at once.
+  virtual bool close() { return false; }
 
   const JobPacing& pacing() const { return pacing_; }
   void set_pacing(const JobPacing& p) { pacing_ = p; }

@@ -38,6 +38,21 @@ std::vector<LogEntry> read_log(const std::string& path) {
   return v;
 }
 
+// The time (ms from the job's start) of the first write in a latency log (time, value, direction, ...).
+uint64_t first_write_ms(const std::string& path) {
+  std::istringstream in(slurp(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::string time, value, dir;
+    std::getline(l, time, ',');
+    std::getline(l, value, ',');
+    std::getline(l, dir, ',');
+    if (std::stoi(dir) == 1) return std::stoull(time);
+  }
+  return ~uint64_t(0);
+}
+
 const std::string kEtcd =
     "[etcd]\nrw=write\nioengine=sync\nfdatasync=1\nsize=256k\nbs=2300\n"
     "write_lat_log=lat\nlog_offset=1\n";
@@ -114,4 +129,55 @@ TEST_CASE("cli: fio buffered writes without a sync reach the drive when the job 
   CHECK(z.code == 2);
   CHECK(z.err.find("zbd.fio:3") != std::string::npos);
   CHECK(z.err.find("Using direct I/O is mandatory") != std::string::npos);
+}
+
+TEST_CASE("cli: a time-based buffered job: the flusher writes expired pages in simulated time, the close the rest",
+          "[cli][fio][buffered]") {
+  const std::string dir = "cli_fio_buffered_time";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Random 4 KiB reads and writes over 64 MiB for 200 ms: the reads miss (the drive's time passes), the writes stay
+  // dirty under the background threshold, with no sync.
+  std::ofstream(dir + "/rw.fio") << "[rw]\nrw=randrw\nsize=64m\nbs=4k\nioengine=libaio\niodepth=4\n"
+                                    "time_based\nruntime=200ms\nwrite_lat_log=lat\n";
+  // Linux's defaults (30 s expiry, 5 s flusher): nothing expires in 200 ms; the runtime's end closes the device
+  // and its last close writes every dirty page (no Flush without end_fsync).
+  const auto d = run_in(dir, "--quiet --out out --fio rw.fio" + ssdtlm::test::kSmallDrive);
+  REQUIRE(d.code == 0);
+  const auto ds = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
+  const auto& dpc = ds["page_cache"];
+  CHECK(dpc["expired_bytes"] == 0);
+  CHECK(dpc["flusher_wakes"] == 0);
+  CHECK(dpc["close_bytes"].get<uint64_t>() > 0);
+  CHECK(dpc["close_bytes"] == dpc["sync_bytes"]);
+  CHECK(dpc["dirty_bytes_left"] == 0);
+  CHECK(dpc["flushes"] == 0);
+  CHECK(ds["integrity"]["errors"] == 0);
+  CHECK(ds["host"]["bytes_written"] == dpc["close_bytes"]);
+
+  // A 50 ms expiry and a 10 ms flusher (the vm sysctls scaled down): the flusher writes the inode every time it
+  // has been dirty 50 ms, the close the pages dirtied since; every dirtied page reaches the drive once per
+  // writeback, and end_fsync adds one Flush after the close's writes.
+  std::ofstream(dir + "/rw_sync.fio") << "[rw]\nrw=randrw\nsize=64m\nbs=4k\nioengine=libaio\niodepth=4\n"
+                                         "time_based\nruntime=200ms\nend_fsync=1\nwrite_lat_log=lat\n";
+  const auto t = run_in(dir, "--quiet --out out_t --fio rw_sync.fio --set workload.dirty_expire_ms=50 "
+                             "--set workload.dirty_writeback_ms=10" + ssdtlm::test::kSmallDrive);
+  REQUIRE(t.code == 0);
+  const auto ts = nlohmann::json::parse(slurp(dir + "/out_t/summary.json"));
+  const auto& pc = ts["page_cache"];
+  const uint64_t expired = pc["expired_bytes"], closed = pc["close_bytes"];
+  CHECK(expired > 0);
+  CHECK(closed > 0);
+  // The first write reaches the drive at the first 10 ms wake (on the run's clock) after the inode has been dirty
+  // 50 ms, the inode dirtied by the job's first write: no write before 50 ms of the job. The flusher's writes share the job's queue (its iodepth), so the job's own
+  // I/O waits behind them and the inode is dirty again later: at most one writeback per 60 ms of the 200.
+  CHECK(pc["flusher_wakes"].get<uint64_t>() >= 1);
+  CHECK(pc["flusher_wakes"].get<uint64_t>() <= 3);
+  CHECK(first_write_ms(dir + "/out_t/lat_lat.1.log") >= 50);
+  CHECK(first_write_ms(dir + "/out_t/lat_lat.1.log") < 70);  // and by the wake after it
+  CHECK(first_write_ms(dir + "/out/lat_lat.1.log") >= 200);  // Linux's defaults: at the close, after the runtime
+  CHECK(pc["flushes"] == 1);  // end_fsync after the close's writes
+  CHECK(pc["dirty_bytes_left"] == 0);
+  CHECK(ts["integrity"]["errors"] == 0);
+  CHECK(ts["host"]["bytes_written"] == expired + pc["sync_bytes"].get<uint64_t>() + pc["flusher_bytes"].get<uint64_t>());
 }
