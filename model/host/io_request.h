@@ -24,6 +24,8 @@ struct IoRequest {
   bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send for the zone at offset
   bool quiesce = false;  // fio's io_u_quiesce before it: issued once the job has nothing in flight (zone resets)
+  bool setup = false;    // the engine's own set-up before the job's I/O (SPDK's initial zone resets): sent, not
+                         // counted in the job's statistics (fio.json, logs), as fio does not see it
   uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
   uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the
@@ -107,6 +109,10 @@ class Workload {
   // before the job ends (a buffered job's file close writing its dirty pages), which the host then issues; false
   // (the default) = the job ends at once.
   virtual bool close() { return false; }
+  // Its first requests are an engine's set-up (IoRequest::setup, SPDK's initial zone resets, which fio's engine
+  // init does before the job's clock starts): the job's ramp and runtime start when its first other request is
+  // issued.
+  virtual bool has_setup() const { return false; }
 
   const JobPacing& pacing() const { return pacing_; }
   void set_pacing(const JobPacing& p) { pacing_ = p; }

@@ -158,6 +158,19 @@ void NvmeHost::start_measuring(Job& j, uint64_t at) {
   j.iops_windows.start(at, ns_ps(j.pace.iops_avg_ns));
 }
 
+void NvmeHost::start_clock(Job& j, uint64_t now) {
+  start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
+  j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
+  if (j.ss) {
+    j.ss->start(j.measure_ps);
+    arm(j, j.ss->next_close_ps());  // fio decides on a timer at each interval's end
+  }
+  if (j.lt) j.lt->start(j.measure_ps);
+  if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
+  if (!measuring_) measured_.last_complete_ps = j.measure_ps;
+  measuring_ = true;
+}
+
 void NvmeHost::begin(Job& j, uint64_t now) {
   j.state = State::Running;
   j.delayed = false;
@@ -166,26 +179,21 @@ void NvmeHost::begin(Job& j, uint64_t now) {
     group_state_[j.group] = 1;
     if (group_observer_) group_observer_(j.group, true, now);
   }
-  start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
-  j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
+  j.in_setup = j.spec.workload->has_setup();
+  if (j.in_setup)
+    j.measure_ps = j.end_ps = kNever;
+  else
+    start_clock(j, now);
   j.gate_ps = now;
   if (const uint64_t period = ns_ps(j.spec.workload->wake_period_ns())) {  // on the run's clock: 5 s, 10 s, ...
     j.timed = true;
     j.tick_ps = (now / period + 1) * period;
     arm(j, j.tick_ps);
   }
-  if (j.ss) {
-    j.ss->start(j.measure_ps);
-    arm(j, j.ss->next_close_ps());  // fio decides on a timer at each interval's end
-  }
-  if (j.lt) j.lt->start(j.measure_ps);
   if (j.flow) {
     j.flow->join(j.pace.flow);
     ++flow_events_;
   }
-  if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
-  if (!measuring_) measured_.last_complete_ps = j.measure_ps;
-  measuring_ = true;
   if (j.spec.open_loop) {
     arrivals(j, now);
   } else {
@@ -244,6 +252,10 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
     if (!next_request(j)) return;
     if (j.next.quiesce && j.inflight > 0) break;  // fio's io_u_quiesce: what the job has in flight completes first
+    if (j.in_setup && !j.next.setup) {  // the set-up done: the job's clock starts with its first own request
+      j.in_setup = false;
+      start_clock(j, now);
+    }
     const uint32_t bytes = j.next.bytes;
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
@@ -343,6 +355,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   cmd.dspec = r.dspec;
   cmd.append = r.append;
   cmd.fua = r.fua;
+  cmd.setup = r.setup;
   cmd.zone_action = r.zone_action;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
@@ -369,7 +382,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   ++outstanding_;
   ++queue_outstanding_[qid];
   ++j.inflight;
-  if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
+  if (cmd.submit_ps >= j.measure_ps && !r.setup) {  // fio's iodepth_level: the depth this submission makes
     ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
   if (wave_) trace_queue(qid, now);

@@ -157,6 +157,7 @@ class NvmeHost : public sc_core::sc_module {
     uint64_t tick_ps = 0;    // Workload::wake_period_ns: the workload's next wake (kNever = none)
     bool timed = false;      //   the workload has one (a clock before each draw, no look-ahead)
     bool closing = false;    // stopped by its runtime, issuing what the workload's close() sends
+    bool in_setup = false;   // issuing its workload's set-up requests: its clock (ramp, runtime) not started
     uint32_t inflight = 0;
     uint32_t batch_issued = 0, batch_done = 0;  // think-time batch
     uint32_t rr = 0;         // next queue (open loop)
@@ -177,6 +178,7 @@ class NvmeHost : public sc_core::sc_module {
   void arm(Job& j, uint64_t t);
   void begin(Job& j, uint64_t now);
   void start_measuring(Job& j, uint64_t at);
+  void start_clock(Job& j, uint64_t now);  // the job's ramp, runtime, steady state and latency target from now
   void release_waiting(uint64_t now);
   void pump(Job& j, uint64_t now);      // closed loop: issue (then let the jobs held by a flow try again)
   void issue(Job& j, uint64_t now);     // closed loop: issue while slots, rate, think time and flow allow

@@ -107,7 +107,9 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     add(stats_, cmd, now);
-    if (now >= j.measure_ps && (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush)) {
+    if (cmd.setup) {
+      // the engine's set-up (IoRequest::setup): on the drive (stats_), not in the job's or the run's measurement
+    } else if (now >= j.measure_ps && (cmd.zone_action != ZoneAction::None || cmd.op == IoOp::Flush)) {
       add(measured_, cmd, now);  // a zone management command, a flush: counted, no bandwidth, latency or log sample
       add(j.stats, cmd, now);
     } else if (now >= j.measure_ps) {

@@ -181,3 +181,31 @@ TEST_CASE("cli: a time-based buffered job: the flusher writes expired pages in s
   CHECK(ts["integrity"]["errors"] == 0);
   CHECK(ts["host"]["bytes_written"] == expired + pc["sync_bytes"].get<uint64_t>() + pc["flusher_bytes"].get<uint64_t>());
 }
+
+TEST_CASE("cli: SPDK's initial_zone_reset: the zones are reset before the job's clock, outside its statistics",
+          "[cli][fio][zbd]") {
+  const std::string dir = "cli_fio_initial_reset";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string job = "[z]\nioengine=spdk_bdev\nrw=randwrite\nbs=16k\ndirect=1\nzonemode=zbd\nmax_open_zones=8\n"
+                          "zone_append=1\niodepth=8\ntime_based\nruntime=2ms\n";
+  std::ofstream(dir + "/reset.fio") << job << "initial_zone_reset=1\n";
+  std::ofstream(dir + "/plain.fio") << job;
+  const auto r = run_in(dir, "--quiet --out out --fio reset.fio --set zns.enabled=true" + ssdtlm::test::kSmallDrive);
+  const auto p = run_in(dir, "--quiet --out out_p --fio plain.fio --set zns.enabled=true" + ssdtlm::test::kSmallDrive);
+  REQUIRE(r.code == 0);
+  REQUIRE(p.code == 0);
+  const auto f = nlohmann::json::parse(slurp(dir + "/out/fio.json"));
+  const auto pf = nlohmann::json::parse(slurp(dir + "/out_p/fio.json"));
+  const auto& j = f["jobs"][0];
+  const auto& pj = pf["jobs"][0];
+  CHECK(j["zone_resets"] == 0);        // the plugin's set-up, not fio's zbd resets
+  CHECK(j["trim"]["total_ios"] == 0);  // nor the job's trims
+  // The job's clock starts after the resets: the same writes in the same runtime as without them (fresh zones).
+  CHECK(j["write"]["total_ios"] == pj["write"]["total_ios"]);
+  CHECK(j["job_runtime"] == pj["job_runtime"]);
+  const auto s = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
+  const auto ps = nlohmann::json::parse(slurp(dir + "/out_p/summary.json"));
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["timed_run_s"].get<double>() > ps["timed_run_s"].get<double>());  // the resets' time, before the job's
+}

@@ -168,6 +168,7 @@ void JobBuilder::set_zones_and_placement(nlohmann::json& c) const {
     c["zbd_reset_threshold"] = s.zone_reset_threshold;
     c["zbd_reset_frequency"] = s.zone_reset_frequency;
     c["zbd_append"] = s.zone_append;
+    c["zbd_initial_reset"] = s.initial_zone_reset;
   }
   const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
   if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");

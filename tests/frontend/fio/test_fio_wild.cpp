@@ -141,7 +141,14 @@ iodepth=128
   const auto bdev = parse("[j]\nioengine=spdk_bdev\nspdk_json_conf=/etc/spdk/bdev.json\nspdk_mem=1024\nfilename=Nvme0n1\n"
                           "rw=write\nzone_append=0\ninitial_zone_reset=0\n");
   CHECK(job(bdev, 0)["read_fraction"] == 0.0);
-  CHECK_THAT(error_of("[j]\nioengine=spdk_bdev\nrw=write\ninitial_zone_reset=1\n"), Contains("precondition.fill=false"));
+  // initial_zone_reset=1 (SPDK's app/fio/bdev/zbd_example.fio): the zones of the job's range reset first, as the
+  // plugin's set-up (workload.zbd_initial_reset; a bdev that is not zoned has none to reset, as in SPDK).
+  const auto zoned = parse("[j]\nioengine=spdk_bdev\nrw=randwrite\ndirect=1\nzonemode=zbd\nzone_append=1\n"
+                           "initial_zone_reset=1\n");
+  CHECK(job(zoned, 0)["zbd_initial_reset"] == true);
+  CHECK(job(zoned, 0)["zbd_append"] == true);
+  CHECK_FALSE(job(bdev, 0).contains("zbd_initial_reset"));
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\ndirect=1\ninitial_zone_reset=2\n"), Contains("expected 0 or 1"));
 }
 
 // The measurement on job files from the wild (scripts/fio_wild.py, docs/guides/fio.md "Job files from the wild,
