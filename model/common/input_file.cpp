@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "common/text.h"
@@ -49,6 +50,22 @@ std::string file_digest(const std::string& path, const char* missing) {
   char out[64];
   std::snprintf(out, sizeof out, "%llu bytes, fnv %016llx", (unsigned long long)n, (unsigned long long)h);
   return out;
+}
+
+std::string output_path_problem(const std::string& name) {
+  const std::filesystem::path path = std::filesystem::path(name).lexically_normal();
+  if (path.is_absolute())
+    return "a path outside --out: every output is written under --out; give it relative to --out, as " +
+           path.relative_path().generic_string();
+  for (const auto& part : path)
+    if (part == "..") return "a path climbing out of --out with '..': give one inside it";
+  const std::string base = path.filename().string();
+  if (name.empty() || base.empty() || base == "." || base == "..") return "expected a file name at the end of the path";
+  return "";
+}
+
+std::string normal_output_path(const std::string& name) {
+  return std::filesystem::path(name).lexically_normal().generic_string();
 }
 
 }  // namespace ssdtlm

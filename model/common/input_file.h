@@ -20,4 +20,10 @@ std::string read_input_file(const std::string& path, const std::string& what, ui
 // cannot be opened (snapshot keys: a replayed trace's content, the executable's).
 std::string file_digest(const std::string& path, const char* missing);
 
+// A file the run writes under --out by a name the user gave (fio's log names, which may hold folders): what is
+// wrong with `name` as such a path ("" when nothing): absolute, climbing out with "..", or without a file name at
+// its end. normal_output_path gives the path to use (lexically normal, '/'-separated).
+std::string output_path_problem(const std::string& name);
+std::string normal_output_path(const std::string& name);
+
 }  // namespace ssdtlm

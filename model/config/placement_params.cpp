@@ -161,6 +161,7 @@ ZbdParams read_zbd_params(const Config& c) {
   z.reset_threshold = c.d("workload.zbd_reset_threshold");
   z.reset_frequency = c.d("workload.zbd_reset_frequency");
   z.append = c.b("workload.zbd_append");
+  z.initial_reset = c.b("workload.zbd_initial_reset");
   z.min_bytes = uint32_t(c.u("workload.block_bytes"));
   if (!c.s("workload.bssplit").empty()) {
     try {

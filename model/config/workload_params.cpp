@@ -2,6 +2,7 @@
 // configuration for tests and tools.
 #include <cmath>
 
+#include "common/input_file.h"
 #include "config/params.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
@@ -152,10 +153,10 @@ IoLogParams read_log_params(const Config& c, const std::string& prefix) {
   IoLogParams p;
   const auto name = [&](const char* field, const char* fio) {
     const std::string v = c.s(std::string("workload.") + field);
-    if (v.find('/') != std::string::npos || v == "." || v == "..")
-      throw ConfigError("key '" + prefix + field + "' (fio " + fio + "): expected a file name (the logs are written "
-                        "into --out), without a directory, got '" + v + "'");
-    return v;
+    if (v.empty()) return v;
+    if (const std::string problem = output_path_problem(v); !problem.empty())
+      throw ConfigError("key '" + prefix + field + "' (fio " + fio + "): '" + v + "': " + problem);
+    return normal_output_path(v);
   };
   p.bw = name("log_bw", "write_bw_log");
   p.lat = name("log_lat", "write_lat_log");
@@ -214,6 +215,8 @@ WorkloadParams read_workload_params(const Config& c) {
   w.page_cache.readahead_bytes = c.u("workload.readahead_bytes");
   w.page_cache.fsync_every = w.sync.every;
   w.page_cache.flush_at_end = w.sync.at_end;
+  w.page_cache.expire_ns = uint64_t(std::llround(c.d("workload.dirty_expire_ms") * 1e6));
+  w.page_cache.writeback_ns = uint64_t(std::llround(c.d("workload.dirty_writeback_ms") * 1e6));
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
   w.trace_fit = c.s("workload.trace_fit");

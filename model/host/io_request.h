@@ -24,6 +24,8 @@ struct IoRequest {
   bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send for the zone at offset
   bool quiesce = false;  // fio's io_u_quiesce before it: issued once the job has nothing in flight (zone resets)
+  bool setup = false;    // the engine's own set-up before the job's I/O (SPDK's initial zone resets): sent, not
+                         // counted in the job's statistics (fio.json, logs), as fio does not see it
   uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
   uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the
@@ -96,6 +98,21 @@ class Workload {
   // ("filesystem", "capture", "app", "trace"); a decorator adds those of the workload it wraps. The summary
   // combines the jobs' objects (report/workload_summary.cpp). Nothing by default.
   virtual void report(nlohmann::json& into) const { (void)into; }
+  // Work of the workload's own in simulated time (a page cache's flusher, workload/filesystem/buffered_io.h):
+  // a period > 0 makes the host wake it at every multiple of the period of the run's clock (wake) and tell it the
+  // time before each request it draws (clock), and draw no request early (no look-ahead, NvmeHost::submit), so
+  // that what next() returns depends on the calls and times before it only. 0 (the default): none of these.
+  virtual uint64_t wake_period_ns() const { return 0; }
+  virtual void wake(uint64_t now_ns) { (void)now_ns; }
+  virtual void clock(uint64_t now_ns) { (void)now_ns; }
+  // The job was stopped by its runtime with requests of the workload still to come: true = it has some to send
+  // before the job ends (a buffered job's file close writing its dirty pages), which the host then issues; false
+  // (the default) = the job ends at once.
+  virtual bool close() { return false; }
+  // Its first requests are an engine's set-up (IoRequest::setup, SPDK's initial zone resets, which fio's engine
+  // init does before the job's clock starts): the job's ramp and runtime start when its first other request is
+  // issued.
+  virtual bool has_setup() const { return false; }
 
   const JobPacing& pacing() const { return pacing_; }
   void set_pacing(const JobPacing& p) { pacing_ = p; }

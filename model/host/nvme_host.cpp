@@ -89,6 +89,7 @@ void NvmeHost::arm(Job& j, uint64_t t) {
 
 NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) {
   try {
+    if (j.timed) j.spec.workload->clock(local_now() / 1000);
     if (!j.spec.workload->next(r)) return Drawn::Dry;
     if (r.bytes == 0 && r.op != IoOp::Flush)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
@@ -157,6 +158,19 @@ void NvmeHost::start_measuring(Job& j, uint64_t at) {
   j.iops_windows.start(at, ns_ps(j.pace.iops_avg_ns));
 }
 
+void NvmeHost::start_clock(Job& j, uint64_t now) {
+  start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
+  j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
+  if (j.ss) {
+    j.ss->start(j.measure_ps);
+    arm(j, j.ss->next_close_ps());  // fio decides on a timer at each interval's end
+  }
+  if (j.lt) j.lt->start(j.measure_ps);
+  if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
+  if (!measuring_) measured_.last_complete_ps = j.measure_ps;
+  measuring_ = true;
+}
+
 void NvmeHost::begin(Job& j, uint64_t now) {
   j.state = State::Running;
   j.delayed = false;
@@ -165,21 +179,21 @@ void NvmeHost::begin(Job& j, uint64_t now) {
     group_state_[j.group] = 1;
     if (group_observer_) group_observer_(j.group, true, now);
   }
-  start_measuring(j, sat_add(now, ns_ps(j.pace.ramp_ns)));
-  j.end_ps = j.pace.runtime_ns ? sat_add(j.measure_ps, ns_ps(j.pace.runtime_ns)) : kNever;
+  j.in_setup = j.spec.workload->has_setup();
+  if (j.in_setup)
+    j.measure_ps = j.end_ps = kNever;
+  else
+    start_clock(j, now);
   j.gate_ps = now;
-  if (j.ss) {
-    j.ss->start(j.measure_ps);
-    arm(j, j.ss->next_close_ps());  // fio decides on a timer at each interval's end
+  if (const uint64_t period = ns_ps(j.spec.workload->wake_period_ns())) {  // on the run's clock: 5 s, 10 s, ...
+    j.timed = true;
+    j.tick_ps = (now / period + 1) * period;
+    arm(j, j.tick_ps);
   }
-  if (j.lt) j.lt->start(j.measure_ps);
   if (j.flow) {
     j.flow->join(j.pace.flow);
     ++flow_events_;
   }
-  if (!measuring_ || j.measure_ps < measured_.first_submit_ps) measured_.first_submit_ps = j.measure_ps;
-  if (!measuring_) measured_.last_complete_ps = j.measure_ps;
-  measuring_ = true;
   if (j.spec.open_loop) {
     arrivals(j, now);
   } else {
@@ -206,12 +220,26 @@ void NvmeHost::pump(Job& j, uint64_t now) {
   if (flows_ && !flow_pass_) retry_flows(now);
 }
 
+bool NvmeHost::runtime_over(Job& j, uint64_t now) {
+  if (now < j.end_ps || j.closing) return false;
+  if (j.spec.workload->close()) {  // fio stops at its runtime, then closes the file: what the close sends goes out
+    j.closing = true;
+    return false;
+  }
+  stop_issuing(j);
+  return true;
+}
+
+void NvmeHost::workload_tick(Job& j, uint64_t now) {
+  if (j.tick_ps > now) return;
+  const uint64_t period = ns_ps(j.spec.workload->wake_period_ns());
+  j.spec.workload->wake(now / 1000);
+  j.tick_ps = sat_add(j.tick_ps, period);
+}
+
 void NvmeHost::issue(Job& j, uint64_t now) {
   if (j.state != State::Running || j.exhausted) return;
-  if (now >= j.end_ps) {
-    stop_issuing(j);
-    return;
-  }
+  if (runtime_over(j, now)) return;
   const bool think = j.pace.think_ns > 0;
   const bool paced = j.pace.rate_iops > 0 || j.pace.rate_bytes_per_s > 0;
   while (j.free_count > 0) {
@@ -224,6 +252,10 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
     if (!next_request(j)) return;
     if (j.next.quiesce && j.inflight > 0) break;  // fio's io_u_quiesce: what the job has in flight completes first
+    if (j.in_setup && !j.next.setup) {  // the set-up done: the job's clock starts with its first own request
+      j.in_setup = false;
+      start_clock(j, now);
+    }
     const uint32_t bytes = j.next.bytes;
     const uint16_t qid = j.free[j.free_head];
     j.free_head = j.free_head + 1 == j.free.size() ? 0 : j.free_head + 1;
@@ -248,7 +280,8 @@ void NvmeHost::issue(Job& j, uint64_t now) {
       }
     }
   }
-  if (j.end_ps != kNever && !j.exhausted) arm(j, j.end_ps);
+  if (j.end_ps != kNever && !j.exhausted && !j.closing) arm(j, j.end_ps);
+  if (j.timed && !j.exhausted) arm(j, j.tick_ps);
 }
 
 void NvmeHost::arrivals(Job& j, uint64_t now) {
@@ -290,6 +323,7 @@ void NvmeHost::on_timer() {
       if (j.delayed) begin(j, now);
     } else if (j.state == State::Running) {
       if (j.ss && steady_timer(j, now)) continue;
+      if (j.timed && !j.exhausted) workload_tick(j, now);
       if (j.spec.open_loop)
         arrivals(j, now);
       else
@@ -321,6 +355,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   cmd.dspec = r.dspec;
   cmd.append = r.append;
   cmd.fua = r.fua;
+  cmd.setup = r.setup;
   cmd.zone_action = r.zone_action;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
@@ -332,7 +367,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   // (next_request), so the simulated behaviour is the same. Not for a job with a runtime limit, whose
   // request drawn ahead might never be issued (a trace counts the requests it hands out).
   cmd.next_lpn = NvmeCommand::kNoNextLpn;
-  if (j.end_ps == kNever && j.ahead_drawn == Drawn::None) {
+  if (j.end_ps == kNever && !j.timed && j.ahead_drawn == Drawn::None) {
     j.ahead_drawn = draw(j, j.ahead, j.ahead_error);
     if (j.ahead_drawn == Drawn::Ready) {
       cmd.next_lpn = uint32_t(j.ahead.offset / kUnitBytes);
@@ -347,7 +382,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   ++outstanding_;
   ++queue_outstanding_[qid];
   ++j.inflight;
-  if (cmd.submit_ps >= j.measure_ps) {  // fio's iodepth_level: the depth this submission makes
+  if (cmd.submit_ps >= j.measure_ps && !r.setup) {  // fio's iodepth_level: the depth this submission makes
     ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
   if (wave_) trace_queue(qid, now);

@@ -159,6 +159,10 @@ class NvmeHost : public sc_core::sc_module {
     uint64_t start_ps = 0, measure_ps = 0, end_ps = 0;  // started, ramp over, stop issuing
     uint64_t gate_ps = 0;    // rate and think time: no submission before this
     uint64_t wake_ps = 0;    // pending timer (kNever = none)
+    uint64_t tick_ps = 0;    // Workload::wake_period_ns: the workload's next wake (kNever = none)
+    bool timed = false;      //   the workload has one (a clock before each draw, no look-ahead)
+    bool closing = false;    // stopped by its runtime, issuing what the workload's close() sends
+    bool in_setup = false;   // issuing its workload's set-up requests: its clock (ramp, runtime) not started
     uint32_t inflight = 0;
     uint32_t batch_issued = 0, batch_done = 0;  // think-time batch
     uint32_t rr = 0;         // next queue (open loop)
@@ -179,6 +183,7 @@ class NvmeHost : public sc_core::sc_module {
   void arm(Job& j, uint64_t t);
   void begin(Job& j, uint64_t now);
   void start_measuring(Job& j, uint64_t at);
+  void start_clock(Job& j, uint64_t now);  // the job's ramp, runtime, steady state and latency target from now
   void release_waiting(uint64_t now);
   void pump(Job& j, uint64_t now);      // closed loop: issue (then let the jobs held by a flow try again)
   void issue(Job& j, uint64_t now);     // closed loop: issue while slots, rate, think time and flow allow
@@ -188,6 +193,8 @@ class NvmeHost : public sc_core::sc_module {
   bool next_request(Job& j);            // fetches into j.next; false when the job is done or failed
   Drawn draw(Job& j, IoRequest& r, std::exception_ptr& error);  // the workload's next request, checked
   void stop_issuing(Job& j);
+  bool runtime_over(Job& j, uint64_t now);  // the runtime's end reached: true = stop issuing (no close to send)
+  void workload_tick(Job& j, uint64_t now); // the workload's own timer (Workload::wake)
   void finish(Job& j);
   void exit_others(const Job& j);
   void group_done(size_t group);  // tells the observer when the group's last job is done

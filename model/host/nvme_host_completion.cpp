@@ -104,9 +104,11 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     HostStats* const counted[3] = {&stats_, &measured_, &j.stats};
-    add(counted, now >= j.measure_ps ? 3 : 1, cmd, now);
+    // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement.
+    const bool measured = !cmd.setup && now >= j.measure_ps;
+    add(counted, measured ? 3 : 1, cmd, now);
     // A zone management command, a flush: counted, no bandwidth, latency or log sample.
-    if (now >= j.measure_ps && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {
+    if (measured && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);

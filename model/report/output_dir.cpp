@@ -152,6 +152,22 @@ bool is_file_or_link(const fs::path& p) {
 
 std::string errno_text() { return std::strerror(errno); }
 
+// Makes `folder` and the folders above it that are missing, each recorded in `made`; false (errno set) when one
+// cannot be made or a file stands in its place.
+bool make_folders(const fs::path& folder, std::vector<fs::path>& made) {
+  if (folder.empty()) return true;
+  struct stat st;
+  if (::stat(folder.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return true;
+    errno = ENOTDIR;
+    return false;
+  }
+  if (!make_folders(folder.parent_path(), made)) return false;
+  if (::mkdir(folder.c_str(), 0777) != 0 && errno != EEXIST) return false;
+  made.push_back(folder);
+  return true;
+}
+
 }  // namespace
 
 OutputDir::OutputDir(const std::string& dir) : dir_(dir) {
@@ -194,9 +210,15 @@ void OutputDir::write(const std::string& name, const std::string& text) {
   staged_.push_back(name);
 }
 
+std::string OutputDir::staged_name(const std::string& name) {
+  std::string flat;  // '%' and '/' escaped: distinct names stay distinct
+  for (const char ch : name) flat += ch == '%' ? "%25" : ch == '/' ? "%2F" : std::string(1, ch);
+  return flat;
+}
+
 void OutputDir::adopt(const std::vector<std::string>& names) {
   for (const auto& name : names) {
-    if (!exists_here(staging_ / name))
+    if (!exists_here(staging_ / staged_name(name)))
       throw OutputError("option --out " + dir_.string() + ": " + name + " was not written; the previous outputs are " +
                         "left as they were");
     if (std::find(staged_.begin(), staged_.end(), name) == staged_.end()) staged_.push_back(name);
@@ -210,7 +232,8 @@ void OutputDir::commit_beside() { move_in({}, false); }
 void OutputDir::move_in(const std::vector<std::string>& known, bool remove_unstaged) {
   enum Kind { Replaced, Added, MovedOut };
   std::vector<std::pair<std::string, Kind>> done;  // steps made, undone in reverse order on failure
-  const auto prev = [&](const std::string& name) { return staging_ / (kPrevPrefix + name); };
+  const auto prev = [&](const std::string& name) { return staging_ / (kPrevPrefix + staged_name(name)); };
+  std::vector<fs::path> made;  // folders made for names with folders, removed again on failure
   SignalHold hold;  // the files move with SIGINT, SIGTERM and SIGHUP held off
   std::string failure;
   for (const auto& name : staged_) {  // the earlier file stays in place; a link to it is kept
@@ -228,7 +251,11 @@ void OutputDir::move_in(const std::vector<std::string>& known, bool remove_unsta
     const std::string& name = staged_[i];
     const fs::path to = dir_ / name;
     const bool had = exists_here(prev(name));
-    if (::rename((staging_ / name).c_str(), to.c_str()) != 0) {
+    if (!make_folders(to.parent_path(), made)) {
+      failure = "make the folder " + to.parent_path().string() + " of " + name + ": " + errno_text();
+      break;
+    }
+    if (::rename((staging_ / staged_name(name)).c_str(), to.c_str()) != 0) {
       failure = "move " + name + " into place: " + errno_text();
       break;
     }
@@ -255,6 +282,7 @@ void OutputDir::move_in(const std::vector<std::string>& known, bool remove_unsta
     else
       ::rename(prev(it->first).c_str(), at.c_str());
   }
+  for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());  // the folders this run made
   staged_.clear();
   throw OutputError("option --out " + dir_.string() + ": cannot replace the outputs (" + failure +
                     "); the previous outputs are left as they were");

@@ -37,7 +37,10 @@ class OutputDir {
   // Staged; `name` must be one of output_file_names(). Throws OutputError.
   void write(const std::string& name, const std::string& text);
   // Files the run wrote into staging() itself (fio's logs, streamed as the run goes): staged like write()'s.
+  // A name may hold folders ("bench/4k/x_bw.1.log", fio's log names): it is written in the staging folder as
+  // staged_name(name), one flat file, and moved to that path under `dir` by commit, its folders made then.
   void adopt(const std::vector<std::string>& names);
+  static std::string staged_name(const std::string& name);
   const std::filesystem::path& staging() const { return staging_; }
   // Moves the staged files into `dir` and moves out every name in `known` that was not staged, all or
   // nothing (see above); throws OutputError naming the step that failed.

@@ -194,6 +194,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
   std::unique_ptr<Workload> w = make_unplaced(p, logical_bytes, for_precondition);
   if (p.zbd.on) {
     ZbdParams z = p.zbd;
+    z.initial_reset = z.initial_reset && !for_precondition;  // the engine's set-up: the timed run's
     z.range_offset = p.address_offset;
     z.range_bytes = p.address_range ? p.address_range : logical_bytes - p.address_offset;
     w = std::make_unique<ZbdWorkload>(std::move(w), z, zbd_shared(z.zones));

@@ -126,3 +126,72 @@ TEST_CASE("host look-ahead: a job's last command names no next request and the r
   CHECK(host.completed() == 2);
   CHECK(sc_core::sc_time_stamp() == sc_core::sc_time(2, sc_core::SC_US));
 }
+
+namespace {
+// A workload with work of its own in simulated time (Workload::wake_period_ns, as a page cache's flusher): it
+// records the times the host gives it; each wake queues a request at lpn 100 + k; close() (after a runtime cut)
+// queues two requests at lpn 200, 201.
+struct TimedWorkload : Workload {
+  uint64_t period_ns = 10000, draws = 0, limit = ~uint64_t(0);
+  std::vector<uint64_t> clocks, wakes;
+  std::vector<IoRequest> queued;
+  bool closed = false;
+  uint64_t wake_period_ns() const override { return period_ns; }
+  void wake(uint64_t now_ns) override {
+    wakes.push_back(now_ns);
+    queued.push_back(req(IoOp::Write, uint32_t(100 + wakes.size())));
+  }
+  void clock(uint64_t now_ns) override { clocks.push_back(now_ns); }
+  bool close() override {
+    closed = true;
+    queued = {req(IoOp::Write, 200), req(IoOp::Write, 201)};
+    return true;
+  }
+  bool next(IoRequest& r) override {
+    if (!queued.empty()) {
+      r = queued.front();
+      queued.erase(queued.begin());
+      return true;
+    }
+    if (closed || draws == limit) return false;
+    r = req(IoOp::Write, uint32_t(draws++ % 64));
+    return true;
+  }
+};
+}  // namespace
+
+TEST_CASE("host: a timed workload is told the time before each draw, woken on the run's clock, drawn without look-ahead",
+          "[host][lookahead][buffered]") {
+  TimedWorkload w;
+  w.limit = 25;  // 25 requests of 1 us each, plus the wakes' requests
+  Run run(w);
+  REQUIRE(run.host.finished());
+  // Wakes at 10 us and 20 us of the run's clock; each queued a request, issued next.
+  REQUIRE(w.wakes.size() == 2);
+  CHECK(w.wakes[0] == 10000);
+  CHECK(w.wakes[1] == 20000);
+  REQUIRE(run.target.seen.size() == 27);
+  CHECK(run.target.seen[10].lpn == 101);  // the request queued at 10 us is the one submitted at 10 us
+  CHECK(run.target.seen[10].at_ps == us_to_ps(10));
+  // No look-ahead: no command names a next request, and every draw came with the time it was drawn at.
+  for (const auto& c : run.target.seen) CHECK(c.next_lpn == NvmeCommand::kNoNextLpn);
+  REQUIRE(w.clocks.size() >= 27);
+  for (size_t i = 0; i < 27; ++i) CHECK(w.clocks[i] == run.target.seen[i].at_ps / 1000);
+  CHECK_FALSE(w.closed);  // the job ended by itself
+}
+
+TEST_CASE("host: a job stopped by its runtime issues what its workload's close sends, then ends", "[host][buffered]") {
+  TimedWorkload w;
+  w.period_ns = 1000000;  // no wake within the run
+  JobPacing p;
+  p.runtime_ns = 5000;  // 5 us: requests at 0..4 us, then the close's two
+  w.set_pacing(p);
+  Run run(w);
+  REQUIRE(run.host.finished());
+  CHECK(w.closed);
+  REQUIRE(run.target.seen.size() == 7);
+  CHECK(run.target.seen[5].lpn == 200);
+  CHECK(run.target.seen[6].lpn == 201);
+  CHECK(run.target.seen[5].at_ps == us_to_ps(5));
+  CHECK(run.host.completed() == 7);
+}

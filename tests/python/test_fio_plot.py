@@ -1,10 +1,12 @@
 """Issue 45: fio-plot (PyPI package fio-plot, pinned in requirements.txt) draws its graphs from a bench-fio run made
-with ssdtlm's fio front end. bench-fio (fio-plot's benchmark driver) writes a job file per (mode, iodepth, numjobs)
-with a [FIOJOB] section, log paths with folders (DIR/NAME/MODE-iodepth-D-numjobs-N) and runs
-`fio --output-format=json --output=DIR/MODE-D-N.json`; here each job file runs through ssdtlm-generic, its stdout
-(fio's JSON) saved under bench-fio's name and its logs in its --out. fio-plot then draws the 2D bar chart over the
-queue depths (-l), the 3D chart (-L), the latency histogram (-H) from the JSON files, and the log graph (-g) from
-the logs. Skipped only when fio_plot cannot be imported."""
+with ssdtlm's fio front end, in bench-fio's own layout. bench-fio (fio-plot's benchmark driver) makes the folder
+OUTPUT/DEVICE/BS, writes a job file per (mode, iodepth, numjobs) with a [FIOJOB] section whose logs are
+OUTPUT/DEVICE/BS/MODE-iodepth-D-numjobs-N (relative to where it runs fio) and runs
+`fio --output-format=json --output=OUTPUT/DEVICE/BS/MODE-D-N.json`. Here each job file runs through ssdtlm-generic
+with --out as fio's working folder: its logs land in that folder under bench-fio's names, and its stdout (fio's
+JSON) is saved beside them. fio-plot then draws the 2D bar chart over the queue depths (-l), the 3D chart (-L), the
+latency histogram (-H) and the log graph (-g), all from that one folder, as after a real bench-fio run. Skipped
+only when fio_plot cannot be imported."""
 import configparser
 import subprocess
 import sys
@@ -20,7 +22,8 @@ DEPTHS = (1, 4)
 
 def bench_fio_job(path, bench_dir, depth):
     """The job file bench-fio's generatefio.py writes with its defaults (libaio, direct=1, invalidate=1, loops=1),
-    --runtime 1 and --loginterval 100, for a randread of 4k at this depth on /dev/nvme0n1."""
+    --runtime 1 and --loginterval 100, for a randread of 4k at this depth on /dev/nvme0n1; bench_dir as bench-fio
+    names it (relative: `bench-fio --output benchmarks`)."""
     config = configparser.ConfigParser()
     log = f"{bench_dir}/randread-iodepth-{depth}-numjobs-1"
     config["FIOJOB"] = {"ioengine": "libaio", "rw": "randread", "bs": "4k", "iodepth": str(depth), "numjobs": "1",
@@ -39,18 +42,24 @@ def fio_plot(cwd, *args):
 
 
 def test_fio_plot_draws_a_bench_fio_run(bin_dir, tmp_path):
-    bench = tmp_path / "benchmarks" / "nvme0n1" / "4k"
-    bench.mkdir(parents=True)
+    run = tmp_path / "run"  # fio's working folder: ssdtlm's --out
+    rel = "benchmarks/nvme0n1/4k"
+    bench = run / rel
+    bench.mkdir(parents=True)  # bench-fio's make_directory, before it runs fio
     for d in DEPTHS:
         job = tmp_path / f"nvme0n1-{d}.fio"
-        bench_fio_job(job, bench, d)
+        bench_fio_job(job, rel, d)
         p = subprocess.run([str(bin_dir / "ssdtlm-generic"), "--fio", str(job), "--output-format", "json", "--quiet",
-                            "--out", f"runs/{d}", *SMALL], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+                            "--out", str(run), *SMALL], cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stderr
         (bench / f"randread-{d}-1.json").write_text(p.stdout)
-        for kind in ("bw", "iops", "lat", "clat", "slat"):  # the logs, under bench-fio's names
-            log = tmp_path / "runs" / str(d) / f"randread-iodepth-{d}-numjobs-1_{kind}.1.log"
+        for kind in ("bw", "iops", "lat", "clat", "slat"):  # the logs, where fio writes them
+            log = bench / f"randread-iodepth-{d}-numjobs-1_{kind}.1.log"
             assert len(log.read_text().splitlines()) >= 3, log  # 100 ms windows (fio-plot needs two)
+    # bench-fio's folder holds its files only: the run's own outputs are in --out's top.
+    assert not any(p.name in ("fio.json", "summary.json") for p in bench.iterdir())
+    # the first run's logs stay when the second run replaces the set (other names)
+    assert (bench / "randread-iodepth-1-numjobs-1_bw.1.log").exists()
     graphs = {
         "qd.png": ["-l", "-r", "randread", "-n", "1"],
         "3d.png": ["-L", "-r", "randread", "-t", "iops"],
@@ -62,6 +71,6 @@ def test_fio_plot_draws_a_bench_fio_run(bin_dir, tmp_path):
         assert (tmp_path / name).stat().st_size > 10000, name
     for d in DEPTHS:
         name = f"log-{d}.png"
-        fio_plot(tmp_path, "-i", f"runs/{d}", "-T", "ssdtlm", "-g", "-t", "iops", "lat", "bw", "-r", "randread",
+        fio_plot(tmp_path, "-i", str(bench), "-T", "ssdtlm", "-g", "-t", "iops", "lat", "bw", "-r", "randread",
                  "-d", str(d), "-n", "1", "-o", name)
         assert (tmp_path / name).stat().st_size > 10000, name

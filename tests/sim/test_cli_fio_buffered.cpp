@@ -38,6 +38,21 @@ std::vector<LogEntry> read_log(const std::string& path) {
   return v;
 }
 
+// The time (ms from the job's start) of the first write in a latency log (time, value, direction, ...).
+uint64_t first_write_ms(const std::string& path) {
+  std::istringstream in(slurp(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::string time, value, dir;
+    std::getline(l, time, ',');
+    std::getline(l, value, ',');
+    std::getline(l, dir, ',');
+    if (std::stoi(dir) == 1) return std::stoull(time);
+  }
+  return ~uint64_t(0);
+}
+
 const std::string kEtcd =
     "[etcd]\nrw=write\nioengine=sync\nfdatasync=1\nsize=256k\nbs=2300\n"
     "write_lat_log=lat\nlog_offset=1\n";
@@ -114,4 +129,83 @@ TEST_CASE("cli: fio buffered writes without a sync reach the drive when the job 
   CHECK(z.code == 2);
   CHECK(z.err.find("zbd.fio:3") != std::string::npos);
   CHECK(z.err.find("Using direct I/O is mandatory") != std::string::npos);
+}
+
+TEST_CASE("cli: a time-based buffered job: the flusher writes expired pages in simulated time, the close the rest",
+          "[cli][fio][buffered]") {
+  const std::string dir = "cli_fio_buffered_time";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Random 4 KiB reads and writes over 64 MiB for 200 ms: the reads miss (the drive's time passes), the writes stay
+  // dirty under the background threshold, with no sync.
+  std::ofstream(dir + "/rw.fio") << "[rw]\nrw=randrw\nsize=64m\nbs=4k\nioengine=libaio\niodepth=4\n"
+                                    "time_based\nruntime=200ms\nwrite_lat_log=lat\n";
+  // Linux's defaults (30 s expiry, 5 s flusher): nothing expires in 200 ms; the runtime's end closes the device
+  // and its last close writes every dirty page (no Flush without end_fsync).
+  const auto d = run_in(dir, "--quiet --out out --fio rw.fio" + ssdtlm::test::kSmallDrive);
+  REQUIRE(d.code == 0);
+  const auto ds = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
+  const auto& dpc = ds["page_cache"];
+  CHECK(dpc["expired_bytes"] == 0);
+  CHECK(dpc["flusher_wakes"] == 0);
+  CHECK(dpc["close_bytes"].get<uint64_t>() > 0);
+  CHECK(dpc["close_bytes"] == dpc["sync_bytes"]);
+  CHECK(dpc["dirty_bytes_left"] == 0);
+  CHECK(dpc["flushes"] == 0);
+  CHECK(ds["integrity"]["errors"] == 0);
+  CHECK(ds["host"]["bytes_written"] == dpc["close_bytes"]);
+
+  // A 50 ms expiry and a 10 ms flusher (the vm sysctls scaled down): the flusher writes the inode every time it
+  // has been dirty 50 ms, the close the pages dirtied since; every dirtied page reaches the drive once per
+  // writeback, and end_fsync adds one Flush after the close's writes.
+  std::ofstream(dir + "/rw_sync.fio") << "[rw]\nrw=randrw\nsize=64m\nbs=4k\nioengine=libaio\niodepth=4\n"
+                                         "time_based\nruntime=200ms\nend_fsync=1\nwrite_lat_log=lat\n";
+  const auto t = run_in(dir, "--quiet --out out_t --fio rw_sync.fio --set workload.dirty_expire_ms=50 "
+                             "--set workload.dirty_writeback_ms=10" + ssdtlm::test::kSmallDrive);
+  REQUIRE(t.code == 0);
+  const auto ts = nlohmann::json::parse(slurp(dir + "/out_t/summary.json"));
+  const auto& pc = ts["page_cache"];
+  const uint64_t expired = pc["expired_bytes"], closed = pc["close_bytes"];
+  CHECK(expired > 0);
+  CHECK(closed > 0);
+  // The first write reaches the drive at the first 10 ms wake (on the run's clock) after the inode has been dirty
+  // 50 ms, the inode dirtied by the job's first write: no write before 50 ms of the job. The flusher's writes share the job's queue (its iodepth), so the job's own
+  // I/O waits behind them and the inode is dirty again later: at most one writeback per 60 ms of the 200.
+  CHECK(pc["flusher_wakes"].get<uint64_t>() >= 1);
+  CHECK(pc["flusher_wakes"].get<uint64_t>() <= 3);
+  CHECK(first_write_ms(dir + "/out_t/lat_lat.1.log") >= 50);
+  CHECK(first_write_ms(dir + "/out_t/lat_lat.1.log") < 70);  // and by the wake after it
+  CHECK(first_write_ms(dir + "/out/lat_lat.1.log") >= 200);  // Linux's defaults: at the close, after the runtime
+  CHECK(pc["flushes"] == 1);  // end_fsync after the close's writes
+  CHECK(pc["dirty_bytes_left"] == 0);
+  CHECK(ts["integrity"]["errors"] == 0);
+  CHECK(ts["host"]["bytes_written"] == expired + pc["sync_bytes"].get<uint64_t>() + pc["flusher_bytes"].get<uint64_t>());
+}
+
+TEST_CASE("cli: SPDK's initial_zone_reset: the zones are reset before the job's clock, outside its statistics",
+          "[cli][fio][zbd]") {
+  const std::string dir = "cli_fio_initial_reset";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string job = "[z]\nioengine=spdk_bdev\nrw=randwrite\nbs=16k\ndirect=1\nzonemode=zbd\nmax_open_zones=8\n"
+                          "zone_append=1\niodepth=8\ntime_based\nruntime=2ms\n";
+  std::ofstream(dir + "/reset.fio") << job << "initial_zone_reset=1\n";
+  std::ofstream(dir + "/plain.fio") << job;
+  const auto r = run_in(dir, "--quiet --out out --fio reset.fio --set zns.enabled=true" + ssdtlm::test::kSmallDrive);
+  const auto p = run_in(dir, "--quiet --out out_p --fio plain.fio --set zns.enabled=true" + ssdtlm::test::kSmallDrive);
+  REQUIRE(r.code == 0);
+  REQUIRE(p.code == 0);
+  const auto f = nlohmann::json::parse(slurp(dir + "/out/fio.json"));
+  const auto pf = nlohmann::json::parse(slurp(dir + "/out_p/fio.json"));
+  const auto& j = f["jobs"][0];
+  const auto& pj = pf["jobs"][0];
+  CHECK(j["zone_resets"] == 0);        // the plugin's set-up, not fio's zbd resets
+  CHECK(j["trim"]["total_ios"] == 0);  // nor the job's trims
+  // The job's clock starts after the resets: the same writes in the same runtime as without them (fresh zones).
+  CHECK(j["write"]["total_ios"] == pj["write"]["total_ios"]);
+  CHECK(j["job_runtime"] == pj["job_runtime"]);
+  const auto s = nlohmann::json::parse(slurp(dir + "/out/summary.json"));
+  const auto ps = nlohmann::json::parse(slurp(dir + "/out_p/summary.json"));
+  CHECK(s["integrity"]["errors"] == 0);
+  CHECK(s["timed_run_s"].get<double>() > ps["timed_run_s"].get<double>());  // the resets' time, before the job's
 }

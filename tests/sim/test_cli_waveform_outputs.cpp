@@ -97,20 +97,33 @@ TEST_CASE("waveform: a --vcd-window that starts after the run's end is warned of
 TEST_CASE("fio logs: a log name that is not a file name is refused naming the option or key (issue 44)",
           "[cli][fio]") {
   TempDir dir("fio_log_names");
-  // write_lat_log= takes the job's name, here a path: fio writes a/b_lat.1.log; the logs go into --out, as b_*.log
-  // (issue 45: fio-plot's bench-fio names its logs with folders).
+  // write_lat_log= takes the job's name, here a path: fio writes a/b_lat.1.log relative to its working folder,
+  // which is --out here (issue 45: fio-plot's bench-fio names its logs with folders), the folder made as needed.
   dir.write("slash.fio", "[a/b]\nrw=randwrite\nsize=1m\nwrite_lat_log=\n");
   const CliRun fio = run_in(dir.path(), "--out out --quiet --fio slash.fio" + kSmall);
   CHECK(fio.code == 0);
-  CHECK(fs::exists(dir.path() + "/out/b_lat.1.log"));
+  CHECK(fs::exists(dir.path() + "/out/a/b_lat.1.log"));
+  CHECK_FALSE(fs::exists(dir.path() + "/out/b_lat.1.log"));
   dir.write("dir.fio", "[j]\nrw=randwrite\nsize=1m\nwrite_lat_log=a/\n");
   const CliRun folder = run_in(dir.path(), "--out out --quiet --fio dir.fio" + kSmall);
   CHECK(folder.code == 2);
   CHECK_THAT(folder.err, Contains("dir.fio:4") && Contains("write_lat_log") && Contains("file name at the end"));
+  // Every output stays under --out: an absolute path or one climbing out is an error naming the line.
+  dir.write("abs.fio", "[j]\nrw=randwrite\nsize=1m\nwrite_bw_log=/tmp/bench/x\n");
+  const CliRun abs = run_in(dir.path(), "--out out --quiet --fio abs.fio" + kSmall);
+  CHECK(abs.code == 2);
+  CHECK_THAT(abs.err, Contains("abs.fio:4") && Contains("outside --out") && Contains("tmp/bench/x"));
+  dir.write("up.fio", "[j]\nrw=randwrite\nsize=1m\nwrite_bw_log=a/../../x\n");
+  const CliRun up = run_in(dir.path(), "--out out --quiet --fio up.fio" + kSmall);
+  CHECK(up.code == 2);
+  CHECK_THAT(up.err, Contains("up.fio:4") && Contains("climbing out"));
   const CliRun dot = run_in(dir.path(), "--out out --quiet --set workload.log_bw=.." + kSmall);
   CHECK(dot.code == 2);
   CHECK_THAT(dot.err, Contains("key 'workload.log_bw'"));
-  const CliRun job = run_in(dir.path(), "--out out --quiet --set 'jobs=[{\"name\": \"x\", \"log_lat\": \"a/b\"}]'" + kSmall);
-  CHECK(job.code == 2);
-  CHECK_THAT(job.err, Contains("key 'jobs[0].log_lat'"));
+  const CliRun job = run_in(dir.path(), "--out out2 --quiet --set 'jobs=[{\"name\": \"x\", \"log_lat\": \"c/./d\"}]'" + kSmall);
+  CHECK(job.code == 0);
+  CHECK(fs::exists(dir.path() + "/out2/c/d_lat.1.log"));
+  const CliRun out = run_in(dir.path(), "--out out --quiet --set 'jobs=[{\"name\": \"x\", \"log_lat\": \"/e\"}]'" + kSmall);
+  CHECK(out.code == 2);
+  CHECK_THAT(out.err, Contains("key 'jobs[0].log_lat'") && Contains("outside --out"));
 }

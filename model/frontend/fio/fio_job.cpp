@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -81,10 +82,51 @@ void take_seed(const Spec& s, std::optional<int64_t>& seed) {
   seed = s.randseed;
 }
 
+// fio's flow weight of each job clone, as fio stores it (unsigned int: a negative flow wraps), with its line.
+struct FlowWeight {
+  uint64_t weight = 0, flow_id = 0;
+  Line at;
+};
+
+// A negative flow (fio's older signed counter, 'flow=-3' beside 'flow=7') is, in fio 3.42, the weight 2^32 - 3,
+// and the flow's total_weight (an unsigned int) wraps: flow.c holds a job when its share of the flow's I/Os
+// exceeds weight / total_weight, so a job whose weight is at least the wrapped total is never held. When that
+// is so of every job of the flow, fio runs them without flow control, and so does ssdtlm (their flow is 0);
+// otherwise fio's holds follow the wrapped sum, which is not modelled.
+void resolve_wrapped_flows(const std::vector<FlowWeight>& weights, Interpreter& in, Errors& errors,
+                           nlohmann::json& jobs, FioJobFile& out) {
+  std::map<uint64_t, std::vector<const FlowWeight*>> flows;
+  for (const FlowWeight& w : weights)
+    if (w.weight) flows[w.flow_id].push_back(&w);
+  const auto no_flow = [&](uint64_t id) {
+    for (size_t k = 0; k < weights.size(); ++k)
+      if (weights[k].weight && weights[k].flow_id == id) jobs[k]["flow"] = out.jobs[k].config["flow"] = 0;
+  };
+  for (const auto& [id, members] : flows) {
+    const auto wrapped = std::find_if(members.begin(), members.end(), [](const FlowWeight* w) { return w->weight > 1000; });
+    if (wrapped == members.end()) continue;
+    uint32_t total = 0;
+    for (const FlowWeight* w : members) total += uint32_t(w->weight);
+    const Line& at = (*wrapped)->at;
+    if (std::all_of(members.begin(), members.end(), [&](const FlowWeight* w) { return w->weight >= total; })) {
+      in.note(at.file + ":" + std::to_string(at.line) + ": flow=" + at.value + ": fio 3.42 stores it as the weight " +
+              std::to_string((*wrapped)->weight) + " and flow_id " + std::to_string(id) +
+              "'s total weight wraps to " + std::to_string(total) + ", so fio holds none of its jobs: they run "
+              "without flow control (write weights, flow=1 and flow=3, for a ratio)");
+      no_flow(id);
+      continue;
+    }
+    errors.add(at.file + ":" + std::to_string(at.line) + ": option 'flow=" + at.value + "': not modelled by ssdtlm: "
+               "fio 3.42 stores a negative flow as the weight " + std::to_string((*wrapped)->weight) +
+               ", and holds the jobs of flow_id " + std::to_string(id) + " by a total weight that wraps (" +
+               std::to_string(total) + "); write weights (flow=1 and flow=3) for a ratio");
+  }
+}
+
 // The job's clones (built) as FioJobs of report group `group`, each validated against the schema now, so that a
 // bad value names the job's section.
 void add_clones(const Spec& s, int group, std::vector<nlohmann::json>& built, const std::string& path, Errors& errors,
-                nlohmann::json& jobs, FioJobFile& out) {
+                nlohmann::json& jobs, FioJobFile& out, std::vector<FlowWeight>& weights) {
   for (size_t k = 0; k < built.size(); ++k) {
     FioJob job;
     job.name = s.name;
@@ -104,6 +146,7 @@ void add_clones(const Spec& s, int group, std::vector<nlohmann::json>& built, co
       break;
     }
     job.config = built[k];
+    weights.push_back({s.flow, s.flow_id, s.flow_at});
     jobs.push_back(built[k]);
     out.jobs.push_back(std::move(job));
   }
@@ -128,6 +171,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   std::optional<int64_t> seed;
   int group = -1;
   std::vector<std::string> names;  // the jobs read so far (what wait_for may name)
+  std::vector<FlowWeight> weights;  // fio's flow weight of each clone
   for (const Section& sec : reader.sections) {
     if (sec.global) {
       for (const Line& l : sec.options) {
@@ -154,8 +198,9 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
       errors.add(e.what());
       continue;
     }
-    if (job_ok) add_clones(s, group, built, path, errors, jobs, out);
+    if (job_ok) add_clones(s, group, built, path, errors, jobs, out, weights);
   }
+  resolve_wrapped_flows(weights, in, errors, jobs, out);
   if (!errors.empty()) errors.raise();
   if (out.jobs.empty()) fail_at(path, 0, "no job section (only [global], or empty)");
   out.config = nlohmann::json{{"jobs", jobs}};

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "common/input_file.h"
 #include "common/text.h"
 #include "common/units.h"
 #include "frontend/fio/fio_job_builder.h"
@@ -14,23 +15,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A write_*_log's name (fio's make_log_name: one without a name takes the job's). The logs go into --out: a name
-// with folders (fio-plot's bench-fio writes "DIR/NAME") keeps its last part, and a note says where fio would write it.
-std::string log_name(Interpreter& in, const Spec& s, const std::optional<std::string>& v, const Line& at) {
+// A write_*_log's name (fio's make_log_name: one without a name takes the job's). fio opens NAME_bw.N.log, ...
+// relative to its working folder, which for ssdtlm is --out: a name with folders (fio-plot's bench-fio writes
+// "DIR/NAME") is written there under --out, its folders made as needed (bench-fio makes them before it runs fio;
+// --out starts without them). Every output stays under --out, so an absolute path or one climbing out of it with
+// ".." is an error naming the option.
+std::string log_name(const Spec& s, const std::optional<std::string>& v, const Line& at) {
   if (!v) return "";
-  std::string name = v->empty() ? s.name : *v;
-  if (const size_t slash = name.find_last_of('/'); slash != std::string::npos) {
-    const std::string base = name.substr(slash + 1);
-    if (!base.empty() && base != "." && base != "..")
-      in.note(at.file + ":" + std::to_string(at.line) + ": " + at.key + "=" + name + ": fio writes " + name +
-              "_*.log; ssdtlm writes the logs into --out, as " + base + "_*.log");
-    name = base;
-  }
-  if (name.empty() || name == "." || name == "..")
-    fail(at, v->empty() ? "the log takes the job's name '" + s.name + "', which is not a file name (the logs go into --out): "
-                          "give it a name"
-                        : "expected a file name at the end of the log's path, got '" + *v + "'");
-  return name;
+  const std::string name = v->empty() ? s.name : *v;
+  if (const std::string problem = output_path_problem(name); !problem.empty())
+    fail(at, v->empty() ? "the log takes the job's name '" + s.name + "': " + problem + " (give it a name)"
+                        : "'" + name + "': " + problem + " (fio's working folder is --out here)");
+  return normal_output_path(name);
 }
 
 }  // namespace
@@ -38,8 +34,12 @@ std::string log_name(Interpreter& in, const Spec& s, const std::optional<std::st
 // How much (time, count, bytes) and when: runtime, ramp, start delay, stonewall, wait_for, averaging, exit.
 void JobBuilder::set_amount_and_timing(nlohmann::json& c, uint64_t k, uint64_t size) const {
   const Spec& s = s_;
-  if (s.time_based) {
-    if (s.runtime_ns == 0) fail(s.time_based_at, "time_based needs a runtime");
+  if (s.time_based && s.runtime_ns == 0) {  // fio's fixup_options: an error message, then time_based=0
+    in_.note(s.time_based_at.file + ":" + std::to_string(s.time_based_at.line) +
+             ": time_based without a runtime: fio says 'time_based requires a runtime/timeout setting' and runs the "
+             "job without time_based");
+  }
+  if (s.time_based && s.runtime_ns != 0) {
     c["io_count"] = 0;
     c["io_bytes"] = 0;
   } else {
@@ -74,10 +74,10 @@ void JobBuilder::set_logs_and_targets(nlohmann::json& c) const {
   c["ss_ramp_ms"] = double(s.ss_ramp_ns) / 1e6;
   c["ss_interval_ms"] = double(s.ss_interval_ns) / 1e6;
   if (s.ss_dur_ns && s.ss_dur_ns < s.ss_interval_ns) fail(s.ss_dur_at, "ss_dur is shorter than ss_interval");
-  c["log_bw"] = log_name(in_, s, s.bw_log, s.bw_log_at);
-  c["log_lat"] = log_name(in_, s, s.lat_log, s.lat_log_at);
-  c["log_iops"] = log_name(in_, s, s.iops_log, s.iops_log_at);
-  c["log_hist"] = log_name(in_, s, s.hist_log, s.hist_log_at);
+  c["log_bw"] = log_name(s, s.bw_log, s.bw_log_at);
+  c["log_lat"] = log_name(s, s.lat_log, s.lat_log_at);
+  c["log_iops"] = log_name(s, s.iops_log, s.iops_log_at);
+  c["log_hist"] = log_name(s, s.hist_log, s.hist_log_at);
   c["log_avg_ms"] = s.log.avg_ms;
   c["log_hist_ms"] = s.log.hist_ms;
   c["log_hist_coarseness"] = s.log.hist_coarseness;
@@ -117,7 +117,7 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   c["fsync_end"] = d.w && s.end_fsync;
   c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);
   c["verify_backlog"] = verifying ? s.verify_backlog : 0;
-  c["flow"] = s.flow;
+  c["flow"] = s.flow > 1000 ? 0 : s.flow;  // a wrapped negative weight: resolve_wrapped_flows (fio_job.cpp)
   c["flow_id"] = s.flow_id;
   c["flow_sleep_us"] = double(s.flow_sleep_ns) / 1e3;
   c["thinktime_us"] = double(s.think_ns) / 1e3;
@@ -168,6 +168,7 @@ void JobBuilder::set_zones_and_placement(nlohmann::json& c) const {
     c["zbd_reset_threshold"] = s.zone_reset_threshold;
     c["zbd_reset_frequency"] = s.zone_reset_frequency;
     c["zbd_append"] = s.zone_append;
+    c["zbd_initial_reset"] = s.initial_zone_reset;
   }
   const bool strided = s.zonemode == "strided" || (s.zonemode.empty() && s.zonesize > 0);
   if (s.zonemode == "strided" && s.zonesize == 0) fail(s.zonemode_at, "zonemode=strided needs zonesize");

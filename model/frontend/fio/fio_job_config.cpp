@@ -215,8 +215,12 @@ void JobBuilder::read_distribution() {
   if ((dname == "zipf" || dname == "pareto" || dname == "normal") &&
       std::count(dist.begin(), dist.end(), ':') > 1)
     not_modelled(s.dist_at, "a centre for zipf/pareto/normal (the second value); ssdtlm scatters the hot ranks as fio does without one");
-  if (!p_.random && dname != "random") in_.note(s.dist_at.file + ":" + std::to_string(s.dist_at.line) +
-                                               ": random_distribution has no effect on sequential I/O (rw=" + p_.rw + ")");
+  if (!p_.random && dname != "random") {  // fio draws no random offset, so the distribution is never used
+    in_.note(s.dist_at.file + ":" + std::to_string(s.dist_at.line) +
+             ": random_distribution has no effect on sequential I/O (rw=" + p_.rw + ")");
+    dist_ = dname_ = "random";
+    return;
+  }
   dist_ = dist;
   dname_ = dname;
 }

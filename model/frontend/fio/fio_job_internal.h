@@ -169,6 +169,7 @@ struct Spec {
   bool ignore_zone_limits = false;
   double zone_reset_threshold = 1.0, zone_reset_frequency = 0.0;
   bool zone_append = false;  // write_mode=zone_append
+  bool initial_zone_reset = false;  // SPDK's plugins: reset the range's zones before the job
   // Data placement (fio's dataplacement.c): fdp/dataplacement, fdp_pli/plids, fdp_pli_select/plid_select.
   std::string dataplacement = "none";
   Line dataplacement_at;

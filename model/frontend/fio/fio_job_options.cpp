@@ -20,7 +20,7 @@ bool refused_option_off(const std::string& key, const Line& l) {
   static const std::map<std::string, std::string> off = {
       {"verify_only", "0"}, {"bs_is_seq_rand", "0"},  {"file_append", "0"},      {"sprandom", "0"},
       {"num_range", "1"},   {"thinktime_iotime", "0"}, {"ramp_size", "0"},       {"replay_scale", "1"},
-      {"replay_align", "0"}, {"write_zone_remainder", "0"}, {"initial_zone_reset", "0"}};
+      {"replay_align", "0"}, {"write_zone_remainder", "0"}};
   const auto it = off.find(key);
   if (it == off.end() || !l.has_value) return false;
   std::string v = lower(std::string(trim(l.value)));

@@ -61,6 +61,12 @@ const OptionTable& zone_and_placement_options() {
        if (in.flag(l)) not_modelled(l, "reads beyond a zone's write pointer (zonemode=zbd reads written data only)");
        in.ignore(l.key);
      }},
+    // SPDK's plugins: 1 = every zone of the job's range reset before its I/O (workload.zbd_initial_reset)
+    {"initial_zone_reset", [](Interpreter& in, Spec& s, const Line& l) {
+       const uint64_t v = in.count(l, s.kb_base);
+       if (v > 1) fail(l, "expected 0 or 1");
+       s.initial_zone_reset = v == 1;
+     }},
     // SPDK's plugins: 1 = zone appends instead of writes (write_mode=zone_append)
     {"zone_append", [](Interpreter& in, Spec& s, const Line& l) {
        const uint64_t v = in.count(l, s.kb_base);

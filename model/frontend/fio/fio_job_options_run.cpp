@@ -72,8 +72,19 @@ const OptionTable& job_timing_options() {
 const OptionTable& job_pacing_options() {
   static const OptionTable table = {
     {"flow", [](Interpreter& in, Spec& s, const Line& l) {
-       s.flow = in.count(l, s.kb_base);
-       if (s.flow > 1000) fail(l, "expected a weight of at most 1000 (fio's FLOW_MAX_WEIGHT)");
+       // fio 3.42 reads flow as an int and stores it in an unsigned weight: -3 (fio's older signed flow counter)
+       // passes its FLOW_MAX_WEIGHT check and becomes 2^32 - 3; resolve_wrapped_flows decides what that does.
+       const std::string v(trim(l.value));
+       if (!v.empty() && v[0] == '-') {
+         Line magnitude = l;
+         magnitude.value = v.substr(1);
+         const uint64_t n = in.count(magnitude, s.kb_base, 1);
+         if (n > (1ull << 31)) fail(l, "expected a weight of at most 1000 (fio's FLOW_MAX_WEIGHT)");
+         s.flow = (1ull << 32) - n;
+       } else {
+         s.flow = in.count(l, s.kb_base);
+         if (s.flow > 1000) fail(l, "expected a weight of at most 1000 (fio's FLOW_MAX_WEIGHT)");
+       }
        s.flow_at = l;
      }},
     {"flow_id", [](Interpreter& in, Spec& s, const Line& l) { s.flow_id = in.count(l, s.kb_base); }},

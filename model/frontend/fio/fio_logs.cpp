@@ -61,7 +61,7 @@ class FioJobLog : public CompletionLog {
       if (!writes(p, k)) continue;
       File& f = files_[k];
       f.name = file_name(p, k, number);
-      f.path = dir + "/" + f.name + (p.per_job ? "" : ".part" + std::to_string(number));
+      f.path = dir + "/" + OutputDir::staged_name(f.name) + (p.per_job ? "" : ".part" + std::to_string(number));
       f.f = std::fopen(f.path.c_str(), "wb");
       if (!f.f) throw OutputError("cannot write the fio log " + f.name + " (" + std::strerror(errno) + ")");
     }
@@ -240,7 +240,7 @@ std::vector<std::string> FioLogSet::close() {
   for (auto& log : logs_) {
     if (!log) continue;
     for (const auto& [name, path] : log->close()) {
-      const std::string whole = dir_ + "/" + name;
+      const std::string whole = dir_ + "/" + OutputDir::staged_name(name);
       if (path != whole) {  // per_job_logs=0: appended to the file the jobs share
         std::ofstream out(whole, std::ios::binary | std::ios::app);
         std::ifstream in(path, std::ios::binary);

@@ -130,9 +130,6 @@ const std::map<std::string, std::string>& refused_options() {
       {"spr_op", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"spr_cs", "SPRandom preconditioning (ssdtlm preconditions by fast-forward: precondition.*)"},
       {"ramp_size", "a ramp measured in bytes (use ramp_time)"},
-      // SPDK's plugins: every zone reset before the job (the namespace starts as the precondition left it: start from
-      // empty zones with precondition.fill=false)
-      {"initial_zone_reset", "SPDK's reset of every zone before the job (start from empty zones with precondition.fill=false)"},
       {"profile", "fio's built-in profiles (tiobench, act: write their jobs out)"}};
   return why;
 }

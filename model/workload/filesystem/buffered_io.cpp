@@ -59,7 +59,9 @@ void BufferedWorkload::push(IoOp op, uint64_t page, uint64_t pages, Sent kind) {
     }
     r.quiesce = quiesce_next_ || op == IoOp::Flush;  // a Flush follows the writeback it syncs
     quiesce_next_ = false;
-    if (op == IoOp::Write) (kind == Sent::Flusher ? c_.flusher_bytes : c_.sync_bytes) += n * kPageBytes;
+    if (op == IoOp::Write)
+      (kind == Sent::Flusher ? c_.flusher_bytes : kind == Sent::Expired ? c_.expired_bytes : c_.sync_bytes) +=
+          n * kPageBytes;
     if (op == IoOp::Read) c_.drive_read_bytes += n * kPageBytes;
     if (op == IoOp::Read && kind == Sent::Rmw) c_.rmw_read_bytes += n * kPageBytes;
     out_.push_back(r);
@@ -148,7 +150,7 @@ void BufferedWorkload::write(const IoRequest& a) {
     }
     if (first == last - 1) break;
   }
-  cache_.dirty(kDevice, first, last - first, c_.writes, PageOrigin());
+  cache_.dirty(kDevice, first, last - first, now_ns_, PageOrigin());
   for (uint64_t p = first; p < last; ++p) set_cached(p, true);
   c_.max_dirty_bytes = std::max(c_.max_dirty_bytes, dirty_bytes());
   if (p_.fsync_every && ++writes_since_sync_ >= p_.fsync_every) {
@@ -208,6 +210,27 @@ void BufferedWorkload::sync_all(bool flush) {
   quiesce_next_ = true;  // the job goes on when its fsync has returned
 }
 
+// The flusher's periodic wake (wb_check_old_data_flush): the inode dirty for expire_ns or more is written whole.
+void BufferedWorkload::wake(uint64_t now_ns) {
+  now_ns_ = now_ns;
+  if (done_) return;
+  std::vector<DirtyPage> pages;
+  cache_.take_expired(now_ns, p_.expire_ns, 0, pages);
+  if (pages.empty()) return;
+  ++c_.flusher_wakes;
+  write_back(pages, Sent::Expired);
+}
+
+// The file's close after a runtime cut: the dirty pages (and fio's end_fsync) go out, as at the job's end.
+bool BufferedWorkload::close() {
+  if (done_) return !out_.empty();
+  done_ = true;
+  const uint64_t before = c_.sync_bytes;
+  sync_all(p_.flush_at_end);
+  c_.close_bytes += c_.sync_bytes - before;
+  return !out_.empty();
+}
+
 bool BufferedWorkload::next(IoRequest& r) {
   while (out_.empty()) {
     if (done_) return false;
@@ -246,6 +269,9 @@ void BufferedWorkload::report(nlohmann::json& into) const {
                         {"rmw_read_bytes", c.rmw_read_bytes},
                         {"flusher_bytes", c.flusher_bytes},
                         {"sync_bytes", c.sync_bytes},
+                        {"expired_bytes", c.expired_bytes},
+                        {"flusher_wakes", c.flusher_wakes},
+                        {"close_bytes", c.close_bytes},
                         {"flushes", c.flushes},
                         {"max_dirty_bytes", c.max_dirty_bytes},
                         {"dirty_bytes_left", dirty_bytes()},

@@ -17,13 +17,23 @@
 //    window of get_init_ra_size pages, and reaching the window's marked page fetches the next, growing 4x / 2x up to
 //    readahead_bytes (get_next_ra_size); any other miss reads the request's missing pages as they are.
 //  * Trims (fio's BLKDISCARD) drop the range's pages from the cache (truncate_bdev_range) and go to the drive.
+//  * In simulated time (the host's clock, Workload::wake_period_ns/wake/clock): the flusher wakes every
+//    writeback_ns (vm.dirty_writeback_centisecs = 500: 5 s, on the run's clock) and writes every page of the
+//    device's inode when the inode became dirty expire_ns or more ago (vm.dirty_expire_centisecs = 3000: 30 s;
+//    the kernel's Documentation/admin-guide/sysctl/vm.rst; fs/fs-writeback.c wb_check_old_data_flush: a kupdate
+//    writeback of the inodes dirtied before now - expire, all their pages). The inode's dirtied_when is when it
+//    went from clean to dirty (PageCache::dirty), the time the host gave before the write was drawn.
+//  * A job stopped by its runtime (fio's time_based, or a runtime shorter than its I/O) closes the device after it:
+//    close() writes every dirty page (the last close, blkdev_put -> sync_blockdev), then a Flush with
+//    `flush_at_end`: fio's end_fsync/fsync_on_close fsync before the close. Nothing dirty is left behind.
 // The cache starts empty (fio's invalidate=1, its default: BLKFLSBUF when it opens the device). Clean pages stay
-// cached for the job (no memory limit). Time does not enter: the flusher's 30 s expiry (dirty_expire_centisecs)
-// and 5 s period are not modelled; a job's dirty pages reach the drive at the threshold, a sync or its end.
+// cached for the job (no memory limit). Writers are not throttled at vm.dirty_ratio (20 %): the flusher's writes
+// above background_bytes share the job's queue, which holds the writer back from there on.
 // A job without an end of its own (fio's time_based) whose last 4 x (its range's pages) requests (at least 1,024) all
 // stayed in memory ends there, its dirty pages written as at its end: Linux would serve it from memory until its
-// runtime (fio would report memory-speed calls), and nothing of it would reach the drive but the 30 s writebacks.
-// Deterministic: a function of the inner workload's requests and the parameters.
+// runtime (fio would report memory-speed calls; a cached request takes no simulated time here, so it would never
+// reach it), and nothing of it would reach the drive but the flusher's writebacks.
+// Deterministic: a function of the inner workload's requests, the times the host gives and the parameters.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -41,6 +51,8 @@ struct BufferedParams {
   uint64_t readahead_bytes = 128 << 10;    // workload.readahead_bytes (read_ahead_kb; 0 = none)
   uint64_t fsync_every = 0;                // workload.fsync: write back and Flush after every N writes
   bool flush_at_end = false;               // workload.fsync_end
+  uint64_t expire_ns = 30000000000ull;     // workload.dirty_expire_ms (vm.dirty_expire_centisecs)
+  uint64_t writeback_ns = 5000000000ull;   // workload.dirty_writeback_ms (vm.dirty_writeback_centisecs; 0 = never)
 };
 
 struct BufferedCounters {
@@ -51,6 +63,9 @@ struct BufferedCounters {
   uint64_t rmw_read_bytes = 0;      //   of which read before a partial write of the page
   uint64_t flusher_bytes = 0;       // pages written back above the dirty threshold
   uint64_t sync_bytes = 0;          // pages written back by fsync or the job's end
+  uint64_t expired_bytes = 0;       // pages the periodic flusher wrote, their inode dirty for expire_ns
+  uint64_t close_bytes = 0;         // pages written at the close after a runtime cut (in sync_bytes too)
+  uint64_t flusher_wakes = 0;       // periodic wakes that found expired pages
   uint64_t flushes = 0;
   uint64_t max_dirty_bytes = 0;
   bool ended_in_memory = false;     // an endless job ended when its requests stopped reaching the drive
@@ -66,13 +81,17 @@ class BufferedWorkload : public Workload {
                    uint64_t device_bytes);
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
+  uint64_t wake_period_ns() const override { return p_.writeback_ns; }
+  void wake(uint64_t now_ns) override;
+  void clock(uint64_t now_ns) override { now_ns_ = now_ns; }
+  bool close() override;
   // "page_cache": what the job asked of the page cache and what it sent to the drive (and the inner's objects).
   void report(nlohmann::json& into) const override;
   const BufferedCounters& counters() const { return c_; }
   uint64_t dirty_bytes() const { return cache_.dirty_pages() * kPageBytes; }
 
  private:
-  enum class Sent : uint8_t { Miss, Readahead, Rmw, Flusher, Sync };
+  enum class Sent : uint8_t { Miss, Readahead, Rmw, Flusher, Expired, Sync };
   void read(const IoRequest& a);
   void write(const IoRequest& a);
   void trim(const IoRequest& a);
@@ -97,6 +116,7 @@ class BufferedWorkload : public Workload {
   uint64_t idle_ = 0;        // the job's requests in a row that sent nothing to the drive
   uint64_t idle_limit_ = 0;  //   after which a job without an end ends (4 x the range's pages, at least 1,024)
   bool quiesce_next_ = false, done_ = false;
+  uint64_t now_ns_ = 0;  // the host's time before the current draw (clock)
   BufferedCounters c_;
 };
 

@@ -30,6 +30,7 @@ class PlacementWorkload : public Workload {
   PlacementWorkload(std::unique_ptr<Workload> inner, const PlacementParams& p, uint64_t seed);
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
+  bool has_setup() const override { return inner_->has_setup(); }
   uint64_t last_arrival_ns() const override { return inner_->last_arrival_ns(); }
   void report(nlohmann::json& into) const override { inner_->report(into); }
 

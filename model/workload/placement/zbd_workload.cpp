@@ -39,6 +39,18 @@ void ZbdWorkload::finish(uint64_t zone, IoRequest& r) {
 }
 
 bool ZbdWorkload::next(IoRequest& r) {
+  if (p_.initial_reset) {
+    const uint64_t first = p_.range_offset / p_.zone_bytes;
+    const uint64_t end = std::min(p_.zones, (p_.range_offset + p_.range_bytes + p_.zone_bytes - 1) / p_.zone_bytes);
+    if (initial_next_ == ~uint64_t(0)) initial_next_ = first;
+    if (initial_next_ < end) {
+      r = zone_reset(initial_next_++, IoRequest());
+      r.setup = true;  // the plugin's set-up, not fio's zbd resets nor the job's trims
+      --resets_;
+      after_initial_ = true;
+      return true;
+    }
+  }
   if (held_) {
     r = hold_;
     held_ = false;
@@ -50,9 +62,11 @@ bool ZbdWorkload::next(IoRequest& r) {
   } else if (!inner_->next(r)) {
     return false;
   } else {
-    r.quiesce = false;  // (the request object may carry the reset or the held write issued before)
+    r.quiesce = after_initial_;  // (the request object may carry the reset or the held write issued before)
+    after_initial_ = false;      // the job's first request follows the initial resets' completion
   }
   r.zone_action = ZoneAction::None;  // (the request object may carry the finish issued before)
+  r.setup = false;                   // (or an initial reset)
   uint64_t zone = r.offset / p_.zone_bytes % p_.zones;  // past the last whole zone: wraps to the first
   if (r.op == IoOp::Trim) {
     r = zone_reset(zone, r);

@@ -5,7 +5,9 @@
 // zbd.c's zbd_finish_zone), the write going to the next zone; a full zone is reset (a trim of the whole zone,
 // which a zoned namespace takes as a zone reset) before it is written again; past zone_reset_threshold of the range written, the zone written next is reset every
 // 1 / zone_reset_frequency writes; a trim resets the zone it falls in. Jobs of one run share the zones' write
-// pointers, as fio's jobs share the device's zone state. A decorator over a workload.
+// pointers, as fio's jobs share the device's zone state. With initial_reset (SPDK's plugins' initial_zone_reset=1,
+// which reset every zone before the job) the job first resets each zone of its range, one after the other, its I/O
+// after the last; these resets are not fio's zone_resets (the plugin's own setup). A decorator over a workload.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,6 +27,7 @@ struct ZbdParams {
   uint64_t range_bytes = 0;      //   and its length (the threshold; the open zones a write may take)
   bool append = false;           // workload.zbd_append (fio write_mode=zone_append): zone appends, the drive picks the LBA
   uint32_t min_bytes = 4096;     // fio's min_bs of the job's writes (workload.block_bytes, the smallest of bssplit)
+  bool initial_reset = false;    // workload.zbd_initial_reset (SPDK's initial_zone_reset=1): the range's zones reset first
 };
 
 struct ZbdShared {  // the zones' write pointers as the host sees them (offsets from each zone's start)
@@ -42,6 +45,7 @@ class ZbdWorkload : public Workload {
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
   void report(nlohmann::json& into) const override { inner_->report(into); }
+  bool has_setup() const override { return p_.initial_reset; }
   uint64_t resets() const { return resets_; }
   uint64_t finishes() const { return finishes_; }
   bool ended_without_zone() const { return no_zone_; }  // fio's io_u_eof: no open zone in the job's range
@@ -62,6 +66,8 @@ class ZbdWorkload : public Workload {
   uint64_t count_ = 0, resets_ = 0, finishes_ = 0;
   bool no_zone_ = false;
   bool quiesce_ = false;        // the zone just opened took the slots of closing zones: wait for the job's I/O
+  uint64_t initial_next_ = ~uint64_t(0);  // initial_reset: the next zone of the range to reset (~0: not begun)
+  bool after_initial_ = false;            //   the job's first request waits for the last reset
 };
 
 // One ZbdShared per run (the jobs' decorators are made together and live as long as the run).

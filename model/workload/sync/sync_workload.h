@@ -24,6 +24,7 @@ class SyncWorkload : public Workload {
   SyncWorkload(std::unique_ptr<Workload> inner, const SyncParams& p);
   bool next(IoRequest& r) override;
   WorkProgress progress() const override { return inner_->progress(); }
+  bool has_setup() const override { return inner_->has_setup(); }
   uint64_t last_arrival_ns() const override { return inner_->last_arrival_ns(); }
   void report(nlohmann::json& into) const override { inner_->report(into); }
   uint64_t flushes() const { return flushes_; }

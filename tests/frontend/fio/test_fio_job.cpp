@@ -172,13 +172,15 @@ TEST_CASE("fio: random distributions", "[fio]") {
   // zoned_abs: absolute zone sizes become shares of the job's range (the rest is not accessed).
   const auto abs = parse("[j]\nrw=randwrite\nsize=8g\nrandom_distribution=zoned_abs:60/2g:40/4g\n");
   CHECK(job(abs, 0)["distribution"] == "zoned:60/25:40/50:0/25");
-  CHECK_THAT(error_of("[j]\nsize=1g\nrandom_distribution=zoned_abs:60/2g:40/4g\n"), Contains("more than the job's range"));
+  CHECK_THAT(error_of("[j]\nrw=randread\nsize=1g\nrandom_distribution=zoned_abs:60/2g:40/4g\n"), Contains("more than the job's range"));
   CHECK_THAT(error_of("[j]\nrandom_distribution=zipf:1.2:0.25\n"), Contains("job.fio:2") && Contains("centre"));
   CHECK_THAT(error_of("[j]\nrandom_distribution=sequence:2,0,1\n"), Contains("not modelled"));
   CHECK_THAT(error_of("[j]\nrw=randwrite\nrandom_distribution=zipf:abc\n"), Contains("job.fio:3") && Contains("zipf"));
   CHECK_THAT(error_of("[j]\nrw=randrw\nrandom_distribution=zipf:1.2,zipf:0.8\n"), Contains("per direction"));
   const auto seq = parse("[j]\nrw=write\nrandom_distribution=zipf:1.2\n");
   CHECK_THAT(seq.notes.at(0), Contains("no effect on sequential"));
+  CHECK(job(seq, 0)["distribution"] == "random");  // not used: a sequential job with normal/zipf is valid
+  CHECK(job(parse("[j]\nrw=write\nrandom_distribution=normal\n"), 0)["distribution"] == "random");
 }
 
 TEST_CASE("fio: size, offset, percentages, offset_increment and numjobs", "[fio]") {
@@ -216,7 +218,11 @@ TEST_CASE("fio: how much a job does: size, io_size, loops, number_ios, runtime, 
   CHECK(job(timed, 0)["runtime_ms"] == Approx(30000));
   CHECK(job(timed, 0)["io_bytes"] == 0);
   CHECK(job(timed, 0)["io_count"] == 0);
-  CHECK_THAT(error_of("[j]\ntime_based\n"), Contains("job.fio:2") && Contains("needs a runtime"));
+  // fio's fixup_options: time_based without a runtime is an error message and the job runs without it.
+  const auto untimed = parse("[j]\nsize=1g\ntime_based\n");
+  CHECK(job(untimed, 0)["io_bytes"] == 1ull << 30);
+  CHECK(job(untimed, 0)["runtime_ms"] == Approx(0));
+  CHECK_THAT(untimed.notes.at(0), Contains("job.fio:3") && Contains("time_based requires a runtime"));
   CHECK_THAT(error_of("[j]\nruntime=soon\n"), Contains("job.fio:2") && Contains("runtime"));
 }
 

@@ -93,12 +93,13 @@ TEST_CASE("fio wild: a refused option given its default asks for nothing and is 
   CHECK_THAT(error_of("[j]\nrw=trim\nnum_range=4\n"), Contains("several ranges"));
 }
 
-TEST_CASE("fio wild: log paths with folders write their file into --out", "[fio][wild]") {
-  const auto f = parse("[j]\nrw=write\nwrite_bw_log=results/4k/randwrite-iodepth-1-numjobs-1\nwrite_lat_log=/tmp/x/lat\n");
-  CHECK(job(f, 0)["log_bw"] == "randwrite-iodepth-1-numjobs-1");
-  CHECK(job(f, 0)["log_lat"] == "lat");
-  CHECK(has_note(f, "results/4k/randwrite-iodepth-1-numjobs-1_*.log"));
+TEST_CASE("fio wild: log paths with folders are written there under --out", "[fio][wild]") {
+  const auto f = parse("[j]\nrw=write\nwrite_bw_log=results/4k/randwrite-iodepth-1-numjobs-1\nwrite_lat_log=./x//lat\n");
+  CHECK(job(f, 0)["log_bw"] == "results/4k/randwrite-iodepth-1-numjobs-1");
+  CHECK(job(f, 0)["log_lat"] == "x/lat");  // lexically normal
   CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=results/\n"), Contains("file name at the end"));
+  CHECK_THAT(error_of("[j]\nrw=write\nwrite_bw_log=/tmp/x/lat\n"), Contains("job.fio:3") && Contains("outside --out"));
+  CHECK_THAT(error_of("[j]\nrw=write\nwrite_iops_log=../lat\n"), Contains("job.fio:3") && Contains("climbing out"));
 }
 
 TEST_CASE("fio wild: job and global options by fio's canonical names, disk_util only where fio gathers it",
@@ -140,5 +141,49 @@ iodepth=128
   const auto bdev = parse("[j]\nioengine=spdk_bdev\nspdk_json_conf=/etc/spdk/bdev.json\nspdk_mem=1024\nfilename=Nvme0n1\n"
                           "rw=write\nzone_append=0\ninitial_zone_reset=0\n");
   CHECK(job(bdev, 0)["read_fraction"] == 0.0);
-  CHECK_THAT(error_of("[j]\nioengine=spdk_bdev\nrw=write\ninitial_zone_reset=1\n"), Contains("precondition.fill=false"));
+  // initial_zone_reset=1 (SPDK's app/fio/bdev/zbd_example.fio): the zones of the job's range reset first, as the
+  // plugin's set-up (workload.zbd_initial_reset; a bdev that is not zoned has none to reset, as in SPDK).
+  const auto zoned = parse("[j]\nioengine=spdk_bdev\nrw=randwrite\ndirect=1\nzonemode=zbd\nzone_append=1\n"
+                           "initial_zone_reset=1\n");
+  CHECK(job(zoned, 0)["zbd_initial_reset"] == true);
+  CHECK(job(zoned, 0)["zbd_append"] == true);
+  CHECK_FALSE(job(bdev, 0).contains("zbd_initial_reset"));
+  CHECK_THAT(error_of("[j]\nzonemode=zbd\ndirect=1\ninitial_zone_reset=2\n"), Contains("expected 0 or 1"));
+}
+
+// The measurement on job files from the wild (scripts/fio_wild.py, docs/guides/fio.md "Job files from the wild,
+// measured") found these three.
+TEST_CASE("fio wild: random_distribution on a sequential job is unused, as in fio", "[fio][wild]") {
+  // SPDK's test/ftl/config/fio/write_after_write.fio: rw=write with random_distribution=normal in [global].
+  const auto f = parse("[global]\nrandom_distribution=normal\n[j]\nrw=write\nbs=32k\n");
+  CHECK(job(f, 0)["distribution"] == "random");
+  CHECK(job(f, 0)["pattern"] == "sequential");
+  CHECK(has_note(f, "no effect on sequential"));
+  CHECK(job(parse("[j]\nrw=randwrite\nrandom_distribution=normal\n"), 0)["distribution"] == "normal");
+}
+
+TEST_CASE("fio wild: time_based without a runtime runs without time_based, as fio's fixup_options", "[fio][wild]") {
+  // SPDK's test/vhost/common/fio_jobs/default_initiator.job: the harness passes --runtime; without it fio warns.
+  const auto f = parse("[global]\ntime_based=1\nsize=64m\n[j]\n");
+  CHECK(job(f, 0)["io_bytes"] == 64ull << 20);
+  CHECK(job(f, 0)["runtime_ms"] == 0.0);
+  CHECK(has_note(f, "time_based requires a runtime"));
+  CHECK(job(parse("[j]\ntime_based\nruntime=1\n"), 0)["io_bytes"] == 0);  // with a runtime: time-based
+}
+
+TEST_CASE("fio wild: a negative flow is fio 3.42's unsigned weight: when the total wraps no job is held", "[fio][wild]") {
+  // zonedstorage.io's zbd-read-while-write.fio: flow=-3 (the writer) beside flow=7 (the reader), flow_id 0. fio
+  // stores 2^32 - 3, the total weight wraps to 4, and each job's weight is at least that: neither is ever held.
+  const auto f = parse("[w]\nrw=write\nflow=-3\n[r]\nrw=randread\nflow=7\n");
+  CHECK(job(f, 0)["flow"] == 0);
+  CHECK(job(f, 1)["flow"] == 0);
+  CHECK(f.config["jobs"][1]["flow"] == 0);
+  CHECK(has_note(f, "wraps to 4"));
+  // Alone in its flow a negative weight is never held either (its share is all of it).
+  CHECK(job(parse("[w]\nrw=write\nflow=-1\n"), 0)["flow"] == 0);
+  // A wrapped total that still holds a job (2^32 - 3 beside weights summing to 2: total 2^32 - 1) is not modelled.
+  CHECK_THAT(error_of("[w]\nrw=write\nflow=-3\n[a]\nflow=1\n[b]\nflow=1\n"),
+             Contains("job.fio:3") && Contains("not modelled") && Contains("4294967293"));
+  CHECK(job(parse("[a]\nflow=1\n[b]\nflow=3\n"), 1)["flow"] == 3);  // weights as written are untouched
+  CHECK_THAT(error_of("[w]\nflow=1001\n"), Contains("FLOW_MAX_WEIGHT"));
 }

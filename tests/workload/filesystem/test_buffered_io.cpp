@@ -174,3 +174,78 @@ TEST_CASE("buffered I/O: an endless job whose writes stay in memory ends, its pa
   CHECK(e->n_ == 1024);  // 4 x 32 pages = 128, at least 1,024 requests in a row with nothing for the drive
   CHECK(w.counters().ended_in_memory);
 }
+
+namespace {
+// Draws one request of the cache at `now_ns` (the host's clock before the draw), nullopt when it has none now:
+// a BufferedWorkload's next() pulls inner requests until one reaches the drive, so the endless writer is bounded
+// by the in-memory end (1,024 requests in a row).
+std::vector<IoRequest> draw_at(BufferedWorkload& w, uint64_t now_ns, size_t n) {
+  std::vector<IoRequest> out;
+  IoRequest r;
+  w.clock(now_ns);
+  for (size_t i = 0; i < n && w.next(r); ++i) out.push_back(r);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("buffered I/O: expiry in simulated time: wakes before 30 s write nothing, the first wake after writes all",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  p.expire_ns = 30000000000ull;
+  auto inner = std::make_unique<ListedWorkload>(std::vector<IoRequest>{
+      req(IoOp::Write, 0, 4096), req(IoOp::Read, 1u << 20, 4096), req(IoOp::Write, 4096, 4096),
+      req(IoOp::Read, 2u << 20, 4096), req(IoOp::Write, 8192, 4096), req(IoOp::Read, 3u << 20, 4096)});
+  BufferedWorkload w(std::move(inner), p, 0, kDevice, kDevice);
+  // 2 s: the write dirties page 0 (the inode dirty since 2 s), the read misses: that is what reaches the drive.
+  auto a = draw_at(w, 2000000000ull, 1);
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].op == IoOp::Read);
+  w.wake(5000000000ull);
+  w.wake(30000000000ull);  // dirty 28 s: not expired
+  CHECK(w.counters().expired_bytes == 0);
+  auto b = draw_at(w, 31000000000ull, 1);  // page 1 dirtied at 31 s: the inode stays dirty since 2 s
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].op == IoOp::Read);
+  w.wake(35000000000ull);  // 33 s: the whole inode (pages 0 and 1) goes, as one run
+  auto c = draw_at(w, 35000000000ull, 1);
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].op == IoOp::Write);
+  CHECK(c[0].offset == 0);
+  CHECK(c[0].bytes == 2 * 4096);
+  CHECK(w.counters().expired_bytes == 2 * 4096);
+  CHECK(w.counters().flusher_wakes == 1);
+  // A page dirtied after the writeback makes the inode dirty anew, from its own time (36 s): 40 s is too early.
+  auto d = draw_at(w, 36000000000ull, 1);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].op == IoOp::Read);
+  w.wake(40000000000ull);
+  CHECK(w.counters().expired_bytes == 2 * 4096);
+  w.wake(66000000000ull);
+  CHECK(w.counters().expired_bytes == 3 * 4096);
+}
+
+TEST_CASE("buffered I/O: a runtime cut closes the device: the dirty pages go out, a Flush only with end_fsync",
+          "[workload][filesystem][buffered]") {
+  for (const bool end_fsync : {false, true}) {
+    BufferedParams p;
+    p.flush_at_end = end_fsync;
+    auto inner = std::make_unique<ListedWorkload>(std::vector<IoRequest>{
+        req(IoOp::Write, 0, 4096), req(IoOp::Write, 4096, 4096), req(IoOp::Read, 1u << 20, 4096),
+        req(IoOp::Write, 64u << 10, 4096)});
+    BufferedWorkload w(std::move(inner), p, 0, kDevice, kDevice);
+    auto a = draw_at(w, 0, 1);  // pages 0 and 1 dirty, the read misses
+    REQUIRE(a.size() == 1);
+    CHECK(w.dirty_bytes() == 2 * 4096);
+    REQUIRE(w.close());  // the runtime's end: fio closes the device (blkdev_put -> sync_blockdev)
+    IoRequest r;
+    std::vector<IoRequest> out;
+    while (w.next(r)) out.push_back(r);
+    REQUIRE(out.size() == (end_fsync ? 2u : 1u));
+    CHECK(out[0].op == IoOp::Write);
+    CHECK(out[0].bytes == 2 * 4096);
+    if (end_fsync) CHECK(out[1].op == IoOp::Flush);
+    CHECK(w.dirty_bytes() == 0);  // nothing left behind
+    CHECK(w.counters().close_bytes == 2 * 4096);
+    CHECK_FALSE(w.close());  // closed once
+  }
+}

@@ -57,3 +57,31 @@ TEST_CASE("zbd: at the open-zone limit a job writes its own open zones, or ends"
   REQUIRE(a.next(r));
   CHECK(r.offset == 4096);
 }
+
+TEST_CASE("zbd: SPDK's initial_zone_reset resets each zone of the job's range first, as set-up, then writes",
+          "[workload][zbd]") {
+  ZbdParams p = params(3 << 20, 3 << 20);  // zones 3, 4, 5
+  p.initial_reset = true;
+  ZbdWorkload w(std::make_unique<SeqWrites>(3 << 20), p, std::make_shared<ZbdShared>(ZbdShared{std::vector<uint64_t>(32, 0), 0, {}}));
+  CHECK(w.has_setup());
+  IoRequest r;
+  for (uint64_t zone : {3, 4, 5}) {
+    REQUIRE(w.next(r));
+    CHECK(r.op == IoOp::Trim);  // a trim of the whole zone: the namespace's zone reset
+    CHECK(r.offset == zone << 20);
+    CHECK(r.bytes == 1u << 20);
+    CHECK(r.setup);    // the engine's set-up: not the job's statistics, before its clock
+    CHECK(r.quiesce);  // one after the other
+  }
+  REQUIRE(w.next(r));
+  CHECK(r.op == IoOp::Write);
+  CHECK(r.offset == 3u << 20);
+  CHECK_FALSE(r.setup);
+  CHECK(r.quiesce);  // the job's first write follows the last reset's completion
+  REQUIRE(w.next(r));
+  CHECK_FALSE(r.setup);
+  CHECK_FALSE(r.quiesce);
+  CHECK(w.resets() == 0);  // not fio's zone resets (fio.json zone_resets)
+  ZbdWorkload plain(std::make_unique<SeqWrites>(0), params(0, 1 << 20), std::make_shared<ZbdShared>(ZbdShared{std::vector<uint64_t>(32, 0), 0, {}}));
+  CHECK_FALSE(plain.has_setup());
+}
