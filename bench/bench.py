@@ -52,7 +52,7 @@ randread-4k-register and randwrite-4k-steady-register run on the register-level 
 the four -lt rows (randread-4k, randwrite-4k-steady and their -register rows) run loosely timed (sim.timing=lt), under
 --compare on A only: A's LT beside B's AT in one invocation, the results column giving LT's IOPS, WAF and mean latency
 against AT's (docs/reference/timing_modes.md). mixed-70r30w-4k-converge runs mixed-70r30w-4k with sim.converge=report
-(the batch-means monitor's cost: the same simulated work).
+(the batch-means monitor's cost: the same simulated work), under --compare on A only, as the -lt rows.
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -222,13 +222,16 @@ WORKLOADS["flow-1r-3w-4k"] = ["--config", os.path.join(os.path.dirname(os.path.a
 REGISTER = ["--set", "nvme.interface=register"]
 WORKLOADS["randread-4k-register"] = WORKLOADS["randread-4k"] + REGISTER
 WORKLOADS["randwrite-4k-steady-register"] = WORKLOADS["randwrite-4k-steady"] + REGISTER
-# sim.converge=report: the batch-means monitor told every completion (docs/guides/studies.md, Converging points).
-WORKLOADS["mixed-70r30w-4k-converge"] = WORKLOADS["mixed-70r30w-4k"] + ["--set", "sim.converge=report"]
 LT = ["--set", "sim.timing=lt"]
 LT_ROWS = {}
 for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "randwrite-4k-steady-register"):
     WORKLOADS[_row + "-lt"] = WORKLOADS[_row]
     LT_ROWS[_row + "-lt"] = LT
+# sim.converge=report: the batch-means monitor told every completion (docs/guides/studies.md, Converging points),
+# added to A only under --compare like the LT rows: the monitor's cost beside a run without it (a base built before
+# the key existed runs the row too); the results column compares the summaries as for any row.
+CONVERGE_ROWS = {"mixed-70r30w-4k-converge": ["--set", "sim.converge=report"]}
+WORKLOADS["mixed-70r30w-4k-converge"] = WORKLOADS["mixed-70r30w-4k"]
 
 
 REPEAT = 1
@@ -319,7 +322,7 @@ def timing_label(x, y):
 def compare_row(name, binary, other, args, ios):
     """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
     same for the whole processes' CPU seconds (preconditioning included). An LT_ROWS row runs A loosely timed."""
-    a_only = LT_ROWS.get(name, ())
+    a_only = LT_ROWS.get(name, ()) or CONVERGE_ROWS.get(name, ())
     try:
         mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios, a_only=a_only)
     except RunError as e:
@@ -327,7 +330,7 @@ def compare_row(name, binary, other, args, ios):
     return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
         cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
-        timing_label(mine, theirs) if a_only else results_label(mine, theirs))
+        timing_label(mine, theirs) if name in LT_ROWS else results_label(mine, theirs))
 
 
 def row(name, s):
@@ -438,7 +441,7 @@ def main():
         if a.compare:
             print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:
-            print(row(name, run(a.bin, args + LT_ROWS.get(name, []), a.ios)), flush=True)
+            print(row(name, run(a.bin, args + LT_ROWS.get(name, []) + CONVERGE_ROWS.get(name, []), a.ios)), flush=True)
     if a.only:
         if re.search(a.only, "snapshot"):
             snapshot_rows(a.bin, a.snapshot_tib)
