@@ -232,6 +232,7 @@ for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "rand
 # the key existed runs the row too); the results column compares the summaries as for any row.
 CONVERGE_ROWS = {"mixed-70r30w-4k-converge": ["--set", "sim.converge=report"]}
 WORKLOADS["mixed-70r30w-4k-converge"] = WORKLOADS["mixed-70r30w-4k"]
+A_ONLY_ROWS = {**LT_ROWS, **CONVERGE_ROWS}  # arguments A runs with and B (under --compare) does not
 
 
 REPEAT = 1
@@ -322,7 +323,7 @@ def timing_label(x, y):
 def compare_row(name, binary, other, args, ios):
     """A/B: the median pair ratio of wall times of the request phase (B over A: > 1 when A is faster); cpu A/B the
     same for the whole processes' CPU seconds (preconditioning included). An LT_ROWS row runs A loosely timed."""
-    a_only = LT_ROWS.get(name, ()) or CONVERGE_ROWS.get(name, ())
+    a_only = A_ONLY_ROWS.get(name, ())
     try:
         mine, theirs, ratio, cpu_ratio = run_pairs(binary, other, args, ios, a_only=a_only)
     except RunError as e:
@@ -441,7 +442,7 @@ def main():
         if a.compare:
             print(compare_row(name, a.bin, a.compare, args, a.ios), flush=True)
         else:
-            print(row(name, run(a.bin, args + LT_ROWS.get(name, []) + CONVERGE_ROWS.get(name, []), a.ios)), flush=True)
+            print(row(name, run(a.bin, args + A_ONLY_ROWS.get(name, []), a.ios)), flush=True)
     if a.only:
         if re.search(a.only, "snapshot"):
             snapshot_rows(a.bin, a.snapshot_tib)

@@ -98,6 +98,15 @@ bool failed(const Completion& c, const char* what, std::string* error) {
 }
 }  // namespace
 
+void NvmeDriver::make_queue(Queue& q, uint32_t entries) {
+  q.entries = entries;
+  q.sq = alloc(uint64_t(entries) * sizeof(Sqe));
+  q.cq = alloc(uint64_t(entries) * sizeof(Cqe));
+  q.ranges = alloc(uint64_t(entries) * 16);  // Dataset Management ranges, one per command slot
+  q.done.assign(entries, nullptr);
+  for (uint32_t i = entries - 1; i-- > 0;) q.free_cids.push_back(uint16_t(i));
+}
+
 bool NvmeDriver::init(std::string* error) {
   const uint64_t cap = read64(kCap);
   stride_ = 4u << ((cap >> 32) & 0xF);
@@ -108,12 +117,7 @@ bool NvmeDriver::init(std::string* error) {
     if (!wait_ready(false, error)) return false;
   }
   Queue& a = q_[0];
-  a.entries = p_.admin_entries;
-  a.sq = alloc(uint64_t(a.entries) * sizeof(Sqe));
-  a.cq = alloc(uint64_t(a.entries) * sizeof(Cqe));
-  a.ranges = alloc(uint64_t(a.entries) * 16);
-  a.done.assign(a.entries, nullptr);
-  for (uint32_t i = a.entries - 1; i-- > 0;) a.free_cids.push_back(uint16_t(i));
+  make_queue(a, p_.admin_entries);
   write32(kAqa, (a.entries - 1) | (a.entries - 1) << 16);
   write32(kAsq, uint32_t(a.sq)), write32(kAsq + 4, uint32_t(a.sq >> 32));
   write32(kAcq, uint32_t(a.cq)), write32(kAcq + 4, uint32_t(a.cq >> 32));
@@ -162,12 +166,7 @@ bool NvmeDriver::init(std::string* error) {
   const uint32_t entries = std::min(p_.queue_entries, mqes);
   for (uint16_t qi = 1; qi <= p_.io_queues; ++qi) {
     Queue& q = q_[qi];
-    q.entries = entries;
-    q.cq = alloc(uint64_t(entries) * sizeof(Cqe));
-    q.sq = alloc(uint64_t(entries) * sizeof(Sqe));
-    q.ranges = alloc(uint64_t(entries) * 16);
-    q.done.assign(entries, nullptr);
-    for (uint32_t i = entries - 1; i-- > 0;) q.free_cids.push_back(uint16_t(i));
+    make_queue(q, entries);
     Sqe cq = admin_cmd(kCreateCq, 0, qi | (entries - 1) << 16, 1u | (p_.polling ? 0u : 2u) | uint32_t(qi) << 16);
     cq.set_prp(q.cq, 0);
     if (failed(admin(cq), "Create I/O Completion Queue", error)) return false;

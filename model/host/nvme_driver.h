@@ -107,6 +107,8 @@ class NvmeDriver : public sc_core::sc_module {
     std::vector<uint16_t> free_cids;
     bool reap_pending = false;
   };
+  // A queue of `entries` slots: its SQ, CQ and range memory in host memory, its free command ids.
+  void make_queue(Queue& q, uint32_t entries);
   uint64_t alloc(uint64_t bytes, uint64_t align = 4096);
   void mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps);
   bool post(uint16_t qi, nvme::Sqe e, std::function<void(const Completion&)> done, uint64_t at_ps);

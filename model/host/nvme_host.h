@@ -193,6 +193,7 @@ class NvmeHost : public sc_core::sc_module {
   bool next_request(Job& j);            // fetches into j.next; false when the job is done or failed
   Drawn draw(Job& j, IoRequest& r, std::exception_ptr& error);  // the workload's next request, checked
   void stop_issuing(Job& j);
+  void wind_down(Job& j);  // a running job stops issuing, a waiting one finishes without starting (a done one: nothing)
   bool runtime_over(Job& j, uint64_t now);  // the runtime's end reached: true = stop issuing (no close to send)
   void workload_tick(Job& j, uint64_t now); // the workload's own timer (Workload::wake)
   void finish(Job& j);

@@ -87,14 +87,17 @@ void NvmeHost::group_done(size_t group) {
 
 // The job's steady-state group (one SteadyState shared) stops as fio terminates them: running jobs stop issuing,
 // waiting ones never start.
+void NvmeHost::wind_down(Job& k) {
+  if (k.state != State::Done) k.state == State::Running ? stop_issuing(k) : finish(k);
+}
+
 void NvmeHost::steady(const Job& j) {
   for (auto& k : jobs_)
-    if (k->ss == j.ss && k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
+    if (k->ss == j.ss) wind_down(*k);
 }
 
 void NvmeHost::converged() {
-  for (auto& k : jobs_)
-    if (k->state != State::Done) k->state == State::Running ? stop_issuing(*k) : finish(*k);
+  for (auto& k : jobs_) wind_down(*k);
 }
 
 // The job's steady-state timer fired (an interval ended, or another of the job's timers): the intervals ended by

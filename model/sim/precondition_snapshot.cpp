@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -18,6 +19,11 @@
 #include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
+
+nlohmann::json SnapshotOutcome::report() const {
+  return {{"action", action}, {"file", file}, {"note", note}, {"wall_time_s", seconds}, {"cpu_s", cpu_seconds},
+          {"bytes", bytes}};
+}
 
 namespace {
 

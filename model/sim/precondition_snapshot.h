@@ -2,6 +2,8 @@
 // preconditioning saved to precondition.snapshot_dir/<key hash>.ssnap, and loaded instead of preconditioning by
 // a later run whose snapshot key (config/snapshot_key.cpp) is the same.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 
 #include "config/params.h"
@@ -18,6 +20,7 @@ struct SnapshotOutcome {
   double seconds = 0;          // wall time of the load or save
   double cpu_seconds = 0;      // CPU time of the process during it (steadier than wall time on a busy machine)
   uint64_t bytes = 0;          // file size
+  nlohmann::json report() const;  // summary.json's precondition.snapshot
 };
 
 // The snapshot file of a configuration: dir/<16 hex digits of the key's hash>.ssnap.

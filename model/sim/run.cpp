@@ -165,9 +165,7 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   r.summary = make_summary(*p, pre, wall);
   r.summary["memory"]["estimated_bytes"] = estimated;
   if (p->host().groups() > 1) r.summary["groups"] = group_summary(*p, groups);
-  if (params.precondition.snapshots())
-    r.summary["precondition"]["snapshot"] = {{"action", snap.action}, {"file", snap.file},      {"note", snap.note},
-                                             {"wall_time_s", snap.seconds}, {"cpu_s", snap.cpu_seconds}, {"bytes", snap.bytes}};
+  if (params.precondition.snapshots()) r.summary["precondition"]["snapshot"] = snap.report();
   if (!losses.empty()) r.summary["recovery"] = recovery_summary(recoveries, losses.size());
   if (wave) r.summary["waveform"] = waveform_summary(*wave, o.vcd_path, wave_end);
   if (o.fio_json) r.fio_json = make_fio_json(*p, params, r.summary, o.fio, project_version(), o.fio_json_plus);
