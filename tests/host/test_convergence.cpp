@@ -103,3 +103,13 @@ TEST_CASE("convergence: on the platform a converged run answers within the full 
           std::hypot(q["half_width"].get<double>(), f["half_width"].get<double>()));
   }
 }
+
+TEST_CASE("convergence: a WAF of 0 (nothing programmed yet) is never an answer", "[host][converge]") {
+  // Writes that all stay in the buffer: every batch's WAF is 0 with a zero-width interval.
+  uint64_t programmed = 0;
+  ConvergenceMonitor m(stop_params(), [&] { return programmed; });
+  CHECK(feed(m, programmed, 200000, 0.0, [](uint64_t i) { return 100.0 + double(i % 7); }) == 0);
+  nlohmann::json r;
+  m.report(r);
+  CHECK(r["metrics"]["waf.total"]["value"] == 0.0);
+}
