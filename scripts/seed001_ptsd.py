@@ -10,7 +10,9 @@ Steps:
      studies/seed001_ptsd_gc_free.json (4 points: the paper's scenario with map.gc_update=free, GC's map updates
      at no cost), studies/seed001_ptsd_seeds.json (12 points: the paper's scenario with sim.seed 1, 2, 3) and
      studies/seed001_ptsd_fgc.json (4 points, scaled to 8 + 1 GiB: OPT, DFTL, PART-SCHED with background GC, OPT
-     with gc_first/superblock, the model's blocking GC, which DFTL and PTSD cannot run) with
+     with gc_first/superblock, the model's blocking GC, which DFTL and PTSD cannot run) and
+     studies/seed001_ptsd_cache_share.json (16 points, scaled to 8 + 1 GiB: DFTL, PART, PART-SCHED, WRITEOPT with the
+     map cache at 20, 25, 50 and 100 % of the map; H6) with
      scripts/study.py --workers N (default 2) into DIR/studies/<name> (DIR default out/seed001), with the
      executable copied to DIR/bin first. Schemes (the paper's names): OPT = page map, DFTL, PART = ptsd,
      PART-SCHED = ptsd + read_priority, WRITEOPT = ptsd_entry + read_priority. Scenarios: paper = the platform's
@@ -48,7 +50,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 PLATFORM = "ptsd_board"
 STUDIES = [ROOT / "studies" / "seed001_ptsd.json", ROOT / "studies" / "seed001_ptsd_gc_update.json",
            ROOT / "studies" / "seed001_ptsd_gc_load.json", ROOT / "studies" / "seed001_ptsd_gc_free.json",
-           ROOT / "studies" / "seed001_ptsd_seeds.json", ROOT / "studies" / "seed001_ptsd_fgc.json"]
+           ROOT / "studies" / "seed001_ptsd_seeds.json", ROOT / "studies" / "seed001_ptsd_fgc.json",
+           ROOT / "studies" / "seed001_ptsd_cache_share.json"]
 FGC = ROOT / "studies" / "seed001_ptsd_fgc.json"
 SLOW_US = 10000.0  # the paper's GC band of Fig. 4: reads above 10 ms
 SCHEMES = ["OPT", "DFTL", "PART", "PART-SCHED", "WRITEOPT"]
