@@ -2,7 +2,7 @@
 """Seeds 002 and 000 on real programs' captures beside the app models (issue 41).
 
 usage: python3 scripts/real_apps.py --captures DIR DIR DIR [--bin-dir DIR] [--out DIR] [--age F] [--doc FILE]
-                                    [--part seed002|seed000|all] [--hexa-age F] [--tpcc-ios N]
+                                    [--part seed002|seed002_discard|seed000|all] [--hexa-age F] [--tpcc-ios N]
        python3 scripts/real_apps.py --check [--part ...]   (the doc's tables against the cached outputs)
 
 --captures: one folder per run of the programs (scripts/apps/capture_<app>.sh with SEED=41, 42, 43), each holding
@@ -18,6 +18,8 @@ dies_per_channel=2) with streams.assign = single (Baseline), manual (the write-l
   app model:    workload.pattern=app, workload.app = lsm / sqlite / gcc (the model of that program), the platform's
                 seed-002 state (aged by churn, warm-up, no TRIM) with workload.app.age_fraction=F (the 2 GiB drive
                 cannot hold the lsm model at the seed's 90 %).
+Seed 002 with discard (--part seed002_discard): rocksdb's three captures replayed as above but with
+workload.capture_discard=true (each deleted file's extents trimmed), Baseline, AutoStream and PCStream.
 Seed 000 (--part seed000): FIFO against HEXA on platform hexa_femu (64 MiB and 1 GiB buffers, 1 % of the map
 protected, one job at QD 32) on DIR/pgbench.cap (scripts/apps/capture_pgbench.sh; the file system aged to
 --hexa-age, TPC-C's 75 %) beside the TPC-C model (workload.app=tpcc on 75 % of the drive, --tpcc-ios timed I/Os).
@@ -59,13 +61,7 @@ def measure(args, app, model):
     extra = {}
     for pol in POLICIES:
         for i, seed in enumerate(SEEDS):
-            real = run(args.bin_dir, args.out / f"{app}_real_{pol}_{seed}",
-                       DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
-                                f"workload.trace_path={capture(args, i, app).resolve()}",
-                                f"workload.capture_age_fraction={args.age}", "workload.capture_discard=false",
-                                f"sim.seed={seed}"])
-            if real["integrity"]["errors"]:
-                sys.exit(f"{app} {pol} seed {seed}: integrity errors in the replay")
+            real = replay(args, app, pol, i, seed, discard=False)
             waf["real"][pol].append(real["waf"]["total"])
             if pol == "pcstream":
                 extra = {"distinct_pcs": real["capture"]["distinct_pcs"],
@@ -77,6 +73,44 @@ def measure(args, app, model):
                              f"sim.seed={seed}"])
             waf["model"][pol].append(m["waf"]["total"])
     return waf, extra
+
+
+def replay(args, app, pol, i, seed, discard):
+    """summary.json of the i-th capture of app replayed with stream policy pol at sim.seed seed; discard: the
+    capture's deletes reach the drive as trims (workload.capture_discard)."""
+    tag = "real_discard" if discard else "real"
+    s = run(args.bin_dir, args.out / f"{app}_{tag}_{pol}_{seed}",
+            DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
+                     f"workload.trace_path={capture(args, i, app).resolve()}",
+                     f"workload.capture_age_fraction={args.age}", f"workload.capture_discard={str(discard).lower()}",
+                     f"sim.seed={seed}"])
+    if s["integrity"]["errors"]:
+        sys.exit(f"{app} {pol} seed {seed}: integrity errors in the replay")
+    return s
+
+
+# RocksDB's real run replayed with its deletes reaching the drive (docs/results/real_apps.md, the hypothesis that
+# PCStream raises RocksDB's WAF because deleted SST files die on the drive only when their LBAs are reused).
+DISCARD_APP = "rocksdb"
+DISCARD_POLICIES = ["single", "autostream", "pcstream"]
+
+
+def measure_discard(args):
+    """{policy: [WAF per seed]} of the rocksdb captures replayed with workload.capture_discard=true."""
+    for i in range(len(SEEDS)):
+        if not capture(args, i, DISCARD_APP).exists():
+            sys.exit(f"no {capture(args, i, DISCARD_APP)} (scripts/apps/capture_rocksdb.sh, NUM=1000000)")
+    return {pol: [replay(args, DISCARD_APP, pol, i, seed, discard=True)["waf"]["total"]
+                  for i, seed in enumerate(SEEDS)] for pol in DISCARD_POLICIES}
+
+
+def discard_table(res):
+    """policy | WAF (mean of seeds) | against Baseline (mean relative change and its spread)."""
+    rows = []
+    for pol in DISCARD_POLICIES:
+        m, sd = effect(res[pol], res["single"])
+        rows.append([pol, f"{mean(res[pol]):.3f}", "—" if pol == "single" else f"{m:+.1%} ± {sd:.1%}"])
+    return verdict.markdown(["rocksdb, deletes as trims: policy", "WAF (mean of seeds)", "against Baseline"], rows)
 
 
 def capture(args, i, app):
@@ -197,8 +231,9 @@ def main():
     # leaves on the 2 GiB drive (its replay stops: "the file layer needs 18 MiB more"); set before any WAF was seen.
     ap.add_argument("--age", type=float, default=0.6)
     ap.add_argument("--doc", type=Path)
-    ap.add_argument("--part", choices=["seed002", "seed000", "all"], default="all",
-                    help="seed002: the stream assignments on rocksdb/sqlite/gcc; seed000: HEXA on pgbench")
+    ap.add_argument("--part", choices=["seed002", "seed002_discard", "seed000", "all"], default="all",
+                    help="seed002: the stream assignments on rocksdb/sqlite/gcc; seed002_discard: rocksdb's captures "
+                         "with their deletes as trims; seed000: HEXA on pgbench")
     ap.add_argument("--hexa-age", type=float, default=0.75,
                     help="seed000: the file system aged to this share before the pgbench capture (TPC-C's 75 %%)")
     ap.add_argument("--tpcc-ios", type=int, default=3000000, help="seed000: timed I/Os of the TPC-C model")
@@ -256,6 +291,9 @@ PARTS = {
     "seed002": {"measure": measure_seed002, "table": table,
                 "cache": ROOT / "docs" / "figures" / "real_apps_seed002.json",
                 "markers": ("<!-- real_apps table -->", "<!-- /real_apps table -->")},
+    "seed002_discard": {"measure": measure_discard, "table": discard_table,
+                        "cache": ROOT / "docs" / "figures" / "real_apps_seed002_discard.json",
+                        "markers": ("<!-- real_apps discard table -->", "<!-- /real_apps discard table -->")},
     "seed000": {"measure": measure_seed000, "table": hexa_table,
                 "cache": ROOT / "docs" / "figures" / "real_apps_seed000.json",
                 "markers": ("<!-- real_apps hexa table -->", "<!-- /real_apps hexa table -->")},

@@ -22,6 +22,11 @@ Steps:
   4. the spread study studies/seed004_spread.json (each distribution's threshold 0 and the seed's lowest-WAF
      threshold, both settings, sim.seed 1-3) into DIR/studies/seed004_spread, and DIR/seed004_spread.csv: the mean
      IOPS and WAF of each of its points, which scripts/verdicts.py judges the claims on (copy it to docs/figures/).
+  5. the experiments behind the docs' tables: studies/seed004_mechanism.json (hotcold.md, the mechanism of the
+     uniform and pareto thresholds), seed004_femu_gc_span.json and seed004_uniform_gc.json (hotcold_femu_gc.md: the
+     span, drive state and GC trigger behind uniform's 8.0 and 2.8), into DIR/studies/<name>, and
+     DIR/seed004_experiments.csv: per point its WAF as the seed reads it (the mean of the 10 s rows after the first
+     10 s), the whole run's waf.total and the mean IOPS.
 """
 import csv
 import sys
@@ -37,6 +42,8 @@ from studylib.plot import save_figure  # noqa: E402
 
 STUDY = ROOT / "studies" / "seed004_hotcold.json"
 SPREAD_STUDY = ROOT / "studies" / "seed004_spread.json"
+EXPERIMENTS = [ROOT / "studies" / (n + ".json") for n in ("seed004_mechanism", "seed004_femu_gc_span",
+                                                          "seed004_uniform_gc")]
 DISTS = ["normal", "pareto", "zipf0.8", "zipf1.2", "uniform"]
 THRESHOLDS = {"normal": [0, 1, 5, 10], "pareto": [0, 1, 8, 18], "zipf0.8": [0, 10, 30, 50],
               "zipf1.2": [0, 6, 20, 50], "uniform": [0, 5, 13, 18]}
@@ -262,6 +269,28 @@ def percentile_table(points, chosen, path):
     return lines
 
 
+def experiments_table(out, path):
+    """One row per point of the experiment studies that ran (step 5): its label, WAF as the seed reads it, waf.total
+    and the mean IOPS."""
+    rows = []
+    for study in EXPERIMENTS:
+        runs = out / "studies" / study.stem / "runs.csv"
+        if not runs.exists():
+            continue
+        with open(out / "studies" / study.stem / "results.csv", newline="") as f:
+            results = {r["point"]: r for r in csv.DictReader(f)}
+        with open(runs, newline="") as f:
+            for r in csv.DictReader(f):
+                if r["status"] != "ok":
+                    continue
+                iops, waf = run_means({"dir": Path(r["run_dir"])})
+                rows.append({"study": study.stem, "point": r["label"], "waf_seed_reading": waf,
+                             "waf_total": float(results[r["point"]]["waf.total"]), "iops": iops})
+    seedrun.write_csv(rows, path, columns=["study", "point", "waf_seed_reading", "waf_total", "iops"],
+                      float_format="%.3f")
+    return rows
+
+
 def main():
     a = seedrun.argument_parser(
         __doc__, "out/seed004", workers_help="study workers (default 2)",
@@ -291,6 +320,13 @@ def main():
         print("spread study wall time: %.1f s with --workers %d" % (wall, a.workers))
     if (spread_out / "results.csv").exists():
         spread_table(spread_out, out / "seed004_spread.csv")
+    for study in EXPERIMENTS if not a.plot_only else []:
+        rc4, wall = seedrun.run_study(study, out / "studies" / study.stem, a.workers, bin_dir)
+        rc = rc or rc4
+        print("%s wall time: %.1f s with --workers %d" % (study.stem, wall, a.workers))
+    for r in experiments_table(out, out / "seed004_experiments.csv"):
+        print("experiment %s | %s: WAF %.3f (whole run %.3f), %.0f IOPS" % (
+            r["study"], r["point"], r["waf_seed_reading"], r["waf_total"], r["iops"]))
     figs.mkdir(parents=True, exist_ok=True)
     for dist in DISTS:
         fig_distribution(points, dist, figs / ("seed004_" + dist.replace(".", "")))
