@@ -109,7 +109,7 @@ def discard_table(res):
     rows = []
     for pol in DISCARD_POLICIES:
         m, sd = effect(res[pol], res["single"])
-        rows.append([pol, f"{mean(res[pol]):.3f}", "—" if pol == "single" else f"{m:+.1%} ± {sd:.1%}"])
+        rows.append([pol, f"{mean(res[pol]):.3f}", "—" if pol == "single" else f"{m:+.2%} ± {sd:.2%}"])
     return verdict.markdown(["rocksdb, deletes as trims: policy", "WAF (mean of seeds)", "against Baseline"], rows)
 
 
