@@ -19,6 +19,9 @@ void GcDriver::kick(uint32_t die) {
 }
 
 bool GcDriver::next_victim(uint32_t die) {
+  // Staged data that cannot be padded yet (its page waits for the die's erase under way) would have to be padded
+  // if the next victim held map pages (data and map pages do not mix): pick after the erase (it calls advance).
+  if (gc_.any_staged(die) && pad_waits(die)) return false;
   const uint32_t started = f_.ftl_.blocks().lines_in_gc();
   const uint32_t victim = gc_.pick_victim(die, f_.ftl_.counters());
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
