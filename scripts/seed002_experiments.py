@@ -17,7 +17,9 @@ Steps:
        (streams.pcstream_clock), builds back to back or 10 minutes apart (workload.app.gcc_gap_ms), the table
        kept or emptied at each build): do lifetimes measured in time across idle gaps make an emptied table cost
        what it cost the seed?
-     --study NAME (repeatable: pcdeaths, autostream, pcclock) runs only those.
+     studies/seed002_pcgap.json (3 points: the writes clock, table kept, gaps of 0.1, 1 and 20 s): how long a gap
+       must be to raise WAF as the 10-minute one did.
+     --study NAME (repeatable: pcdeaths, autostream, pcclock, pcgap) runs only those.
   2. print the tables and write DIR/seed002_experiments.csv (one row per point).
 """
 import sys
@@ -33,7 +35,8 @@ PLATFORM = "pm963_streams"
 DEATHS = ROOT / "studies" / "seed002_pcdeaths.json"
 AUTO = ROOT / "studies" / "seed002_autostream.json"
 CLOCK = ROOT / "studies" / "seed002_pcclock.json"
-STUDIES = (DEATHS, AUTO, CLOCK)
+GAP = ROOT / "studies" / "seed002_pcgap.json"
+STUDIES = (DEATHS, AUTO, CLOCK, GAP)
 AUTO_POLICIES = ["single", "auto1", "auto2", "auto4", "auto8", "auto8_16M"]
 
 
@@ -52,6 +55,7 @@ def row(study, r, s):
     st = s["streams"]
     pc = st.get("pcstream", {})
     out = {"study": study, "app": r.get("app", r.get("workload.app", "gcc")), "policy": r.get("policy", "pcstream"),
+           "gc_units_moved": s.get("nand", {}).get("gc_units_moved", ""),
            "min_deaths": r.get("streams.pcstream_min_deaths", ""), "table_reset": r.get("streams.pc_table_reset", ""),
            "iops": s["host"]["iops"], "waf": s["waf"]["total"], "stream0_share": st["default_fraction"],
            "not_estimated_units": pc.get("not_estimated_units", ""), "table_hits": pc.get("table_hits", ""),
@@ -93,7 +97,7 @@ def main():
     for r in sorted((r for r in rows if r["study"] == AUTO.stem), key=lambda r: (r["app"], AUTO_POLICIES.index(r["policy"]))):
         print("  %-6s | %-9s | %.3f | %.0f | %s" % (r["app"], r["policy"], r["waf"], r["iops"], r["stream_p50_lifetime_gib"]))
     print("gcc, PCStream + internal streams, 16 KiB table: clock | gap (ms) | table | stream 0 | WAF | IOPS | simulated s")
-    for r in sorted((r for r in rows if r["study"] == CLOCK.stem),
+    for r in sorted((r for r in rows if r["study"] in (CLOCK.stem, GAP.stem)),
                     key=lambda r: (r["clock"] != "writes", float(r["gap_ms"]), r["table_reset"])):
         print("  %-6s | %6d | %-5s | %6.2f %% | %.3f | %.0f | %.0f" % (
             r["clock"], int(float(r["gap_ms"])), r["table_reset"], 100 * r["stream0_share"], r["waf"], r["iops"],
