@@ -192,6 +192,12 @@ StreamParams read_stream_params(const Config& c) {
   p.recluster_units = c.u("streams.pcstream_recluster_units");
   p.pc_table_reset_run = c.s("streams.pc_table_reset") == "run";
   p.pc_min_deaths = uint32_t(c.i("streams.pcstream_min_deaths"));
+  p.pc_clock_time = c.s("streams.pcstream_clock") == "time";
+  {  // the fast-forward's nominal pace: every die programs all its planes' pages once per tPROG
+    const double program_bytes = double(c.i("geometry.channels")) * double(c.i("geometry.dies_per_channel")) *
+                                 double(c.i("geometry.planes_per_die")) * double(c.i("geometry.page_bytes"));
+    p.pc_nominal_unit_ps = uint64_t(c.d("timing.t_prog_us") * 1e6 * double(kUnitBytes) / program_bytes + 0.5);
+  }
   std::string gc = c.s("streams.gc_stream");
   std::string frontier = c.s("streams.gc_frontier");
   const std::string internal = c.s("streams.internal");

@@ -241,6 +241,9 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
     make_stream_policy(p.assign, StreamContext(), keys::kStreamAssign);  // throws, naming the policies
   if (p.assign != "single" && p.assign != "fdp" && p.count == 0)  // (FDP with one RG and one RUH: a single stream)
     fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
+  if (p.pc_clock_time && p.assign != "pcstream")
+    fail("streams.pcstream_clock", "time is the clock PCStream measures lifetimes on; streams.assign=" + p.assign +
+                                       " measures none: use streams.assign=pcstream or leave streams.pcstream_clock at writes");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
   if (p.count > 0 && orders_by_map_segment(buffer_policy))

@@ -94,6 +94,9 @@ void check_app_workload(const WorkloadParams& w, bool precondition_fill, uint64_
       throw ConfigError("keys 'workload.io_count', 'workload.io_bytes', 'workload.runtime_ms': all 0 and workload.app=" +
                         p.app + " never ends by itself; set at least one");
   }
+  if (p.gcc_gap_ns > 0 && p.app != "gcc")
+    throw ConfigError("key 'workload.app.gcc_gap_ms': an idle gap between gcc's builds pauses the whole job, and with "
+                      "workload.app=" + p.app + " the job is not gcc alone; use workload.app=gcc or a gap of 0");
   const uint64_t max_io = p.max_io_bytes * 8;  // trims go out in pieces of up to 8 x max_io_bytes
   if (max_io > buffer_bytes)
     throw ConfigError("key 'workload.app.max_io_bytes': trims of up to 8 x " + format_bytes(p.max_io_bytes) +

@@ -122,6 +122,7 @@ AppParams read_app_params(const Config& c) {
   p.gcc_builds = uint32_t(c.u("workload.app.gcc_builds"));
   p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
   p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
+  p.gcc_gap_ns = uint64_t(c.d("workload.app.gcc_gap_ms") * 1e6 + 0.5);
   p.placement = c.s("workload.app.placement");
   p.lsm_random_pick = c.s("workload.app.lsm_compaction_pick") == "random";
   p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));

@@ -268,7 +268,10 @@ void HostPath::trim(NvmeCommand& cmd) {
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
     ++f_.stats_.trimmed_units;
   }
-  if (last > first) f_.streams_.trim(first, last - first);
+  if (last > first) {
+    if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
+    f_.streams_.trim(first, last - first);
+  }
   if (!barrier_waits_.empty()) barriers_progress();  // trimmed units need not reach flash
   if (f_.streams_.zns()) return zone_send(cmd);  // zoned: a trim of whole zones resets them
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
@@ -301,6 +304,7 @@ void HostPath::zone_send(NvmeCommand& cmd) {
 void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   // The stream policy sees the command once, in arrival order; each unit keeps its stream in the buffer.
   if (unit_stream_.size() < cmd.units) unit_stream_.resize(cmd.units);
+  if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
   f_.streams_.assign(cmd.lpn, cmd.units, WriteTag{cmd.stream, cmd.pc, cmd.proc, cmd.proc_slot, cmd.run, cmd.dtype, cmd.dspec},
                      unit_stream_.data());
   uint64_t steps = 0;

@@ -22,7 +22,9 @@ constexpr uint8_t kTrimStream = 0xFF;  // a unit stream entry that trims its LPN
 // The precondition's unit stream: the sequential fill, then the write requests of the overwrite
 // workload cut into 4 KiB units, up to the total. Each write request (the fill in requests of
 // kFillRequestUnits) is given its streams by the stream policy, in workload order, so the policy and the
-// write counts evolve as they would in a timed run.
+// write counts evolve as they would in a timed run. A policy that measures time (streams.pcstream_clock=time)
+// gets a nominal one: each unit written takes the drive's program time per unit (StreamParams::
+// pc_nominal_unit_ps), and a request's idle gap (IoRequest::idle_ns) passes before it.
 class UnitSource {
  public:
   static constexpr uint32_t kFillRequestUnits = 32;  // 128 KiB sequential writes
@@ -32,9 +34,12 @@ class UnitSource {
         total_(w && w->precondition_trims() ? UINT64_MAX : fill_end_ + over),
         w_(w),
         streams_(streams),
-        trims_(w && w->precondition_trims()) {}
+        trims_(w && w->precondition_trims()),
+        timed_(streams.measures_time()),
+        unit_ps_(streams.params().pc_nominal_unit_ps) {}
   uint64_t total() const { return total_; }
   uint64_t done() const { return done_; }
+  uint64_t nominal_ns() const { return nominal_ps_ / 1000; }
   // Writes up to max units (and their streams) to out; returns how many (0: the stream has ended).
   size_t next(uint32_t* out, uint8_t* stream, size_t max) {
     size_t n = 0;
@@ -71,6 +76,7 @@ class UnitSource {
           total_ = done_;  // the workload ran out
           return false;
         }
+        nominal_ps_ += req.idle_ns * 1000;
         if (req.op == IoOp::Write) break;
         if (req.op == IoOp::Trim && trims_ && trim_request(req)) return true;
       }
@@ -81,6 +87,8 @@ class UnitSource {
     first_ = cur_ = first;
     last_ = last;
     const uint64_t units = last - first + 1;
+    if (timed_) streams_.set_time(nominal_ns());
+    nominal_ps_ += units * unit_ps_;
     streams_of_.resize(std::max<size_t>(streams_of_.size(), size_t(units)));
     if (first % logical_ + units <= logical_) {
       streams_.assign(uint32_t(first % logical_), uint32_t(units), tag, streams_of_.data());
@@ -97,6 +105,7 @@ class UnitSource {
     const uint64_t first = (req.offset + kUnitBytes - 1) / kUnitBytes, end = (req.offset + req.bytes) / kUnitBytes;
     if (end <= first) return false;
     const uint64_t units = end - first;
+    if (timed_) streams_.set_time(nominal_ns());
     if (first % logical_ + units <= logical_) {
       streams_.trim(uint32_t(first % logical_), uint32_t(units));
     } else {
@@ -111,6 +120,9 @@ class UnitSource {
   Workload* w_;
   Streams& streams_;
   bool trims_;
+  bool timed_;                 // the stream policy measures time: it is given the nominal time
+  uint64_t unit_ps_;           //   a unit's write
+  uint64_t nominal_ps_ = 0;    //   the time now
   uint64_t trim_first_ = 0, trim_left_ = 0;  // the current trim's units not yet handed out
   uint64_t done_ = 0;
   uint64_t first_ = 0, cur_ = 1, last_ = 0;  // units left of the current request
@@ -352,6 +364,7 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
 
   ftl.ff_finish();
   ftl.ff_merge_counters();
+  ftl.streams().continue_clock();  // the timed run's time, from 0, continues the nominal clock
   r.units_written = source.done();
   progress(r.units_written, source.total());
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

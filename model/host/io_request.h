@@ -24,6 +24,8 @@ struct IoRequest {
   bool append = false;   // a zone append to the zone starting at offset (zoned namespaces)
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send for the zone at offset
   bool quiesce = false;  // fio's io_u_quiesce before it: issued once the job has nothing in flight (zone resets)
+  uint64_t idle_ns = 0;  // an idle gap before it (an app pausing between runs: workload.app.gcc_gap_ms): the job's
+                         // I/O in flight completes, then it issues nothing for this long (closed loop)
   bool setup = false;    // the engine's own set-up before the job's I/O (SPDK's initial zone resets): sent, not
                          // counted in the job's statistics (fio.json, logs), as fio does not see it
   uint32_t pc = 0;       // program-context id (0 = none): the call path that issued the write

@@ -252,6 +252,12 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
     if (!next_request(j)) return;
     if (j.next.quiesce && j.inflight > 0) break;  // fio's io_u_quiesce: what the job has in flight completes first
+    if (j.next.idle_ns > 0) {  // an idle gap: what is in flight completes, then the job idles
+      if (j.inflight > 0) break;
+      j.gate_ps = sat_add(now, ns_ps(j.next.idle_ns));
+      j.next.idle_ns = 0;
+      continue;  // the gate arms the timer
+    }
     if (j.in_setup && !j.next.setup) {  // the set-up done: the job's clock starts with its first own request
       j.in_setup = false;
       start_clock(j, now);

@@ -81,6 +81,10 @@ TEST_CASE("validation: streams", "[config][validation]") {
   CHECK_THAT(error_with({"streams.gc_stream=hotcold"}), Contains("streams.count") && Contains("streams.gc_stream=hotcold"));
   CHECK_THAT(error_with({"streams.count=1", "streams.assign=manual", "buffer.policy=hexa"}),
              Contains("buffer.policy") && Contains("streams.count"));
+  CHECK_THAT(error_with({"streams.count=2", "streams.assign=autostream", "streams.pcstream_clock=time"}),
+             Contains("streams.pcstream_clock") && Contains("streams.assign=autostream"));
+  CHECK(error_with({"streams.count=2", "streams.assign=pcstream", "streams.pcstream_clock=time"}) == "");
+  CHECK_THAT(error_with({"streams.pcstream_clock=hours"}), Contains("streams.pcstream_clock"));
 }
 
 TEST_CASE("validation: garbage collection", "[config][validation]") {
@@ -137,6 +141,10 @@ TEST_CASE("validation: app workloads and jobs", "[config][validation]") {
   CHECK_THAT(error_with({"workload.pattern=app"}), Contains("precondition.fill") && Contains("workload.app.trim"));
   CHECK_THAT(error_with({"workload.pattern=app", "precondition.fill=false", "workload.io_count=0", "workload.app=lsm"}),
              Contains("workload.io_count") && Contains("workload.app=lsm"));
+  CHECK_THAT(error_with({"workload.pattern=app", "precondition.fill=false", "workload.app=mixed2", "workload.app.gcc_gap_ms=1000"}),
+             Contains("workload.app.gcc_gap_ms") && Contains("workload.app=mixed2"));
+  CHECK(error_with({"workload.pattern=app", "precondition.fill=false", "workload.app=gcc", "workload.app.gcc_gap_ms=1000"}) == "");
+  CHECK_THAT(error_with({"workload.app.gcc_gap_ms=-1"}), Contains("workload.app.gcc_gap_ms"));
   CHECK_THAT(error_with({"workload.pattern=app", "precondition.fill=false", "workload.app.max_io_bytes=16M"}),
              Contains("workload.app.max_io_bytes") && Contains("buffer.bytes"));
   CHECK_THAT(error_with({"precondition.fill=false"}, R"({"jobs": [{"pattern": "app"}, {"read_fraction": 0.5}]})"),

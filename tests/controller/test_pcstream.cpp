@@ -314,3 +314,53 @@ TEST_CASE("pcstream_min_deaths: a PC gives a stream only after that many deaths"
   write(p, 20, 5, 2, 0);              // a third death of PC 9 (process 3's unit, still live: its record)
   CHECK(write(p, 21, 9, 4, 2) == 0);  // the table still has 2
 }
+
+TEST_CASE("pcstream_clock=time: a lifetime is the time between write and death, idle time included", "[streams][pcstream]") {
+  // PC 1's unit lives 5 s (more than 2^32 ns) with one write in between; PC 2's unit lives 1 ms with 1000 writes
+  // in between. On the writes clock PC 2 is the longer-lived, on the time clock PC 1, by the full 5 s.
+  auto run = [](bool time_clock) {
+    PcStream p(3, 4096, 0, 1 << 20, false, 1, time_clock);
+    p.set_time(1000);
+    write(p, 0, 1, 1, 0);
+    p.set_time(1000 + 5'000'000'000ull);  // an idle gap of 5 s
+    write(p, 1, 2, 1, 0);
+    write(p, 0, 3, 1, 0);  // PC 1's unit dies
+    for (uint32_t i = 0; i < 1000; ++i) write(p, 100 + i, 3, 1, 0);
+    p.set_time(1000 + 5'001'000'000ull);
+    write(p, 1, 3, 1, 0);  // PC 2's unit dies
+    return std::make_pair(p.mean_log2(1, 1), p.mean_log2(1, 2));
+  };
+  const auto [w1, w2] = run(false);
+  CHECK(w1 == Approx(std::log2(2.0)));     // 2 units written from its birth to its death
+  CHECK(w2 == Approx(std::log2(1002.0)));
+  const auto [t1, t2] = run(true);
+  CHECK(t1 == Approx(std::log2(5e9)).epsilon(1e-6));  // kept in 64 bits: not 5e9 mod 2^32
+  CHECK(t2 == Approx(std::log2(1e6)).epsilon(1e-6));
+  // The time clock never runs backwards, and a trim measures on it too.
+  PcStream p(3, 64, 0, 1 << 20, false, 1, true);
+  p.set_time(1 << 20);
+  write(p, 5, 4, 1, 0);
+  p.set_time(5);  // earlier: ignored
+  CHECK(p.now_ns() == (1u << 20));
+  p.set_time((1 << 20) + 256);
+  p.trim(5, 1);
+  CHECK(p.mean_log2(1, 4) == Approx(8.0));
+  CHECK(p.counters().back() == std::make_pair(std::string("clock_ns"), uint64_t((1 << 20) + 256)));
+}
+
+TEST_CASE("Streams::set_time: the timed run's clock continues the fast-forward's", "[streams][pcstream]") {
+  StreamParams sp;
+  sp.count = 2;
+  sp.assign = "pcstream";
+  sp.pc_clock_time = true;
+  Streams s(sp, 64);
+  auto& p = dynamic_cast<PcStream&>(s.policy());
+  CHECK(p.time_clock());
+  s.set_time(7'000'000'000ull);  // the fast-forward's nominal time at its end
+  s.continue_clock();
+  s.set_time(3);  // the timed run, from 0
+  CHECK(p.now_ns() == 7'000'000'003ull);
+  sp.pc_clock_time = false;
+  Streams w(sp, 64);
+  CHECK_FALSE(dynamic_cast<PcStream&>(w.policy()).time_clock());
+}

@@ -1,5 +1,6 @@
-"""scripts/seed002_experiments.py --plot-only on made-up study outputs: it finds the pcdeaths and autostream points
-and prints and writes the numbers it was given (stream-0 share, WAF, per-stream shares and median lifetimes)."""
+"""scripts/seed002_experiments.py --plot-only on made-up study outputs: it finds the pcdeaths, autostream and pcclock
+points and prints and writes the numbers it was given (stream-0 share, WAF, per-stream shares and median lifetimes,
+simulated time)."""
 import csv
 import subprocess
 import sys
@@ -24,6 +25,11 @@ def test_plot_only_prints_both_tables(tmp_path):
     auto = [({"app": "lsm", "policy": pol}, summary(w, 1.0 if pol == "single" else 0.0, ws, 524288))
             for pol, w, ws in (("single", 4.0, [10, 0, 0]), ("auto2", 4.5, [0, 4, 6]))]
     study_outputs.write_study(tmp_path, "seed002_autostream", ["app", "policy"], auto)
+    clock = [({"streams.pcstream_clock": c, "workload.app.gcc_gap_ms": g, "streams.pc_table_reset": "run"},
+              dict(summary(2.5 if c == "time" else 2.0, 0.003, [1, 9], 1000), sim_time_s=36.0 + 30 * g / 1000.0))
+             for c in ("writes", "time") for g in (0, 600000)]
+    study_outputs.write_study(tmp_path, "seed002_pcclock",
+                              ["streams.pcstream_clock", "workload.app.gcc_gap_ms", "streams.pc_table_reset"], clock)
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "seed002_experiments.py"), "--plot-only",
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -31,5 +37,7 @@ def test_plot_only_prints_both_tables(tmp_path):
     # 524,288 units of 4 KiB = 2 GiB; the Baseline's one stream, AutoStream's two
     assert "lsm    | single    | 4.000 | 250 | 0:100%@2.00" in p.stdout
     assert "lsm    | auto2     | 4.500 | 222 | 1:40%@2.00 2:60%@2.00" in p.stdout
+    assert "time   | 600000 | run   |   0.30 % | 2.500 | 400 | 18036" in p.stdout
+    assert "writes |      0 | run   |   0.30 % | 2.000 | 500 | 36" in p.stdout
     with open(tmp_path / "seed002_experiments.csv", newline="") as f:
-        assert len(list(csv.DictReader(f))) == len(deaths) + len(auto)
+        assert len(list(csv.DictReader(f))) == len(deaths) + len(auto) + len(clock)

@@ -11,14 +11,16 @@
 namespace ssdtlm {
 
 PcStream::PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
-                   bool reset_each_run, uint32_t min_deaths)
+                   bool reset_each_run, uint32_t min_deaths, bool time_clock)
     : streams_(streams),
       recluster_units_(std::max<uint64_t>(1, recluster_units)),
       next_recluster_(recluster_units_),
       units_(size_t(logical_units)),
       table_(table_bytes),
       reset_each_run_(reset_each_run),
-      min_deaths_(std::max<uint32_t>(1, min_deaths)) {
+      min_deaths_(std::max<uint32_t>(1, min_deaths)),
+      time_clock_(time_clock) {
+  if (time_clock_) born_hi_.resize(units_.size());
   if (streams < 2) throw std::logic_error("pcstream: needs a user stream besides stream 0");
 }
 
@@ -31,10 +33,17 @@ uint8_t PcStream::stream_for(double x) const {
   return centroids_.empty() ? 0 : uint8_t(1 + nearest_centroid(centroids_, x));
 }
 
-void PcStream::kill(Unit& u) {
+uint64_t PcStream::lifetime(uint32_t lpn) const {
+  const Unit& u = units_[lpn];
+  if (!time_clock_) return std::max<uint32_t>(1, uint32_t(clock_) - u.born);
+  const uint64_t born = (uint64_t(born_hi_[lpn]) << 32) | u.born;
+  return std::max<uint64_t>(1, now_ns_ - std::min(now_ns_, born));
+}
+
+void PcStream::kill(uint32_t lpn) {
+  Unit& u = units_[lpn];
   if (u.pc == 0) return;
-  const uint32_t life = std::max<uint32_t>(1, uint32_t(clock_) - u.born);
-  const double x = std::log2(double(life));
+  const double x = std::log2(double(lifetime(lpn)));
   const uint64_t k = key(u.proc, u.pc);
   Record* r = cached_;
   if (k != cached_key_) {
@@ -113,7 +122,7 @@ void PcStream::exit_process(uint32_t proc) {
 }
 
 void PcStream::assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) {
-  for (uint32_t i = 0; i < units; ++i) kill(units_[lpn + i]);
+  for (uint32_t i = 0; i < units; ++i) kill(lpn + i);
   uint8_t s = 0;
   if (tag.pc == 0) {
     stats_.untagged_units += units;
@@ -127,7 +136,15 @@ void PcStream::assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t
       }
     }
     Record* r = record(tag);
-    for (uint32_t i = 0; i < units; ++i) units_[lpn + i] = Unit{uint32_t(clock_++), tag.pc, tag.proc};
+    if (time_clock_) {
+      for (uint32_t i = 0; i < units; ++i) {
+        units_[lpn + i] = Unit{uint32_t(now_ns_), tag.pc, tag.proc};
+        born_hi_[lpn + i] = uint32_t(now_ns_ >> 32);
+      }
+      clock_ += units;
+    } else {
+      for (uint32_t i = 0; i < units; ++i) units_[lpn + i] = Unit{uint32_t(clock_++), tag.pc, tag.proc};
+    }
     if (r) r->writes = uint32_t(std::min<uint64_t>(uint64_t(r->writes) + units, ~uint32_t(0)));
     if (recluster_pending_) recluster();
     const PcStreamTable::Entry* e = nullptr;
@@ -147,7 +164,7 @@ void PcStream::assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t
 }
 
 void PcStream::trim(uint32_t lpn, uint32_t units) {
-  for (uint32_t i = 0; i < units; ++i) kill(units_[lpn + i]);
+  for (uint32_t i = 0; i < units; ++i) kill(lpn + i);
   if (recluster_pending_) recluster();
 }
 
@@ -221,12 +238,12 @@ uint32_t PcStream::pcs_known() const {
 
 size_t PcStream::memory_bytes() const {
   // Records: node (key, value, hash link) about 48 B plus a bucket pointer; a process's PC list 4 B per PC.
-  return units_.capacity() * sizeof(Unit) + records_.size() * 56 + records_.bucket_count() * 8 + procs_.size() * 48 +
+  return units_.capacity() * sizeof(Unit) + born_hi_.capacity() * 4 + records_.size() * 56 + records_.bucket_count() * 8 + procs_.size() * 48 +
          slot_proc_.capacity() * 4 + table_.memory_bytes();
 }
 
 PolicyCounters PcStream::counters() const {
-  return {{"table_hits", stats_.table_hits},
+  PolicyCounters c = {{"table_hits", stats_.table_hits},
           {"table_misses", stats_.table_misses},
           {"table_entries", uint64_t(table_.size())},
           {"table_capacity_entries", uint64_t(table_.capacity())},
@@ -245,7 +262,9 @@ PolicyCounters PcStream::counters() const {
           {"reclusters", stats_.reclusters},
           {"table_resets", stats_.table_resets},
           {"clusters", uint64_t(centroids_.size())},
-          {"unit_bytes", uint64_t(sizeof(Unit))}};
+          {"unit_bytes", uint64_t(sizeof(Unit) + (time_clock_ ? 4 : 0))}};
+  if (time_clock_) c.push_back({"clock_ns", now_ns_});  // streams.pcstream_clock=time: the clock at the end
+  return c;
 }
 
 void PcStream::reset_stats() {
@@ -255,7 +274,7 @@ void PcStream::reset_stats() {
 
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c) {
   return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units, c.pc_table_reset_run,
-                                    c.pc_min_deaths);
+                                    c.pc_min_deaths, c.pc_clock_time);
 }
 
 }  // namespace ssdtlm

@@ -3,11 +3,14 @@
 // write carries its program context (WriteTag::pc, the call path that issued it) and process (proc,
 // proc_slot). See docs/reference/streams.md ("PCStream") for the mechanism and the assumptions.
 //
-// * Clock: host-written 4 KiB units, drive-wide (one tick per unit this policy assigns). The fast-forward
-//   precondition and the timed FTL assign the same writes in the same order, so the clock, the estimates
-//   and the clustering do not depend on timing.
+// * Clock (streams.pcstream_clock): writes (the default) = host-written 4 KiB units, drive-wide (one tick per
+//   unit this policy assigns). The fast-forward precondition and the timed FTL assign the same writes in the
+//   same order, so the clock, the estimates and the clustering do not depend on timing. time = the time given
+//   by set_time (ns: the timed FTL's simulated time, the fast-forward's nominal time, Streams::set_time), so
+//   idle time between writes lengthens the lifetimes that span it; birth times are kept in 64 bits (4 B more
+//   per logical unit). Re-clustering is paced by host-written units on either clock.
 // * Lifetime measurement: per logical unit, the clock at its write, the PC and the process that wrote it
-//   (12 B). When the unit dies (overwritten or trimmed) its lifetime (clock now - birth, at least 1) is
+//   (12 B; 16 B on the time clock). When the unit dies (overwritten or trimmed) its lifetime (clock now - birth, at least 1) is
 //   credited to the writing process's estimate for that PC; if that process has exited, to the PC-stream
 //   table's entry for the PC, created (LRU eviction) if missing; with no table (0 bytes) the sample is lost
 //   (lifetimes_lost).
@@ -38,6 +41,7 @@
 // Costs: O(1) expected per unit written or trimmed (hash lookups for the PC's record); a re-clustering is
 // O(P log P) for P records and table entries.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -52,11 +56,12 @@ class PcStream : public StreamPolicy {
   static constexpr uint32_t kWindow = 256;  // estimator: samples before the mean turns into an EWMA
 
   PcStream(uint32_t streams, uint64_t logical_units, uint64_t table_bytes, uint64_t recluster_units,
-           bool reset_each_run = false, uint32_t min_deaths = 1);
+           bool reset_each_run = false, uint32_t min_deaths = 1, bool time_clock = false);
 
   void assign(uint32_t lpn, uint32_t units, const WriteTag& tag, uint8_t* out) override;
   void trim(uint32_t lpn, uint32_t units) override;
   bool wants_trims() const override { return true; }
+  void set_time(uint64_t now_ns) override { now_ns_ = std::max(now_ns_, now_ns); }
   void prefetch(uint32_t lpn) const override { __builtin_prefetch(&units_[lpn], 1); }
   size_t memory_bytes() const override;
   PolicyCounters counters() const override;
@@ -75,7 +80,9 @@ class PcStream : public StreamPolicy {
     uint64_t table_resets = 0;          // runs that started with the table emptied (pc_table_reset=run)
   };
   const Stats& stats() const { return stats_; }
-  uint64_t clock() const { return clock_; }
+  uint64_t clock() const { return clock_; }          // host-written units (the writes clock)
+  bool time_clock() const { return time_clock_; }
+  uint64_t now_ns() const { return now_ns_; }          // the time clock (set_time)
   const PcStreamTable& table() const { return table_; }
   PcStreamTable& table() { return table_; }
   // The cluster centroids (log2 lifetime), ascending: centroid i is stream i + 1.
@@ -103,7 +110,8 @@ class PcStream : public StreamPolicy {
   };
   static uint64_t key(uint32_t proc, uint32_t pc) { return (uint64_t(proc) << 32) | pc; }
   static void credit(float& mean, uint32_t& samples, double x);
-  void kill(Unit& u);
+  void kill(uint32_t lpn);
+  uint64_t lifetime(uint32_t lpn) const;  // of the unit's live version, on the policy's clock (at least 1)
   // The live record of (proc, pc), created if needed; nullptr for a late write of an exited process.
   Record* record(const WriteTag& tag);
   void exit_process(uint32_t proc);
@@ -126,6 +134,9 @@ class PcStream : public StreamPolicy {
   uint32_t min_deaths_;  // deaths a PC's estimate needs before it gives a stream (streams.pcstream_min_deaths)
   uint16_t run_ = 0;  // the latest run seen
   uint64_t clock_ = 0;
+  bool time_clock_;                  // streams.pcstream_clock=time
+  uint64_t now_ns_ = 0;              //   the time of the writes and trims now arriving
+  std::vector<uint32_t> born_hi_;    //   the high 32 bits of each unit's birth time (Unit::born has the low ones)
   uint64_t evictions_base_ = 0;
   // The last record a dying unit was credited to (runs of units of one writer die together).
   uint64_t cached_key_ = ~uint64_t(0);

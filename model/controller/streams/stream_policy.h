@@ -28,6 +28,7 @@ struct StreamContext {
   uint64_t recluster_units = 65536;     // pcstream: host-written units between re-clusterings
   bool pc_table_reset_run = false;      // pcstream: empty the PC-stream table when a new run starts
   uint32_t pc_min_deaths = 1;           // pcstream: deaths before a PC's estimate gives a stream
+  bool pc_clock_time = false;           // pcstream: lifetimes in time (set_time) instead of host-written units
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;   // fdp: reclaim groups and handles (streams = rgs * ruhs)
 };
 
@@ -55,6 +56,9 @@ class StreamPolicy {
   // wants_trims() are told.
   virtual void trim(uint32_t /*lpn*/, uint32_t /*units*/) {}
   virtual bool wants_trims() const { return false; }
+  // The time (ns, non-decreasing) of the writes and trims that follow, for a policy that measures time
+  // (pcstream with streams.pcstream_clock=time); the others ignore it.
+  virtual void set_time(uint64_t /*now_ns*/) {}
   // Simulator-speed hint (no effect on behaviour): a write of lpn is coming; start loading its per-unit state.
   virtual void prefetch(uint32_t /*lpn*/) const {}
   virtual size_t memory_bytes() const { return 0; }

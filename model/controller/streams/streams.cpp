@@ -19,6 +19,7 @@ Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   ctx.recluster_units = p_.recluster_units;
   ctx.pc_table_reset_run = p_.pc_table_reset_run;
   ctx.pc_min_deaths = p_.pc_min_deaths;
+  ctx.pc_clock_time = p_.pc_clock_time;
   ctx.fdp_rgs = p_.fdp_rgs;
   ctx.fdp_ruhs = p_.fdp_ruhs;
   policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");

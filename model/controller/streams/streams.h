@@ -30,6 +30,8 @@ struct StreamParams {
   uint64_t recluster_units = 65536;  // streams.pcstream_recluster_units
   bool pc_table_reset_run = false;   // streams.pc_table_reset=run
   uint32_t pc_min_deaths = 1;        // streams.pcstream_min_deaths
+  bool pc_clock_time = false;        // streams.pcstream_clock=time
+  uint64_t pc_nominal_unit_ps = 0;   //   the fast-forward's time per unit written (4 KiB at the program bandwidth)
   GcStreams gc = GcStreams::Shared;
   bool gc_in_user = false;         // streams.gc_frontier=user
   bool lifetimes = false;          // stats.lifetimes (auto: on with streams)
@@ -83,6 +85,17 @@ class Streams {
   uint32_t gc_data_stream(uint32_t lpn, uint32_t oob_stream) const {
     return p_.gc == GcStreams::HotCold ? hotcold_stream((*counts_)[lpn], p_.hot_threshold, user_streams()) : oob_stream;
   }
+  // The time of the host writes and trims that follow (streams.pcstream_clock=time): the timed FTL gives the
+  // simulated time, the fast-forward its nominal time. The clock the policy sees continues across a restart of
+  // the given time (the timed run starting at 0 after the fast-forward): see continue_clock().
+  void set_time(uint64_t now_ns) {
+    last_ns_ = time_base_ns_ + now_ns;
+    policy_->set_time(last_ns_);
+  }
+  bool measures_time() const { return p_.pc_clock_time; }
+  // The time given from now on starts again at 0 and continues the policy's clock from the last time given
+  // (called when the fast-forward precondition ends).
+  void continue_clock() { time_base_ns_ = last_ns_; }
   // The host trimmed [lpn, lpn + units).
   void trim(uint32_t lpn, uint32_t units) {
     if (policy_trims_) policy_->trim(lpn, units);
@@ -116,6 +129,7 @@ class Streams {
   bool policy_trims_ = false;
   std::unique_ptr<Lifetimes> lifetimes_;
   StreamStats stats_;
+  uint64_t time_base_ns_ = 0, last_ns_ = 0;  // set_time: the clock before the given time's restart, the last time
   std::unique_ptr<ZnsNamespace> zns_;
 };
 

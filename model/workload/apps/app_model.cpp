@@ -27,6 +27,8 @@ void AppIo::push(IoOp op, const std::vector<Extent>& ext, const WriteOrigin& o, 
       r.proc = o.proc;
       r.proc_slot = o.slot;
       r.run = o.run;
+      r.idle_ns = idle_ns_;
+      idle_ns_ = 0;
       if (host_gc) {  // the host's zone GC: its copies are not the app's writes
         (op == IoOp::Write ? gc_written_units : gc_read_units) += n;
       } else if (op == IoOp::Write) {

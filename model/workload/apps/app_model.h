@@ -67,6 +67,7 @@ struct AppParams {
   uint32_t gcc_builds = 30;
   double gcc_modify_fraction = 1.0 / 3;
   uint32_t gcc_pcs = 24;
+  uint64_t gcc_gap_ns = 0;  // idle time before every build after the first (workload.app.gcc_gap_ms)
   // cache (CacheLib-like flash cache, cache_app.h)
   double cache_fraction = 0.9;
   double cache_soc_fraction = 0.04;
@@ -106,6 +107,8 @@ class AppIo {
   // Creates a file of `units` and writes it whole.
   FileId create_written(uint64_t units, const WriteOrigin& o);
   uint32_t new_proc() { return ++procs_; }
+  // The next request pushed carries an idle gap of ns before it (IoRequest::idle_ns): the app pauses.
+  void idle_before_next(uint64_t ns) { idle_ns_ += ns; }
   uint16_t new_slots(uint16_t n) {  // reserves n lanes; returns the first
     const uint16_t first = uint16_t(slots_ + 1);
     slots_ = uint16_t(slots_ + n);
@@ -157,6 +160,7 @@ class AppIo {
   uint32_t fdp_rgs_ = 0, fdp_ruhs_ = 0, fdp_next_rg_ = 0;
   uint32_t procs_ = 0;
   uint16_t slots_ = 0;
+  uint64_t idle_ns_ = 0;  // idle_before_next: for the next request pushed
   std::vector<LayoutFile> layout_;
   uint64_t layout_units_ = 0;
   std::vector<Extent> scratch_;

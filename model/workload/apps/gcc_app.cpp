@@ -79,6 +79,7 @@ void GccApp::replace(FileId& f, uint64_t units, uint32_t pc, uint16_t hint, uint
 }
 
 void GccApp::start_build() {
+  if (stats_.builds_done > 0) io_.idle_before_next(p_.gcc_gap_ns);  // the developer's pause before a rebuild
   const uint32_t conf = proc();
   replace(outs_[Autoconf], 2, Conf, kHintTools, conf, 0);
   replace(outs_[Autoconfh], 2, Conf, kHintTools, conf, 0);

@@ -5,7 +5,7 @@
 // Tree: gcc_sources .c files (sizes uniform in 1 .. 2 x gcc_source_bytes - 1 unit), sources/3 headers (8 KiB,
 // never modified), 25 sources per directory, every third directory a module. Initial layout (the precondition
 // writes it): the checked-out sources and headers.
-// Each build, in order:
+// Each build, in order (every build after the first preceded by an idle gap of gcc_gap_ns: IoRequest::idle_ns):
 //   conf rewrites include/config/auto.conf and autoconf.h; a script rewrites the chosen sources (a new file,
 //   the old one deleted: sed -i);
 //   every modified source is compiled in one of the gcc_jobs lanes (proc_slot), by short-lived processes,

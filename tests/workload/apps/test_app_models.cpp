@@ -178,6 +178,33 @@ TEST_CASE("gcc: PCs outnumber the streams, a process per tool run, temporaries d
   CHECK(io.fs.check().empty());
 }
 
+TEST_CASE("gcc: gcc_gap_ns idles before every build after the first, on that build's first request", "[host][apps][gcc]") {
+  AppParams p;
+  p.gcc_sources = 60;
+  p.gcc_jobs = 2;
+  p.gcc_builds = 3;
+  p.gcc_gap_ns = 5'000'000'000ull;
+  AppIo io(1 << 16, 32);
+  GccApp gcc(io, p, 3);
+  std::vector<IoRequest> reqs;
+  std::vector<size_t> build_start;  // index of each build's first request
+  uint64_t builds = 0;
+  bool started = false;
+  while (gcc.step()) {
+    if (!started && !io.out.empty()) build_start.push_back(reqs.size()), started = true;
+    drain(io, &reqs);
+    if (gcc.stats().builds_done != builds) builds = gcc.stats().builds_done, started = false;
+  }
+  REQUIRE(build_start.size() == 3);
+  std::vector<size_t> gaps;
+  for (size_t i = 0; i < reqs.size(); ++i)
+    if (reqs[i].idle_ns) {
+      CHECK(reqs[i].idle_ns == p.gcc_gap_ns);
+      gaps.push_back(i);
+    }
+  CHECK(gaps == std::vector<size_t>{build_start[1], build_start[2]});  // not before the first build
+}
+
 TEST_CASE("app workload: the precondition writes the aged layout, the timed run builds the same one", "[host][apps]") {
   AppParams p;
   p.app = "gcc";
