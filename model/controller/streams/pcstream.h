@@ -4,8 +4,9 @@
 // proc_slot). See docs/reference/streams.md ("PCStream") for the mechanism and the assumptions.
 //
 // * Clock (streams.pcstream_clock): writes (the default) = host-written 4 KiB units, drive-wide (one tick per
-//   unit this policy assigns). The fast-forward precondition and the timed FTL assign the same writes in the
-//   same order, so the clock, the estimates and the clustering do not depend on timing. time = the time given
+//   unit this policy assigns). The fast-forward precondition and the timed FTL assign the writes in the order
+//   the controller takes them, so the clock, the estimates and the clustering depend on timing only through
+//   that order (docs/reference/streams.md). time = the time given
 //   by set_time (ns: the timed FTL's simulated time, the fast-forward's nominal time, Streams::set_time), so
 //   idle time between writes lengthens the lifetimes that span it; birth times are kept in 64 bits (4 B more
 //   per logical unit). Re-clustering is paced by host-written units on either clock.
