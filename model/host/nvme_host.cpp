@@ -244,6 +244,7 @@ void NvmeHost::writeback(Job& j, uint64_t now) {
 
 bool NvmeHost::runtime_over(Job& j, uint64_t now) {
   if (now < j.end_ps || j.closing) return false;
+  if (j.timed || j.writes_back) j.spec.workload->clock(now / 1000);  // the time of the close
   if (j.spec.workload->close()) {  // fio stops at its runtime, then closes the file: what the close sends goes out
     j.closing = true;
     return false;

@@ -246,6 +246,8 @@ void BufferedWorkload::wake(uint64_t now_ns) {
 bool BufferedWorkload::close() {
   if (done_) return !out_.empty();
   done_ = true;
+  if (waiting_) c_.throttle_ns += now_ns_ - wait_since_ns_;  // throttled until the cut
+  waiting_ = false;
   const uint64_t before = c_.sync_bytes;
   closing_ = true;
   for (IoRequest& r : bg_out_) r.after_end = !p_.flush_at_end;  // the flusher's not yet sent: after the cut too

@@ -203,6 +203,11 @@ TEST_CASE("buffered I/O: a writer above the dirty limit waits for the flusher's 
   size_t n = 0;
   while (w->next_background(r)) ++n;
   CHECK(n == 4);
+  // A runtime cut while it waits: the wait counts until the close (2 + 2 + 3 s).
+  w->clock(7000001000);
+  REQUIRE(w->close());
+  CHECK(c.throttle_ns == 7000000000);
+  CHECK_FALSE(w->waiting());
 }
 
 TEST_CASE("buffered I/O: reads hit cached pages, sequential misses read ahead 4, 8, 16, 32 pages, random ones as they are",
