@@ -132,8 +132,11 @@ def expected_jobs(path):
         read_fraction = 1.0 if dirs == {"read"} else 0.0 if "read" not in dirs else int(mix) / 100.0
         if dirs == {"read", "write"} and read_fraction == 1.0:
             dirs = {"read"}
-        if o.get("verify", "0") not in ("0", "") and o.get("do_verify", "1") != "0" and "write" in dirs:
+        verifying = o.get("verify", "0") not in ("0", "") and o.get("do_verify", "1") != "0" and "write" in dirs
+        if verifying:
             dirs = dirs | {"read"}  # the read-back
+        if o.get("verify_only", "0") not in ("0", "false") and "write" in dirs:
+            dirs = {"read"} if verifying else set()  # fio's dry run: phantom writes, then the read-back
         bs = o.get("bs", o.get("blocksize"))
         block = size_bytes(re.split(r"[,:\-/]", bs)[0]) if bs and "bsrange" not in o and "blocksize_range" not in o else None
         engine = o.get("ioengine", "psync") or "psync"

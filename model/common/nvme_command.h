@@ -33,7 +33,9 @@ struct NvmeCommand : tlm::tlm_extension<NvmeCommand> {
   // in result_lpn), and the completion status (0 = success, else the NVMe status it failed with).
   bool append = false;
   bool fua = false;  // a write with Force Unit Access: completes once its data is on non-volatile media
-  bool setup = false;  // host side: an engine's set-up command (IoRequest::setup), not in the job's statistics
+  bool uncounted = false;  // host side: not in the job's statistics (IoRequest::setup, IoRequest::after_end)
+  bool after_end = false;   // host side: IoRequest::after_end (a close's writes after the job's runtime)
+  bool background = false;  // host side: a workload's own request (Workload::next_background), in no job slot
   ZoneAction zone_action = ZoneAction::None;  // op Trim: a Zone Management Send (its lpn: the zone's first unit)
   uint16_t status = 0;
   uint32_t result_lpn = 0;

@@ -67,6 +67,11 @@ void check_pattern_keys(const WorkloadParams& w, const std::string& streams_assi
   if (w.sequential_skip != 0 && w.pattern != "sequential")
     throw ConfigError("key 'workload.sequential_skip': a hole after each I/O needs workload.pattern=sequential, got " +
                       w.pattern);
+  if (w.verify_only && (w.pattern == "app" || w.pattern == "trace"))
+    throw ConfigError("key 'workload.verify_only': a dry run of a random or sequential job; workload.pattern=" +
+                      w.pattern + " has its own I/O");
+  if (w.verify_only && w.verify_backlog > 0)
+    throw ConfigError("key 'workload.verify_backlog': a dry run (workload.verify_only) verifies at its end");
   if (w.verify_backlog > 0 && !w.verify)
     throw ConfigError("key 'workload.verify_backlog': needs workload.verify=true");
   if (w.zone_hint && streams_assign != "manual")
@@ -155,6 +160,9 @@ void check_buffered(const WorkloadParams& w, uint64_t buffer_bytes) {
                                                                : nullptr;
   if (why) fail("workload.buffered", std::string("the page cache is modelled under a random or sequential job on the "
                                                  "raw namespace; ") + why);
+  if (w.page_cache.dirty_bytes > 0 && w.page_cache.dirty_bytes < 2 * 4096)  // vm.rst: at least two pages
+    fail("workload.dirty_bytes", "expected 0 (workload.dirty_ratio) or at least two pages (8192 bytes, as "
+                                 "vm.dirty_bytes), got " + std::to_string(w.page_cache.dirty_bytes));
   if (w.page_cache.max_io_bytes > buffer_bytes)
     fail("workload.page_cache_max_io_bytes", "expected at most the write buffer (buffer.bytes = " +
                                                  format_bytes(buffer_bytes) + "), got " +

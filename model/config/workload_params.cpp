@@ -207,11 +207,17 @@ WorkloadParams read_workload_params(const Config& c) {
   w.pacing = read_pacing(c);
   w.verify = c.b("workload.verify");
   w.verify_backlog = c.u("workload.verify_backlog");
+  w.verify_only = c.b("workload.verify_only");
   w.sync.every = c.u("workload.fsync");
   w.sync.at_end = c.b("workload.fsync_end");
   w.sync.fua = c.b("workload.write_fua");
   w.buffered = c.b("workload.buffered");
+  w.page_cache.memory_bytes = c.u("workload.dirty_memory_bytes");
+  w.page_cache.background_ratio = uint32_t(c.u("workload.dirty_background_ratio"));
   w.page_cache.background_bytes = c.u("workload.dirty_background_bytes");
+  w.page_cache.dirty_ratio = uint32_t(c.u("workload.dirty_ratio"));
+  w.page_cache.dirty_bytes = c.u("workload.dirty_bytes");
+  w.page_cache.writeback_depth = uint32_t(c.u("workload.writeback_depth"));
   w.page_cache.max_io_bytes = c.u("workload.page_cache_max_io_bytes");
   w.page_cache.readahead_bytes = c.u("workload.readahead_bytes");
   w.page_cache.fsync_every = w.sync.every;

@@ -32,6 +32,8 @@ struct IoRequest {
   uint32_t proc = 0;     // process instance that issued it (0 = none), unique per process run
   uint16_t proc_slot = 0;  // the app's concurrent lane the process runs in: a new proc in a slot means the
                            // slot's previous process has exited (PCStream drops its per-process state)
+  bool after_end = false;  // sent at the file's close after the job's runtime (a page cache's last writeback):
+                           // on the drive, not in the job's statistics, as fio's runtime ends before the close
   uint16_t run = 0;      // the application's run it belongs to (gcc: its build, from 1; 0 = none), for
                          // streams.pc_table_reset=run, the seed's table-forgetting experiment
 };
@@ -111,6 +113,18 @@ class Workload {
   // before the job ends (a buffered job's file close writing its dirty pages), which the host then issues; false
   // (the default) = the job ends at once.
   virtual bool close() { return false; }
+  // Requests of its own beside the job's (a page cache's flusher, workload/filesystem/buffered_io.h): the host
+  // issues what next_background gives on the job's queues without taking the job's slots (the workload bounds
+  // how many it has in flight) and tells it each one's completion (background_done). Such a workload is drawn
+  // without look-ahead. next() returning false with waiting() true is not the workload's end: it has nothing to
+  // send now (its writer is throttled) and the host draws again when one of its background requests completes.
+  virtual bool writes_back() const { return false; }
+  virtual bool next_background(IoRequest& r) {
+    (void)r;
+    return false;
+  }
+  virtual void background_done(uint32_t bytes) { (void)bytes; }
+  virtual bool waiting() const { return false; }
   // Its first requests are an engine's set-up (IoRequest::setup, SPDK's initial zone resets, which fio's engine
   // init does before the job's clock starts): the job's ramp and runtime start when its first other request is
   // issued.

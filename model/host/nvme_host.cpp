@@ -89,8 +89,8 @@ void NvmeHost::arm(Job& j, uint64_t t) {
 
 NvmeHost::Drawn NvmeHost::draw(Job& j, IoRequest& r, std::exception_ptr& error) {
   try {
-    if (j.timed) j.spec.workload->clock(local_now() / 1000);
-    if (!j.spec.workload->next(r)) return Drawn::Dry;
+    if (j.timed || j.writes_back) j.spec.workload->clock(local_now() / 1000);
+    if (!j.spec.workload->next(r)) return j.spec.workload->waiting() ? Drawn::Wait : Drawn::Dry;
     if (r.bytes == 0 && r.op != IoOp::Flush)
       throw std::invalid_argument("host: job '" + j.spec.name + "': a request of 0 bytes at byte " + std::to_string(r.offset));
     if (r.op != IoOp::Trim && r.bytes > p_.max_bytes)  // a trim (a zone reset) moves no data through the buffer
@@ -127,6 +127,7 @@ bool NvmeHost::next_request(Job& j) {
     fail(error);
     return false;
   }
+  if (d == Drawn::Wait) return false;  // a completion of its background requests draws again
   j.have_next = true;
   return true;
 }
@@ -190,6 +191,7 @@ void NvmeHost::begin(Job& j, uint64_t now) {
     j.tick_ps = (now / period + 1) * period;
     arm(j, j.tick_ps);
   }
+  j.writes_back = j.spec.workload->writes_back();
   if (j.flow) {
     j.flow->join(j.pace.flow);
     ++flow_events_;
@@ -212,16 +214,37 @@ void NvmeHost::begin(Job& j, uint64_t now) {
 void NvmeHost::stop_issuing(Job& j) {
   j.exhausted = true;
   j.have_next = false;
-  if (j.inflight == 0) finish(j);
+  if (idle(j)) finish(j);
 }
 
 void NvmeHost::pump(Job& j, uint64_t now) {
+  if (j.writes_back) writeback(j, now);  // first, so that a Flush waiting for them sees them in flight
   issue(j, now);
+  if (j.writes_back) writeback(j, now);
   if (flows_ && !flow_pass_) retry_flows(now);
+}
+
+// The workload's own requests (a page cache's flusher) go out as it gives them, on the job's queues in turn and
+// in none of its slots: the workload bounds how many are in flight (buffered_io.h: the block layer's writeback
+// throttling). They go on after the job has stopped issuing (the flusher writes what it took), and the job
+// finishes when they have completed.
+void NvmeHost::writeback(Job& j, uint64_t now) {
+  if (j.state != State::Running) return;
+  if (hold_ps_ > now) {  // the device is down: its timer issues them after
+    arm(j, hold_ps_);
+    return;
+  }
+  IoRequest r;
+  j.spec.workload->clock(now / 1000);
+  while (j.spec.workload->next_background(r)) {
+    send(j, r, uint16_t(j.first_queue + j.rr), now, true);
+    j.rr = j.rr + 1 == j.spec.queues ? 0 : j.rr + 1;
+  }
 }
 
 bool NvmeHost::runtime_over(Job& j, uint64_t now) {
   if (now < j.end_ps || j.closing) return false;
+  if (j.timed || j.writes_back) j.spec.workload->clock(now / 1000);  // the time of the close
   if (j.spec.workload->close()) {  // fio stops at its runtime, then closes the file: what the close sends goes out
     j.closing = true;
     return false;
@@ -250,8 +273,13 @@ void NvmeHost::issue(Job& j, uint64_t now) {
     if (think && j.batch_issued >= j.pace.think_blocks) break;  // the batch completes first
     if (j.lt && !j.lt->may_issue(j.inflight)) break;            // latency target: the depth searched
     if (j.flow && flow_holds(j, now)) break;                    // flow: ahead of its share
-    if (!next_request(j)) return;
-    if (j.next.quiesce && j.inflight > 0) break;  // fio's io_u_quiesce: what the job has in flight completes first
+    if (!next_request(j)) {
+      if (j.exhausted || j.state != State::Running) return;
+      break;  // the workload waits (Workload::waiting): its timers stay armed
+    }
+    // fio's io_u_quiesce: what the job has in flight completes first; a Flush also waits for the workload's own
+    // writes (fsync waits for every page under writeback, filemap_write_and_wait)
+    if (j.next.quiesce && (j.inflight > 0 || (j.next.op == IoOp::Flush && j.bg_inflight > 0))) break;
     if (j.next.idle_ns > 0) {  // an idle gap: what is in flight completes, then the job idles
       if (j.inflight > 0) break;
       j.gate_ps = sat_add(now, ns_ps(j.next.idle_ns));
@@ -345,8 +373,11 @@ void NvmeHost::on_timer() {
 }
 
 void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
-  const IoRequest& r = j.next;
   j.have_next = false;
+  send(j, j.next, qid, now, false);
+}
+
+void NvmeHost::send(Job& j, const IoRequest& r, uint16_t qid, uint64_t now, bool background) {
   tlm::tlm_generic_payload* gp = pool_.acquire();
   NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
   const uint64_t first = r.offset / kUnitBytes, end = r.offset + r.bytes;
@@ -361,7 +392,9 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   cmd.dspec = r.dspec;
   cmd.append = r.append;
   cmd.fua = r.fua;
-  cmd.setup = r.setup;
+  cmd.uncounted = r.setup || r.after_end;
+  cmd.background = background;
+  cmd.after_end = r.after_end;
   cmd.zone_action = r.zone_action;
   cmd.pc = r.pc;
   cmd.proc = r.proc;
@@ -373,7 +406,7 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   // (next_request), so the simulated behaviour is the same. Not for a job with a runtime limit, whose
   // request drawn ahead might never be issued (a trace counts the requests it hands out).
   cmd.next_lpn = NvmeCommand::kNoNextLpn;
-  if (j.end_ps == kNever && !j.timed && j.ahead_drawn == Drawn::None) {
+  if (j.end_ps == kNever && !j.timed && !j.writes_back && !background && j.ahead_drawn == Drawn::None) {
     j.ahead_drawn = draw(j, j.ahead, j.ahead_error);
     if (j.ahead_drawn == Drawn::Ready) {
       cmd.next_lpn = uint32_t(j.ahead.offset / kUnitBytes);
@@ -387,8 +420,12 @@ void NvmeHost::submit(Job& j, uint16_t qid, uint64_t now) {
   gp->set_data_length(r.bytes);
   ++outstanding_;
   ++queue_outstanding_[qid];
-  ++j.inflight;
-  if (cmd.submit_ps >= j.measure_ps && !r.setup) {  // fio's iodepth_level: the depth this submission makes
+  if (background) {
+    ++j.bg_inflight;
+  } else {
+    ++j.inflight;
+  }
+  if (!background && cmd.submit_ps >= j.measure_ps && !cmd.uncounted) {  // fio's iodepth_level: the depth this submission makes
     ++j.stats.depth_at_submit[std::min(6, 31 - __builtin_clz(j.inflight))];  // bins 1, 2-3, 4-7, ..., >= 64
   }
   if (wave_) trace_queue(qid, now);

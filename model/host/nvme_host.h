@@ -69,6 +69,9 @@ struct HostStats {
   uint64_t first_submit_ps = 0, last_complete_ps = 0;
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t trim_bytes = 0;
+  uint64_t after_end_ios = 0, after_end_bytes = 0;  // of ios, bytes: writes after the job's runtime (a close's,
+                                                    // IoRequest::after_end, and a flusher's completing then; only
+                                                    // in the whole run's statistics)
   uint64_t failed = 0;  // commands completed with an error status (not in ios, bytes or trims)
   uint64_t zone_commands = 0;  // zoned: Zone Management Send commands but plain trims (not in ios or trims)
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
@@ -134,7 +137,8 @@ class NvmeHost : public sc_core::sc_module {
 
  private:
   enum class State { Waiting, Running, Done };
-  enum class Drawn : uint8_t { None, Ready, Dry, Failed };  // a draw from the workload: request, exhausted, bad
+  // A draw from the workload: a request, exhausted, bad, nothing now (Workload::waiting: drawn again later).
+  enum class Drawn : uint8_t { None, Ready, Dry, Failed, Wait };
   struct Job {
     HostJob spec;
     JobPacing pace;
@@ -161,6 +165,8 @@ class NvmeHost : public sc_core::sc_module {
     uint64_t wake_ps = 0;    // pending timer (kNever = none)
     uint64_t tick_ps = 0;    // Workload::wake_period_ns: the workload's next wake (kNever = none)
     bool timed = false;      //   the workload has one (a clock before each draw, no look-ahead)
+    bool writes_back = false;  // the workload has requests of its own (Workload::next_background; no look-ahead)
+    uint32_t bg_inflight = 0;  //   those submitted and not completed (in no slot of the job)
     bool closing = false;    // stopped by its runtime, issuing what the workload's close() sends
     bool in_setup = false;   // issuing its workload's set-up requests: its clock (ramp, runtime) not started
     uint32_t inflight = 0;
@@ -204,6 +210,10 @@ class NvmeHost : public sc_core::sc_module {
   bool steady_timer(Job& j, uint64_t now);                // an interval's end: decide; true = j's group stopped
   void latency_step(Job& j, LatencyTarget::Step s, uint64_t now);  // the depth search's verdict
   void submit(Job& j, uint16_t qid, uint64_t now);  // sends j.next on queue qid at `now` (LT: ahead of sc_time)
+  void send(Job& j, const IoRequest& r, uint16_t qid, uint64_t now, bool background);  // the command itself
+  void writeback(Job& j, uint64_t now);  // issues the workload's own requests (Workload::next_background)
+  void background_completed(Job& j, uint32_t bytes, uint64_t now);  // one of them completed
+  static bool idle(const Job& j) { return j.inflight == 0 && j.bg_inflight == 0; }
   uint64_t local_now() const { return in_wake_ ? local_ps_ : now_ps(); }  // the host's time (LT: its local time)
   void notify_wake(uint64_t t);  // LT: wake at the start of t's quantum (at once if that has passed)
   void fail(std::exception_ptr e);

@@ -86,6 +86,19 @@ void NvmeHost::notify_wake(uint64_t t) {
   wake_.notify(ps_time(w - now));
 }
 
+// One of the workload's own requests completed: it may let the job go on (a throttled writer), or send more.
+void NvmeHost::background_completed(Job& j, uint32_t bytes, uint64_t now) {
+  --j.bg_inflight;
+  j.spec.workload->background_done(bytes);
+  if (j.state != State::Running) return;
+  if (j.exhausted) {
+    writeback(j, now);
+    if (idle(j)) finish(j);
+  } else if (!j.spec.open_loop) {
+    pump(j, now);
+  }
+}
+
 void NvmeHost::wake() {
   ++kernel_activations();
   const uint64_t sc_now = now_ps();
@@ -105,8 +118,12 @@ void NvmeHost::wake() {
     Job& j = *jobs_[queue_job_[qid]];
     HostStats* const counted[3] = {&stats_, &measured_, &j.stats};
     // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement.
-    const bool measured = !cmd.setup && now >= j.measure_ps;
+    // After the job's runtime: a close's writes, and its flusher's writes completing then (not the job's I/O,
+    // which fio's runtime does not wait for).
+    const bool after_end = cmd.after_end || (cmd.background && now > j.end_ps);
+    const bool measured = !cmd.uncounted && !after_end && now >= j.measure_ps;
     add(counted, measured ? 3 : 1, cmd, now);
+    if (after_end && !cmd.status) ++stats_.after_end_ios, stats_.after_end_bytes += cmd.bytes;
     // A zone management command, a flush: counted, no bandwidth, latency or log sample.
     if (measured && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {
       const int d = int(cmd.op);
@@ -127,12 +144,19 @@ void NvmeHost::wake() {
     }
     --outstanding_;
     --queue_outstanding_[qid];
-    --j.inflight;
     if (wave_) trace_queue(qid, now);
+    if (cmd.background) {  // the workload's own (its flusher's): no slot to give back
+      const uint32_t bytes = cmd.bytes;
+      gp->release();
+      background_completed(j, bytes, now);
+      continue;
+    }
+    --j.inflight;
     gp->release();
     if (j.state != State::Running) continue;
     if (j.exhausted) {
-      if (j.inflight == 0) finish(j);
+      if (j.writes_back) writeback(j, now);
+      if (idle(j)) finish(j);
       continue;
     }
     if (j.spec.open_loop) {

@@ -76,10 +76,13 @@ nlohmann::json host_report(Platform& p, double sim_s, const WorkloadObjects& w) 
                      {"volatile_cache", p.ftl().volatile_cache()}};
   else if (fs.fua_writes > 0)
     host["flush"] = {{"commands", 0}, {"fua_writes", fs.fua_writes}, {"volatile_cache", p.ftl().volatile_cache()}};
-  if (whole.ios[0] + whole.ios[1] != ios || whole.trims != h.trims)
-    host["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - ios},
+  // A page cache's writes at the close after a runtime cut: on the drive, not in fio's statistics (nor the ramp).
+  if (whole.after_end_ios > 0)
+    host["after_runtime"] = {{"write_ios", whole.after_end_ios}, {"bytes_written", whole.after_end_bytes}};
+  if (whole.ios[0] + whole.ios[1] - whole.after_end_ios != ios || whole.trims != h.trims)
+    host["ramp"] = {{"ios", whole.ios[0] + whole.ios[1] - whole.after_end_ios - ios},
                     {"trims", whole.trims - h.trims},
-                    {"bytes_written", whole.bytes[1] - h.bytes[1]},
+                    {"bytes_written", whole.bytes[1] - whole.after_end_bytes - h.bytes[1]},
                     {"bytes_read", whole.bytes[0] - h.bytes[0]}};
   host["folded_requests"] = w.folded_requests;
   if (w.traces.size() == 1) host["trace"] = w.traces[0];

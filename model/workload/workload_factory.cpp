@@ -242,9 +242,11 @@ std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logica
   } catch (const std::invalid_argument& e) {
     throw ConfigError(spec_key(e.what()) + e.what());
   }
-  if (!for_precondition && p.verify) {
+  if (!for_precondition && (p.verify || p.verify_only)) {
     VerifyParams v;
     v.backlog = p.verify_backlog;
+    v.dry_run = p.verify_only;
+    v.read_back = p.verify;
     v.offset = s.range_offset;
     v.range = s.range_bytes;
     v.unit = synthetic->sizes().min_bytes();

@@ -47,6 +47,7 @@ struct WorkloadParams {
   bool buffered = false;              // workload.buffered: through the page cache (workload/filesystem/buffered_io.h)
   BufferedParams page_cache;          // workload.dirty_background_bytes, page_cache_max_io_bytes, readahead_bytes
   uint64_t verify_backlog = 0;        // workload.verify_backlog
+  bool verify_only = false;           // workload.verify_only: a dry run, then the read-back
   // pattern=trace
   std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing

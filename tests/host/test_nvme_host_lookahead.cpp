@@ -6,6 +6,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include <map>
 #include <vector>
 
 #include "common/sim_time.h"
@@ -135,7 +136,7 @@ struct TimedWorkload : Workload {
   uint64_t period_ns = 10000, draws = 0, limit = ~uint64_t(0);
   std::vector<uint64_t> clocks, wakes;
   std::vector<IoRequest> queued;
-  bool closed = false;
+  bool closed = false, close_after_end = false;
   uint64_t wake_period_ns() const override { return period_ns; }
   void wake(uint64_t now_ns) override {
     wakes.push_back(now_ns);
@@ -145,6 +146,7 @@ struct TimedWorkload : Workload {
   bool close() override {
     closed = true;
     queued = {req(IoOp::Write, 200), req(IoOp::Write, 201)};
+    for (IoRequest& r : queued) r.after_end = close_after_end;
     return true;
   }
   bool next(IoRequest& r) override {
@@ -194,4 +196,75 @@ TEST_CASE("host: a job stopped by its runtime issues what its workload's close s
   CHECK(run.target.seen[6].lpn == 201);
   CHECK(run.target.seen[5].at_ps == us_to_ps(5));
   CHECK(run.host.completed() == 7);
+}
+
+TEST_CASE("host: the writes of a close after the runtime (IoRequest::after_end) are on the drive, not the job's",
+          "[host][buffered]") {
+  TimedWorkload w;
+  w.period_ns = 1000000;
+  w.close_after_end = true;
+  JobPacing p;
+  p.runtime_ns = 5000;
+  w.set_pacing(p);
+  Run run(w);
+  REQUIRE(run.host.finished());
+  REQUIRE(run.target.seen.size() == 7);
+  CHECK(run.host.stats().ios[1] == 7);  // the drive's: all
+  // The job's (fio's runtime ends at the cut): its 5 requests, its span to the last of them (5 us), not 7 us.
+  CHECK(run.host.job_stats(0).ios[1] == 5);
+  CHECK(run.host.measured_stats().ios[1] == 5);
+  CHECK(run.host.job_stats(0).last_complete_ps == us_to_ps(5));
+  CHECK(run.host.stats().last_complete_ps == us_to_ps(7));
+}
+
+namespace {
+// A workload with requests of its own (Workload::next_background, a page cache's flusher): its fifth draw queues
+// three, at most two in flight; after its fifth request it waits (Workload::waiting) until all three completed.
+struct WritebackWorkload : Workload {
+  std::vector<IoRequest> bg;
+  uint32_t bg_inflight = 0, bg_done = 0, draws = 0, limit = 10;
+  bool wait = false;
+  bool writes_back() const override { return true; }
+  bool next_background(IoRequest& r) override {
+    if (bg.empty() || bg_inflight >= 2) return false;
+    r = bg.front();
+    bg.erase(bg.begin());
+    ++bg_inflight;
+    return true;
+  }
+  void background_done(uint32_t) override { --bg_inflight, ++bg_done; }
+  bool waiting() const override { return wait; }
+  bool next(IoRequest& r) override {
+    wait = draws == 5 && bg_done < 3;
+    if (wait || draws == limit) return false;
+    if (draws == 4) bg = {req(IoOp::Write, 300), req(IoOp::Write, 301), req(IoOp::Write, 302)};
+    r = req(IoOp::Write, draws++);
+    return true;
+  }
+};
+}  // namespace
+
+TEST_CASE("host: a workload's own requests go out beside the job's, in none of its slots, and a waiting workload is drawn "
+          "again when they complete",
+          "[host][buffered]") {
+  WritebackWorkload w;
+  Run run(w);  // queue depth 1
+  REQUIRE(run.host.finished());
+  REQUIRE(run.target.seen.size() == 13);
+  // At 4 us: the job's request and two of the workload's, beside it at queue depth 1; the third at 5 us, when one
+  // of them completed. The job waits from 5 us until all three have completed (6 us): its next request then.
+  std::map<uint32_t, uint64_t> at;
+  for (const auto& c : run.target.seen) {
+    at[c.lpn] = c.at_ps;
+    CHECK(c.next_lpn == NvmeCommand::kNoNextLpn);  // no look-ahead
+  }
+  CHECK(at[4] == us_to_ps(4));
+  CHECK(at[300] == us_to_ps(4));
+  CHECK(at[301] == us_to_ps(4));
+  CHECK(at[302] == us_to_ps(5));
+  CHECK(at[5] == us_to_ps(6));
+  CHECK(at[9] == us_to_ps(10));
+  CHECK(w.bg_done == 3);
+  CHECK(run.host.completed() == 13);
+  CHECK(run.host.job_stats(0).ios[1] == 13);  // counted as the job's (the commands its cache sent)
 }

@@ -51,7 +51,7 @@ def test_each_class_from_a_run(bin_dir, tmp_path):
         "wrongly_declared.fio": ("[j]\nrw=read\ndirect=1\nsize=8m\n", {"fio": "refuses", "reason": "whatever"}),
         "true_refusal.fio": ("[global]\nrw=write\n", {"fio": "refuses", "reason": "no job"}),
         "wrong_refusal.fio": ("[j]\nioengine=null\n", {"fio": "refuses", "reason": "a reason it does not give"}),
-        "limit.fio": ("[j]\nrw=write\nverify_only=1\n", {"fio": "runs", "limit": "verify_only"}),
+        "limit.fio": ("[j]\nrw=write\nbs_is_seq_rand=1\n", {"fio": "runs", "limit": "bs_is_seq_rand"}),
     }
     sources = entries(tmp_path, files)
     out = tmp_path / "classes.json"

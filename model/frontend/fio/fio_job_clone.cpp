@@ -103,6 +103,13 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   if (verifying && trace_) not_modelled(s.read_iolog_at, "a verify phase after an iolog replay");
   if (s.flow && trace_) not_modelled(s.flow_at, "flow control of an iolog replay");
   c["verify"] = verifying;
+  // verify_only (fio's do_dry_run, for a job that writes): the job's I/O is not issued, its writes only logged; the
+  // verify phase then reads them back (with verify), or nothing happens (without). fio's HOWTO: "does not support
+  // workloads with the time_based option set" (its dry run would never end).
+  const bool dry_run = s.verify_only && d.w;
+  if (dry_run && s.time_based)
+    fail(s.verify_only_at, "verify_only does not support time_based (fio's HOWTO): its dry run has no end");
+  c["verify_only"] = dry_run;
   c["stop_on_error"] = !s.continue_on_error;  // fio: a job ends at its first error unless continue_on_error
   const bool osync = s.sync_io != "none" && d.w;
   // direct=0 (fio's default) with an engine that goes through the kernel's files: the block device's page cache
@@ -116,7 +123,7 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   c["fsync"] = d.w ? (osync && !s.direct ? uint64_t(1) : s.fsync_blocks) : uint64_t(0);
   c["fsync_end"] = d.w && s.end_fsync;
   c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);
-  c["verify_backlog"] = verifying ? s.verify_backlog : 0;
+  c["verify_backlog"] = verifying && !dry_run ? s.verify_backlog : 0;  // a dry run verifies at its end
   c["flow"] = s.flow > 1000 ? 0 : s.flow;  // a wrapped negative weight: resolve_wrapped_flows (fio_job.cpp)
   c["flow_id"] = s.flow_id;
   c["flow_sleep_us"] = double(s.flow_sleep_ns) / 1e3;

@@ -131,6 +131,8 @@ struct Spec {
   std::string exit_what = "group";
   std::string verify = "0";             // fio's verify method; "0" = no verify phase
   bool do_verify = true;
+  bool verify_only = false;  // fio verify_only: a dry run of the job's I/O, then the verify phase
+  Line verify_only_at;
   uint64_t verify_backlog = 0;
   uint64_t bwavgtime_ms = 500, iopsavgtime_ms = 500;
   // fio's logs: write_*_log's names (set without a value = the job's name), the other log_* options.

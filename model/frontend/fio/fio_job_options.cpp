@@ -15,10 +15,10 @@ namespace ssdtlm {
 namespace fio {
 
 namespace {
-// A refused option given its default value, which asks for nothing the model lacks (verify_only=0, num_range=1).
+// A refused option given its default value, which asks for nothing the model lacks (num_range=1, sprandom=0).
 bool refused_option_off(const std::string& key, const Line& l) {
   static const std::map<std::string, std::string> off = {
-      {"verify_only", "0"}, {"bs_is_seq_rand", "0"},  {"file_append", "0"},      {"sprandom", "0"},
+      {"bs_is_seq_rand", "0"},  {"file_append", "0"},      {"sprandom", "0"},
       {"num_range", "1"},   {"thinktime_iotime", "0"}, {"ramp_size", "0"},       {"replay_scale", "1"},
       {"replay_align", "0"}, {"write_zone_remainder", "0"}};
   const auto it = off.find(key);
@@ -38,7 +38,7 @@ void apply_unmodelled(Interpreter& in, const std::string& key, const Line& l) {
       in.ignore(l.key);
       break;
     case OptionClass::Refused:
-      if (refused_option_off(key, l)) {  // fio's default, off (verify_only=0, num_range=1): nothing to refuse
+      if (refused_option_off(key, l)) {  // fio's default, off (num_range=1, sprandom=0): nothing to refuse
         in.ignore(l.key);
         break;
       }

@@ -54,6 +54,10 @@ const OptionTable& job_timing_options() {
        s.verify = lower(l.value);
      }},
     {"do_verify", [](Interpreter& in, Spec& s, const Line& l) { s.do_verify = in.flag(l); }},
+    {"verify_only", [](Interpreter& in, Spec& s, const Line& l) {
+       s.verify_only = in.flag(l);
+       s.verify_only_at = l;
+     }},
     {"verify_backlog", [](Interpreter& in, Spec& s, const Line& l) { s.verify_backlog = in.count(l, s.kb_base); }},
     // options.c: none/0 (fio's default: stop), write, read, io, verify, all/1
     {"continue_on_error", [](Interpreter& in, Spec& s, const Line& l) {

@@ -109,7 +109,6 @@ const std::set<std::string>& no_effect_options() {
 // Options that would change the I/O and that ssdtlm does not model: an error naming what they do.
 const std::map<std::string, std::string>& refused_options() {
   static const std::map<std::string, std::string> why = {
-      {"verify_only", "reading back what an earlier run wrote (ssdtlm's drive starts from its precondition)"},
       {"bs_is_seq_rand", "block sizes by sequential/random instead of by direction"},
       {"random_sequence_stride", "the 'sequence' random distribution"},
       {"rwmixcycle", "deprecated: fio 3.42 refuses it too (FIO_OPT_DEPRECATED)"},

@@ -30,10 +30,24 @@ uint64_t next_ra_size(uint64_t cur, uint64_t max) {
 }
 }  // namespace
 
+DirtyLimits dirty_limits(const BufferedParams& p) {
+  constexpr uint64_t kPage = BufferedWorkload::kPageBytes;
+  const uint64_t memory_pages = p.memory_bytes / kPage;
+  auto pages = [&](uint64_t bytes, uint64_t ratio) {
+    return bytes ? (bytes + kPage - 1) / kPage : ratio * kPage / 100 * memory_pages / kPage;
+  };
+  DirtyLimits d;
+  d.limit_pages = pages(p.dirty_bytes, p.dirty_ratio);
+  d.background_pages = pages(p.background_bytes, p.background_ratio);
+  if (d.background_pages >= d.limit_pages) d.background_pages = d.limit_pages / 2;
+  return d;
+}
+
 BufferedWorkload::BufferedWorkload(std::unique_ptr<Workload> inner, const BufferedParams& p, uint64_t range_offset,
                                    uint64_t range_bytes, uint64_t device_bytes)
     : inner_(std::move(inner)), p_(p), first_page_(range_offset / kPageBytes), device_pages_(device_bytes / kPageBytes) {
   set_pacing(inner_->pacing());
+  limits_ = dirty_limits(p_);
   clean_.assign((range_offset + range_bytes + kPageBytes - 1) / kPageBytes - first_page_, false);
   idle_limit_ = std::max<uint64_t>(4 * clean_.size(), kWritebackChunkPages);
 }
@@ -57,15 +71,20 @@ void BufferedWorkload::push(IoOp op, uint64_t page, uint64_t pages, Sent kind) {
       r.offset = (page + done) * kPageBytes;
       r.bytes = uint32_t(n * kPageBytes);
     }
+    done += op == IoOp::Flush ? 1 : n;
+    if (op == IoOp::Write && (kind == Sent::Flusher || kind == Sent::Expired)) {  // the flusher's own requests
+      (kind == Sent::Flusher ? c_.flusher_bytes : c_.expired_bytes) += n * kPageBytes;
+      writeback_pages_ += n;
+      bg_out_.push_back(r);
+      continue;
+    }
     r.quiesce = quiesce_next_ || op == IoOp::Flush;  // a Flush follows the writeback it syncs
     quiesce_next_ = false;
-    if (op == IoOp::Write)
-      (kind == Sent::Flusher ? c_.flusher_bytes : kind == Sent::Expired ? c_.expired_bytes : c_.sync_bytes) +=
-          n * kPageBytes;
+    r.after_end = closing_ && !p_.flush_at_end;  // the close after the runtime: not the job's
+    if (op == IoOp::Write) c_.sync_bytes += n * kPageBytes;
     if (op == IoOp::Read) c_.drive_read_bytes += n * kPageBytes;
     if (op == IoOp::Read && kind == Sent::Rmw) c_.rmw_read_bytes += n * kPageBytes;
     out_.push_back(r);
-    done += op == IoOp::Flush ? 1 : n;
   }
 }
 
@@ -153,13 +172,15 @@ void BufferedWorkload::write(const IoRequest& a) {
   cache_.dirty(kDevice, first, last - first, now_ns_, PageOrigin());
   for (uint64_t p = first; p < last; ++p) set_cached(p, true);
   c_.max_dirty_bytes = std::max(c_.max_dirty_bytes, dirty_bytes());
+  c_.max_dirty_writeback_bytes =
+      std::max(c_.max_dirty_writeback_bytes, (cache_.dirty_pages() + writeback_pages_) * kPageBytes);
   if (p_.fsync_every && ++writes_since_sync_ >= p_.fsync_every) {
     writes_since_sync_ = 0;
     sync_all(true);
     return;
   }
   // The flusher above the background threshold: chunks from where the last one ended, wrapping at the end.
-  const uint64_t limit = p_.background_bytes / kPageBytes;
+  const uint64_t limit = limits_.background_pages;
   std::vector<DirtyPage> pages;
   while (cache_.dirty_pages() > limit) {
     const uint64_t chunk = std::max<uint64_t>(kWritebackChunkPages, cache_.dirty_pages() - limit);
@@ -225,15 +246,57 @@ void BufferedWorkload::wake(uint64_t now_ns) {
 bool BufferedWorkload::close() {
   if (done_) return !out_.empty();
   done_ = true;
+  if (waiting_) c_.throttle_ns += now_ns_ - wait_since_ns_;  // throttled until the cut
+  waiting_ = false;
   const uint64_t before = c_.sync_bytes;
+  closing_ = true;
+  for (IoRequest& r : bg_out_) r.after_end = !p_.flush_at_end;  // the flusher's not yet sent: after the cut too
   sync_all(p_.flush_at_end);
+  closing_ = false;
   c_.close_bytes += c_.sync_bytes - before;
   return !out_.empty();
+}
+
+// balance_dirty_pages: above the dirty limit (dirty pages + those under writeback) the writer sleeps until the
+// flusher's completions bring it back under.
+bool BufferedWorkload::throttled() {
+  const bool over = cache_.dirty_pages() + writeback_pages_ > limits_.limit_pages;
+  if (over && !waiting_) {
+    waiting_ = true;
+    ++c_.throttle_waits;
+    wait_since_ns_ = now_ns_;
+  } else if (!over && waiting_) {
+    waiting_ = false;
+    c_.throttle_ns += now_ns_ - wait_since_ns_;
+  }
+  if (over) waited_ = true, last_wait_ns_ = now_ns_;
+  return over;
+}
+
+// blk-wbt's get_limit for background writeback: wb_background, or the whole depth within a second (HZ) of a
+// throttled writer (wb_recent_wait).
+bool BufferedWorkload::next_background(IoRequest& r) {
+  const uint64_t depth = std::max<uint64_t>(1, p_.writeback_depth);
+  const bool recent_wait = waited_ && now_ns_ < last_wait_ns_ + 1000000000ull;
+  const uint64_t limit = recent_wait ? depth : depth <= 2 ? 1 : (depth + 3) / 4;
+  if (bg_out_.empty() || bg_inflight_ >= limit) return false;
+  r = bg_out_.front();
+  bg_out_.pop_front();
+  ++bg_inflight_;
+  c_.max_writeback_inflight = std::max(c_.max_writeback_inflight, bg_inflight_);
+  return true;
+}
+
+void BufferedWorkload::background_done(uint32_t bytes) {
+  --bg_inflight_;
+  writeback_pages_ -= bytes / kPageBytes;
 }
 
 bool BufferedWorkload::next(IoRequest& r) {
   while (out_.empty()) {
     if (done_) return false;
+    if (throttled()) return false;  // waiting(): drawn again when the flusher's writes complete
+    const size_t bg_before = bg_out_.size();
     IoRequest a;
     // A job without an end of its own (time_based) whose requests have all stayed in memory for a while would
     // go on without the drive (and without simulated time) until its runtime: it ends here, as at its runtime.
@@ -248,7 +311,7 @@ bool BufferedWorkload::next(IoRequest& r) {
     else if (a.op == IoOp::Write) write(a);
     else if (a.op == IoOp::Trim) trim(a);
     else out_.push_back(a);
-    idle_ = out_.empty() ? idle_ + 1 : 0;
+    idle_ = out_.empty() && bg_out_.size() == bg_before ? idle_ + 1 : 0;
   }
   r = out_.front();
   out_.pop_front();
@@ -274,7 +337,13 @@ void BufferedWorkload::report(nlohmann::json& into) const {
                         {"close_bytes", c.close_bytes},
                         {"flushes", c.flushes},
                         {"max_dirty_bytes", c.max_dirty_bytes},
-                        {"dirty_bytes_left", dirty_bytes()},
+                        {"max_dirty_writeback_bytes", c.max_dirty_writeback_bytes},
+                        {"dirty_limit_bytes", limits_.limit_pages * kPageBytes},
+                        {"dirty_background_bytes", limits_.background_pages * kPageBytes},
+                        {"throttle_waits", c.throttle_waits},
+                        {"throttle_ms", double(c.throttle_ns) / 1e6},
+                        {"max_writeback_inflight", c.max_writeback_inflight},
+                        {"dirty_bytes_left", (cache_.dirty_pages() + writeback_pages_) * kPageBytes},
                         {"ended_in_memory", c.ended_in_memory}};
 }
 

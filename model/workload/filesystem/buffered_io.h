@@ -5,9 +5,10 @@
 //  * Writes dirty whole pages (page_cache.h). A write that covers part of a page neither dirty nor cached reads the
 //    page first (block_write_begin: the block device's blocks are its 4 KiB pages). The dirty pages reach the drive
 //    as runs of consecutive pages (requests of at most max_io_bytes, the block layer's max_sectors_kb):
-//    - above background_bytes dirty (vm.dirty_background_bytes, or dirty_background_ratio of the host's memory),
-//      the flusher writes chunks of at least 1,024 pages (MIN_WRITEBACK_PAGES, 4 MiB) in page order from where its
-//      last chunk ended (write_cache_pages from writeback_index, cyclic), until back under the threshold;
+//    - above the background threshold (vm.dirty_background_bytes, or dirty_background_ratio of the host's
+//      dirtyable memory, dirty_limits below), the flusher writes chunks of at least 1,024 pages
+//      (MIN_WRITEBACK_PAGES, 4 MiB) in page order from where its last chunk ended (write_cache_pages from
+//      writeback_index, cyclic), until back under the threshold;
 //    - every `fsync_every` writes (fio's fsync=N/fdatasync=N, and sync=1: O_SYNC) every dirty page, then an NVMe
 //      Flush once they have completed (blkdev_fsync: filemap_write_and_wait, then blkdev_issue_flush);
 //    - when the job's I/O is done: every dirty page, then a Flush with `flush_at_end` (end_fsync, fsync_on_close),
@@ -26,9 +27,22 @@
 //  * A job stopped by its runtime (fio's time_based, or a runtime shorter than its I/O) closes the device after it:
 //    close() writes every dirty page (the last close, blkdev_put -> sync_blockdev), then a Flush with
 //    `flush_at_end`: fio's end_fsync/fsync_on_close fsync before the close. Nothing dirty is left behind.
+//    The close's writes are not the job's (IoRequest::after_end): fio's runtime ends at the cut, before the close,
+//    so they are on the drive but not in the job's statistics; with `flush_at_end` they are fio's fsync, which
+//    its runtime includes, and count.
+//  * The flusher's writes (above the background threshold, and at expiry) are its own requests, not the job's:
+//    Workload::next_background, issued on the job's queues in none of its slots. The block layer's writeback
+//    throttling bounds them (block/blk-wbt.c, on by default for SSDs: rq_depth RWB_DEF_DEPTH = 16; get_limit
+//    gives background writeback, REQ_BACKGROUND, wb_background = (16 + 3) / 4 = 4 requests in flight, and the
+//    whole depth within a second of a writer being throttled, wb_recent_wait): `writeback_depth`.
+//  * A writer is throttled at the dirty limit (balance_dirty_pages, mm/page-writeback.c): while the dirty pages
+//    plus those under writeback exceed it (vm.dirty_bytes, or dirty_ratio of the dirtyable memory: 20 %), the job
+//    issues nothing (Workload::waiting) until the flusher's writes complete; reads wait too, the thread being
+//    asleep in write(). Linux's pacing between the freerun point ((background + limit) / 2) and the limit, which
+//    settles the dirty pages around (background + 3 x limit) / 4, is not modelled: the writer runs freely to the
+//    limit, then at the flusher's speed.
 // The cache starts empty (fio's invalidate=1, its default: BLKFLSBUF when it opens the device). Clean pages stay
-// cached for the job (no memory limit). Writers are not throttled at vm.dirty_ratio (20 %): the flusher's writes
-// above background_bytes share the job's queue, which holds the writer back from there on.
+// cached for the job (no memory limit).
 // A job without an end of its own (fio's time_based) whose last 4 x (its range's pages) requests (at least 1,024) all
 // stayed in memory ends there, its dirty pages written as at its end: Linux would serve it from memory until its
 // runtime (fio would report memory-speed calls; a cached request takes no simulated time here, so it would never
@@ -46,7 +60,14 @@
 namespace ssdtlm {
 
 struct BufferedParams {
-  uint64_t background_bytes = 1717986918;  // workload.dirty_background_bytes (10 % of a 16 GiB host)
+  // The dirty thresholds as Linux's sysctls set them (Documentation/admin-guide/sysctl/vm.rst): a *_bytes other
+  // than 0 wins over its *_ratio, which is a percentage of memory_bytes (dirty_limits).
+  uint64_t memory_bytes = 17179869184ull;  // workload.dirty_memory_bytes: the host's dirtyable memory (16 GiB)
+  uint32_t background_ratio = 10;          // workload.dirty_background_ratio (vm.dirty_background_ratio)
+  uint64_t background_bytes = 0;           // workload.dirty_background_bytes (vm.dirty_background_bytes)
+  uint32_t dirty_ratio = 20;               // workload.dirty_ratio (vm.dirty_ratio)
+  uint64_t dirty_bytes = 0;                // workload.dirty_bytes (vm.dirty_bytes)
+  uint32_t writeback_depth = 16;           // workload.writeback_depth (blk-wbt's RWB_DEF_DEPTH)
   uint64_t max_io_bytes = 512 << 10;       // workload.page_cache_max_io_bytes (max_sectors_kb)
   uint64_t readahead_bytes = 128 << 10;    // workload.readahead_bytes (read_ahead_kb; 0 = none)
   uint64_t fsync_every = 0;                // workload.fsync: write back and Flush after every N writes
@@ -54,6 +75,14 @@ struct BufferedParams {
   uint64_t expire_ns = 30000000000ull;     // workload.dirty_expire_ms (vm.dirty_expire_centisecs)
   uint64_t writeback_ns = 5000000000ull;   // workload.dirty_writeback_ms (vm.dirty_writeback_centisecs; 0 = never)
 };
+
+// The dirty limit and the background threshold in pages (mm/page-writeback.c domain_dirty_limits): a byte
+// setting rounded up to pages, else ratio * 4096 / 100 (per page size, an integer) x the memory's pages / 4096;
+// a background threshold at or above the limit becomes half the limit.
+struct DirtyLimits {
+  uint64_t limit_pages = 0, background_pages = 0;
+};
+DirtyLimits dirty_limits(const BufferedParams& p);
 
 struct BufferedCounters {
   uint64_t reads = 0, read_bytes = 0, writes = 0, write_bytes = 0, trims = 0;  // the job's calls
@@ -68,6 +97,10 @@ struct BufferedCounters {
   uint64_t flusher_wakes = 0;       // periodic wakes that found expired pages
   uint64_t flushes = 0;
   uint64_t max_dirty_bytes = 0;
+  uint64_t max_dirty_writeback_bytes = 0;  // dirty + under the flusher's writeback: what the dirty limit bounds
+  uint64_t throttle_waits = 0;    // times the writer waited at the dirty limit
+  uint64_t throttle_ns = 0;       //   the simulated time it waited
+  uint64_t max_writeback_inflight = 0;  // the flusher's requests in flight at once
   bool ended_in_memory = false;     // an endless job ended when its requests stopped reaching the drive
 };
 
@@ -85,6 +118,10 @@ class BufferedWorkload : public Workload {
   void wake(uint64_t now_ns) override;
   void clock(uint64_t now_ns) override { now_ns_ = now_ns; }
   bool close() override;
+  bool writes_back() const override { return true; }
+  bool next_background(IoRequest& r) override;
+  void background_done(uint32_t bytes) override;
+  bool waiting() const override { return waiting_ && !done_; }
   // "page_cache": what the job asked of the page cache and what it sent to the drive (and the inner's objects).
   void report(nlohmann::json& into) const override;
   const BufferedCounters& counters() const { return c_; }
@@ -100,6 +137,7 @@ class BufferedWorkload : public Workload {
   void write_back(std::vector<DirtyPage>& pages, Sent kind);
   void sync_all(bool flush);
   void push(IoOp op, uint64_t page, uint64_t pages, Sent kind);
+  bool throttled();  // balance_dirty_pages: the writer waits (and the wait is counted)
   bool cached(uint64_t page) const;
   void set_cached(uint64_t page, bool on);
 
@@ -108,7 +146,15 @@ class BufferedWorkload : public Workload {
   PageCache cache_;
   uint64_t first_page_ = 0, device_pages_ = 0;
   std::vector<bool> clean_;  // per page of the range: cached (clean or dirty)
+  DirtyLimits limits_;
   std::deque<IoRequest> out_;
+  std::deque<IoRequest> bg_out_;     // the flusher's writes not yet issued (next_background)
+  uint64_t writeback_pages_ = 0;     // pages the flusher took and whose writes have not completed
+  uint64_t bg_inflight_ = 0;         // the flusher's writes in flight
+  bool waiting_ = false;             // the writer is throttled
+  bool waited_ = false;              //   it has been once; last_wait_ns_: when it last was
+  uint64_t wait_since_ns_ = 0, last_wait_ns_ = 0;
+  bool closing_ = false;             // close() after a runtime cut is sending its writes
   uint64_t cursor_ = 0;  // the flusher's next page (writeback_index)
   uint64_t writes_since_sync_ = 0;
   uint64_t ra_start_ = 0, ra_size_ = 0, ra_async_ = 0;  // the readahead window (pages), its marked tail

@@ -87,18 +87,19 @@ bool VerifyWorkload::next(IoRequest& r) {
     }
     draining_ = 0;
   }
-  if (!inner_dry_) {
+  while (!inner_dry_) {
     if (inner_->next(r)) {
       if (r.op == IoOp::Write)
         record_write(r);
       else if (r.op == IoOp::Trim)
         clear(r.offset, r.bytes);
+      if (p_.dry_run) continue;  // fio's do_dry_run: completed without I/O
       return true;
     }
     inner_dry_ = true;
     if (!pending_.empty()) return next(r);
   }
-  if (p_.backlog) return false;
+  if (p_.backlog || !p_.read_back) return false;
   if (!next_end_read(r)) return false;
   ++verify_reads_;
   return true;

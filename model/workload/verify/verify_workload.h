@@ -2,6 +2,8 @@
 // do_verify: after the job's writes, every written block once, in address order, each read as long as the write
 // that last covered it) or every `backlog` writes (fio's verify_backlog: those writes, in the order written).
 // The data is checked by the integrity checker (check.integrity), not here: this is what the drive sees.
+// fio's verify_only (dry_run): the job's requests are logged, not sent, then read back at the end: what an earlier
+// job or run wrote is checked without writing it again.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -18,6 +20,10 @@ struct VerifyParams {
   uint64_t range = 0;       //   and its length
   uint32_t unit = 4096;     // the job's smallest request: the bitmap's granule
   uint32_t max_bytes = 4096;  // the job's largest request: longest read-back
+  // fio's verify_only (do_dry_run): none of the job's requests is sent, its writes are only logged (trims clear),
+  // then the read-back at the end; read_back false (no verify): nothing is sent at all.
+  bool dry_run = false;
+  bool read_back = true;
 };
 
 class VerifyWorkload : public Workload {

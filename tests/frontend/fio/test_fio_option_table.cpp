@@ -149,7 +149,6 @@ do_verify=0
   CHECK(f.jobs.at(3).config["verify"] == false);  // do_verify=0: no read-back phase
   CHECK(f.jobs.at(1).config["exit_what"] == "none");
   CHECK_THAT(error_of("[j]\nrw=write\nexit_what=some\n"), Contains("expected group, stonewall or all"));
-  CHECK_THAT(error_of("[j]\nrw=write\nverify_only\n"), Contains("an earlier run wrote"));
 }
 
 TEST_CASE("fio options: percentage_random and flow become job keys and deprecated options are treated as fio does", "[fio][options]") {

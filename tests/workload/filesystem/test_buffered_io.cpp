@@ -23,6 +23,29 @@ std::vector<IoRequest> drain(BufferedWorkload& w) {
   return out;
 }
 
+// Everything the cache sends: the job's requests (next) and the flusher's (next_background, each completed at
+// once), until the job's end.
+struct Sent {
+  std::vector<IoRequest> job, flusher;
+};
+Sent drain_all(BufferedWorkload& w) {
+  Sent s;
+  IoRequest r;
+  while (true) {
+    while (w.next_background(r)) {
+      s.flusher.push_back(r);
+      w.background_done(r.bytes);
+    }
+    if (w.next(r)) {
+      s.job.push_back(r);
+    } else if (!w.waiting()) {
+      break;
+    }
+  }
+  while (w.next_background(r)) s.flusher.push_back(r), w.background_done(r.bytes);
+  return s;
+}
+
 std::unique_ptr<BufferedWorkload> make(std::vector<IoRequest> rs, BufferedParams p) {
   return std::make_unique<BufferedWorkload>(std::make_unique<ListedWorkload>(std::move(rs)), p, 0, kDevice, kDevice);
 }
@@ -100,13 +123,91 @@ TEST_CASE("buffered I/O: above the background threshold the flusher writes chunk
   std::vector<IoRequest> rs;
   for (uint64_t i = 0; i < 4096; ++i) rs.push_back(req(IoOp::Write, ((i * 7919) % 8192) * 4096, 4096));  // 16 MiB, random order
   auto w = make(rs, p);
-  const auto out = drain(*w);
+  const Sent out = drain_all(*w);
   const BufferedCounters& c = w->counters();
   CHECK(c.max_dirty_bytes == 2049 * 4096);  // one page over, then the flusher
   CHECK(c.flusher_bytes % (1024 * 4096) == 0);
   CHECK(c.flusher_bytes == 2 * 1024 * 4096);  // 4,096 pages dirtied: two chunks of 1,024 above 2,048
   CHECK(c.flusher_bytes + c.sync_bytes == 4096ull * 4096);
-  for (const IoRequest& r : out) CHECK(r.bytes <= (128u << 10));
+  uint64_t flusher = 0, job = 0;
+  for (const IoRequest& r : out.flusher) {
+    CHECK(r.bytes <= (128u << 10));
+    flusher += r.bytes;
+  }
+  for (const IoRequest& r : out.job) {
+    CHECK(r.bytes <= (128u << 10));
+    job += r.bytes;
+  }
+  CHECK(flusher == c.flusher_bytes);  // the flusher's writes are its own requests, not the job's
+  CHECK(job == c.sync_bytes);
+  CHECK(c.throttle_waits == 0);  // 16 MiB never reaches the default limit (20 % of 16 GiB)
+}
+
+TEST_CASE("buffered I/O: the dirty limits are Linux's domain_dirty_limits (bytes win, ratios per page of memory)",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;  // 16 GiB = 4,194,304 pages; 20 % and 10 % are 819 and 409 per 4,096 pages
+  DirtyLimits d = dirty_limits(p);
+  CHECK(d.limit_pages == 819ull * 4194304 / 4096);  // 838,656 pages (19.995 %)
+  CHECK(d.background_pages == 409ull * 4194304 / 4096);
+  p.dirty_bytes = 10000;  // rounded up to 3 pages; the 10 % background is above it: half the limit
+  p.background_bytes = 0;
+  d = dirty_limits(p);
+  CHECK(d.limit_pages == 3);
+  CHECK(d.background_pages == 1);
+  p.dirty_bytes = 0;
+  p.background_bytes = 8192;
+  p.dirty_ratio = 1;  // 40 per 4,096 pages of 16 GiB: 40,960 pages
+  d = dirty_limits(p);
+  CHECK(d.limit_pages == 40960);
+  CHECK(d.background_pages == 2);
+}
+
+TEST_CASE("buffered I/O: a writer above the dirty limit waits for the flusher's writes, its own requests, at most "
+          "4 in flight, 16 within a second of a throttled writer",
+          "[workload][filesystem][buffered]") {
+  BufferedParams p;
+  p.dirty_bytes = 2048 * 4096;       // limit 2,048 pages (8 MiB)
+  p.background_bytes = 1024 * 4096;  // the flusher above 1,024
+  p.max_io_bytes = 64 << 10;         // its chunks in 16-page requests
+  std::vector<IoRequest> rs;
+  for (uint64_t i = 0; i < 8192; ++i) rs.push_back(req(IoOp::Write, i * 4096, 4096));  // 32 MiB sequential
+  auto w = make(rs, p);
+  IoRequest r;
+  // No completion yet: the writer dirties up to the limit and waits; the job has sent nothing of its own.
+  w->clock(1000);
+  CHECK_FALSE(w->next(r));
+  CHECK(w->waiting());
+  const BufferedCounters& c = w->counters();
+  CHECK(c.throttle_waits == 1);
+  CHECK(c.max_dirty_writeback_bytes == 2049 * 4096);  // the write that went over, then the wait
+  // Its writeback: within a second of the wait the whole depth (16) goes out, no more.
+  std::vector<IoRequest> inflight;
+  while (w->next_background(r)) inflight.push_back(r);
+  CHECK(inflight.size() == 16);
+  CHECK(c.max_writeback_inflight == 16);
+  // One completes 2 s later: the writer goes on (waited 2 s) until over the limit again.
+  w->clock(2000001000);
+  w->background_done(inflight.back().bytes);
+  inflight.pop_back();
+  CHECK_FALSE(w->next(r));
+  CHECK(w->waiting());
+  CHECK(c.throttle_waits == 2);
+  CHECK(c.throttle_ns == 2000000000);
+  CHECK(c.max_dirty_writeback_bytes == 2049 * 4096);  // never more than one page over
+  // All complete, and nobody waited for 2 s: background writeback gets (16 + 3) / 4 = 4 in flight.
+  w->clock(4000001000);
+  for (const IoRequest& x : inflight) w->background_done(x.bytes);
+  inflight.clear();
+  CHECK_FALSE(w->next(r));  // the writer goes on, and is over the limit again
+  w->clock(6000001000);
+  size_t n = 0;
+  while (w->next_background(r)) ++n;
+  CHECK(n == 4);
+  // A runtime cut while it waits: the wait counts until the close (2 + 2 + 3 s).
+  w->clock(7000001000);
+  REQUIRE(w->close());
+  CHECK(c.throttle_ns == 7000000000);
+  CHECK_FALSE(w->waiting());
 }
 
 TEST_CASE("buffered I/O: reads hit cached pages, sequential misses read ahead 4, 8, 16, 32 pages, random ones as they are",
@@ -206,12 +307,13 @@ TEST_CASE("buffered I/O: expiry in simulated time: wakes before 30 s write nothi
   auto b = draw_at(w, 31000000000ull, 1);  // page 1 dirtied at 31 s: the inode stays dirty since 2 s
   REQUIRE(b.size() == 1);
   CHECK(b[0].op == IoOp::Read);
-  w.wake(35000000000ull);  // 33 s: the whole inode (pages 0 and 1) goes, as one run
-  auto c = draw_at(w, 35000000000ull, 1);
-  REQUIRE(c.size() == 1);
-  CHECK(c[0].op == IoOp::Write);
-  CHECK(c[0].offset == 0);
-  CHECK(c[0].bytes == 2 * 4096);
+  w.wake(35000000000ull);  // 33 s: the whole inode (pages 0 and 1) goes, as one run, the flusher's own request
+  IoRequest c;
+  REQUIRE(w.next_background(c));
+  CHECK(c.op == IoOp::Write);
+  CHECK(c.offset == 0);
+  CHECK(c.bytes == 2 * 4096);
+  w.background_done(c.bytes);
   CHECK(w.counters().expired_bytes == 2 * 4096);
   CHECK(w.counters().flusher_wakes == 1);
   // A page dirtied after the writeback makes the inode dirty anew, from its own time (36 s): 40 s is too early.
@@ -243,6 +345,7 @@ TEST_CASE("buffered I/O: a runtime cut closes the device: the dirty pages go out
     REQUIRE(out.size() == (end_fsync ? 2u : 1u));
     CHECK(out[0].op == IoOp::Write);
     CHECK(out[0].bytes == 2 * 4096);
+    CHECK(out[0].after_end == !end_fsync);  // fio's runtime ends before the close; end_fsync's fsync is in it
     if (end_fsync) CHECK(out[1].op == IoOp::Flush);
     CHECK(w.dirty_bytes() == 0);  // nothing left behind
     CHECK(w.counters().close_bytes == 2 * 4096);

@@ -67,3 +67,28 @@ TEST_CASE("verify_backlog: every N writes are read back in the order written, th
   CHECK(out[5].offset == writes[2].offset);
   CHECK(out[13].offset == writes[6].offset);
 }
+
+TEST_CASE("verify_only: fio's dry run sends none of the job's requests, then reads its writes back (or nothing)",
+          "[verify]") {
+  auto list = [] {
+    return std::make_unique<ListedWorkload>(std::vector<IoRequest>{
+        req(IoOp::Write, 65536, 16384), req(IoOp::Read, 0, 4096), req(IoOp::Write, 0, 8192)});
+  };
+  VerifyParams p;
+  p.range = 1 << 20;
+  p.unit = 4096;
+  p.max_bytes = 16384;
+  p.dry_run = true;
+  VerifyWorkload w(list(), p);
+  const auto out = drain(w);
+  REQUIRE(out.size() == 2);  // only the read-back, in address order: blocks 0..1, then 16..19
+  CHECK(out[0].op == IoOp::Read);
+  CHECK(out[0].offset == 0);
+  CHECK(out[0].bytes == 8192);
+  CHECK(out[1].op == IoOp::Read);
+  CHECK(out[1].offset == 65536);
+  CHECK(out[1].bytes == 16384);
+  p.read_back = false;  // verify_only without verify: nothing at all
+  VerifyWorkload none(list(), p);
+  CHECK(drain(none).empty());
+}
