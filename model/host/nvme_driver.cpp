@@ -134,6 +134,7 @@ bool NvmeDriver::init(std::string* error) {
   if (failed(admin(e), "Identify controller", error)) return false;
   const uint8_t mdts = *mem_.at(id + 77);
   max_bytes_ = mdts ? 4096u << std::min<uint8_t>(mdts, 12) : (16u << 20);  // MDTS 0: no limit; 16 MiB here
+  if (p_.apst && !configure_apst(id, error)) return false;
   e = admin_cmd(kIdentify, 1, kCnsNamespace);
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify namespace", error)) return false;
@@ -177,6 +178,34 @@ bool NvmeDriver::init(std::string* error) {
   }
   if (p_.polling) poll_ev_.notify(ps_time(p_.poll_ps));
   return true;
+}
+
+bool NvmeDriver::configure_apst(uint64_t id, std::string* error) {
+  const uint32_t npss = *mem_.at(id + 263);
+  if (!(*mem_.at(id + 265) & 1) || npss > 31) return true;  // APST not supported: nothing to configure
+  // Table entry n: bits 7:3 the state to enter (ITPS), 31:8 the idle time in state n before it (ITPT, ms).
+  uint64_t table[32] = {};
+  uint64_t target = 0;
+  for (int ps = int(npss); ps >= 0; --ps) {  // deepest first, as nvme_configure_apst walks them
+    if (target) table[ps] = target;
+    const uint8_t* d = mem_.at(id + 2048 + 32 * uint64_t(ps));
+    uint32_t enlat = 0, exlat = 0;
+    std::memcpy(&enlat, d + 4, 4), std::memcpy(&exlat, d + 8, 4);
+    if (!(d[3] & 2) || ps == 0) continue;  // an operational state: not a target
+    uint64_t itpt = 0;
+    if (p_.apst_itpt_ms.empty()) {
+      if (exlat > 100000) continue;  // beyond Linux's default ps_max_latency_us
+      itpt = std::min<uint64_t>((uint64_t(enlat) + exlat + 19) / 20, (1u << 24) - 1);
+    } else {
+      if (size_t(ps - 1) >= p_.apst_itpt_ms.size()) continue;
+      itpt = p_.apst_itpt_ms[ps - 1];
+    }
+    target = uint64_t(ps) << 3 | itpt << 8;
+  }
+  std::memcpy(mem_.at(id), table, sizeof table);
+  Sqe e = admin_cmd(kSetFeatures, 0, kFeatApst, 1);
+  e.set_prp(id, 0);
+  return !failed(admin(e), "Set Features Autonomous Power State Transition", error);
 }
 
 bool NvmeDriver::shutdown(std::string* error) {

@@ -4,6 +4,7 @@
 
 #include "common/sim_time.h"
 #include "controller/nvme/endpoint_command.h"
+#include "power/apst.h"
 
 namespace ssdtlm {
 
@@ -145,6 +146,8 @@ void NvmeEndpoint::reset_queues() {
   arbitration_ = 0;  // the Arbitration feature's reset value: AB 0, every weight 0 (one command)
   arb_.set_weights(0, 0, 0);
   arb_.set_burst(0);
+  apste_ = false, apst_table_ = {};  // APST's reset value: disabled
+  if (apst_) apst_->set_idle_times({});
 }
 
 // ---- doorbells and fetch -----------------------------------------------------------------------------------
@@ -211,6 +214,11 @@ void NvmeEndpoint::fetch(uint64_t t) {
     }
     s.head = (s.head + 1) % s.size;
     arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
+    // APST: the first I/O command after idle waits for the drive to leave its power state; those behind it too.
+    if (apst_ && q != 0 && active_ == 0) {
+      const uint64_t from = std::max(t, engine_free_);
+      engine_free_ = from + apst_->wake(from);
+    }
     const uint64_t start = std::max(t, engine_free_);
     engine_free_ = start + p_.fetch_ps;
     const uint64_t arrival = link_.read_host(engine_free_, addr, sizeof(Sqe), p_.host_mem_ps, true);
@@ -288,6 +296,7 @@ void NvmeEndpoint::on_due() {
         write_cqe(ev.q, ev.cqe, at);
         if (ev.cqe.sq_id() != 0 && active_) {  // an I/O command's slot is free again
           const bool was_full = active_-- == p_.max_commands;
+          if (apst_ && active_ == 0) apst_->idle_from(at);
           if (was_full) fetch(at);
         }
         break;

@@ -1,5 +1,6 @@
 // The endpoint's I/O commands (NVM Command Set 1.0 §3, ZNS Command Set §3-4): Read, Write, Flush, Write Zeroes,
-// Dataset Management, Zone Append and Zone Management Send; their data moved through the PRPs or the SGL.
+// Dataset Management, Zone Append and Zone Management Send (Receive: nvme_zones.cpp); their data moved through the
+// PRPs or the SGL.
 #include <algorithm>
 
 #include "common/sim_time.h"
@@ -65,6 +66,9 @@ void NvmeEndpoint::io(uint16_t sqid, const Sqe& s, uint64_t t) {
     case kZoneMgmtSend:
       if (!p_.zoned) break;
       return submit_zone(sqid, s, t);
+    case kZoneMgmtRecv:
+      if (!p_.zoned || !zones_) break;
+      return submit_zone_receive(sqid, s, t);
     case kFlush:  // no volatile write cache: nothing to write back
       if (s.nsid() != 1 && s.nsid() != 0xFFFFFFFF) return finish(sqid, s.cid(), kInvalidNamespace | kDnr, t);
       return finish(sqid, s.cid(), kSuccess, t);
