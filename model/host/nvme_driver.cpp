@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common/sim_time.h"
 
@@ -37,7 +38,11 @@ uint64_t NvmeDriver::alloc(uint64_t bytes, uint64_t align) {
 }
 
 void NvmeDriver::mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps) {
-  tlm::tlm_generic_payload gp;
+  // One payload for every access (constructing one allocates its extension array); an access made while another
+  // is under way (LT: a doorbell rung from the interrupt a completion write raised) takes its own.
+  std::optional<tlm::tlm_generic_payload> nested;
+  tlm::tlm_generic_payload& gp = mmio_busy_ ? nested.emplace() : mmio_gp_;
+  gp.set_dmi_allowed(false);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(p_.bar_base + off);
   gp.set_data_ptr(static_cast<unsigned char*>(data));
@@ -45,7 +50,10 @@ void NvmeDriver::mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint
   gp.set_streaming_width(bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time d = ps_time(delay_ps);
+  const bool outer = !mmio_busy_;
+  mmio_busy_ = true;
   bar->b_transport(gp, d);
+  if (outer) mmio_busy_ = false;
   if (!write) sc_core::wait(d);  // a read waits for its completion (from a thread)
 }
 

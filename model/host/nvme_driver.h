@@ -141,6 +141,8 @@ class NvmeDriver : public sc_core::sc_module {
   std::vector<uint64_t> due_at_;
   sc_core::sc_event reap_ev_, admin_ev_, poll_ev_;
   uint64_t interrupts_ = 0;
+  tlm::tlm_generic_payload mmio_gp_;  // mmio's payload, reused
+  bool mmio_busy_ = false;            // an access is under way (a nested one takes a payload of its own)
 };
 
 }  // namespace ssdtlm

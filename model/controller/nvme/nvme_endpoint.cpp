@@ -1,6 +1,7 @@
 #include "controller/nvme/nvme_endpoint.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/sim_time.h"
 #include "controller/nvme/endpoint_command.h"
@@ -368,6 +369,11 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
   };
 }
 
+void NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed, PrpWalk& out) {
+  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  out = walk_data(s, bytes, failed);
+}
+
 PrpWalk NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed) {
   if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
   if (s.psdt() == 3) {  // reserved (Base 2.0 Figure 91)
@@ -413,7 +419,11 @@ bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uin
     std::memcpy(dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), src, bytes);
     return true;
   }
-  tlm::tlm_generic_payload gp;
+  // One payload for every write (constructing one allocates its extension array); a write made while another is
+  // under way (the host's interrupt handler, called by an MSI-X write, rang a doorbell) takes its own.
+  std::optional<tlm::tlm_generic_payload> nested;
+  tlm::tlm_generic_payload& gp = dma_busy_ ? nested.emplace() : dma_gp_;
+  gp.set_dmi_allowed(false);
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));
@@ -421,7 +431,10 @@ bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uin
   gp.set_streaming_width(bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time d = ps_time(delay_ps);
+  const bool outer = !dma_busy_;
+  dma_busy_ = true;
   dma->b_transport(gp, d);  // writes go through the socket: the target may react (an MSI-X address)
+  if (outer) dma_busy_ = false;
   return gp.is_response_ok();
 }
 

@@ -150,6 +150,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // The host memory of a command's data: its PRPs (CDW0.PSDT 00b) or its SGL (01b, 10b; 11b: Invalid Field), a
   // list read the host refused setting `failed`.
   nvme::PrpWalk walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed);
+  void walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed, nvme::PrpWalk& out);  // into `out`'s capacity
   // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
   // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
   void fatal();
@@ -227,6 +228,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   EndpointCounters n_;
   tlm::tlm_dmi dmi_;
   bool dmi_ok_ = false;
+  nvme::PrpWalk walk_;                // submit_rw's walk: its data vector trades places with the command's
+  tlm::tlm_generic_payload dma_gp_;  // dma_write's payload, reused
+  bool dma_busy_ = false;            // a write is under way (a nested one takes a payload of its own)
 };
 
 }  // namespace ssdtlm
