@@ -434,6 +434,7 @@ void read_interface_params(const Config& c, Params& p) {
   p.power = read_power_params(c);
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);
+  if (p.nvme.register_interface && p.power.apst) check_register_apst(p.power);
 }
 
 }  // namespace

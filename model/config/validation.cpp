@@ -146,7 +146,16 @@ void check_register_interface(const Config& c, const NvmeParams& p) {
   const double units = p.coalesce_time_us / 100;
   if (units != double(uint64_t(units)))
     fail("host.coalesce_time_us", "expected a multiple of 100 us (the interrupt coalescing time unit)");
-  if (c.b("power.apst")) fail("power.apst", "not served by nvme.interface=register (the endpoint has one power state)");
+}
+
+void check_register_apst(const PowerParams& p) {
+  const std::vector<int64_t> itpt = p.apst_itpt_ms();
+  for (size_t i = 0; i < itpt.size(); ++i)
+    if (itpt[i] < 1 || itpt[i] > (1 << 24) - 1)
+      fail("power.apst_idle_ms", "with nvme.interface=register the driver sets APST by the NVMe table, whose idle "
+                                  "time in a state before the next is whole milliseconds from 1 to 16777215: state " +
+                                      std::to_string(i + 1) + " would be entered " + std::to_string(itpt[i]) +
+                                      " ms after the one before it has been entered");
 }
 
 void check_queue_priorities(const std::vector<JobParams>& jobs, bool listed, bool register_interface) {

@@ -26,10 +26,12 @@ void check_zns_limits(const ZnsParams& z, const ZnsLayout& l);
 void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved_blocks_per_die);
 
 // nvme.interface=register: pcie.lanes 1, 2, 4, 8 or 16, pcie.mps_bytes and pcie.mrrs_bytes powers of two,
-// host.coalesce_time_us a multiple of 100 us (the feature's unit) up to 25,500, power.apst refused (the endpoint
-// has one power state); with nvme.interface=command, a pcie.* or host.* key of the register interface set
-// away from its default is refused (it would change nothing).
+// host.coalesce_time_us a multiple of 100 us (the feature's unit) up to 25,500; with nvme.interface=command, a pcie.*
+// or host.* key of the register interface set away from its default is refused (it would change nothing).
 void check_register_interface(const Config& c, const NvmeParams& p);
+// nvme.interface=register with power.apst: the idle times of power.apst_idle_ms (or its default) as the NVMe APST
+// table's whole milliseconds per transition (PowerParams::apst_itpt_ms), each from 1 to 2^24 - 1.
+void check_register_apst(const PowerParams& p);
 // The host's per-I/O costs: host.engine's (model/host/io_engine_cost.h), else host.submit_ns and host.complete_ns;
 // both set is an error naming the key.
 EngineCostNs host_cost_ns(const Config& c);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common/sim_time.h"
 
@@ -37,7 +38,11 @@ uint64_t NvmeDriver::alloc(uint64_t bytes, uint64_t align) {
 }
 
 void NvmeDriver::mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint64_t delay_ps) {
-  tlm::tlm_generic_payload gp;
+  // One payload for every access (constructing one allocates its extension array); an access made while another
+  // is under way (LT: a doorbell rung from the interrupt a completion write raised) takes its own.
+  std::optional<tlm::tlm_generic_payload> nested;
+  tlm::tlm_generic_payload& gp = mmio_busy_ ? nested.emplace() : mmio_gp_;
+  gp.set_dmi_allowed(false);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(p_.bar_base + off);
   gp.set_data_ptr(static_cast<unsigned char*>(data));
@@ -45,7 +50,10 @@ void NvmeDriver::mmio(bool write, uint32_t off, void* data, uint32_t bytes, uint
   gp.set_streaming_width(bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time d = ps_time(delay_ps);
+  const bool outer = !mmio_busy_;
+  mmio_busy_ = true;
   bar->b_transport(gp, d);
+  if (outer) mmio_busy_ = false;
   if (!write) sc_core::wait(d);  // a read waits for its completion (from a thread)
 }
 
@@ -134,6 +142,7 @@ bool NvmeDriver::init(std::string* error) {
   if (failed(admin(e), "Identify controller", error)) return false;
   const uint8_t mdts = *mem_.at(id + 77);
   max_bytes_ = mdts ? 4096u << std::min<uint8_t>(mdts, 12) : (16u << 20);  // MDTS 0: no limit; 16 MiB here
+  if (p_.apst && !configure_apst(id, error)) return false;
   e = admin_cmd(kIdentify, 1, kCnsNamespace);
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify namespace", error)) return false;
@@ -177,6 +186,34 @@ bool NvmeDriver::init(std::string* error) {
   }
   if (p_.polling) poll_ev_.notify(ps_time(p_.poll_ps));
   return true;
+}
+
+bool NvmeDriver::configure_apst(uint64_t id, std::string* error) {
+  const uint32_t npss = *mem_.at(id + 263);
+  if (!(*mem_.at(id + 265) & 1) || npss > 31) return true;  // APST not supported: nothing to configure
+  // Table entry n: bits 7:3 the state to enter (ITPS), 31:8 the idle time in state n before it (ITPT, ms).
+  uint64_t table[32] = {};
+  uint64_t target = 0;
+  for (int ps = int(npss); ps >= 0; --ps) {  // deepest first, as nvme_configure_apst walks them
+    if (target) table[ps] = target;
+    const uint8_t* d = mem_.at(id + 2048 + 32 * uint64_t(ps));
+    uint32_t enlat = 0, exlat = 0;
+    std::memcpy(&enlat, d + 4, 4), std::memcpy(&exlat, d + 8, 4);
+    if (!(d[3] & 2) || ps == 0) continue;  // an operational state: not a target
+    uint64_t itpt = 0;
+    if (p_.apst_itpt_ms.empty()) {
+      if (exlat > 100000) continue;  // beyond Linux's default ps_max_latency_us
+      itpt = std::min<uint64_t>((uint64_t(enlat) + exlat + 19) / 20, (1u << 24) - 1);
+    } else {
+      if (size_t(ps - 1) >= p_.apst_itpt_ms.size()) continue;
+      itpt = p_.apst_itpt_ms[ps - 1];
+    }
+    target = uint64_t(ps) << 3 | itpt << 8;
+  }
+  std::memcpy(mem_.at(id), table, sizeof table);
+  Sqe e = admin_cmd(kSetFeatures, 0, kFeatApst, 1);
+  e.set_prp(id, 0);
+  return !failed(admin(e), "Set Features Autonomous Power State Transition", error);
 }
 
 bool NvmeDriver::shutdown(std::string* error) {

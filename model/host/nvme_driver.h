@@ -35,6 +35,13 @@ struct DriverParams {
   uint8_t hpw = 0, mpw = 0, lpw = 0;  // its weights, 0's based
   uint8_t arbitration_burst = 0;      // Set Features Arbitration AB: 2^n commands, 7 = no limit
   std::vector<uint8_t> queue_prio;    // per I/O queue: 0 urgent, 1 high, 2 medium (default), 3 low
+  // Autonomous Power State Transition: when the controller supports it (Identify APSTA), the driver writes its table
+  // and enables it, as Linux's nvme_configure_apst. apst_itpt_ms: per non-operational state PS1.., the idle time (ms)
+  // in the state before it prior to the transition into it, each state to the next; empty: Linux's rule, each
+  // non-operational state with an exit latency up to 100 ms entered from the state before after 50 x (its entry +
+  // exit latency), rounded up to ms.
+  bool apst = false;
+  std::vector<uint32_t> apst_itpt_ms;
   uint64_t bar_base = 0;              // BAR0's bus address: MMIO goes to bar_base + the register's offset
   // sim.timing=lt: an interrupt is handled in the context that raised it, at the message's annotated time (the
   // driver runs ahead of sc_time with its initiator); false: at its own instant, one activation per interrupt.
@@ -119,6 +126,8 @@ class NvmeDriver : public sc_core::sc_module {
   void reap(uint16_t qi, uint64_t t);
   uint32_t doorbell(uint16_t qi, bool cq) const { return nvme::kDoorbells + (2u * qi + (cq ? 1 : 0)) * stride_; }
   bool wait_ready(bool ready, std::string* error);
+  // Set Features Autonomous Power State Transition from the Identify Controller data at `id` (the buffer reused).
+  bool configure_apst(uint64_t id, std::string* error);
 
   HostMemory& mem_;
   DriverParams p_;
@@ -132,6 +141,8 @@ class NvmeDriver : public sc_core::sc_module {
   std::vector<uint64_t> due_at_;
   sc_core::sc_event reap_ev_, admin_ev_, poll_ev_;
   uint64_t interrupts_ = 0;
+  tlm::tlm_generic_payload mmio_gp_;  // mmio's payload, reused
+  bool mmio_busy_ = false;            // an access is under way (a nested one takes a payload of its own)
 };
 
 }  // namespace ssdtlm

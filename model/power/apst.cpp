@@ -2,12 +2,16 @@
 
 namespace ssdtlm {
 
+void Apst::set_idle_times(const std::vector<uint64_t>& idle_ps) {
+  for (size_t i = 0; i < states_.size(); ++i) states_[i].idle_ps = i < idle_ps.size() ? idle_ps[i] : kNever;
+}
+
 uint32_t Apst::state_at(uint64_t t) const {
   if (!idle_ || t <= idle_since_) return 0;
   const uint64_t d = t - idle_since_;
   uint32_t s = 0;
   for (uint32_t i = 0; i < states_.size(); ++i)
-    if (d >= states_[i].idle_ps) s = i + 1;
+    if (states_[i].idle_ps != kNever && d >= states_[i].idle_ps) s = i + 1;
   return s;
 }
 
@@ -20,10 +24,13 @@ uint64_t Apst::wake(uint64_t t) {
   uint64_t latency = 0;
   for (uint32_t i = 0; i < states_.size(); ++i) {
     const PowerState& s = states_[i];
+    if (s.idle_ps == kNever) continue;  // not entered (a host's APST table skips it)
     if (d < s.idle_ps) break;
     // In state i from its entry's end until the next state's entry begins or the command arrives.
     const uint64_t in_from = s.idle_ps + s.entry_ps;
-    const uint64_t until = i + 1 < states_.size() && d >= states_[i + 1].idle_ps ? states_[i + 1].idle_ps : d;
+    uint32_t next = i + 1;
+    while (next < states_.size() && states_[next].idle_ps == kNever) ++next;
+    const uint64_t until = next < states_.size() && d >= states_[next].idle_ps ? states_[next].idle_ps : d;
     if (until > in_from) {
       low_power_ps_ += until - in_from;
       low_power_j_ += s.max_w * double(until - in_from) * 1e-12;

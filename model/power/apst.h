@@ -14,6 +14,13 @@ class Apst {
  public:
   explicit Apst(std::vector<PowerState> states) : states_(std::move(states)) {}
 
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  // The idle times (since the last completion) at which the states are entered, one per state, as a host's APST
+  // table sets them (controller/nvme: Set Features Autonomous Power State Transition); kNever: a state the drive
+  // does not enter. Ascending over the states entered.
+  void set_idle_times(const std::vector<uint64_t>& idle_ps);
+  const std::vector<PowerState>& states() const { return states_; }
+
   // The last outstanding command completed at t: the drive is idle from then on.
   void idle_from(uint64_t t) {
     idle_ = true;

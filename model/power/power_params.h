@@ -2,6 +2,7 @@
 // budget that limits concurrent array operations, the NVMe power states (APST) and the lumped thermal model.
 // Parsed once, at the edge (config/params.cpp); the defaults and their sources are in docs/reference/power.md.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,17 @@ struct PowerParams {
   std::vector<PowerState> idle_states;      // power.ps_* : the non-operational states, shallowest first
 
   const NandOpPower& op_power() const { return nand[cell_bits - 1]; }
+  // APST on the register interface: per state, the host's Idle Time Prior to Transition into it (whole ms of idle
+  // in the state before, counted from the end of that state's entry), so that each state is entered at its
+  // idle_ps after the last completion, as the command interface enters it. Below 1 where idle_ps leaves no ms.
+  std::vector<int64_t> apst_itpt_ms() const {
+    std::vector<int64_t> v;
+    for (size_t i = 0; i < idle_states.size(); ++i) {
+      const double from = i ? double(idle_states[i - 1].idle_ps + idle_states[i - 1].entry_ps) : 0.0;
+      v.push_back(std::llround((double(idle_states[i].idle_ps) - from) / 1e9));
+    }
+    return v;
+  }
   // The floor: what the drive draws with nothing to do (every component's idle power), in watts.
   double floor_w(uint32_t dies) const {
     return nand_standby_w * dies + dram_idle_w + controller_idle_w + pcie_idle_w;

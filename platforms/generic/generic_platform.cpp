@@ -6,6 +6,7 @@
 
 #include "common/sim_time.h"
 #include "controller/ftl_assembly.h"
+#include "controller/placement/zns.h"
 #include "workload/workload_factory.h"
 
 namespace ssdtlm {
@@ -95,9 +96,10 @@ void GenericPlatform::wire_power(const Params& p) {
     budget_ = std::make_unique<PowerBudget>(p.power.floor_w(g_.dies), p.power.budget_w);
     for (auto& ch : channels_) ch->set_power_budget(budget_.get(), p.power.op_power(), p.power.nand[0]);
   }
-  if (p.power.apst) {
+  if (p.power.apst) {  // the register interface's endpoint enters the states as the driver's APST table says
     apst_ = std::make_unique<Apst>(p.power.idle_states);
-    nvme_->set_apst(apst_.get());
+    if (endpoint_) endpoint_->set_apst(apst_.get());
+    else nvme_->set_apst(apst_.get());
   }
   meter_ = std::make_unique<PowerMeter>(p.power, p.thermal, p.flash, g_.dies, budget_.get());
   // Data ages faster when the drive is hotter (reliability.*: Arrhenius on the retention age), at each power sample.
@@ -117,6 +119,7 @@ void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_
   ep.fetch_ps = p.nvme.fetch_ps;
   ep.max_commands = p.nvme.max_commands;
   ep.loosely_timed = p.sim.loosely_timed;
+  if (p.power.apst) ep.power_states = p.power.idle_states;  // Identify's power states, APST supported
   endpoint_ = std::make_unique<NvmeEndpoint>("endpoint", ep);
 }
 
@@ -125,6 +128,7 @@ void GenericPlatform::attach_endpoint() {
   endpoint_->bind_backend(ftl_.get());
   ftl_->bind_frontend(endpoint_.get());
   dram_->attach(endpoint_->dram, DramSide::Host);
+  if (const ZnsNamespace* z = page_ftl_->streams().zns()) endpoint_->set_zones(&z->zones());  // Report Zones
   nvme_stub_ = std::make_unique<NvmeStubHost>("nvme_unused", *nvme_);
 }
 
@@ -155,6 +159,8 @@ void GenericPlatform::wire_register(const Params& p) {
   dp.coalesce_time_100us = uint32_t(p.nvme.coalesce_time_us / 100 + 0.5);
   dp.loosely_timed = p.sim.loosely_timed;
   set_arbitration(p, dp);
+  dp.apst = p.power.apst;  // each state entered at its power.apst_idle_ms, as on the command interface
+  for (const int64_t ms : p.power.apst_itpt_ms()) dp.apst_itpt_ms.push_back(uint32_t(ms));
   host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
   driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
   bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);

@@ -48,7 +48,7 @@ TEST_CASE("register interface: its keys are refused where they do not apply or a
       {"--set nvme.interface=register --set pcie.lanes=3", "pcie.lanes"},
       {"--set nvme.interface=register --set pcie.mps_bytes=384", "pcie.mps_bytes"},
       {"--set nvme.interface=register --set host.coalesce_time_us=150", "host.coalesce_time_us"},
-      {"--set nvme.interface=register --set power.apst=true", "power.apst"},
+      {"--set nvme.interface=register --set power.apst=true --set power.apst_idle_ms=160,160.5", "power.apst_idle_ms"},
   };
   int i = 0;
   for (const auto& c : cases) {

@@ -149,6 +149,30 @@ TEST_CASE("APST: the first read after an idle gap pays the idle state's exit lat
   CHECK(d(r.summary["power"]["avg_w"]) < floor / 2);
 }
 
+TEST_CASE("APST on the register interface: the driver's table enters the states when the command interface does",
+          "[platform][power][nvme]") {
+  // The same run through the driver, the PCIe link and the endpoint: the driver writes the APST table (ITPT 160 ms
+  // for PS3, 338 ms for PS4) and the endpoint enters PS3 160 ms after each completion: 9 wake-ups of 1.2 ms; 700 ms
+  // of think time reaches PS4 (entered at 500 ms): 9 wake-ups of 9.5 ms. Each run in its own process (run_cli).
+  const std::string drive = " --set geometry.channels=2 --set geometry.dies_per_channel=4 --set geometry.blocks_per_plane=64"
+                            " --set geometry.pages_per_block=64 --set host.queues=1 --set precondition.fill=true"
+                            " --set precondition.drive_writes=0 --set workload.read_fraction=1 --set workload.io_count=10"
+                            " --set host.queue_depth=1 --set power.apst=true";
+  for (const char* think : {"400000", "700000"}) {
+    INFO("think time " << think << " us");
+    const std::string args = drive + " --set workload.thinktime_us=" + think;
+    const auto cmd = test::run_cli(std::string("cmd") + think, args);
+    const auto reg = test::run_cli(std::string("reg") + think, args + " --set nvme.interface=register");
+    const auto& a = reg["power"]["apst"];
+    const double exit_s = std::string(think) == "400000" ? 1.2e-3 : 9.5e-3;
+    CHECK(a["wakeups"].get<uint64_t>() == 9);
+    CHECK(d(a["exit_latency_s"]) == Approx(9 * exit_s).epsilon(1e-9));
+    CHECK(a["wakeups"] == cmd["power"]["apst"]["wakeups"]);
+    CHECK(d(a["exit_latency_s"]) == Approx(d(cmd["power"]["apst"]["exit_latency_s"])).epsilon(1e-9));
+    CHECK(d(a["low_power_s"]) == Approx(d(cmd["power"]["apst"]["low_power_s"])).epsilon(1e-3));
+  }
+}
+
 TEST_CASE("thermal: a sustained write heats past TMT1 and is throttled to the TMT budgets", "[platform][power]") {
   const double floor = 3.3e-5 * 8 + 0.15 + 1.0 + 0.3, prog = 0.0825;
   Config c = small_drive({"precondition.fill=false", "precondition.drive_writes=0", "workload.pattern=sequential",

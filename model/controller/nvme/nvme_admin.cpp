@@ -25,8 +25,11 @@ void NvmeEndpoint::admin(const Sqe& s, uint64_t t) {
     case kDeleteCq: st = delete_cq(s); break;
     case kIdentify: st = identify(s, done, end); break;
     case kGetLogPage: st = log_page(s, done, end); break;
-    case kSetFeatures: st = features(s, true, result); break;
-    case kGetFeatures: st = features(s, false, result); break;
+    case kSetFeatures:
+    case kGetFeatures:
+      if ((s.cdw(10) & 0xFF) == kFeatApst) st = apst_feature(s, s.opcode() == kSetFeatures, done, end, result);
+      else st = features(s, s.opcode() == kSetFeatures, result);
+      break;
     case kAsyncEvent:
       if (aer_cids_.size() >= 4) {  // AERL = 3
         st = kAsyncEventLimit;
@@ -103,6 +106,21 @@ uint64_t NvmeEndpoint::copy_out(const Sqe& s, const void* data, uint32_t bytes, 
   return end;
 }
 
+uint64_t NvmeEndpoint::copy_in(const Sqe& s, void* data, uint32_t bytes, uint64_t t, uint16_t& status) {
+  bool failed = false;
+  const PrpWalk w = walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
+  status = failed ? uint16_t(kDataTransferError) : w.status;
+  if (status) return t;
+  auto* dst = static_cast<uint8_t*>(data);
+  uint64_t end = t;
+  for (const Segment& g : w.data) {
+    if (!dma_read(g.addr, dst, g.bytes)) status = kDataTransferError;
+    end = link_.read_host(end, g.addr, g.bytes, p_.host_mem_ps, true);
+    dst += g.bytes;
+  }
+  return end;
+}
+
 namespace {
 void put(uint8_t* b, size_t at, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) b[at + i] = uint8_t(v >> (8 * i));
@@ -127,13 +145,13 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d, 80, kVersion14, 4);
     put(d, 259, 3, 1);              // AERL: 4 outstanding asynchronous event requests
     put(d, 262, 63, 1);             // ELPE: 64 error log entries
-    put(d, 263, 0, 1);              // NPSS: one power state
     put(d, 512, 0x66, 1);           // SQES: 64 B
     put(d, 513, 0x44, 1);           // CQES: 16 B
     put(d, 516, 1, 4);              // NN: one namespace
     put(d, 520, 1u << 2 | 1u << 3, 2);  // ONCS: Dataset Management, Write Zeroes
     put(d, 525, 0, 1);              // VWC: no volatile write cache (the buffer is capacitor-protected)
     put(d, 536, 1, 4);              // SGLS: SGLs supported for I/O commands, no alignment requirement (01b)
+    power_descriptors(d);           // NPSS, APSTA, the power state descriptors (nvme_power.cpp)
   } else if (cns == kCnsNamespace) {
     if (s.nsid() != 1) return kInvalidNamespace | kDnr;
     const uint64_t lbas = p_.ns_bytes / p_.lba_bytes;
@@ -186,7 +204,7 @@ uint16_t NvmeEndpoint::features(const Sqe& s, bool set, uint32_t& result) {
       result = iv | uint32_t(coalesce_off_[iv]) << 16;
       return kSuccess;
     }
-    case kFeatPowerMgmt:  // one power state (NPSS = 0): only PS0
+    case kFeatPowerMgmt:  // PS0 only: the non-operational states are entered by APST, not by the host's choice
       if (set && (v & 0x1F) != 0) return kInvalidField | kDnr;
       result = 0;
       return kSuccess;

@@ -1,9 +1,11 @@
 #include "controller/nvme/nvme_endpoint.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/sim_time.h"
 #include "controller/nvme/endpoint_command.h"
+#include "power/apst.h"
 
 namespace ssdtlm {
 
@@ -145,6 +147,8 @@ void NvmeEndpoint::reset_queues() {
   arbitration_ = 0;  // the Arbitration feature's reset value: AB 0, every weight 0 (one command)
   arb_.set_weights(0, 0, 0);
   arb_.set_burst(0);
+  apste_ = false, apst_table_ = {};  // APST's reset value: disabled
+  if (apst_) apst_->set_idle_times({});
 }
 
 // ---- doorbells and fetch -----------------------------------------------------------------------------------
@@ -211,6 +215,11 @@ void NvmeEndpoint::fetch(uint64_t t) {
     }
     s.head = (s.head + 1) % s.size;
     arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
+    // APST: the first I/O command after idle waits for the drive to leave its power state; those behind it too.
+    if (apst_ && q != 0 && active_ == 0) {
+      const uint64_t from = std::max(t, engine_free_);
+      engine_free_ = from + apst_->wake(from);
+    }
     const uint64_t start = std::max(t, engine_free_);
     engine_free_ = start + p_.fetch_ps;
     const uint64_t arrival = link_.read_host(engine_free_, addr, sizeof(Sqe), p_.host_mem_ps, true);
@@ -288,6 +297,7 @@ void NvmeEndpoint::on_due() {
         write_cqe(ev.q, ev.cqe, at);
         if (ev.cqe.sq_id() != 0 && active_) {  // an I/O command's slot is free again
           const bool was_full = active_-- == p_.max_commands;
+          if (apst_ && active_ == 0) apst_->idle_from(at);
           if (was_full) fetch(at);
         }
         break;
@@ -359,6 +369,11 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
   };
 }
 
+void NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed, PrpWalk& out) {
+  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  out = walk_data(s, bytes, failed);
+}
+
 PrpWalk NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed) {
   if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed));
   if (s.psdt() == 3) {  // reserved (Base 2.0 Figure 91)
@@ -404,7 +419,11 @@ bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uin
     std::memcpy(dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), src, bytes);
     return true;
   }
-  tlm::tlm_generic_payload gp;
+  // One payload for every write (constructing one allocates its extension array); a write made while another is
+  // under way (the host's interrupt handler, called by an MSI-X write, rang a doorbell) takes its own.
+  std::optional<tlm::tlm_generic_payload> nested;
+  tlm::tlm_generic_payload& gp = dma_busy_ ? nested.emplace() : dma_gp_;
+  gp.set_dmi_allowed(false);
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));
@@ -412,7 +431,10 @@ bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uin
   gp.set_streaming_width(bytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time d = ps_time(delay_ps);
+  const bool outer = !dma_busy_;
+  dma_busy_ = true;
   dma->b_transport(gp, d);  // writes go through the socket: the target may react (an MSI-X address)
+  if (outer) dma_busy_ = false;
   return gp.is_response_ok();
 }
 

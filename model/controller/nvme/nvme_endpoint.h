@@ -29,8 +29,12 @@
 #include "controller/nvme/pcie_link.h"
 #include "controller/nvme/prp.h"
 #include "controller/nvme/sgl.h"
+#include "power/power_params.h"
 
 namespace ssdtlm {
+
+class Apst;
+class ZoneManager;
 
 struct EndpointParams {
   PcieParams pcie;
@@ -54,6 +58,9 @@ struct EndpointParams {
   // at once with their time annotated (a write's delay; entries through DMI), one activation per quantum;
   // false: each at its own instant (approximately timed, the reference).
   bool loosely_timed = false;
+  // The non-operational power states PS1.. (power.ps_*) the controller reports (Identify: NPSS, APSTA, the power
+  // state descriptors) and enters by APST once the host enables it; empty: PS0 only, no APST.
+  std::vector<PowerState> power_states;
 };
 
 // What the endpoint counted (SMART data units, interrupts, link use).
@@ -61,6 +68,7 @@ struct EndpointCounters {
   uint64_t commands = 0, admin_commands = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
   uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
   uint64_t fatal_errors = 0;  // host memory errors no completion entry could report (CSTS.CFS set)
+  uint64_t zone_reports = 0;  // Zone Management Receive Report Zones served
 };
 
 class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
@@ -75,6 +83,13 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void complete(NvmeCommand& cmd, uint64_t ready_ps) override;
   // Composite temperature for the SMART log (a thermal model, when the platform has one).
   void set_temperature(std::function<double()> celsius) { temperature_ = std::move(celsius); }
+  // The zoned namespace's zone state (the FTL's zoned layer, read only) that Report Zones lists; without it a zoned
+  // endpoint answers Zone Management Receive with Invalid Opcode.
+  void set_zones(const ZoneManager* zones) { zones_ = zones; }
+  // The drive's power states (power/apst.h), driven by Set Features Autonomous Power State Transition: the host's
+  // table sets when each state is entered (none until APSTE is set); the first I/O command after idle waits for
+  // the exit latency. Needs EndpointParams::power_states, the same states.
+  void set_apst(Apst* apst);
 
   const EndpointParams& params() const { return p_; }
   const PcieTlpLink& link() const { return link_; }
@@ -135,6 +150,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // The host memory of a command's data: its PRPs (CDW0.PSDT 00b) or its SGL (01b, 10b; 11b: Invalid Field), a
   // list read the host refused setting `failed`.
   nvme::PrpWalk walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed);
+  void walk_data(const nvme::Sqe& s, uint64_t bytes, bool& failed, nvme::PrpWalk& out);  // into `out`'s capacity
   // An error the controller cannot report in a completion queue (a submission entry it cannot read, a completion
   // entry it cannot write): CSTS.CFS, RDY cleared, nothing more fetched until the host resets (NVMe 1.4 §3.1.6).
   void fatal();
@@ -149,12 +165,23 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   uint16_t features(const nvme::Sqe& s, bool set, uint32_t& result);
   uint16_t log_page(const nvme::Sqe& s, uint64_t t, uint64_t& done);
   uint64_t copy_out(const nvme::Sqe& s, const void* data, uint32_t bytes, uint64_t t, uint16_t& status);
+  uint64_t copy_in(const nvme::Sqe& s, void* data, uint32_t bytes, uint64_t t, uint16_t& status);  // host to device
+  // Power states and APST (nvme_power.cpp).
+  void power_descriptors(uint8_t* identify_controller) const;
+  uint16_t apst_feature(const nvme::Sqe& s, bool set, uint64_t t, uint64_t& done, uint32_t& result);
+  // The host's APST table as Apst's idle times (Apst::kNever: a state not entered); false: a transition the model
+  // refuses (to an operational, a shallower or an unsupported state).
+  bool apst_idle_times(const std::array<uint64_t, 32>& table, std::vector<uint64_t>& idle) const;
   // I/O commands (nvme_io.cpp).
   void io(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
   uint16_t check_range(const nvme::Sqe& s, uint64_t slba, uint32_t nlb) const;
   void submit_rw(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
   void submit_dsm(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
   void submit_zone(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  // Zone Management Receive (nvme_zones.cpp): Report Zones from zone `first_zone` on, `filter` its Reporting
+  // Options, into `bytes` bytes.
+  void submit_zone_receive(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
+  std::vector<uint8_t> zone_report(uint64_t first_zone, uint32_t filter, bool partial, uint32_t bytes) const;
   Command* make(uint16_t sqid, const nvme::Sqe& s);
   void release(Command* c);
 
@@ -162,6 +189,10 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   PcieTlpLink link_;
   CommandSink* backend_ = nullptr;
   std::function<double()> temperature_;
+  const ZoneManager* zones_ = nullptr;
+  Apst* apst_ = nullptr;
+  bool apste_ = false;                       // Autonomous Power State Transition Enable
+  std::array<uint64_t, 32> apst_table_{};    // the host's table as it wrote it (Get Features returns it)
   // Registers.
   uint32_t cc_ = 0, csts_ = 0, aqa_ = 0, intms_ = 0;
   uint64_t asq_ = 0, acq_ = 0;
@@ -197,6 +228,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   EndpointCounters n_;
   tlm::tlm_dmi dmi_;
   bool dmi_ok_ = false;
+  nvme::PrpWalk walk_;                // submit_rw's walk: its data vector trades places with the command's
+  tlm::tlm_generic_payload dma_gp_;  // dma_write's payload, reused
+  bool dma_busy_ = false;            // a write is under way (a nested one takes a payload of its own)
 };
 
 }  // namespace ssdtlm

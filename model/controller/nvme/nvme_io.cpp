@@ -1,5 +1,6 @@
 // The endpoint's I/O commands (NVM Command Set 1.0 §3, ZNS Command Set §3-4): Read, Write, Flush, Write Zeroes,
-// Dataset Management, Zone Append and Zone Management Send; their data moved through the PRPs or the SGL.
+// Dataset Management, Zone Append and Zone Management Send (Receive: nvme_zones.cpp); their data moved through the
+// PRPs or the SGL.
 #include <algorithm>
 
 #include "common/sim_time.h"
@@ -65,6 +66,9 @@ void NvmeEndpoint::io(uint16_t sqid, const Sqe& s, uint64_t t) {
     case kZoneMgmtSend:
       if (!p_.zoned) break;
       return submit_zone(sqid, s, t);
+    case kZoneMgmtRecv:
+      if (!p_.zoned || !zones_) break;
+      return submit_zone_receive(sqid, s, t);
     case kFlush:  // no volatile write cache: nothing to write back
       if (s.nsid() != 1 && s.nsid() != 0xFFFFFFFF) return finish(sqid, s.cid(), kInvalidNamespace | kDnr, t);
       return finish(sqid, s.cid(), kSuccess, t);
@@ -79,10 +83,11 @@ void NvmeEndpoint::submit_rw(uint16_t sqid, const Sqe& s, uint64_t t) {
   const uint64_t bytes = uint64_t(nlb) * p_.lba_bytes;
   uint16_t st = check_range(s, slba, nlb);
   if (!st && bytes > (kUnit << p_.mdts)) st = kInvalidField | kDnr;  // beyond MDTS
-  PrpWalk w;
+  PrpWalk& w = walk_;
+  w.data.clear(), w.lists.clear();
   if (!st) {
     bool failed = false;  // a PRP list or SGL segment read the host refused: Data Transfer Error, as QEMU's nvme_map_prp
-    w = walk_data(s, bytes, failed);
+    walk_data(s, bytes, failed, w);
     st = failed ? uint16_t(kDataTransferError) : w.status ? uint16_t(w.status | kDnr) : uint16_t(kSuccess);
   }
   for (const Segment& l : w.lists) t = link_.read_host(t, l.addr, l.bytes, p_.host_mem_ps, true);  // lists, in turn
@@ -103,7 +108,7 @@ void NvmeEndpoint::submit_rw(uint16_t sqid, const Sqe& s, uint64_t t) {
   // dwords 2-3 and 14-15 of the entry by the model's own driver (simulator hints; nvme_driver.h).
   c->pc = s.cdw(2), c->proc = s.cdw(3), c->proc_slot = uint16_t(s.cdw(14)), c->run = uint16_t(s.cdw(14) >> 16);
   c->next_lpn = s.cdw(15);
-  c->data = std::move(w.data);
+  c->data.swap(w.data);  // the command's old (cleared) vector becomes the next walk's: no allocation per command
   if (c->op == IoOp::Read) ++n_.reads, n_.bytes_read += bytes;
   else ++n_.writes, n_.bytes_written += bytes;
   backend_->submit(*c, t);

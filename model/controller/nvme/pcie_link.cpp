@@ -51,16 +51,10 @@ PcieTlpLink::PcieTlpLink(const PcieParams& p)
     : p_(p), raw_bps_(raw_rate(p)), up_(1e12 / raw_bps_), down_(1e12 / raw_bps_) {}
 
 uint64_t PcieTlpLink::split_bytes(uint64_t addr, uint64_t bytes, uint32_t chunk, uint32_t hdr, uint64_t& tlps) const {
-  uint64_t wire = 0;
-  tlps = 0;
-  while (bytes) {
-    const uint64_t n = std::min<uint64_t>(bytes, chunk - addr % chunk);
-    wire += n + hdr + kTlpFraming;
-    ++tlps;
-    addr += n;
-    bytes -= n;
-  }
-  return wire;
+  // One TLP per chunk-aligned piece of [addr, addr + bytes): the first up to the boundary after addr, whole chunks,
+  // the rest; each carries its header and framing.
+  tlps = bytes ? (addr % chunk + bytes + chunk - 1) / chunk : 0;
+  return bytes + tlps * (hdr + kTlpFraming);
 }
 
 void PcieTlpLink::acknowledge(PcieWire& wire, uint64_t t, uint64_t tlps, uint64_t& owed, uint64_t* dllps) {

@@ -15,26 +15,34 @@ void add(std::vector<Segment>& v, uint64_t addr, uint32_t bytes) {
 
 PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read) {
   PrpWalk w;
+  walk_prps(prp1, prp2, bytes, page, read, w);
+  return w;
+}
+
+void walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read, PrpWalk& w) {
+  w.status = kSuccess;
+  w.data.clear();
+  w.lists.clear();
   if (prp1 & 3) {
     w.status = kPrpOffsetInvalid;
-    return w;
+    return;
   }
   const uint64_t first = std::min<uint64_t>(bytes, page - prp1 % page);
   add(w.data, prp1, uint32_t(first));
   uint64_t left = bytes - first;
-  if (!left) return w;
+  if (!left) return;
   if (left <= page) {  // PRP2 is the second data page
     if (prp2 % page) {
       w.status = kPrpOffsetInvalid;
-      return w;
+      return;
     }
     add(w.data, prp2, uint32_t(left));
-    return w;
+    return;
   }
   // PRP2 points to a list; entries up to the end of the list's page, the last one chaining when more follow.
   if (prp2 & 7) {
     w.status = kPrpOffsetInvalid;
-    return w;
+    return;
   }
   uint64_t list = prp2;
   std::vector<uint64_t> entries;
@@ -50,7 +58,7 @@ PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, c
     for (uint32_t i = 0; i < data_entries; ++i) {
       if (entries[i] % page) {
         w.status = kPrpOffsetInvalid;
-        return w;
+        return;
       }
       const uint64_t b = std::min<uint64_t>(left, page);
       add(w.data, entries[i], uint32_t(b));
@@ -60,11 +68,10 @@ PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, c
       list = entries[n - 1];
       if (list % page) {  // a chained list page starts at offset 0
         w.status = kPrpOffsetInvalid;
-        return w;
+        return;
       }
     }
   }
-  return w;
 }
 
 }  // namespace ssdtlm::nvme

@@ -29,5 +29,7 @@ using PrpReader = std::function<void(uint64_t addr, uint64_t* out, uint32_t n)>;
 // first, and every entry of a list, starts at offset 0; a list may start at an offset and its last entry,
 // when more entries follow, points to the next list page.
 PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read);
+// The same into `out`, whose vectors keep their capacity (a caller walking once per command allocates nothing).
+void walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read, PrpWalk& out);
 
 }  // namespace ssdtlm::nvme

@@ -155,6 +155,50 @@ void add_clones(const Spec& s, int group, std::vector<nlohmann::json>& built, co
 }  // namespace
 
 // Every error of the file is gathered (a bad line, a bad job) and reported together.
+namespace {
+
+// SPDK's nvme plugin attaches the controller once, with the first job's options (probe_cb: CC.AMS, and
+// nvme_ctrlr_set_arbitration_feature's Set Features Arbitration, sent only when arbitration_burst is 1-7: with 0
+// the controller keeps its reset values, AB and every weight 0, one command each); each job's queue pair takes
+// its wrr_priority when the job sets enable_wrr, else SPDK's default, urgent. As nvme.arbitration, its burst and
+// weights (in commands: the 0's based fields + 1) and each job's host.sq_priority.
+struct SpdkArbitration {
+  bool seen = false, wrr = false;
+  std::string job;
+  nlohmann::json keys;
+};
+
+// The nvme.* keys of a job's enable_wrr, arbitration_burst and weights (null without enable_wrr).
+nlohmann::json spdk_arbitration_keys(const Spec::SpdkWrr& w) {
+  if (!w.enable) return nullptr;
+  const bool sent = w.burst != 0;
+  return {{"arbitration", "wrr"},
+          {"arbitration_burst", !sent ? 1u : w.burst == 7 ? 0u : 1u << w.burst},
+          {"wrr_high_weight", sent ? w.high + 1 : 1},
+          {"wrr_medium_weight", sent ? w.medium + 1 : 1},
+          {"wrr_low_weight", sent ? w.low + 1 : 1}};
+}
+
+void take_spdk_arbitration(const Spec& s, SpdkArbitration& a, Interpreter& in, std::vector<nlohmann::json>& built) {
+  if (s.ioengine != "spdk") return;
+  const Spec::SpdkWrr& w = s.spdk_wrr;
+  const std::string at = w.at.file + ":" + std::to_string(w.at.line) + ": ";
+  if (!a.seen) {
+    a.seen = true, a.wrr = w.enable, a.job = s.name, a.keys = spdk_arbitration_keys(w);
+    if (w.enable && !w.burst && (w.high || w.medium || w.low))
+      in.note(at + "SPDK's plugin sends Set Features Arbitration only with arbitration_burst 1-7: with 0 the "
+                   "weights keep their reset value (one command each)");
+  } else if (w.set && spdk_arbitration_keys(w) != a.keys) {
+    in.note(at + "job '" + s.name + "': SPDK's plugin configures the controller once, with the first job's options "
+                 "(job '" + a.job + "'): this job's enable_wrr, arbitration_burst and weights do not apply");
+  }
+  static const char* const kQprio[] = {"urgent", "high", "medium", "low"};
+  if (a.wrr)
+    for (nlohmann::json& j : built) j["sq_priority"] = kQprio[w.enable ? w.priority : 0];
+}
+
+}  // namespace
+
 FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
                               uint64_t zone_bytes) {
   FioJobFile out;
@@ -172,6 +216,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   int group = -1;
   std::vector<std::string> names;  // the jobs read so far (what wait_for may name)
   std::vector<FlowWeight> weights;  // fio's flow weight of each clone
+  SpdkArbitration arbitration;      // SPDK's nvme plugin: the controller's arbitration, from the first job
   for (const Section& sec : reader.sections) {
     if (sec.global) {
       for (const Line& l : sec.options) {
@@ -194,6 +239,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
     try {
       take_seed(s, seed);
       built = builder.build(s);  // also with a bad option: its own checks may find more
+      take_spdk_arbitration(s, arbitration, in, built);
     } catch (const ConfigError& e) {
       errors.add(e.what());
       continue;
@@ -205,6 +251,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   if (out.jobs.empty()) fail_at(path, 0, "no job section (only [global], or empty)");
   out.config = nlohmann::json{{"jobs", jobs}};
   if (seed) out.config["sim"] = {{"seed", *seed}};
+  if (arbitration.wrr) out.config["nvme"] = arbitration.keys;
   return out;
 }
 

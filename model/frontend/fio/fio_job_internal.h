@@ -172,6 +172,15 @@ struct Spec {
   double zone_reset_threshold = 1.0, zone_reset_frequency = 0.0;
   bool zone_append = false;  // write_mode=zone_append
   bool initial_zone_reset = false;  // SPDK's plugins: reset the range's zones before the job
+  // SPDK's nvme plugin (app/fio/nvme/fio_plugin.c): enable_wrr, arbitration_burst (2^n commands, 7 = no limit),
+  // low_weight, medium_weight, high_weight (0's based, as Set Features Arbitration's fields) and wrr_priority (the
+  // queues' QPRIO: 0 urgent, 1 high, 2 medium, 3 low); `at` the first of them in the job.
+  struct SpdkWrr {
+    bool enable = false;
+    uint64_t burst = 0, low = 0, medium = 0, high = 0, priority = 0;
+    Line at;
+    bool set = false;
+  } spdk_wrr;
   // Data placement (fio's dataplacement.c): fdp/dataplacement, fdp_pli/plids, fdp_pli_select/plid_select.
   std::string dataplacement = "none";
   Line dataplacement_at;

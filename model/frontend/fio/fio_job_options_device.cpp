@@ -32,6 +32,15 @@ void apply_fsync(Interpreter& in, Spec& s, const Line& l) {
 }  // namespace
 
 // Zones (zonemode=strided, zonemode=zbd) and data placement on the writes.
+// An option of SPDK's nvme plugin's arbitration (FIO_OPT_INT): a number up to `max` (the plugin's help gives the
+// ranges) into `field`; the first such line of the job kept for the notes and errors about them.
+void spdk_wrr_option(Interpreter& in, Spec& s, const Line& l, uint64_t max, uint64_t& field) {
+  const uint64_t v = in.count(l, s.kb_base);
+  if (v > max) fail(l, "expected 0 to " + std::to_string(max) + " (SPDK's fio plugin)");
+  field = v;
+  if (!s.spdk_wrr.set) s.spdk_wrr.at = l, s.spdk_wrr.set = true;
+}
+
 const OptionTable& zone_and_placement_options() {
   static const OptionTable table = {
     {"zonemode", [](Interpreter& in, Spec& s, const Line& l) {
@@ -79,6 +88,17 @@ const OptionTable& zone_and_placement_options() {
        if (v != "write" && v != "zone_append") not_modelled(l, "write modes other than write and zone_append");
        s.zone_append = v == "zone_append";
      }},
+    // SPDK's nvme plugin: the controller's arbitration and the job's queue priority (spdk_wrr_option).
+    {"enable_wrr", [](Interpreter& in, Spec& s, const Line& l) {
+       uint64_t v = 0;
+       spdk_wrr_option(in, s, l, ~uint64_t(0), v);
+       s.spdk_wrr.enable = v != 0;
+     }},
+    {"arbitration_burst", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 7, s.spdk_wrr.burst); }},
+    {"low_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.low); }},
+    {"medium_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.medium); }},
+    {"high_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.high); }},
+    {"wrr_priority", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 3, s.spdk_wrr.priority); }},
     {"fdp", [](Interpreter& in, Spec& s, const Line& l) {
        s.dataplacement = in.flag(l) ? "fdp" : "none";
        s.dataplacement_at = l;

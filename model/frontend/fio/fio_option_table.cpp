@@ -99,9 +99,9 @@ const std::set<std::string>& no_effect_options() {
       "libblkio_wait_mode", "libblkio_force_enable_completion_eventfd", "thp", "no_completion_thread",
       "gpu_dev_ids", "cuda_io", "rocm_io",
       // SPDK's fio plugins (spdk app/fio/nvme/fio_plugin.c "spdk", app/fio/bdev/fio_plugin.c "spdk_bdev"): how the
-      // userspace driver is set up (hugepages, queues' arbitration, the transport, the bdev configuration)
-      "enable_wrr", "arbitration_burst", "low_weight", "medium_weight", "high_weight", "wrr_priority", "mem_size_mb",
-      "shm_id", "enable_sgl", "sge_size", "bit_bucket_data_len", "hostnqn", "digest_enable", "enable_vmd",
+      // userspace driver is set up (hugepages, the transport, the bdev configuration; the queues' arbitration is
+      // modelled: fio_job_options_device.cpp)
+      "mem_size_mb", "shm_id", "enable_sgl", "sge_size", "bit_bucket_data_len", "hostnqn", "digest_enable", "enable_vmd",
       "print_qid_mappings", "log_flags", "spdk_tracing", "spdk_conf", "spdk_json_conf", "spdk_mem", "spdk_single_seg"};
   return names;
 }

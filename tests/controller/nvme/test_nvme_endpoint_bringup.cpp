@@ -113,6 +113,9 @@ TEST_CASE("nvme endpoint: I/O commands get the specification's statuses") {
     bad.dw[0] = 0x7E;
     CHECK(b.raw(0, bad).status == kInvalidOpcode);
     bad = e;
+    bad.dw[0] = kZoneMgmtRecv;  // the namespace is not zoned
+    CHECK(b.raw(0, bad).status == kInvalidOpcode);
+    bad = e;
     bad.dw[1] = 2;
     CHECK(b.raw(0, bad).status == kInvalidNamespace);
     bad = e;

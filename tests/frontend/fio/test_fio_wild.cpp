@@ -199,3 +199,59 @@ TEST_CASE("fio wild: a negative flow is fio 3.42's unsigned weight: when the tot
   CHECK(job(parse("[a]\nflow=1\n[b]\nflow=3\n"), 1)["flow"] == 3);  // weights as written are untouched
   CHECK_THAT(error_of("[w]\nflow=1001\n"), Contains("FLOW_MAX_WEIGHT"));
 }
+
+TEST_CASE("fio wild: SPDK's enable_wrr, arbitration_burst, weights and wrr_priority become the arbitration keys",
+          "[fio][wild][nvme]") {
+  // SPDK's app/fio/nvme/README.md WRR example: the high-priority process's job file.
+  const auto high = parse(R"([global]
+ioengine=spdk
+thread=1
+direct=1
+enable_wrr=1
+arbitration_burst=4
+high_weight=128
+medium_weight=64
+low_weight=32
+wrr_priority=1
+[high-priority-job]
+filename=trtype=PCIe traddr=0000.01.00.0 ns=1
+rw=randwrite
+bs=4k
+iodepth=32
+[low]
+filename=trtype=PCIe traddr=0000.01.00.0 ns=1
+rw=randread
+bs=4k
+wrr_priority=3
+[default]
+filename=trtype=PCIe traddr=0000.01.00.0 ns=1
+rw=randread
+bs=4k
+enable_wrr=0
+)");
+  // CC.AMS WRR; AB 4 = 2^4 commands; the 0's based weights + 1; each job's QPRIO (without enable_wrr: urgent).
+  const nlohmann::json& nvme = high.config.at("nvme");
+  CHECK(nvme["arbitration"] == "wrr");
+  CHECK(nvme["arbitration_burst"] == 16);
+  CHECK(nvme["wrr_high_weight"] == 129);
+  CHECK(nvme["wrr_medium_weight"] == 65);
+  CHECK(nvme["wrr_low_weight"] == 33);
+  CHECK(job(high, 0)["sq_priority"] == "high");
+  CHECK(job(high, 1)["sq_priority"] == "low");
+  CHECK(job(high, 2)["sq_priority"] == "urgent");
+  CHECK(has_note(high, "with the first job's options"));  // [default]'s enable_wrr=0 does not reconfigure it
+  // arbitration_burst 7: no limit; 0 (the default): no Set Features, the weights at their reset value.
+  CHECK(parse("[j]\nioengine=spdk\nrw=read\nenable_wrr=1\narbitration_burst=7\n").config["nvme"]["arbitration_burst"] == 0);
+  const auto unsent = parse("[j]\nioengine=spdk\nrw=read\nenable_wrr=1\nhigh_weight=8\n");
+  CHECK(unsent.config["nvme"]["arbitration_burst"] == 1);
+  CHECK(unsent.config["nvme"]["wrr_high_weight"] == 1);
+  CHECK(job(unsent, 0)["sq_priority"] == "urgent");  // wrr_priority's default, 0
+  CHECK(has_note(unsent, "only with arbitration_burst 1-7"));
+  // Without enable_wrr: round robin, no keys; the options' ranges as the plugin's help gives them.
+  const auto rr = parse("[j]\nioengine=spdk\nrw=read\nwrr_priority=3\n");
+  CHECK_FALSE(rr.config.contains("nvme"));
+  CHECK_FALSE(job(rr, 0).contains("sq_priority"));
+  CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\narbitration_burst=8\n"), Contains("expected 0 to 7"));
+  CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\nwrr_priority=4\n"), Contains("expected 0 to 3"));
+  CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\nlow_weight=256\n"), Contains("expected 0 to 255"));
+}
