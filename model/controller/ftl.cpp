@@ -122,6 +122,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
     flush_.refresh_all();
   }
   if (!map_.map_phase(cmd)) host_.start(cmd);
+  flush_.wake();
   if (wave_) trace_sample();
 }
 
@@ -164,6 +165,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::
     case kZoneErase: zone_erase_.on_erase(op); break;
   }
   if (release) gp.release();
+  flush_.wake();  // a GC job that ended here lets the buffer flush to its die
   if (wave_) trace_sample();
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;

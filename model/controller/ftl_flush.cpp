@@ -52,6 +52,7 @@ void FlushScheduler::refresh_group(uint32_t die) {
 }
 
 void FlushScheduler::pump() {
+  woken_ = false;
   WriteBuffer& buffer = *f_.buffer_;
   const uint32_t upp = f_.g_.units_per_page;
   const uint32_t high = f_.high_units(), low = f_.low_units();

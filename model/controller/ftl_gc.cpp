@@ -78,7 +78,7 @@ void GcDriver::advance(uint32_t die) {
     ++job.erases;
     f_.send(op);
   });
-  gc_.finish_if_idle(die);
+  if (gc_.finish_if_idle(die)) f_.flush_.gc_ended();  // the buffer's flushes may use the die again (wake)
   f_.flush_.refresh(die);
   if (kick_lines_) {  // superblock mode: a victim line was started; the idle dies start on their blocks
     kick_lines_ = false;

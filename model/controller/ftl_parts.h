@@ -86,6 +86,13 @@ class FlushScheduler {
  public:
   explicit FlushScheduler(Ftl& f);
   void pump();                // flushes pages while the buffer should flush and dies may take them
+  // A die's GC job ended (GcDriver::advance): its host writes may go again (no GC credit needed). The job may end
+  // where nothing pumps (its last map update landing after its last erase, demand-based mapping), so the module
+  // pumps at the end of the entry point, unless a pump ran meanwhile (wake).
+  void gc_ended() { woken_ = true; }
+  void wake() {
+    if (woken_) pump();
+  }
   void refresh(uint32_t die);  // recompute whether the die may take a flush
   void refresh_all();
   // FDP's reclaim units: the free RUs of a reclaim group decide what each of its dies may take, so a block opened
@@ -120,6 +127,7 @@ class FlushScheduler {
   bool confined_ = false;              // some die may not take every stream (FDP reclaim groups)
   bool lines_hold_ = false;            // victim lines in GC hold every die's host writes (GcPacing::lines_hold_host)
   uint32_t flushes_pending_ = 0;       // flush programs whose buffer slots are not yet released
+  bool woken_ = false;                 // a GC job ended since the last pump (gc_ended)
   static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together
   uint32_t map_update_bytes_ = 0;                      // not charged yet
 };

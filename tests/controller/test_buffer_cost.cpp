@@ -78,5 +78,10 @@ TEST_CASE("buffer firmware time: more per write with a fuller buffer, nothing at
   CHECK(costly["ftl"]["buffer_busy_s"].get<double>() ==
         Approx(costly["ftl"]["buffer_steps"].get<double>() * 2000e-9).epsilon(1e-9));
   CHECK(costly["host"]["latency_us"]["write"]["mean"].get<double>() > large["host"]["latency_us"]["write"]["mean"].get<double>());
-  CHECK(costly["host"]["latency_us"]["read"]["mean"].get<double>() > large["host"]["latency_us"]["read"]["mean"].get<double>());
+  // A read looks the index up (a step per level, per unit): the fastest read, which waits for no flash operation,
+  // takes at least a step's cost more. (The reads' mean also holds the waits behind programs on the dies, which a
+  // slower write path thins: at 2 us a step it came out below the 0 ns run's once flushes no longer idled after GC,
+  // 1328.9 against 1335.2 us.)
+  CHECK(costly["host"]["latency_us"]["read"]["min"].get<double>() >=
+        large["host"]["latency_us"]["read"]["min"].get<double>() + 2.0);
 }

@@ -124,9 +124,22 @@ void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* f
   *to = b.striped() ? b.stripe_die(*frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, *frontier) : d;
 }
 
-bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
+bool GcEngine::erase_coming(uint32_t d) const {
   const GcDie& j = dies_[d];
-  if (!j.erases || ftl_.blocks().lines()) return false;  // no erase under way to wait for (block mode only)
+  if (j.erases) return true;
+  // A scanned victim none of whose units wait in the staging (they are all in programs under way) erases once those
+  // land; one with staged units would wait for the very page that waits for it.
+  for (const uint32_t victim : j.scanned) {
+    bool staged = is_map_block(victim) && j.staged_segs;
+    for (const GcStage& st : j.stage)
+      for (uint32_t i = 0; i < st.n && !staged; ++i) staged = g_.gblock_of(st.old[i]) == victim;
+    if (!staged) return true;
+  }
+  return false;
+}
+
+bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
+  if (!erase_coming(d) || ftl_.blocks().lines()) return false;  // no erase to wait for (block mode only)
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
   return to == d && !ftl_.blocks().can_allocate(to, frontier, 0);
