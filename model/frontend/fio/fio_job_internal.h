@@ -234,6 +234,7 @@ const OptionTable& job_timing_options();             // runtime, start, groups, 
 const OptionTable& job_pacing_options();             // flow, think time, rates, latency target, steady state
 const OptionTable& job_output_options();             // averaging, logs, percentiles, disk statistics
 const OptionTable& zone_and_placement_options();     // zonemode, zbd limits, data placement
+const OptionTable& spdk_arbitration_options();       // SPDK's enable_wrr, arbitration_burst, weights, wrr_priority
 const OptionTable& durability_and_engine_options();  // fsync, sync, direct, FUA, engines, iolog replay
 
 // ---------------------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ std::unordered_map<std::string, OptionHandler> modelled_options() {
   std::unordered_map<std::string, OptionHandler> by_name;
   for (const OptionTable* table : {&job_pattern_options(), &job_amount_options(), &job_timing_options(),
                                    &job_pacing_options(), &job_output_options(), &zone_and_placement_options(),
-                                   &durability_and_engine_options()})
+                                   &spdk_arbitration_options(), &durability_and_engine_options()})
     for (const ModelledOption& o : *table)
       if (!by_name.emplace(o.name, o.apply).second)
         throw std::logic_error(std::string("fio option '") + o.name + "' has two handlers");

@@ -88,17 +88,6 @@ const OptionTable& zone_and_placement_options() {
        if (v != "write" && v != "zone_append") not_modelled(l, "write modes other than write and zone_append");
        s.zone_append = v == "zone_append";
      }},
-    // SPDK's nvme plugin: the controller's arbitration and the job's queue priority (spdk_wrr_option).
-    {"enable_wrr", [](Interpreter& in, Spec& s, const Line& l) {
-       uint64_t v = 0;
-       spdk_wrr_option(in, s, l, ~uint64_t(0), v);
-       s.spdk_wrr.enable = v != 0;
-     }},
-    {"arbitration_burst", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 7, s.spdk_wrr.burst); }},
-    {"low_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.low); }},
-    {"medium_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.medium); }},
-    {"high_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.high); }},
-    {"wrr_priority", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 3, s.spdk_wrr.priority); }},
     {"fdp", [](Interpreter& in, Spec& s, const Line& l) {
        s.dataplacement = in.flag(l) ? "fdp" : "none";
        s.dataplacement_at = l;
@@ -127,6 +116,23 @@ const OptionTable& zone_and_placement_options() {
          not_modelled(l, "placement by an offset scheme file (dp_scheme): use roundrobin or random");
        if (s.plid_select != "roundrobin" && s.plid_select != "random") fail(l, "expected roundrobin or random");
      }},
+  };
+  return table;
+}
+
+// SPDK's nvme plugin: the controller's arbitration and the job's queue priority (spdk_wrr_option).
+const OptionTable& spdk_arbitration_options() {
+  static const OptionTable table = {
+    {"enable_wrr", [](Interpreter& in, Spec& s, const Line& l) {
+       uint64_t v = 0;
+       spdk_wrr_option(in, s, l, ~uint64_t(0), v);
+       s.spdk_wrr.enable = v != 0;
+     }},
+    {"arbitration_burst", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 7, s.spdk_wrr.burst); }},
+    {"low_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.low); }},
+    {"medium_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.medium); }},
+    {"high_weight", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 255, s.spdk_wrr.high); }},
+    {"wrr_priority", [](Interpreter& in, Spec& s, const Line& l) { spdk_wrr_option(in, s, l, 3, s.spdk_wrr.priority); }},
   };
   return table;
 }
