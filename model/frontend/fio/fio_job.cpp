@@ -180,8 +180,11 @@ nlohmann::json spdk_arbitration_keys(const Spec::SpdkWrr& w) {
 }
 
 void take_spdk_arbitration(const Spec& s, SpdkArbitration& a, Interpreter& in, std::vector<nlohmann::json>& built) {
-  if (s.ioengine != "spdk") return;
   const Spec::SpdkWrr& w = s.spdk_wrr;
+  if (s.ioengine != "spdk") {  // fio knows these options only from SPDK's nvme plugin
+    if (w.set) fail(w.at, "an option of SPDK's fio plugin (ioengine=spdk); fio refuses it with ioengine=" + s.ioengine);
+    return;
+  }
   const std::string at = w.at.file + ":" + std::to_string(w.at.line) + ": ";
   if (!a.seen) {
     a.seen = true, a.wrr = w.enable, a.job = s.name, a.keys = spdk_arbitration_keys(w);

@@ -254,4 +254,7 @@ enable_wrr=0
   CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\narbitration_burst=8\n"), Contains("expected 0 to 7"));
   CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\nwrr_priority=4\n"), Contains("expected 0 to 3"));
   CHECK_THAT(error_of("[j]\nioengine=spdk\nrw=read\nlow_weight=256\n"), Contains("expected 0 to 255"));
+  // Options of SPDK's plugin only: fio refuses them with another engine, never ignored.
+  CHECK_THAT(error_of("[j]\nioengine=libaio\nrw=read\nenable_wrr=1\n"),
+             Contains("job.fio:4") && Contains("ioengine=spdk") && Contains("ioengine=libaio"));
 }
