@@ -252,7 +252,8 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
     fail("streams.count", "streams.assign=" + p.assign + " needs streams besides the default stream 0 (at least 1), got 0");
   if (p.pc_clock_time && p.assign != "pcstream")
     fail("streams.pcstream_clock", "time is the clock PCStream measures lifetimes on; streams.assign=" + p.assign +
-                                       " measures none: use streams.assign=pcstream or leave streams.pcstream_clock at writes");
+                                       " measures none: use streams.assign=pcstream or leave streams.pcstream_clock "
+                                       "at writes");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
   if (p.count > 0 && orders_by_map_segment(buffer_policy))

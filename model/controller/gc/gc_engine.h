@@ -138,8 +138,8 @@ class GcEngine {
   // The program action for the first n units staged for GC stream k (n < page: padded): allocates the page
   // on stream k's frontier (or another GC stream's, gc_target), counts it, earns host-write credit.
   void take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* st);
-  // Timed: GC stream k's next page of die d must wait for the die's erase under way or coming (erase_coming), its block being full and no
-  // block free (a wear-levelling victim, all valid, fills a whole block; the next victim's copies come before that
+  // Timed: GC stream k's next page of die d must wait for the die's erase under way or coming (erase_coming), its
+  // block being full and no block free (a wear-levelling victim, all valid, fills a whole block; the next victim's copies come before that
   // erase lands). The erase's landing advances the job again.
   bool page_waits(uint32_t d, uint32_t k) const;
   // An erase will free a block of die d without GC programming anything more: one under way, or a scanned victim

@@ -238,31 +238,31 @@ uint32_t PcStream::pcs_known() const {
 
 size_t PcStream::memory_bytes() const {
   // Records: node (key, value, hash link) about 48 B plus a bucket pointer; a process's PC list 4 B per PC.
-  return units_.capacity() * sizeof(Unit) + born_hi_.capacity() * 4 + records_.size() * 56 + records_.bucket_count() * 8 + procs_.size() * 48 +
-         slot_proc_.capacity() * 4 + table_.memory_bytes();
+  return units_.capacity() * sizeof(Unit) + born_hi_.capacity() * 4 + records_.size() * 56 +
+         records_.bucket_count() * 8 + procs_.size() * 48 + slot_proc_.capacity() * 4 + table_.memory_bytes();
 }
 
 PolicyCounters PcStream::counters() const {
   PolicyCounters c = {{"table_hits", stats_.table_hits},
-          {"table_misses", stats_.table_misses},
-          {"table_entries", uint64_t(table_.size())},
-          {"table_capacity_entries", uint64_t(table_.capacity())},
-          {"table_bytes", uint64_t(table_.bytes())},
-          {"table_entry_bytes", uint64_t(PcStreamTable::kEntryBytes)},
-          {"table_evictions", uint64_t(table_.evictions() - evictions_base_)},
-          {"pcs_known", uint64_t(pcs_known())},
-          {"pc_records", uint64_t(records_.size())},
-          {"processes", uint64_t(procs_.size())},
-          {"process_exits", stats_.process_exits},
-          {"not_estimated_units", stats_.not_estimated_units},
-          {"untagged_units", stats_.untagged_units},
-          {"lifetimes_process", stats_.lifetimes_process},
-          {"lifetimes_table", stats_.lifetimes_table},
-          {"lifetimes_lost", stats_.lifetimes_lost},
-          {"reclusters", stats_.reclusters},
-          {"table_resets", stats_.table_resets},
-          {"clusters", uint64_t(centroids_.size())},
-          {"unit_bytes", uint64_t(sizeof(Unit) + (time_clock_ ? 4 : 0))}};
+                      {"table_misses", stats_.table_misses},
+                      {"table_entries", uint64_t(table_.size())},
+                      {"table_capacity_entries", uint64_t(table_.capacity())},
+                      {"table_bytes", uint64_t(table_.bytes())},
+                      {"table_entry_bytes", uint64_t(PcStreamTable::kEntryBytes)},
+                      {"table_evictions", uint64_t(table_.evictions() - evictions_base_)},
+                      {"pcs_known", uint64_t(pcs_known())},
+                      {"pc_records", uint64_t(records_.size())},
+                      {"processes", uint64_t(procs_.size())},
+                      {"process_exits", stats_.process_exits},
+                      {"not_estimated_units", stats_.not_estimated_units},
+                      {"untagged_units", stats_.untagged_units},
+                      {"lifetimes_process", stats_.lifetimes_process},
+                      {"lifetimes_table", stats_.lifetimes_table},
+                      {"lifetimes_lost", stats_.lifetimes_lost},
+                      {"reclusters", stats_.reclusters},
+                      {"table_resets", stats_.table_resets},
+                      {"clusters", uint64_t(centroids_.size())},
+                      {"unit_bytes", uint64_t(sizeof(Unit) + (time_clock_ ? 4 : 0))}};
   if (time_clock_) c.push_back({"clock_ns", now_ns_});  // streams.pcstream_clock=time: the clock at the end
   return c;
 }

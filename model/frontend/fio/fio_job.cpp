@@ -154,7 +154,6 @@ void add_clones(const Spec& s, int group, std::vector<nlohmann::json>& built, co
 
 }  // namespace
 
-// Every error of the file is gathered (a bad line, a bad job) and reported together.
 namespace {
 
 // SPDK's nvme plugin attaches the controller once, with the first job's options (probe_cb: CC.AMS, and
@@ -202,6 +201,7 @@ void take_spdk_arbitration(const Spec& s, SpdkArbitration& a, Interpreter& in, s
 
 }  // namespace
 
+// Every error of the file is gathered (a bad line, a bad job) and reported together.
 FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, uint64_t device_bytes,
                               uint64_t zone_bytes) {
   FioJobFile out;
