@@ -18,6 +18,8 @@ std::vector<RatioBatch> merged(const std::vector<RatioBatch>& base, size_t from,
   return out;
 }
 
+}  // namespace
+
 double lag1_autocorrelation(const std::vector<RatioBatch>& b) {
   double mean = 0;
   for (const RatioBatch& v : b) mean += ratio(v.y, v.x);
@@ -31,7 +33,6 @@ double lag1_autocorrelation(const std::vector<RatioBatch>& b) {
   // Batches all equal (to rounding): no correlation to speak of.
   return den > 1e-24 * double(b.size()) * mean * mean ? num / den : 0.0;
 }
-}  // namespace
 
 size_t mser5_truncation(const std::vector<RatioBatch>& base) {
   const size_t groups = base.size() / 5;

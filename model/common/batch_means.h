@@ -43,6 +43,9 @@ size_t mser5_truncation(const std::vector<RatioBatch>& base);
 // The estimate over base[from, end): merged batches, ratio, interval at `confidence` (two-sided, e.g. 0.95).
 BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, double confidence, uint32_t min_batches);
 
+// The lag-1 autocorrelation of the batches' ratios y/x (0 when they are all equal).
+double lag1_autocorrelation(const std::vector<RatioBatch>& batches);
+
 // Student's t quantile: t with P(T <= t) = p for `df` degrees of freedom (df >= 1): the normal quantile (Acklam's
 // rational approximation, relative error < 1.2e-9) corrected by the Cornish-Fisher expansion in 1/df to the third
 // order (Abramowitz & Stegun 26.7.5): within 1e-3 of the tables for df >= 5 at p <= 0.995.

@@ -14,6 +14,9 @@ class Histogram {
   void record(uint64_t ns) { record_in(index(ns), ns); }
   // record() with the bucket already found (bucket_of(ns)): one lookup for several histograms of the same sample.
   static size_t bucket_of(uint64_t ns) { return index(ns); }
+  // The largest value bucket b holds (quantile() reports a bucket by it).
+  static uint64_t bucket_upper(size_t b) { return upper(b); }
+  static constexpr size_t buckets() { return kBuckets; }
   void record_in(size_t bucket, uint64_t ns) {
     ++counts_[bucket];
     ++count_;

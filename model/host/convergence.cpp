@@ -8,6 +8,11 @@ namespace ssdtlm {
 
 namespace {
 constexpr uint64_t kNoCut = ~uint64_t(0);  // the series has not settled: no warm-up cut yet
+
+// The first of the batches (by their ends) that ended after the cut.
+size_t first_after(const std::vector<uint64_t>& end_ps, uint64_t cut_ps) {
+  return size_t(std::upper_bound(end_ps.begin(), end_ps.end(), cut_ps) - end_ps.begin());
+}
 }  // namespace
 
 ConvergenceMonitor::ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes)
@@ -17,7 +22,8 @@ ConvergenceMonitor::ConvergenceMonitor(const ConvergeParams& p, std::function<ui
   const bool required[kSeries] = {p.on_iops, p.on_latency_mean, p.on_latency_mean, p.on_waf, p.on_latency_p99,
                                   p.on_latency_p99};
   for (int s = 0; s < kSeries; ++s) series_[s].name = kNames[s], series_[s].required = required[s];
-  for (auto& v : lat_batch_) v.reserve(p.batch_ios);
+  series_[kReadP99].quantile = &p99_[0];
+  series_[kWriteP99].quantile = &p99_[1];
   next_check_ = p.min_batches;
 }
 
@@ -32,8 +38,8 @@ bool ConvergenceMonitor::completed(int dir, uint64_t bytes, uint64_t lat_ns, uin
   lat_ns_[dir] += lat_ns;
   ++count_[dir];
   if (dir == 1) written_ += bytes;
-  lat_batch_[dir].push_back(lat_ns);
-  if (lat_batch_[dir].size() >= p_.batch_ios) close_quantile(dir, now_ps);
+  p99_[dir].add(lat_ns);
+  if (p99_[dir].pending() >= p_.batch_ios) p99_[dir].close_batch(now_ps);
   if (ios_ < p_.batch_ios) return false;
   close_batch(now_ps);
   if (converged_ || p_.mode != ConvergeParams::Mode::Stop || series_[kIops].batches.size() < next_check_) return false;
@@ -60,17 +66,6 @@ void ConvergenceMonitor::close_batch(uint64_t now_ps) {
   lat_ns_[0] = lat_ns_[1] = count_[0] = count_[1] = 0;
 }
 
-void ConvergenceMonitor::close_quantile(int dir, uint64_t now_ps) {
-  std::vector<uint64_t>& v = lat_batch_[dir];
-  // The ceil(0.99 n)-th smallest, as Histogram::quantile takes the run's p99.
-  const size_t k = size_t(std::ceil(0.99 * double(v.size()))) - 1;
-  std::nth_element(v.begin(), v.begin() + ptrdiff_t(k), v.end());
-  Series& s = series_[dir == 0 ? kReadP99 : kWriteP99];
-  s.batches.push_back({double(v[k]) / 1e3, 1.0});
-  s.end_ps.push_back(now_ps);
-  v.clear();
-}
-
 uint64_t ConvergenceMonitor::warmup_end_ps() const {
   const Series& iops = series_[kIops];
   const size_t cut = mser5_truncation(iops.batches);
@@ -81,7 +76,7 @@ uint64_t ConvergenceMonitor::warmup_end_ps() const {
 std::vector<RatioBatch> ConvergenceMonitor::settled(const Series& s, uint64_t cut_ps) {
   // The batches that ended after the cut; a batch with nothing of the metric (no reads in it) carries no
   // information and is left out.
-  const size_t from = size_t(std::upper_bound(s.end_ps.begin(), s.end_ps.end(), cut_ps) - s.end_ps.begin());
+  const size_t from = first_after(s.end_ps, cut_ps);
   std::vector<RatioBatch> kept;
   kept.reserve(s.batches.size() - std::min(from, s.batches.size()));
   for (size_t i = from; i < s.batches.size(); ++i)
@@ -90,12 +85,35 @@ std::vector<RatioBatch> ConvergenceMonitor::settled(const Series& s, uint64_t cu
 }
 
 bool ConvergenceMonitor::has_data(const Series& s) {
+  if (s.quantile) return s.quantile->batches() > 0;
   return std::any_of(s.batches.begin(), s.batches.end(), [](const RatioBatch& b) { return b.x > 0; });
 }
 
 BatchEstimate ConvergenceMonitor::estimate(const Series& s, uint64_t cut_ps) const {
   if (cut_ps == kNoCut) return BatchEstimate();
+  if (s.quantile) {
+    const QuantileSections& q = *s.quantile;
+    BatchEstimate e = q.estimate(first_after(q.end_ps(), cut_ps), q.batches(), p_.confidence, p_.min_batches);
+    e.value /= 1e3, e.half_width /= 1e3;  // ns -> us, as summary.json's latencies
+    return e;
+  }
   return batch_means(settled(s, cut_ps), 0, p_.confidence, p_.min_batches);
+}
+
+void ConvergenceMonitor::halves(const Series& s, uint64_t cut_ps, BatchEstimate& first, BatchEstimate& second) const {
+  const uint32_t least = p_.min_batches / 2;
+  if (s.quantile) {
+    const QuantileSections& q = *s.quantile;
+    const size_t from = first_after(q.end_ps(), cut_ps), mid = from + (q.batches() - from) / 2;
+    first = q.estimate(from, mid, p_.confidence, least);
+    second = q.estimate(mid, q.batches(), p_.confidence, least);
+    return;
+  }
+  const std::vector<RatioBatch> kept = settled(s, cut_ps);
+  const std::vector<RatioBatch> a(kept.begin(), kept.begin() + ptrdiff_t(kept.size() / 2));
+  const std::vector<RatioBatch> b(kept.begin() + ptrdiff_t(kept.size() / 2), kept.end());
+  first = batch_means(a, 0, p_.confidence, least);
+  second = batch_means(b, 0, p_.confidence, least);
 }
 
 bool ConvergenceMonitor::check() const {
@@ -113,11 +131,8 @@ bool ConvergenceMonitor::check() const {
 bool ConvergenceMonitor::drifts(const Series& s, uint64_t cut_ps) const {
   // The settled batches halved in time order: their estimates must agree within their joint interval (a two-sample
   // comparison in the spirit of Geweke's diagnostic), or the series still moves.
-  const std::vector<RatioBatch> kept = settled(s, cut_ps);
-  const std::vector<RatioBatch> first(kept.begin(), kept.begin() + ptrdiff_t(kept.size() / 2));
-  const std::vector<RatioBatch> second(kept.begin() + ptrdiff_t(kept.size() / 2), kept.end());
-  const BatchEstimate a = batch_means(first, 0, p_.confidence, p_.min_batches / 2);
-  const BatchEstimate b = batch_means(second, 0, p_.confidence, p_.min_batches / 2);
+  BatchEstimate a, b;
+  halves(s, cut_ps, a, b);
   if (!a.ready || !b.ready) return true;
   return std::abs(a.value - b.value) > std::hypot(a.half_width, b.half_width);
 }

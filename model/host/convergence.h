@@ -6,9 +6,10 @@
 // - every sim.converge_batch_ios completions: I/Os per simulated second (host.iops), latency per read and per write
 //   (host.latency_us.{read,write}.mean) and bytes programmed per byte written (waf.total: every page programmed in
 //   the batch's span, as summary.json's waf.total counts them, over the bytes its writes carried);
-// - every sim.converge_batch_ios reads (writes): the batch's 99th-percentile latency (host.latency_us.*.p99; the
-//   interval is the batch-quantile method's, and its value the mean of the batches' p99, which for batches of
-//   1,000 lies within a bucket of the run's p99 when the run is steady).
+// - every sim.converge_batch_ios reads (writes) end a base batch of that direction's latencies
+//   (host.latency_us.*.p99): the estimate is the 99th percentile of every settled latency together, as the run's
+//   histogram takes it, and its interval comes from the sections' 99th percentiles around it (sectioning,
+//   common/quantile_sections.h): no bias from the batches' size.
 // The warm-up left out is MSER-5's on the IOPS series (the same cut for every metric: batches ended before it are
 // dropped). The check runs whenever the batches have grown by 5 % (amortised O(1) per completion).
 #pragma once
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "common/batch_means.h"
+#include "common/quantile_sections.h"
 
 namespace ssdtlm {
 
@@ -49,18 +51,20 @@ class ConvergenceMonitor {
   struct Series {
     std::string name;        // the summary.json metric it estimates
     bool required = false;   // sim.converge=stop waits for it
-    std::vector<RatioBatch> batches;
-    std::vector<uint64_t> end_ps;  // each batch's end
+    std::vector<RatioBatch> batches;  // a ratio's (IOPS, mean latency, WAF); a quantile's are in p99_
+    std::vector<uint64_t> end_ps;     // each batch's end
+    const QuantileSections* quantile = nullptr;  // a p99: its samples and batches
   };
   enum { kIops, kReadMean, kWriteMean, kWaf, kReadP99, kWriteP99, kSeries };
   void close_batch(uint64_t now_ps);
-  void close_quantile(int dir, uint64_t now_ps);
   bool check() const;  // every required series within the target (and the warm-up over)
   bool drifts(const Series& s, uint64_t cut_ps) const;  // the two halves after the warm-up disagree
   static std::vector<RatioBatch> settled(const Series& s, uint64_t cut_ps);  // its batches after the cut, with data
   static bool has_data(const Series& s);  // some batch has the metric (a read-only run has no write latency)
   // The estimate of series s after the warm-up (the IOPS series' MSER-5 cut at `cut_ps`).
   BatchEstimate estimate(const Series& s, uint64_t cut_ps) const;
+  // Its two halves' estimates, in time order.
+  void halves(const Series& s, uint64_t cut_ps, BatchEstimate& first, BatchEstimate& second) const;
   uint64_t warmup_end_ps() const;
 
   ConvergeParams p_;
@@ -69,7 +73,7 @@ class ConvergenceMonitor {
   uint64_t start_ps_ = 0;  // the current batch began (0: no completion yet)
   bool started_ = false;
   uint64_t ios_ = 0, lat_ns_[2] = {0, 0}, count_[2] = {0, 0}, written_ = 0, programmed_at_start_ = 0;
-  std::vector<uint64_t> lat_batch_[2];  // the current quantile batch per direction: latencies, ns
+  QuantileSections p99_[2] = {QuantileSections(0.99), QuantileSections(0.99)};  // per direction: latencies, ns
   size_t next_check_ = 0;
   bool converged_ = false;
   uint64_t converged_ios_ = 0, total_ios_ = 0;

@@ -54,10 +54,12 @@ TEST_CASE("convergence: a steady series stops the run with its values inside the
   const nlohmann::json& waf = r["metrics"]["waf.total"];
   CHECK(waf["value"].get<double>() == Approx(3.0).epsilon(1e-3));
   CHECK(r["metrics"]["host.latency_us.write.p99"]["required"] == false);
-  // Batches of 100: the mean of the 99th of 100 draws, 20 + 80 (H_100 - H_1) = 355.0 (the population's p99 is
-  // 20 + 80 ln 100 = 388.4: small batches bias a batch quantile low).
+  // The p99 of every settled write, not the mean of the batches' p99: with batches of 100 that would be the mean of
+  // the 99th of 100 draws, 20 + 80 (H_100 - H_1) = 355.0, where the population's p99 is 20 + 80 ln 100 = 388.4.
   const nlohmann::json& p99 = r["metrics"]["host.latency_us.write.p99"];
-  CHECK(std::abs(p99["value"].get<double>() - 355.0) <= 0.03 * 355.0);
+  CHECK(p99["ready"] == true);
+  CHECK(std::abs(p99["value"].get<double>() - 388.4) <= std::max(2.0, 1.5 * p99["half_width"].get<double>()));
+  CHECK(std::abs(p99["value"].get<double>() - 388.4) < 0.03 * 388.4);
 }
 
 TEST_CASE("convergence: a series still moving never stops the run", "[host][converge]") {
@@ -99,6 +101,17 @@ TEST_CASE("convergence: on the platform a converged run answers within the full 
     INFO(k);
     const nlohmann::json &f = full["convergence"]["metrics"][k], &q = quick["convergence"]["metrics"][k];
     CHECK(q["rel_half_width"].get<double>() <= 0.01);
+    CHECK(std::abs(q["value"].get<double>() - f["value"].get<double>()) <=
+          std::hypot(q["half_width"].get<double>(), f["half_width"].get<double>()));
+  }
+  // The tails too (not required for the stop): the p99 of every settled read of the stopped run (sectioning) lies
+  // within the joint interval of the full run's (3,883 +- 54 against 3,932 +- 25 us; the run's histogram: 3,916). As
+  // the mean of the batches' p99 (build 397ec78) they disagreed: 3,819 +- 55 against 3,891 +- 26.
+  for (const char* k : {"host.latency_us.read.p99", "host.latency_us.write.p99"}) {
+    const nlohmann::json &f = full["convergence"]["metrics"][k], &q = quick["convergence"]["metrics"][k];
+    INFO(k << ": full " << f.dump() << ", stopped " << q.dump() << ", run's p99 " << full["host"]["latency_us"]);
+    REQUIRE(f["ready"] == true);
+    REQUIRE(q["ready"] == true);
     CHECK(std::abs(q["value"].get<double>() - f["value"].get<double>()) <=
           std::hypot(q["half_width"].get<double>(), f["half_width"].get<double>()));
   }
