@@ -163,8 +163,8 @@ const std::vector<KeySpec>& config_schema() {
       // controller scheduling
       {"sched.policy", T::String, "fifo", 0, 0, {"fifo", "read_priority"}, "", "read_priority: when the buffer must flush, stop writes, serve queued reads, then flush (seed 001)", P::Never},
       // host
-      {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs", P::Overwriting},
-      {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)", P::Overwriting},
+      {"host.queues", T::Int, 8, 1, 1024, {}, "", "NVMe submission/completion queue pairs", P::Never},
+      {"host.queue_depth", T::Int, 64, 1, 65536, {}, "", "outstanding commands per queue (closed loop)", P::Never},
       {"host.sq_priority", T::String, "medium", 0, 0, {"urgent", "high", "medium", "low"}, "", "nvme.interface=register: the priority class of the job's submission queues (Create I/O Submission Queue QPRIO), used by nvme.arbitration=wrr", P::Never},
       {"host.submit_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to submit one I/O (I/O engine, system call, block layer, NVMe driver, doorbell), spent by the queue's thread one I/O at a time (docs/results/drives/README.md); counted in the I/O's latency, as fio counts it; with nvme.interface=register the driver model spends it per submission, before the doorbell leaves; 0 = free", P::Never},
       {"host.complete_ns", T::Real, 0.0, 0.0, 1e9, {}, "ns", "the host's CPU time to reap one completion (interrupt or poll, wake-up, I/O engine), spent by the queue's thread one I/O at a time; counted in the I/O's latency; with nvme.interface=register the driver model spends it per completion entry reaped; 0 = free", P::Never},

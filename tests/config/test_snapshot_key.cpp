@@ -33,6 +33,10 @@ TEST_CASE("the snapshot key holds what the preconditioning reads and nothing els
   CHECK(key_of({"timing.t_prog_us=500"}) == base);
   CHECK(key_of({"precondition.threads=3"}) == base);
   CHECK(key_of({"flash.die_sched=read_first"}) == base);
+  // The host's queues: the preconditioning writes the workload's requests one after another, queue-less (a study
+  // sweeping the queue depth preconditions once per drive).
+  CHECK(key_of({"host.queue_depth=4"}) == base);
+  CHECK(key_of({"host.queues=2"}) == base);
   // Keys it reads: another key.
   CHECK(key_of({"ftl.gc_victim=fifo"}) != base);
   CHECK(key_of({"map.protected_ratio=0.5"}) != base);

@@ -1,7 +1,7 @@
 """Preconditioned-drive snapshots through the CLI (precondition.snapshot_dir, docs/history/performance.md "Snapshots"): a run
 that loads the snapshot another run saved gives the same summary.json as a run that preconditions, for the page map
 with HEXA, DFTL with power losses, superblock GC and hot/cold streams; a point that differs only in keys the
-preconditioning does not read (buffer, timing) reuses the snapshot; load without one, a corrupt file and a file of
+preconditioning does not read (buffer, timing, the host's queues) reuses the snapshot; load without one, a corrupt file and a file of
 another configuration are refused with exit 2 (or, in auto mode, the mismatch rebuilt)."""
 import json
 import shutil
@@ -64,8 +64,10 @@ def test_a_loaded_snapshot_gives_the_summary_of_a_preconditioned_run(bin_dir, tm
 def test_keys_the_preconditioning_does_not_read_share_a_snapshot(bin_dir, tmp_path):
     snap = "precondition.snapshot_dir=%s" % (tmp_path / "snaps")
     run(bin_dir, tmp_path / "a", [snap, "buffer.policy=fifo"])
-    run(bin_dir, tmp_path / "b", [snap, "buffer.policy=hexa", "timing.t_prog_us=500", "flash.die_sched=read_first"])
-    run(bin_dir, tmp_path / "b-plain", ["buffer.policy=hexa", "timing.t_prog_us=500", "flash.die_sched=read_first"])
+    others = ["buffer.policy=hexa", "timing.t_prog_us=500", "flash.die_sched=read_first", "host.queues=2",
+              "host.queue_depth=3"]
+    run(bin_dir, tmp_path / "b", [snap] + others)
+    run(bin_dir, tmp_path / "b-plain", others)
     assert summary(tmp_path / "b")["precondition"]["snapshot"]["action"] == "loaded"
     assert model_part(summary(tmp_path / "b")) == model_part(summary(tmp_path / "b-plain"))
     # a key it reads (the GC victim policy) makes another snapshot
