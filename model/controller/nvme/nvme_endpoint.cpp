@@ -152,6 +152,7 @@ void NvmeEndpoint::reset_queues() {
   arb_.set_weights(0, 0, 0);
   arb_.set_burst(0);
   apste_ = false, apst_table_ = {};  // APST's reset value: disabled
+  if (apst_ && apst_->host_state()) apst_->wake(now_ps());  // a reset leaves a state the host chose: PS0
   if (apst_) apst_->set_idle_times({});
 }
 

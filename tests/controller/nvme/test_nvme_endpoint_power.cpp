@@ -152,6 +152,11 @@ TEST_CASE("nvme endpoint: Set Features Power Management enters the host's state 
     CHECK(power_state() == 0);
     CHECK(read_after(b, 0) == Approx(busy).margin(100));
     CHECK(apst.wakeups() == 4);
+    // A controller reset (the driver's bring-up again: CC.EN 0, then 1) leaves a state the host chose.
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 2)).status == kSuccess);
+    b.up();
+    CHECK(power_state() == 0);
+    CHECK(apst.host_state() == 0);
   });
 }
 
