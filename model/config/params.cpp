@@ -435,6 +435,7 @@ void read_interface_params(const Config& c, Params& p) {
   p.thermal = read_thermal_params(c);
   check_power(p.power, p.thermal, p.geometry.dies);
   if (p.nvme.register_interface && p.power.apst) check_register_apst(p.power);
+  check_register_zones(p.streams.zns_layout, p.streams.zns, p.nvme.register_interface);
 }
 
 }  // namespace

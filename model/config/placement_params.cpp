@@ -96,6 +96,7 @@ ZnsParams read_zns_params(const Config& c) {
   z.max_active = uint32_t(c.i("zns.max_active"));
   z.zone_dies = uint32_t(c.i("zns.zone_dies"));
   z.zasl_bytes = c.u("zns.zasl_bytes");
+  z.zone_ext_bytes = uint32_t(c.u("zns.zone_ext_bytes"));
   z.erase_at_reset = c.s("zns.reset_erase") == "reset";
   return z;
 }
@@ -124,6 +125,7 @@ ZnsLayout zns_layout(const ZnsParams& z, const Geometry& g) {
   l.zones.max_active = z.max_active;
   l.zones.append_limit_units = z.zasl_bytes / kUnitBytes;
   l.erase_at_reset = z.erase_at_reset;
+  l.zone_ext_bytes = z.zone_ext_bytes;
   check_zns_limits(z, l);
   return l;
 }

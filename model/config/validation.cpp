@@ -69,6 +69,9 @@ void check_zns_limits(const ZnsParams& z, const ZnsLayout& l) {
   if (z.zasl_bytes % kUnitBytes || (zasl & (zasl - 1)))
     fail("zns.zasl_bytes", "expected 0 or a power of two times 4 KiB (NVMe ZASL: 2^n minimum memory pages), got " +
                                format_bytes(z.zasl_bytes));
+  if (z.zone_ext_bytes % 64)
+    fail("zns.zone_ext_bytes", "expected a multiple of 64 bytes (NVMe ZDES counts 64-byte units), got " +
+                                   std::to_string(z.zone_ext_bytes));
   if (z.max_active > l.zones.zones)
     fail("zns.max_active", "expected at most the namespace's " + std::to_string(l.zones.zones) + " zones (0 = no limit), got " +
                                std::to_string(z.max_active));
@@ -124,7 +127,7 @@ void check_register_interface(const Config& c, const NvmeParams& p) {
   static const char* const kRegisterKeys[] = {"pcie.generation", "pcie.lanes", "pcie.mps_bytes", "pcie.mrrs_bytes",
                                               "host.interrupt_ns",
                                               "host.coalesce_threshold", "host.coalesce_time_us",
-                                              "nvme.arbitration_burst", "nvme.max_commands"};
+                                              "nvme.arbitration_burst", "nvme.max_commands", "zns.zone_ext_bytes"};
   static const char* const kWeights[] = {"nvme.wrr_high_weight", "nvme.wrr_medium_weight", "nvme.wrr_low_weight"};
   if (!p.register_interface) {
     for (const char* k : kRegisterKeys)
@@ -454,6 +457,15 @@ uint32_t slc_reserved_blocks(const SlcParams& slc, const Geometry& g, const GcPa
   const uint64_t n = slc_static_blocks_per_die(slc, g);
   if (n >= g.blocks_per_die) throw std::logic_error("slc_reserved_blocks: check_slc_static first");
   return uint32_t(n + (n + slc.bits - 1) / slc.bits);
+}
+
+void check_register_zones(const ZnsLayout& l, bool zns, bool register_interface) {
+  // The driver takes a zoned namespace as Linux's nvme_update_zone_info does: a zone size (ZSZE) that is not a power
+  // of two is refused at bring-up; refused here first, before simulating.
+  const uint64_t units = l.zones.zone_units;
+  if (zns && register_interface && (units & (units - 1)))
+    fail("zns.zone_bytes", "with nvme.interface=register the host's NVMe driver takes a zoned namespace as Linux does, "
+                           "whose zone size must be a power of two: got " + format_bytes(units * kUnitBytes));
 }
 
 }  // namespace ssdtlm

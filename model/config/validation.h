@@ -18,7 +18,8 @@ void check_geometry(const Geometry& g, uint32_t reserved_blocks_per_die);
 
 // A zoned namespace's limits (NVMe ZNS: Maximum Open / Active Resources): zns.max_open at most zns.max_active,
 // and from 1 to 63 (an open zone writes through one of the 64 user write streams; one is left to drain);
-// zns.max_active at most the zones (0 = no limit); zns.zasl_bytes 0 or 2^n x 4 KiB.
+// zns.max_active at most the zones (0 = no limit); zns.zasl_bytes 0 or 2^n x 4 KiB; zns.zone_ext_bytes a
+// multiple of 64.
 void check_zns_limits(const ZnsParams& z, const ZnsLayout& l);
 // A zone's blocks come from its capacity, not from the spare: the blocks a die's zones fill (zones of its die
 // group x the blocks a zone fills per die, its capacity striped page by page) plus the reserve
@@ -32,6 +33,8 @@ void check_register_interface(const Config& c, const NvmeParams& p);
 // nvme.interface=register with power.apst: the idle times of power.apst_idle_ms (or its default) as the NVMe APST
 // table's whole milliseconds per transition (PowerParams::apst_itpt_ms), each from 1 to 2^24 - 1.
 void check_register_apst(const PowerParams& p);
+// nvme.interface=register with zns.enabled: the zone size a power of two (the driver refuses others, as Linux does).
+void check_register_zones(const ZnsLayout& l, bool zns, bool register_interface);
 // The host's per-I/O costs: host.engine's (model/host/io_engine_cost.h), else host.submit_ns and host.complete_ns;
 // both set is an error naming the key.
 EngineCostNs host_cost_ns(const Config& c);

@@ -20,6 +20,7 @@ DriverBridge::DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver)
 void DriverBridge::bring_up() {
   std::string error;
   if (!drv_.init(&error)) throw std::runtime_error("NVMe driver: " + error);
+  zone_bytes_ = drv_.zone_bytes();  // zone write locking by the zone size Identify reported
   up_ = true;
   up_ps_ = now_ps();
   while (!early_.empty()) {

@@ -5,9 +5,9 @@
 // issues before the driver has brought the controller up wait for it. The workloads and NvmeHost are
 // unchanged: the bridge is the target of NvmeHost's socket.
 //
-// Zoned namespaces (set_zone_bytes): a Write must start at its zone's write pointer (NVMe ZNS Command Set 1.1,
-// Sequential Write Required zones: else Zone Invalid Write), and commands on different submission queues are processed in any order
-// (NVMe Base 2.0 §3.4.4), so the host keeps one Write per zone in flight and the others of that zone waiting in
+// Zoned namespaces (the zone size the driver learnt from Identify at bring-up): a Write must start at its zone's
+// write pointer (NVMe ZNS Command Set 1.1, Sequential Write Required zones: else Zone Invalid Write), and commands
+// on different submission queues are processed in any order (NVMe Base 2.0 §3.4.4), so the host keeps one Write per zone in flight and the others of that zone waiting in
 // the order they were issued, as Linux's block layer does (mq-deadline's zone write locking; zone write plugging
 // since Linux 6.10); a zone reset or finish takes its place in that order too (fio resets a zone synchronously
 // before writing it again). Zone Append is not held: the drive picks its LBA.
@@ -31,7 +31,7 @@ class DriverBridge : public sc_core::sc_module {
 
   DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver);
   bool up() const { return up_; }
-  void set_zone_bytes(uint64_t b) { zone_bytes_ = b; }  // the namespace's zone size (0: not zoned)
+  uint64_t zone_bytes() const { return zone_bytes_; }   // the namespace's zone size from the driver (0: not zoned)
   uint64_t zone_waits() const { return zone_waits_; }   // writes that waited for their zone's write in flight
   uint64_t up_at_ps() const { return up_ps_; }
 
@@ -57,7 +57,7 @@ class DriverBridge : public sc_core::sc_module {
     uint64_t zone = kNoZone;
   };
   std::vector<std::deque<Part>> waiting_;  // per queue: parts of split requests waiting for a free entry
-  uint64_t zone_bytes_ = 0;
+  uint64_t zone_bytes_ = 0;  // the driver's, once it is up
   struct ZoneLock {
     bool busy = false;          // a Write of the zone is in flight
     std::deque<Part> waiting;   // the zone's next Writes, in issue order

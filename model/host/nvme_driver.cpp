@@ -133,7 +133,8 @@ bool NvmeDriver::init(std::string* error) {
     const uint32_t e = kMsixTable + v * 16;
     write32(e, uint32_t(HostMemory::kMsiBase)), write32(e + 4, 0), write32(e + 8, v), write32(e + 12, 0);
   }
-  write32(kCc, kCcEn | 6u << 16 | 4u << 20 | (p_.wrr ? 1u : 0u) << 11);
+  multi_css_ = cap & kCapCssIoSets;  // as Linux's nvme_enable_ctrl: all I/O command sets when the controller has them
+  write32(kCc, kCcEn | 6u << 16 | 4u << 20 | (p_.wrr ? 1u : 0u) << 11 | (multi_css_ ? kCcCssAll : 0u) << 4);
   if (!wait_ready(true, error)) return false;
   // Identify: the controller's MDTS, the namespace's size and LBA format.
   const uint64_t id = alloc(4096);
@@ -147,7 +148,9 @@ bool NvmeDriver::init(std::string* error) {
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify namespace", error)) return false;
   std::memcpy(&ns_lbas_, mem_.at(id), 8);
-  lba_bytes_ = 1u << *mem_.at(id + 128 + 2);
+  const uint32_t flbas = *mem_.at(id + 26) & 0xF;
+  lba_bytes_ = 1u << *mem_.at(id + 128 + 4 * flbas + 2);
+  if (!identify_zones(id, flbas, error)) return false;
   data_ = alloc(max_bytes_);
   list_ = alloc(std::max<uint64_t>(8, max_bytes_ / 4096 * 8));
   for (uint64_t i = 1; i < max_bytes_ / 4096; ++i) {
@@ -214,6 +217,67 @@ bool NvmeDriver::configure_apst(uint64_t id, std::string* error) {
   Sqe e = admin_cmd(kSetFeatures, 0, kFeatApst, 1);
   e.set_prp(id, 0);
   return !failed(admin(e), "Set Features Autonomous Power State Transition", error);
+}
+
+Completion NvmeDriver::identify(uint64_t id, uint32_t cns, uint32_t nsid, uint32_t csi) {
+  Sqe e = admin_cmd(kIdentify, nsid, cns, csi << 24);
+  e.set_prp(id, 0);
+  return admin(e);
+}
+
+bool NvmeDriver::identify_zones(uint64_t id, uint32_t flbas, std::string* error) {
+  // The namespace's Command Set Identifier: Linux's nvme_identify_ns_descs walks the descriptor list (NIDT 04h, NIDL
+  // 1); with CC.CSS 110b a namespace that reports none is refused ("Command set not reported").
+  if (failed(identify(id, kCnsNsDescList, 1, 0), "Identify Namespace Identification Descriptor list", error))
+    return false;
+  int csi = -1;
+  for (uint32_t at = 0; at + 4 <= 4096;) {
+    const uint8_t nidt = *mem_.at(id + at), nidl = *mem_.at(id + at + 1);
+    if (!nidl) break;
+    if (nidt == kNidtCsi && nidl == 1) csi = *mem_.at(id + at + 4);
+    at += 4 + nidl;
+  }
+  if (multi_css_ && csi < 0) {
+    if (error) *error = "Command set not reported for namespace 1 (Identify CNS 03h has no CSI descriptor)";
+    return false;
+  }
+  if (csi != kCsiZns) return true;
+  // Zone Append must be a supported command (Commands Supported and Effects, IOCS 7Dh CSUPP): Linux forces the
+  // namespace read-only without it; this driver, which writes, refuses it.
+  Sqe log = admin_cmd(kGetLogPage, 1, kLogEffects | (4096u / 4 - 1) << 16);
+  log.dw[14] = uint32_t(kCsiZns) << 24;
+  log.set_prp(id, 0);
+  if (failed(admin(log), "Get Log Page Commands Supported and Effects (ZNS)", error)) return false;
+  if (!(*mem_.at(id + 1024 + 4 * kZoneAppend) & 1)) {
+    if (error) *error = "the zoned namespace does not support Zone Append (Linux forces it read-only)";
+    return false;
+  }
+  // ZASL (nvme_set_max_append): 2^ZASL x 4 KiB (the minimum memory page size), 0: the transfer limit (MDTS).
+  if (failed(identify(id, kCnsIoController, 0, kCsiZns), "Identify I/O Command Set specific Controller (ZNS)", error))
+    return false;
+  const uint8_t zasl = *mem_.at(id);
+  max_append_bytes_ = zasl ? std::min<uint32_t>(4096u << std::min<uint8_t>(zasl, 12), max_bytes_) : max_bytes_;
+  // nvme_update_zone_info: zone operation characteristics the driver does not handle (ZOC != 0) and a zone size that
+  // is not a power of two are refused; MOR + 1 and MAR + 1 the open and active limits (FFFFFFFFh + 1 = 0: none).
+  if (failed(identify(id, kCnsIoNamespace, 1, kCsiZns), "Identify I/O Command Set specific Namespace (ZNS)", error))
+    return false;
+  uint16_t zoc = 0;
+  uint32_t mar = 0, mor = 0;
+  uint64_t zsze = 0;
+  std::memcpy(&zoc, mem_.at(id), 2), std::memcpy(&mar, mem_.at(id + 4), 4), std::memcpy(&mor, mem_.at(id + 8), 4);
+  std::memcpy(&zsze, mem_.at(id + 2816 + 16 * flbas), 8);
+  if (zoc) {
+    if (error) *error = "zone operation characteristics (ZOC " + std::to_string(zoc) + ") not supported";
+    return false;
+  }
+  if (!zsze || (zsze & (zsze - 1))) {
+    if (error) *error = "invalid zone size: " + std::to_string(zsze) + " logical blocks (not a power of two)";
+    return false;
+  }
+  zone_lbas_ = zsze;
+  zone_ext_bytes_ = uint32_t(*mem_.at(id + 2816 + 16 * flbas + 8)) * 64;
+  max_open_ = mor + 1, max_active_ = mar + 1;
+  return true;
 }
 
 bool NvmeDriver::shutdown(std::string* error) {

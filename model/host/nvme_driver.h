@@ -99,6 +99,17 @@ class NvmeDriver : public sc_core::sc_module {
   uint32_t lba_bytes() const { return lba_bytes_; }
   uint64_t ns_lbas() const { return ns_lbas_; }
   uint32_t max_transfer_bytes() const { return max_bytes_; }
+  // A zoned namespace as init() learnt it from Identify, as Linux's nvme_update_zone_info and nvme_set_max_append
+  // do: the Command Set Identifier (CNS 03h), the zone size (ZSZE), the zone descriptor extension size (ZDES) and the
+  // open and active limits (MOR + 1, MAR + 1; 0 = no limit) of ZNS's Identify Namespace (CNS 05h), the Zone Append
+  // limit from ZASL (CNS 06h; 0: MDTS). Not zoned: zone_lbas() 0.
+  bool zoned() const { return zone_lbas_ != 0; }
+  uint64_t zone_lbas() const { return zone_lbas_; }
+  uint64_t zone_bytes() const { return zone_lbas_ * lba_bytes_; }
+  uint32_t zone_ext_bytes() const { return zone_ext_bytes_; }
+  uint32_t max_open_zones() const { return max_open_; }
+  uint32_t max_active_zones() const { return max_active_; }
+  uint32_t max_append_bytes() const { return max_append_bytes_; }
   uint64_t interrupts() const { return interrupts_; }
   uint32_t in_flight(uint16_t queue) const { return q_[queue + 1].used; }
   // Host memory the driver gives data buffers from: a region per command slot is not needed (the model
@@ -128,6 +139,10 @@ class NvmeDriver : public sc_core::sc_module {
   bool wait_ready(bool ready, std::string* error);
   // Set Features Autonomous Power State Transition from the Identify Controller data at `id` (the buffer reused).
   bool configure_apst(uint64_t id, std::string* error);
+  // The namespace's command set (Identify CNS 03h) and, zoned, its zone geometry and limits (CNS 05h, 06h; the
+  // Commands Supported and Effects log): false with `error` for a namespace the driver refuses, as Linux does.
+  bool identify_zones(uint64_t id, uint32_t flbas, std::string* error);
+  Completion identify(uint64_t id, uint32_t cns, uint32_t nsid, uint32_t csi);  // into the buffer at `id`
 
   HostMemory& mem_;
   DriverParams p_;
@@ -136,6 +151,9 @@ class NvmeDriver : public sc_core::sc_module {
   uint64_t list_ = 0;  // the PRP list of the shared data buffer (every command's list is the same)
   uint32_t stride_ = 4, lba_bytes_ = 512, max_bytes_ = 131072;
   uint64_t ns_lbas_ = 0, timeout_ps_ = 0;
+  bool multi_css_ = false;  // CAP.CSS bit 6: CC.CSS 110b, each namespace reports its command set (nvme_multi_css)
+  uint64_t zone_lbas_ = 0;
+  uint32_t zone_ext_bytes_ = 0, max_open_ = 0, max_active_ = 0, max_append_bytes_ = 0;
   std::vector<Queue> q_;  // 0 = admin
   std::vector<uint16_t> due_queues_;
   std::vector<uint64_t> due_at_;

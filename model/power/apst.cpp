@@ -3,7 +3,23 @@
 namespace ssdtlm {
 
 void Apst::set_idle_times(const std::vector<uint64_t>& idle_ps) {
+  if (host_state_) {  // in a state the host chose: the times apply once a command wakes the drive
+    saved_idle_ = idle_ps;
+    return;
+  }
   for (size_t i = 0; i < states_.size(); ++i) states_[i].idle_ps = i < idle_ps.size() ? idle_ps[i] : kNever;
+}
+
+void Apst::enter(uint32_t state, uint64_t t, bool idle_now) {
+  if (idle_ && t > idle_since_) account(t);
+  if (!host_state_) {
+    saved_idle_.clear();
+    for (const PowerState& s : states_) saved_idle_.push_back(s.idle_ps);
+  }
+  for (uint32_t i = 0; i < states_.size(); ++i) states_[i].idle_ps = i + 1 == state ? 0 : kNever;
+  host_state_ = state;
+  if (idle_now) idle_from(t);
+  else idle_ = false;  // entered at the last completion
 }
 
 uint32_t Apst::state_at(uint64_t t) const {
@@ -18,7 +34,19 @@ uint32_t Apst::state_at(uint64_t t) const {
 uint64_t Apst::wake(uint64_t t) {
   if (!idle_) return 0;
   idle_ = false;
-  if (t <= idle_since_) return 0;
+  const uint64_t latency = t > idle_since_ ? account(t) : 0;
+  if (host_state_) {  // back to PS0: the idle times the host's choice set aside apply again
+    host_state_ = 0;
+    set_idle_times(saved_idle_);
+  }
+  if (latency) {
+    ++wakeups_;
+    exit_ps_ += latency;
+  }
+  return latency;
+}
+
+uint64_t Apst::account(uint64_t t) {
   const uint64_t d = t - idle_since_;
   if (state_ps.size() != states_.size()) state_ps.assign(states_.size(), 0);
   uint64_t latency = 0;
@@ -38,10 +66,6 @@ uint64_t Apst::wake(uint64_t t) {
     }
     // The deepest state reached sets the latency: the rest of its entry, then its exit.
     latency = (d < in_from ? in_from - d : 0) + s.exit_ps;
-  }
-  if (latency) {
-    ++wakeups_;
-    exit_ps_ += latency;
   }
   return latency;
 }

@@ -32,6 +32,13 @@ class Apst {
   uint64_t wake(uint64_t t);
   // The state the drive is in at t if it stays idle (0 = operational, i = the i-th idle state).
   uint32_t state_at(uint64_t t) const;
+  // The host puts the drive into idle state `state` (1-based) at t (NVMe Set Features Power Management, a
+  // non-operational state): the idle time so far accounted (a deeper state's exit not charged), then the state
+  // entered at once (its entry latency from t) and kept until the next command's wake(), which pays the rest of
+  // the entry and the exit as for APST and brings the idle times set before (APST's) back. `idle_now` false
+  // (commands in flight): the state is entered when the last one completes (idle_from).
+  void enter(uint32_t state, uint64_t t, bool idle_now);
+  uint32_t host_state() const { return host_state_; }  // the state the host chose, 0 once a command woke the drive
 
   uint64_t low_power_ps() const { return low_power_ps_; }  // time in idle states (entries and exits excluded)
   double low_power_j() const { return low_power_j_; }
@@ -40,7 +47,11 @@ class Apst {
   std::vector<uint64_t> state_ps;                          // per idle state: time in it (filled by wake)
 
  private:
+  uint64_t account(uint64_t t);  // the time in idle states until t: their entry's rest and exit latency
+
   std::vector<PowerState> states_;
+  uint32_t host_state_ = 0;
+  std::vector<uint64_t> saved_idle_;  // the idle times a host-chosen state set aside
   bool idle_ = false;
   uint64_t idle_since_ = 0;
   uint64_t low_power_ps_ = 0, wakeups_ = 0, exit_ps_ = 0;

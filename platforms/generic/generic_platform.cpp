@@ -116,6 +116,7 @@ void GenericPlatform::make_endpoint(const Params& p, uint32_t io_queues, uint32_
   ep.mdts = 8;  // 1 MiB; larger requests are split by the block layer
   ep.ns_bytes = g_.logical_bytes();
   ep.zoned = p.streams.zns;
+  ep.zone_ext_bytes = uint32_t(p.streams.zns_layout.zone_ext_bytes);  // zns.zone_ext_bytes: ZDES x 64
   ep.fetch_ps = p.nvme.fetch_ps;
   ep.max_commands = p.nvme.max_commands;
   ep.loosely_timed = p.sim.loosely_timed;
@@ -164,7 +165,6 @@ void GenericPlatform::wire_register(const Params& p) {
   host_mem_ = std::make_unique<HostMemory>("host_memory", 0x100000, NvmeDriver::memory_bytes(dp, 4096u << ep.mdts));
   driver_ = std::make_unique<NvmeDriver>("driver", *host_mem_, dp);
   bridge_ = std::make_unique<DriverBridge>("block_layer", *driver_);
-  if (p.streams.zns) bridge_->set_zone_bytes(p.streams.zns_layout.zones.zone_units * 4096);  // zone write locking
   host_->host_isock.bind(bridge_->tsock);
   driver_->bar.bind(endpoint_->bar);
   endpoint_->dma.bind(host_mem_->tsock);

@@ -120,7 +120,8 @@ TEST_CASE("ssd component: the driver brings it up at its BAR address, writes and
   CHECK(s.writes == 256);
   CHECK(s.reads == 320);
   CHECK(s.bytes_written == 256 * 4096);
-  CHECK(s.admin_commands == 3 + 2 * 2);  // Identify x2, Number of Queues, a CQ and an SQ per queue pair
+  // Identify controller, namespace and its descriptor list, Number of Queues, a CQ and an SQ per queue pair
+  CHECK(s.admin_commands == 4 + 2 * 2);
   CHECK(s.commands == s.admin_commands + s.reads + s.writes);
   CHECK(s.completions == s.commands);
   CHECK(s.errors == 0);

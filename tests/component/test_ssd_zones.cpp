@@ -18,13 +18,17 @@ using namespace ssdtlm::nvme;
 namespace {
 
 constexpr uint64_t kZoneBytes = 4 << 20, kCapBytes = 2 << 20;  // capacity: a block on each of the 4 dies
+// ZNS command specific statuses (SCT 1; controller/placement/zns_zones.h): Invalid Zone State Transition, Too Many
+// Active Zones.
+constexpr uint16_t kStateTransition = 0x1BF, kTooManyActive = 0x1BD;
 
-SsdConfig zoned() {
+SsdConfig zoned(std::vector<std::string> more = {}) {
   SsdConfig c;
   c.overrides = {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=64",
                  "geometry.pages_per_block=64", "buffer.bytes=4194304", "precondition.fill=false",
                  "precondition.drive_writes=0", "zns.enabled=true", "zns.zone_bytes=" + std::to_string(kZoneBytes),
                  "zns.zone_capacity_bytes=" + std::to_string(kCapBytes)};
+  c.overrides.insert(c.overrides.end(), more.begin(), more.end());
   return c;
 }
 
@@ -40,8 +44,8 @@ struct ZoneBench : sc_core::sc_module {
     d.queue_entries = 16;
     return d;
   }
-  explicit ZoneBench(sc_core::sc_module_name n)
-      : sc_module(n), ssd("ssd", zoned()), mem("mem", 0x100000, NvmeDriver::memory_bytes(driver_params(), 1u << 20)),
+  explicit ZoneBench(sc_core::sc_module_name n, const SsdConfig& config = zoned())
+      : sc_module(n), ssd("ssd", config), mem("mem", 0x100000, NvmeDriver::memory_bytes(driver_params(), 1u << 20)),
         drv("drv", mem, driver_params()) {
     drv.bar.bind(ssd.bar);
     ssd.dma.bind(mem.tsock);
@@ -82,6 +86,17 @@ struct ZoneBench : sc_core::sc_module {
     e.dw[13] = zra | filter << 8 | uint32_t(partial) << 16;
     e.set_prp(drv.data_buffer(), 0);
     std::memset(mem.at(drv.data_buffer()), 0xA5, bytes);
+    return wait_for([&](auto done) { return drv.submit_raw(0, e, done); }).status;
+  }
+  // Zone Management Send action `zsa` on the zone at `slba` (Set Zone Descriptor Extension: its data the `bytes`
+  // bytes of value `fill` and up in the data buffer): the completion's status.
+  uint16_t send(uint64_t slba, uint32_t zsa, uint8_t fill = 0, uint32_t bytes = 0) {
+    Sqe e;
+    e.dw[0] = kZoneMgmtSend, e.dw[1] = 1;
+    e.dw[10] = uint32_t(slba), e.dw[11] = uint32_t(slba >> 32);
+    e.dw[13] = zsa;
+    e.set_prp(drv.data_buffer(), 0);
+    for (uint32_t i = 0; i < bytes; ++i) *mem.at(drv.data_buffer() + i) = uint8_t(fill + i);
     return wait_for([&](auto done) { return drv.submit_raw(0, e, done); }).status;
   }
   uint64_t u64(uint32_t at) {
@@ -142,6 +157,7 @@ TEST_CASE("ssd component: Report Zones lists the zoned layer's states and write 
     CHECK(x.u64(0) == 1);
 
     CHECK(x.report(0, 128, 0, false, 1) == kInvalidField);  // Extended Report Zones: no descriptor extensions
+    CHECK(x.send(5 * zone, kZsaSetExtension) == kInvalidField);  // nor Set Zone Descriptor Extension (ZDES 0)
     CHECK(x.report(0, 128, 8, false) == kInvalidField);     // a reserved Reporting Options value
     CHECK(x.report(0, 60, 0, false) == kInvalidField);      // smaller than the report's header
     CHECK(x.report(x.drv.ns_lbas(), 128, 0, false) == kLbaOutOfRange);
@@ -153,4 +169,104 @@ TEST_CASE("ssd component: Report Zones lists the zoned layer's states and write 
   const SsdStatus s = b.ssd.finish();
   CHECK(s.writes == 8);
   CHECK(s.integrity_errors == 0);
+}
+
+TEST_CASE("ssd component: Set Zone Descriptor Extension, Extended Report Zones, their states and statuses",
+          "[component][zns]") {
+  // 128-byte extensions, 2 open and 3 active zones; the driver learns the zone size and ZDES from Identify.
+  ZoneBench b("bench", zoned({"zns.zone_ext_bytes=128", "zns.max_open=2", "zns.max_active=3"}));
+  b.script = [](ZoneBench& x) {
+    std::string err;
+    INFO(err);
+    REQUIRE(x.drv.init(&err));
+    CHECK(x.drv.zone_bytes() == kZoneBytes);
+    CHECK(x.drv.zone_ext_bytes() == 128);
+    CHECK(x.drv.max_open_zones() == 2);
+    CHECK(x.drv.max_active_zones() == 3);
+    const uint64_t lba = x.drv.lba_bytes(), zone = kZoneBytes / lba, cap = kCapBytes / lba, per = 4096 / lba;
+    constexpr uint32_t kEntry = 64 + 128;
+    x.write(0, 2);  // zone 0: implicitly opened, active
+    CHECK(x.send(zone, kZsaSetExtension, 0x10, 128) == kSuccess);       // zone 1: Empty -> Closed, ZDEV
+    CHECK(x.send(zone, kZsaSetExtension, 0x10, 128) == kStateTransition);  // not Empty any more
+    CHECK(x.send(0, kZsaSetExtension, 0x10, 128) == kStateTransition);     // an open zone
+    CHECK(x.send(zone + per, kZsaSetExtension, 0x10, 128) == kInvalidField);          // not a zone's start
+    CHECK(x.send(2 * zone, kZsaSetExtension, 0x80, 128) == kSuccess);   // zone 2: the third active zone
+    CHECK(x.send(3 * zone, kZsaSetExtension, 0x40, 128) == kTooManyActive);
+    CHECK(x.send(2 * zone, 0x11) == kInvalidField);  // a reserved Zone Send Action
+
+    // Extended Report Zones from LBA 0, room for 4 entries of descriptor + extension.
+    REQUIRE(x.report(0, 64 + 4 * kEntry, 0, false, kZraExtendedReport) == kSuccess);
+    CHECK(x.u64(0) == x.ssd.namespace_bytes() / kZoneBytes);
+    const struct {
+      uint8_t state, za, fill;
+      uint64_t wp;
+    } want[] = {{0x2, 0, 0, 2 * per}, {0x4, 0x80, 0x10, zone}, {0x4, 0x80, 0x80, 2 * zone}, {0x1, 0, 0, 3 * zone}};
+    for (uint32_t i = 0; i < 4; ++i) {
+      INFO("entry " << i);
+      const uint32_t d = 64 + kEntry * i;
+      CHECK(x.u8(d) == 0x2);
+      CHECK(x.u8(d + 1) == want[i].state << 4);
+      CHECK(x.u8(d + 2) == want[i].za);
+      CHECK(x.u64(d + 8) == cap);
+      CHECK(x.u64(d + 16) == i * zone);
+      CHECK(x.u64(d + 24) == want[i].wp);
+      bool same = true;  // the extension the host set, or zeroes
+      for (uint32_t k = 0; k < 128; ++k) same &= x.u8(d + 64 + k) == (want[i].za ? uint8_t(want[i].fill + k) : 0);
+      CHECK(same);
+    }
+    // Report Zones (not extended) shows ZDEV in the Zone Attributes, 64-byte descriptors.
+    REQUIRE(x.report(0, 64 + 2 * 64, 0, true) == kSuccess);
+    CHECK(x.u8(64 + 2) == 0);
+    CHECK(x.u8(128 + 2) == 0x80);
+    // Closed zones only (Reporting Options 4), extended: zones 1 and 2.
+    REQUIRE(x.report(0, 4096, 4, true, kZraExtendedReport) == kSuccess);
+    CHECK(x.u64(0) == 2);
+    CHECK(x.u64(64 + 16) == zone);
+    CHECK(x.u8(64 + 64) == 0x10);
+    CHECK(x.u64(64 + kEntry + 16) == 2 * zone);
+    CHECK(x.u8(64 + kEntry + 64) == 0x80);
+
+    // Zone 2 opened and closed with nothing written stays Closed (its extension keeps it active); reset: Empty, the
+    // extension gone; zone 1 takes writes at its start.
+    CHECK(x.send(2 * zone, 3) == kSuccess);
+    CHECK(x.send(2 * zone, 1) == kSuccess);
+    REQUIRE(x.report(2 * zone, 64 + kEntry, 0, true, kZraExtendedReport) == kSuccess);
+    CHECK(x.u8(64 + 1) == 0x4 << 4);
+    CHECK(x.u8(64 + 2) == 0x80);
+    CHECK(x.send(2 * zone, 4) == kSuccess);
+    REQUIRE(x.report(2 * zone, 64 + kEntry, 0, true, kZraExtendedReport) == kSuccess);
+    CHECK(x.u8(64 + 1) == 0x1 << 4);
+    CHECK(x.u8(64 + 2) == 0);
+    CHECK(x.u8(64 + 64) == 0);
+    x.write(zone, 1);
+    REQUIRE(x.report(zone, 64 + kEntry, 0, true, kZraExtendedReport) == kSuccess);
+    CHECK(x.u8(64 + 1) == 0x2 << 4);
+    CHECK(x.u8(64 + 2) == 0x80);
+    CHECK(x.u64(64 + 24) == zone + per);
+    CHECK(x.report(0, 64 + kEntry, 0, false, 2) == kInvalidField);  // a reserved Zone Receive Action
+    REQUIRE(x.drv.shutdown(&err));
+  };
+  sc_core::sc_start(ps_time(10000000000000ull));
+  REQUIRE(b.finished);
+  const SsdStatus s = b.ssd.finish();
+  CHECK(s.writes == 3);
+  CHECK(s.integrity_errors == 0);
+}
+
+TEST_CASE("ssd component: the driver's zone size follows the configuration's, through Identify", "[component][zns]") {
+  // The configuration's zone size reaches the driver only through the endpoint's Identify data (ZSZE).
+  ZoneBench b("bench", zoned({"zns.zone_bytes=8388608", "zns.zone_capacity_bytes=4194304", "zns.max_open=4",
+                              "zns.max_active=6"}));
+  b.script = [](ZoneBench& x) {
+    std::string err;
+    INFO(err);
+    REQUIRE(x.drv.init(&err));
+    CHECK(x.drv.zone_bytes() == 8u << 20);
+    CHECK(x.drv.zone_lbas() == (8u << 20) / x.drv.lba_bytes());
+    CHECK(x.drv.zone_ext_bytes() == 0);
+    CHECK(x.drv.max_open_zones() == 4);
+    CHECK(x.drv.max_active_zones() == 6);
+  };
+  sc_core::sc_start(ps_time(10000000000000ull));
+  REQUIRE(b.finished);
 }

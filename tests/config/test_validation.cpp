@@ -222,6 +222,22 @@ TEST_CASE("validation: a zoned namespace takes its zones' blocks from their capa
   CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_bytes=201326592"}), Contains("zns.zone_capacity_bytes") && Contains("160"));
 }
 
+TEST_CASE("validation: zone descriptor extensions and the register interface's zone size", "[config][validation][zns]") {
+  CHECK(error_with({"zns.enabled=true", "nvme.interface=register", "zns.zone_ext_bytes=128"}) == "");
+  CHECK_THAT(error_with({"zns.enabled=true", "nvme.interface=register", "zns.zone_ext_bytes=100"}),
+             Contains("zns.zone_ext_bytes") && Contains("multiple of 64"));
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_ext_bytes=128"}),
+             Contains("zns.zone_ext_bytes") && Contains("nvme.interface=register"));
+  CHECK_THAT(error_with({"zns.zone_ext_bytes=16384"}), Contains("zns.zone_ext_bytes"));  // beyond 255 x 64
+  // The driver takes a zoned namespace as Linux does: a zone size of 3 blocks on 2 of the 64 dies (6 MiB, a block
+  // per die writable) is refused before simulating with the register interface; the command-level front end takes it.
+  CHECK(error_with({"zns.enabled=true", "zns.zone_dies=2", "zns.zone_bytes=6291456", "zns.zone_capacity_bytes=4194304",
+                    "zns.max_active=100"}) == "");
+  CHECK_THAT(error_with({"zns.enabled=true", "zns.zone_dies=2", "zns.zone_bytes=6291456", "zns.zone_capacity_bytes=4194304",
+                         "zns.max_active=100", "nvme.interface=register"}),
+             Contains("zns.zone_bytes") && Contains("power of two") && Contains("6 MiB"));
+}
+
 TEST_CASE("validation: slc.static_bytes beyond what the drive can give is refused, never truncated (issue 44)",
           "[config][validation][slc]") {
   // One QLC die of 64 blocks of 8 pages of 4 KiB: an SLC block holds 2 pages, 8 KiB. 1 PiB is 2^37 such blocks,

@@ -50,8 +50,9 @@ def check_output(r, ios, queues):
     assert s, out
     commands, admin, reads, writes, errors, db_errors, interrupts = (int(x) for x in s.groups())
     assert (reads, writes, errors, db_errors) == (2 * ios, ios, 0, 0), s.group(0)
-    # Identify x2, Number of Queues, a CQ and an SQ per queue pair; then the I/O.
-    assert admin == 3 + 2 * queues and commands == admin + reads + writes, s.group(0)
+    # Identify controller, namespace and its descriptor list, Number of Queues, a CQ and an SQ per queue pair; then
+    # the I/O.
+    assert admin == 4 + 2 * queues and commands == admin + reads + writes, s.group(0)
     assert interrupts >= reads + writes, s.group(0)  # no coalescing configured: one MSI-X per completion
     i = INTEGRITY.search(out)
     assert i and (int(i.group(1)), int(i.group(2))) == (2 * ios, 0), out

@@ -15,6 +15,7 @@ struct NvmeEndpoint::Command : NvmeCommand {
   Command* parent = nullptr;           // a DSM range's command
   uint32_t parts = 0;                  // a DSM: ranges still in the FTL
   uint16_t worst = 0;                  // a DSM: the first failing range's status
+  std::vector<uint8_t> extension;      // Set Zone Descriptor Extension: the data, kept once the zone took it
 };
 
 }  // namespace ssdtlm

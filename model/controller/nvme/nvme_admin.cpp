@@ -28,6 +28,8 @@ void NvmeEndpoint::admin(const Sqe& s, uint64_t t) {
     case kSetFeatures:
     case kGetFeatures:
       if ((s.cdw(10) & 0xFF) == kFeatApst) st = apst_feature(s, s.opcode() == kSetFeatures, done, end, result);
+      else if ((s.cdw(10) & 0xFF) == kFeatPowerMgmt)
+        st = power_feature(s.opcode() == kSetFeatures, s.cdw(11), end, result);
       else st = features(s, s.opcode() == kSetFeatures, result);
       break;
     case kAsyncEvent:
@@ -144,6 +146,7 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d, 77, p_.mdts, 1);
     put(d, 80, kVersion14, 4);
     put(d, 259, 3, 1);              // AERL: 4 outstanding asynchronous event requests
+    put(d, 261, 1u << 1, 1);        // LPA bit 1: the Commands Supported and Effects log page
     put(d, 262, 63, 1);             // ELPE: 64 error log entries
     put(d, 512, 0x66, 1);           // SQES: 64 B
     put(d, 513, 0x44, 1);           // CQES: 16 B
@@ -160,6 +163,8 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d, 128, uint64_t(lbads) << 16, 4);  // LBAF0: LBADS
   } else if (cns == kCnsActiveNsList) {
     if (s.nsid() < 1) put(d, 0, 1, 4);
+  } else if (uint16_t st = kSuccess; identify_command_set(s, d, st)) {  // CNS 03h, 05h, 06h (nvme_zones.cpp)
+    if (st) return st;
   } else {
     return kInvalidField | kDnr;
   }
@@ -204,10 +209,6 @@ uint16_t NvmeEndpoint::features(const Sqe& s, bool set, uint32_t& result) {
       result = iv | uint32_t(coalesce_off_[iv]) << 16;
       return kSuccess;
     }
-    case kFeatPowerMgmt:  // PS0 only: the non-operational states are entered by APST, not by the host's choice
-      if (set && (v & 0x1F) != 0) return kInvalidField | kDnr;
-      result = 0;
-      return kSuccess;
     case kFeatVwc:  // no volatile write cache: Set Features of it is refused (NVMe 1.4 §5.21.1.6)
       if (set) return kInvalidField | kDnr;
       result = 0;
@@ -230,6 +231,9 @@ uint16_t NvmeEndpoint::log_page(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d.data(), 64, n_.reads, 8);
     put(d.data(), 80, n_.writes, 8);
     put(d.data(), 176, n_.errors, 8);  // number of error information log entries
+  } else if (lid == kLogEffects) {  // Commands Supported and Effects (Base 2.0 §5.16.1.6) of the CSI in CDW14 31:24
+    d = effects_log(s.cdw(14) >> 24);
+    if (d.empty()) return kInvalidField | kDnr;
   } else if (lid == kLogError) {
     d.assign(64 * 64, 0);
     for (size_t i = 0; i < error_log_.size(); ++i) std::memcpy(&d[i * 64], error_log_[i].data(), 64);
@@ -240,6 +244,21 @@ uint16_t NvmeEndpoint::log_page(const Sqe& s, uint64_t t, uint64_t& done) {
   uint16_t st = kSuccess;
   done = copy_out(s, d.data(), uint32_t(d.size()), t, st);
   return st ? uint16_t(st | kDnr) : uint16_t(kSuccess);
+}
+
+std::vector<uint8_t> NvmeEndpoint::effects_log(uint32_t csi) const {
+  // ACS0..ACS255 (bytes 1023:0), the admin commands, IOCS0..IOCS255 (2047:1024), the I/O commands of command set
+  // `csi`, 4 bytes each: CSUPP (bit 0) supported, LBCC (bit 1) it may change logical block content. Linux's
+  // nvme_update_zone_info forces a zoned namespace read-only unless Zone Append's IOCS has CSUPP.
+  if (csi != kCsiNvm && !(csi == kCsiZns && p_.zoned)) return {};
+  std::vector<uint8_t> d(4096, 0);
+  for (uint8_t op : {kDeleteSq, kCreateSq, kGetLogPage, kDeleteCq, kCreateCq, kIdentify, kSetFeatures, kGetFeatures,
+                     kAsyncEvent})
+    d[op * 4] = 1;
+  const auto io = [&](uint8_t op, bool changes) { d[1024 + op * 4] = uint8_t(changes ? 3 : 1); };
+  io(kFlush, false), io(kRead, false), io(kWrite, true), io(kWriteZeroes, true), io(kDsm, true);
+  if (csi == kCsiZns) io(kZoneMgmtSend, true), io(kZoneMgmtRecv, false), io(kZoneAppend, true);
+  return d;
 }
 
 }  // namespace ssdtlm

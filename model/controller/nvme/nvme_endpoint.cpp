@@ -46,9 +46,11 @@ uint64_t NvmeEndpoint::reg_read(uint32_t off, uint32_t bytes) const {
   switch (off & ~7u) {
     case kCap: {
       // MQES, CQR (contiguous queues required), AMS bit 17 (weighted round robin with urgent), TO in 500 ms
-      // units, DSTRD 0, CSS bit 37 (NVM command set), MPSMIN = MPSMAX = 0 (4 KiB pages).
+      // units, DSTRD 0, CSS bit 37 (NVM command set), MPSMIN = MPSMAX = 0 (4 KiB pages). A zoned namespace: CSS bit
+      // 43 too (bit 6 of CSS, I/O Command Sets: CC.CSS 110b, NVMe Base 2.0 §3.1.4.1), as the ZNS command set needs.
       const uint64_t to = std::max<uint64_t>(1, (std::max(p_.ready_ps, p_.shutdown_ps) + 499999999999ull) / 500000000000ull);
-      v = uint64_t(p_.mqes) | 1ull << 16 | 1ull << 17 | std::min<uint64_t>(to, 255) << 24 | 1ull << 37;
+      v = uint64_t(p_.mqes) | 1ull << 16 | 1ull << 17 | std::min<uint64_t>(to, 255) << 24 | 1ull << 37 |
+          (p_.zoned ? kCapCssIoSets : 0);
       break;
     }
     case kVs: v = kVersion14 | uint64_t(intms_) << 32; break;  // VS at 08h, INTMS at 0Ch
@@ -126,7 +128,9 @@ bool NvmeEndpoint::enable(uint64_t t) {
   // arbitration mechanism from CC.AMS; an inconsistent setting leaves the controller failed.
   const uint32_t asqs = (aqa_ & 0xFFF) + 1, acqs = ((aqa_ >> 16) & 0xFFF) + 1;
   const uint32_t mps = (cc_ >> 7) & 0xF, ams = (cc_ >> 11) & 7, css = (cc_ >> 4) & 7;
-  if (asqs < 2 || acqs < 2 || asq_ % 4096 || acq_ % 4096 || !asq_ || !acq_ || mps != 0 || ams > 1 || css != 0) return false;
+  const bool css_ok = css == 0 || (css == kCcCssAll && p_.zoned);  // NVM only, or all I/O command sets (CAP.CSS)
+  if (asqs < 2 || acqs < 2 || asq_ % 4096 || acq_ % 4096 || !asq_ || !acq_ || mps != 0 || ams > 1 || !css_ok)
+    return false;
   page_ = 4096u << mps;
   arb_.set_wrr(ams == 1);
   sq_[0] = Sq{true, asq_, asqs, 0, 0, 0};
@@ -148,6 +152,7 @@ void NvmeEndpoint::reset_queues() {
   arb_.set_weights(0, 0, 0);
   arb_.set_burst(0);
   apste_ = false, apst_table_ = {};  // APST's reset value: disabled
+  if (apst_ && apst_->host_state()) apst_->wake(now_ps());  // a reset leaves a state the host chose: PS0
   if (apst_) apst_->set_idle_times({});
 }
 

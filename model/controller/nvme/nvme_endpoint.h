@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "common/nvme_command.h"
@@ -45,6 +46,9 @@ struct EndpointParams {
   uint32_t lba_bytes = 512;      // the namespace's LBA size (512 or 4096)
   uint64_t ns_bytes = 16ull << 30;  // namespace capacity
   bool zoned = false;            // the ZNS command set's I/O commands are accepted
+  // A zoned namespace's zone descriptor extension size in bytes (zns.zone_ext_bytes: 64-byte units, at most 255 of
+  // them; Identify's ZDES): Set Zone Descriptor Extension and Extended Report Zones; 0 = not supported.
+  uint32_t zone_ext_bytes = 0;
   // I/O commands processed at once (the controller's command slots, as an NVMe controller IP's outstanding-command
   // limit, e.g. AMD/Xilinx PG329's C_NUM_CMD_INDX): the fetch engine leaves entries in the submission queues while
   // all are busy and arbitrates again when one completes; 0 = no limit.
@@ -68,7 +72,7 @@ struct EndpointCounters {
   uint64_t commands = 0, admin_commands = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
   uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
   uint64_t fatal_errors = 0;  // host memory errors no completion entry could report (CSTS.CFS set)
-  uint64_t zone_reports = 0;  // Zone Management Receive Report Zones served
+  uint64_t zone_reports = 0;  // Zone Management Receive Report Zones and Extended Report Zones served
 };
 
 class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
@@ -162,13 +166,19 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   uint16_t delete_sq(const nvme::Sqe& s);
   uint16_t delete_cq(const nvme::Sqe& s);
   uint16_t identify(const nvme::Sqe& s, uint64_t t, uint64_t& done);
+  // Identify CNS 03h (the namespace's Command Set Identifier), 05h and 06h (I/O Command Set specific: ZNS's with
+  // CSI 02h) into `d` (nvme_zones.cpp); false: not one of these CNS values.
+  bool identify_command_set(const nvme::Sqe& s, uint8_t* d, uint16_t& status) const;
   uint16_t features(const nvme::Sqe& s, bool set, uint32_t& result);
   uint16_t log_page(const nvme::Sqe& s, uint64_t t, uint64_t& done);
+  std::vector<uint8_t> effects_log(uint32_t csi) const;  // Commands Supported and Effects; empty: a CSI not served
   uint64_t copy_out(const nvme::Sqe& s, const void* data, uint32_t bytes, uint64_t t, uint16_t& status);
   uint64_t copy_in(const nvme::Sqe& s, void* data, uint32_t bytes, uint64_t t, uint16_t& status);  // host to device
   // Power states and APST (nvme_power.cpp).
   void power_descriptors(uint8_t* identify_controller) const;
   uint16_t apst_feature(const nvme::Sqe& s, bool set, uint64_t t, uint64_t& done, uint32_t& result);
+  // Power Management (FID 02h) at `t` (PS0 chosen: `t` moves past the exit latency).
+  uint16_t power_feature(bool set, uint32_t value, uint64_t& t, uint32_t& result);
   // The host's APST table as Apst's idle times (Apst::kNever: a state not entered); false: a transition the model
   // refuses (to an operational, a shallower or an unsupported state).
   bool apst_idle_times(const std::array<uint64_t, 32>& table, std::vector<uint64_t>& idle) const;
@@ -181,7 +191,13 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // Zone Management Receive (nvme_zones.cpp): Report Zones from zone `first_zone` on, `filter` its Reporting
   // Options, into `bytes` bytes.
   void submit_zone_receive(uint16_t sqid, const nvme::Sqe& s, uint64_t t);
-  std::vector<uint8_t> zone_report(uint64_t first_zone, uint32_t filter, bool partial, uint32_t bytes) const;
+  // `extended`: Extended Report Zones, each descriptor followed by its zone descriptor extension.
+  std::vector<uint8_t> zone_report(uint64_t first_zone, uint32_t filter, bool partial, bool extended,
+                                   uint32_t bytes) const;
+  // Set Zone Descriptor Extension (nvme_zones.cpp): the extension read from host memory, the zone's state change
+  // left to the FTL's zoned layer; `c` the command submitted.
+  void submit_zone_extension(Command* c, const nvme::Sqe& s, uint64_t t);
+  void keep_extension(Command& c);  // the zone took the extension: Extended Report Zones lists it
   Command* make(uint16_t sqid, const nvme::Sqe& s);
   void release(Command* c);
 
@@ -190,6 +206,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   CommandSink* backend_ = nullptr;
   std::function<double()> temperature_;
   const ZoneManager* zones_ = nullptr;
+  std::unordered_map<uint64_t, std::vector<uint8_t>> zone_ext_;  // the extensions the host set, by zone
   Apst* apst_ = nullptr;
   bool apste_ = false;                       // Autonomous Power State Transition Enable
   std::array<uint64_t, 32> apst_table_{};    // the host's table as it wrote it (Get Features returns it)

@@ -27,6 +27,7 @@ NvmeEndpoint::Command* NvmeEndpoint::make(uint16_t sqid, const Sqe& s) {
   c->qid = uint16_t(sqid - 1);
   c->data.clear();
   c->parent = nullptr, c->parts = 0, c->worst = 0;
+  c->extension.clear();
   ++in_flight_;
   return c;
 }
@@ -161,13 +162,18 @@ void NvmeEndpoint::submit_zone(uint16_t sqid, const Sqe& s, uint64_t t) {
   const uint64_t slba = s.cdw(10) | uint64_t(s.cdw(11)) << 32;
   const uint32_t zsa = s.cdw(13) & 0xFF;
   if (const uint16_t st = check_range(s, slba, 1)) return finish(sqid, s.cid(), st, t);
-  if (zsa < 1 || zsa > 4 || (s.cdw(13) & 0x100)) return finish(sqid, s.cid(), kInvalidField | kDnr, t);
+  // Close 1, finish 2, open 3, reset 4, Set Zone Descriptor Extension 10h (ZNS 1.1 §3.4.3; without zone descriptor
+  // extensions, ZDES 0, Invalid Field as QEMU's nvme_zone_mgmt_send); Select All (CDW13 bit 8) not served.
+  const bool extension = zsa == kZsaSetExtension && p_.zone_ext_bytes && zones_;
+  if (((zsa < 1 || zsa > 4) && !extension) || (s.cdw(13) & 0x100))
+    return finish(sqid, s.cid(), kInvalidField | kDnr, t);
   Command* c = make(sqid, s);
   c->op = IoOp::Trim;
-  c->zone_action = ZoneAction(zsa);  // close 1, finish 2, open 3, reset 4: the ZNS Zone Send Action values
+  c->zone_action = ZoneAction(zsa);
   c->lpn = uint32_t(slba * p_.lba_bytes / kUnit);
   c->units = 1;
   c->bytes = 0;
+  if (extension) return submit_zone_extension(c, s, t);
   backend_->submit(*c, t);
 }
 
@@ -204,6 +210,7 @@ void NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   const uint32_t dw1 = c.op != IoOp::Read ? 0
                                           : 1u << 31 | uint32_t(c.path) | uint32_t(c.retries) << 8 |
                                                 uint32_t(c.soft_tier & 0xF) << 16 | uint32_t(c.uncorrectable) << 20;
+  if (c.zone_action == ZoneAction::SetExtension && !c.status) keep_extension(c);  // nvme_zones.cpp
   const uint16_t sqid = c.sqid, cid = c.cid, st = c.status;
   release(&c);
   finish(sqid, cid, st, t, result, dw1);

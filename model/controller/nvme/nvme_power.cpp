@@ -79,4 +79,22 @@ uint16_t NvmeEndpoint::apst_feature(const Sqe& s, bool set, uint64_t t, uint64_t
   return kSuccess;
 }
 
+uint16_t NvmeEndpoint::power_feature(bool set, uint32_t value, uint64_t& t, uint32_t& result) {
+  // Set Features Power Management (NVMe Base 1.4 §5.21.1.2): PS, the state the host chooses. PS0 is the one
+  // operational state; PS1..NPSS, the non-operational ones (power.ps_*), are entered at once (their ENLAT from the
+  // command), and the next I/O command brings the controller back to PS0, paying the rest of the entry and EXLAT
+  // (§8.4.1: a non-operational state is left for the last operational one when an I/O command is processed), APST's
+  // table applying again from then on. Admin commands do not wake it; PS0 chosen does, the command completing
+  // after the exit latency. WH (bits 7:5): no workload hints, ignored. A state beyond NPSS: Invalid Field.
+  const uint32_t ps = value & 0x1F;
+  if (set && ps > (apst_ ? p_.power_states.size() : 0)) return kInvalidField | kDnr;
+  if (set && ps) apst_->enter(ps, t, active_ == 0);
+  if (set && !ps && apst_ && apst_->host_state()) {
+    t += apst_->wake(t);
+    if (active_ == 0) apst_->idle_from(t);  // idle in PS0: APST's idle time counts from here
+  }
+  result = apst_ ? apst_->host_state() : 0;
+  return kSuccess;
+}
+
 }  // namespace ssdtlm

@@ -43,9 +43,20 @@ enum Feature : uint8_t {
   kFeatArbitration = 0x01, kFeatPowerMgmt = 0x02, kFeatVwc = 0x06, kFeatNumQueues = 0x07,
   kFeatIntCoalescing = 0x08, kFeatIntVectorConfig = 0x09, kFeatApst = 0x0C,
 };
-enum LogPage : uint8_t { kLogError = 0x01, kLogSmart = 0x02 };
-// Identify CNS values.
-enum Cns : uint8_t { kCnsNamespace = 0x00, kCnsController = 0x01, kCnsActiveNsList = 0x02 };
+enum LogPage : uint8_t { kLogError = 0x01, kLogSmart = 0x02, kLogEffects = 0x05 };
+// Identify CNS values (NVMe Base 2.0 §5.17): 03h the Namespace Identification Descriptor list, 05h and 06h the
+// I/O Command Set specific Identify Namespace and Controller of the command set CDW11.CSI (bits 31:24) names.
+enum Cns : uint8_t {
+  kCnsNamespace = 0x00, kCnsController = 0x01, kCnsActiveNsList = 0x02, kCnsNsDescList = 0x03,
+  kCnsIoNamespace = 0x05, kCnsIoController = 0x06,
+};
+// Command Set Identifiers (Base 2.0 §5.17, CSI): NVM, Zoned Namespace.
+enum Csi : uint8_t { kCsiNvm = 0x00, kCsiZns = 0x02 };
+constexpr uint8_t kNidtCsi = 0x04;         // a Namespace Identification Descriptor's type: Command Set Identifier
+constexpr uint64_t kCapCssIoSets = 1ull << 43;  // CAP.CSS bit 6: one or more I/O Command Sets (CC.CSS 110b)
+constexpr uint32_t kCcCssAll = 6;          // CC.CSS 110b: all supported I/O Command Sets
+constexpr uint8_t kZsaSetExtension = 0x10;  // Zone Send Action: Set Zone Descriptor Extension (ZNS 1.1 §3.4.3)
+constexpr uint8_t kZraExtendedReport = 0x01;  // Zone Receive Action: Extended Report Zones (ZNS 1.1 §3.4.2)
 
 // Status: (status code type << 8) | status code, as the completion entry's status field bits 11:1 hold them.
 enum Status : uint16_t {

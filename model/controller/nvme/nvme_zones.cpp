@@ -1,6 +1,11 @@
-// The endpoint's Zone Management Receive (NVMe Zoned Namespace Command Set 1.1, §3.4.2): Report Zones, the zone
-// descriptors of the FTL's zoned layer (controller/placement/zns_zones.h) read at the command's arrival.
+// The endpoint's zoned namespace (NVMe Zoned Namespace Command Set 1.1): Zone Management Receive (§3.4.2): Report
+// Zones and Extended Report Zones, the zone descriptors of the FTL's zoned layer (controller/placement/zns_zones.h)
+// read at the command's arrival, each followed in the extended report by the zone descriptor extension the host set
+// with Zone Management Send's Set Zone Descriptor Extension (§3.4.3); and the Identify data of the command set:
+// the namespace's Command Set Identifier (NVMe Base 2.0 §5.17, CNS 03h), the I/O Command Set specific Identify
+// Namespace (ZNS 1.1 §4.1.5.1, CNS 05h) and Controller (§4.1.5.2, CNS 06h) data structures.
 #include <algorithm>
+#include <cstring>
 
 #include "common/sim_time.h"
 #include "controller/nvme/endpoint_command.h"
@@ -44,26 +49,34 @@ void put64(uint8_t* b, uint64_t v) {
 
 }  // namespace
 
-std::vector<uint8_t> NvmeEndpoint::zone_report(uint64_t first_zone, uint32_t filter, bool partial, uint32_t bytes) const {
+std::vector<uint8_t> NvmeEndpoint::zone_report(uint64_t first_zone, uint32_t filter, bool partial, bool extended,
+                                               uint32_t bytes) const {
   // The Report Zones data structure (§3.4.2.2): Number of Zones (bytes 7:0), reserved to byte 63, then 64-byte zone
   // descriptors: Zone Type (byte 0, 2h sequential write required), Zone State (byte 1, bits 7:4), Zone Attributes
-  // (byte 2: none), Zone Capacity (15:8), Zone Start LBA (23:16), Write Pointer (31:24), all in LBAs. The write
-  // pointer is not valid in the Full, Read Only and Offline states: all ones there, as QEMU's nvme_zone_mgmt_recv.
+  // (byte 2: bit 7 ZDEV, a zone descriptor extension is valid), Zone Capacity (15:8), Zone Start LBA (23:16), Write
+  // Pointer (31:24), all in LBAs. The write pointer is not valid in the Full, Read Only and Offline states: all ones
+  // there, as QEMU's nvme_zone_mgmt_recv. Extended Report Zones (§3.4.2.3): each descriptor followed by its zone
+  // descriptor extension (ZDES x 64 bytes; zeroes when ZDEV is 0).
   std::vector<uint8_t> d(bytes, 0);
   const ZoneConfig& c = zones_->config();
   const uint64_t lba_per_unit = kUnit / p_.lba_bytes;
-  const uint32_t room = (bytes - 64) / 64;
+  const uint32_t entry = 64 + (extended ? p_.zone_ext_bytes : 0);
+  const uint32_t room = (bytes - 64) / entry;
   uint64_t listed = 0, z = first_zone;
   for (; z < c.zones && listed < room; ++z) {
     const ZoneState s = zones_->state(z);
     if (!matches(filter, s)) continue;
-    uint8_t* e = &d[64 + 64 * listed++];
+    uint8_t* e = &d[64 + entry * listed++];
+    const bool zdev = zones_->has_extension(z);
     e[0] = 0x2;
     e[1] = uint8_t(zone_state_code(s) << 4);
+    e[2] = zdev ? 0x80 : 0;
     put64(e + 8, c.capacity_units * lba_per_unit);
     put64(e + 16, zones_->start(z) * lba_per_unit);
     const bool wp_valid = s != ZoneState::Full && s != ZoneState::ReadOnly && s != ZoneState::Offline;
     put64(e + 24, wp_valid ? zones_->write_pointer(z) * lba_per_unit : ~uint64_t(0));
+    const auto x = zone_ext_.find(z);
+    if (extended && zdev && x != zone_ext_.end()) std::memcpy(e + 64, x->second.data(), x->second.size());
   }
   // Partial Report 0: the zones that match from the first one to the namespace's end, whether they fit or not;
   // 1: the descriptors transferred.
@@ -75,15 +88,18 @@ std::vector<uint8_t> NvmeEndpoint::zone_report(uint64_t first_zone, uint32_t fil
 
 void NvmeEndpoint::submit_zone_receive(uint16_t sqid, const Sqe& s, uint64_t t) {
   // Zone Management Receive (ZNS Command Set 1.1 §3.4.2): CDW10-11 the Starting LBA, CDW12 the Number of
-  // Dwords (0's based), CDW13 bits 7:0 the Zone Receive Action (00h Report Zones; 01h Extended Report Zones needs
-  // zone descriptor extensions, which the namespace has none of), bits 15:8 the Reporting Options, bit 16 Partial
-  // Report. Statuses as QEMU's nvme_zone_mgmt_recv: Invalid Field for an action, option or size it does not serve.
+  // Dwords (0's based), CDW13 bits 7:0 the Zone Receive Action (00h Report Zones; 01h Extended Report Zones, which
+  // needs zone descriptor extensions: ZDES 0 makes it Invalid Field, as QEMU's nvme_zone_mgmt_recv), bits 15:8 the
+  // Reporting Options, bit 16 Partial Report. Statuses as QEMU's: Invalid Field for an action, option or size it
+  // does not serve.
   const uint64_t slba = s.cdw(10) | uint64_t(s.cdw(11)) << 32;
   const uint32_t zra = s.cdw(13) & 0xFF, filter = (s.cdw(13) >> 8) & 0xFF;
   const bool partial = (s.cdw(13) >> 16) & 1;
+  const bool extended = zra == kZraExtendedReport && p_.zone_ext_bytes;
   const uint64_t bytes = (uint64_t(s.cdw(12)) + 1) * 4;
   uint16_t st = check_range(s, slba, 1);
-  if (!st && (zra != 0 || filter > 7 || bytes < 64 || bytes > (kUnit << p_.mdts))) st = nvme::kInvalidField | kDnr;
+  if (!st && ((zra != 0 && !extended) || filter > 7 || bytes < 64 || bytes > (kUnit << p_.mdts)))
+    st = nvme::kInvalidField | kDnr;
   PrpWalk w;
   if (!st) {
     bool failed = false;
@@ -95,7 +111,8 @@ void NvmeEndpoint::submit_zone_receive(uint16_t sqid, const Sqe& s, uint64_t t) 
   ++n_.zone_reports;
   // The firmware walks the zone table (admin_ps, as an admin command), then the report goes up as memory writes.
   const std::vector<uint8_t> d =
-      zone_report(slba * p_.lba_bytes / (zones_->config().zone_units * kUnit), filter, partial, uint32_t(bytes));
+      zone_report(slba * p_.lba_bytes / (zones_->config().zone_units * kUnit), filter, partial, extended,
+                  uint32_t(bytes));
   const uint64_t ready = t + p_.admin_ps;
   uint64_t end = ready;
   const uint8_t* src = d.data();
@@ -105,6 +122,76 @@ void NvmeEndpoint::submit_zone_receive(uint16_t sqid, const Sqe& s, uint64_t t) 
     src += g.bytes;
   }
   finish(sqid, s.cid(), st, end);
+}
+
+void NvmeEndpoint::submit_zone_extension(Command* c, const Sqe& s, uint64_t t) {
+  // Set Zone Descriptor Extension (ZNS 1.1 §3.4.3): the command's data, ZDES x 64 bytes, is the extension of the
+  // zone at the Starting LBA. The endpoint reads it from host memory (its PRPs or SGL) before the zoned layer takes
+  // the action (an Empty zone becomes Closed with ZDEV set; QEMU's nvme_set_zd_ext), and keeps it once it has.
+  bool failed = false;
+  const PrpWalk w = walk_data(s, p_.zone_ext_bytes, failed);
+  uint16_t st = failed ? uint16_t(kDataTransferError) : w.status ? uint16_t(w.status | kDnr) : uint16_t(kSuccess);
+  for (const Segment& l : w.lists) t = link_.read_host(t, l.addr, l.bytes, p_.host_mem_ps, true);
+  c->extension.assign(p_.zone_ext_bytes, 0);
+  uint8_t* dst = c->extension.data();
+  for (const Segment& g : w.data) {
+    if (st) break;
+    if (!dma_read(g.addr, dst, g.bytes)) st = kDataTransferError;
+    t = link_.read_host(t, g.addr, g.bytes, p_.host_mem_ps, true);
+    dst += g.bytes;
+  }
+  if (st) {
+    const uint16_t cid = c->cid, sqid = c->sqid;
+    release(c);
+    return finish(sqid, cid, st, t);
+  }
+  backend_->submit(*c, t);
+}
+
+void NvmeEndpoint::keep_extension(Command& c) {
+  zone_ext_[uint64_t(c.lpn) / zones_->config().zone_units] = std::move(c.extension);
+}
+
+bool NvmeEndpoint::identify_command_set(const Sqe& s, uint8_t* d, uint16_t& status) const {
+  const uint32_t cns = s.cdw(10) & 0xFF, csi = s.cdw(11) >> 24;
+  const auto put = [&](size_t at, uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) d[at + i] = uint8_t(v >> (8 * i));
+  };
+  status = kSuccess;
+  if (cns != kCnsNsDescList && cns != kCnsIoNamespace && cns != kCnsIoController) return false;
+  if (cns != kCnsIoController && s.nsid() != 1) return status = kInvalidNamespace | kDnr, true;
+  if (cns == kCnsNsDescList) {
+    // The Namespace Identification Descriptor list (Base 2.0 §5.17.2.3): one descriptor, NIDT 04h (Command Set
+    // Identifier), NIDL 1, reserved bytes 3:2, the CSI at byte 4; a zero NIDT ends the list. Linux's
+    // nvme_identify_ns_descs learns the namespace's command set from it (CC.CSS 110b: required).
+    put(0, kNidtCsi, 1), put(1, 1, 1), put(4, p_.zoned ? kCsiZns : kCsiNvm, 1);
+    return true;
+  }
+  // CSI 00h: the NVM Command Set's structures, all fields 0 (no limits reported, no extended formats); CSI 02h:
+  // ZNS's, for a zoned namespace; any other (or ZNS on a namespace that is not zoned) Invalid Field, as QEMU's
+  // nvme_identify_ns_csi and nvme_identify_ctrl_csi.
+  if (csi == kCsiNvm) return true;
+  if (csi != kCsiZns || !p_.zoned || !zones_) return status = nvme::kInvalidField | kDnr, true;
+  const ZoneConfig& z = zones_->config();
+  if (cns == kCnsIoController) {
+    // ZASL (byte 0): the Zone Append Size Limit, 2^n units of the minimum memory page size (CAP.MPSMIN: 4 KiB); 0 =
+    // MDTS. zns.zasl_bytes is 0 or 2^n x 4 KiB; a limit beyond MDTS is MDTS (the endpoint refuses more anyway).
+    uint32_t zasl = 0;
+    while (z.append_limit_units >> (zasl + 1)) ++zasl;
+    put(0, z.append_limit_units ? std::min(zasl, p_.mdts) : 0, 1);
+    return true;
+  }
+  // ZOC (bytes 1:0) 0: fixed zone capacity, no zone active excursions. OZCS (3:2) bit 0 RAZB: reads may cross zone
+  // boundaries (the zoned layer checks writes only). MAR (7:4), MOR (11:8): Max Active / Open Resources, 0's based,
+  // FFFFFFFFh no limit. RRL, FRL (15:12, 19:16) and RRL1..FRL3: 0, not reported. The LBA Format Extension of format
+  // 0 at byte 2816: ZSZE (7:0), the zone size in logical blocks, and ZDES (byte 8), the zone descriptor extension
+  // size in 64-byte units.
+  put(2, 1, 2);
+  put(4, z.max_active ? z.max_active - 1 : 0xFFFFFFFFu, 4);
+  put(8, z.max_open ? z.max_open - 1 : 0xFFFFFFFFu, 4);
+  put(2816, z.zone_units * (kUnit / p_.lba_bytes), 8);
+  put(2824, p_.zone_ext_bytes / 64, 1);
+  return true;
 }
 
 }  // namespace ssdtlm

@@ -34,6 +34,7 @@ struct ZnsParams {
   uint32_t max_active = 14;       // zns.max_active
   uint32_t zone_dies = 0;         // zns.zone_dies (0 = every die)
   uint64_t zasl_bytes = 0;        // zns.zasl_bytes (0 = no limit but the largest request)
+  uint32_t zone_ext_bytes = 0;    // zns.zone_ext_bytes (0 = no zone descriptor extensions)
   bool erase_at_reset = true;     // zns.reset_erase=reset (else lazy)
 };
 
@@ -44,6 +45,7 @@ struct ZnsLayout {
   uint32_t groups = 1;      // die groups (dies / zone_dies); zone z stripes over group z % groups
   uint32_t group_dies = 1;  // dies per group (zns.zone_dies)
   bool erase_at_reset = true;
+  uint32_t zone_ext_bytes = 0;  // zone descriptor extension size (the register interface's endpoint keeps them)
 };
 
 class ZnsNamespace {

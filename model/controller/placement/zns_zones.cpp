@@ -139,6 +139,7 @@ uint16_t ZoneManager::reset(uint64_t z) {
   if (s == ZoneState::ReadOnly || s == ZoneState::Offline) return fail(kInvalidZoneStateTransition);
   set_state(z, ZoneState::Empty);
   zones_[z].wp = start(z);
+  zones_[z].ext = false;
   ++k_.resets;
   return kZnsOk;
 }
@@ -178,8 +179,18 @@ uint16_t ZoneManager::close(uint64_t z) {
   const ZoneState s = zones_[z].state;
   if (s == ZoneState::Closed) return kZnsOk;
   if (!is_open(s)) return fail(kInvalidZoneStateTransition);
-  set_state(z, zones_[z].wp == start(z) ? ZoneState::Empty : ZoneState::Closed);
+  set_state(z, zones_[z].wp == start(z) && !zones_[z].ext ? ZoneState::Empty : ZoneState::Closed);
   ++k_.closes;
+  return kZnsOk;
+}
+
+uint16_t ZoneManager::set_extension(uint64_t z) {
+  if (z >= c_.zones) return fail(kLbaOutOfRange);
+  if (zones_[z].state != ZoneState::Empty) return fail(kInvalidZoneStateTransition);
+  if (c_.max_active && active_ >= c_.max_active) return fail(kTooManyActiveZones);
+  zones_[z].ext = true;
+  set_state(z, ZoneState::Closed);
+  ++k_.extensions;
   return kZnsOk;
 }
 
@@ -187,6 +198,7 @@ void ZoneManager::set_read_only(uint64_t z) { set_state(z, ZoneState::ReadOnly);
 void ZoneManager::set_offline(uint64_t z) {
   set_state(z, ZoneState::Offline);
   zones_[z].wp = start(z);
+  zones_[z].ext = false;
 }
 
 std::vector<uint64_t> ZoneManager::states() const {

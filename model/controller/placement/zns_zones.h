@@ -44,6 +44,7 @@ struct ZoneConfig {
 
 struct ZoneCounters {
   uint64_t writes = 0, appends = 0, resets = 0, finishes = 0, explicit_opens = 0, closes = 0;
+  uint64_t extensions = 0;       // Set Zone Descriptor Extension actions that succeeded
   uint64_t implicit_closes = 0;  // implicitly opened zones the controller closed to open another
   uint64_t errors = 0;           // commands failed with a zoned status
   uint64_t by_status[8] = {};    // per status 0x1B8 .. 0x1BF
@@ -74,7 +75,12 @@ class ZoneManager {
   uint16_t reset(uint64_t zone);   // -> Empty, write pointer to the zone start
   uint16_t finish(uint64_t zone);  // -> Full
   uint16_t open(uint64_t zone);    // explicit open
-  uint16_t close(uint64_t zone);   // open -> Closed (Empty if nothing written)
+  uint16_t close(uint64_t zone);   // open -> Closed (Empty if nothing written and no descriptor extension)
+  // Set Zone Descriptor Extension (ZNS Command Set 1.1 §3.4.3, Zone Send Action 10h): an Empty zone gets its
+  // extension (Zone Attributes' ZDEV) and becomes Closed, an active zone (Too Many Active Zones at the limit); in
+  // any other state Invalid Zone State Transition. The extension stays valid until the zone is reset or offline.
+  uint16_t set_extension(uint64_t zone);
+  bool has_extension(uint64_t zone) const { return zones_[zone].ext; }
   // Media failures the specification allows a controller to report (tests, fault studies).
   void set_read_only(uint64_t zone);
   void set_offline(uint64_t zone);
@@ -92,6 +98,7 @@ class ZoneManager {
   struct Zone {
     uint64_t wp = 0;
     ZoneState state = ZoneState::Empty;
+    bool ext = false;  // a zone descriptor extension is valid (ZDEV)
     uint64_t prev = kNone, next = kNone;  // LRU list of implicitly opened zones
   };
   static constexpr uint64_t kNone = ~uint64_t(0);

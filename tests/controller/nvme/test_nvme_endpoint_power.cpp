@@ -94,7 +94,7 @@ TEST_CASE("nvme endpoint: APST enters the power states at the driver's table's i
     CHECK(read_after(b, 1000 * kMs) == Approx(busy).margin(100));
     CHECK(apst.wakeups() == 2);
     // Tables the model refuses: a transition to an operational state, to the state itself, to a state it does not
-    // have; and PS1 chosen by the host (Power Management: PS0 only).
+    // have; and a state beyond NPSS chosen by the host (Power Management).
     const struct {
       int ps;
       uint64_t e;
@@ -106,7 +106,57 @@ TEST_CASE("nvme endpoint: APST enters the power states at the driver's table's i
       set.set_prp(buf, 0);
       CHECK(b.drv.admin(set).status == kInvalidField);
     }
-    CHECK(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 1)).status == kInvalidField);
+    CHECK(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 3)).status == kInvalidField);
+  });
+}
+
+TEST_CASE("nvme endpoint: Set Features Power Management enters the host's state at once, the next I/O command pays "
+          "its entry's rest and exit latency and returns to PS0") {
+  EndpointParams ep = small_ep();
+  ep.power_states = two_states();
+  DriverParams d = two_queues();
+  d.apst = true;  // APST's table (PS1 after 160 ms) applies again once the host's state is left
+  Apst apst(ep.power_states);
+  run_bench(ep, d, [&](EndpointBench& b) {
+    b.ep.set_apst(&apst);
+    b.up();
+    const uint64_t busy = read_after(b, 0);
+    const auto power_state = [&] { return b.drv.admin(cmd(kGetFeatures, 0, kFeatPowerMgmt)).result & 0x1F; };
+    CHECK(power_state() == 0);
+    // PS2 (entry 0.5 ms, exit 9.5 ms) chosen; 10 ms later a read pays the exit only; the drive is in PS0 after it.
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 2)).status == kSuccess);
+    CHECK(power_state() == 2);
+    CHECK(read_after(b, 10 * kMs) - busy == Approx(9.5e9).margin(1e6));
+    CHECK(power_state() == 0);
+    CHECK(read_after(b, 10 * kMs) == Approx(busy).margin(100));  // 10 ms idle: below APST's 160 ms
+    // PS1 (entry 2 ms, exit 1.2 ms) chosen; a read 0.5 ms later (an admin command's 2 ms between) finds the entry
+    // under way: it pays the entry's rest and the exit.
+    const uint64_t chosen = now_ps();
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 1)).status == kSuccess);
+    const uint64_t set_at = now_ps();
+    const uint64_t lat = read_after(b, kMs / 2);
+    const uint64_t entered = chosen + 2000000ull /* admin_ps */;  // the command took effect when the firmware had it
+    const uint64_t arrival = set_at + kMs / 2;
+    CHECK(double(lat - busy) == Approx(double(entered + 2 * kMs - arrival) + 1.2e9).margin(5e6));
+    // APST's table again: 200 ms idle enters PS1 (after 160 ms), its exit paid.
+    CHECK(read_after(b, 200 * kMs) - busy == Approx(1.2e9).margin(1e6));
+    // PS2 chosen, then PS0 chosen: the Set Features completes after the exit latency; the next read pays nothing.
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 2)).status == kSuccess);
+    sc_core::wait(ps_time(5 * kMs));
+    uint64_t before = now_ps();
+    CHECK(power_state() == 2);
+    const uint64_t admin_ps = now_ps() - before;  // an admin command's round trip (Get Features)
+    before = now_ps();
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 0)).status == kSuccess);
+    CHECK(double(now_ps() - before - admin_ps) == Approx(9.5e9).margin(1e6));
+    CHECK(power_state() == 0);
+    CHECK(read_after(b, 0) == Approx(busy).margin(100));
+    CHECK(apst.wakeups() == 4);
+    // A controller reset (the driver's bring-up again: CC.EN 0, then 1) leaves a state the host chose.
+    REQUIRE(b.drv.admin(cmd(kSetFeatures, 0, kFeatPowerMgmt, 2)).status == kSuccess);
+    b.up();
+    CHECK(power_state() == 0);
+    CHECK(apst.host_state() == 0);
   });
 }
 
