@@ -50,11 +50,12 @@ void apply_fio_host_engine(Config& c, const Config& before, const RunRequest& r,
       if (s.rfind(k, 0) == 0) explicit_cost = true;
   std::string note;
   if (explicit_cost) {
+    const std::string set = c.s("host.engine") != "none"
+                                ? "host.engine=" + c.s("host.engine")
+                                : std::string("host.engine=none with host.submit_ns and host.complete_ns");
     if (fio.host_engine != c.s("host.engine") || !fio.host_engine_conflict.empty())
-      note = (c.s("host.engine") != "none" ? "host.engine=" + c.s("host.engine")
-                                            : std::string("host.engine=none with host.submit_ns and host.complete_ns")) +
-             " set by the configuration applies to every job, not the job file's engine (" + fio.host_engine_basis +
-             ")";
+      note = set + " set by the configuration applies to every job, not the job file's engine (" +
+             fio.host_engine_basis + ")";
   } else if (!fio.host_engine_conflict.empty()) {
     throw ConfigError(fio.host_engine_conflict);
   } else if (fio.host_engine.empty()) {

@@ -16,7 +16,8 @@ TEST_CASE("fio host engine: each ioengine takes the cited row of its completion 
   CHECK(host_engine_for("io_uring_cmd", true).engine == "io_uring_poll");
   CHECK(host_engine_for("io_uring", false).engine == "libaio");  // interrupt-driven: the interrupt row
   CHECK(host_engine_for("io_uring_cmd", false).engine == "libaio");
-  for (const char* e : {"sync", "psync", "vsync", "pvsync", "pvsync2"}) CHECK(host_engine_for(e, false).engine == "libaio");
+  for (const char* e : {"sync", "psync", "vsync", "pvsync", "pvsync2"})
+    CHECK(host_engine_for(e, false).engine == "libaio");
   CHECK(host_engine_for("pvsync2", true).engine == "io_uring_poll");
   CHECK(host_engine_for("spdk", false).engine == "spdk");
   CHECK(host_engine_for("spdk_bdev", false).engine == "spdk");
