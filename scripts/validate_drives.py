@@ -10,7 +10,8 @@ Each drive has platforms/<drive>/config.json (its parameters, each with its sour
 and docs/results/drives/<drive>.json, which declares, before any validation run, its calibration measurements (the few used
 to set a parameter no public source gives; each names the parameter it set) and its validation measurements (never
 used to set anything). A measurement names a run (overrides of the platform's configuration: the workload as its
-source ran it) and a metric:
+source ran it; or "fio": a published fio job file, run unchanged through --fio, the overrides set around it) and a
+metric:
   summary:<key.path>   a value of summary.json (e.g. host.read_iops, host.latency_us.read.p99);
   curve:burst_mbps     the write rate while the SLC cache takes the writes (median of the samples before the cliff);
                        the cliff is the first sample below 3/4 of the fastest of the first samples (a tenth, at least 3);
@@ -126,6 +127,8 @@ def run_settings(decl, cfg, run_name, scale, io_scale, interval_ms):
         if value:
             sets[section + "." + key] = max(4096, value // scale // 4096 * 4096)
     for key, value in decl["runs"][run_name].items():
+        if key == "fio":
+            continue  # the job file (fio_args), not a key
         if key == "workload.io_bytes" and value == "logical":
             value = logical
         if key in ("workload.io_count", "workload.io_bytes") and io_scale != 1 and value:
@@ -136,9 +139,21 @@ def run_settings(decl, cfg, run_name, scale, io_scale, interval_ms):
     return sets
 
 
-def run_once(binary, out_dir, sets):
+def fio_args(decl, run_name):
+    """["--fio", FILE] when the run is a published fio job file (its "fio": a path from the repository's root), run
+    unchanged: its jobs, sizes and engine (whose cost the host pays, docs/guides/fio.md), the run's other keys set
+    around it; [] otherwise. --io-scale does not shrink a job file's run."""
+    path = decl["runs"][run_name].get("fio")
+    if not path:
+        return []
+    if not (ROOT / path).is_file():
+        fail("run %s: fio job file %s not found (a path from the repository's root)" % (run_name, path))
+    return ["--fio", str(ROOT / path)]
+
+
+def run_once(binary, out_dir, sets, fio=()):
     os.makedirs(out_dir, exist_ok=True)
-    args = [str(binary), "--quiet", "--out", str(out_dir)]
+    args = [str(binary), "--quiet", "--out", str(out_dir)] + list(fio)
     for k, v in sets.items():
         args += ["--set", "%s=%s" % (k, json.dumps(v) if isinstance(v, bool) else v)]
     r = subprocess.run(args, capture_output=True, text=True)
@@ -234,7 +249,7 @@ def measure_drive(name, a):
         d = Path(a.out) / name / run_name
         sets = run_settings(decl, run_cfg, run_name, scale, a.io_scale, 500)
         sets.update(overrides)
-        results[run_name] = (d,) + run_once(binary, d, sets)
+        results[run_name] = (d,) + run_once(binary, d, sets, fio_args(decl, run_name))
 
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         list(ex.map(do, runs))

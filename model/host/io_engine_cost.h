@@ -4,7 +4,8 @@
 // github.com/WyattJia/WyattJia/issues/61): libaio (interrupts) 608K IOPS, io_uring polled 1,620K, SPDK polled
 // 1,739K. A core that does nothing but the I/O path spends 1 / IOPS on each I/O: 1,645, 617 and 575 ns. The
 // table gives the sum only; it is spent half to submit and half to reap (in the model both are spent by the
-// queue's thread one I/O at a time, so a latency and a queue's rate cap depend on the sum alone).
+// queue's thread one I/O at a time, so a latency and a queue's rate cap depend on the sum alone). A fio job file's
+// ioengine picks one of these rows (frontend/fio/fio_host_engine.h).
 #pragma once
 
 #include <optional>

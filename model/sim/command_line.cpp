@@ -35,6 +35,38 @@ void override_jobs(Config& c, const std::string& assignment) {
   if (changed) c.merge(nlohmann::json{{"jobs", jobs}}, "--set " + key);
 }
 
+// The host's cost per I/O from the job file's ioengine (FioJobFile::host_engine), unless the configuration sets it:
+// host.engine other than none, or host.submit_ns / host.complete_ns other than 0, in the platform's configuration or
+// a --config file (`before`, the configuration before the job file), or any of the three in a --set. That explicit
+// setting wins for every job (with a note when the job file's engine would cost otherwise); else jobs whose engines
+// cost differently are an error, and an engine without a cited cost leaves host.engine as it is, with a note.
+void apply_fio_host_engine(Config& c, const Config& before, const RunRequest& r, const FioJobFile& fio,
+                           const std::string& prog) {
+  static const char* const kKeys[] = {"host.engine=", "host.submit_ns=", "host.complete_ns="};
+  bool explicit_cost = before.s("host.engine") != "none" || before.d("host.submit_ns") != 0 ||
+                       before.d("host.complete_ns") != 0;
+  for (const std::string& s : r.sets)
+    for (const char* k : kKeys)
+      if (s.rfind(k, 0) == 0) explicit_cost = true;
+  std::string note;
+  if (explicit_cost) {
+    const std::string set = c.s("host.engine") != "none"
+                                ? "host.engine=" + c.s("host.engine")
+                                : std::string("host.engine=none with host.submit_ns and host.complete_ns");
+    if (fio.host_engine != c.s("host.engine") || !fio.host_engine_conflict.empty())
+      note = set + " set by the configuration applies to every job, not the job file's engine (" +
+             fio.host_engine_basis + ")";
+  } else if (!fio.host_engine_conflict.empty()) {
+    throw ConfigError(fio.host_engine_conflict);
+  } else if (fio.host_engine.empty()) {
+    note = fio.host_engine_basis + ": host.engine stays " + c.s("host.engine");
+  } else {
+    c.set("host.engine=" + fio.host_engine);
+    note = "host.engine=" + fio.host_engine + " from " + fio.host_engine_basis;
+  }
+  if (!r.quiet && !note.empty()) std::cerr << prog << ": note: " << note << "\n";
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -217,6 +249,7 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
   const std::string prog = "ssdtlm-" + info.name;
   Config c = platform_config(info);
   for (auto& f : r.config_files) c.merge_file(f);
+  const Config before_fio = c;
   if (!r.fio_path.empty()) {
     // Percentages and the default size of a job refer to the device the run will have.
     Config probe = c;
@@ -238,6 +271,7 @@ Config layered_config(const RunRequest& r, const PlatformInfo& info, std::unique
     if (fio) override_jobs(c, s);
   }
   if (!r.seed.empty()) c.set("sim.seed=" + r.seed);
+  if (fio) apply_fio_host_engine(c, before_fio, r, *fio, prog);
   if (!r.quiet)
     for (auto& w : config_warnings(c)) std::cerr << prog << ": warning: " << w << "\n";
   return c;

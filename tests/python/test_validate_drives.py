@@ -59,7 +59,8 @@ def test_the_pinned_rows_stay_within_their_bounds(short_form):
 
 def test_the_error_table_lists_every_row_with_its_computed_verdict(short_form):
     rows, table = short_form
-    lines = [ln for ln in table.splitlines() if ln.startswith("| samsung_")]
+    drives = set(validate_drives.drives_declared())
+    lines = [ln for ln in table.splitlines() if ln.startswith("| ") and ln.split("|")[1].strip() in drives]
     assert len(lines) == len(rows)
     for r, ln in zip(rows, lines):
         cells = [c.strip() for c in ln.strip("|").split("|")]
@@ -108,3 +109,17 @@ def test_an_override_of_a_scaled_key_is_scaled_like_the_platform_value():
     assert sets["slc.static_bytes"] == (1 << 30) // 16
     assert rest == {"firmware.cmd_ns": "0"}
     assert cfg["geometry"]["blocks_per_plane"] == 1024  # the platform's configuration is left as it was
+
+
+def test_a_run_may_be_a_published_fio_job_file_run_unchanged():
+    decl = {"runs": {"job": {"fio": "examples/fio/randrw-4k.fio", "precondition.fill": True},
+                     "plain": {"workload.io_count": 10}, "missing": {"fio": "examples/fio/no_such.fio"}}}
+    cfg = {"geometry": {"channels": 2, "dies_per_channel": 2, "planes_per_die": 1, "blocks_per_plane": 256,
+                        "pages_per_block": 64, "page_bytes": 4096, "over_provisioning": 0.1}}
+    sets = validate_drives.run_settings(decl, cfg, "job", 1, 1.0, 500)
+    assert "fio" not in sets and sets["precondition.fill"] is True  # the file goes to --fio, not to --set
+    assert validate_drives.fio_args(decl, "job") == ["--fio", str(ROOT / "examples" / "fio" / "randrw-4k.fio")]
+    assert validate_drives.fio_args(decl, "plain") == []
+    with pytest.raises(SystemExit) as e:
+        validate_drives.fio_args(decl, "missing")
+    assert e.value.code == 2

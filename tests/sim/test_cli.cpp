@@ -82,7 +82,8 @@ TEST_CASE("cli: seed 004's zipf:1.2 job file and the equivalent --set run give t
                                         " --set workload.pattern=random --set workload.distribution=zipf:1.2"
                                         " --set workload.block_bytes=4k --set workload.read_fraction=0"
                                         " --set workload.io_count=0 --set workload.runtime_ms=30ms"
-                                        " --set host.queues=1 --set host.queue_depth=32");
+                                        " --set host.queues=1 --set host.queue_depth=32"
+                                        " --set host.engine=libaio");  // the job file's ioengine=libaio
   REQUIRE(set.code == 0);
   const auto a = model_summary("cli_eq_fio/out/summary.json"), b = model_summary("cli_eq_set/out/summary.json");
   CHECK(a["host"]["ios"].get<uint64_t>() > 1000);

@@ -8,6 +8,7 @@
 
 #include "common/input_file.h"
 #include "config/config.h"
+#include "frontend/fio/fio_host_engine.h"
 #include "frontend/fio/fio_job_internal.h"
 
 namespace ssdtlm {
@@ -80,6 +81,24 @@ void take_seed(const Spec& s, std::optional<int64_t>& seed) {
                         "offsets every job's streams by its index)");
   if (*s.randseed < 0) fail(s.randseed_at, "expected a seed >= 0");
   seed = s.randseed;
+}
+
+// The host's cost per I/O of the job's engine (fio_host_engine.h): the first job's, and a conflict (an error if the
+// configuration does not set the cost itself) at the first job whose engine implies another.
+void take_host_engine(const Spec& s, bool& seen, FioJobFile& out) {
+  const fio::HostEngineChoice c = fio::host_engine_for(s.ioengine, s.hipri);
+  if (!seen) {
+    seen = true;
+    out.host_engine = c.engine;
+    out.host_engine_basis = c.basis;
+    return;
+  }
+  if (c.engine == out.host_engine || !out.host_engine_conflict.empty()) return;
+  const Line& at = s.ioengine_at.line ? s.ioengine_at : Line{s.file, s.line, "ioengine", s.ioengine, true, ""};
+  out.host_engine_conflict =
+      at.file + ":" + std::to_string(at.line) + ": job '" + s.name + "': " + c.basis + ", but an earlier job's " +
+      out.host_engine_basis + ": ssdtlm has one host cost per run (host.engine); split the job file, or set " +
+      "host.engine (or host.submit_ns and host.complete_ns) in the configuration, which then applies to every job";
 }
 
 // fio's flow weight of each job clone, as fio stores it (unsigned int: a negative flow wraps), with its line.
@@ -220,6 +239,7 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
   std::vector<std::string> names;  // the jobs read so far (what wait_for may name)
   std::vector<FlowWeight> weights;  // fio's flow weight of each clone
   SpdkArbitration arbitration;      // SPDK's nvme plugin: the controller's arbitration, from the first job
+  bool engine_seen = false;         // the host's cost per I/O (take_host_engine)
   for (const Section& sec : reader.sections) {
     if (sec.global) {
       for (const Line& l : sec.options) {
@@ -247,7 +267,9 @@ FioJobFile parse_fio_job_text(const std::string& text, const std::string& path, 
       errors.add(e.what());
       continue;
     }
-    if (job_ok) add_clones(s, group, built, path, errors, jobs, out, weights);
+    if (!job_ok) continue;
+    add_clones(s, group, built, path, errors, jobs, out, weights);
+    take_host_engine(s, engine_seen, out);
   }
   resolve_wrapped_flows(weights, in, errors, jobs, out);
   if (!errors.empty()) errors.raise();

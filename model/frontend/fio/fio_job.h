@@ -60,6 +60,11 @@ struct FioJobFile {
   nlohmann::json config;              // merge this: {"jobs": [...]} and, with randseed, {"sim": {"seed": N}}
   std::vector<std::string> ignored;   // options accepted without effect on the device, each once
   std::vector<std::string> notes;     // how a value was read, when fio's reading is surprising
+  // The host's CPU cost per I/O that the jobs' ioengine (and hipri) imply (fio_host_engine.h): host_engine, a
+  // host.engine value ("" = no cited cost), host_engine_basis why; host_engine_conflict an error "FILE:LINE: ..."
+  // when jobs imply different costs (host.engine is one per run). The run applies it unless the configuration sets
+  // the host's cost itself (sim/command_line.cpp, apply_fio_host_engine).
+  std::string host_engine, host_engine_basis, host_engine_conflict;
 };
 
 // Reads `path`. device_bytes is the device's logical capacity: the default size, and what percentages

@@ -161,7 +161,9 @@ struct Spec {
   bool disk_util = true;  // fio's disk_util option
   bool continue_on_error = false;  // fio's continue_on_error other than none: failed commands do not stop the job
   std::string sync_io = "none";  // none, sync (O_SYNC), dsync (O_DSYNC)
-  std::string ioengine = "psync";  // fio's default engine  // fio's fill_device: on a block device, from offset to its end
+  std::string ioengine = "psync";  // fio's default engine
+  Line ioengine_at;                // its line (none: fio's default)
+  bool hipri = false;              // io_uring, io_uring_cmd, pvsync2: polled completions (the host's engine cost)
   Line flow_at;
   uint64_t think_ns = 0, think_blocks = 1;
   std::string zonemode;

@@ -163,6 +163,11 @@ const OptionTable& durability_and_engine_options() {
        std::string why;
        if (!engine_runs_as_block_io(l.value, why)) fail(l, why);
        s.ioengine = lower(l.value);
+       s.ioengine_at = l;
+       in.ignore(l.key);  // no effect on the device; it sets the host's cost per I/O (fio_host_engine.h)
+     }},
+    {"hipri", [](Interpreter& in, Spec& s, const Line& l) {
+       s.hipri = in.flag(l);
        in.ignore(l.key);
      }},
     {"cmd_type", [](Interpreter& in, Spec& s, const Line& l) {
