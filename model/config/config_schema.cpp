@@ -4,6 +4,7 @@
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_policy.h"
+#include "controller/mapping/dirty_order.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/sched/sched_policy.h"
 #include "controller/streams/stream_policy.h"
@@ -18,7 +19,7 @@ std::vector<KeySpec> with_registered_choices(std::vector<KeySpec> keys) {
       {"ftl.gc_victim", victim_policy_names()}, {"buffer.policy", flush_policy_names()},
       {"ftl.gc_pacing", gc_pacing_names()},
       {"ftl.mapping", mapping_scheme_names()},  {"streams.assign", stream_policy_names()},
-      {"sched.policy", sched_policy_names()}};
+      {"sched.policy", sched_policy_names()}, {"map.dirty_victim", dirty_order_names()}};
   for (KeySpec& k : keys)
     for (const auto& [key, names] : registered)
       if (k.path == key) k.choices = names;
@@ -131,7 +132,7 @@ const std::vector<KeySpec>& config_schema() {
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
       {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
       {"map.gc_update", T::String, "victim", 0, 0, {"victim", "page", "free"}, "", "dftl, ptsd, ptsd_entry: map updates of GC moves. victim = DFTL's batch update (Gupta et al., ASPLOS'09): a victim's moves are grouped per segment once it erases; a cached segment is updated in DRAM, an uncached one read, merged and written back without entering the cache. page = each GC page's moves go through the cache as a write (a miss loads the segment). free = an experiment, no scheme's rule: GC's map updates cost nothing (no load, no dirty entry, no write-back). The page map updates per GC page either way"},
-      {"map.dirty_victim", T::String, "greedy", 0, 0, {"greedy", "lru"}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
+      {"map.dirty_victim", T::String, "greedy", 0, 0, {}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
       // NVMe Flexible Data Placement (docs/reference/placement.md)
       {"fdp.enabled", T::Bool, false, 0, 0, {}, "", "NVMe FDP (TP4146): writes are placed by the placement identifier (reclaim group + reclaim unit handle) on their write command; every (RG, RUH) pair is a stream writing its own reclaim unit on its RG's dies, and GC reclaims whole reclaim units (fdp.ru_bytes; ftl.gc_unit and ftl.write_pointer do not apply; streams.* stay at their defaults)"},
       {"fdp.reclaim_groups", T::Int, 1, 1, 64, {}, "", "FDP reclaim groups: the dies split into this many groups of consecutive dies (must divide the dies; more than 1 needs no precondition); each has its own reclaim units, free RUs and GC"},

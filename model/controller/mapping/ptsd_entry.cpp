@@ -1,16 +1,13 @@
 // ftl.mapping=ptsd_entry (seed 001, section III-C): PTSD's clean area of whole segments, and a dirty
 // area of individual dirty entries grouped by segment, so an update is recorded without loading its
 // segment. An entry record costs 2 x map.entry_bytes (the logical address and the new physical one).
-// When the dirty area is full, a victim segment (map.dirty_victim: greedy = the segment with the most
-// dirty entries, lru = the least recently updated) is batch-updated: read from flash if the clean area
-// does not hold it, merged with its dirty entries and written back in one program. Reads see dirty
-// entries: a read whose entries are all dirty, or whose segment is in the clean area, hits.
-//
-// Greedy choice: segments with dirty entries sit in buckets by their count (intrusive lists); the
-// highest non-empty bucket is tracked with a pointer that rises by at most one per recorded entry, so
-// the choice is amortised O(1).
+// When the dirty area is full, a victim segment (map.dirty_victim, a registered DirtyOrder: dirty_order.h) is
+// batch-updated: read from flash if the clean area does not hold it, merged with its dirty entries and written back
+// in one program. Reads see dirty entries: a read whose entries are all dirty, or whose segment is in the clean
+// area, hits.
 #include <algorithm>
 
+#include "controller/mapping/dirty_order.h"
 #include "controller/mapping/lru_list.h"
 #include "controller/snapshot/snapshot_archive.h"
 #include "controller/mapping/map_cache.h"
@@ -21,13 +18,7 @@ namespace {
 class PtsdEntry : public MapCache {
  public:
   explicit PtsdEntry(const MapCacheParams& p)
-      : MapCache(p),
-        greedy_(p.dirty_victim == "greedy"),
-        clean_(segments_),
-        recent_(segments_),
-        bucket_head_(greedy_ ? eps_ + 1 : 0, kInvalid),
-        bprev_(greedy_ ? segments_ : 0, kInvalid),
-        bnext_(greedy_ ? segments_ : 0, kInvalid) {
+      : MapCache(p), clean_(segments_), order_(make_dirty_order(p.dirty_victim, segments_, eps_)) {
     const uint64_t bytes = p.cache_bytes ? p.cache_bytes : p.map_bytes();
     clean_cap_ = uint32_t(p.cache_segments() * p.clean_fraction);
     dirty_cap_ = std::max<uint64_t>(1, uint64_t(double(bytes) * (1.0 - p.clean_fraction)) / (2 * p.entry_bytes));
@@ -63,41 +54,23 @@ class PtsdEntry : public MapCache {
     }
     mark_dirty(lpns, n);
     const uint32_t after = dirty_count(seg);
-    if (after != before) {
-      stats_.dirty.insertions += after - before;
-      if (greedy_) {
-        if (before) unlink(seg, before);
-        link(seg, after);
-      }
-    }
-    if (!greedy_ && after) {
-      if (recent_.contains(seg)) recent_.touch(seg);
-      else recent_.push_front(seg);
-    }
-    if (dirty_entries() > dirty_cap_) batch_update(seg, a);
+    stats_.dirty.insertions += after - before;
+    order_->updated(seg, before, after);
+    if (dirty_entries() > dirty_cap_) batch_update(a);
   }
 
-  uint32_t dirty_segments() const override { return greedy_ ? dirty_segs_ : recent_.size(); }
+  uint32_t dirty_segments() const override { return order_->segments(); }
   bool partitioned() const override { return true; }
   bool write_needs_segment() const override { return false; }
   size_t memory_bytes() const override {
-    return MapCache::memory_bytes() + clean_.memory_bytes() + recent_.memory_bytes() +
-           (bucket_head_.capacity() + bprev_.capacity() + bnext_.capacity()) * 4;
+    return MapCache::memory_bytes() + clean_.memory_bytes() + order_->memory_bytes();
   }
 
  private:
   bool all_dirty(uint32_t first, uint32_t n) const;
 
-  void batch_update(uint32_t current, MapAccess& a) {
-    uint32_t victim;
-    if (greedy_) {
-      while (bucket_head_[top_] == kInvalid) --top_;
-      victim = bucket_head_[top_];
-      unlink(victim, top_);
-    } else {
-      victim = recent_.back();
-      recent_.remove(victim);
-    }
+  void batch_update(MapAccess& a) {
+    const uint32_t victim = order_->take_victim();
     ++stats_.dirty_evictions;
     stats_.dirty.evictions += dirty_count(victim);
     if (!clean_.contains(victim)) {
@@ -105,34 +78,15 @@ class PtsdEntry : public MapCache {
       ++stats_.loads;
     }
     write_back(victim, a);
-    (void)current;
-  }
-
-  // Greedy buckets: segments by dirty-entry count.
-  void link(uint32_t seg, uint32_t count) {
-    bprev_[seg] = kInvalid;
-    bnext_[seg] = bucket_head_[count];
-    if (bnext_[seg] != kInvalid) bprev_[bnext_[seg]] = seg;
-    bucket_head_[count] = seg;
-    if (count > top_) top_ = count;
-    ++dirty_segs_;
-  }
-  void unlink(uint32_t seg, uint32_t count) {
-    (bprev_[seg] == kInvalid ? bucket_head_[count] : bnext_[bprev_[seg]]) = bnext_[seg];
-    if (bnext_[seg] != kInvalid) bprev_[bnext_[seg]] = bprev_[seg];
-    --dirty_segs_;
   }
 
   void snapshot_scheme(SnapshotArchive& a) override {
-    a.io_all(greedy_, clean_, recent_, bucket_head_, bprev_, bnext_, top_, dirty_segs_, clean_cap_, dirty_cap_);
+    a.io_all(clean_, clean_cap_, dirty_cap_);
+    order_->snapshot(a);
   }
 
-  bool greedy_;
   LruList clean_;
-  LruList recent_;  // lru: segments with dirty entries, by last update
-  std::vector<uint32_t> bucket_head_, bprev_, bnext_;
-  uint32_t top_ = 0;
-  uint32_t dirty_segs_ = 0;  // greedy: segments in the buckets
+  std::unique_ptr<DirtyOrder> order_;  // the dirty area's segments, in the order they give way
   uint32_t clean_cap_ = 0;
   uint64_t dirty_cap_ = 0;   // entries
 };
