@@ -6,14 +6,16 @@
 
 #include "common/sim_time.h"
 #include "controller/ftl.h"
+#include "controller/gc/gc_job.h"
 
 namespace ssdtlm {
 
-GcDriver::GcDriver(Ftl& f, PageFtl& ftl) : f_(f), job_(ftl, *this) {}
+GcDriver::GcDriver(Ftl& f, PageFtl& ftl) : f_(f), job_(std::make_unique<GcJob<GcDriver>>(ftl, *this)) {}
+GcDriver::~GcDriver() = default;
 
-void GcDriver::kick(uint32_t die) { job_.kick(die); }
-void GcDriver::host_idle(bool idle) { job_.host_idle(idle); }
-void GcDriver::advance(uint32_t die) { job_.advance(die); }
+void GcDriver::kick(uint32_t die) { job_->kick(die); }
+void GcDriver::host_idle(bool idle) { job_->host_idle(idle); }
+void GcDriver::advance(uint32_t die) { job_->advance(die); }
 
 // ---------------------------------------------------------------- the executor's operations
 
@@ -73,7 +75,7 @@ void GcDriver::map_program(uint32_t src, uint32_t to, uint32_t ppa) {
   FlashOp& op = f_.map_.map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
   op.aux[0] = src;  // the collecting die
   f_.send(op, f_.ftl_.gc().die(src).data_ps);
-  job_.kick(to);
+  job_->kick(to);
   f_.flush_.refresh(to);
 }
 
@@ -115,7 +117,7 @@ void GcDriver::host_progress() {
 // ---------------------------------------------------------------- completions, routed by FtlOpTag
 
 void GcDriver::on_read(FlashOp& op) {
-  job_.on_read(op.die, op.block, op.page, op.slot_mask, op.lpn, op.version, op.done_ps);
+  job_->on_read(op.die, op.block, op.page, op.slot_mask, op.lpn, op.version, op.done_ps);
 }
 
 void GcDriver::on_program(FlashOp& op) {
@@ -127,15 +129,15 @@ void GcDriver::on_program(FlashOp& op) {
   page.stream = op.stream;
   std::copy(op.lpn, op.lpn + f_.g_.units_per_page, page.lpn);
   std::copy(op.aux, op.aux + f_.g_.units_per_page, page.old);
-  job_.on_program(page);
+  job_->on_program(page);
 }
 
-void GcDriver::on_erase(FlashOp& op) { job_.on_erase(op.die, op.die * f_.g_.blocks_per_die + op.block); }
+void GcDriver::on_erase(FlashOp& op) { job_->on_erase(op.die, op.die * f_.g_.blocks_per_die + op.block); }
 
-void GcDriver::on_map_read(FlashOp& op) { job_.on_map_read(op.die, op.done_ps); }
+void GcDriver::on_map_read(FlashOp& op) { job_->on_map_read(op.die, op.done_ps); }
 
 void GcDriver::on_map_program(FlashOp& op) {
-  job_.on_map_program(op.aux[0], op.die, f_.g_.ppa(op.die, op.block, op.page));
+  job_->on_map_program(op.aux[0], op.die, f_.g_.ppa(op.die, op.block, op.page));
 }
 
 }  // namespace ssdtlm

@@ -16,13 +16,14 @@
 
 #include "common/nvme_command.h"
 #include "controller/gc/gc_engine.h"
-#include "controller/gc/gc_job.h"
 #include "controller/mapping/map_cache.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
 
 class Ftl;
+template <class X>
+class GcJob;  // gc/gc_job.h (included where it runs: ftl_gc.cpp)
 
 // What a flash operation is for; the module routes its completion by it.
 enum FtlOpTag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
@@ -139,6 +140,9 @@ class GcDriver final {
  public:
   static constexpr bool kTimed = true;
   GcDriver(Ftl& f, PageFtl& ftl);
+  ~GcDriver();
+  GcDriver(const GcDriver&) = delete;
+  GcDriver& operator=(const GcDriver&) = delete;
   void kick(uint32_t die);    // starts the die's GC if it needs it
   void host_idle(bool idle);  // slc.*: the host went idle (fold in the background) or busy
   void advance(uint32_t die);
@@ -171,7 +175,7 @@ class GcDriver final {
 
  private:
   Ftl& f_;
-  GcJob<GcDriver> job_;
+  std::unique_ptr<GcJob<GcDriver>> job_;
 };
 
 // Zoned namespaces with zns.reset_erase=reset (ftl_zone_erase.cpp): a Zone Reset erases the blocks the zone filled,

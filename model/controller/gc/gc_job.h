@@ -73,6 +73,7 @@ class GcJob {
   bool next_victim(uint32_t die);  // timed
   bool pad_waits(uint32_t die) const;  // a partial page must wait for the die's erase under way (page_waits)
   bool collect_line(uint32_t group);   // immediate, superblock mode (FDP: the reclaim group's lines)
+  void scan(uint32_t die);             // immediate: the victim begun, to the end of its scan
 
   PageFtl& ftl_;
   GcEngine& gc_;
@@ -178,12 +179,17 @@ bool GcJob<X>::collect(uint32_t die) {
     pad(die);  // the staged units' victims can be erased once they land
     return true;
   }
+  scan(die);
+  return true;
+}
+
+template <class X>
+void GcJob<X>::scan(uint32_t die) {
   x_.scan_started(die);
   do {
     step(die);
     settle(die);
   } while (gc_.die(die).victim != kInvalid);
-  return true;
 }
 
 template <class X>
@@ -199,13 +205,7 @@ bool GcJob<X>::collect_line(uint32_t group) {
   const uint32_t first = group * (g_.dies / b.line_groups()), last = first + g_.dies / b.line_groups();
   for (uint32_t d = first; d < last; ++d)
     for (uint32_t i = 0; i < b.line_depth(); ++i)
-      if (gc_.next_victim(d, x_.counters(d)) != kInvalid) {
-        x_.scan_started(d);
-        do {
-          step(d);
-          settle(d);
-        } while (gc_.die(d).victim != kInvalid);
-      }
+      if (gc_.next_victim(d, x_.counters(d)) != kInvalid) scan(d);
   for (uint32_t d = first; d < last; ++d) pad(d);  // every block of the line erases now
   return true;
 }

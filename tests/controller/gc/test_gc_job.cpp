@@ -26,7 +26,11 @@ class FakeExec final {
   void read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool) {
     ops_.push_back({Op::Read, die, block, page, mask, GcPage()});
   }
-  void program(const GcPage& p) { ops_.push_back({Op::Program, p.die, 0, 0, 0, p}); }
+  void program(const GcPage& p) {
+    // Programmed on the die now (a die's queue keeps a block's pages in order), landed when completed.
+    d_.dies[p.die]->program(d_.g.block_of(p.ppa), d_.g.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
+    ops_.push_back({Op::Program, p.die, 0, 0, 0, p});
+  }
   void erase(uint32_t die, uint32_t victim) { ops_.push_back({Op::Erase, die, victim, 0, 0, GcPage()}); }
   void map_read(uint32_t, uint32_t, uint32_t, uint32_t) { FAIL("no map blocks on this drive"); }
   void map_program(uint32_t, uint32_t, uint32_t) { FAIL("no map blocks on this drive"); }
@@ -57,8 +61,6 @@ class FakeExec final {
         job_.on_read(op.die, op.block, op.page, op.mask, lpn, version, 0);
       } break;
       case Op::Program:
-        die.program(d_.g.block_of(op.page_op.ppa), d_.g.page_of(op.page_op.ppa), op.page_op.lpn, op.page_op.version,
-                    UnitKind::GUD, op.page_op.stream);
         job_.on_program(op.page_op);
         break;
       case Op::Erase:
@@ -91,15 +93,19 @@ TEST_CASE("GC job: a timed run against a fake executor collects, lands every liv
   const bool newest_first = GENERATE(false, true);
   FfDrive d({"geometry.channels=1", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=16",
              "geometry.pages_per_block=8", "geometry.page_bytes=8192", "geometry.over_provisioning=0.5"});
-  // Overwrite until the die is short of free blocks after a page (the fast-forward collected before each page).
-  uint32_t v = 1, next = 0, pages = 0;
-  const uint32_t span = uint32_t(d.g.logical_units) & ~1u;
-  do {
-    const uint32_t lpns[2] = {next, next + 1}, versions[2] = {v, v};
+  // Every unit written, then random pages overwritten until the die is short of free blocks after a page (the
+  // fast-forward collected before each page), so the victims hold valid units to move.
+  uint32_t v = 1, pages = 0;
+  const uint32_t pairs = uint32_t(d.g.logical_units) / 2;
+  Rng rng(46);
+  auto write = [&](uint32_t pair) {
+    const uint32_t lpns[2] = {2 * pair, 2 * pair + 1}, versions[2] = {v, v};
     d.ftl->ff_write_page(0, lpns, versions);
-    next = (next + 6) % span;
     ++v;
-  } while (!d.ftl->gc_needed(0) && ++pages < 10000);
+  };
+  for (uint32_t p = 0; p < pairs; ++p) write(p);
+  do write(uint32_t(rng.below(pairs)));
+  while (!d.ftl->gc_needed(0) && ++pages < 10000);
   d.ftl->ff_merge_counters();
   REQUIRE(d.ftl->gc_needed(0));
   std::vector<uint32_t> expected(d.g.logical_units, kInvalid);  // each LPN's unit content before GC: its LPN
