@@ -28,13 +28,8 @@ class FfGcExec final {
   void read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool) {
     const Die& d = *f_.dies_[die];
     const uint32_t first = (block * g_.pages_per_block + page) * g_.units_per_page;
-    uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage];
-    for (uint32_t m = mask; m; m &= m - 1) {
-      const uint32_t s = uint32_t(__builtin_ctz(m));
-      lpn[s] = d.lpn(first + s);
-      version[s] = d.version(first + s);
-    }
-    job_.on_read(die, block, page, mask, lpn, version, 0);
+    job_.on_read(die, block, page, mask, [&d, first](uint32_t s) { return d.lpn(first + s); },
+                 [&d, first](uint32_t s) { return d.version(first + s); }, 0);
   }
   void program(const GcPage& p) {
     f_.dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);

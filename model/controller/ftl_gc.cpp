@@ -117,7 +117,8 @@ void GcDriver::host_progress() {
 // ---------------------------------------------------------------- completions, routed by FtlOpTag
 
 void GcDriver::on_read(FlashOp& op) {
-  job_->on_read(op.die, op.block, op.page, op.slot_mask, op.lpn, op.version, op.done_ps);
+  job_->on_read(op.die, op.block, op.page, op.slot_mask, [&](uint32_t s) { return op.lpn[s]; },
+                [&](uint32_t s) { return op.version[s]; }, op.done_ps);
 }
 
 void GcDriver::on_program(FlashOp& op) {

@@ -13,7 +13,7 @@
 // Executor interface (X):
 //   static constexpr bool kTimed;
 //   FlashCounters& counters(uint32_t die); StreamStats* stream_stats(); IntegrityChecker* checker(); uint64_t now();
-//   void read(die, block, page, slot_mask, fold)   -> job.on_read(die, block, page, mask, lpn[], version[], done_ps)
+//   void read(die, block, page, slot_mask, fold)   -> job.on_read(die, block, page, mask, lpn_of, version_of, done_ps)
 //   void program(const GcPage&)                    -> job.on_program(page)
 //   void erase(die, victim)                        -> job.on_erase(die, victim)
 //   void map_read(die, block, page, segments)      -> job.on_map_read(die, done_ps)
@@ -52,8 +52,10 @@ class GcJob {
   }
 
   // ---- completions
-  void on_read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, const uint32_t* lpn,
-               const uint32_t* version, uint64_t done_ps);
+  // lpn_of(slot), version_of(slot): the read page's out-of-band data (an operation's copy, or the die's own).
+  template <class Lpn, class Version>
+  void on_read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, Lpn&& lpn_of, Version&& version_of,
+               uint64_t done_ps);
   void on_program(const GcPage& page);
   void on_erase(uint32_t die, uint32_t gblock);
   void on_map_read(uint32_t die, uint64_t done_ps);
@@ -245,10 +247,10 @@ void GcJob<X>::read_pages(uint32_t die) {
   GcDie& job = gc_.die(die);
   const uint32_t block = g_.block_in_die(job.victim);
   const bool fold = ftl_.blocks().is_slc(job.victim);  // a fold's reads (slc.*) are counted as such
+  FlashCounters& c = x_.counters(die);
   uint32_t page, mask;
   // One read at a time, and none while a full page waits to be programmed (an immediate read completes at once).
   while (job.reads == 0 && job.full == 0 && gc_.next_read(die, &page, &mask)) {
-    FlashCounters& c = x_.counters(die);
     if (fold)
       ++c.fold_reads;
     else
@@ -307,19 +309,23 @@ bool GcJob<X>::map_program(uint32_t die, uint32_t n) {
 // ---------------------------------------------------------------- completions
 
 template <class X>
-void GcJob<X>::on_read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, const uint32_t* lpn,
-                       const uint32_t* version, uint64_t done_ps) {
+template <class Lpn, class Version>
+void GcJob<X>::on_read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, Lpn&& lpn_of, Version&& version_of,
+                       uint64_t done_ps) {
   GcDie& job = gc_.die(die);
   --job.reads;
-  job.data_ps = std::max(job.data_ps, done_ps);
+  if constexpr (X::kTimed) job.data_ps = std::max(job.data_ps, done_ps);  // the staged data is in DRAM from then
+  IntegrityChecker* checker = x_.checker();
+  const uint32_t first = g_.ppa(die, block, page), upp = g_.units_per_page;
   for (uint32_t m = mask; m; m &= m - 1) {
     const uint32_t s = uint32_t(__builtin_ctz(m));
-    const uint32_t old = g_.ppa(die, block, page, s);
-    if (lpn[s] == kInvalid || !ftl_.valid(old)) continue;  // overwritten or trimmed meanwhile
-    if (IntegrityChecker* checker = x_.checker()) ftl_.check_gc_source(lpn[s], old, *checker, done_ps);
-    const uint32_t k = gc_.gc_stream_of(die, lpn[s], old);
+    const uint32_t old = first + s, lpn = lpn_of(s);
+    if constexpr (X::kTimed)  // (an immediate read lands as the scan found it)
+      if (lpn == kInvalid || !ftl_.valid(old)) continue;  // overwritten or trimmed while the read was in flight
+    if (checker) ftl_.check_gc_source(lpn, old, *checker, done_ps);
+    const uint32_t k = gc_.gc_stream_of(die, lpn, old);
     // Immediate: a page is programmed as soon as it is full (and lands at once), in the order the streams fill.
-    if (gc_.stage(die, k, lpn[s], version[s], old) && !X::kTimed) program(die, k, g_.units_per_page);
+    if (gc_.stage(die, k, lpn, version_of(s), old) && !X::kTimed) program(die, k, upp);
   }
   if constexpr (X::kTimed) advance(die);
 }

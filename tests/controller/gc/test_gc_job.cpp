@@ -55,10 +55,11 @@ class FakeExec final {
     Die& die = *d_.dies[op.die];
     switch (op.kind) {
       case Op::Read: {
-        uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage];
+        uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage];  // the page's out-of-band data, read now
         const uint32_t first = (op.block * d_.g.pages_per_block + op.page) * d_.g.units_per_page;
         for (uint32_t s = 0; s < d_.g.units_per_page; ++s) lpn[s] = die.lpn(first + s), version[s] = die.version(first + s);
-        job_.on_read(op.die, op.block, op.page, op.mask, lpn, version, 0);
+        job_.on_read(op.die, op.block, op.page, op.mask, [&](uint32_t s) { return lpn[s]; },
+                     [&](uint32_t s) { return version[s]; }, 0);
       } break;
       case Op::Program:
         job_.on_program(op.page_op);
