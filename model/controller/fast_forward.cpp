@@ -1,35 +1,81 @@
-// PageFtl, part 2: the fast-forward. The GC engine (gc/gc_engine.h) and the map cache decide exactly as on
-// the timed path; here every action is executed at once: a GC page is programmed and lands in the same
-// call, a victim is read out page by page without waiting, an erase is done as soon as the engine allows it.
-// Workers owning disjoint dies may write concurrently (see ff_write_page); counters go per die.
+// PageFtl, part 2: the fast-forward, and the immediate executor of the GC job (gc/gc_job.h). The GC job and the map
+// cache decide and sequence exactly as on the timed path; here every operation is executed at once on the die
+// model and its completion called before it returns: a victim is read out without waiting, a GC page programmed
+// lands in the same call, an erase is done as soon as the job issues it.
+// Workers owning disjoint dies may write concurrently (see ff_write_page); counters go per die, and each call
+// builds its own executor (no state shared between workers).
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "controller/gc/gc_job.h"
 #include "controller/page_ftl.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
 
+// The immediate executor: the GC job's operations done at once on the dies, counted in the per-die ff_counters_.
+class FfGcExec final {
+ public:
+  static constexpr bool kTimed = false;
+  explicit FfGcExec(PageFtl& f) : f_(f), g_(f.g_), job_(f, *this) {}
+  GcJob<FfGcExec>& job() { return job_; }
+
+  FlashCounters& counters(uint32_t die) { return f_.ff_counters_[die]; }
+  StreamStats* stream_stats() { return nullptr; }
+  IntegrityChecker* checker() { return f_.checker_; }
+  uint64_t now() { return 0; }
+  void read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool) {
+    const Die& d = *f_.dies_[die];
+    const uint32_t first = (block * g_.pages_per_block + page) * g_.units_per_page;
+    job_.on_read(die, block, page, mask, [&d, first](uint32_t s) { return d.lpn(first + s); },
+                 [&d, first](uint32_t s) { return d.version(first + s); }, 0);
+  }
+  void program(const GcPage& p) {
+    f_.dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
+    job_.on_program(p);
+  }
+  void erase(uint32_t die, uint32_t victim) {
+    f_.dies_[die]->erase(g_.block_in_die(victim));
+    job_.on_erase(die, victim);
+  }
+  void map_read(uint32_t die, uint32_t, uint32_t, uint32_t) { job_.on_map_read(die, 0); }
+  void map_program(uint32_t src, uint32_t to, uint32_t ppa) {
+    f_.ff_map_page(to, ppa, UnitKind::GMD);
+    job_.on_map_program(src, to, ppa);
+  }
+  [[noreturn]] void map_stalled(uint32_t die) {
+    throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
+  }
+  void map_updates(uint32_t, const uint32_t* moved, uint32_t n) {
+    if (f_.tstore_) f_.ff_map_update(moved, n, true);
+  }
+  void gc_moves(uint32_t die) { f_.ff_map_moves(die); }
+  void scan_started(uint32_t die) {
+    // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
+    const GcDie& job = f_.gc_.die(die);
+    if (job.map_victim) return;
+    const Die& d = *f_.dies_[die];
+    const Streams& st = *f_.streams_;
+    const uint32_t base = g_.ppa(die, 0, 0);
+    for (uint32_t u = g_.block_in_die(job.victim) * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
+      if (f_.valid(base + u)) {
+        f_.prefetch_map(d.lpn(u));
+        if (st.params().gc == GcStreams::HotCold) st.prefetch(d.lpn(u));
+      }
+  }
+
+ private:
+  PageFtl& f_;
+  const Geometry& g_;
+  GcJob<FfGcExec> job_;
+};
+
+
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
   // FDP: the page goes where the RU's write pointer is, on the dies of the writer's reclaim group (one worker).
   if (reclaim_units_) die = blocks_.stripe_die(blocks_.layout().user_frontier(stream), blocks_.group_of_die(die));
-  if (gc_needed(die)) {
-    // Collections that never bring the die out of GC (each frees what its copies take) would loop forever: a
-    // configuration without room for its frontiers' open blocks or lines stops with a message instead.
-    uint32_t rounds = 0;
-    while (gc_.wants_victim_now(die) && ff_collect(die))
-      if (++rounds > 2 * g_.blocks_per_die)
-        throw std::logic_error("die " + std::to_string(die) + ": GC collected " + std::to_string(rounds) +
-                               (blocks_.lines() ? " lines" : " blocks") +
-                               " in a row without making room for host data: too little spare for the open " +
-                               (blocks_.lines() ? "lines" : "blocks") + " of its frontiers (raise "
-                               "geometry.over_provisioning, ftl.gc_free_blocks or geometry.pages_per_block, or use "
-                               "fewer streams)");
-    // One GC stream carries its partial page over to the next collection (its victim waits); with several,
-    // the partial pages are padded, as in the timed FTL (a rare stream would hold its victims for long).
-    if (gc_.streams() > 1) ff_pad(die);
-  }
+  if (gc_needed(die)) FfGcExec(*this).job().make_room(die);
   const uint32_t ppa = blocks_.allocate_page(die, blocks_.layout().user_frontier(stream));
   if (ppa == kInvalid)
     throw std::logic_error("die " + std::to_string(die) + ": no free block for user stream " + std::to_string(stream));
@@ -51,8 +97,9 @@ void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns,
 }
 
 void PageFtl::ff_finish() {
+  FfGcExec gc(*this);
   for (uint32_t d = 0; d < g_.dies; ++d) {
-    ff_pad(d);
+    gc.job().pad(d);
     if (tstore_) ff_map_moves(d);
     if (tstore_) ff_drain_map(d);  // the copies' map write-backs
     gc_.die(d).credit = 1.0;       // the timed FTL starts every die's GC afresh
@@ -65,116 +112,6 @@ void PageFtl::ff_merge_counters() {
     counters_ += d;
     d = FlashCounters();
   }
-}
-
-// ---------------------------------------------------------------- GC, executed at once
-
-bool PageFtl::ff_collect(uint32_t die) {
-  if (blocks_.lines()) return ff_collect_line(blocks_.group_of_die(die));
-  const uint32_t victim = gc_.next_victim(die, ff_counters_[die]);
-  if (victim == kInvalid && blocks_.declined()) {
-    ff_pad(die);
-    return false;
-  }
-  if (victim == kInvalid) {
-    if (!gc_.any_staged(die)) throw std::logic_error("die " + std::to_string(die) + ": GC found no victim");
-    ff_pad(die);  // the staged units' victims can be erased once they land
-    return true;
-  }
-  if (gc_.die(die).map_victim)
-    ff_collect_map(die);
-  else
-    ff_collect_block(die);
-  return true;
-}
-
-bool PageFtl::ff_collect_line(uint32_t group) {
-  // A whole victim line of the group at once, each die's blocks moved within the die (FDP: to the dies of the GC
-  // frontier's write pointer) (one worker: every die is touched).
-  if (!blocks_.start_line(group)) {
-    if (blocks_.declined()) return false;  // no line worth collecting yet (ftl.gc_min_invalid)
-    // Every line is free or open: the configuration check should have refused it.
-    throw std::logic_error("GC found no victim line (" + std::to_string(blocks_.free_lines(group)) + " free)");
-  }
-  const uint32_t first = group * (g_.dies / blocks_.line_groups()), last = first + g_.dies / blocks_.line_groups();
-  for (uint32_t d = first; d < last; ++d)
-    for (uint32_t i = 0; i < blocks_.line_depth(); ++i)
-      if (gc_.next_victim(d, ff_counters_[d]) != kInvalid) ff_collect_block(d);
-  for (uint32_t d = first; d < last; ++d) ff_pad(d);  // every block of the line erases now
-  return true;
-}
-
-void PageFtl::ff_collect_block(uint32_t die) {
-  Die& d = *dies_[die];
-  const uint32_t block = g_.block_in_die(gc_.die(die).victim);
-  const Streams& st = *streams_;
-  // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
-  for (uint32_t u = block * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
-    if (valid(g_.ppa(die, 0, 0) + u)) {
-      prefetch_map(d.lpn(u));
-      if (st.params().gc == GcStreams::HotCold) st.prefetch(d.lpn(u));
-    }
-  uint32_t page, mask;
-  while (gc_.next_read(die, &page, &mask)) {
-    ++ff_counters_[die].reads[uint32_t(ReadKind::Gc)];
-    for (; mask; mask &= mask - 1) {
-      const uint32_t slot = uint32_t(__builtin_ctz(mask));
-      const uint32_t unit = (block * g_.pages_per_block + page) * g_.units_per_page + slot;
-      const uint32_t lpn = d.lpn(unit), old = g_.ppa(die, block, page, slot);
-      if (checker_) check_gc_source(lpn, old, *checker_, 0);
-      const uint32_t k = gc_.gc_stream_of(die, lpn, old);
-      if (gc_.stage(die, k, lpn, d.version(unit), old)) {
-        GcPage p;
-        gc_.take_page(die, k, g_.units_per_page, p, ff_counters_[die], nullptr);
-        ff_program_gc(p);
-      }
-    }
-  }
-  gc_.end_scan(die);
-  // Several GC streams and no free block left: the partial pages go out, so the victims they hold erase.
-  if (gc_.streams() > 1 && blocks_.free_blocks(die) == 0) ff_pad(die);
-  ff_erase_ready(die);
-}
-
-void PageFtl::ff_program_gc(const GcPage& p) {
-  dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
-  uint32_t moved[kMaxUnitsPerPage];
-  const uint32_t n = gc_.land_page(p, moved, ff_counters_[p.src], nullptr);
-  if (tstore_ && !gc_.batches_moves()) ff_map_update(moved, n, true);
-  ff_erase_ready(p.src);
-}
-
-void PageFtl::ff_erase_ready(uint32_t die) {
-  if (gc_.moves_due(die)) ff_map_moves(die);
-  gc_.erase_ready(die, [&](uint32_t victim) {
-    if (checker_) gc_.check_erase(victim, *checker_, 0);
-    dies_[die]->erase(g_.block_in_die(victim));
-    gc_.land_erase(victim, ff_counters_[die]);
-  });
-}
-
-void PageFtl::ff_collect_map(uint32_t die) {
-  // Live segments of the victim are read page by page and packed into new map pages (GMD).
-  const uint32_t k = tstore_->segments_per_page();
-  const GcDie& j = gc_.die(die);
-  auto copy = [&](uint32_t n) {
-    const bool live = gc_.map_live(die, n);
-    const uint32_t to = live ? gc_.map_target(die) : kInvalid;
-    if (live && to == kInvalid) throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
-    const uint32_t ppa = gc_.take_map_page(die, n, to, ff_counters_[die]);
-    if (ppa == kInvalid) return;
-    ff_map_page(to, ppa, UnitKind::GMD);
-    gc_.land_map_page(die, ppa);
-  };
-  uint32_t page;
-  while (gc_.next_map_read(die, &page)) {
-    ++ff_counters_[die].reads[uint32_t(ReadKind::Gc)];
-    gc_.stage_map_read(die);
-    while (j.staged_segs >= k) copy(k);
-  }
-  if (j.staged_segs) copy(j.staged_segs);
-  gc_.end_scan(die);
-  ff_erase_ready(die);
 }
 
 // ---------------------------------------------------------------- map write-backs, executed at once
@@ -211,7 +148,7 @@ void PageFtl::ff_drain_map(uint32_t die) {
     // Round robin over the dies, as in the timed FTL (not the die being written: segments are first
     // touched, and evicted, at aligned stripe boundaries, which would pile the map onto one die).
     while ((to = tstore_->pick_die()) == kInvalid)  // may queue more write-backs
-      if (!ff_collect(die)) throw std::logic_error("no die can take a map page and no victim is worth collecting");
+      if (!FfGcExec(*this).job().collect(die)) throw std::logic_error("no die can take a map page and no victim is worth collecting");
     const uint32_t n = std::min<uint32_t>(k, uint32_t(ff_map_pending_.size()));
     const uint32_t* segs = ff_map_pending_.data() + ff_map_pending_.size() - n;
     ff_map_page(to, tstore_->place(to, segs, n), UnitKind::MD);

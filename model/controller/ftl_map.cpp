@@ -1,8 +1,9 @@
 // The FTL's map-work queue (ftl_parts.h): the map cache on the timing path. Every map access asks the cache (mapping/) what it
 // needs; a miss becomes a segment read (tR + data-out of segment_bytes), a dirty write-back a map page
 // program (MD), and the access waits for them: a host read before its data reads, a flush before its
-// buffer slots are released, GC before it finishes. Map blocks are collected like data blocks: their
-// live segments are read and packed into new map pages (GMD). See ftl.h and docs/reference/mapping.md.
+// buffer slots are released, GC before it finishes. Map blocks are collected like data blocks, by the GC job
+// (gc/gc_job.h): their live segments are read and packed into new map pages (GMD). See ftl.h and
+// docs/reference/mapping.md.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -316,63 +317,6 @@ void MapWorkQueue::waiter_done(const Waiter& w) {
       f_.gc_.advance(w.die);
       break;
   }
-}
-
-// ---------------------------------------------------------------- map blocks in GC
-
-void GcDriver::map_advance(uint32_t die) {
-  GcDie& job = gc_.die(die);
-  const uint32_t k = f_.ts_->segments_per_page();
-  while (job.staged_segs >= k)
-    if (!map_program(die, k)) return;  // no room anywhere: retried after an erase
-  uint32_t page, n;
-  while (job.reads == 0 && (n = gc_.next_map_read(die, &page))) {
-    FlashOp& op = f_.new_op(FlashCmd::Read, die, kGcMapRead);
-    op.block = f_.g_.block_in_die(job.victim);
-    op.page = page;
-    op.bytes = n * f_.ts_->segment_bytes();
-    op.read_kind = ReadKind::Gc;
-    ++job.reads;
-    ++f_.ftl_.counters().reads[uint32_t(ReadKind::Gc)];
-    f_.send(op);
-  }
-}
-
-void GcDriver::on_map_read(FlashOp& op) {
-  GcDie& job = gc_.die(op.die);
-  --job.reads;
-  job.data_ps = std::max(job.data_ps, op.done_ps);
-  gc_.stage_map_read(op.die);
-  advance(op.die);
-}
-
-bool GcDriver::map_program(uint32_t die, uint32_t n) {
-  uint32_t to = kInvalid;
-  if (gc_.map_live(die, n)) {
-    to = gc_.map_target(die);
-    if (to == kInvalid) {  // every die is short of blocks: retried after the next erase
-      f_.map_.stalled_gc(die);
-      return false;
-    }
-  }
-  // The staging is settled before the op leaves: the channel may complete operations (and re-enter GC)
-  // while it takes this one.
-  const uint32_t ppa = gc_.take_map_page(die, n, to, f_.ftl_.counters());
-  if (ppa == kInvalid) return true;  // none live: dropped
-  FlashOp& op = f_.map_.map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
-  op.aux[0] = die;  // the collecting die
-  f_.send(op, gc_.die(die).data_ps);
-  kick(to);
-  f_.flush_.refresh(to);
-  return true;
-}
-
-void GcDriver::on_map_program(FlashOp& op) {
-  const uint32_t die = op.aux[0];
-  gc_.land_map_page(die, f_.g_.ppa(op.die, op.block, op.page));
-  kick(op.die);
-  f_.flush_.refresh(op.die);
-  advance(die);
 }
 
 }  // namespace ssdtlm

@@ -6,7 +6,7 @@
 //   writes held by the scheduling policy (sched/);
 // - FlushScheduler (ftl_flush.cpp): when the buffer flushes, which stream and which die take the next page,
 //   and which dies may take a page now (queue room, free blocks, GC credit);
-// - GcDriver (ftl_gc.cpp): the GC engine's actions (gc/gc_engine.h) as flash operations;
+// - GcDriver (ftl_gc.cpp): the timed executor of the GC job (gc/gc_job.h): its actions as flash operations;
 // - MapWorkQueue (ftl_map.cpp): map cache loads, merges and write-backs as flash operations, and who waits
 //   for them.
 #pragma once
@@ -22,6 +22,8 @@
 namespace ssdtlm {
 
 class Ftl;
+template <class X>
+class GcJob;  // gc/gc_job.h (included where it runs: ftl_gc.cpp)
 
 // What a flash operation is for; the module routes its completion by it.
 enum FtlOpTag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
@@ -132,32 +134,48 @@ class FlushScheduler {
   uint32_t map_update_bytes_ = 0;                      // not charged yet
 };
 
-class GcDriver {
+// The timed executor of the GC job (gc/gc_job.h): the job's operations as flash operations, their completions
+// (routed here by FtlOpTag) back to the job at their simulated times. A final class: the job calls it directly.
+class GcDriver final {
  public:
-  GcDriver(Ftl& f, GcEngine& gc) : f_(f), gc_(gc) {}
-  void kick(uint32_t die);  // starts the die's GC if it needs it
+  static constexpr bool kTimed = true;
+  GcDriver(Ftl& f, PageFtl& ftl);
+  ~GcDriver();
+  GcDriver(const GcDriver&) = delete;
+  GcDriver& operator=(const GcDriver&) = delete;
+  void kick(uint32_t die);    // starts the die's GC if it needs it
   void host_idle(bool idle);  // slc.*: the host went idle (fold in the background) or busy
   void advance(uint32_t die);
   void on_read(FlashOp& op);
   void on_program(FlashOp& op);
   void on_erase(FlashOp& op);
-  // Map-block GC (ftl_map.cpp): the map victim's reads and copies.
-  void map_advance(uint32_t die);
-  bool map_program(uint32_t die, uint32_t n);  // false: no die has room yet
   void on_map_read(FlashOp& op);
   void on_map_program(FlashOp& op);
-  GcEngine& engine() { return gc_; }
+
+  // ---- the executor (gc/gc_job.h)
+  FlashCounters& counters(uint32_t die);
+  StreamStats* stream_stats();
+  IntegrityChecker* checker();
+  uint64_t now();
+  void read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool fold);
+  void program(const GcPage& page);
+  void erase(uint32_t die, uint32_t victim);
+  void map_read(uint32_t die, uint32_t block, uint32_t page, uint32_t segments);
+  void map_program(uint32_t src, uint32_t to, uint32_t ppa);
+  void map_stalled(uint32_t die);  // retried when an erase frees room (MapWorkQueue::retry)
+  void map_updates(uint32_t src, const uint32_t* moved, uint32_t n);
+  void gc_moves(uint32_t die);
+  void scan_started(uint32_t) {}
+  void erased(uint32_t die, uint32_t gblock);  // zone resets and map work waiting for room
+  void erase_refresh(uint32_t die, uint32_t lines_before);  // which dies may take host writes again
+  void refresh(uint32_t die);
+  void refresh_all();
+  void job_ended();
+  void host_progress();  // writes waiting for buffer room, and flushes
 
  private:
-  bool next_victim(uint32_t die);
-  void program(uint32_t die, uint32_t gc_stream, uint32_t n);
-  void pad(uint32_t die);              // programs every partial GC page, padded
-  bool pad_waits(uint32_t die) const;  // a partial page must wait for the die's erase under way (page_waits)
-  void issue(const GcPage& page);      // the engine's program action as a flash operation
-
   Ftl& f_;
-  GcEngine& gc_;
-  bool kick_lines_ = false;  // superblock GC started a victim line: the other dies must join
+  std::unique_ptr<GcJob<GcDriver>> job_;
 };
 
 // Zoned namespaces with zns.reset_erase=reset (ftl_zone_erase.cpp): a Zone Reset erases the blocks the zone filled,

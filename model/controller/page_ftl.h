@@ -275,6 +275,7 @@ class PageFtl {
   }
 
  private:
+  friend class FfGcExec;            // fast_forward.cpp: the GC job's immediate executor (dies, per-die counters)
   friend class FtlFaultInjection;  // tests/controller/ftl_fault_injection.h: corrupts the map for the audit's tests
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
     blocks_.invalidate(g_.gblock_of(ppa));
@@ -299,14 +300,6 @@ class PageFtl {
   // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
   // number of groups, group g being lpns[start[g] .. start[g + 1]).
   uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
-  // The fast-forward (fast_forward.cpp): the GC engine's actions executed at once on the die's own state.
-  bool ff_collect(uint32_t die);  // false: no victim worth collecting (ftl.gc_min_invalid)
-  void ff_collect_block(uint32_t die);
-  void ff_collect_map(uint32_t die);
-  bool ff_collect_line(uint32_t group);  // superblock mode (FDP: the reclaim group's lines)
-  void ff_program_gc(const GcPage& page);
-  void ff_pad(uint32_t die) { gc_.pad(die, ff_counters_[die], nullptr, [&](const GcPage& p) { ff_program_gc(p); }); }
-  void ff_erase_ready(uint32_t die);
   // Demand-based mapping: write-backs are queued and programmed as map pages round robin over the dies.
   void ff_map_update(const uint32_t* lpns, uint32_t n, bool gc = false);
   void ff_map_moves(uint32_t die);  // map.gc_update=victim: the victim's moves update the map (take_moves)

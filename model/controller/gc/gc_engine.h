@@ -3,8 +3,8 @@
 // for their erase, operations in flight, host-write credit) and decides what happens next: which victim,
 // which page to read, which units go to which GC stream, when a staged page is programmed and where, when a
 // victim may be erased. Each step returns an action (a page to read, a GcPage to program, a block to erase);
-// the timed FTL (controller/ftl_gc.cpp) turns actions into flash operations and calls the matching land_*
-// when they complete; the fast-forward (controller/fast_forward.cpp) executes them at once.
+// the GC job (gc_job.h) orders the steps and hands the actions to an executor, timed (controller/ftl_gc.cpp) or
+// immediate (controller/fast_forward.cpp), and calls the matching land_* when they complete.
 //
 // Map blocks (demand-based mapping) are victims too: their live translation segments are read a page at a
 // time, staged and packed into new map pages (GMD) on whichever die has room.
