@@ -3,10 +3,10 @@
 the experiment that tests it").
 
 usage: drive_experiments.py [--bin-dir build/bin] [--run] [--only ID,..] [--write] [--check] [--jobs N]
-                            [--declared docs/results/drives/experiments.json]
-                            [--results docs/results/drives/experiments_results.json]
+                            [--declared docs/results/drives/experiments/declared.json]
+                            [--results docs/results/drives/experiments/results.json]
 
-docs/results/drives/experiments.json declares each experiment BEFORE it is run: the drive, the validation rows it
+docs/results/drives/experiments/declared.json declares each experiment BEFORE it is run: the drive, the validation rows it
 concerns, the hypothesis (the cause of the miss), the one change the experiment makes (--override KEY=VALUE of
 scripts/validate_drives.py: a run setting, never the platform's config.json) and the prediction the hypothesis
 makes, from which the outcome is computed:
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validate_drives as vd  # noqa: E402
 
 ROOT = vd.ROOT
-DECLARED = vd.DECL / "experiments.json"
-RESULTS = vd.DECL / "experiments_results.json"
+DECLARED = vd.DECL / "experiments" / "declared.json"
+RESULTS = vd.DECL / "experiments" / "results.json"
 BEGIN = "<!-- drive_experiments:begin (written by scripts/drive_experiments.py --write; do not edit) -->"
 END = "<!-- drive_experiments:end -->"
 PREDICTIONS = ("within", "halves", "outside", "unchanged")
@@ -89,7 +89,7 @@ def outcome(predicts, base, exp):
     held = []
     for rid, x in exp.items():
         b = base[rid]
-        if math.isnan(x["value"]) or math.isnan(b["value"]):
+        if math.isnan(x["value"]) or (predicts in ("halves", "unchanged") and math.isnan(b["value"])):
             return "no result"
         bound = vd.BOUNDS[x["kind"]]
         if predicts == "within":
@@ -189,6 +189,8 @@ def main():
     stale = []
     for drive in sorted({e["drive"] for e in exps}):
         page = Path(a.pages) / (drive + ".md")
+        if not page.exists():
+            continue
         text = page.read_text()
         new = page_with_table(text, table(drive, exps, results))
         if a.write and new != text:
