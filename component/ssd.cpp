@@ -7,6 +7,7 @@
 
 #include "common/sim_time.h"
 #include "config/validation.h"
+#include "controller/placement/zns.h"
 #include "generic_platform.h"
 #include "report/memory_estimate.h"
 #include "sim/command_line.h"
@@ -63,6 +64,14 @@ void Ssd::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   gp.set_address(a - bar0_base_);  // BAR decode: the endpoint sees offsets into BAR0
   to_endpoint_->b_transport(gp, delay);
   gp.set_address(a);
+}
+
+bool Ssd::fail_zone_read_only(uint64_t zone) {
+  ZnsNamespace* z = drive_->platform->ftl().page_ftl().streams().zns();
+  if (!z || zone >= z->zones().config().zones) return false;
+  z->zones().set_read_only(zone);
+  drive_->platform->endpoint()->zone_changed(zone);  // the controller changed it: the Changed Zone List has it
+  return true;
 }
 
 uint64_t Ssd::namespace_bytes() const { return drive_->platform->geometry().logical_bytes(); }

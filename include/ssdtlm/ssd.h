@@ -75,6 +75,11 @@ class Ssd : public sc_core::sc_module {
   uint64_t bar0_base() const { return bar0_base_; }
   uint64_t namespace_bytes() const;  // the namespace's capacity (Identify Namespace reports it in LBAs)
   SsdStatus status() const;
+  // Fault injection (tests, fault studies): zone `zone` of a zoned namespace turns Read Only, a media failure the
+  // ZNS specification lets a controller report (its data stays readable; Offline Zone may then take it offline). The
+  // endpoint lists it in the Changed Zone List and sends a Zone Descriptor Changed notice if the host enabled it.
+  // False without zns.enabled or for a zone the namespace does not have.
+  bool fail_zone_read_only(uint64_t zone);
   // At the end of the simulation: the whole logical-to-physical map checked once against the integrity
   // checker (as a platform run ends), then status().
   SsdStatus finish();

@@ -10,7 +10,8 @@ enum class IoOp : uint8_t { Read = 0, Write = 1, Trim = 2, Flush = 3 };
 
 // A zoned namespace's Zone Management Send action (NVMe ZNS Command Set, Zone Send Action values), carried by a
 // request of op Trim that names a whole zone: None = a plain trim (Dataset Management; on a zoned namespace, a
-// trim of whole zones resets them). SetExtension (10h): Set Zone Descriptor Extension, its data kept by the endpoint.
-enum class ZoneAction : uint8_t { None = 0, Close = 1, Finish = 2, Open = 3, Reset = 4, SetExtension = 0x10 };
+// trim of whole zones resets them). Offline (05h): a Read Only zone goes Offline, its data gone. SetExtension (10h): Set
+// Zone Descriptor Extension, its data kept by the endpoint.
+enum class ZoneAction : uint8_t { None = 0, Close = 1, Finish = 2, Open = 3, Reset = 4, Offline = 5, SetExtension = 0x10 };
 
 }  // namespace ssdtlm

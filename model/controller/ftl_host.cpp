@@ -16,6 +16,7 @@ uint64_t HostPath::waiting_units() const {
 
 void HostPath::start(NvmeCommand& cmd) {
   if (cmd.op == IoOp::Read) {
+    if (f_.streams_.zns() && offline_read(cmd)) return;
     read(cmd);
   } else if (cmd.op == IoOp::Flush) {
     flush(cmd);
@@ -254,7 +255,8 @@ void HostPath::stop_or_resume_writes() {
 }
 
 void HostPath::trim(NvmeCommand& cmd) {
-  // A zone's open, close, finish, or a reset not at a zone start (it fails): no data dropped.
+  // A zone's open, close, finish, offline (its data dropped only once the zone is offline: zone_send), or a reset not
+  // at a zone start (it fails): no data dropped here.
   if (const ZnsNamespace* z = f_.streams_.zns(); z && cmd.zone_action != ZoneAction::None &&
                                                    (cmd.zone_action != ZoneAction::Reset || cmd.lpn % z->layout().zones.zone_units))
     return zone_send(cmd);
@@ -289,16 +291,49 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   const bool whole = cmd.lpn % zu == 0 && !(trim && (cmd.partial || cmd.units % zu || n == 0));
   cmd.status = whole ? uint16_t(kZnsOk) : uint16_t(kInvalidField);
   std::vector<uint32_t> erase;
+  const bool drops = a == ZoneAction::Reset || a == ZoneAction::Offline;  // the zone's blocks hold nothing after it
   for (uint64_t zone = first; !cmd.status && zone < first + n; ++zone) {
     cmd.status = z.manage(a, zone, f_.ftl_.blocks());
-    if (cmd.status || a != ZoneAction::Reset) continue;
+    if (cmd.status || !drops) continue;
+    if (a == ZoneAction::Offline) drop_zone(cmd, zone * zu, zu);
     std::vector<uint32_t> b = z.take_blocks(zone);
     if (z.layout().erase_at_reset) erase.insert(erase.end(), b.begin(), b.end());
   }
   if (cmd.status) ++f_.stats_.zns_failed_writes;
-  if (a == ZoneAction::Reset || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.blocks(), false);
-  if (!cmd.status && a == ZoneAction::Reset && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
+  if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.blocks(), false);
+  if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+}
+
+void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
+  // An offline zone's data is gone (ZNS: its logical blocks are no longer readable): every unit leaves the buffer and
+  // the map, and the integrity checker expects none of them, as after a trim. Its blocks go as a reset's (the model
+  // retires no media for it).
+  cmd.ready_ps = f_.buffer_work(units * f_.buffer_->index_steps(), cmd.ready_ps);
+  for (uint32_t lpn = first; lpn < first + units; ++lpn) {
+    f_.buffer_->discard(lpn);
+    f_.ftl_.trim(lpn);
+    if (f_.checker_) f_.checker_->trimmed(lpn);
+    if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
+  }
+  if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
+  f_.streams_.trim(first, uint32_t(units));
+  if (!barrier_waits_.empty()) barriers_progress();
+}
+
+bool HostPath::offline_read(NvmeCommand& cmd) {
+  // A read of an offline zone's blocks fails with Zone Is Offline (ZNS Command Set 1.1: the zone's blocks cannot be
+  // read), the whole command, before any flash is touched.
+  const ZoneManager& zm = f_.streams_.zns()->zones();
+  const uint64_t last = std::min<uint64_t>(cmd.lpn + std::max(cmd.units, 1u) - 1,
+                                           zm.config().zones * zm.config().zone_units - 1);
+  for (uint64_t zone = zm.zone_of(cmd.lpn); zone <= zm.zone_of(last); ++zone) {
+    if (zm.state(zone) != ZoneState::Offline) continue;
+    cmd.status = kZoneIsOffline;
+    f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+    return true;
+  }
+  return false;
 }
 
 void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {

@@ -26,8 +26,9 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
     if (n && a.nwb) wrote = true;
     else if (n) loaded = true;
   };
-  if (cmd.op == IoOp::Flush || (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None && cmd.zone_action != ZoneAction::Reset)) {
-    // A Flush, or a zone's Open, Close or Finish: no map work.
+  if (cmd.op == IoOp::Flush || (cmd.op == IoOp::Trim && cmd.zone_action != ZoneAction::None && cmd.zone_action != ZoneAction::Reset &&
+                                 cmd.zone_action != ZoneAction::Offline)) {
+    // A Flush, or a zone's Open, Close or Finish: no map work (a reset or an offline zone's units leave the map).
   } else if (cmd.op == IoOp::Trim) {
     // TRIM unmaps the units it covers fully: map updates, batched per segment.
     const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);

@@ -15,6 +15,20 @@ DriverBridge::DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver)
   tsock.register_nb_transport_fw(this, &DriverBridge::nb_transport_fw);
   SC_HAS_PROCESS(DriverBridge);
   SC_THREAD(bring_up);
+  SC_METHOD(answer_refused);
+  sensitive << refused_ev_;
+  dont_initialize();
+}
+
+void DriverBridge::answer_refused() {
+  while (!refused_.empty()) {
+    tlm::tlm_generic_payload* gp = refused_.front();
+    refused_.pop_front();
+    const uint64_t at = gp->get_extension<NvmeCommand>()->complete_ps;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = ps_time(at > now_ps() ? at - now_ps() : 0);
+    tsock->nb_transport_bw(*gp, phase, delay);
+  }
 }
 
 void DriverBridge::bring_up() {
@@ -64,6 +78,18 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
   io.opcode = cmd.op == IoOp::Read ? kRead : cmd.append ? kZoneAppend : kWrite;
   if (cmd.op == IoOp::Write && cmd.dtype == 2) io.dtype = 2, io.dspec = cmd.dspec;  // FDP
   else if (cmd.op == IoOp::Write && cmd.stream) io.dtype = 1, io.dspec = cmd.stream;  // Streams directive
+  if (cmd.append && (end - first) * lba > drv_.max_append_bytes()) {
+    // A Zone Append beyond the controller's limit (ZASL, else MDTS) is not split (its LBA is the drive's to choose:
+    // two parts would get two) nor sent: Linux's bio_split_zone_append fails it (-EINVAL, BLK_STS_INVAL) against
+    // max_zone_append_sectors. The host gets Invalid Field at once.
+    ++appends_refused_;
+    cmd.status = kInvalidField;
+    cmd.complete_ps = at_ps;
+    cmd.pending = 0;
+    refused_.push_back(&gp);
+    refused_ev_.notify(sc_core::SC_ZERO_TIME);  // answered after this call returns, as a completion would be
+    return;
+  }
   const uint64_t most = cmd.append ? end - first : drv_.max_transfer_bytes() / lba;  // MDTS, in LBAs
   cmd.pending = uint32_t((end - first + most - 1) / most);
   for (uint64_t at = first; at < end; at += most) {

@@ -10,7 +10,8 @@
 // on different submission queues are processed in any order (NVMe Base 2.0 §3.4.4), so the host keeps one Write per zone in flight and the others of that zone waiting in
 // the order they were issued, as Linux's block layer does (mq-deadline's zone write locking; zone write plugging
 // since Linux 6.10); a zone reset or finish takes its place in that order too (fio resets a zone synchronously
-// before writing it again). Zone Append is not held: the drive picks its LBA.
+// before writing it again). Zone Append is not held: the drive picks its LBA; one beyond the driver's max_append_bytes
+// is refused (Invalid Field, not sent), as Linux's block layer refuses it (bio_split_zone_append).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -34,10 +35,12 @@ class DriverBridge : public sc_core::sc_module {
   uint64_t zone_bytes() const { return zone_bytes_; }   // the namespace's zone size from the driver (0: not zoned)
   uint64_t zone_waits() const { return zone_waits_; }   // writes that waited for their zone's write in flight
   uint64_t up_at_ps() const { return up_ps_; }
+  uint64_t appends_refused() const { return appends_refused_; }  // Zone Appends beyond max_append_bytes, not sent
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void bring_up();  // SC_THREAD
+  void answer_refused();  // SC_METHOD: the requests refused at issue() get their completion
   void issue(tlm::tlm_generic_payload& gp, uint64_t at_ps);  // at the host's time (LT: ahead of sc_time)
   static constexpr uint64_t kNoZone = ~uint64_t(0);
   // A part done; `zone`: the zone whose write lock it held (kNoZone: none).
@@ -64,6 +67,9 @@ class DriverBridge : public sc_core::sc_module {
   };
   std::unordered_map<uint64_t, ZoneLock> zones_;
   uint64_t zone_waits_ = 0;
+  uint64_t appends_refused_ = 0;
+  std::deque<tlm::tlm_generic_payload*> refused_;
+  sc_core::sc_event refused_ev_;
 };
 
 }  // namespace ssdtlm

@@ -133,15 +133,20 @@ bool NvmeDriver::init(std::string* error) {
     const uint32_t e = kMsixTable + v * 16;
     write32(e, uint32_t(HostMemory::kMsiBase)), write32(e + 4, 0), write32(e + 8, v), write32(e + 12, 0);
   }
-  multi_css_ = cap & kCapCssIoSets;  // as Linux's nvme_enable_ctrl: all I/O command sets when the controller has them
+  // As Linux's nvme_enable_ctrl: all I/O command sets (CC.CSS 110b) when the controller has them. Like Linux, the
+  // driver then sets no I/O Command Set Profile (drivers/nvme/host issues no Set Features 19h): the controller runs
+  // its combination 0 (Identify CNS 1Ch), which a zoned endpoint's is, NVM and ZNS.
+  multi_css_ = cap & kCapCssIoSets;
   write32(kCc, kCcEn | 6u << 16 | 4u << 20 | (p_.wrr ? 1u : 0u) << 11 | (multi_css_ ? kCcCssAll : 0u) << 4);
   if (!wait_ready(true, error)) return false;
+  vs_ = read32(kVs);  // as nvme_init_ctrl_finish: what the driver asks of the controller depends on its version
   // Identify: the controller's MDTS, the namespace's size and LBA format.
   const uint64_t id = alloc(4096);
   Sqe e = admin_cmd(kIdentify, 0, kCnsController);
   e.set_prp(id, 0);
   if (failed(admin(e), "Identify controller", error)) return false;
   const uint8_t mdts = *mem_.at(id + 77);
+  effects_log_ = *mem_.at(id + 261) & 2;  // LPA bit 1: the Commands Supported and Effects log (nvme_init_effects)
   max_bytes_ = mdts ? 4096u << std::min<uint8_t>(mdts, 12) : (16u << 20);  // MDTS 0: no limit; 16 MiB here
   if (p_.apst && !configure_apst(id, error)) return false;
   e = admin_cmd(kIdentify, 1, kCnsNamespace);
@@ -227,7 +232,9 @@ Completion NvmeDriver::identify(uint64_t id, uint32_t cns, uint32_t nsid, uint32
 
 bool NvmeDriver::identify_zones(uint64_t id, uint32_t flbas, std::string* error) {
   // The namespace's Command Set Identifier: Linux's nvme_identify_ns_descs walks the descriptor list (NIDT 04h, NIDL
-  // 1); with CC.CSS 110b a namespace that reports none is refused ("Command set not reported").
+  // 1); with CC.CSS 110b a namespace that reports none is refused ("Command set not reported"). A controller before
+  // NVMe 1.3 has no descriptor list: not asked, the namespace is the NVM command set's (nvme_identify_ns_descs).
+  if (vs_ < kVersion13) return true;
   if (failed(identify(id, kCnsNsDescList, 1, 0), "Identify Namespace Identification Descriptor list", error))
     return false;
   int csi = -1;
@@ -243,7 +250,12 @@ bool NvmeDriver::identify_zones(uint64_t id, uint32_t flbas, std::string* error)
   }
   if (csi != kCsiZns) return true;
   // Zone Append must be a supported command (Commands Supported and Effects, IOCS 7Dh CSUPP): Linux forces the
-  // namespace read-only without it; this driver, which writes, refuses it.
+  // namespace read-only without it; this driver, which writes, refuses it. A controller without the log (LPA bit 1
+  // clear) is not asked for it, as nvme_init_effects: no CSUPP known, the same refusal.
+  if (!effects_log_) {
+    if (error) *error = "the zoned namespace does not support Zone Append (Linux forces it read-only)";
+    return false;
+  }
   Sqe log = admin_cmd(kGetLogPage, 1, kLogEffects | (4096u / 4 - 1) << 16);
   log.dw[14] = uint32_t(kCsiZns) << 24;
   log.set_prp(id, 0);

@@ -97,6 +97,7 @@ class NvmeDriver : public sc_core::sc_module {
   void write32(uint32_t off, uint32_t v);
 
   uint32_t lba_bytes() const { return lba_bytes_; }
+  uint32_t version() const { return vs_; }  // VS as init() read it
   uint64_t ns_lbas() const { return ns_lbas_; }
   uint32_t max_transfer_bytes() const { return max_bytes_; }
   // A zoned namespace as init() learnt it from Identify, as Linux's nvme_update_zone_info and nvme_set_max_append
@@ -151,6 +152,8 @@ class NvmeDriver : public sc_core::sc_module {
   uint64_t list_ = 0;  // the PRP list of the shared data buffer (every command's list is the same)
   uint32_t stride_ = 4, lba_bytes_ = 512, max_bytes_ = 131072;
   uint64_t ns_lbas_ = 0, timeout_ps_ = 0;
+  uint32_t vs_ = 0;
+  bool effects_log_ = false;  // Identify Controller LPA bit 1
   bool multi_css_ = false;  // CAP.CSS bit 6: CC.CSS 110b, each namespace reports its command set (nvme_multi_css)
   uint64_t zone_lbas_ = 0;
   uint32_t zone_ext_bytes_ = 0, max_open_ = 0, max_active_ = 0, max_append_bytes_ = 0;

@@ -270,3 +270,154 @@ TEST_CASE("ssd component: the driver's zone size follows the configuration's, th
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);
 }
+
+TEST_CASE("ssd component: Select All takes each action to the zones in its states, Offline Zone, offline reads fail",
+          "[component][zns]") {
+  ZoneBench b("bench");
+  b.script = [](ZoneBench& x) {
+    std::string err;
+    INFO(err);
+    REQUIRE(x.drv.init(&err));
+    const uint64_t zone = kZoneBytes / x.drv.lba_bytes(), per = 4096 / x.drv.lba_bytes();
+    const uint64_t zones = x.ssd.namespace_bytes() / kZoneBytes;
+    constexpr uint32_t kAll = 0x100;  // CDW13 bit 8: Select All (the Starting LBA ignored)
+    constexpr uint16_t kReadOnly = 0x1BA, kOffline = 0x1BB;
+    const auto state = [&](uint64_t z) {
+      REQUIRE(x.report(z * zone, 128, 0, true) == kSuccess);
+      return x.u8(64 + 1) >> 4;
+    };
+    const auto io = [&](uint8_t op, uint64_t slba, uint64_t units = 1) {
+      NvmeDriver::Io r;
+      r.opcode = op, r.slba = slba, r.nlb = uint32_t(units * per);
+      return x.wait_for([&](auto done) { return x.drv.submit(r, done); }).status;
+    };
+    x.write(0, 5);                         // zone 0 implicitly open
+    x.write(zone, 3);                      // zone 1 implicitly open
+    CHECK(x.send(2 * zone, 2) == kSuccess);  // zone 2 Full
+    CHECK(x.send(3 * zone, 3) == kSuccess);  // zone 3 explicitly open, nothing written
+    CHECK(x.send(7 * zone, 1 | kAll) == kSuccess);  // Close: the open zones (0, 1, 3)
+    CHECK(state(0) == 0x4);
+    CHECK(state(1) == 0x4);
+    CHECK(state(2) == 0xE);
+    CHECK(state(3) == 0x1);  // closed with nothing written: Empty
+    CHECK(x.send(0, 3 | kAll) == kSuccess);  // Open: the closed zones
+    CHECK(state(0) == 0x3);
+    CHECK(state(1) == 0x3);
+    CHECK(state(3) == 0x1);
+    CHECK(x.send(0, 2 | kAll) == kSuccess);  // Finish: the open and closed zones
+    CHECK(state(0) == 0xE);
+    CHECK(state(1) == 0xE);
+    CHECK(state(4) == 0x1);  // Empty zones are not finished
+    CHECK(x.send(0, 4 | kAll) == kSuccess);  // Reset: every zone back to Empty
+    REQUIRE(x.report(0, 64 + 64, 1, false) == kSuccess);  // Reporting Options 1h: the Empty zones
+    CHECK(x.u64(0) == zones);
+    x.write(0, 2);  // zone 0 takes writes at its start again
+    // Offline: a zone must be Read Only first (a media failure the controller reports); its data readable until then.
+    x.write(4 * zone, 2);
+    REQUIRE(x.ssd.fail_zone_read_only(4));
+    CHECK(state(4) == 0xD);
+    CHECK(io(kRead, 4 * zone) == kSuccess);
+    CHECK(io(kWrite, 4 * zone + 2 * per) == kReadOnly);
+    CHECK(x.send(4 * zone, 4) == kStateTransition);  // a read-only zone is not reset
+    CHECK(x.send(0, 5) == kStateTransition);          // Offline Zone of an implicitly open zone
+    CHECK(state(0) == 0x2);
+    CHECK(x.send(0, 5 | kAll) == kSuccess);           // Offline: the read-only zones only
+    CHECK(state(0) == 0x2);
+    CHECK(state(4) == 0xF);
+    CHECK(io(kRead, 4 * zone) == kOffline);
+    CHECK(io(kRead, 4 * zone - per, 2) == kOffline);  // a read that reaches into it
+    CHECK(io(kWrite, 4 * zone) == kOffline);
+    CHECK(io(kRead, 0) == kSuccess);
+    CHECK(x.send(0, 0x10 | kAll) == kInvalidField);  // Set Zone Descriptor Extension takes no Select All
+    CHECK(x.send(0, 6) == kInvalidField);           // a reserved action
+    REQUIRE(x.drv.shutdown(&err));
+  };
+  sc_core::sc_start(ps_time(10000000000000ull));
+  REQUIRE(b.finished);
+  const SsdStatus s = b.ssd.finish();  // zone 4's units left the map with the checker told: no error
+  CHECK(s.integrity_enabled);
+  CHECK(s.integrity_errors == 0);
+  CHECK(s.integrity_checked_reads >= 2);
+}
+
+TEST_CASE("ssd component: a zone the controller makes Read Only is in the Changed Zone List, with its notice",
+          "[component][zns]") {
+  ZoneBench b("bench");
+  b.script = [](ZoneBench& x) {
+    std::string err;
+    INFO(err);
+    REQUIRE(x.drv.init(&err));
+    const uint64_t zone = kZoneBytes / x.drv.lba_bytes();
+    std::vector<Completion> events;
+    sc_core::sc_event ev;
+    const auto request_event = [&] {
+      Sqe aer;
+      aer.dw[0] = kAsyncEvent;
+      REQUIRE(x.drv.submit_raw(NvmeDriver::kAdminQueue, aer, [&](const Completion& c) {
+        events.push_back(c);
+        ev.notify(sc_core::SC_ZERO_TIME);
+      }));
+    };
+    const auto log = [&](bool retain) {  // the Changed Zone List, 4 KiB, Retain Asynchronous Event `retain`
+      Sqe e;
+      e.dw[0] = kGetLogPage, e.dw[1] = 1;
+      e.dw[10] = kLogChangedZones | uint32_t(retain) << 15 | (4096u / 4 - 1) << 16;
+      e.dw[14] = uint32_t(kCsiZns) << 24;
+      e.set_prp(x.drv.data_buffer(), 0);
+      std::memset(x.mem.at(x.drv.data_buffer()), 0xA5, 4096);
+      return x.drv.admin(e).status;
+    };
+    Sqe id;
+    id.dw[0] = kIdentify, id.dw[10] = kCnsController;
+    id.set_prp(x.drv.data_buffer(), 0);
+    REQUIRE(x.drv.admin(id).status == kSuccess);
+    CHECK((x.u64(88) >> 32 & kAecZoneDescriptorChanged) != 0);  // OAES (bytes 95:92) bit 27
+    // Not enabled: the zone is listed, no notice.
+    request_event();
+    REQUIRE(x.ssd.fail_zone_read_only(2));
+    sc_core::wait(ps_time(100000000));
+    CHECK(events.empty());
+    REQUIRE(log(false) == kSuccess);
+    CHECK(x.u64(0) == 1);  // Number of Zone Identifiers (bytes 1:0), reserved to byte 7
+    CHECK(x.u64(8) == 2 * zone);
+    CHECK(x.u64(16) == 0);
+    REQUIRE(log(false) == kSuccess);  // read with RAE 0: emptied
+    CHECK(x.u64(0) == 0);
+    // Enabled (Asynchronous Event Configuration bit 27): one notice, the next change masked until the log is read.
+    Sqe aec;
+    aec.dw[0] = kSetFeatures, aec.dw[10] = kFeatAsyncEventConfig, aec.dw[11] = kAecZoneDescriptorChanged | 0xFF;
+    REQUIRE(x.drv.admin(aec).status == kSuccess);
+    aec.dw[0] = kGetFeatures;
+    CHECK(x.drv.admin(aec).result == kAecZoneDescriptorChanged);  // the SMART bits are not served
+    request_event();
+    REQUIRE(x.ssd.fail_zone_read_only(5));
+    REQUIRE(x.ssd.fail_zone_read_only(6));
+    while (events.empty()) sc_core::wait(ev);
+    sc_core::wait(ps_time(100000000));
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].status == kSuccess);
+    CHECK(events[0].result == (kAenNotice | kAenZoneDescriptorChanged << 8 | uint32_t(kLogChangedZones) << 16));
+    REQUIRE(log(true) == kSuccess);  // RAE 1: kept, still masked
+    CHECK(x.u64(0) == 2);
+    CHECK(x.u64(8) == 5 * zone);
+    CHECK(x.u64(16) == 6 * zone);
+    REQUIRE(x.ssd.fail_zone_read_only(7));
+    sc_core::wait(ps_time(100000000));
+    CHECK(events.size() == 1);
+    REQUIRE(log(false) == kSuccess);  // RAE 0: cleared and unmasked
+    CHECK(x.u64(0) == 3);
+    REQUIRE(x.ssd.fail_zone_read_only(1));
+    while (events.size() < 2) sc_core::wait(ev);
+    CHECK(((events[1].result >> 16) & 0xFF) == kLogChangedZones);
+    REQUIRE(log(false) == kSuccess);
+    CHECK(x.u64(0) == 1);
+    CHECK(x.u64(8) == zone);
+    // The zone host commands change (Offline Zone of a Read Only zone) are not listed: the host knows of them.
+    CHECK(x.send(zone, 5) == kSuccess);
+    REQUIRE(log(false) == kSuccess);
+    CHECK(x.u64(0) == 0);
+    REQUIRE(x.drv.shutdown(&err));
+  };
+  sc_core::sc_start(ps_time(10000000000000ull));
+  REQUIRE(b.finished);
+}

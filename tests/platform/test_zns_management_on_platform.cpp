@@ -109,6 +109,14 @@ TEST_CASE("ZNS: a zone append over zns.zasl_bytes fails with Invalid Field in Co
   CHECK(within["zns"]["commands"]["appends"].get<uint64_t>() > 1000);
   CHECK(within["integrity"]["errors"] == 0);
   CHECK(within["integrity"]["checked_reads"].get<uint64_t>() > 100);
+  // Through the register interface the block layer refuses the appends over the driver's max_append_bytes (ZASL
+  // from Identify) as Linux's bio_split_zone_append does: the host sees them fail, the drive never does.
+  const nlohmann::json reg = run("over_register", "32768 --set nvme.interface=register");
+  INFO(reg["zns"].dump(1));
+  CHECK(reg["zns"]["failed"] == 0);
+  CHECK(reg["zns"]["commands"]["appends"] == 0);
+  CHECK(reg["zns"]["host_failed_commands"].get<uint64_t>() > 1000);
+  CHECK(reg["host"]["bytes_written"] == 0);
   const CliRun bad = run_in(where, "--quiet --out bad --set zns.zasl_bytes=12288" + kDrive);
   CHECK(bad.code == 2);
   CHECK(bad.err.find("zns.zasl_bytes") != std::string::npos);

@@ -38,7 +38,7 @@ void NvmeEndpoint::admin(const Sqe& s, uint64_t t) {
         break;
       }
       aer_cids_.push_back(s.cid());
-      if (!pending_aen_.empty()) doorbell_error(pending_aen_.front()), pending_aen_.erase(pending_aen_.begin());
+      deliver_events();  // an event waiting for a request
       return;  // completes when an event occurs
     default: st = kInvalidOpcode | kDnr; break;
   }
@@ -144,9 +144,11 @@ uint16_t NvmeEndpoint::identify(const Sqe& s, uint64_t t, uint64_t& done) {
     text(d, 64, "1.0", 8);
     put(d, 72, 0, 1);               // RAB: recommended arbitration burst 2^0 (the reset value of AB)
     put(d, 77, p_.mdts, 1);
-    put(d, 80, kVersion14, 4);
+    put(d, 80, version(), 4);       // VER, as VS
+    put(d, 111, 1, 1);              // CNTRLTYPE: an I/O controller (1.4 added the field; 2.0 requires it)
+    put(d, 92, p_.zoned ? kAecZoneDescriptorChanged : 0, 4);  // OAES bit 27: Zone Descriptor Changed Notices
     put(d, 259, 3, 1);              // AERL: 4 outstanding asynchronous event requests
-    put(d, 261, 1u << 1, 1);        // LPA bit 1: the Commands Supported and Effects log page
+    put(d, 261, p_.effects_log ? 1u << 1 : 0u, 1);  // LPA bit 1: the Commands Supported and Effects log page
     put(d, 262, 63, 1);             // ELPE: 64 error log entries
     put(d, 512, 0x66, 1);           // SQES: 64 B
     put(d, 513, 0x44, 1);           // CQES: 16 B
@@ -209,6 +211,21 @@ uint16_t NvmeEndpoint::features(const Sqe& s, bool set, uint32_t& result) {
       result = iv | uint32_t(coalesce_off_[iv]) << 16;
       return kSuccess;
     }
+    case kFeatIoCommandSetProfile:
+      // I/O Command Set Profile (Base 2.0): the index of the command set combination (Identify CNS 1Ch) the
+      // controller runs. A controller with I/O Command Sets (CAP.CSS bit 6: a zoned namespace) has one, index 0
+      // (NVM and ZNS); another is I/O Command Set Combination Rejected, as QEMU's nvme_set_feature. Without them
+      // the feature does not exist: Invalid Field.
+      if (!p_.zoned) return kInvalidField | kDnr;
+      if (set && (v & 0x1FF) != 0) return kIoCommandSetCombinationRejected | kDnr;
+      result = 0;
+      return kSuccess;
+    case kFeatAsyncEventConfig:
+      // Asynchronous Event Configuration: the notices the host wants; the endpoint sends Zone Descriptor Changed
+      // (bit 27) only, with a zoned namespace. Other bits read back as 0 (their events do not exist here).
+      if (set) aec_ = v & (p_.zoned ? kAecZoneDescriptorChanged : 0u);
+      result = aec_;
+      return kSuccess;
     case kFeatVwc:  // no volatile write cache: Set Features of it is refused (NVMe 1.4 §5.21.1.6)
       if (set) return kInvalidField | kDnr;
       result = 0;
@@ -231,9 +248,13 @@ uint16_t NvmeEndpoint::log_page(const Sqe& s, uint64_t t, uint64_t& done) {
     put(d.data(), 64, n_.reads, 8);
     put(d.data(), 80, n_.writes, 8);
     put(d.data(), 176, n_.errors, 8);  // number of error information log entries
-  } else if (lid == kLogEffects) {  // Commands Supported and Effects (Base 2.0 §5.16.1.6) of the CSI in CDW14 31:24
+  } else if (lid == kLogEffects && p_.effects_log) {  // Commands Supported and Effects (Base 2.0 §5.16.1.6) of the CSI in CDW14 31:24
     d = effects_log(s.cdw(14) >> 24);
     if (d.empty()) return kInvalidField | kDnr;
+  } else if (lid == kLogChangedZones) {  // nvme_zones.cpp
+    if (!p_.zoned || !zones_) return kInvalidLogPage | kDnr;
+    if (s.nsid() != 1) return kInvalidNamespace | kDnr;
+    d = changed_zone_log(!(s.cdw(10) & 0x8000));
   } else if (lid == kLogError) {
     d.assign(64 * 64, 0);
     for (size_t i = 0; i < error_log_.size(); ++i) std::memcpy(&d[i * 64], error_log_[i].data(), 64);

@@ -53,7 +53,7 @@ uint64_t NvmeEndpoint::reg_read(uint32_t off, uint32_t bytes) const {
           (p_.zoned ? kCapCssIoSets : 0);
       break;
     }
-    case kVs: v = kVersion14 | uint64_t(intms_) << 32; break;  // VS at 08h, INTMS at 0Ch
+    case kVs: v = version() | uint64_t(intms_) << 32; break;  // VS at 08h, INTMS at 0Ch
     case kIntmc: v = intms_ | uint64_t(cc_) << 32; break;     // INTMC at 10h, CC at 14h
     case 0x18: v = uint64_t(csts_) << 32; break;               // CSTS at 1Ch
     case 0x20: v = uint64_t(aqa_) << 32; break;                // AQA at 24h
@@ -146,6 +146,7 @@ void NvmeEndpoint::reset_queues() {
   for (uint32_t q = 0; q < sq_.size(); ++q) arb_.set_ready(q, 0);
   aer_cids_.clear();
   pending_aen_.clear();
+  aec_ = 0, zdc_masked_ = false;  // Asynchronous Event Configuration back to its default
   granted_queues_ = p_.io_queues;
   active_ = 0;
   arbitration_ = 0;  // the Arbitration feature's reset value: AB 0, every weight 0 (one command)
@@ -187,13 +188,23 @@ void NvmeEndpoint::doorbell_error(uint8_t info) {
   // NVMe 1.4 §5.2 (Asynchronous Event Request): error status event, info 00h invalid doorbell register,
   // 01h invalid doorbell write value, log page 01h. The write itself is ignored.
   ++n_.doorbell_errors;
-  pending_aen_.push_back(info);
-  if (aer_cids_.empty()) return;
-  const uint16_t cid = aer_cids_.back();
-  aer_cids_.pop_back();
-  const uint8_t e = pending_aen_.front();
-  pending_aen_.erase(pending_aen_.begin());
-  finish(0, cid, kSuccess, now_ps(), uint32_t(e) << 8 | uint32_t(kLogError) << 16);
+  post_event(kAenError | uint32_t(info) << 8 | uint32_t(kLogError) << 16);
+}
+
+void NvmeEndpoint::post_event(uint32_t dw0) {
+  pending_aen_.push_back(dw0);
+  deliver_events();
+}
+
+void NvmeEndpoint::deliver_events() {
+  // Each event completes an outstanding Asynchronous Event Request (DW0: type, information, log page), oldest first.
+  while (!aer_cids_.empty() && !pending_aen_.empty()) {
+    const uint16_t cid = aer_cids_.back();
+    aer_cids_.pop_back();
+    const uint32_t dw0 = pending_aen_.front();
+    pending_aen_.erase(pending_aen_.begin());
+    finish(0, cid, kSuccess, now_ps(), dw0);
+  }
 }
 
 void NvmeEndpoint::fetch(uint64_t t) {

@@ -65,6 +65,11 @@ struct EndpointParams {
   // The non-operational power states PS1.. (power.ps_*) the controller reports (Identify: NPSS, APSTA, the power
   // state descriptors) and enters by APST once the host enables it; empty: PS0 only, no APST.
   std::vector<PowerState> power_states;
+  // The version VS and Identify's VER report (MJR 31:16, MNR 15:8); 0: NVMe 2.0 with a zoned namespace (the I/O
+  // Command Set structures are 2.0's), 1.4 without. A platform (or a test) may report an older controller.
+  uint32_t version = 0;
+  // The Commands Supported and Effects log page (LPA bit 1); false: a controller without it (tests of the driver).
+  bool effects_log = true;
 };
 
 // What the endpoint counted (SMART data units, interrupts, link use).
@@ -73,6 +78,7 @@ struct EndpointCounters {
   uint64_t completions = 0, interrupts = 0, errors = 0, doorbell_errors = 0;
   uint64_t fatal_errors = 0;  // host memory errors no completion entry could report (CSTS.CFS set)
   uint64_t zone_reports = 0;  // Zone Management Receive Report Zones and Extended Report Zones served
+  uint64_t zones_selected = 0;  // zones Zone Management Send's Select All sent its action to
 };
 
 class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
@@ -94,11 +100,16 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // table sets when each state is entered (none until APSTE is set); the first I/O command after idle waits for
   // the exit latency. Needs EndpointParams::power_states, the same states.
   void set_apst(Apst* apst);
+  // The controller changed zone `zone`'s state on its own (a media failure made it Read Only): the Changed Zone List
+  // log lists it and, when the host enabled them, a Zone Descriptor Changed notice completes an Asynchronous Event
+  // Request (nvme_zones.cpp).
+  void zone_changed(uint64_t zone);
 
   const EndpointParams& params() const { return p_; }
   const PcieTlpLink& link() const { return link_; }
   const EndpointCounters& counters() const { return n_; }
   uint32_t csts() const { return csts_; }
+  uint32_t version() const { return p_.version ? p_.version : p_.zoned ? nvme::kVersion20 : nvme::kVersion14; }
 
   struct Command;  // a fetched command in flight (nvme_endpoint.cpp)
 
@@ -137,6 +148,8 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void reset_queues();
   void doorbell(uint32_t index, uint32_t v, uint64_t t);
   void doorbell_error(uint8_t info);
+  void post_event(uint32_t dw0);  // an asynchronous event, to an outstanding request or kept until one comes
+  void deliver_events();
   // Fetch, post, interrupt (nvme_endpoint.cpp).
   void fetch(uint64_t t);
   void schedule(uint64_t t, Due what, uint16_t q, const nvme::Cqe& cqe = {});
@@ -167,7 +180,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   uint16_t delete_cq(const nvme::Sqe& s);
   uint16_t identify(const nvme::Sqe& s, uint64_t t, uint64_t& done);
   // Identify CNS 03h (the namespace's Command Set Identifier), 05h and 06h (I/O Command Set specific: ZNS's with
-  // CSI 02h) into `d` (nvme_zones.cpp); false: not one of these CNS values.
+  // CSI 02h), 1Ch (the command set combinations) into `d` (nvme_zones.cpp); false: not one of these CNS values.
   bool identify_command_set(const nvme::Sqe& s, uint8_t* d, uint16_t& status) const;
   uint16_t features(const nvme::Sqe& s, bool set, uint32_t& result);
   uint16_t log_page(const nvme::Sqe& s, uint64_t t, uint64_t& done);
@@ -198,6 +211,10 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   // left to the FTL's zoned layer; `c` the command submitted.
   void submit_zone_extension(Command* c, const nvme::Sqe& s, uint64_t t);
   void keep_extension(Command& c);  // the zone took the extension: Extended Report Zones lists it
+  // The Changed Zone List log page (4 KiB); `clear` (Retain Asynchronous Event 0): the list empties, the notice
+  // is unmasked.
+  std::vector<uint8_t> changed_zone_log(bool clear);
+  void submit_zone_all(uint16_t sqid, const nvme::Sqe& s, uint64_t t);  // Select All: the action on each zone it selects
   Command* make(uint16_t sqid, const nvme::Sqe& s);
   void release(Command* c);
 
@@ -239,7 +256,11 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   std::vector<Command*> free_;
   uint32_t in_flight_ = 0;
   std::vector<uint16_t> aer_cids_;
-  std::vector<uint8_t> pending_aen_;  // error events not yet reported
+  std::vector<uint32_t> pending_aen_;  // events (completion DW0) not yet reported
+  uint32_t aec_ = 0;                  // Asynchronous Event Configuration (Set Features 0Bh)
+  bool zdc_masked_ = false;           // a Zone Descriptor Changed notice sent, its log not yet read
+  std::vector<uint64_t> changed_zones_;  // the Changed Zone List: zones changed since the host last read it
+  bool changed_overflow_ = false;        // more than the log's 511 identifiers
   std::deque<std::array<uint32_t, 16>> error_log_;
   uint64_t error_count_ = 0;
   EndpointCounters n_;

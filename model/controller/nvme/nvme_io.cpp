@@ -161,12 +161,14 @@ void NvmeEndpoint::submit_dsm(uint16_t sqid, const Sqe& s, uint64_t t) {
 void NvmeEndpoint::submit_zone(uint16_t sqid, const Sqe& s, uint64_t t) {
   const uint64_t slba = s.cdw(10) | uint64_t(s.cdw(11)) << 32;
   const uint32_t zsa = s.cdw(13) & 0xFF;
+  const bool all = s.cdw(13) & 0x100;
+  // Close 1, finish 2, open 3, reset 4, offline 5, Set Zone Descriptor Extension 10h (ZNS 1.1 §3.4.3; without zone
+  // descriptor extensions, ZDES 0, or with Select All, Invalid Field, as QEMU's nvme_zone_mgmt_send). Select All
+  // (CDW13 bit 8): the Starting LBA is ignored (nvme_zones.cpp).
+  const bool extension = zsa == kZsaSetExtension && p_.zone_ext_bytes && zones_ && !all;
+  if (((zsa < 1 || zsa > 5) && !extension) || (all && !zones_)) return finish(sqid, s.cid(), kInvalidField | kDnr, t);
+  if (all) return submit_zone_all(sqid, s, t);
   if (const uint16_t st = check_range(s, slba, 1)) return finish(sqid, s.cid(), st, t);
-  // Close 1, finish 2, open 3, reset 4, Set Zone Descriptor Extension 10h (ZNS 1.1 §3.4.3; without zone descriptor
-  // extensions, ZDES 0, Invalid Field as QEMU's nvme_zone_mgmt_send); Select All (CDW13 bit 8) not served.
-  const bool extension = zsa == kZsaSetExtension && p_.zone_ext_bytes && zones_;
-  if (((zsa < 1 || zsa > 4) && !extension) || (s.cdw(13) & 0x100))
-    return finish(sqid, s.cid(), kInvalidField | kDnr, t);
   Command* c = make(sqid, s);
   c->op = IoOp::Trim;
   c->zone_action = ZoneAction(zsa);

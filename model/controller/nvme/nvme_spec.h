@@ -26,7 +26,10 @@ constexpr uint32_t kCcEn = 1u << 0;
 constexpr uint32_t kCstsRdy = 1u << 0, kCstsCfs = 1u << 1;
 constexpr uint32_t kShnNone = 0, kShnNormal = 1, kShnAbrupt = 2;
 constexpr uint32_t kShstNormal = 0, kShstOccurring = 1, kShstComplete = 2;
-constexpr uint32_t kVersion14 = 0x00010400;
+constexpr uint32_t kVersion13 = 0x00010300, kVersion14 = 0x00010400;
+// NVMe 2.0 (VS MJR 2, MNR 0): the version a controller with I/O Command Sets (CAP.CSS bit 6, Identify CNS 05h, 06h,
+// 1Ch, the I/O Command Set Profile feature) reports; an NVM-only endpoint stays at 1.4.
+constexpr uint32_t kVersion20 = 0x00020000;
 
 // Admin opcodes.
 enum AdminOp : uint8_t {
@@ -42,13 +45,20 @@ enum IoOpcode : uint8_t {
 enum Feature : uint8_t {
   kFeatArbitration = 0x01, kFeatPowerMgmt = 0x02, kFeatVwc = 0x06, kFeatNumQueues = 0x07,
   kFeatIntCoalescing = 0x08, kFeatIntVectorConfig = 0x09, kFeatApst = 0x0C,
+  kFeatAsyncEventConfig = 0x0B,
+  kFeatIoCommandSetProfile = 0x19,  // I/O Command Set Profile: CDW11 8:0 the combination index (Base 2.0)
 };
-enum LogPage : uint8_t { kLogError = 0x01, kLogSmart = 0x02, kLogEffects = 0x05 };
+enum LogPage : uint8_t { kLogError = 0x01, kLogSmart = 0x02, kLogEffects = 0x05, kLogChangedZones = 0xBF };
+// Asynchronous events (completion DW0: type 2:0, information 15:8, log page 23:16): the error status type and the
+// notice type, whose Zone Descriptor Changed information (EFh, ZNS 1.1; from memory) points at the Changed Zone List.
+constexpr uint32_t kAenError = 0, kAenNotice = 2, kAenZoneDescriptorChanged = 0xEF;
+constexpr uint32_t kAecZoneDescriptorChanged = 1u << 27;  // Asynchronous Event Configuration bit; OAES bit 27
 // Identify CNS values (NVMe Base 2.0 §5.17): 03h the Namespace Identification Descriptor list, 05h and 06h the
 // I/O Command Set specific Identify Namespace and Controller of the command set CDW11.CSI (bits 31:24) names.
 enum Cns : uint8_t {
   kCnsNamespace = 0x00, kCnsController = 0x01, kCnsActiveNsList = 0x02, kCnsNsDescList = 0x03,
   kCnsIoNamespace = 0x05, kCnsIoController = 0x06,
+  kCnsIoCommandSets = 0x1C,  // the I/O Command Set data structure: 512 command set vectors of 8 bytes
 };
 // Command Set Identifiers (Base 2.0 §5.17, CSI): NVM, Zoned Namespace.
 enum Csi : uint8_t { kCsiNvm = 0x00, kCsiZns = 0x02 };
@@ -80,6 +90,7 @@ enum Status : uint16_t {
   kInvalidQueueDeletion = 0x10C,
   kFeatureNotChangeable = 0x10E,
   kAsyncEventLimit = 0x105,
+  kIoCommandSetCombinationRejected = 0x12B,  // Set Features I/O Command Set Profile (Base 2.0; QEMU's status too)
 };
 constexpr uint16_t kDnr = 0x4000;  // Do Not Retry, in the status field (bit 15 of DW3's upper half)
 

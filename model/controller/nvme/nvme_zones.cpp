@@ -3,7 +3,8 @@
 // read at the command's arrival, each followed in the extended report by the zone descriptor extension the host set
 // with Zone Management Send's Set Zone Descriptor Extension (§3.4.3); and the Identify data of the command set:
 // the namespace's Command Set Identifier (NVMe Base 2.0 §5.17, CNS 03h), the I/O Command Set specific Identify
-// Namespace (ZNS 1.1 §4.1.5.1, CNS 05h) and Controller (§4.1.5.2, CNS 06h) data structures.
+// Namespace (ZNS 1.1 §4.1.5.1, CNS 05h) and Controller (§4.1.5.2, CNS 06h) data structures, and the I/O Command
+// Set data structure (CNS 1Ch) of the command set combinations; Zone Management Send's Select All.
 #include <algorithm>
 #include <cstring>
 
@@ -152,12 +153,92 @@ void NvmeEndpoint::keep_extension(Command& c) {
   zone_ext_[uint64_t(c.lpn) / zones_->config().zone_units] = std::move(c.extension);
 }
 
+namespace {
+// The zone states Select All takes a Zone Send Action to (ZNS Command Set 1.1 §3.4.3, from its action descriptions;
+// QEMU's nvme_zone_mgmt_send the same): Close the open zones, Finish the open and closed ones, Open the closed ones,
+// Reset the open, closed and full ones, Offline the read-only ones.
+bool selected(uint32_t zsa, ZoneState s) {
+  const bool open = s == ZoneState::ImplicitOpen || s == ZoneState::ExplicitOpen;
+  switch (zsa) {
+    case 1: return open;
+    case 2: return open || s == ZoneState::Closed;
+    case 3: return s == ZoneState::Closed;
+    case 4: return open || s == ZoneState::Closed || s == ZoneState::Full;
+    case 5: return s == ZoneState::ReadOnly;
+    default: return false;
+  }
+}
+}  // namespace
+
+void NvmeEndpoint::submit_zone_all(uint16_t sqid, const Sqe& s, uint64_t t) {
+  // Select All: the firmware walks the zone table at the command's arrival and sends the action to the FTL's zoned
+  // layer once per zone in a state it applies to, the command completing with the first failure's status once all
+  // are done (a Dataset Management's ranges the same way). Open beyond the open limit: the zones past it fail with
+  // Too Many Open Zones, those before it stay open (as QEMU's, which stops at the first failure).
+  const uint32_t zsa = s.cdw(13) & 0xFF;
+  const ZoneConfig& zc = zones_->config();
+  Command* parent = make(sqid, s);
+  parent->parts = 1;  // itself while its zones are submitted: the FTL may complete one within submit()
+  const uint64_t ready = t + p_.admin_ps;  // the table walk, as Report Zones'
+  for (uint64_t z = 0; z < zc.zones; ++z) {
+    if (!selected(zsa, zones_->state(z))) continue;
+    Command* c = make(sqid, s);
+    c->parent = parent;
+    c->op = IoOp::Trim;
+    c->zone_action = ZoneAction(zsa);
+    c->lpn = uint32_t(zones_->start(z));
+    c->units = 1;
+    c->bytes = 0;
+    ++parent->parts;
+    ++n_.zones_selected;
+    backend_->submit(*c, ready);
+  }
+  if (--parent->parts) return;
+  const uint16_t st = parent->worst;
+  release(parent);
+  finish(sqid, s.cid(), st, ready);
+}
+
+void NvmeEndpoint::zone_changed(uint64_t zone) {
+  // A Zone Descriptor Changed event (ZNS 1.1, from memory): the zone joins the Changed Zone List; the notice goes
+  // when the host enabled it (Asynchronous Event Configuration bit 27) and none is outstanding (an event type stays
+  // masked until the host reads its log page with Retain Asynchronous Event 0).
+  if (std::find(changed_zones_.begin(), changed_zones_.end(), zone) == changed_zones_.end()) {
+    if (changed_zones_.size() < 511) changed_zones_.push_back(zone);
+    else changed_overflow_ = true;
+  }
+  if (!(aec_ & kAecZoneDescriptorChanged) || zdc_masked_) return;
+  zdc_masked_ = true;
+  post_event(kAenNotice | kAenZoneDescriptorChanged << 8 | uint32_t(kLogChangedZones) << 16);
+}
+
+std::vector<uint8_t> NvmeEndpoint::changed_zone_log(bool clear) {
+  // The Changed Zone List (ZNS 1.1, from memory): Number of Zone Identifiers (bytes 1:0; FFFFh: more than 511, none
+  // listed), reserved to byte 7, then each changed zone's Zone Start LBA (8 bytes).
+  std::vector<uint8_t> d(4096, 0);
+  const uint64_t lba_per_unit = kUnit / p_.lba_bytes;
+  const size_t n = changed_overflow_ ? 0 : changed_zones_.size();
+  d[0] = uint8_t(changed_overflow_ ? 0xFF : n), d[1] = uint8_t(changed_overflow_ ? 0xFF : n >> 8);
+  for (size_t i = 0; i < n; ++i) put64(&d[8 + 8 * i], zones_->start(changed_zones_[i]) * lba_per_unit);
+  if (clear) changed_zones_.clear(), changed_overflow_ = false, zdc_masked_ = false;
+  return d;
+}
+
 bool NvmeEndpoint::identify_command_set(const Sqe& s, uint8_t* d, uint16_t& status) const {
   const uint32_t cns = s.cdw(10) & 0xFF, csi = s.cdw(11) >> 24;
   const auto put = [&](size_t at, uint64_t v, int n) {
     for (int i = 0; i < n; ++i) d[at + i] = uint8_t(v >> (8 * i));
   };
   status = kSuccess;
+  if (cns == kCnsIoCommandSets) {
+    // The I/O Command Set data structure (Base 2.0, CNS 1Ch): 512 I/O Command Set Vectors of 8 bytes, vector n the
+    // combination with index n (I/O Command Set Profile), bit k of it the command set with CSI k. A controller with
+    // I/O Command Sets (a zoned namespace: CAP.CSS bit 6) has one combination, NVM (bit 0) and ZNS (bit 2); as
+    // QEMU's nvme_identify_cmd_set. Without them the CNS value is not served (Invalid Field; 1.4 has no 1Ch).
+    if (!p_.zoned) return status = nvme::kInvalidField | kDnr, true;
+    put(0, 1u << kCsiNvm | 1u << kCsiZns, 8);
+    return true;
+  }
   if (cns != kCnsNsDescList && cns != kCnsIoNamespace && cns != kCnsIoController) return false;
   if (cns != kCnsIoController && s.nsid() != 1) return status = kInvalidNamespace | kDnr, true;
   if (cns == kCnsNsDescList) {

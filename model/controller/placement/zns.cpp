@@ -77,10 +77,11 @@ uint16_t ZnsNamespace::manage(ZoneAction a, uint64_t zone, BlockManager& blocks)
     case ZoneAction::Finish: st = zm_.finish(zone); break;
     case ZoneAction::Open: st = zm_.open(zone); break;
     case ZoneAction::Close: st = zm_.close(zone); break;
+    case ZoneAction::Offline: st = zm_.offline(zone); break;  // Read Only -> Offline: its blocks go as a reset's
     case ZoneAction::SetExtension: st = zm_.set_extension(zone); break;  // Empty -> Closed, nothing on flash
     case ZoneAction::None: break;
   }
-  if (!st && (a == ZoneAction::Reset || a == ZoneAction::Finish)) release(zone, blocks);
+  if (!st && (a == ZoneAction::Reset || a == ZoneAction::Finish || a == ZoneAction::Offline)) release(zone, blocks);
   return st;
 }
 

@@ -194,6 +194,14 @@ uint16_t ZoneManager::set_extension(uint64_t z) {
   return kZnsOk;
 }
 
+uint16_t ZoneManager::offline(uint64_t z) {
+  if (z >= c_.zones) return fail(kLbaOutOfRange);
+  if (zones_[z].state != ZoneState::ReadOnly) return fail(kInvalidZoneStateTransition);
+  set_offline(z);
+  ++k_.offlines;
+  return kZnsOk;
+}
+
 void ZoneManager::set_read_only(uint64_t z) { set_state(z, ZoneState::ReadOnly); }
 void ZoneManager::set_offline(uint64_t z) {
   set_state(z, ZoneState::Offline);

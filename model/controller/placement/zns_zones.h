@@ -45,6 +45,7 @@ struct ZoneConfig {
 struct ZoneCounters {
   uint64_t writes = 0, appends = 0, resets = 0, finishes = 0, explicit_opens = 0, closes = 0;
   uint64_t extensions = 0;       // Set Zone Descriptor Extension actions that succeeded
+  uint64_t offlines = 0;         // Offline Zone actions that succeeded
   uint64_t implicit_closes = 0;  // implicitly opened zones the controller closed to open another
   uint64_t errors = 0;           // commands failed with a zoned status
   uint64_t by_status[8] = {};    // per status 0x1B8 .. 0x1BF
@@ -76,6 +77,9 @@ class ZoneManager {
   uint16_t finish(uint64_t zone);  // -> Full
   uint16_t open(uint64_t zone);    // explicit open
   uint16_t close(uint64_t zone);   // open -> Closed (Empty if nothing written and no descriptor extension)
+  // Offline Zone (ZNS Command Set 1.1 §3.4.3, Zone Send Action 05h): a Read Only zone becomes Offline (its data
+  // gone, its write pointer and extension no longer valid); any other state Invalid Zone State Transition.
+  uint16_t offline(uint64_t zone);
   // Set Zone Descriptor Extension (ZNS Command Set 1.1 §3.4.3, Zone Send Action 10h): an Empty zone gets its
   // extension (Zone Attributes' ZDEV) and becomes Closed, an active zone (Too Many Active Zones at the limit); in
   // any other state Invalid Zone State Transition. The extension stays valid until the zone is reset or offline.

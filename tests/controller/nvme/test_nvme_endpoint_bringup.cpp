@@ -168,3 +168,21 @@ TEST_CASE("nvme endpoint: invalid doorbell registers and values are reported as 
     CHECK(ok);
   });
 }
+
+TEST_CASE("nvme endpoint: an event that waited for its request is reported once and counted once") {
+  run_bench(small_ep(), two_queues(), [](EndpointBench& b) {
+    b.up();
+    b.drv.write32(kDoorbells + 2 * 4 * 3, 1);  // SQ 3 tail: the queue does not exist; no request outstanding
+    sc_core::wait(ps_time(10000000));
+    std::vector<Completion> events;
+    sc_core::sc_event ev;
+    Sqe aer = cmd(kAsyncEvent, 0);
+    b.drv.submit_raw(NvmeDriver::kAdminQueue, aer, [&](const Completion& c) { events.push_back(c), ev.notify(); });
+    while (events.empty()) sc_core::wait(ev);
+    CHECK(((events[0].result >> 16) & 0xFF) == kLogError);
+    CHECK(b.ep.counters().doorbell_errors == 1);
+    b.drv.submit_raw(NvmeDriver::kAdminQueue, aer, [&](const Completion& c) { events.push_back(c), ev.notify(); });
+    sc_core::wait(ps_time(100000000));
+    CHECK(events.size() == 1);  // nothing else to report
+  });
+}

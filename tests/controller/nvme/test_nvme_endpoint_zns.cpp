@@ -169,3 +169,71 @@ TEST_CASE("nvme endpoint zns: the driver refuses a zone size that is not a power
                 CHECK_FALSE(b.drv.zoned());
               }}});
 }
+
+namespace {
+Completion feature(EndpointBench& b, bool set, uint32_t fid, uint32_t value) {
+  return b.drv.admin(cmd(set ? kSetFeatures : kGetFeatures, 0, fid, value));
+}
+}  // namespace
+
+TEST_CASE("nvme endpoint zns: NVMe 2.0's Identify CNS 1Ch and I/O Command Set Profile, VS by command sets",
+          "[nvme][zns]") {
+  uint64_t admin_14 = 0, admin_12 = 0;
+  run_zoned({{zoned_ep(), zones(1024), [](EndpointBench& b) {
+                b.up();
+                CHECK(b.drv.read32(kVs) == kVersion20);  // I/O Command Sets are NVMe 2.0's
+                CHECK(b.drv.version() == kVersion20);
+                REQUIRE(identify(b, kCnsController, 0, 0) == kSuccess);
+                CHECK(le(b, 80, 4) == kVersion20);  // VER, as VS
+                CHECK(le(b, 111, 1) == 1);          // CNTRLTYPE: I/O controller
+                CHECK((le(b, 261, 1) & 2) == 2);    // LPA bit 1: the effects log (the driver read it)
+                REQUIRE(identify(b, kCnsIoCommandSets, 0, 0) == kSuccess);
+                CHECK(le(b, 0, 8) == 0x5);  // combination 0: NVM (CSI 0) and ZNS (CSI 2)
+                for (uint32_t at = 8; at < 4096; at += 8) CHECK(le(b, at, 8) == 0);
+                // The profile: the driver left combination 0 (as Linux, no Set Features 19h); the host may set it
+                // again; no other index exists.
+                CHECK((b.drv.read32(kCc) >> 4 & 7) == kCcCssAll);
+                Completion c = feature(b, false, kFeatIoCommandSetProfile, 0);
+                CHECK(c.status == kSuccess);
+                CHECK(c.result == 0);
+                CHECK(feature(b, true, kFeatIoCommandSetProfile, 0).status == kSuccess);
+                CHECK(feature(b, true, kFeatIoCommandSetProfile, 1).status == kIoCommandSetCombinationRejected);
+                CHECK(feature(b, true, kFeatIoCommandSetProfile, 0x1FF).status == kIoCommandSetCombinationRejected);
+                CHECK(feature(b, true, kFeatIoCommandSetProfile, 0x200).status == kSuccess);  // bits 31:9 reserved
+              }},
+             {small_ep(), zones(1024), [&](EndpointBench& b) {  // NVM only: 1.4, neither CNS 1Ch nor FID 19h
+                b.up();
+                admin_14 = b.ep.counters().admin_commands;
+                CHECK(b.drv.read32(kVs) == kVersion14);
+                REQUIRE(identify(b, kCnsController, 0, 0) == kSuccess);
+                CHECK(le(b, 80, 4) == kVersion14);
+                CHECK(identify(b, kCnsIoCommandSets, 0, 0) == nvme::kInvalidField);
+                CHECK(feature(b, false, kFeatIoCommandSetProfile, 0).status == nvme::kInvalidField);
+                CHECK(feature(b, true, kFeatIoCommandSetProfile, 0).status == nvme::kInvalidField);
+              }},
+             {[] {
+                EndpointParams p = small_ep();
+                p.version = 0x00010200;  // NVMe 1.2: no Namespace Identification Descriptor list
+                return p;
+              }(),
+              zones(1024), [&](EndpointBench& b) {
+                b.up();
+                admin_12 = b.ep.counters().admin_commands;
+                CHECK(b.drv.version() == 0x00010200);
+                CHECK_FALSE(b.drv.zoned());
+              }}});
+  CHECK(admin_14 == admin_12 + 1);  // the driver asks a 1.3+ controller for CNS 03h only (nvme_identify_ns_descs)
+}
+
+TEST_CASE("nvme endpoint zns: the driver reads the effects log only when LPA says it exists", "[nvme][zns]") {
+  // Without LPA bit 1 the driver does not ask for the log (the endpoint would answer Invalid Log Page, 109h): no
+  // Zone Append support known, the zoned namespace refused as Linux forces it read-only.
+  EndpointParams p = zoned_ep();
+  p.effects_log = false;
+  run_zoned({{p, zones(1024), [](EndpointBench& b) {
+                std::string err;
+                CHECK_FALSE(b.drv.init(&err));
+                CHECK(err == "the zoned namespace does not support Zone Append (Linux forces it read-only)");
+                CHECK_FALSE(b.drv.zoned());
+              }}});
+}
