@@ -88,8 +88,9 @@ void MapWorkQueue::updates(const uint32_t* lpns, uint32_t n, const Waiter& w, ui
 
 void MapWorkQueue::gc_moves(uint32_t die, uint32_t* waits) {
   const Waiter w{Waiter::Gc, nullptr, die};
-  // Batch updates of uncached segments are gathered into map pages (as the fast-forward packs its write-backs):
-  // each segment is read and merged, and the page is written once all of them are.
+  // Batch updates of uncached segments are gathered into map pages of up to segments_per_page segments (the
+  // fast-forward packs its write-backs differently: one pool across accesses, newest first; issue 46): each segment
+  // is read and merged, and the page is written once all of them are.
   const uint32_t k = f_.ts_->segments_per_page();
   uint32_t group[kMaxGather], n = 0;
   auto flush_group = [&] {
