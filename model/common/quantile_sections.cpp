@@ -15,16 +15,14 @@ void QuantileSections::add(uint64_t ns) {
 }
 
 void QuantileSections::close_batch(uint64_t end_ps) {
-  const size_t first = starts_.empty() ? 0 : starts_.back() + sizes_.back();
-  starts_.push_back(first);
-  sizes_.push_back(uint32_t(buckets_.size() - first));
+  ends_.push_back(buckets_.size());
   max_ns_.push_back(max_now_);
   end_ps_.push_back(end_ps);
   max_now_ = 0;
 }
 
 double QuantileSections::quantile_of(size_t from, size_t to) const {
-  const size_t first = starts_[from], end = starts_[to - 1] + sizes_[to - 1];
+  const size_t first = from ? ends_[from - 1] : 0, end = ends_[to - 1];
   if (end == first) return 0.0;
   scratch_.assign(buckets_.begin() + ptrdiff_t(first), buckets_.begin() + ptrdiff_t(end));
   // The ceil(q n)-th smallest (at least the first), as Histogram::quantile counts.
@@ -39,7 +37,7 @@ double QuantileSections::quantile_of(size_t from, size_t to) const {
 BatchEstimate QuantileSections::estimate(size_t from, size_t to, double confidence, uint32_t min_batches) const {
   BatchEstimate e;
   const size_t least = std::max<size_t>(min_batches, 2);
-  if (to > starts_.size() || from >= to || to - from < least) return e;
+  if (to > ends_.size() || from >= to || to - from < least) return e;
   // Sections as batch_means merges batches: m base batches each, the oldest remainder left out (nearest the
   // warm-up); fewer, longer sections while their quantiles are lag-1 correlated.
   size_t m = 1;

@@ -26,8 +26,8 @@ class QuantileSections {
   void add(uint64_t ns);
   // Ends the current base batch (its samples from the last call on) at end_ps.
   void close_batch(uint64_t end_ps);
-  size_t pending() const { return buckets_.size() - (starts_.empty() ? 0 : starts_.back() + sizes_.back()); }
-  size_t batches() const { return starts_.size(); }
+  size_t pending() const { return buckets_.size() - (ends_.empty() ? 0 : ends_.back()); }
+  size_t batches() const { return ends_.size(); }
   const std::vector<uint64_t>& end_ps() const { return end_ps_; }
 
   // The estimate over base batches [from, to), in ns; the interval at `confidence` (two-sided). Not ready with
@@ -40,8 +40,7 @@ class QuantileSections {
 
   double q_;
   std::vector<uint16_t> buckets_;  // every sample's Histogram bucket, in completion order
-  std::vector<size_t> starts_;     // per base batch: its first sample in buckets_
-  std::vector<uint32_t> sizes_;    // its samples
+  std::vector<size_t> ends_;       // per base batch: one past its last sample in buckets_ (it begins at the previous end)
   std::vector<uint64_t> max_ns_;   // its largest sample
   std::vector<uint64_t> end_ps_;   // when it ended
   uint64_t max_now_ = 0;           // the largest sample of the current batch
