@@ -255,11 +255,10 @@ void HostPath::stop_or_resume_writes() {
 }
 
 void HostPath::trim(NvmeCommand& cmd) {
-  // A zone's open, close, finish, offline (its data dropped only once the zone is offline: zone_send), or a reset not
-  // at a zone start (it fails): no data dropped here.
-  if (const ZnsNamespace* z = f_.streams_.zns(); z && cmd.zone_action != ZoneAction::None &&
-                                                   (cmd.zone_action != ZoneAction::Reset || cmd.lpn % z->layout().zones.zone_units))
-    return zone_send(cmd);
+  // Zoned: a trim is a reset of whole zones and every zone action is a Zone Management Send; a zone's data is dropped
+  // there, once its reset or offline succeeded (a read-only zone's reset or a trim that is not whole zones fails and
+  // keeps it).
+  if (f_.streams_.zns()) return zone_send(cmd);
   const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
   const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
   if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
@@ -275,7 +274,6 @@ void HostPath::trim(NvmeCommand& cmd) {
     f_.streams_.trim(first, last - first);
   }
   if (!barrier_waits_.empty()) barriers_progress();  // trimmed units need not reach flash
-  if (f_.streams_.zns()) return zone_send(cmd);  // zoned: a trim of whole zones resets them
   f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
@@ -295,7 +293,8 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   for (uint64_t zone = first; !cmd.status && zone < first + n; ++zone) {
     cmd.status = z.manage(a, zone, f_.ftl_.blocks());
     if (cmd.status || !drops) continue;
-    if (a == ZoneAction::Offline) drop_zone(cmd, zone * zu, zu);
+    drop_zone(cmd, zone * zu, zu);
+    if (a == ZoneAction::Reset) f_.stats_.trimmed_units += zu;
     std::vector<uint32_t> b = z.take_blocks(zone);
     if (z.layout().erase_at_reset) erase.insert(erase.end(), b.begin(), b.end());
   }
@@ -306,9 +305,9 @@ void HostPath::zone_send(NvmeCommand& cmd) {
 }
 
 void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
-  // An offline zone's data is gone (ZNS: its logical blocks are no longer readable): every unit leaves the buffer and
-  // the map, and the integrity checker expects none of them, as after a trim. Its blocks go as a reset's (the model
-  // retires no media for it).
+  // A reset or offline zone's data is gone (ZNS: a reset zone reads as deallocated, an offline zone's logical blocks
+  // are no longer readable): every unit leaves the buffer and the map, and the integrity checker expects none of them,
+  // as after a trim. An offline zone's blocks go as a reset's (the model retires no media for it).
   cmd.ready_ps = f_.buffer_work(units * f_.buffer_->index_steps(), cmd.ready_ps);
   for (uint32_t lpn = first; lpn < first + units; ++lpn) {
     f_.buffer_->discard(lpn);

@@ -64,7 +64,7 @@ class HostPath {
   };
   std::vector<BarrierWait> barrier_waits_;  // oldest first, as the buffer's barriers settle
   void zone_send(NvmeCommand& cmd);  // zoned: Zone Management Send (a trim of whole zones: their reset)
-  void drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units);  // an offline zone's units leave buffer and map
+  void drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units);  // a reset or offline zone's units leave buffer and map
   bool offline_read(NvmeCommand& cmd);  // a read of an offline zone: failed (Zone Is Offline), true
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void finish_read(NvmeCommand& cmd);
