@@ -126,6 +126,36 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   if (wave_) trace_sample();
 }
 
+bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
+  if (!ftl_.audit_map(c, time_ps)) return false;
+  const Geometry& g = g_;
+  const uint64_t units = std::min<uint64_t>(c.logical_units(), g.logical_units);
+  for (uint32_t lpn = 0; lpn < units; ++lpn) {
+    const uint32_t want = c.expected(lpn);
+    uint32_t got_lpn = lpn, version = 0;
+    const char* where = "the buffer";
+    if (!buffer_->lookup(lpn, &version)) {
+      where = "flash";
+      const uint32_t ppa = ftl_.lookup(lpn);
+      if (ppa == kInvalid) {
+        got_lpn = kInvalid;
+      } else {
+        const Die& die = ftl_.die(g.die_of(ppa));
+        const uint32_t unit = ppa - g.ppa(g.die_of(ppa), 0, 0);
+        if (!die.programmed(g.block_of(ppa), g.page_of(ppa))) where = "an unprogrammed page";
+        got_lpn = die.lpn(unit), version = die.version(unit);
+      }
+    }
+    if (want == 0 ? got_lpn == kInvalid || version == 0 : got_lpn == lpn && version == want) continue;
+    c.violation("end-of-run audit: LPN " + std::to_string(lpn) + " expected version " + std::to_string(want) + ", " +
+                    where + " holds LPN " + (got_lpn == kInvalid ? std::string("none") : std::to_string(got_lpn)) +
+                    " version " + std::to_string(version),
+                time_ps);
+    return false;
+  }
+  return true;
+}
+
 std::string Ftl::describe_state() const {
   std::string s = "buffer " + std::to_string(buffer_->occupied()) + "/" + std::to_string(buffer_->capacity()) +
                   " units (" + std::to_string(buffer_->dirty()) + " dirty); writes waiting for room: " +

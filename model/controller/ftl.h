@@ -77,6 +77,11 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override;
 
   PageFtl& page_ftl() { return ftl_; }
+  // At the end of a checked run (sim/run.cpp): the map audit (PageFtl::audit_map), then every logical unit holds the
+  // version the checker expects, as a read now would find it (the buffer first, else the mapped unit's out-of-band
+  // LPN and version; nothing where none is expected). Reads check what the host read; this checks every unit once,
+  // O(logical units). A failure is reported to the checker and returns false.
+  bool audit(IntegrityChecker& c, uint64_t time_ps) const;
   const WriteBuffer& buffer() const { return *buffer_; }
   WriteBuffer& buffer() { return *buffer_; }
   // After a power loss emptied buffer slots: take the writes waiting for room, and flush.

@@ -158,8 +158,8 @@ RunResult simulate(const Params& params, const PlatformInfo& info, const RunOpti
   WaveFinish wave_end;
   if (wave) wave_end = finish_waveform(*wave, now_ps(), o.vcd_path);
 
-  // The map/bitmap consistency the per-erase check relies on, over the whole map once (PageFtl::audit_map).
-  if (IntegrityChecker* c = p->checker()) p->ftl().page_ftl().audit_map(*c, now_ps());
+  // The map/bitmap consistency the per-erase check relies on, and every unit's expected version (Ftl::audit).
+  if (IntegrityChecker* c = p->checker()) p->ftl().audit(*c, now_ps());
   RunResult r;
   r.log_files = std::move(log_files);
   r.summary = make_summary(*p, pre, wall);
