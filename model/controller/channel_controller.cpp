@@ -97,10 +97,23 @@ const ChannelStats& ChannelController::stats() const {
   return stats_;
 }
 
+// next_done_ stays the least end: a new end below it lowers it; an end replaced by a later one (a suspending
+// read that outlasts the program it suspends) can only raise it if it was the least, and then it is searched.
+void ChannelController::set_done(uint32_t k, uint64_t t) {
+  const uint64_t old = array_done_[k];
+  array_done_[k] = t;
+  if (t < next_done_) {
+    next_done_ = t;
+  } else if (old == next_done_ && t > old) {
+    next_done_ = kNever;
+    for (uint64_t e : array_done_) next_done_ = e < next_done_ ? e : next_done_;
+  }
+}
+
 void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
   DieState& d = dies_[k];
   d.array_op = op;
-  array_done_[k] = start + duration;
+  set_done(k, start + duration);
   const uint64_t t = timing_.array_ps(*op);
   d.array_from = start + duration - t;
   if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
@@ -148,7 +161,7 @@ void ChannelController::resume(uint32_t k, uint64_t now) {
   d.suspended = nullptr;
   d.array_op = op;
   d.array_from = at + tr;
-  array_done_[k] = at + tr + d.remaining;
+  set_done(k, at + tr + d.remaining);
   stats_.suspended_ps += at + tr - d.suspended_at;
   stats_.die_array_busy_ps += tr;
   stats_.die_array_ps[k] += tr;
@@ -320,13 +333,21 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
 }
 
 void ChannelController::advance(uint64_t now) {
-  // Array operations end.
+  // Array operations end (none before next_done_). Finishing one starts nothing here (a request it brings in
+  // is queued: step() is not re-entered), so the ends left give the new least.
   const uint32_t n = uint32_t(dies_.size());
-  for (uint32_t k = 0; k < n; ++k)
-    if (array_done_[k] <= now) {
-      finish_array(k);
-      kick_ |= uint64_t(1) << k;
+  if (next_done_ <= now) {
+    uint64_t next = kNever;
+    for (uint32_t k = 0; k < n; ++k) {
+      if (array_done_[k] <= now) {
+        finish_array(k);
+        kick_ |= uint64_t(1) << k;
+      } else if (array_done_[k] < next) {
+        next = array_done_[k];
+      }
     }
+    next_done_ = next;
+  }
   // Head ops whose firmware time has come (beyond the lookahead).
   if (ready_min_ <= now + kLookaheadPs) {
     ready_min_ = kNever;
@@ -359,8 +380,7 @@ void ChannelController::step() {
     again_ = false;
     advance(now);
   } while (again_ || kick_);
-  uint64_t next = kNever;
-  for (uint64_t t : array_done_) next = t < next ? t : next;
+  uint64_t next = next_done_;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
   // An earlier pending wake already covers a later time (the step then reschedules); only move it forward.
   if (next != kNever && (next < scheduled_ || scheduled_ <= now)) {
