@@ -110,11 +110,10 @@ void ChannelController::set_done(uint32_t k, uint64_t t) {
   }
 }
 
-void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
+void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration, uint64_t t) {
   DieState& d = dies_[k];
   d.array_op = op;
   set_done(k, start + duration);
-  const uint64_t t = timing_.array_ps(*op);
   d.array_from = start + duration - t;
   if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
   stats_.die_array_busy_ps += t;
@@ -150,7 +149,8 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   d.queue.pop();
   ++stats_.suspended_reads;
   count_planes(timing_.plane_mask(*read));
-  start_array(k, read, at, ts + timing_.array_ps(*read));
+  const uint64_t t = timing_.array_ps(*read);
+  start_array(k, read, at, ts + t, t);
   return true;
 }
 
@@ -250,14 +250,16 @@ void ChannelController::update(uint32_t k, uint64_t now) {
         d.queue.pop();
         ++stats_.suspended_reads;
         count_planes(timing_.plane_mask(*head));
-        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), timing_.array_ps(*head));
+        const uint64_t t = timing_.array_ps(*head);
+        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), t, t);
       } else {
         resume(k, now);
       }
     } else if (d.staged) {
       if (admit(k, *d.staged, std::max(now, d.staged_at))) {
         count_planes(timing_.plane_mask(*d.staged));
-        start_array(k, d.staged, std::max(now, d.staged_at), timing_.array_ps(*d.staged));
+        const uint64_t t = timing_.array_ps(*d.staged);
+        start_array(k, d.staged, std::max(now, d.staged_at), t, t);
         d.staged = nullptr;
       }
     } else if (head && head->cmd != FlashCmd::Program &&
@@ -266,10 +268,11 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       const uint64_t start = std::max({now, op->ready_ps, d.free_at});
       if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
         const uint64_t t = join_reads(d, op, start);
-        start_array(k, op, start, t);
-        if (t != timing_.array_ps(*op)) {  // the group's tR is a joined read's: the array's own time is t
+        const uint64_t own = timing_.array_ps(*op);
+        start_array(k, op, start, t, own);
+        if (t != own) {  // the group's tR is a joined read's: the array's own time is t
           d.array_from = start;
-          const uint64_t extra = t - timing_.array_ps(*op);
+          const uint64_t extra = t - own;
           stats_.die_array_busy_ps += extra;
           stats_.die_array_ps[k] += extra;
           stats_.array_ps[uint32_t(FlashCmd::Read)] += extra;
@@ -277,7 +280,8 @@ void ChannelController::update(uint32_t k, uint64_t now) {
         }
       } else {
         count_planes(timing_.plane_mask(*op));
-        start_array(k, op, start, timing_.array_ps(*op));
+        const uint64_t t = timing_.array_ps(*op);
+        start_array(k, op, start, t, t);
       }
     }
   } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
@@ -324,7 +328,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
     count_planes(timing_.plane_mask(*op));
-    start_array(k, op, start, t + timing_.array_ps(*op));  // data-in then tPROG, as one piece
+    const uint64_t a = timing_.array_ps(*op);
+    start_array(k, op, start, t + a, a);  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;

@@ -123,7 +123,9 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   void advance(uint64_t now);
   void update(uint32_t k, uint64_t now);  // start what die k can start; recompute whether it wants the bus
   void grant(uint32_t k, uint64_t now);   // the bus goes to die k
-  void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration);
+  // Die k's array takes op from `start` for `duration`, of which its own array time t (timing_.array_ps(*op),
+  // computed once by the caller) is the end.
+  void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration, uint64_t t);
   bool try_suspend(uint32_t k, uint64_t now);  // a read at the head suspends the die's program or erase
   void resume(uint32_t k, uint64_t now);
   void finish_array(uint32_t k);          // the array op of die k ends now
