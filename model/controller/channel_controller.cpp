@@ -97,11 +97,23 @@ const ChannelStats& ChannelController::stats() const {
   return stats_;
 }
 
-void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration) {
+// next_done_ stays the least end: a new end below it lowers it; an end replaced by a later one (a suspending
+// read that outlasts the program it suspends) can only raise it if it was the least, and then it is searched.
+void ChannelController::set_done(uint32_t k, uint64_t t) {
+  const uint64_t old = array_done_[k];
+  array_done_[k] = t;
+  if (t < next_done_) {
+    next_done_ = t;
+  } else if (old == next_done_ && t > old) {
+    next_done_ = kNever;
+    for (uint64_t e : array_done_) next_done_ = e < next_done_ ? e : next_done_;
+  }
+}
+
+void ChannelController::start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration, uint64_t t) {
   DieState& d = dies_[k];
   d.array_op = op;
-  array_done_[k] = start + duration;
-  const uint64_t t = timing_.array_ps(*op);
+  set_done(k, start + duration);
   d.array_from = start + duration - t;
   if (!d.suspended) d.suspends = 0;  // a new operation (not a read within a suspension)
   stats_.die_array_busy_ps += t;
@@ -137,7 +149,8 @@ bool ChannelController::try_suspend(uint32_t k, uint64_t now) {
   d.queue.pop();
   ++stats_.suspended_reads;
   count_planes(timing_.plane_mask(*read));
-  start_array(k, read, at, ts + timing_.array_ps(*read));
+  const uint64_t t = timing_.array_ps(*read);
+  start_array(k, read, at, ts + t, t);
   return true;
 }
 
@@ -148,7 +161,7 @@ void ChannelController::resume(uint32_t k, uint64_t now) {
   d.suspended = nullptr;
   d.array_op = op;
   d.array_from = at + tr;
-  array_done_[k] = at + tr + d.remaining;
+  set_done(k, at + tr + d.remaining);
   stats_.suspended_ps += at + tr - d.suspended_at;
   stats_.die_array_busy_ps += tr;
   stats_.die_array_ps[k] += tr;
@@ -237,14 +250,16 @@ void ChannelController::update(uint32_t k, uint64_t now) {
         d.queue.pop();
         ++stats_.suspended_reads;
         count_planes(timing_.plane_mask(*head));
-        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), timing_.array_ps(*head));
+        const uint64_t t = timing_.array_ps(*head);
+        start_array(k, head, std::max({now, head->ready_ps, d.free_at}), t, t);
       } else {
         resume(k, now);
       }
     } else if (d.staged) {
       if (admit(k, *d.staged, std::max(now, d.staged_at))) {
         count_planes(timing_.plane_mask(*d.staged));
-        start_array(k, d.staged, std::max(now, d.staged_at), timing_.array_ps(*d.staged));
+        const uint64_t t = timing_.array_ps(*d.staged);
+        start_array(k, d.staged, std::max(now, d.staged_at), t, t);
         d.staged = nullptr;
       }
     } else if (head && head->cmd != FlashCmd::Program &&
@@ -253,10 +268,11 @@ void ChannelController::update(uint32_t k, uint64_t now) {
       const uint64_t start = std::max({now, op->ready_ps, d.free_at});
       if (op->cmd == FlashCmd::Read && params_.multiplane == MultiPlane::Opportunistic && g_.planes > 1) {
         const uint64_t t = join_reads(d, op, start);
-        start_array(k, op, start, t);
-        if (t != timing_.array_ps(*op)) {  // the group's tR is a joined read's: the array's own time is t
+        const uint64_t own = timing_.array_ps(*op);
+        start_array(k, op, start, t, own);
+        if (t != own) {  // the group's tR is a joined read's: the array's own time is t
           d.array_from = start;
-          const uint64_t extra = t - timing_.array_ps(*op);
+          const uint64_t extra = t - own;
           stats_.die_array_busy_ps += extra;
           stats_.die_array_ps[k] += extra;
           stats_.array_ps[uint32_t(FlashCmd::Read)] += extra;
@@ -264,7 +280,8 @@ void ChannelController::update(uint32_t k, uint64_t now) {
         }
       } else {
         count_planes(timing_.plane_mask(*op));
-        start_array(k, op, start, timing_.array_ps(*op));
+        const uint64_t t = timing_.array_ps(*op);
+        start_array(k, op, start, t, t);
       }
     }
   } else if (params_.suspend != SuspendMode::None && d.array_op && !d.suspended && d.queue.front() &&
@@ -311,7 +328,8 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
   if (wave_) trace_bus(k, *op, start, bus_free_at_);
   if (!d.array_op) {
     count_planes(timing_.plane_mask(*op));
-    start_array(k, op, start, t + timing_.array_ps(*op));  // data-in then tPROG, as one piece
+    const uint64_t a = timing_.array_ps(*op);
+    start_array(k, op, start, t + a, a);  // data-in then tPROG, as one piece
   } else {
     d.staged = op;  // cache program: in the cache register at bus_free_at_, programmed when the array frees
     d.staged_at = bus_free_at_;
@@ -320,13 +338,21 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
 }
 
 void ChannelController::advance(uint64_t now) {
-  // Array operations end.
+  // Array operations end (none before next_done_). Finishing one starts nothing here (a request it brings in
+  // is queued: step() is not re-entered), so the ends left give the new least.
   const uint32_t n = uint32_t(dies_.size());
-  for (uint32_t k = 0; k < n; ++k)
-    if (array_done_[k] <= now) {
-      finish_array(k);
-      kick_ |= uint64_t(1) << k;
+  if (next_done_ <= now) {
+    uint64_t next = kNever;
+    for (uint32_t k = 0; k < n; ++k) {
+      if (array_done_[k] <= now) {
+        finish_array(k);
+        kick_ |= uint64_t(1) << k;
+      } else if (array_done_[k] < next) {
+        next = array_done_[k];
+      }
     }
+    next_done_ = next;
+  }
   // Head ops whose firmware time has come (beyond the lookahead).
   if (ready_min_ <= now + kLookaheadPs) {
     ready_min_ = kNever;
@@ -359,8 +385,7 @@ void ChannelController::step() {
     again_ = false;
     advance(now);
   } while (again_ || kick_);
-  uint64_t next = kNever;
-  for (uint64_t t : array_done_) next = t < next ? t : next;
+  uint64_t next = next_done_;
   if (ready_min_ != kNever && ready_min_ - kLookaheadPs < next) next = std::max(now + 1, ready_min_ - kLookaheadPs);
   // An earlier pending wake already covers a later time (the step then reschedules); only move it forward.
   if (next != kNever && (next < scheduled_ || scheduled_ <= now)) {

@@ -123,10 +123,13 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   void advance(uint64_t now);
   void update(uint32_t k, uint64_t now);  // start what die k can start; recompute whether it wants the bus
   void grant(uint32_t k, uint64_t now);   // the bus goes to die k
-  void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration);
+  // Die k's array takes op from `start` for `duration`, of which its own array time t (timing_.array_ps(*op),
+  // computed once by the caller) is the end.
+  void start_array(uint32_t k, FlashOp* op, uint64_t start, uint64_t duration, uint64_t t);
   bool try_suspend(uint32_t k, uint64_t now);  // a read at the head suspends the die's program or erase
   void resume(uint32_t k, uint64_t now);
   void finish_array(uint32_t k);          // the array op of die k ends now
+  void set_done(uint32_t k, uint64_t t);  // die k's array operation ends at t (keeps next_done_)
   void trace_bus(uint32_t k, const FlashOp& op, uint64_t start, uint64_t end);
   void complete(FlashOp* op, uint64_t done);
   void count_planes(uint32_t planes);             // statistics of one array operation on these planes
@@ -147,6 +150,9 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
   NandTiming timing_;  // array and bus times of an operation (flash/nand_timing.h), over bus_ and params_
   std::vector<DieState> dies_;
   std::vector<uint64_t> array_done_;   // per die, kNever when the array is idle (one contiguous scan)
+  // The least of array_done_, kept as it changes (set_done): a step that ends no array operation scans
+  // nothing, and the next wake is read, not searched for.
+  uint64_t next_done_ = kNever;
   uint64_t kick_ = 0;                  // dies whose state changed and need update()
   uint64_t bus_want_ = 0;              // dies ready to use the bus
   uint64_t ready_min_ = ~uint64_t(0);  // earliest firmware-ready time beyond the lookahead of a blocking head op

@@ -160,6 +160,9 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
 uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // One die for the stream's next page, taken if it may take it now: zoned, the die of the zone's next page;
   // ftl.write_pointer=striped (FEMU bbssd), the die of the frontier's write pointer.
+  // No die may take the stream now (takeable_, kept by refresh with die_streams_): the answer of every branch
+  // below, known without a scan (a writer that finds the buffer full asks this after every operation end).
+  if (!(takeable_ >> stream & 1)) return kInvalid;
   const BlockManager& b = f_.ftl_.blocks();
   const ZnsNamespace* z = f_.streams_.zns();
   if (z || b.striped()) {

@@ -430,7 +430,8 @@ void NvmeHost::send(Job& j, const IoRequest& r, uint16_t qid, uint64_t now, bool
   }
   if (wave_) trace_queue(qid, now);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = ps_time(now - now_ps());  // LT: the host's local time ahead of sc_time (AT: 0)
+  const uint64_t ahead = now - now_ps();  // LT: the host's local time ahead of sc_time (AT: 0, no conversion)
+  sc_core::sc_time delay = ahead ? ps_time(ahead) : sc_core::SC_ZERO_TIME;
   host_isock->nb_transport_fw(*gp, phase, delay);
 }
 
