@@ -23,6 +23,8 @@ uint64_t PcieLink::send(uint64_t t, uint32_t bytes) {
     add(busy_.end(), cur, cur + left);
     return cur + left;
   }
+  if (const Calendar::iterator last = std::prev(busy_.end()); cur >= last->first)  // in the last interval: after it
+    return last->second += left;
   Calendar::iterator next = busy_.upper_bound(cur);  // the first interval that starts after `cur`
   Calendar::iterator prev = busy_.end();             // the interval that ends at `cur`, if any
   if (next != busy_.begin()) {
