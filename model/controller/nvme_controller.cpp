@@ -39,6 +39,7 @@ tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void NvmeController::fetch(uint64_t now) {
   if (in_fetch_) return;  // re-entered through a completion; the outer call continues
   in_fetch_ = true;
+  down_.retire(now_ps());  // nothing is booked before the kernel's time from now on
   // The engine takes every waiting command in round-robin order, one per fetch_ns; each reaches the FTL
   // with its own fetch time annotated, so a burst of doorbells costs no kernel event.
   const uint32_t n = uint32_t(sq_.size());
@@ -61,10 +62,17 @@ void NvmeController::fetch(uint64_t now) {
 
 void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   // Reads: data then the completion entry go up back to back (posted writes keep their order).
-  // Writes: the data comes down from host memory first; then the completion entry goes up.
+  // Writes: the data comes down from host memory first; then the completion entry goes up. The data moves once
+  // the FTL has taken the command into its buffer (room admitted, firmware time and index work done: `ready_ps`), as
+  // NVMeVirt orders a write (ssd.c, ssd_advance_write_buffer: buffer allocated, firmware time, then the PCIe DMA,
+  // then the completion); the register-level endpoint reads it at the same point (nvme/nvme_io.cpp, complete).
+  // The link books it in the wire's free time from then (command_link.h): the entry fetches booked meanwhile for
+  // earlier times keep theirs.
   // TRIM: the 16-byte dataset-management range comes down.
   // The DMA moves the data between the link and DRAM as it streams: the transfer is over when both are
   // (a DRAM that keeps up with the link adds nothing; its latency hides behind the link's).
+  up_.retire(now_ps());
+  down_.retire(now_ps());
   uint64_t t;
   if (cmd.op == IoOp::Read) {
     t = up_.send(ready_ps, cmd.bytes);

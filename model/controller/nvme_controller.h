@@ -1,7 +1,8 @@
 // NVMe front end: submission queues fed by host doorbells, round-robin arbitration with one command
 // fetched per `fetch_ns` (no process of its own: a doorbell runs the fetch engine, which annotates each
-// command with the time its fetch completes), and the PCIe link (one FIFO resource per direction: latency + bytes / bandwidth)
-// carrying command fetches, write data (host -> device), read data and completion entries (device -> host).
+// command with the time its fetch completes), and the PCIe link (a calendar per direction, command_link.h: latency +
+// bytes / bandwidth, each transfer in the wire's free time from when it may start) carrying command fetches, write
+// data (host -> device), read data and completion entries (device -> host).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/nvme_command.h"
+#include "controller/command_link.h"
 #include "controller/dram.h"
 #include "controller/nvme/pcie_link.h"
 #include "power/apst.h"
@@ -35,30 +37,6 @@ struct NvmeParams {
   uint32_t arbitration_burst = 1;  // commands, 0 = no limit
   uint32_t wrr_weight[3] = {1, 1, 1};  // high, medium, low: commands per round
   uint32_t max_commands = 0;
-};
-
-// A link direction: requests served in call order, each after the previous one left the wire.
-class PcieLink {
- public:
-  PcieLink(double bytes_per_s, uint64_t latency_ps) : ps_per_byte_(1e12 / bytes_per_s), latency_ps_(latency_ps) {}
-  // A transfer of `bytes` that may start at `t`; returns when its last byte has left (the link is free
-  // for the next transfer then; the far end sees it latency() later).
-  uint64_t send(uint64_t t, uint32_t bytes) {
-    uint64_t start = t > free_ ? t : free_;
-    uint64_t busy = uint64_t(bytes * ps_per_byte_ + 0.5);
-    free_ = start + busy;
-    busy_ps_ += busy;
-    return free_;
-  }
-  uint64_t transfer(uint64_t t, uint32_t bytes) { return send(t, bytes) + latency_ps_; }
-  uint64_t busy_of(uint32_t bytes) const { return uint64_t(bytes * ps_per_byte_ + 0.5); }
-  uint64_t busy_ps() const { return busy_ps_; }
-
- private:
-  double ps_per_byte_;
-  uint64_t latency_ps_;
-  uint64_t free_ = 0;
-  uint64_t busy_ps_ = 0;
 };
 
 class NvmeController : public sc_core::sc_module, public CompletionSink {

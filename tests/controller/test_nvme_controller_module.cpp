@@ -2,12 +2,14 @@
 // nvme_tsock, records the BEGIN_RESP's annotated completion time) and a fake CommandSink backend (records each
 // command's arrival, calls complete() a fixed service time later, at that time, as the FTL completes reads).
 // Expected times follow the front end's model: one fetch per nvme.fetch_ns in round-robin order over the
-// submission queues, and per link direction a FIFO that charges bytes / bandwidth per transfer, plus the
-// one-way latency at the far end: SQEs (64 B) and write data go down, read data and CQEs (16 B) go up.
+// submission queues, and per link direction a calendar that charges bytes / bandwidth per transfer in the wire's
+// free time from when it may start (a FIFO when transfers are booked in time order), plus the one-way latency at the
+// far end: SQEs (64 B) and write data go down, read data and CQEs (16 B) go up.
 #include <catch2/catch.hpp>
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -84,6 +86,8 @@ struct FakeBackend : sc_core::sc_module, CommandSink {
   std::vector<Arrival> arrivals;  // in submit() order
   std::multimap<uint64_t, NvmeCommand*> pending;
   std::function<void()> on_first_submit;  // called once, inside the first submit()
+  // As the FTL takes a write into its buffer: complete() inside submit(), for the time the service ends.
+  bool complete_in_submit = false;
   sc_core::sc_event wake;
   explicit FakeBackend(sc_core::sc_module_name n) : sc_module(n) {
     SC_HAS_PROCESS(FakeBackend);
@@ -94,6 +98,7 @@ struct FakeBackend : sc_core::sc_module, CommandSink {
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override {
     CHECK(arrival_ps >= now_ps());
     arrivals.push_back({cmd.lpn, cmd.qid, arrival_ps});
+    if (complete_in_submit) return nvme->complete(cmd, arrival_ps + (cmd.op == IoOp::Read ? kReadService : kWriteService));
     pending.emplace(arrival_ps + (cmd.op == IoOp::Read ? kReadService : kWriteService), &cmd);
     wake.notify(ps_time(pending.begin()->first - now_ps()));
     if (on_first_submit) {
@@ -229,4 +234,32 @@ TEST_CASE("nvme controller module: waiting submission queues are fetched round r
     // 4 KiB of read data each: the up link, slower than the fetches, serializes them.
     CHECK(b.done(order[i]) == b.arrival(1) + kReadService + (i + 1) * (wire(4096) + kCqe) + kLatency);
   }
+}
+
+TEST_CASE("nvme controller module: queued writes completed inside submit do not serialize on the link", "[module][nvme]") {
+  // The FTL completes a write inside submit() when its buffer takes it, for a time ahead (its firmware and buffer
+  // time): the write's data is booked on the down link then, before the next commands' entry fetches, booked for
+  // earlier times. Those must not wait behind it (the link was a FIFO in call order: each write cost fetch +
+  // service + data in series).
+  Bench b("bench", 1);
+  b.backend.complete_in_submit = true;
+  constexpr uint32_t kWrites = 8;
+  b.host.script = [](FakeHost& h) {
+    for (uint32_t i = 1; i <= kWrites; ++i) h.ring(i, 0, IoOp::Write, 4096);  // eight doorbells at 0
+  };
+  sc_core::sc_start();
+  uint64_t data_end = 0;
+  for (uint32_t i = 1; i <= kWrites; ++i) {
+    INFO("write " << i);
+    // One fetch per fetch_ns, each entry on the idle down link at once.
+    const uint64_t a = i * kFetch + kSqe + kLatency;
+    CHECK(b.arrival(i) == a);
+    // The data goes down from its service's end (the link carries the data of the writes before it first).
+    data_end = std::max(a + kWriteService, data_end) + wire(4096);
+    CHECK(b.done(i) == data_end + kLatency + kCqe + kLatency);
+  }
+  // The old FIFO: the last write completed after eight services in series.
+  CHECK(b.done(kWrites) < kWrites * kWriteService);
+  CHECK(b.nvme->link_down().busy_ps() == kWrites * (kSqe + wire(4096)));
+  CHECK(b.nvme->link_up().busy_ps() == kWrites * kCqe);
 }

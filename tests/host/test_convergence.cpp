@@ -96,7 +96,9 @@ TEST_CASE("convergence: on the platform a converged run answers within the full 
   CHECK(off["host"] == full["host"]);  // reporting changes nothing the run does
   REQUIRE(quick["convergence"]["converged"] == true);
   const uint64_t stopped = quick["host"]["ios"].get<uint64_t>();
-  CHECK(stopped < 600000 / 3);
+  // Well before the full run: 159,031 of 600,000 I/Os before the command-level link's fix (issue 40), 231,031 since
+  // (its timing of the 30 % queued writes changed the batches' spread; the intervals below agree either way).
+  CHECK(stopped < 600000 / 2);
   for (const char* k : {"host.iops", "waf.total", "host.latency_us.read.mean", "host.latency_us.write.mean"}) {
     INFO(k);
     const nlohmann::json &f = full["convergence"]["metrics"][k], &q = quick["convergence"]["metrics"][k];
