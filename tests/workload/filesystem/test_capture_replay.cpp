@@ -180,7 +180,7 @@ TEST_CASE("capture reader: refuses what is not a capture, another version, a cut
 }
 
 TEST_CASE("capture replay: a page carries its last writer's context (capture_pc_scope=page) or its file's last "
-          "write's (inode); the contexts no drive write carried are counted with their writes and bytes",
+          "write's (inode), and the contexts no drive write carried are counted with their writes and bytes",
           "[workload][filesystem][capture]") {
   const std::vector<CapRec> recs = {cap(K::ProcessStart, 0, -1, 0, 0, 0, 0, "/bin/prog"),
                                     cap(K::Open, 1, 3, 0, 0, 0, kCreateWrite, "/r/a"),
