@@ -21,8 +21,9 @@ dies_per_channel=2) with streams.assign = single (Baseline), manual (the write-l
 Seed 002 with discard (--part seed002_discard): rocksdb's three captures replayed as above but with
 workload.capture_discard=true (each deleted file's extents trimmed), Baseline, AutoStream and PCStream.
 Seed 000 (--part seed000): FIFO against HEXA on platform hexa_femu (64 MiB and 1 GiB buffers, 1 % of the map
-protected, one job at QD 32) on DIR/pgbench.cap (scripts/apps/capture_pgbench.sh; the file system aged to
---hexa-age, TPC-C's 75 %) beside the TPC-C model (workload.app=tpcc on 75 % of the drive, --tpcc-ios timed I/Os).
+protected, one job at QD 32) on DIR/pgbench.cap (scripts/apps/capture_pgbench.sh at its defaults) on the drive scaled
+to 4 GiB and used (HEXA_REAL_DRIVE), the file system aged to --hexa-age, beside the TPC-C model (workload.app=tpcc on
+75 % of the seed's 16 GiB drive, --tpcc-ios timed I/Os).
 Every point runs with sim.seed 1, 2 and 3; each claim's effect is the mean over the seeds and its verdict comes from
 scripts/studylib/verdict.py (the rule of every results table, docs/results/README.md) with the seeds' spread. With
 --doc, the tables replace the text between <!-- real_apps table --> / <!-- /real_apps table --> and
@@ -164,16 +165,22 @@ def table(results):
 HEXA_SYSTEMS = [("F-64M", "fifo", 64 << 20), ("H-64M", "hexa", 64 << 20), ("F-1G", "fifo", 1 << 30),
                 ("H-1G", "hexa", 1 << 30)]
 HEXA_CLAIMS = [("HEXA raises IOPS (1 GiB buffer)", "iops", 0.056), ("HEXA lowers WAF (1 GiB buffer)", "waf", -0.030)]
-HEXA_COMMON = ["jobs=[]", "host.queues=1", "host.queue_depth=32", "precondition.fill=false", "map.protected_ratio=0.01"]
+HEXA_COMMON = ["jobs=[]", "host.queues=1", "host.queue_depth=32", "map.protected_ratio=0.01"]
+# The pgbench side's drive, scaled so that what the program flushes exceeds the spare (GC must run for the claims to
+# be tested): hexa_femu's geometry with 2 of its 8 channels (4 GiB namespace, 1 GiB spare; the buffers stay the
+# seed's), the whole namespace written first (a used drive), then the file system aged to --hexa-age (0.3: with
+# pgbench's files at scale 100, 2.4 GB at their largest, about 75 % of the namespace, TPC-C's share). The TPC-C
+# model keeps the seed's drive (16 GiB, its database 75 % of it).
+HEXA_REAL_DRIVE = ["geometry.channels=2", "precondition.fill=true"]
 
 
 def hexa_sets(kind, capture, age, ios):
     """The settings of one side: the pgbench capture replayed on a file system aged to `age`, or the TPC-C model."""
     if kind == "real":
-        return HEXA_COMMON + ["workload.pattern=trace", "workload.trace_format=capture",
+        return HEXA_COMMON + HEXA_REAL_DRIVE + ["workload.pattern=trace", "workload.trace_format=capture",
                               f"workload.trace_path={capture.resolve()}", f"workload.capture_age_fraction={age}",
                               "precondition.drive_writes=0"]
-    return HEXA_COMMON + ["workload.pattern=app", "workload.app=tpcc", "workload.app.tpcc_db_fraction=0.75",
+    return HEXA_COMMON + ["precondition.fill=false", "workload.pattern=app", "workload.app=tpcc", "workload.app.tpcc_db_fraction=0.75",
                           "workload.app.age_fraction=0", f"workload.io_count={ios}", "precondition.drive_writes=1"]
 
 
@@ -192,7 +199,9 @@ def measure_hexa(args):
                 if s["integrity"]["errors"]:
                     sys.exit(f"seed 000 {side} {name} seed {seed}: integrity errors")
                 out[side][name].append({"iops": s["host"]["iops"], "waf": s["waf"]["total"],
-                                        "host_bytes": s["host"]["bytes_written"]})
+                                        "gc_waf": s["waf"]["gud"] + s["waf"]["gmd"],
+                                        "host_bytes": s["host"]["bytes_written"],
+                                        "flushed_bytes": s["ftl"]["flushed_units"] * 4096})  # 4 KiB units
     return out
 
 
@@ -215,10 +224,11 @@ def hexa_table(res):
     for side, label in (("model", "TPC-C model"), ("real", "pgbench capture")):
         for name, _, _ in HEXA_SYSTEMS:
             avg = lambda k: mean([r[k] for r in res[side][name]])  # noqa: E731
-            sysrows.append([label, name, f"{avg('iops') / 1e3:.1f}", f"{avg('waf'):.3f}",
-                            f"{avg('host_bytes') / 1e9:.2f}"])
-    return text + "\n" + verdict.markdown(["workload", "system", "IOPS (k, mean of seeds)", "WAF", "host GB written"],
-                                          sysrows)
+            sysrows.append([label, name, f"{avg('iops') / 1e3:.1f}", f"{avg('waf'):.3f}", f"{avg('gc_waf'):.3f}",
+                            f"{avg('host_bytes') / 1e9:.2f}", f"{avg('flushed_bytes') / 1e9:.2f}"])
+    return text + "\n" + verdict.markdown(["workload", "system", "IOPS (k, mean of seeds)", "WAF",
+                                           "of it GC copies (WAF gud + gmd)", "host GB written",
+                                           "GB the buffer flushed"], sysrows)
 
 
 def main():
@@ -234,8 +244,9 @@ def main():
     ap.add_argument("--part", choices=["seed002", "seed002_discard", "seed000", "all"], default="all",
                     help="seed002: the stream assignments on rocksdb/sqlite/gcc; seed002_discard: rocksdb's captures "
                          "with their deletes as trims; seed000: HEXA on pgbench")
-    ap.add_argument("--hexa-age", type=float, default=0.75,
-                    help="seed000: the file system aged to this share before the pgbench capture (TPC-C's 75 %%)")
+    ap.add_argument("--hexa-age", type=float, default=0.3,
+                    help="seed000: the file system aged to this share before the pgbench capture (with pgbench's "
+                         "files about TPC-C's 75 %% of the scaled drive, HEXA_REAL_DRIVE)")
     ap.add_argument("--tpcc-ios", type=int, default=3000000, help="seed000: timed I/Os of the TPC-C model")
     ap.add_argument("--check", action="store_true",
                     help="recompute the tables from the cached outputs (docs/figures/real_apps_*.json) and fail "

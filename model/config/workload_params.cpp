@@ -243,6 +243,7 @@ WorkloadParams read_workload_params(const Config& c) {
   w.capture.max_io_bytes = c.u("workload.capture_max_io_bytes");
   w.capture.clean_cache = c.s("workload.capture_page_cache") == "unbounded";
   w.capture.discard = c.b("workload.capture_discard");
+  w.capture.pc_per_inode = c.s("workload.capture_pc_scope") == "inode";
   w.capture.age_fraction = c.d("workload.capture_age_fraction");
   w.capture.age_file_bytes = c.u("workload.app.age_file_bytes");
   w.capture.checkpoint_commits = w.fs.checkpoint_commits;

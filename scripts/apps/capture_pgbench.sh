@@ -2,8 +2,11 @@
 # PostgreSQL: pgbench's TPC-B-like run (scale SCALE, CLIENTS clients, TXNS transactions each, --random-seed SEED)
 # on a fresh cluster; the capture covers initdb's cluster start, pgbench -i, the run and the shutdown (every
 # server process). As the postgres user (the server refuses root). $OUT/pgbench.cap (+ .json, .base_s).
+# The defaults are the seed-000 study's (scripts/real_apps.py --part seed000, docs/results/real_apps.md): scale 100
+# (a 1.5 GB database), 4 clients x 40,000 transactions, enough random page writes to make the scaled drive collect
+# garbage (about 10 GB written by the program, 1.7 M records; 400 s on 2 shared cores).
 source "$(dirname "$0")/common.sh"
-SCALE="${SCALE:-10}"; CLIENTS="${CLIENTS:-4}"; TXNS="${TXNS:-2000}"; SEED="${SEED:-41}"
+SCALE="${SCALE:-100}"; CLIENTS="${CLIENTS:-4}"; TXNS="${TXNS:-40000}"; SEED="${SEED:-41}"
 need_packages postgresql postgresql-contrib
 PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 work="$(mktemp -d)"; chmod 755 "$work"; trap 'rm -rf "$work"' EXIT

@@ -364,3 +364,21 @@ TEST_CASE("Streams::set_time: the timed run's clock continues the fast-forward's
   Streams w(sp, 64);
   CHECK_FALSE(dynamic_cast<PcStream&>(w.policy()).time_clock());
 }
+
+TEST_CASE("pcstream: pcs_seen counts the distinct contexts its writes carried, a late write's too, never pc 0",
+          "[streams][pcstream]") {
+  PcStream p(4, 64, 0, 1 << 20);
+  uint8_t s[4];
+  p.assign(0, 1, WriteTag{0, 5, 0, 0}, s);
+  p.assign(1, 1, WriteTag{0, 5, 0, 0}, s);
+  p.assign(2, 1, WriteTag{0, 0, 0, 0}, s);  // no context
+  CHECK(p.pcs_seen() == 1);
+  p.assign(3, 1, WriteTag{0, 6, 1, 1}, s);
+  p.assign(4, 1, WriteTag{0, 7, 2, 1}, s);  // process 2 in slot 1: process 1 has exited
+  p.assign(5, 1, WriteTag{0, 8, 1, 1}, s);  // a late write of process 1: no record, still seen
+  CHECK(p.pcs_seen() == 4);
+  CHECK(p.records() == 2);  // (0, 5) and (2, 7)
+  bool listed = false;
+  for (const auto& [name, v] : p.counters()) listed = listed || (name == "pcs_seen" && v == 4);
+  CHECK(listed);
+}

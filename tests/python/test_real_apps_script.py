@@ -32,7 +32,8 @@ def test_seed002_verdicts_come_from_the_rule(real_apps):
 
 def test_seed000_verdicts_come_from_the_rule(real_apps):
     def runs(iops, waf):
-        return [{"iops": i, "waf": w, "host_bytes": 1e9} for i, w in zip(iops, waf)]
+        return [{"iops": i, "waf": w, "gc_waf": 0.1, "host_bytes": 1e9, "flushed_bytes": 5e8}
+                for i, w in zip(iops, waf)]
     side = {"F-64M": runs([10, 10, 10], [2, 2, 2]), "H-64M": runs([10, 10, 10], [2, 2, 2]),
             "F-1G": runs([100, 101, 99], [1.0, 1.0, 1.0]), "H-1G": runs([110, 111, 108], [0.9, 0.98, 1.05])}
     text = real_apps.hexa_table({"model": side, "real": side, "runs": 3})

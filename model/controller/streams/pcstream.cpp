@@ -82,7 +82,10 @@ PcStream::Record* PcStream::record(const WriteTag& tag) {
   if (tag.proc != 0) {
     if (tag.proc_slot >= slot_proc_.size()) slot_proc_.resize(size_t(tag.proc_slot) + 1, 0);
     uint32_t& cur = slot_proc_[tag.proc_slot];
-    if (tag.proc < cur) return nullptr;  // a late write of an exited process
+    if (tag.proc < cur) {  // a late write of an exited process
+      seen_.insert(tag.pc);
+      return nullptr;
+    }
     if (tag.proc != cur) {
       if (cur != 0) exit_process(cur);
       cur = tag.proc;
@@ -90,6 +93,7 @@ PcStream::Record* PcStream::record(const WriteTag& tag) {
   }
   auto [it, fresh] = records_.try_emplace(key(tag.proc, tag.pc));
   if (fresh) {
+    seen_.insert(tag.pc);
     auto [p, born] = procs_.try_emplace(tag.proc);
     if (born) p->second.run = run_;
     p->second.pcs.push_back(tag.pc);
@@ -239,7 +243,8 @@ uint32_t PcStream::pcs_known() const {
 size_t PcStream::memory_bytes() const {
   // Records: node (key, value, hash link) about 48 B plus a bucket pointer; a process's PC list 4 B per PC.
   return units_.capacity() * sizeof(Unit) + born_hi_.capacity() * 4 + records_.size() * 56 +
-         records_.bucket_count() * 8 + procs_.size() * 48 + slot_proc_.capacity() * 4 + table_.memory_bytes();
+         records_.bucket_count() * 8 + procs_.size() * 48 + slot_proc_.capacity() * 4 + seen_.size() * 24 +
+         seen_.bucket_count() * 8 + table_.memory_bytes();
 }
 
 PolicyCounters PcStream::counters() const {
@@ -251,6 +256,7 @@ PolicyCounters PcStream::counters() const {
                       {"table_entry_bytes", uint64_t(PcStreamTable::kEntryBytes)},
                       {"table_evictions", uint64_t(table_.evictions() - evictions_base_)},
                       {"pcs_known", uint64_t(pcs_known())},
+                      {"pcs_seen", uint64_t(pcs_seen())},
                       {"pc_records", uint64_t(records_.size())},
                       {"processes", uint64_t(procs_.size())},
                       {"process_exits", stats_.process_exits},

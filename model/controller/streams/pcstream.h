@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "controller/streams/pc_stream_table.h"
@@ -93,6 +94,8 @@ class PcStream : public StreamPolicy {
   double mean_log2(uint32_t proc, uint32_t pc) const;
   // Distinct PCs with an estimate (live records and table entries), live records, live processes.
   uint32_t pcs_known() const;
+  // Distinct PCs the writes this policy assigned carried (pc 0 not counted): the contexts it had to work with.
+  uint32_t pcs_seen() const { return uint32_t(seen_.size()); }
   size_t records() const { return records_.size(); }
   size_t processes() const { return procs_.size(); }
   void recluster();
@@ -128,6 +131,7 @@ class PcStream : public StreamPolicy {
   };
   std::unordered_map<uint32_t, Process> procs_;  // live proc -> its PCs
   std::vector<uint32_t> slot_proc_;  // proc_slot -> its current proc (0: none)
+  std::unordered_set<uint32_t> seen_;  // every PC a write carried (filled when a (proc, pc) record is made)
   PcStreamTable table_;
   std::vector<double> centroids_;
   bool recluster_pending_ = false;

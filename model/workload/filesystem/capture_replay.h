@@ -23,7 +23,9 @@
 //    been written (ordered). Every checkpoint_commits commits the journaled blocks are written home.
 //  * Deletes: unlink (at the last close of an open file), rename over a file and truncation free extents; with
 //    discard on they are trimmed (mount -o discard).
-//  * Every data write carries its program context (the capture's 64-bit signature folded to 32 bits, never 0),
+//  * Every data write carries the program context of its page's last writer (capture_pc_scope=page) or of its
+//    file's last write call at writeback (capture_pc_scope=inode, where PCStream's kernel keeps it: Kim et al.,
+//    HotStorage'18, section 3) (the capture's 64-bit signature folded to 32 bits, never 0),
 //    its process (a replay number per process image) and lane (the lowest free one), and the write-life hint of
 //    its file (fcntl F_SET_RW_HINT, 0..5) as its stream; metadata and journal writes carry none.
 // Deterministic: a pure function of the capture and the parameters. Times of the requests are capture times (ns
@@ -53,6 +55,8 @@ struct CaptureParams {
   uint64_t max_io_bytes = 512 << 10;          // workload.capture_max_io_bytes (the block layer's max_sectors_kb)
   bool clean_cache = true;                    // workload.capture_page_cache: unbounded (true) or dirty_only
   bool discard = true;                        // workload.capture_discard
+  bool pc_per_inode = false;                  // workload.capture_pc_scope=inode: a written-back page carries the
+                                              //   context of its file's last write, not of its own last writer
   double age_fraction = 0;                    // workload.capture_age_fraction: share of the data space in aged files
   uint64_t age_file_bytes = 1 << 20;          //   of this size (workload.app.age_file_bytes)
   uint32_t checkpoint_commits = 6;            // workload.fs_checkpoint_commits
@@ -84,6 +88,13 @@ class CaptureWorkload : public Workload {
   const CaptureCounters& counters() const { return c_; }
   size_t distinct_pcs() const { return pcs_.size(); }            // program writes' signatures (64-bit)
   size_t distinct_pcs_issued() const { return pcs_issued_.size(); }  // ... as carried by the drive's writes (32-bit)
+  // The program's contexts that no drive write carried (a page carries its last writer's context, so a context
+  // whose pages were always rewritten by another one before writeback, or whose data never left the cache, is
+  // absent), and the write calls and bytes the program made through them.
+  struct UnissuedPcs {
+    uint64_t contexts = 0, writes = 0, write_bytes = 0;
+  };
+  UnissuedPcs unissued_pcs() const;
   const FileLayer& files() const { return fs_; }
   std::string check() const { return fs_.check(); }
 
@@ -97,6 +108,7 @@ class CaptureWorkload : public Workload {
     uint16_t hint = 0;
     uint32_t open_fds = 0;
     bool unlinked = false, alloc_changed = false;
+    PageOrigin last_write;      // the origin of the file's latest write call (capture_pc_scope=inode)
     std::vector<uint8_t> page;  // per page: kOnDrive | kCached
   };
   struct Fd {
@@ -159,7 +171,10 @@ class CaptureWorkload : public Workload {
   std::set<uint64_t> txn_, home_;  // metadata blocks of the running transaction; journaled, not yet home
   uint32_t commits_since_checkpoint_ = 0;
   uint64_t journal_head_ = 1;
-  std::set<uint64_t> pcs_;
+  struct PcWrites {
+    uint64_t writes = 0, bytes = 0;
+  };
+  std::unordered_map<uint64_t, PcWrites> pcs_;  // the program's write contexts: its calls through each
   std::set<uint32_t> pcs_issued_;
   std::deque<IoRequest> out_;
   std::vector<Extent> scratch_;

@@ -8,6 +8,7 @@ namespace ssdtlm {
 
 void CaptureWorkload::report(nlohmann::json& into) const {
   const CaptureCounters& c = c_;
+  const UnissuedPcs lost = unissued_pcs();
   into["capture"] = {{"records", c.records},
                      {"processes", c.processes},
                      {"writes", c.writes},
@@ -16,6 +17,8 @@ void CaptureWorkload::report(nlohmann::json& into) const {
                      {"read_bytes", c.read_bytes},
                      {"distinct_pcs", distinct_pcs()},
                      {"distinct_pcs_issued", distinct_pcs_issued()},
+                     {"pcs_not_issued",
+                      {{"contexts", lost.contexts}, {"writes", lost.writes}, {"write_bytes", lost.write_bytes}}},
                      {"fsyncs", c.fsyncs},
                      {"sync_writes", c.sync_writes},
                      {"hints", c.hints},

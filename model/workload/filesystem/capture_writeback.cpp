@@ -17,6 +17,17 @@ uint32_t fold_pc(uint64_t pc) {
 }
 }  // namespace
 
+CaptureWorkload::UnissuedPcs CaptureWorkload::unissued_pcs() const {
+  UnissuedPcs u;
+  for (const auto& [pc, w] : pcs_)
+    if (!pcs_issued_.count(fold_pc(pc))) {
+      ++u.contexts;
+      u.writes += w.writes;
+      u.write_bytes += w.bytes;
+    }
+  return u;
+}
+
 void CaptureWorkload::push(IoOp op, uint64_t unit, uint64_t units, Sent kind, const PageOrigin* o, uint16_t hint) {
   const uint64_t max_units = std::max<uint64_t>(1, p_.max_io_bytes / kUnitBytes);
   const uint64_t chunk = op == IoOp::Trim ? 8 * max_units : max_units;
@@ -118,12 +129,17 @@ void CaptureWorkload::read(File& f, uint32_t flags, uint64_t off, uint64_t bytes
 void CaptureWorkload::write(File& f, uint32_t flags, const CaptureRecord& r) {
   ++c_.writes;
   c_.write_bytes += r.bytes;
-  if (r.pc) pcs_.insert(r.pc);
+  if (r.pc) {
+    PcWrites& w = pcs_[r.pc];
+    ++w.writes;
+    w.bytes += r.bytes;
+  }
   const uint32_t fi = uint32_t(&f - files_.data());
   const auto pr = procs_.find(r.pid);
   PageOrigin o;
   o.pc = r.pc;
   if (pr != procs_.end()) o.proc = pr->second.id, o.slot = pr->second.slot;
+  f.last_write = o;
   const uint64_t first = r.offset / kUnitBytes, last = pages_of(r.offset + r.bytes);
   const uint64_t old_size = f.size;
   f.size = std::max(f.size, r.offset + r.bytes);
@@ -179,6 +195,8 @@ void CaptureWorkload::fallocate(File& f, const CaptureRecord& r) {
 
 // Writes pages back: runs of consecutive pages of one file with one origin, allocated first (delayed allocation).
 void CaptureWorkload::write_back(std::vector<DirtyPage>& pages, bool sync) {
+  if (p_.pc_per_inode)  // the context the inode holds now, for every page of the file (PCStream's kernel)
+    for (DirtyPage& d : pages) d.origin = files_[d.file].last_write;
   size_t i = 0;
   while (i < pages.size()) {
     size_t j = i + 1;

@@ -178,3 +178,44 @@ TEST_CASE("capture reader: refuses what is not a capture, another version, a cut
   CHECK_THROWS_WITH(r.next(e), Catch::Contains("record 2 cut short"));
   CHECK_THROWS_AS(CaptureReader("missing.cap"), std::runtime_error);
 }
+
+TEST_CASE("capture replay: a page carries its last writer's context (capture_pc_scope=page) or its file's last "
+          "write's (inode), and the contexts no drive write carried are counted with their writes and bytes",
+          "[workload][filesystem][capture]") {
+  const std::vector<CapRec> recs = {cap(K::ProcessStart, 0, -1, 0, 0, 0, 0, "/bin/prog"),
+                                    cap(K::Open, 1, 3, 0, 0, 0, kCreateWrite, "/r/a"),
+                                    cap(K::Open, 1, 4, 0, 0, 0, kCreateWrite, "/r/b"),
+                                    cap(K::Write, 2, 3, 0, 8192, 0x11),  // a: pages 0 and 1 by 0x11
+                                    cap(K::Write, 3, 3, 0, 100, 0x22),   // a: page 0 by 0x22 last
+                                    cap(K::Write, 4, 4, 0, 100, 0x33),   // b: page 0 by 0x33, then 0x44
+                                    cap(K::Write, 5, 4, 0, 4096, 0x44),
+                                    cap(K::Fsync, 6, 3), cap(K::Fsync, 7, 4), cap(K::Close, 8, 3), cap(K::Close, 9, 4)};
+  write_capture("t.cap", recs);
+  auto run = [](bool per_inode, std::vector<IoRequest>& rs) {
+    CaptureParams p;
+    p.pc_per_inode = per_inode;
+    CaptureWorkload w("t.cap", kNs, p, false);
+    IoRequest r;
+    while (w.next(r))
+      if (r.op == IoOp::Write && r.pc) rs.push_back(r);
+    CHECK(w.distinct_pcs() == 4);
+    return w.unissued_pcs();
+  };
+  std::vector<IoRequest> page, inode;
+  const auto lost_page = run(false, page);
+  REQUIRE(page.size() == 3);  // a's page 0 (0x22), a's page 1 (0x11), b's page 0 (0x44)
+  CHECK(page[0].pc == 0x22);
+  CHECK(page[1].pc == 0x11);
+  CHECK(page[2].pc == 0x44);
+  CHECK(lost_page.contexts == 1);  // 0x33: its page was rewritten whole before writeback
+  CHECK(lost_page.writes == 1);
+  CHECK(lost_page.write_bytes == 100);
+  const auto lost_inode = run(true, inode);
+  REQUIRE(inode.size() == 2);  // a's two pages in one request with its last write's context, b's page
+  CHECK(inode[0].pc == 0x22);
+  CHECK(inode[0].bytes == 8192);
+  CHECK(inode[1].pc == 0x44);
+  CHECK(lost_inode.contexts == 2);  // 0x11 and 0x33
+  CHECK(lost_inode.writes == 2);
+  CHECK(lost_inode.write_bytes == 8292);
+}
