@@ -1,52 +1,53 @@
 #include "controller/command_link.h"
 
 #include <algorithm>
-#include <iterator>
+#include <cstddef>
+#include <cstdint>
 
 namespace ssdtlm {
 
-PcieLink::Calendar::iterator PcieLink::add(Calendar::const_iterator hint, uint64_t start, uint64_t end) {
-  if (spare_.empty()) return busy_.emplace_hint(hint, start, end);
-  Calendar::node_type node = std::move(spare_.back());
-  spare_.pop_back();
-  node.key() = start;
-  node.mapped() = end;
-  return busy_.insert(hint, std::move(node));
-}
-
 uint64_t PcieLink::send(uint64_t t, uint32_t bytes) {
-  uint64_t left = busy_of(bytes);
+  const uint64_t left = busy_of(bytes);
   busy_ps_ += left;
-  uint64_t cur = std::max(t, horizon_);
+  const uint64_t cur = std::max(t, horizon_);
   if (left == 0) return cur;
-  if (busy_.empty() || cur > std::prev(busy_.end())->second) {  // after everything booked: the common case
-    add(busy_.end(), cur, cur + left);
+  if (head_ == busy_.size() || cur > busy_.back().end) {  // after everything booked: the common case
+    busy_.push_back({cur, cur + left});
     return cur + left;
   }
-  if (const Calendar::iterator last = std::prev(busy_.end()); cur >= last->first)  // in the last interval: after it
-    return last->second += left;
-  Calendar::iterator next = busy_.upper_bound(cur);  // the first interval that starts after `cur`
-  Calendar::iterator prev = busy_.end();             // the interval that ends at `cur`, if any
-  if (next != busy_.begin()) {
-    Calendar::iterator p = std::prev(next);
-    if (p->second >= cur) cur = p->second, prev = p;  // `cur` is in it (or at its end): the wire is free from its end
+  if (cur >= busy_.back().start) return busy_.back().end += left;  // in the last interval: after it
+  // The first interval that starts after `cur`.
+  const auto first = busy_.begin() + std::ptrdiff_t(head_);
+  const size_t next = size_t(std::upper_bound(first, busy_.end(), cur, [](uint64_t c, const Interval& i) {
+                               return c < i.start;
+                             }) - busy_.begin());
+  return fill(next, cur, left);
+}
+
+uint64_t PcieLink::fill(size_t next, uint64_t cur, uint64_t left) {
+  size_t prev = SIZE_MAX;  // the interval that ends at `cur`, if any
+  if (next > head_ && busy_[next - 1].end >= cur) {  // `cur` is in it (or at its end): the wire is free from its end
+    prev = next - 1;
+    cur = busy_[prev].end;
   }
-  for (;;) {  // [cur, next's start) is free
-    const uint64_t gap = next == busy_.end() ? UINT64_MAX - cur : next->first - cur;
+  for (;;) {  // [cur, busy_[next].start) is free
+    const uint64_t gap = next == busy_.size() ? UINT64_MAX - cur : busy_[next].start - cur;
     const uint64_t use = std::min(gap, left), stop = cur + use;
     left -= use;
     if (use < gap) {  // the transfer ends inside the gap
-      if (prev != busy_.end()) prev->second = stop;
-      else add(next, cur, stop);
+      if (prev != SIZE_MAX) busy_[prev].end = stop;
+      else busy_.insert(busy_.begin() + std::ptrdiff_t(next), Interval{cur, stop});
       return stop;
     }
     // It fills the gap: `prev`, the gap and `next` become one interval.
-    const uint64_t end = next->second;
-    const Calendar::iterator after = std::next(next);
-    drop(next);
-    if (prev != busy_.end()) prev->second = end;
-    else prev = add(after, cur, end);
-    next = after;
+    const uint64_t end = busy_[next].end;
+    if (prev != SIZE_MAX) {
+      busy_[prev].end = end;
+      busy_.erase(busy_.begin() + std::ptrdiff_t(next));
+    } else {
+      busy_[next].start = cur;  // the gap joins `next`
+      prev = next++;
+    }
     if (left == 0) return stop;
     cur = end;
   }
@@ -54,7 +55,13 @@ uint64_t PcieLink::send(uint64_t t, uint32_t bytes) {
 
 void PcieLink::retire(uint64_t t) {
   horizon_ = std::max(horizon_, t);
-  while (!busy_.empty() && busy_.begin()->second <= horizon_) drop(busy_.begin());
+  while (head_ < busy_.size() && busy_[head_].end <= horizon_) ++head_;
+  if (head_ == busy_.size()) {
+    busy_.clear(), head_ = 0;
+  } else if (head_ >= 64 && head_ * 2 >= busy_.size()) {  // compact: the retired part is at least half
+    busy_.erase(busy_.begin(), busy_.begin() + std::ptrdiff_t(head_));
+    head_ = 0;
+  }
 }
 
 }  // namespace ssdtlm

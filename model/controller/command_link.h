@@ -7,13 +7,14 @@
 // charged once (busy_ps). NVMeVirt's PCIe model books its transfers the same way, in time slots filled from the
 // request's time whatever the order of the requests (snu-csl/nvmevirt, channel_model.c, chmodel_request).
 //
-// Cost: the busy intervals are kept merged in an ordered map (start -> end); a booking is O(log n) plus one
-// merge per gap it fills (each merge removes an interval), n the intervals not yet over; retire() drops those over
-// before the caller's clock, so n stays near the transfers in flight. Map nodes are recycled: no allocation per
-// transfer once the calendar has grown.
+// Cost: the busy intervals are kept merged in a vector in time order, the retired ones before `head_`; a booking
+// after everything booked (the common case: the link's transfers mostly come in time order) or inside the last
+// interval is O(1); one into an earlier gap is a binary search plus a shift of the intervals after it, which are
+// the transfers in flight (a few per queued command). retire() moves `head_` past those over before the caller's
+// clock and compacts now and then, so the vector stays near the transfers in flight and allocates nothing once grown.
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -31,19 +32,24 @@ class PcieLink {
   // The caller's clock reached `t`: no later transfer starts before it, the bookings over by then are dropped.
   void retire(uint64_t t);
   // The busy intervals not yet retired, [start, end) in time order (tests).
-  std::vector<std::pair<uint64_t, uint64_t>> busy_intervals() const { return {busy_.begin(), busy_.end()}; }
+  std::vector<std::pair<uint64_t, uint64_t>> busy_intervals() const {
+    std::vector<std::pair<uint64_t, uint64_t>> v;
+    for (size_t i = head_; i < busy_.size(); ++i) v.emplace_back(busy_[i].start, busy_[i].end);
+    return v;
+  }
 
  private:
-  using Calendar = std::map<uint64_t, uint64_t>;
-  Calendar::iterator add(Calendar::const_iterator hint, uint64_t start, uint64_t end);
-  void drop(Calendar::iterator it) { spare_.push_back(busy_.extract(it)); }
+  struct Interval {
+    uint64_t start, end;
+  };
+  uint64_t fill(size_t next, uint64_t cur, uint64_t left);  // books from `cur` in the gaps before busy_[next] on
 
   double ps_per_byte_;
   uint64_t latency_ps_;
   uint64_t busy_ps_ = 0;
   uint64_t horizon_ = 0;  // no transfer starts before it (retire)
-  Calendar busy_;  // disjoint intervals that do not touch: start -> end
-  std::vector<Calendar::node_type> spare_;  // nodes of dropped intervals, for the next ones
+  std::vector<Interval> busy_;  // disjoint intervals that do not touch, in time order; [0, head_) retired
+  size_t head_ = 0;
 };
 
 }  // namespace ssdtlm
