@@ -80,7 +80,10 @@ class FakeMapExec final {
   FlashCounters& counters(uint32_t) { return c_; }
   static bool paced(const Waiter&) { return false; }
   uint32_t pick_die(bool) { return blocked ? kInvalid : ftl_.translation()->pick_die(); }
-  void read(Work* m, uint32_t seg, bool merge) { ops_.push_back({m, merge ? Op::Merge : Op::Load, seg}); }
+  void read(Work* m, uint32_t seg, bool merge) {
+    merge_reads += merge;
+    ops_.push_back({m, merge ? Op::Merge : Op::Load, seg});
+  }
   void program(Work* m, uint32_t, uint32_t ppa) {
     for (const Op& op : ops_) CHECK_FALSE((op.work == m && op.kind == Op::Merge));  // its merge reads landed first
     std::vector<uint32_t> segs;  // what the GTD now points at the page
@@ -108,7 +111,7 @@ class FakeMapExec final {
   bool blocked = false;                          // no die may take a map page
   std::vector<std::vector<uint32_t>> programmed;  // per program issued: the segments packed into it
   std::map<uint32_t, uint32_t> done_for;          // per waiter id: operations done
-  uint32_t landed_pages = 0;
+  uint32_t landed_pages = 0, merge_reads = 0;
   FlashCounters c_;
 
  private:
@@ -153,8 +156,11 @@ TEST_CASE("map write-back job: one map page per access that writes back, waiters
   while (x.complete(newest_first)) {
   }
   for (auto& w : want) std::sort(w.begin(), w.end());
-  REQUIRE(want.size() > 50);
-  CHECK(std::any_of(want.begin(), want.end(), [](const std::vector<uint32_t>& w) { return w.size() > 1; }));
+  REQUIRE(want.size() > 10);
+  if (scheme == "dftl")  // an eviction gathers other dirty segments into its page
+    CHECK(std::any_of(want.begin(), want.end(), [](const std::vector<uint32_t>& w) { return w.size() > 1; }));
+  else  // ptsd_entry's batch updates read the segment and merge it first
+    CHECK(x.merge_reads > 0);
   // One page per access, packed with the segments the cache chose (a merge read may land after a later access's
   // page went out: compared as sets of pages).
   std::sort(want.begin(), want.end());
