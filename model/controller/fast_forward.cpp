@@ -1,14 +1,17 @@
-// PageFtl, part 2: the fast-forward, and the immediate executor of the GC job (gc/gc_job.h). The GC job and the map
-// cache decide and sequence exactly as on the timed path; here every operation is executed at once on the die
-// model and its completion called before it returns: a victim is read out without waiting, a GC page programmed
-// lands in the same call, an erase is done as soon as the job issues it.
+// PageFtl, part 2: the fast-forward, and the immediate executors of the GC job (gc/gc_job.h) and of the map
+// write-back job (mapping/map_wb_job.h). The jobs and the map cache decide and sequence exactly as on the timed
+// path; here every operation is executed at once on the die model and its completion called before it returns: a
+// victim is read out without waiting, a page programmed lands in the same call, an erase is done as soon as the job
+// issues it, a map segment is in DRAM as soon as it is read.
 // Workers owning disjoint dies may write concurrently (see ff_write_page); counters go per die, and each call
-// builds its own executor (no state shared between workers).
+// builds its own GC executor (no state shared between workers). With translation pages on flash there is one
+// worker (precondition.cpp), and the map executor, whose job keeps write-backs waiting for a die, is the drive's.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "controller/gc/gc_job.h"
+#include "controller/mapping/map_wb_job.h"
 #include "controller/page_ftl.h"
 #include "flash/flash_op.h"
 
@@ -41,16 +44,16 @@ class FfGcExec final {
   }
   void map_read(uint32_t die, uint32_t, uint32_t, uint32_t) { job_.on_map_read(die, 0); }
   void map_program(uint32_t src, uint32_t to, uint32_t ppa) {
-    f_.ff_map_page(to, ppa, UnitKind::GMD);
+    uint32_t none[kMaxUnitsPerPage];  // map pages carry no user units
+    std::fill(none, none + g_.units_per_page, kInvalid);
+    f_.dies_[to]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, UnitKind::GMD, 0);
     job_.on_map_program(src, to, ppa);
   }
   [[noreturn]] void map_stalled(uint32_t die) {
     throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
   }
-  void map_updates(uint32_t, const uint32_t* moved, uint32_t n) {
-    if (f_.tstore_) f_.ff_map_update(moved, n, true);
-  }
-  void gc_moves(uint32_t die) { f_.ff_map_moves(die); }
+  void map_updates(uint32_t, const uint32_t* moved, uint32_t n);  // (below FfMapExec)
+  void gc_moves(uint32_t die);
   void scan_started(uint32_t die) {
     // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
     const GcDie& job = f_.gc_.die(die);
@@ -72,6 +75,64 @@ class FfGcExec final {
 };
 
 
+
+// The immediate executor of the map write-back job: a segment read is in DRAM at once, a map page lands in the call
+// that programs it, counted in the per-die ff_counters_. Nobody waits (the fast-forward has no commands in flight).
+// A write-back that finds no die with room waits in the job until the host page's work is done (drain): then the
+// writing die collects until a die may take it, as the timed FTL's write-backs wait for an erase.
+class FfMapExec final {
+ public:
+  struct Waiter {};
+  using Work = MapWork<Waiter>;
+  explicit FfMapExec(PageFtl& f) : f_(f), g_(f.g_), job_(f, *this) {}
+
+  void updates(const uint32_t* lpns, uint32_t n, bool gc) {
+    uint32_t waits = 0;
+    job_.updates(lpns, n, Waiter{}, &waits, gc);
+  }
+  void gc_moves(uint32_t die) {
+    uint32_t waits = 0;
+    job_.gc_moves(die, Waiter{}, &waits);
+  }
+  void drain(uint32_t die) {
+    for (job_.retry(); job_.writes_waiting(); job_.retry())  // collecting may queue more write-backs
+      if (!FfGcExec(f_).job().collect(die))
+        throw std::logic_error("no die can take a map page and no victim is worth collecting");
+  }
+
+  // ---- the executor (mapping/map_wb_job.h)
+  FlashCounters& counters(uint32_t die) { return f_.ff_counters_[die]; }
+  static bool paced(const Waiter&) { return false; }
+  // Round robin over the dies, as in the timed FTL (not the die being written: segments are first touched, and
+  // evicted, at aligned stripe boundaries, which would pile the map onto one die).
+  uint32_t pick_die(bool) { return f_.tstore_->pick_die(); }
+  void read(Work* m, uint32_t, bool) { job_.on_read(m, 0); }
+  void program(Work* m, uint32_t die, uint32_t ppa) {
+    uint32_t none[kMaxUnitsPerPage];  // map pages carry no user units
+    std::fill(none, none + g_.units_per_page, kInvalid);
+    f_.dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, UnitKind::MD, 0);
+    job_.on_program(m, ppa, 0);
+  }
+  void landed(uint32_t) {}
+  void done(const Waiter&, uint64_t) {}
+
+ private:
+  PageFtl& f_;
+  const Geometry& g_;
+  MapWbJob<FfMapExec, Waiter> job_;
+};
+
+void FfGcExec::map_updates(uint32_t, const uint32_t* moved, uint32_t n) {
+  if (f_.tstore_) f_.ff_map().updates(moved, n, true);
+}
+void FfGcExec::gc_moves(uint32_t die) { f_.ff_map().gc_moves(die); }
+
+FfMapExec& PageFtl::ff_map() {
+  if (!ff_map_) ff_map_.reset(new FfMapExec(*this));
+  return *ff_map_;
+}
+void PageFtl::FfMapDelete::operator()(FfMapExec* x) const { delete x; }
+
 void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
   // FDP: the page goes where the RU's write pointer is, on the dies of the writer's reclaim group (one worker).
   if (reclaim_units_) die = blocks_.stripe_die(blocks_.layout().user_frontier(stream), blocks_.group_of_die(die));
@@ -91,8 +152,8 @@ void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns,
     if (lpns[s] != kInvalid) repoint(l2p_[lpns[s]], ppa + s);
   blocks_.page_done(gblock);
   if (tstore_) {
-    ff_map_update(lpns, g_.units_per_page);
-    ff_drain_map(die);
+    ff_map().updates(lpns, g_.units_per_page, false);
+    ff_map().drain(die);
   }
 }
 
@@ -100,8 +161,8 @@ void PageFtl::ff_finish() {
   FfGcExec gc(*this);
   for (uint32_t d = 0; d < g_.dies; ++d) {
     gc.job().pad(d);
-    if (tstore_) ff_map_moves(d);
-    if (tstore_) ff_drain_map(d);  // the copies' map write-backs
+    if (tstore_) ff_map().gc_moves(d);
+    if (tstore_) ff_map().drain(d);  // the copies' map write-backs
     gc_.die(d).credit = 1.0;       // the timed FTL starts every die's GC afresh
     gc_.die(d).ratio = 0.0;
   }
@@ -111,48 +172,6 @@ void PageFtl::ff_merge_counters() {
   for (FlashCounters& d : ff_counters_) {
     counters_ += d;
     d = FlashCounters();
-  }
-}
-
-// ---------------------------------------------------------------- map write-backs, executed at once
-
-void PageFtl::ff_map_update(const uint32_t* lpns, uint32_t n, bool gc) {
-  // Loads and merges cost nothing here (no time passes); the write-backs wait for a map page.
-  map_write(lpns, n, [&](uint32_t, const MapAccess& a) {
-    ff_map_pending_.insert(ff_map_pending_.end(), a.wb, a.wb + a.nwb);
-  }, gc);
-}
-
-void PageFtl::ff_map_moves(uint32_t die) {
-  gc_.take_moves(die, [&](std::vector<uint32_t>& lpns) {
-    map_gc_batch(lpns, [&](uint32_t, const MapAccess& a) {
-      ff_map_pending_.insert(ff_map_pending_.end(), a.wb, a.wb + a.nwb);
-    });
-  });
-}
-
-void PageFtl::ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind) {
-  uint32_t none[kMaxUnitsPerPage];
-  std::fill(none, none + g_.units_per_page, kInvalid);
-  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, kind, 0);
-  if (kind == UnitKind::MD) {  // (GC's map pages are counted and landed by the GC engine)
-    ++ff_counters_[die].programs[uint32_t(kind)];
-    blocks_.page_done(g_.gblock_of(ppa));
-  }
-}
-
-void PageFtl::ff_drain_map(uint32_t die) {
-  const uint32_t k = tstore_->segments_per_page();
-  while (!ff_map_pending_.empty()) {
-    uint32_t to;
-    // Round robin over the dies, as in the timed FTL (not the die being written: segments are first
-    // touched, and evicted, at aligned stripe boundaries, which would pile the map onto one die).
-    while ((to = tstore_->pick_die()) == kInvalid)  // may queue more write-backs
-      if (!FfGcExec(*this).job().collect(die)) throw std::logic_error("no die can take a map page and no victim is worth collecting");
-    const uint32_t n = std::min<uint32_t>(k, uint32_t(ff_map_pending_.size()));
-    const uint32_t* segs = ff_map_pending_.data() + ff_map_pending_.size() - n;
-    ff_map_page(to, tstore_->place(to, segs, n), UnitKind::MD);
-    ff_map_pending_.resize(ff_map_pending_.size() - n);
   }
 }
 

@@ -7,8 +7,8 @@
 // - FlushScheduler (ftl_flush.cpp): when the buffer flushes, which stream and which die take the next page,
 //   and which dies may take a page now (queue room, free blocks, GC credit);
 // - GcDriver (ftl_gc.cpp): the timed executor of the GC job (gc/gc_job.h): its actions as flash operations;
-// - MapWorkQueue (ftl_map.cpp): map cache loads, merges and write-backs as flash operations, and who waits
-//   for them.
+// - MapWorkQueue (ftl_map.cpp): the timed executor of the map write-back job (mapping/map_wb_job.h): map cache
+//   loads, merges and write-backs as flash operations, and who waits for them.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,6 +17,7 @@
 #include "common/nvme_command.h"
 #include "controller/gc/gc_engine.h"
 #include "controller/mapping/map_cache.h"
+#include "controller/mapping/map_wb_job.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -212,7 +213,10 @@ class ZoneEraser {
   uint64_t erases_ = 0, kept_ = 0;
 };
 
-class MapWorkQueue {
+// The timed executor of the map write-back job (mapping/map_wb_job.h): the host commands' map lookups, the job's
+// reads and map page programs as flash operations, their completions (routed here by FtlOpTag) back to the job at
+// their simulated times, and who waits for them. A final class: the job calls it directly.
+class MapWorkQueue final {
  public:
   // Who waits for a map operation: a host command, a flush program (its buffer slots), or a die's GC.
   struct Waiter {
@@ -224,53 +228,35 @@ class MapWorkQueue {
   bool map_phase(NvmeCommand& cmd);  // true: the command waits for map operations
   // Map updates of n units through the cache; *waits counts the operations the waiter waits for.
   // gc: the moves of one GC page (MapCache::gc_write).
-  void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits, bool gc = false);
+  void updates(const uint32_t* lpns, uint32_t n, const Waiter& w, uint32_t* waits, bool gc = false) {
+    job_.updates(lpns, n, w, waits, gc);
+  }
   // map.gc_update=victim: a die's waiting GC moves (GcEngine::take_moves), one batch update per segment.
-  void gc_moves(uint32_t die, uint32_t* waits);
+  void gc_moves(uint32_t die, uint32_t* waits) { job_.gc_moves(die, Waiter{Waiter::Gc, nullptr, die}, waits); }
   void on_op(FlashOp& op);
   void retry();  // write-backs and map GC copies that found no die with room
-  bool writes_waiting() const { return wb_[0].head || wb_[1].head; }
+  bool writes_waiting() const { return job_.writes_waiting(); }
   // Map operations in flight or queued: loads, write-backs waiting for a die, dies whose map GC copies wait.
   std::string describe() const;
   void stalled_gc(uint32_t die);  // a die's map GC copy waits for room
   FlashOp& map_page_op(uint32_t die, uint32_t ppa, FtlOpTag tag, UnitKind kind);  // a map page program
 
- private:
-  // One map flash operation in flight (a segment load, a merge read, a write-back) and its waiters.
-  struct MapWork {
-    std::vector<Waiter> waiters;
-    uint32_t seg = kInvalid;  // load: the segment arriving
-    uint32_t nwb = 0;         // merge read: the batch to write back once it is read
-    uint32_t merges = 0;      // merge reads still in flight (a GC batch update gathers several segments)
-    uint32_t wb[kMaxGather];
-    MapWork* next_free = nullptr;  // free list, or the write-back queue it waits in
-    uint64_t seq = 0;              // queued write-backs: arrival order across both queues
-  };
-  struct WbQueue {
-    MapWork* head = nullptr;
-    MapWork* tail = nullptr;
-  };
-  uint32_t issue(const MapAccess& a, uint32_t seg, bool needs_seg, const Waiter& w);
-  MapWork* new_work(const Waiter& w);
-  void issue_read(MapWork* work, uint32_t seg, FtlOpTag tag);
-  void issue_write_back(MapWork* work, const uint32_t* segs, uint32_t n);
-  uint32_t pick_die();  // kInvalid: no die may take a map page now
-  void waiter_done(const Waiter& w);
-  static bool paced(const MapWork* m) { return m->waiters.front().kind == Waiter::Flush; }
-  bool die_for(const MapWork* m);  // may a die take the write-back now?
+  // ---- the executor (mapping/map_wb_job.h)
+  using Work = MapWork<Waiter>;
+  FlashCounters& counters(uint32_t die);
+  static bool paced(const Waiter& w) { return w.kind == Waiter::Flush; }
+  uint32_t pick_die(bool paced);  // kInvalid: no die may take a map page now
+  void read(Work* m, uint32_t seg, bool merge);
+  void program(Work* m, uint32_t die, uint32_t ppa);
+  void landed(uint32_t die);
+  void done(const Waiter& w, uint64_t done_ps);
 
+ private:
   Ftl& f_;
-  std::vector<MapWork*> loading_;  // per segment: its load in flight, if any
+  MapWbJob<MapWorkQueue, Waiter> job_;
   uint32_t cursor_ = 0;
   bool in_retry_ = false;
-  // Write-backs waiting for a die with room, FIFO: [0] the buffer's (paced like flushes: a die that may take a
-  // flush), [1] the others (GC's and host reads', any die with room). Two queues, so that a paced write-back
-  // held back by the flush pacing never holds back GC's own map updates, which the pacing waits for.
-  WbQueue wb_[2];
-  uint64_t wb_seq_ = 0;
   std::vector<uint32_t> gc_stalled_;  // dies whose map GC copies wait for room
-  std::vector<std::unique_ptr<MapWork>> store_;
-  MapWork* free_ = nullptr;
 };
 
 }  // namespace ssdtlm

@@ -32,6 +32,7 @@
 namespace ssdtlm {
 
 class SnapshotArchive;
+class FfMapExec;  // fast_forward.cpp
 
 // What a PageFtl is made of besides its geometry and dies: the engines and policies the platform's assembly
 // (ftl_assembly.cpp) builds from the parameters, or a test builds. The constructor wires them in the order they
@@ -276,6 +277,7 @@ class PageFtl {
 
  private:
   friend class FfGcExec;            // fast_forward.cpp: the GC job's immediate executor (dies, per-die counters)
+  friend class FfMapExec;           // fast_forward.cpp: the map write-back job's immediate executor
   friend class FtlFaultInjection;  // tests/controller/ftl_fault_injection.h: corrupts the map for the audit's tests
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
     blocks_.invalidate(g_.gblock_of(ppa));
@@ -300,11 +302,12 @@ class PageFtl {
   // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
   // number of groups, group g being lpns[start[g] .. start[g + 1]).
   uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
-  // Demand-based mapping: write-backs are queued and programmed as map pages round robin over the dies.
-  void ff_map_update(const uint32_t* lpns, uint32_t n, bool gc = false);
-  void ff_map_moves(uint32_t die);  // map.gc_update=victim: the victim's moves update the map (take_moves)
-  void ff_drain_map(uint32_t die);
-  void ff_map_page(uint32_t die, uint32_t ppa, UnitKind kind);
+  // Translation pages on flash: the immediate executor of the map write-back job (fast_forward.cpp), made on the
+  // fast-forward's first use; its job keeps the write-backs that wait for a die between host pages.
+  FfMapExec& ff_map();
+  struct FfMapDelete {
+    void operator()(FfMapExec* x) const;  // (fast_forward.cpp: where FfMapExec is a complete type)
+  };
 
   const Geometry& g_;
   std::vector<Die*> dies_;
@@ -327,7 +330,7 @@ class PageFtl {
   std::unique_ptr<SlcCache> slc_;  // null: slc.mode=none
   std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
   std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
-  std::vector<uint32_t> ff_map_pending_;  // segments written back, waiting for a map page
+  std::unique_ptr<FfMapExec, FfMapDelete> ff_map_;  // null until the fast-forward needs map work
   IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
   LpnChangeLog changes_;                  // map updates since the last power loss, once one happened
   GcEngine gc_;

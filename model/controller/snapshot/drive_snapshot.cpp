@@ -25,7 +25,7 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.section("ftl");
   bool lines_hold = pacing_->lines_hold_host();  // (the format's gc_first field; the pacing is the configuration's)
   a.io_all(gc_free_blocks_, lines_hold, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
-           relocated_lines_, counters_, ff_map_pending_);
+           relocated_lines_, counters_);
   gc_.snapshot(a);
   cache_->snapshot(a);
   if (tstore_) tstore_->snapshot(a);
