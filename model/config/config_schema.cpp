@@ -106,6 +106,7 @@ const std::vector<KeySpec>& config_schema() {
       // firmware
       {"firmware.cores", T::Int, 1, 1, 64, {}, "", "FTL processor cores (each operation runs on the earliest free core)", P::Never},
       {"firmware.cmd_ns", T::Real, 300.0, 0.0, 1e7, {}, "ns", "FTL CPU time per host command", P::Never},
+      {"firmware.write_cmd_ns", T::Real, 0.0, 0.0, 1e7, {}, "ns", "FTL CPU time per host write command on top of firmware.cmd_ns (a write's own firmware work: buffer admission, map and metadata update), on the same cores; 0 = a write costs what every command does", P::Never},
       {"firmware.flash_op_ns", T::Real, 100.0, 0.0, 1e7, {}, "ns", "FTL CPU time per NAND operation issued (incl. GC)", P::Never},
       {"firmware.buffer_step_ns", T::Real, 0.0, 0.0, 1e7, {}, "ns", "FTL CPU time per step of write-buffer management: each buffered-unit lookup or insert costs 1 + floor(log2(n + 1)) steps for n buffered units, each flush-order insert or pop 1 (fifo) or 1 + floor(log2(G + 1)) for G groups (hexa); see controller/buffer/buffer_cost.h. 0: free", P::Never},
       // write buffer

@@ -129,6 +129,7 @@ FtlParams read_ftl_params(const Config& c) {
   p.volatile_cache = !c.b("buffer.power_protected");
   p.cores = uint32_t(c.i("firmware.cores"));
   p.cmd_ps = ns_to_ps(c.d("firmware.cmd_ns"));
+  p.write_cmd_ps = ns_to_ps(c.d("firmware.write_cmd_ns"));
   p.flash_op_ps = ns_to_ps(c.d("firmware.flash_op_ns"));
   p.buffer_step_ps = ns_to_ps(c.d("firmware.buffer_step_ns"));
   p.buffer_units = uint32_t(c.u("buffer.bytes") / kUnitBytes);

@@ -110,7 +110,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
     buffer_->prefetch(cmd.next_lpn);  // reads and writes look the buffer's index up first
   }
   auto core = std::min_element(core_free_.begin(), core_free_.end());
-  *core = std::max(*core, arrival_ps) + p_.cmd_ps;
+  *core = std::max(*core, arrival_ps) + p_.cmd_ps + (cmd.op == IoOp::Write ? p_.write_cmd_ps : 0);
   cmd.ready_ps = *core;
   if (cmd.op == IoOp::Read) host_.read_taken();
   if (cmd.zone_action != ZoneAction::None) {  // a zone command names one zone by its start: a reset drops all of it

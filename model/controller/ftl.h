@@ -32,6 +32,7 @@ struct FtlWave;
 struct FtlParams {
   uint32_t cores = 1;
   uint64_t cmd_ps = 0;       // firmware time per host command
+  uint64_t write_cmd_ps = 0;  // firmware.write_cmd_ns: a write command's own, on top of cmd_ps
   uint64_t flash_op_ps = 0;  // firmware time per NAND operation issued
   uint64_t buffer_step_ps = 0;  // firmware.buffer_step_ns: per step of buffer management (buffer/buffer_cost.h)
   uint32_t buffer_units = 0;

@@ -28,7 +28,8 @@ uint64_t longest_chain_ps(const Params& p) {
   const uint64_t block_gc = uint64_t(g.pages_per_block) * (tr + tp + suspensions + 2 * xfer) + te + suspensions;
   uint64_t commands = uint64_t(p.host_queues) * p.host_queue_depth;
   for (const JobParams& j : p.jobs) commands += uint64_t(j.queues) * j.queue_depth;
-  const uint64_t firmware = commands * (p.ftl.cmd_ps + p.ftl.flash_op_ps * std::max(1u, g.units_per_page));
+  const uint64_t firmware =
+      commands * (p.ftl.cmd_ps + p.ftl.write_cmd_ps + p.ftl.flash_op_ps * std::max(1u, g.units_per_page));
   return block_gc * std::max(1u, g.dies_per_channel) + firmware;
 }
 

@@ -45,6 +45,24 @@ TEST_CASE("ftl module: a write is acknowledged on buffer acceptance, a read of i
   CHECK(h.checker->checked() == 1);
 }
 
+TEST_CASE("ftl module: firmware.write_cmd_ns adds to a write command's firmware time only, on the same core",
+          "[module][ftl]") {
+  FtlHarness h("h", small({"firmware.write_cmd_ns=2000"}));
+  size_t w = 0, r = 0, w2 = 0;
+  h.script = [&](FtlHarness& h) {
+    h.wait_until_us(3);
+    w = h.submit(IoOp::Write, 5);
+    r = h.submit(IoOp::Read, 5);    // behind the write on the one core
+    h.wait_until_us(10);
+    w2 = h.submit(IoOp::Write, 6);
+  };
+  sc_core::sc_start();
+  CHECK(h.done_us(w) == Approx(3 + kCmd + 2.0).margin(1e-6));
+  CHECK(h.done_us(r) == Approx(3 + kCmd + 2.0 + kCmd).margin(1e-6));  // a read pays cmd_ns only
+  CHECK(h.done_us(w2) == Approx(10 + kCmd + 2.0).margin(1e-6));
+  CHECK(h.checker->errors() == 0);
+}
+
 TEST_CASE("ftl module: a read of a never-written LPN completes without flash work", "[module][ftl]") {
   FtlHarness h("h", small());
   size_t r = 0;
