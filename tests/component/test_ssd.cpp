@@ -10,6 +10,7 @@
 #include "controller/nvme/nvme_spec.h"
 #include "host/host_memory.h"
 #include "host/nvme_driver.h"
+#include "host/nvme_driver_up.h"
 #include "ssdtlm/ssd.h"
 
 using namespace ssdtlm;
@@ -103,16 +104,14 @@ TEST_CASE("ssd component: the driver brings it up at its BAR address, writes and
   Bench b("bench");
   uint64_t dmi_after_io = 0, transports_after_io = 0;
   b.script = [&](Bench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     CHECK(x.drv.ns_lbas() * x.drv.lba_bytes() == x.ssd.namespace_bytes());
     CHECK(x.io(nvme::kWrite, 100, 256) == 0);
     CHECK(x.io(nvme::kRead, 100, 256) == 0);
     dmi_after_io = x.tap.dmi_requests, transports_after_io = x.tap.transports;
     x.tap.withdraw();  // the next fetch goes through the socket again and asks for DMI anew
     CHECK(x.io(nvme::kRead, 100, 64) == 0);
-    REQUIRE(x.drv.shutdown(&err));
+    require_down(x.drv);
   };
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);

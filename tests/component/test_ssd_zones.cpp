@@ -10,6 +10,7 @@
 #include "controller/nvme/nvme_spec.h"
 #include "host/host_memory.h"
 #include "host/nvme_driver.h"
+#include "host/nvme_driver_up.h"
 #include "ssdtlm/ssd.h"
 
 using namespace ssdtlm;
@@ -113,9 +114,7 @@ TEST_CASE("ssd component: Report Zones lists the zoned layer's states and write 
           "[component][zns]") {
   ZoneBench b("bench");
   b.script = [](ZoneBench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     const uint64_t lba = x.drv.lba_bytes(), zone = kZoneBytes / lba, cap = kCapBytes / lba, per = 4096 / lba;
     const uint64_t zones = x.ssd.namespace_bytes() / kZoneBytes;
     x.write(0, 5);             // zone 0: 5 units, implicitly opened
@@ -162,7 +161,7 @@ TEST_CASE("ssd component: Report Zones lists the zoned layer's states and write 
     CHECK(x.report(0, 60, 0, false) == kInvalidField);      // smaller than the report's header
     CHECK(x.report(x.drv.ns_lbas(), 128, 0, false) == kLbaOutOfRange);
     CHECK(x.report(0, 128, 0, false, 0, 2) == kInvalidNamespace);
-    REQUIRE(x.drv.shutdown(&err));
+    require_down(x.drv);
   };
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);
@@ -176,9 +175,7 @@ TEST_CASE("ssd component: Set Zone Descriptor Extension, Extended Report Zones, 
   // 128-byte extensions, 2 open and 3 active zones; the driver learns the zone size and ZDES from Identify.
   ZoneBench b("bench", zoned({"zns.zone_ext_bytes=128", "zns.max_open=2", "zns.max_active=3"}));
   b.script = [](ZoneBench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     CHECK(x.drv.zone_bytes() == kZoneBytes);
     CHECK(x.drv.zone_ext_bytes() == 128);
     CHECK(x.drv.max_open_zones() == 2);
@@ -244,7 +241,7 @@ TEST_CASE("ssd component: Set Zone Descriptor Extension, Extended Report Zones, 
     CHECK(x.u8(64 + 2) == 0x80);
     CHECK(x.u64(64 + 24) == zone + per);
     CHECK(x.report(0, 64 + kEntry, 0, false, 2) == kInvalidField);  // a reserved Zone Receive Action
-    REQUIRE(x.drv.shutdown(&err));
+    require_down(x.drv);
   };
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);
@@ -258,9 +255,7 @@ TEST_CASE("ssd component: the driver's zone size follows the configuration's, th
   ZoneBench b("bench", zoned({"zns.zone_bytes=8388608", "zns.zone_capacity_bytes=4194304", "zns.max_open=4",
                               "zns.max_active=6"}));
   b.script = [](ZoneBench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     CHECK(x.drv.zone_bytes() == 8u << 20);
     CHECK(x.drv.zone_lbas() == (8u << 20) / x.drv.lba_bytes());
     CHECK(x.drv.zone_ext_bytes() == 0);
@@ -275,9 +270,7 @@ TEST_CASE("ssd component: Select All takes each action to the zones in its state
           "[component][zns]") {
   ZoneBench b("bench");
   b.script = [](ZoneBench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     const uint64_t zone = kZoneBytes / x.drv.lba_bytes(), per = 4096 / x.drv.lba_bytes();
     const uint64_t zones = x.ssd.namespace_bytes() / kZoneBytes;
     constexpr uint32_t kAll = 0x100;  // CDW13 bit 8: Select All (the Starting LBA ignored)
@@ -330,7 +323,7 @@ TEST_CASE("ssd component: Select All takes each action to the zones in its state
     CHECK(io(kRead, 0) == kSuccess);
     CHECK(x.send(0, 0x10 | kAll) == kInvalidField);  // Set Zone Descriptor Extension takes no Select All
     CHECK(x.send(0, 6) == kInvalidField);           // a reserved action
-    REQUIRE(x.drv.shutdown(&err));
+    require_down(x.drv);
   };
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);
@@ -344,9 +337,7 @@ TEST_CASE("ssd component: a zone the controller makes Read Only is in the Change
           "[component][zns]") {
   ZoneBench b("bench");
   b.script = [](ZoneBench& x) {
-    std::string err;
-    INFO(err);
-    REQUIRE(x.drv.init(&err));
+    require_up(x.drv);
     const uint64_t zone = kZoneBytes / x.drv.lba_bytes();
     std::vector<Completion> events;
     sc_core::sc_event ev;
@@ -416,7 +407,7 @@ TEST_CASE("ssd component: a zone the controller makes Read Only is in the Change
     CHECK(x.send(zone, 5) == kSuccess);
     REQUIRE(log(false) == kSuccess);
     CHECK(x.u64(0) == 0);
-    REQUIRE(x.drv.shutdown(&err));
+    require_down(x.drv);
   };
   sc_core::sc_start(ps_time(10000000000000ull));
   REQUIRE(b.finished);

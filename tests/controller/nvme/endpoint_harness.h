@@ -14,6 +14,7 @@
 #include "controller/nvme/nvme_endpoint.h"
 #include "host/host_memory.h"
 #include "host/nvme_driver.h"
+#include "host/nvme_driver_up.h"
 
 namespace ssdtlm::test {
 
@@ -75,11 +76,7 @@ struct EndpointBench : sc_core::sc_module {
     finished = true;
   }
   // Brings the controller up; REQUIREs success.
-  void up() {
-    std::string err;
-    INFO(err);
-    REQUIRE(drv.init(&err));
-  }
+  void up() { require_up(drv); }
   // Submits a raw entry on I/O queue `q` and waits for its completion.
   Completion raw(uint16_t q, const nvme::Sqe& e) {
     Completion out;

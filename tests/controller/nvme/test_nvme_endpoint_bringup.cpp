@@ -42,8 +42,9 @@ TEST_CASE("nvme endpoint: the driver brings the controller up, does I/O and shut
     CHECK(b.drv.interrupts() >= 2);
     // Normal shutdown: CC.SHN, CSTS.SHST reaches "complete" (shutdown() waits for it), then CC.EN = 0 resets.
     std::string err;
-    CHECK(b.drv.shutdown(&err));
+    const bool down = b.drv.shutdown(&err);
     INFO(err);
+    CHECK(down);
     CHECK((b.ep.csts() & kCstsRdy) == 0);
     CHECK(((b.ep.csts() >> 2) & 3) == kShstNormal);  // the reset clears it
   });
