@@ -44,10 +44,14 @@ class FfGcExec final {
   }
   void map_read(uint32_t die, uint32_t, uint32_t, uint32_t) { job_.on_map_read(die, 0); }
   void map_program(uint32_t src, uint32_t to, uint32_t ppa) {
-    uint32_t none[kMaxUnitsPerPage];  // map pages carry no user units
-    std::fill(none, none + g_.units_per_page, kInvalid);
-    f_.dies_[to]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, UnitKind::GMD, 0);
+    program_map_page(f_, to, ppa, UnitKind::GMD);
     job_.on_map_program(src, to, ppa);
+  }
+  // A translation page programmed on the die model (kind MD, or GMD for a map block's GC copy): no user units.
+  static void program_map_page(PageFtl& f, uint32_t die, uint32_t ppa, UnitKind kind) {
+    uint32_t none[kMaxUnitsPerPage];
+    std::fill(none, none + f.g_.units_per_page, kInvalid);
+    f.dies_[die]->program(f.g_.block_of(ppa), f.g_.page_of(ppa), none, nullptr, kind, 0);
   }
   [[noreturn]] void map_stalled(uint32_t die) {
     throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
@@ -84,7 +88,7 @@ class FfMapExec final {
  public:
   struct Waiter {};
   using Work = MapWork<Waiter>;
-  explicit FfMapExec(PageFtl& f) : f_(f), g_(f.g_), job_(f, *this) {}
+  explicit FfMapExec(PageFtl& f) : f_(f), job_(f, *this) {}
 
   void updates(const uint32_t* lpns, uint32_t n, bool gc) {
     uint32_t waits = 0;
@@ -108,9 +112,7 @@ class FfMapExec final {
   uint32_t pick_die(bool) { return f_.tstore_->pick_die(); }
   void read(Work* m, uint32_t, bool) { job_.on_read(m, 0); }
   void program(Work* m, uint32_t die, uint32_t ppa) {
-    uint32_t none[kMaxUnitsPerPage];  // map pages carry no user units
-    std::fill(none, none + g_.units_per_page, kInvalid);
-    f_.dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), none, nullptr, UnitKind::MD, 0);
+    FfGcExec::program_map_page(f_, die, ppa, UnitKind::MD);
     job_.on_program(m, ppa, 0);
   }
   void landed(uint32_t) {}
@@ -118,7 +120,6 @@ class FfMapExec final {
 
  private:
   PageFtl& f_;
-  const Geometry& g_;
   MapWbJob<FfMapExec, Waiter> job_;
 };
 
