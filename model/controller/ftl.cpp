@@ -146,7 +146,7 @@ bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
         got_lpn = die.lpn(unit), version = die.version(unit);
       }
     }
-    if (want == 0 ? got_lpn == kInvalid || version == 0 : got_lpn == lpn && version == want) continue;
+    if (IntegrityChecker::matches(lpn, want, got_lpn, version)) continue;
     c.violation("end-of-run audit: LPN " + std::to_string(lpn) + " expected version " + std::to_string(want) + ", " +
                     where + " holds LPN " + (got_lpn == kInvalid ? std::string("none") : std::to_string(got_lpn)) +
                     " version " + std::to_string(version),

@@ -12,8 +12,7 @@ void IntegrityChecker::snapshot(SnapshotArchive& a) {
 
 void IntegrityChecker::check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps) {
   ++checked_;
-  bool ok = want == 0 ? got_lpn == kInvalid || got_version == 0 : got_lpn == lpn && got_version == want;
-  if (ok) return;
+  if (matches(lpn, want, got_lpn, got_version)) return;
   if (errors_++ == 0)
     first_error_ = "read of LPN " + std::to_string(lpn) + " at " + std::to_string(time_ps / 1000) +
                    " ns expected version " + std::to_string(want) + ", got LPN " +

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "controller/lpn_change_log.h"
+#include "flash/geometry.h"  // kInvalid
 
 namespace ssdtlm {
 
@@ -51,6 +52,11 @@ class IntegrityChecker {
   void recovered(uint32_t lpn, uint32_t version) { expected_[lpn] = version; }
   uint64_t logical_units() const { return expected_.size(); }
 
+  // Whether the unit tagged (got_lpn, got_version) is what a read of `lpn` expecting `want` may return (nothing, or
+  // a version-0 unit, where nothing is expected).
+  static bool matches(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version) {
+    return want == 0 ? got_lpn == kInvalid || got_version == 0 : got_lpn == lpn && got_version == want;
+  }
   // A read of `lpn` expected `want`; the device returned the unit tagged (got_lpn, got_version).
   void check(uint32_t lpn, uint32_t want, uint32_t got_lpn, uint32_t got_version, uint64_t time_ps);
 
