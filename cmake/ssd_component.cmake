@@ -63,4 +63,6 @@ endif()
 if(SSDTLM_TESTS)
   target_sources(ssdtlm_tests PRIVATE ${CMAKE_SOURCE_DIR}/component/ssd.cpp)
   target_include_directories(ssdtlm_tests PRIVATE ${CMAKE_SOURCE_DIR}/include)
+  # ctest runs the example too: building the tests builds it, so a partial build leaves no test "Not Run".
+  add_dependencies(ssdtlm_tests ssdtlm-embed-example)
 endif()
