@@ -90,8 +90,11 @@ class MapWbJob {
   }
   // The write-back of m->wb[0..m->nwb) after the segments of segs[0..n) on flash are read and merged.
   void merge_then_write(Work* m, const uint32_t* segs, uint32_t n);
-  void write_back(Work* m, const uint32_t* segs, uint32_t n);  // one map page, or queued when no die may take it
-  bool die_for(const Work* m) { return x_.pick_die(x_.paced(m->waiters.front())) != kInvalid; }
+  // One map page, or queued when no die may take it: on the die the executor picks now, or on `die` (retry's).
+  void write_back(Work* m, const uint32_t* segs, uint32_t n) {
+    write_back_to(m, segs, n, x_.pick_die(x_.paced(m->waiters.front())));
+  }
+  void write_back_to(Work* m, const uint32_t* segs, uint32_t n, uint32_t die);
   void finish(Work* m, uint64_t done_ps);
 
   PageFtl& ftl_;
@@ -208,12 +211,11 @@ void MapWbJob<X, W>::merge_then_write(Work* m, const uint32_t* segs, uint32_t n)
 }
 
 template <class X, class W>
-void MapWbJob<X, W>::write_back(Work* m, const uint32_t* segs, uint32_t n) {
+void MapWbJob<X, W>::write_back_to(Work* m, const uint32_t* segs, uint32_t n, uint32_t die) {
   // (A host read that evicts a dirty segment writes it to any die with room, as DFTL would; the buffer's
   // write-backs are paced: the executor says which.)
-  const bool paced = x_.paced(m->waiters.front());
-  const uint32_t die = x_.pick_die(paced);
   if (die == kInvalid) {
+    const bool paced = x_.paced(m->waiters.front());
     // No die may take a page now (all are collecting or short of blocks): the write-back, and whoever waits for
     // it, waits for a die to become ready (retry). The segments stay dirty in DRAM.
     if (m->wb != segs) std::copy(segs, segs + n, m->wb);
@@ -238,9 +240,11 @@ void MapWbJob<X, W>::retry() {
   // may still go (a die with room for GC's map page while no die may take a flush).
   for (;;) {
     const bool older_paced = wb_[0].head && (!wb_[1].head || wb_[0].head->seq < wb_[1].head->seq);
+    // The die asked for is the die written: the executor's round robin advances once per page.
     Queue* q = nullptr;
+    uint32_t die = kInvalid;
     for (uint32_t k : {older_paced ? 0u : 1u, older_paced ? 1u : 0u})
-      if (wb_[k].head && die_for(wb_[k].head)) {
+      if (wb_[k].head && (die = x_.pick_die(x_.paced(wb_[k].head->waiters.front()))) != kInvalid) {
         q = &wb_[k];
         break;
       }
@@ -248,7 +252,7 @@ void MapWbJob<X, W>::retry() {
     Work* m = q->head;
     q->head = m->next;
     if (!q->head) q->tail = nullptr;
-    write_back(m, m->wb, m->nwb);
+    write_back_to(m, m->wb, m->nwb, die);
   }
   in_retry_ = false;
 }

@@ -84,7 +84,8 @@ class FakeMapExec final {
     merge_reads += merge;
     ops_.push_back({m, merge ? Op::Merge : Op::Load, seg});
   }
-  void program(Work* m, uint32_t, uint32_t ppa) {
+  void program(Work* m, uint32_t die, uint32_t ppa) {
+    dies.push_back(die);
     for (const Op& op : ops_) CHECK_FALSE((op.work == m && op.kind == Op::Merge));  // its merge reads landed first
     std::vector<uint32_t> segs;  // what the GTD now points at the page
     for (uint32_t seg = 0; seg < ftl_.translation()->segments(); ++seg)
@@ -110,6 +111,7 @@ class FakeMapExec final {
 
   bool blocked = false;                          // no die may take a map page
   std::vector<std::vector<uint32_t>> programmed;  // per program issued: the segments packed into it
+  std::vector<uint32_t> dies;                     // per program issued: its die
   std::map<uint32_t, uint32_t> done_for;          // per waiter id: operations done
   uint32_t landed_pages = 0, merge_reads = 0;
   FlashCounters c_;
@@ -145,8 +147,13 @@ TEST_CASE("map write-back job: one map page per access that writes back, waiters
     x.blocked = i >= 100 && i < 150;  // no die for a while: the write-backs wait, in arrival order
     if (i == 150) {
       CHECK(x.job().writes_waiting());
+      const size_t before = x.dies.size();
       x.job().retry();
       CHECK_FALSE(x.job().writes_waiting());
+      // The waiting pages go round robin over the 2 dies: each retried page on the die its pick named (a die asked
+      // for and not written would skip one, and every retried page would land on die 1).
+      REQUIRE(x.dies.size() - before >= 3);
+      for (size_t k = before + 1; k < x.dies.size(); ++k) CHECK(x.dies[k] != x.dies[k - 1]);
     }
     uint32_t waits = 0;
     x.job().updates(lpns, 2, FakeMapExec::Waiter{i}, &waits, false);
