@@ -64,6 +64,7 @@ const std::vector<KeySpec>& config_schema() {
       {"slc.static_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "slc.mode=static: SLC cache capacity (rounded up to whole SLC blocks on every die); its blocks come out of the spare area"},
       {"slc.dynamic_max_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "slc.mode=dynamic: the most SLC capacity the dynamic cache may hold (rounded up to whole SLC blocks on every die), as a maker sizes its cache; free space may bound it lower; 0 = only free space bounds it"},
       {"slc.when_full", T::String, "fold", 0, 0, {"fold", "direct"}, "", "SLC cache full: fold = host writes wait for a fold to free an SLC block (the drive writes at the folded rate); direct = they go to MLC/TLC/QLC blocks directly (the native rate) and the cache is folded while the host idles (Samsung's TurboWrite)"},
+      {"slc.fold_idle_us", T::Real, 0.0, 0.0, 1e9, {}, "us", "slc.*: background folding starts once the host has been idle this long: no command in the drive and past the last completion's time (a maker's idle delay before it empties the cache); 0 = as soon as the host is idle", P::Never},
       {"timing.slc_read_us", T::Real, 30.0, 0.01, 1e5, {}, "us", "slc.mode: tR of a page in an SLC-mode block", P::Never},
       {"timing.slc_prog_us", T::Real, 200.0, 0.01, 1e6, {}, "us", "slc.mode: tPROG of a page in an SLC-mode block", P::Never},
       {"timing.slc_erase_us", T::Real, 3500.0, 0.01, 1e7, {}, "us", "slc.mode: tBERS of an SLC-mode block", P::Never},

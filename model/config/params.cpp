@@ -140,6 +140,7 @@ FtlParams read_ftl_params(const Config& c) {
   p.max_age_ps = uint64_t(c.d("buffer.max_age_ms") * 1e9);
   p.count_lpn_writes = c.b("stats.lpn_writes");
   p.sched_policy = c.s("sched.policy");
+  p.slc_idle_ps = us_ps(c.d("slc.fold_idle_us"));
   return p;
 }
 

@@ -96,6 +96,8 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 void check_timing(const Config& c) {
   if (c.s("sim.timing") == "at" && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
     fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
+  if (c.s("slc.mode") == "none" && c.d("slc.fold_idle_us") != 0)
+    fail("slc.fold_idle_us", "applies with an SLC cache only (slc.mode is none)");
 }
 
 void check_converge(const Config& c) {

@@ -38,6 +38,11 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
   }
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
   flush_.refresh_all();
+  if (ftl_.slc()) {
+    SC_METHOD(on_idle_timer);
+    sensitive << idle_timer_;
+    dont_initialize();
+  }
 }
 
 Ftl::~Ftl() = default;
@@ -116,6 +121,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   if (cmd.zone_action != ZoneAction::None) {  // a zone command names one zone by its start: a reset drops all of it
     if (const ZnsNamespace* z = streams_.zns()) cmd.units = uint32_t(z->layout().zones.zone_units), cmd.partial = 0;
   }
+  ++arrivals_;
   if (SlcCache* slc = ftl_.slc()) slc->set_idle(false);  // a command: the host is not idle (slc.*)
   if (!started_) {  // the first command: the dies as preconditioning left them
     started_ = true;
@@ -123,6 +129,31 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   }
   if (!map_.map_phase(cmd)) host_.start(cmd);
   flush_.wake();
+  if (wave_) trace_sample();
+}
+
+void Ftl::complete(NvmeCommand& cmd, uint64_t t) {
+  last_done_ps_ = std::max(last_done_ps_, t);
+  frontend_->complete(cmd, t);
+}
+
+void Ftl::host_idle_check() {
+  if (!ftl_.slc()) return;
+  if (!host_.idle()) return gc_.host_idle(false);
+  // The host is idle from its last completion on (a completion may lie ahead: the command is still in the
+  // drive until then), and folding waits slc.fold_idle_us more. A command before then cancels the timer.
+  const uint64_t now = now_ps();
+  fold_start_ps_ = std::max(now, last_done_ps_) + p_.slc_idle_ps;
+  idle_arrivals_ = arrivals_;
+  if (fold_start_ps_ <= now) return gc_.host_idle(true);
+  idle_timer_.notify(ps_time(fold_start_ps_ - now));
+}
+
+void Ftl::on_idle_timer() {
+  if (arrivals_ != idle_arrivals_ || !host_.idle()) return;  // a command came since: its end arms it again
+  const uint64_t now = now_ps();
+  if (now < fold_start_ps_) return idle_timer_.notify(ps_time(fold_start_ps_ - now));  // an earlier arming's event
+  gc_.host_idle(true);
   if (wave_) trace_sample();
 }
 

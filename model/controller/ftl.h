@@ -45,6 +45,7 @@ struct FtlParams {
   // volatile write cache present).
   bool volatile_cache = false;  // keep a per-LPN host write count (stats.lpn_writes)
   std::string sched_policy = "fifo";  // sched.policy (sched/: fifo, read_priority)
+  uint64_t slc_idle_ps = 0;  // slc.fold_idle_us: idle time before background folding starts
 };
 
 struct FtlStats {
@@ -67,6 +68,7 @@ struct FtlStats {
 
 class Ftl : public sc_core::sc_module, public CommandSink {
  public:
+  SC_HAS_PROCESS(Ftl);
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<Ftl>>> flash_isock;  // one per channel
   DramPort<Ftl> dram;  // the firmware's map lookups and updates (optional)
 
@@ -156,6 +158,12 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   FlashOp& new_op(FlashCmd cmd, uint32_t die, FtlOpTag tag);
   void send(FlashOp& op, uint64_t not_before = 0);  // not_before: the op's data is in DRAM only then
   void trace_sample();  // records what changed; at the end of each entry point (submit, a completion)
+  // A host command's completion at time t, handed to the front end (every completion goes through here).
+  void complete(NvmeCommand& cmd, uint64_t t);
+  // slc.*: tells GC whether the host is idle. Busy while a command is in the drive and until the latest
+  // completion's time; background folding starts once that idleness has lasted slc.fold_idle_us (on_idle_timer).
+  void host_idle_check();
+  void on_idle_timer();
   uint32_t open_rus(uint32_t rg) const;  // FDP: RUHs with an open reclaim unit in reclaim group rg (ftl_wave.cpp)
   // High and low watermarks of the buffer in units.
   uint32_t high_units() const { return high_units_; }
@@ -172,6 +180,11 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   PayloadPool<FlashOp> ops_;
   std::vector<uint64_t> core_free_;
   bool started_ = false;  // a command has arrived
+  uint64_t last_done_ps_ = 0;   // the latest completion time handed to the front end
+  uint64_t arrivals_ = 0;       // commands submitted (an idle timer armed before the latest one is stale)
+  uint64_t idle_arrivals_ = 0;  // arrivals_ when the idle timer was armed
+  uint64_t fold_start_ps_ = 0;  // when the armed idle timer lets folding start
+  sc_core::sc_event idle_timer_;
   FtlStats stats_;
   std::vector<uint32_t> lpn_writes_;
   MapCache& cache_;

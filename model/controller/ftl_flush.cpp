@@ -260,7 +260,7 @@ bool FlushScheduler::on_flush(FlashOp& op) {
   ZnsNamespace* z = f_.streams_.zns();
   const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.host_.slot_waiting());
   --inflight_[op.die];
-  if (f_.ftl_.slc()) f_.gc_.host_idle(f_.host_.idle());
+  f_.host_idle_check();
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for
   refresh(op.die);
   if (z && f_.zone_erase_.waiting()) f_.zone_erase_.kick();  // a reset zone's block may have closed

@@ -48,7 +48,7 @@ HostPath::Zoned HostPath::zoned_check(NvmeCommand& cmd) {
   if (cmd.status == ZnsNamespace::kWaitForSlot) return Zoned::Waits;
   if (cmd.status) {
     ++f_.stats_.zns_failed_writes;
-    f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+    f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
     return Zoned::Done;
   }
   cmd.result_lpn = cmd.lpn;
@@ -167,9 +167,9 @@ void HostPath::finish_read(NvmeCommand& cmd) {
   // reliability.*: a read the ECC could not correct completes with Unrecovered Read Error (its data is not
   // delivered; the host counts it failed).
   if (cmd.uncorrectable) cmd.status = kUnrecoveredReadError;
-  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
   if (write_stop_) stop_or_resume_writes();
-  if (reads_outstanding_ == 0 && f_.ftl_.slc()) f_.gc_.host_idle(idle());
+  if (reads_outstanding_ == 0) f_.host_idle_check();
 }
 
 bool HostPath::idle() const {
@@ -182,7 +182,7 @@ bool HostPath::idle() const {
 // at once: the capacitors make what is buffered non-volatile.
 void HostPath::flush(NvmeCommand& cmd) {
   ++f_.stats_.flush_commands;
-  if (!f_.p_.volatile_cache) return f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  if (!f_.p_.volatile_cache) return f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
   wait_barrier(cmd, cmd.ready_ps);
 }
 
@@ -200,7 +200,7 @@ void HostPath::barriers_progress() {
     b.pop_barrier();
     const BarrierWait w = barrier_waits_.front();
     barrier_waits_.erase(barrier_waits_.begin());
-    f_.frontend_->complete(*w.cmd, std::max(w.ready_ps, now_ps()));
+    f_.complete(*w.cmd, std::max(w.ready_ps, now_ps()));
   }
 }
 
@@ -274,7 +274,7 @@ void HostPath::trim(NvmeCommand& cmd) {
     f_.streams_.trim(first, last - first);
   }
   if (!barrier_waits_.empty()) barriers_progress();  // trimmed units need not reach flash
-  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
 // Zone Management Send of the zone at the command's LBA (a plain trim of whole zones: their reset), each zone in
@@ -301,7 +301,7 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   if (cmd.status) ++f_.stats_.zns_failed_writes;
   if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.blocks(), false);
   if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
-  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
 void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
@@ -329,7 +329,7 @@ bool HostPath::offline_read(NvmeCommand& cmd) {
   for (uint64_t zone = zm.zone_of(cmd.lpn); zone <= zm.zone_of(last); ++zone) {
     if (zm.state(zone) != ZoneState::Offline) continue;
     cmd.status = kZoneIsOffline;
-    f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+    f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
     return true;
   }
   return false;
@@ -359,7 +359,7 @@ void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
   // Force Unit Access with a volatile cache: the write completes once it is on flash. The buffer programs in
   // arrival order (fifo), so it waits for the units buffered before it too: a barrier over the buffer.
   if (cmd.fua && f_.p_.volatile_cache) return wait_barrier(cmd, t);
-  f_.frontend_->complete(cmd, std::max(t, now_ps()));
+  f_.complete(cmd, std::max(t, now_ps()));
   f_.flush_.pump();
 }
 

@@ -27,7 +27,7 @@ void ZoneEraser::done(uint32_t job) {
   NvmeCommand& cmd = *j.cmd;
   j.cmd = nullptr;
   free_jobs_.push_back(job);
-  f_.frontend_->complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
 void ZoneEraser::kick() {
