@@ -144,19 +144,9 @@ void FfHostExec::write_page(uint32_t die, uint32_t stream, const uint32_t* lpns,
   job_.write(die, stream);
 }
 
-FlashCounters& FfHostExec::counters(uint32_t die) { return f_.ff_counters_[die]; }
 void FfHostExec::make_room(uint32_t die) { FfGcExec(f_).job().make_room(die); }
-void FfHostExec::program(Page& p) {
-  f_.dies_[p.die]->program(f_.g_.block_of(p.ppa), f_.g_.page_of(p.ppa), p.lpn, p.version, UnitKind::UD,
-                           uint8_t(p.stream));
-  job_.on_program(p, f_.g_.gblock_of(p.ppa));
-}
-void FfHostExec::map_updates(Page& p) {
-  if (f_.tstore_) f_.ff_map().updates(p.lpn, f_.g_.units_per_page, false);
-}
-void FfHostExec::drain_map(uint32_t die) {
-  if (f_.tstore_) f_.ff_map().drain(die);
-}
+void FfHostExec::cached_map_updates(Page& p) { f_.ff_map().updates(p.lpn, f_.g_.units_per_page, false); }
+void FfHostExec::drain_write_backs(uint32_t die) { f_.ff_map().drain(die); }
 
 void PageFtl::ff_finish() {
   FfGcExec gc(*this);

@@ -50,7 +50,9 @@ class HostPageJob {
   }
 
  private:
-  uint32_t allocate(uint32_t die, uint32_t stream);  // the page's ppa on the stream's frontier
+  [[noreturn]] __attribute__((cold, noinline)) static void no_room(uint32_t die, uint32_t stream) {
+    throw std::logic_error("die " + std::to_string(die) + ": no free block for user stream " + std::to_string(stream));
+  }
   template <class Page>
   void map_units(uint32_t die, uint32_t ppa, const Page& page);  // mapped and counted
 
@@ -61,17 +63,24 @@ class HostPageJob {
 
 template <class X>
 void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
-  const BlockManager& b = ftl_.blocks();
+  PageFtl& ftl = ftl_;  // (locals: the fast-forward writes millions of pages a second)
+  BlockManager& b = ftl.blocks();
+  const uint32_t frontier = b.layout().user_frontier(stream);
   // FDP: the page goes where the RU's write pointer is, on the dies of the die's reclaim group (the timed FTL's
   // flush scheduler picked that die already: FlushScheduler::pick_die).
-  if (ftl_.reclaim_units()) die = b.stripe_die(b.layout().user_frontier(stream), b.group_of_die(die));
+  if (ftl.reclaim_units()) die = b.stripe_die(frontier, b.group_of_die(die));
   if constexpr (!X::kTimed)
-    if (ftl_.gc_needed(die)) x_.make_room(die);
-  const uint32_t ppa = allocate(die, stream);
+    if (ftl.gc_needed(die)) x_.make_room(die);
+  // The page on the stream's frontier (zoned: the zone is told, and whether the page opened a block).
+  ZnsNamespace* zns = ftl.streams().zns();
+  const bool opens = zns && b.frontier_full(die, frontier);
+  const uint32_t ppa = b.allocate_page(die, frontier);
+  if (ppa == kInvalid) no_room(die, stream);
+  if (zns) zns->page_flushed(uint16_t(stream), g_.gblock_of(ppa), opens);
   auto& page = x_.take(die, stream, ppa);
   map_units(die, ppa, page);
   // GC pacing: a host page taken by a collecting die spends a unit of its GC credit (only a timed job is active).
-  GcDie& gc = ftl_.gc().die(die);
+  GcDie& gc = ftl.gc().die(die);
   if (gc.active) gc.credit -= 1.0;
   // The program, then the units' map updates (the map entries were set when the program was issued: the buffer
   // serves reads until it lands).
@@ -82,26 +91,15 @@ void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
 }
 
 template <class X>
-uint32_t HostPageJob<X>::allocate(uint32_t die, uint32_t stream) {
-  BlockManager& b = ftl_.blocks();
-  const uint32_t frontier = b.layout().user_frontier(stream);
-  const bool opens = b.frontier_full(die, frontier);
-  const uint32_t ppa = b.allocate_page(die, frontier);
-  if (ppa == kInvalid)
-    throw std::logic_error("die " + std::to_string(die) + ": no free block for user stream " + std::to_string(stream));
-  if (ZnsNamespace* z = ftl_.streams().zns()) z->page_flushed(uint16_t(stream), g_.gblock_of(ppa), opens);
-  return ppa;
-}
-
-template <class X>
 template <class Page>
 void HostPageJob<X>::map_units(uint32_t die, uint32_t ppa, const Page& page) {
   if (StreamStats* st = x_.stream_stats())
     for (uint32_t s = 0; s < g_.units_per_page; ++s) st->user_padding += page.lpn[s] == kInvalid;
-  const uint32_t units = ftl_.map_page(ppa, page.lpn);
+  PageFtl& ftl = ftl_;
+  const uint32_t units = ftl.map_page(ppa, page.lpn);
   if (uint64_t* flushed = x_.flushed_units()) *flushed += units;
   FlashCounters& c = x_.counters(die);
-  if (ftl_.slc()) (ftl_.blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
+  if (ftl.slc()) (ftl.blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
   ++c.programs[uint32_t(UnitKind::UD)];
 }
 

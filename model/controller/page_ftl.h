@@ -90,9 +90,10 @@ class PageFtl {
     uint32_t units = 0;
     for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
     blocks_.validate(g_.gblock_of(ppa), units);
+    const bool noted = changes_.armed();
     for (uint32_t s = 0; s < g_.units_per_page; ++s) {
       if (lpns[s] == kInvalid) continue;
-      if (changes_.armed()) changes_.note(lpns[s]);
+      if (noted) changes_.note(lpns[s]);
       repoint(l2p_[lpns[s]], ppa + s);
     }
     return units;
