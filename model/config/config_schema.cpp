@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
+#include "controller/gc/gc_unit.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/mapping/dirty_order.h"
 #include "controller/mapping/map_cache.h"
@@ -17,7 +18,8 @@ namespace {
 std::vector<KeySpec> with_registered_choices(std::vector<KeySpec> keys) {
   const std::pair<const char*, std::vector<std::string>> registered[] = {
       {"ftl.gc_victim", victim_policy_names()}, {"buffer.policy", flush_policy_names()},
-      {"ftl.gc_pacing", gc_pacing_names()},
+      {"ftl.gc_pacing", gc_pacing_names()}, {"ftl.gc_unit", gc_unit_names()},
+      {"ftl.write_pointer", write_pointer_names()},
       {"ftl.mapping", mapping_scheme_names()},  {"streams.assign", stream_policy_names()},
       {"sched.policy", sched_policy_names()}, {"map.dirty_victim", dirty_order_names()}};
   for (KeySpec& k : keys)
@@ -124,9 +126,9 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.gc_urgent_free_blocks", T::Int, 2, 1, 1 << 20, {}, "blocks", "with ftl.gc_min_invalid: below this many free blocks (lines) GC takes any victim (FEMU's forced GC); the spare must hold these, not ftl.gc_free_blocks"},
       {"ftl.wear_level_spread", T::Int, 0, 0, 1 << 30, {}, "erases", "static wear levelling: while a die's erase counts spread by more than this (its most-erased block minus its least-erased one, this run's erases), the GC engine relocates the data of its least-erased full block in the background (when the die has its GC free blocks), so cold data leaves young blocks; 0 = off. Needs ftl.gc_unit=block"},
       {"ftl.gc_pacing", T::String, "credit", 0, 0, {"credit", "gc_first"}, "", "while a die collects: credit = it takes host writes in proportion to the space its victims free (free blocks hold steady); gc_first = FEMU bbssd's FTL thread, which collects a whole line before it serves the next request: no die takes host writes while a victim line is not yet erased, and with at least ftl.gc_urgent_free_blocks free lines a new line waits for a host write since the last one started (one background do_gc per request); needs ftl.gc_unit=superblock"},
-      {"ftl.write_pointer", T::String, "per_die", 0, 0, {"per_die", "striped"}, "", "per_die = each die fills its own block of a frontier: a host page goes to whichever die may take a flush, a GC copy stays on the die it was read from (superblock GC: unless that die is a whole line ahead of the others, then both go to a die behind); striped = each frontier has one write pointer that moves over all dies, channel first, for host pages and GC copies alike, so a line's blocks fill evenly (FEMU bbssd's ssd_advance_write_pointer; a page waits for its die; needs ftl.gc_unit=superblock)"},
+      {"ftl.write_pointer", T::String, "per_die", 0, 0, {}, "", "per_die = each die fills its own block of a frontier: a host page goes to whichever die may take a flush, a GC copy stays on the die it was read from (superblock GC: unless that die is a whole line ahead of the others, then both go to a die behind); striped = each frontier has one write pointer that moves over all dies, channel first, for host pages and GC copies alike, so a line's blocks fill evenly (FEMU bbssd's ssd_advance_write_pointer; a page waits for its die; needs ftl.gc_unit=superblock)"},
       {"ftl.die_queue_depth", T::Int, 2, 1, 64, {}, "ops", "buffer flush programs outstanding per die"},
-      {"ftl.gc_unit", T::String, "block", 0, 0, {"block", "superblock"}, "", "block: each die is its own block pool, collected per die; superblock: a line of the same block on every die, written round-robin across dies and collected whole (FEMU bbssd; docs/reference/streams.md)"},
+      {"ftl.gc_unit", T::String, "block", 0, 0, {}, "", "block: each die is its own block pool, collected per die; superblock: a line of the same block on every die, written round-robin across dies and collected whole (FEMU bbssd; docs/reference/streams.md)"},
       // map cache (demand-based mapping schemes)
       {"map.cache_bytes", T::Int, 0, 0, 1ll << 50, {}, "bytes", "DRAM for cached map entries; 0 = the whole map"},
       {"map.segment_bytes", T::Int, 8192, 512, 16384, {}, "bytes", "map segment (translation page) size: the unit cached, read and written back; at most a flash page"},

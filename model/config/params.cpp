@@ -11,6 +11,7 @@
 #include "common/units.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
+#include "controller/gc/gc_unit.h"
 
 namespace ssdtlm {
 
@@ -150,9 +151,9 @@ GcParams read_gc_params(const Config& c) {
   p.free_blocks = uint32_t(c.i("ftl.gc_free_blocks"));
   p.min_invalid = c.d("ftl.gc_min_invalid");
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
-  p.superblock = c.s("ftl.gc_unit") == "superblock";
+  p.superblock = find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines;
   p.pacing = c.s("ftl.gc_pacing");
-  p.striped = c.s("ftl.write_pointer") == "striped";
+  p.striped = find_write_pointer(c.s("ftl.write_pointer"), "ftl.write_pointer").striped;
   p.wear_level_spread = uint32_t(c.i("ftl.wear_level_spread"));
   return p;
 }
@@ -215,7 +216,7 @@ StreamParams read_stream_params(const Config& c) {
   p.lifetime_shift = life == "all" ? 0 : 3;
   apply_fdp_streams(read_fdp_params(c), c, p);
   apply_zns_streams(read_zns_params(c), c, p);
-  check_streams(p, internal, c.s("ftl.gc_unit") == "superblock", c.s("buffer.policy"));
+  check_streams(p, internal, find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines, c.s("buffer.policy"));
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include "common/units.h"
 #include "config/params.h"
 #include "config/validation.h"
+#include "controller/gc/gc_unit.h"
 #include "workload/synthetic/size_mix.h"
 
 namespace ssdtlm {
@@ -135,7 +136,7 @@ void apply_zns_streams(const ZnsParams& z, const Config& c, StreamParams& s) {
   if (c.b("fdp.enabled")) fail("zns.enabled", "a namespace is zoned or has FDP, not both (fdp.enabled=true)");
   if (c.i("streams.count") != 0 || c.s("streams.assign") != "single")
     fail("streams.count", "zns.enabled places each zone's data in blocks of its own; leave streams.* at their defaults");
-  if (c.s("ftl.gc_unit") != "block") fail("ftl.gc_unit", "zns.enabled needs block GC (a superblock line spans every die)");
+  if (find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines) fail("ftl.gc_unit", "zns.enabled needs block GC (a superblock line spans every die)");
   s.zns = true;
   s.zns_layout = zns_layout(z, read_geometry(c, 0));
   s.count = ZnsLayout::kSlots - 1;  // a stream per slot: a zone with data in flight

@@ -1,15 +1,17 @@
-// PageFtl, part 2: the fast-forward, and the immediate executors of the GC job (gc/gc_job.h) and of the map
-// write-back job (mapping/map_wb_job.h). The jobs and the map cache decide and sequence exactly as on the timed
-// path; here every operation is executed at once on the die model and its completion called before it returns: a
-// victim is read out without waiting, a page programmed lands in the same call, an erase is done as soon as the job
-// issues it, a map segment is in DRAM as soon as it is read.
-// Workers owning disjoint dies may write concurrently (see ff_write_page); counters go per die, and each call
-// builds its own GC executor (no state shared between workers). With translation pages on flash there is one
-// worker (precondition.cpp), and the map executor, whose job keeps write-backs waiting for a die, is the drive's.
+// PageFtl, part 2: the fast-forward, the immediate executors of the host page job (host_page_job.h, FfHostExec in
+// fast_forward.h), of the GC job (gc/gc_job.h) and of the map write-back job (mapping/map_wb_job.h). The jobs and
+// the map cache decide and sequence exactly as on the timed path; here every operation is executed at once on the
+// die model and its completion called before it returns: a victim is read out without waiting, a page programmed
+// lands in the same call, an erase is done as soon as the job issues it, a map segment is in DRAM as soon as it is
+// read. Workers owning disjoint dies may write concurrently (fast_forward.h); counters go per die, and each host
+// page builds its own GC executor when it collects (no state shared between workers). With translation pages on
+// flash there is one worker (precondition.cpp), and the map executor, whose job keeps write-backs waiting for a
+// die, is the drive's.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "controller/fast_forward.h"
 #include "controller/gc/gc_job.h"
 #include "controller/mapping/map_wb_job.h"
 #include "controller/page_ftl.h"
@@ -134,29 +136,17 @@ FfMapExec& PageFtl::ff_map() {
 }
 void PageFtl::FfMapDelete::operator()(FfMapExec* x) const { delete x; }
 
-void PageFtl::ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
-  // FDP: the page goes where the RU's write pointer is, on the dies of the writer's reclaim group (one worker).
-  if (reclaim_units_) die = blocks_.stripe_die(blocks_.layout().user_frontier(stream), blocks_.group_of_die(die));
-  if (gc_needed(die)) FfGcExec(*this).job().make_room(die);
-  const uint32_t ppa = blocks_.allocate_page(die, blocks_.layout().user_frontier(stream));
-  if (ppa == kInvalid)
-    throw std::logic_error("die " + std::to_string(die) + ": no free block for user stream " + std::to_string(stream));
-  dies_[die]->program(g_.block_of(ppa), g_.page_of(ppa), lpns, versions, UnitKind::UD, uint8_t(stream));
-  ++ff_counters_[die].programs[uint32_t(UnitKind::UD)];
-  // The new page's block is open (its program is in flight): its valid count is added once, before the
-  // units are mapped, since a page may hold two versions of one LPN (the first is dropped at once).
-  const uint32_t gblock = g_.gblock_of(ppa);
-  uint32_t units = 0;
-  for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
-  blocks_.validate(gblock, units);
-  for (uint32_t s = 0; s < g_.units_per_page; ++s)
-    if (lpns[s] != kInvalid) repoint(l2p_[lpns[s]], ppa + s);
-  blocks_.page_done(gblock);
-  if (tstore_) {
-    ff_map().updates(lpns, g_.units_per_page, false);
-    ff_map().drain(die);
-  }
+// ---------------------------------------------------------------- the host page job's immediate executor
+
+void FfHostExec::write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions) {
+  page_.lpn = lpns;
+  page_.version = versions;
+  job_.write(die, stream);
 }
+
+void FfHostExec::make_room(uint32_t die) { FfGcExec(f_).job().make_room(die); }
+void FfHostExec::cached_map_updates(Page& p) { f_.ff_map().updates(p.lpn, f_.g_.units_per_page, false); }
+void FfHostExec::drain_write_backs(uint32_t die) { f_.ff_map().drain(die); }
 
 void PageFtl::ff_finish() {
   FfGcExec gc(*this);

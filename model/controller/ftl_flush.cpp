@@ -1,6 +1,7 @@
 // The FTL's flush scheduler (ftl_parts.h): when the buffer flushes (watermarks, waiting writes, the
 // scheduling policy), which stream the next page takes (the buffer's flush policy, among the streams some die
-// may take) and which die (round robin, channel-first), and which dies may take a page now.
+// may take) and which die (round robin, channel-first), and which dies may take a page now; and the timed executor
+// of the host page job (host_page_job.h), which sequences each page.
 #include <algorithm>
 
 #include "common/sim_time.h"
@@ -10,6 +11,7 @@ namespace ssdtlm {
 
 FlushScheduler::FlushScheduler(Ftl& f)
     : f_(f),
+      job_(f.ftl_, *this),
       inflight_(f.g_.dies, 0),
       flushable_((f.g_.dies + 63) / 64, 0),
       die_streams_(f.g_.dies, 0),
@@ -184,14 +186,18 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   return next_flushable(cursor_, [&](uint32_t d) { return die_streams_[d] >> stream & 1; });
 }
 
-void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
+void FlushScheduler::flush_page(uint32_t die, uint32_t stream) { job_.write(die, stream); }
+
+// ---------------------------------------------------------------- the host page job's timed executor
+
+FlashCounters& FlushScheduler::counters(uint32_t) { return f_.ftl_.counters(); }
+StreamStats* FlushScheduler::stream_stats() { return &f_.streams_.stats(); }
+uint64_t* FlushScheduler::flushed_units() { return &f_.stats_.flushed_units; }
+
+FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
   const Geometry& g = f_.g_;
   WriteBuffer& buffer = *f_.buffer_;
   PageFtl& ftl = f_.ftl_;
-  const uint32_t frontier = ftl.blocks().layout().user_frontier(stream);
-  const bool opens = ftl.blocks().frontier_full(die, frontier);
-  uint32_t ppa = ftl.blocks().allocate_page(die, frontier);
-  if (ZnsNamespace* z = f_.streams_.zns()) z->page_flushed(uint16_t(stream), g.gblock_of(ppa), opens);
   FlashOp& op = f_.new_op(FlashCmd::Program, die, kFlush);
   op.block = g.block_of(ppa);
   op.page = g.page_of(ppa);
@@ -203,13 +209,10 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
     steps += buffer.order_steps() + buffer.index_steps();
     uint32_t slot = buffer.take(stream, &op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
-    if (slot == kInvalid) {
-      op.lpn[s] = kInvalid;
-      ++f_.streams_.stats().user_padding;
-    } else {
-      ftl.prefetch_map(op.lpn[s]);
-    }
+    if (slot == kInvalid) op.lpn[s] = kInvalid;  // padding
+    else ftl.prefetch_map(op.lpn[s]);
   }
+  take_steps_ = steps;
   // The stream's next pages, in the order they will be flushed if nothing changes: the next two pages' units'
   // old locations (valid bitmap word and block metadata, through their map entries fetched earlier), and the map
   // entries of the two pages after them, so that by their flush the misses are over (pages are often flushed
@@ -220,43 +223,50 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) {
     if (k < 2 * g.units_per_page) ftl.prefetch_old(lpn);
     else ftl.prefetch_map(lpn);
   }
-  uint32_t units = 0;
-  for (uint32_t s = 0; s < g.units_per_page; ++s) {
-    if (op.lpn[s] == kInvalid) continue;
-    ftl.map(op.lpn[s], ppa + s);
-    ++units;
-  }
-  f_.stats_.flushed_units += units;
-  if (ftl.slc()) (ftl.blocks().is_slc(g.gblock_of(ppa)) ? ftl.counters().slc_host_units : ftl.counters().slc_direct_units) += units;
+  return op;
+}
+
+void FlushScheduler::program(FlashOp& op) {
+  const Geometry& g = f_.g_;
   ++flushes_pending_;
-  ++ftl.counters().programs[uint32_t(UnitKind::UD)];
-  ++inflight_[die];
-  GcDie& gc = ftl.gc().die(die);
-  if (gc.active) gc.credit -= 1.0;
+  ++inflight_[op.die];
   // The page's map entries are read and written back in DRAM, a burst each way per unit: DRAM bandwidth,
   // beside the program (which does not wait for them), charged a quantum at a time (one access per 4 KiB).
   // FDP reclaim groups: the die's streams as they are now, before the send. Issuing the program may complete
   // other operations whose pump flushes again, and the page just taken may have filled the frontier's last
   // block (with two RGs a recursive pump took such a die and found no page). Only when dies are confined to
   // some streams, so that the results of every other configuration stay as they were.
-  if (confined_) refresh(die);
+  if (confined_) refresh(op.die);
   map_update_bytes_ += 2 * g.units_per_page * kDramBurstBytes;
   if (map_update_bytes_ >= kMapUpdateQuantum) {
     f_.dram.write(now_ps(), map_update_bytes_);
     map_update_bytes_ = 0;
   }
-  f_.send(op, f_.buffer_work(steps, now_ps()));
+  f_.send(op, f_.buffer_work(take_steps_, now_ps()));
+}
+
+void FlushScheduler::map_updates(FlashOp& op) {
   // The map updates go through the cache; the buffer slots stay until their flash work is done too. (After
   // the send: issuing map work lets the channels complete operations, which may flush the die's next page.
   // The program itself cannot complete before its tPROG, so its wait count is complete by then.)
-  f_.map_.updates(op.lpn, g.units_per_page, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Flush, &op, die}, &op.waits);
+  f_.map_.updates(op.lpn, f_.g_.units_per_page, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Flush, &op, op.die},
+                  &op.waits);
+}
+
+void FlushScheduler::issued(uint32_t die, FlashOp& op) {
   f_.gc_.kick(die);
-  if (ftl.reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
+  if (f_.ftl_.reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
   else refresh(die);
 }
 
 bool FlushScheduler::on_flush(FlashOp& op) {
-  f_.ftl_.blocks().page_done(op.die * f_.g_.blocks_per_die + op.block);
+  job_.on_program(op, op.die * f_.g_.blocks_per_die + op.block);  // -> landed
+  if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op
+  release(op);
+  return true;
+}
+
+void FlushScheduler::landed(FlashOp& op) {
   ZnsNamespace* z = f_.streams_.zns();
   const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.host_.slot_waiting());
   --inflight_[op.die];
@@ -266,9 +276,6 @@ bool FlushScheduler::on_flush(FlashOp& op) {
   if (z && f_.zone_erase_.waiting()) f_.zone_erase_.kick();  // a reset zone's block may have closed
   if (freed) f_.host_.retry_slot_waits();          // zoned writes waiting for a slot: one drained
   else if (z && f_.host_.slot_waiting()) pump();   // or flush more of the draining zones' units
-  if (op.waits) return false;  // its map updates are still waiting for flash work: keep the op
-  release(op);
-  return true;
 }
 
 void FlushScheduler::release(FlashOp& op) {

@@ -16,6 +16,7 @@
 
 #include "common/nvme_command.h"
 #include "controller/gc/gc_engine.h"
+#include "controller/host_page_job.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/map_wb_job.h"
 #include "flash/flash_op.h"
@@ -87,8 +88,11 @@ class HostPath {
   bool flush_phase_ = false;           // the reads are served, the flush runs
 };
 
-class FlushScheduler {
+// Also the timed executor of the host page job (host_page_job.h): a page's units taken from the buffer, its program
+// through the module's sockets, landed at its simulated time (on_flush). A final class: the job calls it directly.
+class FlushScheduler final {
  public:
+  static constexpr bool kTimed = true;
   explicit FlushScheduler(Ftl& f);
   void pump();                // flushes pages while the buffer should flush and dies may take them
   // A die's GC job ended (GcDriver::advance): its host writes may go again (no GC credit needed). The job may end
@@ -113,14 +117,26 @@ class FlushScheduler {
   template <class Ok>
   uint32_t next_flushable(uint32_t& cursor, Ok&& ok) const;
 
+  // ---- the executor (host_page_job.h)
+  FlashCounters& counters(uint32_t die);
+  StreamStats* stream_stats();
+  uint64_t* flushed_units();
+  FlashOp& take(uint32_t die, uint32_t stream, uint32_t ppa);  // the program op, its units taken from the buffer
+  void program(FlashOp& op);
+  void map_updates(FlashOp& op);
+  void issued(uint32_t die, FlashOp& op);
+  void landed(FlashOp& op);
+
  private:
   uint32_t pick_die(uint32_t stream);         // the next die that may take a page of the stream, round robin
   // The buffer's stream among `allowed` to flush now and (*die) the die that takes it, or kInvalid.
   uint32_t choose(uint64_t allowed, bool forced, uint32_t* die);
   uint64_t user_streams_of(uint32_t die) const;  // bit set over the user streams the die has blocks for
-  void flush_page(uint32_t die, uint32_t stream);
+  void flush_page(uint32_t die, uint32_t stream);  // a page by the host page job
 
   Ftl& f_;
+  HostPageJob<FlushScheduler> job_;
+  uint64_t take_steps_ = 0;            // firmware steps of the page being taken (buffer/buffer_cost.h)
   std::vector<uint32_t> inflight_;     // per die
   uint32_t cursor_ = 0;
   bool flushing_ = false;

@@ -83,6 +83,21 @@ class PageFtl {
     repoint(l2p_[lpn], ppa);
     blocks_.validate(g_.gblock_of(ppa));
   }
+  // A host page's units (lpns[0 .. units_per_page), kInvalid = padding) now live in the page at ppa (set when its
+  // program is issued); returns how many. The page's block is open (its program in flight): its valid count is added
+  // once, before the units are mapped, since a page may hold two versions of one LPN (the first is dropped at once).
+  uint32_t map_page(uint32_t ppa, const uint32_t* lpns) {
+    uint32_t units = 0;
+    for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
+    blocks_.validate(g_.gblock_of(ppa), units);
+    const bool noted = changes_.armed();
+    for (uint32_t s = 0; s < g_.units_per_page; ++s) {
+      if (lpns[s] == kInvalid) continue;
+      if (noted) changes_.note(lpns[s]);
+      repoint(l2p_[lpns[s]], ppa + s);
+    }
+    return units;
+  }
   // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
   // (The map entry decides, not old_ppa's valid bit: the block may have been erased and rewritten while the copy
   // waited, so the unit need not hold lpn any more.)
@@ -162,13 +177,8 @@ class PageFtl {
   // open blocks (one per stream) counted as half written on average.
   double alpha() const;
 
-  // Fast-forward: program one page of user units (kInvalid = padding) of user stream `stream` on `die` at
-  // once, collecting garbage first if the die is short of free blocks. Touches only the die's own state,
-  // its units' map entries and its own counters (and reads the stream write counts), so workers owning
-  // disjoint dies (and disjoint LPNs) may call it concurrently; ff_merge_counters() then adds the dies'
-  // counters to counters().
-  void ff_write_page(uint32_t die, uint32_t stream, const uint32_t* lpns, const uint32_t* versions);
-  void ff_write_page(uint32_t die, const uint32_t* lpns, const uint32_t* versions) { ff_write_page(die, 0, lpns, versions); }
+  // The fast-forward: host pages through the host page job's immediate executor (FfHostExec, fast_forward.h), whose
+  // workers, owning disjoint dies, keep counters per die; ff_merge_counters() adds them to counters().
   void ff_merge_counters();
   // Ends a fast-forward: every die's partial GC pages are programmed, padded, so the victims whose last units
   // wait in them erase (the timed FTL does not take over the fast-forward's GC state). Call before
@@ -278,6 +288,7 @@ class PageFtl {
  private:
   friend class FfGcExec;            // fast_forward.cpp: the GC job's immediate executor (dies, per-die counters)
   friend class FfMapExec;           // fast_forward.cpp: the map write-back job's immediate executor
+  friend class FfHostExec;          // fast_forward.h: the host page job's immediate executor
   friend class FtlFaultInjection;  // tests/controller/ftl_fault_injection.h: corrupts the map for the audit's tests
   void drop(uint32_t ppa) {  // the unit at ppa stops being valid
     blocks_.invalidate(g_.gblock_of(ppa));

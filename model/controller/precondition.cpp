@@ -8,6 +8,7 @@
 
 #include "common/crew.h"
 #include "common/fast_div.h"
+#include "controller/fast_forward.h"
 
 namespace ssdtlm {
 
@@ -202,13 +203,14 @@ class DieWriter {
     for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_map(u[i].lpn);
     for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_old(u[i].lpn);
     uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage];
+    FfHostExec host(ftl_);  // the host page job at once (fast_forward.h)
     for (uint32_t i = 0; i < n; i += upp_) {
       for (uint32_t s = 0; s < upp_; ++s) {
         const bool real = i + s < n;
         lpns[s] = real ? u[i + s].lpn : kInvalid;  // kInvalid: padding
         versions[s] = real ? u[i + s].version : 0;
       }
-      ftl_.ff_write_page(die, stream, lpns, versions);
+      host.write_page(die, stream, lpns, versions);
     }
     count_[k] = 0;
   }

@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "config/params.h"
 #include "common/rng.h"
+#include "controller/fast_forward.h"
 #include "controller/page_ftl.h"
 #include "host/io_request.h"
 

@@ -28,7 +28,7 @@ TEST_CASE("integrity invariants: erasing a live block and copying from a stale l
              "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});
   IntegrityChecker c(d.g.logical_units);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
-  d.ftl->ff_write_page(0, lpns, v);
+  FfHostExec(*d.ftl).write_page(0, lpns, v);
   const uint32_t at5 = d.ftl->lookup(5), at6 = d.ftl->lookup(6);
   CHECK_FALSE(d.ftl->check_erase(d.g.gblock_of(at5), c, 1000));  // LPNs 5 and 6 live there
   CHECK(c.errors() == 1);
@@ -37,7 +37,7 @@ TEST_CASE("integrity invariants: erasing a live block and copying from a stale l
   CHECK_FALSE(d.ftl->check_gc_source(5, at6, c, 2000));  // LPN 6's unit is not LPN 5's
   CHECK(c.errors() == 2);
   CHECK(c.gc_copies_checked() == 2);
-  d.ftl->ff_write_page(1, lpns, v);  // both move to die 1: the old block holds nothing live
+  FfHostExec(*d.ftl).write_page(1, lpns, v);  // both move to die 1: the old block holds nothing live
   CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 3000));
   CHECK_FALSE(d.ftl->check_gc_source(5, at5, c, 4000));  // a copy of the old location is stale now
   CHECK(c.errors() == 3);
@@ -76,15 +76,15 @@ TEST_CASE("integrity invariants: the map audit catches map entries the bitmap or
   FfDrive d = small_drive();
   IntegrityChecker c(d.g.logical_units);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
-  d.ftl->ff_write_page(0, lpns, v);
+  FfHostExec(*d.ftl).write_page(0, lpns, v);
   uint32_t more[2] = {7, 8};
-  d.ftl->ff_write_page(1, more, v);
+  FfHostExec(*d.ftl).write_page(1, more, v);
   CHECK(d.ftl->audit_map(c, 0));
   CHECK(c.errors() == 0);
 
   SECTION("an entry pointing at a unit not marked valid (the erase check alone would pass)") {
     const uint32_t at5 = d.ftl->lookup(5);
-    d.ftl->ff_write_page(1, lpns, v);  // 5 and 6 move: their first block holds nothing marked valid
+    FfHostExec(*d.ftl).write_page(1, lpns, v);  // 5 and 6 move: their first block holds nothing marked valid
     FtlFaultInjection::corrupt_map_entry(*d.ftl, 5, at5);  // ... but the map points back into it
     CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 0));
     CHECK_FALSE(d.ftl->audit_map(c, 1000));

@@ -47,11 +47,11 @@ TEST_CASE("lambert W and the Desnoyers greedy model reproduce the published tabl
 TEST_CASE("mapping: host writes invalidate the old copy and keep valid counts exact", "[ftl]") {
   Drive d(0.25, 2, 64, 16);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
-  d.ftl->ff_write_page(0, lpns, v);
+  FfHostExec(*d.ftl).write_page(0, lpns, v);
   uint32_t first = d.ftl->lookup(5);
   REQUIRE(first != kInvalid);
   CHECK(d.ftl->valid(first));
-  d.ftl->ff_write_page(1, lpns, v);
+  FfHostExec(*d.ftl).write_page(1, lpns, v);
   CHECK(!d.ftl->valid(first));
   CHECK(d.ftl->valid(d.ftl->lookup(5)));
   CHECK(d.ftl->blocks().valid(d.g.gblock_of(first)) == 0);

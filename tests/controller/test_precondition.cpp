@@ -81,7 +81,7 @@ TEST_CASE("fast-forward runs on one worker when units sit off their stripe's die
   // One page on die 0 holding LPNs whose stripe belongs to die 1: the drive was not written by placement.
   const uint32_t stripe = precondition_stripe_units(d.g);
   uint32_t lpns[2] = {stripe, stripe + 1}, v[2] = {1, 2};
-  d.ftl->ff_write_page(0, lpns, v);
+  FfHostExec(*d.ftl).write_page(0, lpns, v);
   MixedWrites w(d.g.logical_units, 3);
   PreconditionResult r = precondition(*d.ftl, nullptr, false, 1.0, &w, [](uint64_t, uint64_t) {}, 4);
   CHECK(r.threads == 1);

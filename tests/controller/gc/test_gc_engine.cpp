@@ -27,7 +27,7 @@ struct Drive : FfDrive {
   }
   void write(uint32_t a, uint32_t b, uint32_t v) {
     const uint32_t lpns[2] = {a, b}, versions[2] = {v, v};
-    ftl->ff_write_page(0, lpns, versions);
+    FfHostExec(*ftl).write_page(0, lpns, versions);
   }
   // Executes one program action on the die, as a channel would.
   void program(const GcPage& p) {

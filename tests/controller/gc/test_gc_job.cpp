@@ -101,7 +101,7 @@ TEST_CASE("GC job: a timed run against a fake executor collects, lands every liv
   Rng rng(46);
   auto write = [&](uint32_t pair) {
     const uint32_t lpns[2] = {2 * pair, 2 * pair + 1}, versions[2] = {v, v};
-    d.ftl->ff_write_page(0, lpns, versions);
+    FfHostExec(*d.ftl).write_page(0, lpns, versions);
     ++v;
   };
   for (uint32_t p = 0; p < pairs; ++p) write(p);

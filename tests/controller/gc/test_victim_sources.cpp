@@ -21,7 +21,7 @@ TEST_CASE("victim sources: a wanted source's victim comes before the victim poli
   const uint32_t pages = 4 * d.g.pages_per_block;
   for (uint32_t p = 0; p < pages; ++p) {
     for (uint32_t s = 0; s < d.g.units_per_page; ++s) lpns[s] = p * d.g.units_per_page + s;
-    d.ftl->ff_write_page(0, lpns, versions);
+    FfHostExec(*d.ftl).write_page(0, lpns, versions);
   }
   d.ftl->ff_merge_counters();
   CHECK_FALSE(d.ftl->victim_sources().wanted(0));

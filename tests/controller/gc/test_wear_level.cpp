@@ -61,7 +61,7 @@ TEST_CASE("wear level through the fast-forward: hot writes on a filled drive rel
     auto write = [&](uint32_t a, uint32_t b) {
       const uint32_t lpns[2] = {a, b}, versions[2] = {v, v};
       version[a] = version[b] = v++;
-      d.ftl->ff_write_page(0, lpns, versions);
+      FfHostExec(*d.ftl).write_page(0, lpns, versions);
     };
     for (uint32_t lpn = 0; lpn + 1 < units; lpn += 2) write(lpn, lpn + 1);
     for (uint64_t i = 0; i < 40ull * d.g.units_per_block * d.g.blocks_per_die; ++i) {

@@ -13,6 +13,7 @@
 #include "common/rng.h"
 #include "config/config.h"
 #include "config/params.h"
+#include "controller/fast_forward.h"
 #include "controller/ftl_assembly.h"
 #include "controller/ftl_harness.h"
 #include "controller/mapping/map_wb_job.h"
@@ -201,7 +202,7 @@ TEST_CASE("map write-back job: the timed FTL and the fast-forward program the sa
   uint32_t version = 1;
   for (uint32_t first : pages) {
     const uint32_t lpns[2] = {first, first + 1}, versions[2] = {version, version};
-    ff.ftl->ff_write_page(version++ % ff.g.dies, lpns, versions);
+    FfHostExec(*ff.ftl).write_page(version++ % ff.g.dies, lpns, versions);
   }
   ff.ftl->ff_finish();
   ff.ftl->ff_merge_counters();
