@@ -315,7 +315,9 @@ void ChannelController::grant(uint32_t k, uint64_t now) {
     bus_free_at_ = transfer_end(*op, at);
     if (wave_) trace_bus(k, *op, at, bus_free_at_);
     d.free_at = bus_free_at_;
-    kick_ |= uint64_t(1) << k;  // its next array op can be scheduled for free_at
+    // Its next array op can be scheduled for free_at, a joined read wants the bus: update() decides. A die with
+    // none of these (nothing queued, staged, suspended or sensed) has nothing to decide: no update.
+    if (d.read_out || d.queue.front() || d.staged || d.suspended) kick_ |= uint64_t(1) << k;
     complete(op, bus_free_at_);
     return;
   }

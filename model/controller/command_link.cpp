@@ -11,22 +11,34 @@ uint64_t PcieLink::send(uint64_t t, uint32_t bytes) {
   busy_ps_ += left;
   const uint64_t cur = std::max(t, horizon_);
   if (left == 0) return cur;
-  if (head_ == busy_.size() || cur > busy_.back().end) {  // after everything booked: the common case
-    busy_.push_back({cur, cur + left});
+  if (busy_.empty() || cur > busy_.back().end) {  // after everything booked: the common case
+    append(cur, left);
     return cur + left;
   }
   if (cur >= busy_.back().start) return busy_.back().end += left;  // in the last interval: after it
-  // The first interval that starts after `cur`.
-  const auto first = busy_.begin() + std::ptrdiff_t(head_);
-  const size_t next = size_t(std::upper_bound(first, busy_.end(), cur, [](uint64_t c, const Interval& i) {
-                               return c < i.start;
-                             }) - busy_.begin());
+  // The first interval that starts after `cur`: scanned back from the last (the bookings after `cur` are the few
+  // transfers in flight; an interval over by the horizon starts before it, so the scan stops there at the latest).
+  size_t next = busy_.size() - 1;
+  while (next > 0 && busy_[next - 1].start > cur) --next;
   return fill(next, cur, left);
+}
+
+void PcieLink::append(uint64_t cur, uint64_t left) {
+  if (!busy_.empty() && busy_.back().end <= horizon_) {  // everything booked is over
+    busy_.clear();
+  } else if (busy_.size() >= compact_at_) {  // a busy stretch: drop those over (their ends rise with their index)
+    const auto live = std::partition_point(busy_.begin(), busy_.end(), [&](const Interval& i) {
+      return i.end <= horizon_;
+    });
+    busy_.erase(busy_.begin(), live);
+    compact_at_ = std::max<size_t>(64, 2 * busy_.size());
+  }
+  busy_.push_back({cur, cur + left});
 }
 
 uint64_t PcieLink::fill(size_t next, uint64_t cur, uint64_t left) {
   size_t prev = SIZE_MAX;  // the interval that ends at `cur`, if any
-  if (next > head_ && busy_[next - 1].end >= cur) {  // `cur` is in it (or at its end): the wire is free from its end
+  if (next > 0 && busy_[next - 1].end >= cur) {  // `cur` is in it (or at its end): the wire is free from its end
     prev = next - 1;
     cur = busy_[prev].end;
   }
@@ -50,17 +62,6 @@ uint64_t PcieLink::fill(size_t next, uint64_t cur, uint64_t left) {
     }
     if (left == 0) return stop;
     cur = end;
-  }
-}
-
-void PcieLink::retire(uint64_t t) {
-  horizon_ = std::max(horizon_, t);
-  while (head_ < busy_.size() && busy_[head_].end <= horizon_) ++head_;
-  if (head_ == busy_.size()) {
-    busy_.clear(), head_ = 0;
-  } else if (head_ >= 64 && head_ * 2 >= busy_.size()) {  // compact: the retired part is at least half
-    busy_.erase(busy_.begin(), busy_.begin() + std::ptrdiff_t(head_));
-    head_ = 0;
   }
 }
 

@@ -18,7 +18,8 @@ NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p
       p_(p),
       down_(p.link_bytes_per_s, p.link_latency_ps),
       up_(p.link_bytes_per_s, p.link_latency_ps),
-      sq_(p.queues) {
+      sq_(p.queues),
+      waiting_mask_((p.queues + 63) / 64, 0) {
   nvme_tsock.register_nb_transport_fw(this, &NvmeController::nb_transport_fw);
 }
 
@@ -30,6 +31,7 @@ tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp,
   cmd->next = nullptr;
   (q.tail ? q.tail->next : q.head) = cmd;
   q.tail = cmd;
+  waiting_mask_[cmd->qid >> 6] |= uint64_t(1) << (cmd->qid & 63);
   ++waiting_;
   phase = tlm::END_REQ;
   fetch(now_ps() + delay.value());  // the doorbell's time (sim.timing=lt: the host's local time)
@@ -44,12 +46,11 @@ void NvmeController::fetch(uint64_t now) {
   // with its own fetch time annotated, so a burst of doorbells costs no kernel event.
   const uint32_t n = uint32_t(sq_.size());
   while (waiting_) {
-    uint32_t k = rr_;
-    while (!sq_[k].head) k = k + 1 == n ? 0 : k + 1;
+    const uint32_t k = next_waiting(rr_);
     Queue& q = sq_[k];
     NvmeCommand* cmd = q.head;
     q.head = cmd->next;
-    if (!q.head) q.tail = nullptr;
+    if (!q.head) q.tail = nullptr, waiting_mask_[k >> 6] &= ~(uint64_t(1) << (k & 63));
     --waiting_;
     rr_ = k + 1 == n ? 0 : k + 1;
     uint64_t start = engine_free_ > now ? engine_free_ : now;
@@ -58,6 +59,18 @@ void NvmeController::fetch(uint64_t now) {
     backend_->submit(*cmd, down_.transfer(engine_free_, kSqeBytes));
   }
   in_fetch_ = false;
+}
+
+uint32_t NvmeController::next_waiting(uint32_t from) const {
+  const size_t words = waiting_mask_.size();
+  size_t w = from >> 6;
+  uint64_t m = waiting_mask_[w] & (~uint64_t(0) << (from & 63));  // from `from` on in its word
+  for (size_t i = 0; i <= words; ++i) {  // then the other words, then the first part of from's word
+    if (m) return uint32_t((w << 6) + size_t(__builtin_ctzll(m)));
+    w = w + 1 == words ? 0 : w + 1;
+    m = waiting_mask_[w];
+  }
+  return from;  // not reached while a command waits
 }
 
 void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {

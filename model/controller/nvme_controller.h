@@ -57,6 +57,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void fetch(uint64_t now);  // arbitrate and fetch the waiting commands (on a doorbell rung at `now`)
+  uint32_t next_waiting(uint32_t from) const;  // the first queue from `from` on (round the ring) with a command
 
   struct Queue {
     NvmeCommand* head = nullptr;
@@ -65,6 +66,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
   NvmeParams p_;
   PcieLink down_, up_;
   std::vector<Queue> sq_;
+  std::vector<uint64_t> waiting_mask_;  // bit q: sq_[q] has a command (the round robin finds it without a scan)
   uint32_t rr_ = 0;
   uint32_t waiting_ = 0;  // commands in submission queues
   uint64_t engine_free_ = 0;

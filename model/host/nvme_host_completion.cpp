@@ -9,15 +9,17 @@
 namespace ssdtlm {
 
 namespace {
-bool later(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
-           const std::pair<uint64_t, tlm::tlm_generic_payload*>& b) {
-  return a.first > b.first;
-}
+// The completion heap's order (a type, not a function pointer: the heap's sift loops inline it).
+struct Later {
+  bool operator()(const std::pair<uint64_t, tlm::tlm_generic_payload*>& a,
+                  const std::pair<uint64_t, tlm::tlm_generic_payload*>& b) const {
+    return a.first > b.first;
+  }
+};
 
 // Counts the completion in every one of `into` (the whole run's, and after the job's ramp the measured and the job's
 // statistics): the command's kind is decided and its latency's histogram bucket found once for all of them.
-void add(HostStats* const* into, int n, const NvmeCommand& cmd, uint64_t now) {
-  const uint64_t ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+void add(HostStats* const* into, int n, const NvmeCommand& cmd, uint64_t ns, uint64_t now) {
   const size_t bucket = Histogram::bucket_of(ns);
   for (int i = 0; i < n; ++i) into[i]->last_complete_ps = now;
   if (cmd.status) {  // failed (a zoned namespace's status, an uncorrectable read): counted apart, no bytes moved
@@ -67,7 +69,7 @@ tlm::tlm_sync_enum NvmeHost::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::
     delay = sc_core::sc_time(double(t - now_ps()), sc_core::SC_PS);  // fio's latency includes both costs
   }
   heap_.emplace_back(t, &gp);
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  std::push_heap(heap_.begin(), heap_.end(), Later());
   if (p_.loosely_timed) {
     if (!in_wake_) notify_wake(t);  // within wake(), its loop takes it or its end notifies
   } else if (heap_.front().first == t) {
@@ -111,7 +113,7 @@ void NvmeHost::wake() {
     if (lt ? (qk_.set(ps_time(now - sc_now)), qk_.need_sync()) : now > sc_now) break;
     local_ps_ = now;
     tlm::tlm_generic_payload* gp = heap_.front().second;
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later());
     heap_.pop_back();
     NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
     const uint16_t qid = cmd.qid;
@@ -122,14 +124,14 @@ void NvmeHost::wake() {
     // which fio's runtime does not wait for).
     const bool after_end = cmd.after_end || (cmd.background && now > j.end_ps);
     const bool measured = !cmd.uncounted && !after_end && now >= j.measure_ps;
-    add(counted, measured ? 3 : 1, cmd, now);
+    const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
+    add(counted, measured ? 3 : 1, cmd, lat_ns, now);
     if (after_end && !cmd.status) ++stats_.after_end_ios, stats_.after_end_bytes += cmd.bytes;
     // A zone management command, a flush: counted, no bandwidth, latency or log sample.
     if (measured && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {
       const int d = int(cmd.op);
       j.bw_windows.complete(d, cmd.bytes, now, j.stats.bw, true);
       j.iops_windows.complete(d, cmd.bytes, now, j.stats.iops, false);
-      const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
       if (j.ss && !cmd.status && !j.ss->attained() && j.ss->completed(cmd.complete_ps, cmd.bytes, lat_ns)) steady(j);
       if (j.lt && !cmd.status) latency_step(j, j.lt->completed(cmd.complete_ps, lat_ns), now);
       if (convergence_ && !cmd.status && d <= 1 && convergence_->completed(d, cmd.bytes, lat_ns, now)) converged();
