@@ -274,7 +274,7 @@ void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
   const uint64_t now = now_ps();
   if (t < now) t = now;
   const bool sooner = due_.empty() || t < due_.top().t;
-  due_.push(Event{t, seq_++, what, q, cqe});
+  due_.push(Event{t, seq_++, what, q, cqe}, what == Due::Cqe);
   if (p_.loosely_timed) {
     if (!in_due_) notify_lt(t, what);  // within on_due, its loop takes it or its end notifies
   } else if (sooner) {
@@ -428,9 +428,10 @@ void NvmeEndpoint::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps) {
-  // LT: into host memory through DMI when granted for writing (a completion entry); AT: every write through the
-  // socket, as a target may react to it (an MSI-X address is never in a DMI range).
-  if (p_.loosely_timed && dmi_ok_ && dmi_.is_write_allowed() && addr >= dmi_.get_start_address() &&
+  // Into host memory through DMI when the target granted it for writing (a completion entry, admin data): a DMI
+  // grant tells the initiator the target needs to see no transaction there (IEEE 1666-2011 §11.2). Everything
+  // else through the socket, as the target reacts to it (an MSI-X address is never in a DMI range).
+  if (dmi_ok_ && dmi_.is_write_allowed() && addr >= dmi_.get_start_address() &&
       addr + bytes - 1 <= dmi_.get_end_address()) {
     std::memcpy(dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), src, bytes);
     return true;

@@ -26,6 +26,7 @@
 #include "common/nvme_command.h"
 #include "controller/dram.h"
 #include "controller/nvme/arbiter.h"
+#include "controller/nvme/due_queue.h"
 #include "controller/nvme/nvme_spec.h"
 #include "controller/nvme/pcie_link.h"
 #include "controller/nvme/prp.h"
@@ -246,7 +247,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   bool in_fetch_ = false;
   bool fetch_due_ = false;  // a Due::Fetch is scheduled (the engine is busy beyond the fetch window)
   uint32_t active_ = 0;     // I/O commands fetched whose completion entry is not yet posted (max_commands)
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
+  nvme::DueQueue<Event> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;
   tlm_utils::tlm_quantumkeeper qk_;  // LT: how far on_due may run ahead
