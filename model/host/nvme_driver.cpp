@@ -379,7 +379,7 @@ void NvmeDriver::on_msi(uint32_t vector, uint64_t delay_ps) {
   ++interrupts_;
   if (vector >= q_.size()) return;
   const uint64_t at = now_ps() + delay_ps + p_.interrupt_cpu_ps;
-  if (p_.loosely_timed) return reap(uint16_t(vector), at);  // in the sender's context, at its local time
+  if (p_.loosely_timed || at == now_ps()) return reap(uint16_t(vector), at);  // in the sender's context
   due_queues_.push_back(uint16_t(vector));
   due_at_.push_back(at);
   reap_ev_.notify(ps_time(delay_ps + p_.interrupt_cpu_ps));
