@@ -386,6 +386,7 @@ void NvmeDriver::on_msi(uint32_t vector, uint64_t delay_ps) {
 }
 
 void NvmeDriver::reap_due() {
+  ++kernel_activations();
   const uint64_t now = now_ps();
   size_t keep = 0;
   for (size_t i = 0; i < due_queues_.size(); ++i) {
@@ -401,6 +402,7 @@ void NvmeDriver::reap_due() {
 }
 
 void NvmeDriver::poll() {
+  ++kernel_activations();
   for (uint16_t qi = 0; qi < q_.size(); ++qi) reap(qi, now_ps());
   poll_ev_.notify(ps_time(p_.poll_ps));
 }
