@@ -116,6 +116,8 @@ void DriverBridge::send_part(tlm::tlm_generic_payload& gp, const NvmeDriver::Io&
 }
 
 bool DriverBridge::submit(tlm::tlm_generic_payload& gp, const NvmeDriver::Io& io, uint64_t at_ps, uint64_t zone) {
+  // Without a zone the callback holds two pointers, which std::function keeps without allocating.
+  if (zone == kNoZone) return drv_.submit(io, [this, &gp](const Completion& c) { part_done(gp, c, kNoZone); }, at_ps);
   return drv_.submit(io, [this, &gp, zone](const Completion& c) { part_done(gp, c, zone); }, at_ps);
 }
 

@@ -379,13 +379,14 @@ void NvmeDriver::on_msi(uint32_t vector, uint64_t delay_ps) {
   ++interrupts_;
   if (vector >= q_.size()) return;
   const uint64_t at = now_ps() + delay_ps + p_.interrupt_cpu_ps;
-  if (p_.loosely_timed) return reap(uint16_t(vector), at);  // in the sender's context, at its local time
+  if (p_.loosely_timed || at == now_ps()) return reap(uint16_t(vector), at);  // in the sender's context
   due_queues_.push_back(uint16_t(vector));
   due_at_.push_back(at);
   reap_ev_.notify(ps_time(delay_ps + p_.interrupt_cpu_ps));
 }
 
 void NvmeDriver::reap_due() {
+  ++kernel_activations();
   const uint64_t now = now_ps();
   size_t keep = 0;
   for (size_t i = 0; i < due_queues_.size(); ++i) {
@@ -401,6 +402,7 @@ void NvmeDriver::reap_due() {
 }
 
 void NvmeDriver::poll() {
+  ++kernel_activations();
   for (uint16_t qi = 0; qi < q_.size(); ++qi) reap(qi, now_ps());
   poll_ev_.notify(ps_time(p_.poll_ps));
 }

@@ -32,6 +32,11 @@ int Arbiter::pick() {
     return cur_;
   }
   cur_ = -1;
+  if (!total_) {  // nothing waits: as the scan below finds, WRR's levels starting a new round on the way
+    if (wrr_)
+      for (int c = 1; c <= 3; ++c) credit_[c] = weight_[c];
+    return -1;
+  }
   if (!wrr_) {
     const int q = next_in(-1);
     return q < 0 ? -1 : start(q, burst_, -1);

@@ -274,7 +274,7 @@ void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
   const uint64_t now = now_ps();
   if (t < now) t = now;
   const bool sooner = due_.empty() || t < due_.top().t;
-  due_.push(Event{t, seq_++, what, q, cqe});
+  due_.push(Event{t, seq_++, what, q, cqe}, what == Due::Cqe);
   if (p_.loosely_timed) {
     if (!in_due_) notify_lt(t, what);  // within on_due, its loop takes it or its end notifies
   } else if (sooner) {
@@ -317,12 +317,10 @@ void NvmeEndpoint::on_due() {
           if (was_full) fetch(at);
         }
         break;
-      case Due::Msi: {
-        const uint32_t* m = &msix_[size_t(ev.q) * 4];
-        dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4, at - now);  // posted: no error comes back to the device
-        ++n_.interrupts;
+      case Due::Msi:
+        if (lt) send_msi(ev.q, at - now);
+        else msi_now_.push_back(ev.q);  // AT: after everything else due now
         break;
-      }
       case Due::Timer:
         if (coalesce_[ev.q].waiting() && coalesce_[ev.q].deadline() <= now) interrupt(ev.q, now);
         break;
@@ -341,6 +339,9 @@ void NvmeEndpoint::on_due() {
     }
   }
   in_due_ = false;
+  // AT: the messages due now go after every entry due now, so a handler that reaps at once finds them all.
+  for (size_t i = 0; i < msi_now_.size(); ++i) send_msi(msi_now_[i], 0);
+  msi_now_.clear();
   if (due_.empty()) return;
   if (lt) notify_lt(due_.top().t, due_.top().what);
   else due_ev_.notify(ps_time(due_.top().t - now));
@@ -361,6 +362,12 @@ void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
   if (cqid == 0 || coalesce_off_[v] || coalesce_[v].posted(t)) return interrupt(v, t);
   if (!coalesce_[v].waiting() || coalesce_[v].deadline() <= t) return;
   schedule(coalesce_[v].deadline(), Due::Timer, v);
+}
+
+void NvmeEndpoint::send_msi(uint16_t vector, uint64_t delay_ps) {
+  const uint32_t* m = &msix_[size_t(vector) * 4];
+  dma_write(m[0] | uint64_t(m[1]) << 32, &m[2], 4, delay_ps);  // posted: no error comes back to the device
+  ++n_.interrupts;
 }
 
 void NvmeEndpoint::interrupt(uint16_t vector, uint64_t t) {
@@ -428,9 +435,10 @@ void NvmeEndpoint::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 bool NvmeEndpoint::dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps) {
-  // LT: into host memory through DMI when granted for writing (a completion entry); AT: every write through the
-  // socket, as a target may react to it (an MSI-X address is never in a DMI range).
-  if (p_.loosely_timed && dmi_ok_ && dmi_.is_write_allowed() && addr >= dmi_.get_start_address() &&
+  // Into host memory through DMI when the target granted it for writing (a completion entry, admin data): a DMI
+  // grant tells the initiator the target needs to see no transaction there (IEEE 1666-2011 §11.2). Everything
+  // else through the socket, as the target reacts to it (an MSI-X address is never in a DMI range).
+  if (dmi_ok_ && dmi_.is_write_allowed() && addr >= dmi_.get_start_address() &&
       addr + bytes - 1 <= dmi_.get_end_address()) {
     std::memcpy(dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address()), src, bytes);
     return true;

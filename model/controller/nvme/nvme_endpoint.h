@@ -26,6 +26,7 @@
 #include "common/nvme_command.h"
 #include "controller/dram.h"
 #include "controller/nvme/arbiter.h"
+#include "controller/nvme/due_queue.h"
 #include "controller/nvme/nvme_spec.h"
 #include "controller/nvme/pcie_link.h"
 #include "controller/nvme/prp.h"
@@ -157,6 +158,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void on_due();
   void write_cqe(uint16_t cqid, nvme::Cqe cqe, uint64_t t);
   void interrupt(uint16_t vector, uint64_t t);
+  void send_msi(uint16_t vector, uint64_t delay_ps);  // vector's MSI-X message through `dma`, its time the delay
   // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
   void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
   // Host memory through `dma` (DMI when granted): false when the target answered with an error response.
@@ -246,12 +248,13 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   bool in_fetch_ = false;
   bool fetch_due_ = false;  // a Due::Fetch is scheduled (the engine is busy beyond the fetch window)
   uint32_t active_ = 0;     // I/O commands fetched whose completion entry is not yet posted (max_commands)
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> due_;
+  nvme::DueQueue<Event> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;
   tlm_utils::tlm_quantumkeeper qk_;  // LT: how far on_due may run ahead
   bool in_due_ = false;              // on_due is running (LT: it takes what is scheduled meanwhile)
   uint64_t wake_at_ = ~uint64_t(0);  // LT: when due_ev_ is notified for
+  std::vector<uint16_t> msi_now_;    // AT: the vectors whose messages on_due sends after its loop
   // Commands in flight and a pool of free ones; asynchronous event requests waiting; the error log.
   std::vector<Command*> free_;
   uint32_t in_flight_ = 0;
