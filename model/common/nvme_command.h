@@ -99,11 +99,13 @@ class CommandSink {
   virtual void submit(NvmeCommand& cmd, uint64_t arrival_ps) = 0;
 };
 
-// ...and hands them back when the controller's part is done at ready_ps (data in DRAM / buffered).
+// ...and hands them back when the controller's part is done at ready_ps (data in DRAM / buffered). Returns when
+// the host sees the completion (its entry in host memory; the front end's data transfer and entry post done): the
+// command is in the drive until then (the FTL's idle test, slc.*). The command may be released by the call.
 class CompletionSink {
  public:
   virtual ~CompletionSink() = default;
-  virtual void complete(NvmeCommand& cmd, uint64_t ready_ps) = 0;
+  virtual uint64_t complete(NvmeCommand& cmd, uint64_t ready_ps) = 0;
 };
 
 }  // namespace ssdtlm

@@ -133,17 +133,18 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
 }
 
 void Ftl::complete(NvmeCommand& cmd, uint64_t t) {
-  last_done_ps_ = std::max(last_done_ps_, t);
-  frontend_->complete(cmd, t);
+  last_done_ps_ = std::max(last_done_ps_, frontend_->complete(cmd, t));  // when the host sees it
 }
 
 void Ftl::host_idle_check() {
   if (!ftl_.slc()) return;
   if (!host_.idle()) return gc_.host_idle(false);
-  // The host is idle from its last completion on (a completion may lie ahead: the command is still in the
-  // drive until then), and folding waits slc.fold_idle_us more. A command before then cancels the timer.
+  // The host is idle once it has seen its last completion (which may lie ahead: the data transfer and the entry
+  // post after the FTL hands the command back; the command is in the drive until then), and folding waits
+  // slc.fold_idle_us more, at least 1 ps: strictly after that instant, whatever else happens at it (the host's
+  // next command, or the run's end). A command before then cancels the timer.
   const uint64_t now = now_ps();
-  fold_start_ps_ = std::max(now, last_done_ps_) + p_.slc_idle_ps;
+  fold_start_ps_ = std::max(now, last_done_ps_) + std::max<uint64_t>(p_.slc_idle_ps, 1);
   idle_arrivals_ = arrivals_;
   if (fold_start_ps_ <= now) return gc_.host_idle(true);
   idle_timer_.notify(ps_time(fold_start_ps_ - now));

@@ -73,7 +73,7 @@ uint32_t NvmeController::next_waiting(uint32_t from) const {
   return from;  // not reached while a command waits
 }
 
-void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
+uint64_t NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   // Reads: data then the completion entry go up back to back (posted writes keep their order).
   // Writes: the data comes down from host memory first; then the completion entry goes up. The data moves once
   // the FTL has taken the command into its buffer (room admitted, firmware time and index work done: `ready_ps`), as
@@ -100,11 +100,12 @@ void NvmeController::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   } else {
     t = down_.transfer(ready_ps, 16);
   }
-  cmd.complete_ps = up_.transfer(t, kCqeBytes);
-  if (apst_ && --outstanding_ == 0) apst_->idle_from(cmd.complete_ps);
+  const uint64_t posted = cmd.complete_ps = up_.transfer(t, kCqeBytes);
+  if (apst_ && --outstanding_ == 0) apst_->idle_from(posted);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = ps_time(cmd.complete_ps - now_ps());
+  sc_core::sc_time delay = ps_time(posted - now_ps());
   nvme_tsock->nb_transport_bw(*cmd.payload, phase, delay);
+  return posted;
 }
 
 }  // namespace ssdtlm

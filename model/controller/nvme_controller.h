@@ -46,7 +46,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
 
   NvmeController(sc_core::sc_module_name name, const NvmeParams& p);
   void bind_backend(CommandSink* b) { backend_ = b; }
-  void complete(NvmeCommand& cmd, uint64_t ready_ps) override;
+  uint64_t complete(NvmeCommand& cmd, uint64_t ready_ps) override;
 
   const PcieLink& link_down() const { return down_; }
   const PcieLink& link_up() const { return up_; }

@@ -131,6 +131,7 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
   std::unordered_map<const NvmeCommand*, size_t> index;
   std::function<void(FtlHarness&)> script;
   sc_core::sc_event completed;
+  uint64_t post_ps = 0;  // the front end's own part of a completion (data transfer, entry post) after ready_ps
 
   // `settings`: config keys (geometry.*, buffer.*, ftl.*) on top of the harness's firmware times.
   FtlHarness(sc_core::sc_module_name n, const std::vector<std::string>& settings) : sc_module(n) {
@@ -167,13 +168,14 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
     if (script) script(*this);
   }
 
-  void complete(NvmeCommand& cmd, uint64_t ready_ps) override {
+  uint64_t complete(NvmeCommand& cmd, uint64_t ready_ps) override {
     auto it = index.find(&cmd);
     REQUIRE(it != index.end());
     CHECK(done_ps[it->second] == kNever);  // completed once
     CHECK(ready_ps >= now_ps());           // never in the past
     done_ps[it->second] = ready_ps;
     completed.notify(sc_core::SC_ZERO_TIME);
+    return ready_ps + post_ps;  // when the host sees it
   }
 
   // Submits a command now (its fetch completes now); returns its index.

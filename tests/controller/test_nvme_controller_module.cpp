@@ -98,7 +98,10 @@ struct FakeBackend : sc_core::sc_module, CommandSink {
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override {
     CHECK(arrival_ps >= now_ps());
     arrivals.push_back({cmd.lpn, cmd.qid, arrival_ps});
-    if (complete_in_submit) return nvme->complete(cmd, arrival_ps + (cmd.op == IoOp::Read ? kReadService : kWriteService));
+    if (complete_in_submit) {
+      nvme->complete(cmd, arrival_ps + (cmd.op == IoOp::Read ? kReadService : kWriteService));
+      return;
+    }
     pending.emplace(arrival_ps + (cmd.op == IoOp::Read ? kReadService : kWriteService), &cmd);
     wake.notify(ps_time(pending.begin()->first - now_ps()));
     if (on_first_submit) {

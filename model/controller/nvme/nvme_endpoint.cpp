@@ -251,7 +251,7 @@ void NvmeEndpoint::fetch(uint64_t t) {
 
 // ---- completions and interrupts -----------------------------------------------------------------------------
 
-void NvmeEndpoint::finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result, uint32_t dw1) {
+uint64_t NvmeEndpoint::post(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result, uint32_t dw1) {
   Cqe e;
   e.dw[0] = result;
   e.dw[1] = dw1;
@@ -267,7 +267,9 @@ void NvmeEndpoint::finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t
     if (error_log_.size() > 64) error_log_.pop_back();
   }
   ++n_.completions;
-  schedule(link_.write_up(t, cq_[sq_[sqid].cqid].base, sizeof(Cqe)), Due::Cqe, sq_[sqid].cqid, e);
+  const uint64_t posted = link_.write_up(t, cq_[sq_[sqid].cqid].base, sizeof(Cqe));
+  schedule(posted, Due::Cqe, sq_[sqid].cqid, e);
+  return posted;
 }
 
 void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {

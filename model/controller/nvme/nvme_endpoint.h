@@ -91,7 +91,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p);
   ~NvmeEndpoint() override;
   void bind_backend(CommandSink* b) { backend_ = b; }
-  void complete(NvmeCommand& cmd, uint64_t ready_ps) override;
+  uint64_t complete(NvmeCommand& cmd, uint64_t ready_ps) override;
   // Composite temperature for the SMART log (a thermal model, when the platform has one).
   void set_temperature(std::function<double()> celsius) { temperature_ = std::move(celsius); }
   // The zoned namespace's zone state (the FTL's zoned layer, read only) that Report Zones lists; without it a zoned
@@ -160,7 +160,11 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   void interrupt(uint16_t vector, uint64_t t);
   void send_msi(uint16_t vector, uint64_t delay_ps);  // vector's MSI-X message through `dma`, its time the delay
   // `status` for command `c` of SQ `sqid`, posted when it reaches the host after `t` (DW0 `result`).
-  void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
+  void finish(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0) {
+    post(sqid, cid, status, t, result, dw1);
+  }
+  // Posts the completion entry (ready at t); returns when it is in host memory.
+  uint64_t post(uint16_t sqid, uint16_t cid, uint16_t status, uint64_t t, uint32_t result = 0, uint32_t dw1 = 0);
   // Host memory through `dma` (DMI when granted): false when the target answered with an error response.
   bool dma_read(uint64_t addr, void* dst, uint32_t bytes);
   bool dma_write(uint64_t addr, const void* src, uint32_t bytes, uint64_t delay_ps = 0);

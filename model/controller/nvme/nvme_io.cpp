@@ -179,7 +179,7 @@ void NvmeEndpoint::submit_zone(uint16_t sqid, const Sqe& s, uint64_t t) {
   backend_->submit(*c, t);
 }
 
-void NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
+uint64_t NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   Command& c = static_cast<Command&>(cmd);
   uint64_t t = ready_ps;
   // Reads: the data goes up as memory writes, then the completion entry behind them (posted writes keep
@@ -201,10 +201,10 @@ void NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
     if (c.status && !parent->worst) parent->worst = c.status;
     const uint16_t sqid = c.sqid;
     release(&c);
-    if (--parent->parts) return;
+    if (--parent->parts) return t;  // a part: the command is in the drive until its last part's entry
     const uint16_t st = parent->worst, cid = parent->cid;
     release(parent);
-    return finish(sqid, cid, st, t);
+    return post(sqid, cid, st, t);
   }
   const uint32_t result = c.append ? uint32_t(uint64_t(c.result_lpn) * kUnit / p_.lba_bytes) : 0;
   // DW1 (reserved for these commands): the FTL's account of a read, for the host's read-path statistics; a
@@ -215,7 +215,7 @@ void NvmeEndpoint::complete(NvmeCommand& cmd, uint64_t ready_ps) {
   if (c.zone_action == ZoneAction::SetExtension && !c.status) keep_extension(c);  // nvme_zones.cpp
   const uint16_t sqid = c.sqid, cid = c.cid, st = c.status;
   release(&c);
-  finish(sqid, cid, st, t, result, dw1);
+  return post(sqid, cid, st, t, result, dw1);
 }
 
 }  // namespace ssdtlm
