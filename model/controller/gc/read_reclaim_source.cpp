@@ -16,7 +16,7 @@ class ReadReclaimSource final : public VictimSource {
     Reliability* rel = ftl_.reliability();
     if (!rel || !rel->reclaim_due(die)) return kInvalid;
     for (uint32_t b = rel->pop_reclaim(die); b != kInvalid; b = rel->pop_reclaim(die))
-      if (ftl_.blocks().take_victim(b)) {
+      if (ftl_.state().blocks().take_victim(b)) {
         rel->reclaimed();
         return b;
       }

@@ -12,11 +12,11 @@ class SlcFoldSource final : public VictimSource {
   explicit SlcFoldSource(PageFtl& ftl) : ftl_(ftl) {}
   bool wanted(uint32_t die) const override { return ftl_.fold_wanted(die); }
   // A fold not needed for free blocks paces no host write (the SLC blocks it frees gate them instead).
-  bool unpaced(uint32_t, uint32_t victim) const override { return ftl_.blocks().is_slc(victim); }
+  bool unpaced(uint32_t, uint32_t victim) const override { return ftl_.state().blocks().is_slc(victim); }
   uint32_t take(uint32_t die) override {
     const SlcCache* slc = ftl_.slc();
     if (!slc || !slc->has_full(die)) return kInvalid;
-    BlockManager& blocks = ftl_.blocks();
+    BlockManager& blocks = ftl_.state().blocks();
     bool fold = ftl_.fold_wanted(die);
     if (!fold && ftl_.gc_needed(die) && slc->dynamic()) {
       const uint32_t best = blocks.peek_victim(die);

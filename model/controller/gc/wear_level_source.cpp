@@ -16,7 +16,7 @@ class WearLevelSource final : public VictimSource {
     WearLevel* wl = ftl_.wear_level();
     if (!wl) return kInvalid;
     const uint32_t b = ftl_.wear_level_candidate(die);
-    if (b == kInvalid || !ftl_.blocks().take_victim(b)) return kInvalid;
+    if (b == kInvalid || !ftl_.state().blocks().take_victim(b)) return kInvalid;
     wl->relocating(die, b);
     return b;
   }
