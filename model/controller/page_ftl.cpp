@@ -54,6 +54,7 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, PageFtlParts parts)
   set_victim_worth(parts.min_invalid, parts.urgent_free_blocks);
   checker_ = parts.checker;
   if (parts.map) set_mapping(std::move(parts.map), parts.map_on_flash);
+  sources_ = VictimSources({state_, gc_free_blocks_, slc_.get(), rel_.get(), wl_.get(), gc_, sources_});
 }
 
 void PageFtl::set_gc_unit(PageFtlParts& parts) {
@@ -144,11 +145,6 @@ void PageFtl::set_wear_level(std::unique_ptr<WearLevel> wl) {
   wl_ = std::move(wl);
   for (uint32_t b = 0; b < g_.dies * g_.blocks_per_die; ++b)
     if (state_.blocks().is_slc(b)) wl_->exclude(b);  // static SLC blocks (the dynamic cache has none yet)
-}
-
-uint32_t PageFtl::wear_level_candidate(uint32_t die) const {
-  if (gc_needed(die)) return kInvalid;  // free blocks first
-  return wl_->candidate(die, [&](uint32_t b) { return state_.blocks().state(b) == BlockState::Full && !state_.blocks().is_slc(b); });
 }
 
 double PageFtl::alpha() const {

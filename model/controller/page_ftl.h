@@ -51,7 +51,7 @@ struct PageFtlParts {
   uint32_t urgent_free_blocks = 0;       // ... waived below this many free blocks (lines)
   std::unique_ptr<MapCache> map;         // null: the whole map in DRAM
   bool map_on_flash = false;             // demand-based: translation pages on flash (needs the map frontier)
-  IntegrityChecker* checker = nullptr;   // fast-forward GC checks its erases and copies (set_checker)
+  IntegrityChecker* checker = nullptr;   // fast-forward GC checks its erases and copies (drive_state.h)
 };
 
 class PageFtl {
@@ -82,12 +82,6 @@ class PageFtl {
   // Static wear levelling (ftl.wear_level_spread), null without it.
   WearLevel* wear_level() { return wl_.get(); }
   const WearLevel* wear_level() const { return wl_.get(); }
-  // The die's least-erased full data block while its erase-count spread is over the threshold, and GC does not
-  // need the die's free blocks first (kInvalid otherwise).
-  uint32_t wear_level_candidate(uint32_t die) const;
-  bool wear_level_wanted(uint32_t die) const { return wl_ && wear_level_candidate(die) != kInvalid; }
-  // Should the die fold an SLC block now (idle host, or a full cache)?
-  bool fold_wanted(uint32_t die) const { return slc_ && slc_->fold_wanted(die, state_.blocks().free_blocks(die)); }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
   // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
   bool gc_short(uint32_t die, uint32_t pending) const {
@@ -181,9 +175,6 @@ class PageFtl {
     }
   }
 
-  // Invariant checks (check.integrity, drive_state.h): set the checker to have fast-forward GC run them too; the
-  // timed FTL calls them itself.
-  void set_checker(IntegrityChecker* c) { checker_ = c; }
   // Saves or loads the whole drive state preconditioning leaves (map, valid bitmap, dies' out-of-band data,
   // blocks, GC, map cache and translation pages, streams, SLC, reliability, wear levelling, counters); the
   // checker's too when given (controller/snapshot/drive_snapshot.cpp). Throws SnapshotUnsupported for a
@@ -237,9 +228,9 @@ class PageFtl {
   std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
   std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
   std::unique_ptr<FfMapExec, FfMapDelete> ff_map_;  // null until the fast-forward needs map work
-  IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
+  IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (PageFtlParts::checker)
   GcEngine gc_;
-  VictimSources sources_{*this};
+  VictimSources sources_;  // built last (their context: the engines above)
 };
 
 }  // namespace ssdtlm

@@ -15,9 +15,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-FfDrive small_drive() {
+FfDrive small_drive(bool checked = false) {
   return FfDrive({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=64",
-                  "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});
+                  "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"},
+                 "greedy", false, 0, checked);
 }
 
 void quiet(uint64_t, uint64_t) {}
@@ -46,9 +47,8 @@ TEST_CASE("integrity invariants: erasing a live block and copying from a stale l
 }
 
 TEST_CASE("integrity invariants: preconditioning GC checks its erases and copies without false alarms", "[integrity][gc]") {
-  FfDrive d = small_drive();
-  IntegrityChecker c(d.g.logical_units);
-  d.ftl->set_checker(&c);
+  FfDrive d = small_drive(true);  // the FTL built with the checker
+  IntegrityChecker& c = *d.checker;
   UniformWrites w(d.g.logical_units, 3);
   precondition(*d.ftl, &c, true, 3.0, &w, quiet);
   CHECK(d.ftl->state().counters().erases > 100);
@@ -61,9 +61,8 @@ TEST_CASE("integrity invariants: preconditioning GC checks its erases and copies
 TEST_CASE("integrity invariants: a GC that erases victims before their copies land is caught", "[integrity][gc]") {
   // The fault a 1 M I/O run with read checks missed: GC read a victim and erased it while some of its units
   // were still staged for their copy. No read need ever touch those units for the erase check to see it.
-  FfDrive d = small_drive();
-  IntegrityChecker c(d.g.logical_units);
-  d.ftl->set_checker(&c);
+  FfDrive d = small_drive(true);  // the FTL built with the checker
+  IntegrityChecker& c = *d.checker;
   EarlyErase fault(*d.ftl);
   UniformWrites w(d.g.logical_units, 3);
   precondition(*d.ftl, &c, true, 1.0, &w, quiet);
