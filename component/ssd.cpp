@@ -92,7 +92,7 @@ SsdStatus Ssd::status() const {
   s.interrupts = n.interrupts;
   s.doorbell_errors = n.doorbell_errors;
   const Geometry& g = p.geometry();
-  s.nand_programs = p.ftl().page_ftl().counters().total_programs();
+  s.nand_programs = p.ftl().page_ftl().state().counters().total_programs();
   if (n.bytes_written)
     s.waf = double(s.nand_programs) * double(g.units_per_page) * double(kUnitBytes) / double(n.bytes_written);
   if (const uint64_t now = now_ps()) {
@@ -110,7 +110,7 @@ SsdStatus Ssd::status() const {
 
 SsdStatus Ssd::finish() {
   GenericPlatform& p = *drive_->platform;
-  if (IntegrityChecker* c = p.checker()) p.ftl().page_ftl().audit_map(*c, now_ps());
+  if (IntegrityChecker* c = p.checker()) p.ftl().page_ftl().state().audit_map(*c, now_ps());
   return status();
 }
 

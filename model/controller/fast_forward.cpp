@@ -31,17 +31,17 @@ class FfGcExec final {
   IntegrityChecker* checker() { return f_.checker_; }
   uint64_t now() { return 0; }
   void read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool) {
-    const Die& d = *f_.dies_[die];
+    const Die& d = f_.state_.die(die);
     const uint32_t first = (block * g_.pages_per_block + page) * g_.units_per_page;
     job_.on_read(die, block, page, mask, [&d, first](uint32_t s) { return d.lpn(first + s); },
                  [&d, first](uint32_t s) { return d.version(first + s); }, 0);
   }
   void program(const GcPage& p) {
-    f_.dies_[p.die]->program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
+    f_.state_.die(p.die).program(g_.block_of(p.ppa), g_.page_of(p.ppa), p.lpn, p.version, UnitKind::GUD, p.stream);
     job_.on_program(p);
   }
   void erase(uint32_t die, uint32_t victim) {
-    f_.dies_[die]->erase(g_.block_in_die(victim));
+    f_.state_.die(die).erase(g_.block_in_die(victim));
     job_.on_erase(die, victim);
   }
   void map_read(uint32_t die, uint32_t, uint32_t, uint32_t) { job_.on_map_read(die, 0); }
@@ -53,7 +53,7 @@ class FfGcExec final {
   static void program_map_page(PageFtl& f, uint32_t die, uint32_t ppa, UnitKind kind) {
     uint32_t none[kMaxUnitsPerPage];
     std::fill(none, none + f.g_.units_per_page, kInvalid);
-    f.dies_[die]->program(f.g_.block_of(ppa), f.g_.page_of(ppa), none, nullptr, kind, 0);
+    f.state_.die(die).program(f.g_.block_of(ppa), f.g_.page_of(ppa), none, nullptr, kind, 0);
   }
   [[noreturn]] void map_stalled(uint32_t die) {
     throw std::logic_error("die " + std::to_string(die) + ": no free block for map GC");
@@ -64,12 +64,12 @@ class FfGcExec final {
     // Every moved unit updates its map entry: fetch those entries in parallel before moving anything.
     const GcDie& job = f_.gc_.die(die);
     if (job.map_victim) return;
-    const Die& d = *f_.dies_[die];
+    const Die& d = f_.state_.die(die);
     const Streams& st = *f_.streams_;
     const uint32_t base = g_.ppa(die, 0, 0);
     for (uint32_t u = g_.block_in_die(job.victim) * g_.units_per_block, end = u + g_.units_per_block; u < end; ++u)
-      if (f_.valid(base + u)) {
-        f_.prefetch_map(d.lpn(u));
+      if (f_.state_.valid(base + u)) {
+        f_.state_.prefetch_map(d.lpn(u));
         if (st.params().gc == GcStreams::HotCold) st.prefetch(d.lpn(u));
       }
   }
@@ -161,7 +161,7 @@ void PageFtl::ff_finish() {
 
 void PageFtl::ff_merge_counters() {
   for (FlashCounters& d : ff_counters_) {
-    counters_ += d;
+    state_.counters() += d;
     d = FlashCounters();
   }
 }

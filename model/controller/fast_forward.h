@@ -3,7 +3,7 @@
 // (the GC job's immediate executor, fast_forward.cpp). A page touches only its die's state, its units' map entries
 // and the die's own counters (and reads the stream write counts), so workers owning disjoint dies (and disjoint
 // LPNs) may write concurrently, each with its own FfHostExec; PageFtl::ff_merge_counters() then adds the dies'
-// counters to PageFtl::counters(). With translation pages on flash there is one worker (the map cache is shared).
+// counters to the drive state's (DriveState::counters()). With translation pages on flash there is one worker (the map cache is shared).
 #pragma once
 #include <cstdint>
 
@@ -43,7 +43,7 @@ class FfHostExec final {
   }
   void program(Page& p) {
     const Geometry& g = f_.g_;
-    f_.dies_[p.die]->program(g.block_of(p.ppa), g.page_of(p.ppa), p.lpn, p.version, UnitKind::UD, uint8_t(p.stream));
+    f_.state_.die(p.die).program(g.block_of(p.ppa), g.page_of(p.ppa), p.lpn, p.version, UnitKind::UD, uint8_t(p.stream));
     job_.on_program(p, g.gblock_of(p.ppa));
   }
   void map_updates(Page& p) {

@@ -15,7 +15,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       dram("dram_isock"),
       p_(p),
       ftl_(ftl),
-      g_(ftl.geometry()),
+      g_(ftl.state().geometry()),
       streams_(ftl.streams()),
       lifetimes_(ftl.streams().lifetimes()),
       buffer_(std::move(buffer)),
@@ -79,10 +79,10 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
   op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
   const uint32_t gblock = op.die * g_.blocks_per_die + op.block;
-  op.slc = ftl_.blocks().is_slc(gblock);  // SLC-mode timing (slc.*)
+  op.slc = ftl_.state().blocks().is_slc(gblock);  // SLC-mode timing (slc.*)
   if (Reliability* rel = ftl_.reliability()) {  // reliability.*: what this read costs; wear and age bookkeeping
     if (op.cmd == FlashCmd::Read) {
-      const ReadOutcome o = rel->on_read(gblock, op.page, ftl_.die(op.die).erase_count(op.block), op.slc, now_ps());
+      const ReadOutcome o = rel->on_read(gblock, op.page, ftl_.state().die(op.die).erase_count(op.block), op.slc, now_ps());
       op.extra_reads = o.extra_reads;
       op.retries = o.retries;
       op.soft_tier = o.soft_tier;
@@ -96,8 +96,8 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
   }
   // Hints: the page's out-of-band data is written when a program ends and read when a read's tR ends (for the
   // FTL, as a controller reads the OOB with the data): fetched from memory meanwhile.
-  if (op.cmd == FlashCmd::Program) ftl_.die(op.die).prefetch_program(op.block, op.page);
-  else if (op.cmd == FlashCmd::Read) ftl_.die(op.die).prefetch_oob((op.block * g_.pages_per_block + op.page) * g_.units_per_page);
+  if (op.cmd == FlashCmd::Program) ftl_.state().die(op.die).prefetch_program(op.block, op.page);
+  else if (op.cmd == FlashCmd::Read) ftl_.state().die(op.die).prefetch_oob((op.block * g_.pages_per_block + op.page) * g_.units_per_page);
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -110,7 +110,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   // entry, so that the cache miss overlaps this command.
   if (cmd.next_lpn != NvmeCommand::kNoNextLpn) {
     if (cmd.next_op == IoOp::Write) streams_.prefetch(cmd.next_lpn);
-    else if (cmd.next_op == IoOp::Read) ftl_.prefetch_map(cmd.next_lpn);
+    else if (cmd.next_op == IoOp::Read) ftl_.state().prefetch_map(cmd.next_lpn);
     if (checker_) checker_->prefetch(cmd.next_lpn);  // its expected version (check.integrity)
     buffer_->prefetch(cmd.next_lpn);  // reads and writes look the buffer's index up first
   }
@@ -159,7 +159,7 @@ void Ftl::on_idle_timer() {
 }
 
 bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
-  if (!ftl_.audit_map(c, time_ps)) return false;
+  if (!ftl_.state().audit_map(c, time_ps)) return false;
   const Geometry& g = g_;
   const uint64_t units = std::min<uint64_t>(c.logical_units(), g.logical_units);
   for (uint32_t lpn = 0; lpn < units; ++lpn) {
@@ -168,11 +168,11 @@ bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
     const char* where = "the buffer";
     if (!buffer_->lookup(lpn, &version)) {
       where = "flash";
-      const uint32_t ppa = ftl_.lookup(lpn);
+      const uint32_t ppa = ftl_.state().lookup(lpn);
       if (ppa == kInvalid) {
         got_lpn = kInvalid;
       } else {
-        const Die& die = ftl_.die(g.die_of(ppa));
+        const Die& die = ftl_.state().die(g.die_of(ppa));
         const uint32_t unit = ppa - g.ppa(g.die_of(ppa), 0, 0);
         if (!die.programmed(g.block_of(ppa), g.page_of(ppa))) where = "an unprogrammed page";
         got_lpn = die.lpn(unit), version = die.version(unit);

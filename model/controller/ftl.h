@@ -80,7 +80,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override;
 
   PageFtl& page_ftl() { return ftl_; }
-  // At the end of a checked run (sim/run.cpp): the map audit (PageFtl::audit_map), then every logical unit holds the
+  // At the end of a checked run (sim/run.cpp): the map audit (DriveState::audit_map), then every logical unit holds the
   // version the checker expects, as a read now would find it (the buffer first, else the mapped unit's out-of-band
   // LPN and version; nothing where none is expected). Reads check what the host read; this checks every unit once,
   // O(logical units). A failure is reported to the checker and returns false.
@@ -91,7 +91,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void resume_after_power_loss() {
     // Zoned: zones whose buffered units the loss dropped give their stream slots back (closing their blocks), and
     // a reset waiting for those blocks may erase them now.
-    if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, ftl_.blocks(), false);
+    if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, ftl_.state().blocks(), false);
     if (zone_erase_.waiting()) zone_erase_.kick();
     host_.admit_writes();
     if (host_.flush_waiting()) host_.barriers_progress();  // the units the loss dropped are settled
@@ -119,7 +119,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     uint32_t gc_active_dies = 0;
   };
   Gauges gauges() const;
-  const FlashCounters& flash_counters() const { return ftl_.counters(); }
+  const FlashCounters& flash_counters() const { return ftl_.state().counters(); }
   bool slc_cache() const { return ftl_.slc() != nullptr; }  // slc.*: the counters' fold programs and reads count
   // zones.csv (Report Zones at the end of the run; ZnsNamespace::zones_csv), "" without zns.enabled.
   std::string zones_csv() const;
@@ -131,7 +131,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   void reset_stats() {
     stats_ = FtlStats();
     streams_.reset_stats();
-    ftl_.blocks().reset_counts();
+    ftl_.state().blocks().reset_counts();
     ftl_.reset_relocated_lines();
   }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets

@@ -31,7 +31,7 @@ FlushScheduler::FlushScheduler(Ftl& f)
 
 std::string FlushScheduler::describe() const {
   std::string s;
-  const BlockManager& b = f_.ftl_.blocks();
+  const BlockManager& b = f_.ftl_.state().blocks();
   for (uint32_t d = 0; d < f_.g_.dies; ++d)
     s += " die " + std::to_string(d) + ": streams 0x" + std::to_string(die_streams_[d]) + " inflight " +
          std::to_string(inflight_[d]) + " free " + std::to_string(b.free_blocks(d)) + ";";
@@ -48,7 +48,7 @@ void FlushScheduler::refresh_all() {
 }
 
 void FlushScheduler::refresh_group(uint32_t die) {
-  const BlockManager& b = f_.ftl_.blocks();
+  const BlockManager& b = f_.ftl_.state().blocks();
   const uint32_t per = f_.g_.dies / b.line_groups(), first = b.group_of_die(die) * per;
   for (uint32_t d = first; d < first + per; ++d) refresh(d);
 }
@@ -100,7 +100,7 @@ void FlushScheduler::pump() {
 }
 
 uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
-  const BlockManager& b = f_.ftl_.blocks();
+  const BlockManager& b = f_.ftl_.state().blocks();
   const uint32_t n = f_.streams_.user_streams();
   // slc.when_full=fold: with the SLC cache full, host writes wait for a fold, unless their frontier has room.
   const SlcCache* slc = f_.ftl_.slc();
@@ -127,7 +127,7 @@ void FlushScheduler::refresh(uint32_t d) {
   // the next request): no die takes host data while a victim line is being collected (GcDriver refreshes all at the
   // edges).
   const GcDie& gc = f_.ftl_.gc().die(d);
-  const bool line_hold = lines_hold_ && f_.ftl_.blocks().lines_in_gc() > 0;
+  const bool line_hold = lines_hold_ && f_.ftl_.state().blocks().lines_in_gc() > 0;
   const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0) && !line_hold;
   const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;
@@ -151,7 +151,7 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
   *die = s == kInvalid ? kInvalid : pick_die(s);
   // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die), and a striped frontier's next page its write
   // pointer's die; while that die is busy, another zone's or stream's.
-  const bool one_die = f_.streams_.zns() || f_.ftl_.blocks().striped();
+  const bool one_die = f_.streams_.zns() || f_.ftl_.state().blocks().striped();
   while (*die == kInvalid && s != kInvalid && one_die && (allowed &= ~(uint64_t(1) << s)) != 0) {
     s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
     *die = s == kInvalid ? kInvalid : pick_die(s);
@@ -165,7 +165,7 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // No die may take the stream now (takeable_, kept by refresh with die_streams_): the answer of every branch
   // below, known without a scan (a writer that finds the buffer full asks this after every operation end).
   if (!(takeable_ >> stream & 1)) return kInvalid;
-  const BlockManager& b = f_.ftl_.blocks();
+  const BlockManager& b = f_.ftl_.state().blocks();
   const ZnsNamespace* z = f_.streams_.zns();
   if (z || b.striped()) {
     const uint32_t d = z ? z->stripe_die(uint16_t(stream))
@@ -190,7 +190,7 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) { job_.write(die,
 
 // ---------------------------------------------------------------- the host page job's timed executor
 
-FlashCounters& FlushScheduler::counters(uint32_t) { return f_.ftl_.counters(); }
+FlashCounters& FlushScheduler::counters(uint32_t) { return f_.ftl_.state().counters(); }
 StreamStats* FlushScheduler::stream_stats() { return &f_.streams_.stats(); }
 uint64_t* FlushScheduler::flushed_units() { return &f_.stats_.flushed_units; }
 
@@ -210,7 +210,7 @@ FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
     uint32_t slot = buffer.take(stream, &op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
     if (slot == kInvalid) op.lpn[s] = kInvalid;  // padding
-    else ftl.prefetch_map(op.lpn[s]);
+    else ftl.state().prefetch_map(op.lpn[s]);
   }
   take_steps_ = steps;
   // The stream's next pages, in the order they will be flushed if nothing changes: the next two pages' units'
@@ -220,8 +220,8 @@ FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
   for (uint32_t k = 0; k < 4 * g.units_per_page; ++k) {
     const uint32_t lpn = buffer.upcoming(stream, k);
     if (lpn == kInvalid) continue;
-    if (k < 2 * g.units_per_page) ftl.prefetch_old(lpn);
-    else ftl.prefetch_map(lpn);
+    if (k < 2 * g.units_per_page) ftl.state().prefetch_old(lpn);
+    else ftl.state().prefetch_map(lpn);
   }
   return op;
 }
@@ -268,7 +268,7 @@ bool FlushScheduler::on_flush(FlashOp& op) {
 
 void FlushScheduler::landed(FlashOp& op) {
   ZnsNamespace* z = f_.streams_.zns();
-  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.blocks(), f_.host_.slot_waiting());
+  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.state().blocks(), f_.host_.slot_waiting());
   --inflight_[op.die];
   f_.host_idle_check();
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for

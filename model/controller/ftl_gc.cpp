@@ -19,7 +19,7 @@ void GcDriver::advance(uint32_t die) { job_->advance(die); }
 
 // ---------------------------------------------------------------- the executor's operations
 
-FlashCounters& GcDriver::counters(uint32_t) { return f_.ftl_.counters(); }
+FlashCounters& GcDriver::counters(uint32_t) { return f_.ftl_.state().counters(); }
 StreamStats* GcDriver::stream_stats() { return &f_.streams_.stats(); }
 IntegrityChecker* GcDriver::checker() { return f_.checker_; }
 uint64_t GcDriver::now() { return now_ps(); }
@@ -27,7 +27,7 @@ uint64_t GcDriver::now() { return now_ps(); }
 void GcDriver::read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool fold) {
   if (f_.streams_.params().gc == GcStreams::HotCold)  // GC classifies the units by count: fetch the counts now
     for (uint32_t m = mask; m; m &= m - 1)
-      f_.streams_.prefetch(f_.ftl_.die(die).lpn((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page +
+      f_.streams_.prefetch(f_.ftl_.state().die(die).lpn((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page +
                                                 uint32_t(__builtin_ctz(m))));
   FlashOp& op = f_.new_op(FlashCmd::Read, die, kGcRead);
   op.block = block;
@@ -50,7 +50,7 @@ void GcDriver::program(const GcPage& page) {
   std::copy(page.old, page.old + f_.g_.units_per_page, op.aux);
   // A hint: the units' map entries are read and written when the page lands (GcEngine::land_page).
   for (uint32_t s = 0; s < page.n; ++s)
-    if (page.lpn[s] != kInvalid) f_.ftl_.prefetch_map(page.lpn[s]);
+    if (page.lpn[s] != kInvalid) f_.ftl_.state().prefetch_map(page.lpn[s]);
   f_.send(op, f_.ftl_.gc().die(page.src).data_ps);
   if (f_.ftl_.reclaim_units() && op.page == 0) f_.flush_.refresh_group(page.die);  // a block opened: maybe a free RU taken
   else f_.flush_.refresh(page.die);
@@ -96,7 +96,7 @@ void GcDriver::erased(uint32_t, uint32_t gblock) {
 }
 
 void GcDriver::erase_refresh(uint32_t die, uint32_t lines_before) {
-  const BlockManager& b = f_.ftl_.blocks();
+  const BlockManager& b = f_.ftl_.state().blocks();
   if (f_.ftl_.gc_pacing().lines_hold_host() && lines_before && !b.lines_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
   else if (f_.ftl_.reclaim_units() && b.lines_in_gc() != lines_before)

@@ -48,7 +48,7 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
     // partial write's old end units (read-modify-write). One lookup per segment touched.
     auto needs = [&](uint32_t lpn) {
       uint32_t version;
-      return !f_.buffer_->lookup(lpn, &version) && f_.ftl_.lookup(lpn) != kInvalid;
+      return !f_.buffer_->lookup(lpn, &version) && f_.ftl_.state().lookup(lpn) != kInvalid;
     };
     auto lookup_range = [&](uint32_t lo, uint32_t hi) {  // [lo, hi)
       for (uint32_t lpn = lo; lpn < hi;) {
@@ -85,14 +85,14 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
 
 MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f), job_(f.ftl_, *this) {}
 
-FlashCounters& MapWorkQueue::counters(uint32_t) { return f_.ftl_.counters(); }
+FlashCounters& MapWorkQueue::counters(uint32_t) { return f_.ftl_.state().counters(); }
 
 uint32_t MapWorkQueue::pick_die(bool paced) {
   // Map pages of the buffer's flushes are paced like the buffer's pages: round robin over the dies that may take a
   // flush now (queue room, and GC credit while they collect), keeping the free block their own GC needs. GC's must
   // go to any die with room (GC must progress for the dies to become ready again), and so do a host read's.
   if (!paced) return f_.ts_->pick_die();
-  const uint32_t reserve = f_.ftl_.blocks().gc_reserve();
+  const uint32_t reserve = f_.ftl_.state().blocks().gc_reserve();
   return f_.flush_.next_flushable(cursor_, [&](uint32_t d) { return f_.ts_->can_place(d, reserve); });
 }
 

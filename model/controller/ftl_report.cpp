@@ -13,7 +13,7 @@ std::string Ftl::zones_csv() const {
 
 Ftl::Gauges Ftl::gauges() const {
   Gauges g;
-  g.free_blocks = ftl_.blocks().total_free_blocks();
+  g.free_blocks = ftl_.state().blocks().total_free_blocks();
   g.buffer_units = buffer_->occupied();
   g.gc_active_dies = ftl_.gc().active_dies();
   g.map_lookups = cache_.stats().lookups();
@@ -36,7 +36,7 @@ nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
                    {"subpage_rmw", fs.subpage_rmw},
                    {"trimmed_units", fs.trimmed_units},
                    {"write_stops", fs.write_stops}});
-  r["map"] = cache_.report(ts_, ftl_.counters().reads[uint32_t(ReadKind::Map)]);
+  r["map"] = cache_.report(ts_, ftl_.state().counters().reads[uint32_t(ReadKind::Map)]);
   r["map"]["buffer_aged_picks"] = buffer_->policy().aged_picks();
   r["streams"] = streams_.report();
   r["streams"]["requeued_units"] = buffer_->requeued();

@@ -31,7 +31,7 @@ void ZoneEraser::done(uint32_t job) {
 }
 
 void ZoneEraser::kick() {
-  BlockManager& blocks = f_.ftl_.blocks();
+  BlockManager& blocks = f_.ftl_.state().blocks();
   for (size_t i = 0; i < pending_.size();) {
     const auto [b, job] = pending_[i];
     const BlockState st = blocks.state(b);
@@ -57,7 +57,7 @@ void ZoneEraser::kick() {
 
 void ZoneEraser::on_erase(FlashOp& op) {
   const uint32_t b = op.die * f_.g_.blocks_per_die + op.block;
-  f_.ftl_.gc().land_erase(b, f_.ftl_.counters());
+  f_.ftl_.gc().land_erase(b, f_.ftl_.state().counters());
   auto it = std::find_if(inflight_.begin(), inflight_.end(), [&](const auto& e) { return e.first == b; });
   const uint32_t job = it->second;
   *it = inflight_.back();
@@ -84,7 +84,7 @@ void ZoneEraser::erased(uint32_t gblock) {
 
 std::string ZoneEraser::describe() const {
   static const char* const kState[] = {"free", "open", "full", "victim", "cached"};
-  const BlockManager& blocks = f_.ftl_.blocks();
+  const BlockManager& blocks = f_.ftl_.state().blocks();
   std::string s = std::to_string(pending_.size()) + " blocks to erase, " + std::to_string(inflight_.size()) +
                   " erasing";
   for (size_t i = 0; i < pending_.size() && i < 4; ++i) {

@@ -2,7 +2,7 @@
 // buffer's units) and by the fast-forward (a page of the preconditioning writers' units) alike. In order: the page
 // is placed (FDP: on the die of its reclaim unit's write pointer), room is made for it (immediate: GC first while
 // the die is short of free blocks), it is allocated on its user stream's frontier (zoned: the zone told), its units
-// are taken (kInvalid: padding, counted), mapped (PageFtl::map_page: the block's valid count, the map entries) and
+// are taken (kInvalid: padding, counted), mapped (DriveState::map_page: the block's valid count, the map entries) and
 // counted (programs, SLC or direct units, units flushed), GC's pacing is charged, the page is programmed, its map
 // updates go through the cache (mapping/map_wb_job.h); when its program lands, its block's page is done.
 // X is a final class (no virtual call per page):
@@ -38,14 +38,14 @@ namespace ssdtlm {
 template <class X>
 class HostPageJob {
  public:
-  HostPageJob(PageFtl& ftl, X& x) : ftl_(ftl), g_(ftl.geometry()), x_(x) {}
+  HostPageJob(PageFtl& ftl, X& x) : ftl_(ftl), g_(ftl.state().geometry()), x_(x) {}
 
   // One page of user stream `stream` on `die` (FDP: the die's reclaim group); throws when the die has no room.
   void write(uint32_t die, uint32_t stream);
   // The page's program landed (in global block gblock).
   template <class Page>
   void on_program(Page& page, uint32_t gblock) {
-    ftl_.blocks().page_done(gblock);
+    ftl_.state().blocks().page_done(gblock);
     x_.landed(page);
   }
 
@@ -64,7 +64,7 @@ class HostPageJob {
 template <class X>
 void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
   PageFtl& ftl = ftl_;  // (locals: the fast-forward writes millions of pages a second)
-  BlockManager& b = ftl.blocks();
+  BlockManager& b = ftl.state().blocks();
   const uint32_t frontier = b.layout().user_frontier(stream);
   // FDP: the page goes where the RU's write pointer is, on the dies of the die's reclaim group (the timed FTL's
   // flush scheduler picked that die already: FlushScheduler::pick_die).
@@ -96,10 +96,10 @@ void HostPageJob<X>::map_units(uint32_t die, uint32_t ppa, const Page& page) {
   if (StreamStats* st = x_.stream_stats())
     for (uint32_t s = 0; s < g_.units_per_page; ++s) st->user_padding += page.lpn[s] == kInvalid;
   PageFtl& ftl = ftl_;
-  const uint32_t units = ftl.map_page(ppa, page.lpn);
+  const uint32_t units = ftl.state().map_page(ppa, page.lpn);
   if (uint64_t* flushed = x_.flushed_units()) *flushed += units;
   FlashCounters& c = x_.counters(die);
-  if (ftl.slc()) (ftl.blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
+  if (ftl.slc()) (ftl.state().blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
   ++c.programs[uint32_t(UnitKind::UD)];
 }
 

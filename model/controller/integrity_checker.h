@@ -4,7 +4,7 @@
 //
 // Invariants stronger than reads (checked by the FTL, reported here): an erase may not hit a block that a live
 // mapping or a pending GC copy still refers to, and a GC copy's source must be its unit's current location
-// (PageFtl::check_erase, PageFtl::check_gc_source). A violation is an integrity error like a bad read.
+// (DriveState::check_erase, DriveState::check_gc_source). A violation is an integrity error like a bad read.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 

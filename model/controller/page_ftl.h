@@ -1,11 +1,8 @@
-// Page-level FTL algorithm: the logical-to-physical map in 4 KiB units, block bookkeeping, GC victim
-// choice, the GC engine (gc/gc_engine.h) shared by the timed FTL and the fast-forward, and the fast-forward
-// itself (fast_forward.cpp: the same engines with every action executed at once, no SystemC timing) used to
-// precondition a drive at millions of page writes per second. Plain C++.
-//
-// A unit at ppa is valid iff map[oob_lpn(ppa)] == ppa; a bitmap over physical units (1 bit each, the
-// FTL's valid-page bitmap) keeps that answer at hand, so GC scans victims without map lookups.
-// Model state per logical page: 4 B map + (1 + over-provisioning) x (5 B of OOB + 1 bit) + block metadata.
+// Page-level FTL algorithm: the drive state (drive_state.h: map, valid bitmap, blocks, dies, counters) and the
+// engines that decide over it: GC victim choice, the GC engine (gc/gc_engine.h) shared by the timed FTL and the
+// fast-forward, the map cache, stream placement, the SLC cache, the reliability model and wear levelling, and the
+// fast-forward itself (fast_forward.cpp: the same engines with every action executed at once, no SystemC timing)
+// used to precondition a drive at millions of page writes per second. Plain C++.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 
@@ -14,18 +11,14 @@
 #include <memory>
 #include <vector>
 
-#include "controller/block_manager.h"
-#include "controller/flash_counters.h"
+#include "controller/drive_state.h"
 #include "controller/gc/gc_engine.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_source.h"
 #include "controller/gc/wear_level.h"
-#include "controller/integrity_checker.h"
-#include "controller/lpn_change_log.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
 #include "controller/streams/streams.h"
-#include "flash/die.h"
 #include "flash/geometry.h"
 #include "flash/reliability/reliability.h"
 
@@ -58,7 +51,7 @@ struct PageFtlParts {
   uint32_t urgent_free_blocks = 0;       // ... waived below this many free blocks (lines)
   std::unique_ptr<MapCache> map;         // null: the whole map in DRAM
   bool map_on_flash = false;             // demand-based: translation pages on flash (needs the map frontier)
-  IntegrityChecker* checker = nullptr;   // fast-forward GC checks its erases and copies (set_checker)
+  IntegrityChecker* checker = nullptr;   // fast-forward GC checks its erases and copies (drive_state.h)
 };
 
 class PageFtl {
@@ -68,67 +61,9 @@ class PageFtl {
   PageFtl(const Geometry& g, std::vector<Die*> dies, std::unique_ptr<VictimPolicy> victim, uint32_t gc_free_blocks,
           const FrontierLayout& layout = FrontierLayout());
 
-  uint32_t lookup(uint32_t lpn) const { return l2p_[lpn]; }
-  // Hints for batched writers: bring lpn's map entry, then its current block's metadata, into cache.
-  void prefetch_map(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1); }
-  void prefetch_old(uint32_t lpn) const {
-    uint32_t ppa = l2p_[lpn];
-    if (ppa == kInvalid) return;
-    blocks_.prefetch(g_.gblock_of(ppa));
-    __builtin_prefetch(&valid_bits_[ppa >> 6], 1);
-  }
-  // Host data for lpn now lives at ppa (set when the program is issued; the buffer serves reads until it lands).
-  void map(uint32_t lpn, uint32_t ppa) {
-    if (changes_.armed()) changes_.note(lpn);
-    repoint(l2p_[lpn], ppa);
-    blocks_.validate(g_.gblock_of(ppa));
-  }
-  // A host page's units (lpns[0 .. units_per_page), kInvalid = padding) now live in the page at ppa (set when its
-  // program is issued); returns how many. The page's block is open (its program in flight): its valid count is added
-  // once, before the units are mapped, since a page may hold two versions of one LPN (the first is dropped at once).
-  uint32_t map_page(uint32_t ppa, const uint32_t* lpns) {
-    uint32_t units = 0;
-    for (uint32_t s = 0; s < g_.units_per_page; ++s) units += lpns[s] != kInvalid;
-    blocks_.validate(g_.gblock_of(ppa), units);
-    const bool noted = changes_.armed();
-    for (uint32_t s = 0; s < g_.units_per_page; ++s) {
-      if (lpns[s] == kInvalid) continue;
-      if (noted) changes_.note(lpns[s]);
-      repoint(l2p_[lpns[s]], ppa + s);
-    }
-    return units;
-  }
-  // GC relocation: moves lpn to new_ppa only if it still lives at old_ppa. Returns whether it moved.
-  // (The map entry decides, not old_ppa's valid bit: the block may have been erased and rewritten while the copy
-  // waited, so the unit need not hold lpn any more.)
-  bool remap_if(uint32_t lpn, uint32_t old_ppa, uint32_t new_ppa) {
-    if (l2p_[lpn] != old_ppa) return false;
-    map(lpn, new_ppa);
-    return true;
-  }
-  void unmap(uint32_t lpn);
-  // A host trim (Dataset Management deallocate, or a zone reset): lpn unmapped and noted as trimmed, so that a
-  // power-loss recovery replaying the out-of-band data does not bring back the copies flash still holds
-  // (power_loss/dump.cpp: the firmware's trim journal). note_trimmed: the note alone (preconditioning, whose
-  // writers unmap).
-  void trim(uint32_t lpn) {
-    unmap(lpn);
-    note_trimmed(lpn);
-  }
-  void note_trimmed(uint32_t lpn) { trimmed_bits_[lpn >> 6] |= uint64_t(1) << (lpn & 63); }
-  // lpn's last map change was a trim (meaningful while it is unmapped: a later write maps it again).
-  bool trimmed(uint32_t lpn) const { return (trimmed_bits_[lpn >> 6] >> (lpn & 63)) & 1; }
-  // The first LPN >= lpn noted as trimmed, or the logical size.
-  uint32_t next_trimmed(uint32_t lpn) const {
-    for (size_t w = lpn >> 6; w < trimmed_bits_.size(); ++w) {
-      const uint64_t bits = trimmed_bits_[w] & (w == lpn >> 6 ? ~uint64_t(0) << (lpn & 63) : ~uint64_t(0));
-      if (bits) return std::min<uint32_t>(uint32_t(w * 64 + __builtin_ctzll(bits)), uint32_t(g_.logical_units));
-    }
-    return uint32_t(g_.logical_units);
-  }
-  bool valid(uint32_t ppa) const { return (valid_bits_[ppa >> 6] >> (ppa & 63)) & 1; }
-  // Slots of one page that hold valid units (bit s = slot s).
-  uint32_t valid_mask(uint32_t die, uint32_t block, uint32_t page) const;
+  // The drive state the engines read and change (map, valid bitmap, trim notes, blocks, dies, counters).
+  DriveState& state() { return state_; }
+  const DriveState& state() const { return state_; }
 
   // The reasons to collect other than free space (gc/victim_source.h), asked before the victim policy.
   VictimSources& victim_sources() { return sources_; }
@@ -136,7 +71,7 @@ class PageFtl {
   // The die's next GC victim (counted in c), or kInvalid. Throws when victims keep holding only valid data
   // (the die has no reclaimable space: a configuration that cannot make progress).
   uint32_t pick_victim(uint32_t die, FlashCounters& c);
-  bool gc_needed(uint32_t die) const { return blocks_.free_blocks(die) < gc_free_blocks_; }
+  bool gc_needed(uint32_t die) const { return state_.blocks().free_blocks(die) < gc_free_blocks_; }
   // The SLC cache (slc.*; block mode), null without one.
   SlcCache* slc() { return slc_.get(); }
   const SlcCache* slc() const { return slc_.get(); }
@@ -147,18 +82,12 @@ class PageFtl {
   // Static wear levelling (ftl.wear_level_spread), null without it.
   WearLevel* wear_level() { return wl_.get(); }
   const WearLevel* wear_level() const { return wl_.get(); }
-  // The die's least-erased full data block while its erase-count spread is over the threshold, and GC does not
-  // need the die's free blocks first (kInvalid otherwise).
-  uint32_t wear_level_candidate(uint32_t die) const;
-  bool wear_level_wanted(uint32_t die) const { return wl_ && wear_level_candidate(die) != kInvalid; }
-  // Should the die fold an SLC block now (idle host, or a full cache)?
-  bool fold_wanted(uint32_t die) const { return slc_ && slc_->fold_wanted(die, blocks_.free_blocks(die)); }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
   // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
   bool gc_short(uint32_t die, uint32_t pending) const {
-    if (!blocks_.lines()) return blocks_.free_blocks(die) + pending < gc_free_blocks_;
-    const uint32_t group = blocks_.group_of_die(die);
-    return blocks_.free_lines(group) + blocks_.lines_in_gc(group) < gc_free_blocks_;
+    if (!state_.blocks().lines()) return state_.blocks().free_blocks(die) + pending < gc_free_blocks_;
+    const uint32_t group = state_.blocks().group_of_die(die);
+    return state_.blocks().free_lines(group) + state_.blocks().lines_in_gc(group) < gc_free_blocks_;
   }
   // Superblock mode (ftl.gc_unit=superblock): lines as the unit of allocation and GC, one victim line at a
   // time; host writes leave a free line per GC stream (which the GC threshold must exceed).
@@ -194,11 +123,11 @@ class PageFtl {
   // over the streams (a victim holds at most a block's worth, and the block it opened last has room for it).
   // (FDP: on the die of the GC frontier's write pointer.)
   uint32_t gc_target(uint32_t die, uint32_t k) const {
-    const FrontierLayout& l = blocks_.layout();
-    if (reclaim_units_) die = blocks_.stripe_die(l.gc_frontier(k), blocks_.group_of_die(die));
-    if (l.gc == 1 || blocks_.can_allocate(die, l.gc_frontier(k), 0)) return k;
+    const FrontierLayout& l = state_.blocks().layout();
+    if (reclaim_units_) die = state_.blocks().stripe_die(l.gc_frontier(k), state_.blocks().group_of_die(die));
+    if (l.gc == 1 || state_.blocks().can_allocate(die, l.gc_frontier(k), 0)) return k;
     for (uint32_t j = 0; j < l.gc; ++j)
-      if (!blocks_.frontier_full(die, l.gc_frontier(j))) return j;
+      if (!state_.blocks().frontier_full(die, l.gc_frontier(j))) return j;
     return k;
   }
 
@@ -246,28 +175,6 @@ class PageFtl {
     }
   }
 
-  BlockManager& blocks() { return blocks_; }
-  const BlockManager& blocks() const { return blocks_; }
-
-  // Invariant checks (check.integrity): set the checker to have fast-forward GC run them too; the timed FTL
-  // calls them itself. check_erase: no unit of the global block is valid or the current location of its LPN
-  // (O(units per block / 64): the block's valid bits, which audit_map ties to the map). check_gc_source: a GC
-  // copy of lpn from `old` is made only while old is lpn's current location. audit_map (at the end of a checked
-  // run): every mapped LPN's unit is marked valid and as many units are marked valid as LPNs are mapped (no two
-  // share a unit), O(logical units). A failure is reported to the checker and returns false.
-  void set_checker(IntegrityChecker* c) { checker_ = c; }
-  // The LPNs whose map entry changed since the last power loss (power_loss/power_loss.cpp arms and clears it).
-  LpnChangeLog& changes() { return changes_; }
-  bool check_erase(uint32_t gblock, IntegrityChecker& c, uint64_t time_ps) const;
-  bool audit_map(IntegrityChecker& c, uint64_t time_ps) const;
-  bool check_gc_source(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const {
-    c.gc_copy_checked();
-    if (l2p_[lpn] == old) return true;
-    gc_source_violation(lpn, old, c, time_ps);
-    return false;
-  }
-  Die& die(uint32_t d) { return *dies_[d]; }
-  const Die& die(uint32_t d) const { return *dies_[d]; }
   // Saves or loads the whole drive state preconditioning leaves (map, valid bitmap, dies' out-of-band data,
   // blocks, GC, map cache and translation pages, streams, SLC, reliability, wear levelling, counters); the
   // checker's too when given (controller/snapshot/drive_snapshot.cpp). Throws SnapshotUnsupported for a
@@ -276,31 +183,16 @@ class PageFtl {
   // The drive state's report (page_ftl_report.cpp): summary.json's "nand", "waf" (for host_bytes written), "ftl"
   // (alpha, GC unit, free blocks), and with their features on "reliability", "wear_level", "slc", "fdp", "zns".
   nlohmann::json report(double host_bytes, uint64_t now_ps) const;
-  FlashCounters& counters() { return counters_; }
-  const FlashCounters& counters() const { return counters_; }
-  const Geometry& geometry() const { return g_; }
-  // Map, valid bitmap and block metadata (block state, free lists, frontiers, victim policy), in bytes.
+  // The drive state's memory with the map cache's, the translation pages' and the streams', in bytes.
   size_t memory_bytes() const {
-    return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + trimmed_bits_.capacity() * 8 + blocks_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) +
-           (tstore_ ? tstore_->memory_bytes() : 0) + (streams_ ? streams_->memory_bytes() : 0);
+    return state_.memory_bytes() + (cache_ ? cache_->memory_bytes() : 0) + (tstore_ ? tstore_->memory_bytes() : 0) +
+           (streams_ ? streams_->memory_bytes() : 0);
   }
 
  private:
   friend class FfGcExec;            // fast_forward.cpp: the GC job's immediate executor (dies, per-die counters)
   friend class FfMapExec;           // fast_forward.cpp: the map write-back job's immediate executor
   friend class FfHostExec;          // fast_forward.h: the host page job's immediate executor
-  friend class FtlFaultInjection;  // tests/controller/ftl_fault_injection.h: corrupts the map for the audit's tests
-  void drop(uint32_t ppa) {  // the unit at ppa stops being valid
-    blocks_.invalidate(g_.gblock_of(ppa));
-    valid_bits_[ppa >> 6] &= ~(uint64_t(1) << (ppa & 63));
-  }
-  // Points a map entry at ppa and marks that unit valid, dropping the unit the entry pointed to; the
-  // caller adds the unit to its block's valid count.
-  void repoint(uint32_t& entry, uint32_t ppa) {
-    if (entry != kInvalid) drop(entry);
-    entry = ppa;
-    valid_bits_[ppa >> 6] |= uint64_t(1) << (ppa & 63);
-  }
   // The constructor's steps (PageFtlParts' order): each part checked against the layout and wired in.
   void set_streams(std::unique_ptr<Streams> s);
   void set_gc_unit(PageFtlParts& parts);
@@ -309,7 +201,6 @@ class PageFtl {
   void set_mapping(std::unique_ptr<MapCache> cache, bool on_flash);
   uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode
   uint64_t host_programs() const;  // host pages programmed so far (timed and fast-forward)
-  bool any_valid(uint32_t gblock) const;  // some unit of the global block is marked valid
   // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the
   // number of groups, group g being lpns[start[g] .. start[g + 1]).
   uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const;
@@ -321,20 +212,15 @@ class PageFtl {
   };
 
   const Geometry& g_;
-  std::vector<Die*> dies_;
-  BlockManager blocks_;
+  DriveState state_;
   uint32_t gc_free_blocks_;
   bool reclaim_units_ = false;  // FDP's reclaim units (PageFtlParts::Unit::ReclaimUnits)
   std::unique_ptr<GcPacing> pacing_ = make_credit_pacing(0);
-  std::vector<uint32_t> l2p_;
-  std::vector<uint64_t> valid_bits_;  // per physical unit
-  std::vector<uint64_t> trimmed_bits_;  // per logical unit: trimmed (trim)
   std::vector<FlashCounters> ff_counters_;  // per die, during fast-forward
   std::vector<uint32_t> full_victims_;  // consecutive victims with no invalid unit, per die
   // Superblock mode: consecutive victim lines with no invalid unit; lines started since host data last landed.
   uint64_t full_lines_ = 0, host_at_line_ = 0, idle_lines_ = 0;
   uint64_t relocated_lines_ = 0;  // victim lines started with valid data (reset_relocated_lines)
-  FlashCounters counters_;
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;
   std::unique_ptr<Streams> streams_;
@@ -342,11 +228,9 @@ class PageFtl {
   std::unique_ptr<Reliability> rel_;  // null: reliability.model=none
   std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
   std::unique_ptr<FfMapExec, FfMapDelete> ff_map_;  // null until the fast-forward needs map work
-  IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (set_checker)
-  LpnChangeLog changes_;                  // map updates since the last power loss, once one happened
+  IntegrityChecker* checker_ = nullptr;   // fast-forward invariant checks (PageFtlParts::checker)
   GcEngine gc_;
-  VictimSources sources_{*this};
-  void gc_source_violation(uint32_t lpn, uint32_t old, IntegrityChecker& c, uint64_t time_ps) const;
+  VictimSources sources_;  // built last (their context: the engines above)
 };
 
 }  // namespace ssdtlm

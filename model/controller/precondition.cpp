@@ -154,7 +154,7 @@ class DieWriter {
   DieWriter(PageFtl& ftl, uint32_t first, uint32_t last, std::vector<uint32_t>* written)
       : ftl_(ftl),
         written_(written),
-        upp_(ftl.geometry().units_per_page),
+        upp_(ftl.state().geometry().units_per_page),
         per_flush_(upp_ * std::max<uint32_t>(1, kUnitsPerFlush / upp_)),
         streams_(ftl.streams().user_streams()),
         first_(first),
@@ -167,7 +167,7 @@ class DieWriter {
     for (const PlacedUnit& u : units) {
       if (u.stream == kTrimStream) {  // older versions still pending are dropped at their flush (written_)
         (*written_)[u.lpn] = u.seq;
-        ftl_.unmap(u.lpn);
+        ftl_.state().unmap(u.lpn);
         continue;
       }
       const size_t k = size_t(u.die - first_) * streams_ + u.stream;
@@ -200,8 +200,8 @@ class DieWriter {
       }
       n = m;
     }
-    for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_map(u[i].lpn);
-    for (uint32_t i = 0; i < n; ++i) ftl_.prefetch_old(u[i].lpn);
+    for (uint32_t i = 0; i < n; ++i) ftl_.state().prefetch_map(u[i].lpn);
+    for (uint32_t i = 0; i < n; ++i) ftl_.state().prefetch_old(u[i].lpn);
     uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage];
     FfHostExec host(ftl_);  // the host page job at once (fast_forward.h)
     for (uint32_t i = 0; i < n; i += upp_) {
@@ -227,14 +227,14 @@ class DieWriter {
 // when some unit does not live on its stripe's die (the drive was written otherwise before): a worker
 // would then invalidate units on dies another worker is writing.
 uint32_t group_count(const PageFtl& ftl, const Striping& s, unsigned workers) {
-  const Geometry& g = ftl.geometry();
+  const Geometry& g = ftl.state().geometry();
   if (workers <= 1) return 1;
   const uint32_t n = std::min<uint32_t>(g.dies, 8 * workers);
   const uint64_t units_per_die = uint64_t(g.blocks_per_die) * g.units_per_block;
   for (uint32_t k = 1; k < n; ++k)
     if (uint64_t(k) * g.dies / n * units_per_die % 64) return 1;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
-    const uint32_t ppa = ftl.lookup(lpn);
+    const uint32_t ppa = ftl.state().lookup(lpn);
     if (ppa != kInvalid && g.die_of(ppa) != s.die(lpn)) return 1;
   }
   return n;
@@ -263,7 +263,7 @@ class BatchMaker {
     for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping_.die(lpn_[i]);
       uint32_t version = 0;
-      if (stream_[i] == kTrimStream) ftl_.note_trimmed(lpn_[i]);  // only this thread writes the trim notes
+      if (stream_[i] == kTrimStream) ftl_.state().note_trimmed(lpn_[i]);  // only this thread writes the trim notes
       if (checker_) {
         if (stream_[i] == kTrimStream) checker_->trimmed(lpn_[i]);
         else version = checker_->next_version(lpn_[i]);
@@ -288,7 +288,7 @@ class BatchMaker {
 // A writer per die group (contiguous die ranges); group_of_die: each die's group.
 std::vector<DieWriter> die_writers(PageFtl& ftl, uint32_t groups, std::vector<uint32_t>& written,
                                    std::vector<uint32_t>& group_of_die) {
-  const Geometry& g = ftl.geometry();
+  const Geometry& g = ftl.state().geometry();
   std::vector<DieWriter> writers;
   writers.reserve(groups);
   for (uint32_t k = 0; k < groups; ++k) {
@@ -343,13 +343,13 @@ PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fi
                                 Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,
                                 unsigned threads) {
   auto t0 = std::chrono::steady_clock::now();
-  const Geometry& g = ftl.geometry();
+  const Geometry& g = ftl.state().geometry();
   UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite, ftl.streams());
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   // With translation pages on flash the map cache is shared by every die, and superblock GC collects a line
   // on every die: one worker.
-  const uint32_t groups = ftl.translation() || ftl.blocks().lines()
+  const uint32_t groups = ftl.translation() || ftl.state().blocks().lines()
                               ? 1
                               : group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
   if (groups == 1) workers = 1;

@@ -11,7 +11,7 @@ namespace ssdtlm {
 void Ftl::trace(WaveTracer& w) {
   auto t = std::make_unique<FtlWave>(g_.dies, g_.blocks_per_die);
   t->w = &w;
-  const BlockManager& b = ftl_.blocks();
+  const BlockManager& b = ftl_.state().blocks();
   uint64_t min = g_.blocks_per_die;
   for (uint32_t d = 0; d < g_.dies; ++d) min = std::min<uint64_t>(min, b.free_blocks(d));
   const uint64_t all = uint64_t(g_.blocks_per_die) * g_.dies;
@@ -84,7 +84,7 @@ void Ftl::trace_sample() {
   WaveTracer& w = *t.w;
   const uint64_t now = now_ps();
   if (!t.dirty.empty()) {
-    const BlockManager& b = ftl_.blocks();
+    const BlockManager& b = ftl_.state().blocks();
     for (uint32_t d : t.dirty) {
       t.touched[d] = 0;
       const uint64_t f = b.free_blocks(d);
@@ -112,7 +112,7 @@ void Ftl::trace_sample() {
 
 uint32_t Ftl::open_rus(uint32_t rg) const {
   const StreamParams& sp = streams_.params();
-  const BlockManager& b = ftl_.blocks();
+  const BlockManager& b = ftl_.state().blocks();
   uint32_t n = 0;
   for (uint32_t h = 0; h < sp.fdp_ruhs; ++h) {
     const uint64_t left = b.open_line_units_left(rg, b.layout().user_frontier(rg * sp.fdp_ruhs + h));

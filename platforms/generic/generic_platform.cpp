@@ -196,7 +196,7 @@ size_t GenericPlatform::model_bytes() const {
 }
 
 void GenericPlatform::arm_map_checkpoints() {
-  page_ftl_->map_cache().set_checkpoint_clock(page_ftl_->blocks().close_clock_ptr());
+  page_ftl_->map_cache().set_checkpoint_clock(page_ftl_->state().blocks().close_clock_ptr());
 }
 
 PreconditionResult GenericPlatform::precondition(Workload* overwrite,
@@ -207,7 +207,7 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
   PreconditionResult r = ssdtlm::precondition(*page_ftl_, checker_.get(), precondition_.fill, precondition_.drive_writes,
                                               overwrite, progress, precondition_.threads);
   if (SlcCache* slc = page_ftl_->slc()) slc->set_on(true);
-  const FlashCounters& f = page_ftl_->counters();
+  const FlashCounters& f = page_ftl_->state().counters();
   r.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
   return r;
 }
@@ -215,7 +215,7 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
 void GenericPlatform::snapshot(SnapshotArchive& a) { page_ftl_->snapshot(a, checker_.get()); }
 
 void GenericPlatform::reset_statistics() {
-  page_ftl_->counters() = FlashCounters();
+  page_ftl_->state().counters() = FlashCounters();
   if (Reliability* rel = page_ftl_->reliability()) rel->reset_counters();
   if (WearLevel* wl = page_ftl_->wear_level()) wl->reset_counters();
   page_ftl_->map_cache().reset_stats();
@@ -250,7 +250,7 @@ std::string GenericPlatform::stuck_state() {
   }
   s += dies.empty() ? "; no die has a queued flash operation" : "; dies with flash work: " + dies;
   s += "; FTL: " + ftl_->describe_state();
-  s += "; " + std::to_string(page_ftl_->blocks().total_free_blocks()) + " free blocks";
+  s += "; " + std::to_string(page_ftl_->state().blocks().total_free_blocks()) + " free blocks";
   return s;
 }
 

@@ -19,9 +19,10 @@ struct FfDrive {
   Config c;
   Geometry g;
   std::vector<std::unique_ptr<Die>> dies;
+  std::unique_ptr<IntegrityChecker> checker;  // checked: the FTL's fast-forward GC checks its erases and copies
   std::unique_ptr<PageFtl> ftl;
   FfDrive(const std::vector<std::string>& settings, const std::string& victim = "greedy", bool keep_versions = false,
-          uint32_t wear_level_spread = 0) {
+          uint32_t wear_level_spread = 0, bool checked = false) {
     for (const auto& s : settings) c.set(s);
     g = read_geometry(c, 4);
     std::vector<Die*> raw;
@@ -32,6 +33,8 @@ struct FfDrive {
     PageFtlParts parts;
     parts.victim = make_victim_policy(victim, g, "ftl.gc_victim");
     if (wear_level_spread) parts.wear_level = std::make_unique<WearLevel>(g, wear_level_spread);
+    if (checked) checker = std::make_unique<IntegrityChecker>(g.logical_units);
+    parts.checker = checker.get();
     ftl = std::make_unique<PageFtl>(g, raw, std::move(parts));
   }
   FfDrive(const FfDrive&) = delete;

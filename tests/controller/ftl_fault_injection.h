@@ -8,13 +8,6 @@
 
 namespace ssdtlm {
 
-// Reaches into PageFtl (its friend) for what no production path may do.
-class FtlFaultInjection {
- public:
-  // Points lpn's map entry at ppa without marking it valid (the map/bitmap disagreement audit_map exists for).
-  static void corrupt_map_entry(PageFtl& ftl, uint32_t lpn, uint32_t ppa) { ftl.l2p_[lpn] = ppa; }
-};
-
 // GC erases its victims as soon as they are scanned, before their copies are programmed (the fault the erase check
 // exists for); a block erased with live units loses them (unmapped), as a real early erase would. Installed on the
 // FTL's GC engine for this object's lifetime.
@@ -27,10 +20,10 @@ class EarlyErase : public GcFaultInjection {
 
   bool erase_early() const override { return true; }
   void erased_live(uint32_t gblock) override {
-    const Geometry& g = ftl_.geometry();
+    const Geometry& g = ftl_.state().geometry();
     const uint32_t die = g.die_of_gblock(gblock), first = gblock * g.units_per_block, base = g.ppa(die, 0, 0);
     for (uint32_t ppa = first; ppa < first + g.units_per_block; ++ppa)
-      if (ftl_.valid(ppa)) ftl_.unmap(ftl_.die(die).lpn(ppa - base));
+      if (ftl_.state().valid(ppa)) ftl_.state().unmap(ftl_.state().die(die).lpn(ppa - base));
   }
 
  private:

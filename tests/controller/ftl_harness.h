@@ -205,7 +205,7 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
 
   double done_us(size_t i) const { return double(done_ps.at(i)) / 1e6; }
   // Module state the tests look at beyond Ftl::stats() (kept here, so that a new interface changes one place).
-  uint32_t free_blocks(uint32_t die) const { return pftl->blocks().free_blocks(die); }
+  uint32_t free_blocks(uint32_t die) const { return pftl->state().blocks().free_blocks(die); }
   uint32_t buffer_occupied() const { return dut->buffer().occupied(); }
   size_t count(FlashCmd c) const {
     size_t n = 0;

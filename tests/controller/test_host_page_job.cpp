@@ -69,7 +69,7 @@ class FakeHostExec final {
   void program(Page& p) {
     // The units are mapped before the program is issued (the buffer serves reads until it lands).
     for (uint32_t s = 0; s < d_.g.units_per_page; ++s)
-      if (p.lpn[s] != kInvalid) CHECK(d_.ftl->lookup(p.lpn[s]) != kInvalid);
+      if (p.lpn[s] != kInvalid) CHECK(d_.ftl->state().lookup(p.lpn[s]) != kInvalid);
     d_.dies[p.die]->program(d_.g.block_of(p.ppa), d_.g.page_of(p.ppa), p.lpn, p.version, UnitKind::UD,
                             uint8_t(p.stream));
     if (Timed) flight_.push_back(&p);
@@ -111,8 +111,8 @@ TEST_CASE("Host page job: a timed page is mapped and counted when issued, its bl
   REQUIRE(x.in_flight().size() == ppb);
   const uint32_t block = d.g.gblock_of(x.in_flight().front()->ppa);
   for (const auto* p : x.in_flight()) CHECK(d.g.gblock_of(p->ppa) == block);  // the stream's frontier block
-  for (uint32_t lpn = 0; lpn < units; ++lpn) CHECK(d.g.gblock_of(d.ftl->lookup(lpn)) == block);
-  CHECK(d.ftl->blocks().valid(block) == units);
+  for (uint32_t lpn = 0; lpn < units; ++lpn) CHECK(d.g.gblock_of(d.ftl->state().lookup(lpn)) == block);
+  CHECK(d.ftl->state().blocks().valid(block) == units);
   CHECK(x.c.programs[uint32_t(UnitKind::UD)] == ppb);
   CHECK(x.flushed == units);
   CHECK(x.stats.user_padding == 1);
@@ -121,13 +121,13 @@ TEST_CASE("Host page job: a timed page is mapped and counted when issued, its bl
   CHECK(x.rooms == 0);  // a timed job's GC runs beside the page
   CHECK(x.landed_pages == 0);
   for (uint32_t left = ppb; left > 0; --left) {
-    CHECK(d.ftl->blocks().state(block) == BlockState::Open);  // a page still in flight keeps it open
+    CHECK(d.ftl->state().blocks().state(block) == BlockState::Open);  // a page still in flight keeps it open
     REQUIRE(x.complete(newest_first));
   }
   CHECK(x.landed_pages == ppb);
-  CHECK(d.ftl->blocks().state(block) == BlockState::Full);  // a GC candidate now
+  CHECK(d.ftl->state().blocks().state(block) == BlockState::Full);  // a GC candidate now
   IntegrityChecker checker(d.g.logical_units);
-  CHECK(d.ftl->audit_map(checker, 0));
+  CHECK(d.ftl->state().audit_map(checker, 0));
 }
 
 TEST_CASE("Host page job: two versions of one LPN in a page leave the second mapped and one unit valid",
@@ -136,17 +136,17 @@ TEST_CASE("Host page job: two versions of one LPN in a page leave the second map
   FakeHostExec<true> x(d);
   x.write(0, 0, {5, 5});
   const uint32_t ppa = x.in_flight().front()->ppa;
-  CHECK(d.ftl->lookup(5) == ppa + 1);
-  CHECK(d.ftl->blocks().valid(d.g.gblock_of(ppa)) == 1);
-  CHECK_FALSE(d.ftl->valid(ppa));
-  CHECK(d.ftl->valid(ppa + 1));
+  CHECK(d.ftl->state().lookup(5) == ppa + 1);
+  CHECK(d.ftl->state().blocks().valid(d.g.gblock_of(ppa)) == 1);
+  CHECK_FALSE(d.ftl->state().valid(ppa));
+  CHECK(d.ftl->state().valid(ppa + 1));
   x.write(0, 0, {5, 6});  // the next page moves 5 on: its old unit is dropped
-  CHECK(d.ftl->blocks().valid(d.g.gblock_of(ppa)) == 2);
-  CHECK_FALSE(d.ftl->valid(ppa + 1));
+  CHECK(d.ftl->state().blocks().valid(d.g.gblock_of(ppa)) == 2);
+  CHECK_FALSE(d.ftl->state().valid(ppa + 1));
   while (x.complete(false)) {
   }
   IntegrityChecker checker(d.g.logical_units);
-  CHECK(d.ftl->audit_map(checker, 0));
+  CHECK(d.ftl->state().audit_map(checker, 0));
 }
 
 TEST_CASE("Host page job: a host page taken by a collecting die spends GC credit", "[host_page][job]") {
@@ -203,11 +203,11 @@ TEST_CASE("Host page job: the fake timed executor and the fast-forward's leave t
   while (x.complete(true)) {
   }
   REQUIRE_FALSE(b.ftl->gc_needed(0));
-  for (uint32_t lpn = 0; lpn < a.g.logical_units; ++lpn) CHECK(a.ftl->lookup(lpn) == b.ftl->lookup(lpn));
+  for (uint32_t lpn = 0; lpn < a.g.logical_units; ++lpn) CHECK(a.ftl->state().lookup(lpn) == b.ftl->state().lookup(lpn));
   for (uint32_t blk = 0; blk < a.g.blocks_per_die; ++blk) {
-    CHECK(a.ftl->blocks().valid(blk) == b.ftl->blocks().valid(blk));
-    CHECK(a.ftl->blocks().state(blk) == b.ftl->blocks().state(blk));
+    CHECK(a.ftl->state().blocks().valid(blk) == b.ftl->state().blocks().valid(blk));
+    CHECK(a.ftl->state().blocks().state(blk) == b.ftl->state().blocks().state(blk));
   }
   b.ftl->ff_merge_counters();
-  CHECK(x.c.programs[uint32_t(UnitKind::UD)] == b.ftl->counters().programs[uint32_t(UnitKind::UD)]);
+  CHECK(x.c.programs[uint32_t(UnitKind::UD)] == b.ftl->state().counters().programs[uint32_t(UnitKind::UD)]);
 }

@@ -31,7 +31,7 @@ TEST_CASE("ftl module: the end-of-run audit finds a lost or stale unit no read t
   uint32_t on_flash = kInvalid, buffered = kInvalid, version;
   for (uint32_t lpn = 4; lpn < 64; ++lpn) {
     if (h.dut->buffer().lookup(lpn, &version)) buffered = lpn;
-    else if (h.pftl->lookup(lpn) != kInvalid && on_flash == kInvalid) on_flash = lpn;
+    else if (h.pftl->state().lookup(lpn) != kInvalid && on_flash == kInvalid) on_flash = lpn;
   }
   REQUIRE(on_flash != kInvalid);
   REQUIRE(buffered != kInvalid);
@@ -52,8 +52,8 @@ TEST_CASE("ftl module: the end-of-run audit finds a lost or stale unit no read t
   CHECK_THAT(audit_with(3, 1), Contains("LPN 3 expected version 1, flash holds LPN none"));  // trimmed
 
   // A unit the FTL dropped, map and valid bit together: the map audit passes, the end-of-run audit does not.
-  h.pftl->unmap(on_flash);
-  CHECK(h.pftl->audit_map(*h.checker, 0));
+  h.pftl->state().unmap(on_flash);
+  CHECK(h.pftl->state().audit_map(*h.checker, 0));
   CHECK_FALSE(h.dut->audit(*h.checker, 1000));
   CHECK_THAT(run.first_error(),
              Contains("LPN " + f + " expected version") && Contains("flash holds LPN none version 0"));

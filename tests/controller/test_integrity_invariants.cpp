@@ -7,6 +7,7 @@
 #include "controller/page_ftl.h"
 #include "controller/precondition.h"
 #include "ff_drive.h"
+#include "controller/drive_state.h"
 #include "ftl_fault_injection.h"
 
 using namespace ssdtlm;
@@ -14,9 +15,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-FfDrive small_drive() {
+FfDrive small_drive(bool checked = false) {
   return FfDrive({"geometry.channels=2", "geometry.dies_per_channel=1", "geometry.blocks_per_plane=64",
-                  "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"});
+                  "geometry.pages_per_block=16", "geometry.page_bytes=8192", "geometry.over_provisioning=0.25"},
+                 "greedy", false, 0, checked);
 }
 
 void quiet(uint64_t, uint64_t) {}
@@ -29,29 +31,28 @@ TEST_CASE("integrity invariants: erasing a live block and copying from a stale l
   IntegrityChecker c(d.g.logical_units);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
   FfHostExec(*d.ftl).write_page(0, lpns, v);
-  const uint32_t at5 = d.ftl->lookup(5), at6 = d.ftl->lookup(6);
-  CHECK_FALSE(d.ftl->check_erase(d.g.gblock_of(at5), c, 1000));  // LPNs 5 and 6 live there
+  const uint32_t at5 = d.ftl->state().lookup(5), at6 = d.ftl->state().lookup(6);
+  CHECK_FALSE(d.ftl->state().check_erase(d.g.gblock_of(at5), c, 1000));  // LPNs 5 and 6 live there
   CHECK(c.errors() == 1);
   CHECK_THAT(c.first_error(), Contains("erase of die 0 block") && Contains("current location of LPN 5"));
-  CHECK(d.ftl->check_gc_source(5, at5, c, 0));           // the current location: fine
-  CHECK_FALSE(d.ftl->check_gc_source(5, at6, c, 2000));  // LPN 6's unit is not LPN 5's
+  CHECK(d.ftl->state().check_gc_source(5, at5, c, 0));           // the current location: fine
+  CHECK_FALSE(d.ftl->state().check_gc_source(5, at6, c, 2000));  // LPN 6's unit is not LPN 5's
   CHECK(c.errors() == 2);
   CHECK(c.gc_copies_checked() == 2);
   FfHostExec(*d.ftl).write_page(1, lpns, v);  // both move to die 1: the old block holds nothing live
-  CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 3000));
-  CHECK_FALSE(d.ftl->check_gc_source(5, at5, c, 4000));  // a copy of the old location is stale now
+  CHECK(d.ftl->state().check_erase(d.g.gblock_of(at5), c, 3000));
+  CHECK_FALSE(d.ftl->state().check_gc_source(5, at5, c, 4000));  // a copy of the old location is stale now
   CHECK(c.errors() == 3);
   CHECK(c.erases_checked() == 2);
 }
 
 TEST_CASE("integrity invariants: preconditioning GC checks its erases and copies without false alarms", "[integrity][gc]") {
-  FfDrive d = small_drive();
-  IntegrityChecker c(d.g.logical_units);
-  d.ftl->set_checker(&c);
+  FfDrive d = small_drive(true);  // the FTL built with the checker
+  IntegrityChecker& c = *d.checker;
   UniformWrites w(d.g.logical_units, 3);
   precondition(*d.ftl, &c, true, 3.0, &w, quiet);
-  CHECK(d.ftl->counters().erases > 100);
-  CHECK(c.erases_checked() == d.ftl->counters().erases);
+  CHECK(d.ftl->state().counters().erases > 100);
+  CHECK(c.erases_checked() == d.ftl->state().counters().erases);
   CHECK(c.gc_copies_checked() > 1000);
   CHECK(c.errors() == 0);
   CHECK(c.first_error().empty());
@@ -60,9 +61,8 @@ TEST_CASE("integrity invariants: preconditioning GC checks its erases and copies
 TEST_CASE("integrity invariants: a GC that erases victims before their copies land is caught", "[integrity][gc]") {
   // The fault a 1 M I/O run with read checks missed: GC read a victim and erased it while some of its units
   // were still staged for their copy. No read need ever touch those units for the erase check to see it.
-  FfDrive d = small_drive();
-  IntegrityChecker c(d.g.logical_units);
-  d.ftl->set_checker(&c);
+  FfDrive d = small_drive(true);  // the FTL built with the checker
+  IntegrityChecker& c = *d.checker;
   EarlyErase fault(*d.ftl);
   UniformWrites w(d.g.logical_units, 3);
   precondition(*d.ftl, &c, true, 1.0, &w, quiet);
@@ -79,26 +79,35 @@ TEST_CASE("integrity invariants: the map audit catches map entries the bitmap or
   FfHostExec(*d.ftl).write_page(0, lpns, v);
   uint32_t more[2] = {7, 8};
   FfHostExec(*d.ftl).write_page(1, more, v);
-  CHECK(d.ftl->audit_map(c, 0));
+  CHECK(d.ftl->state().audit_map(c, 0));
   CHECK(c.errors() == 0);
 
+  // The faults go through the drive state's own map API, which does not stop two LPNs from pointing at one unit:
+  // the audit is what catches it.
+  DriveState& s = d.ftl->state();
   SECTION("an entry pointing at a unit not marked valid (the erase check alone would pass)") {
-    const uint32_t at5 = d.ftl->lookup(5);
+    const uint32_t at5 = s.lookup(5);
     FfHostExec(*d.ftl).write_page(1, lpns, v);  // 5 and 6 move: their first block holds nothing marked valid
-    FtlFaultInjection::corrupt_map_entry(*d.ftl, 5, at5);  // ... but the map points back into it
-    CHECK(d.ftl->check_erase(d.g.gblock_of(at5), c, 0));
-    CHECK_FALSE(d.ftl->audit_map(c, 1000));
+    s.map(5, at5);  // ... but the map points back into it: 5 at its old unit, shared with the unwritten LPN 9,
+    s.map(9, at5);
+    s.unmap(9);     // whose unmapping clears the unit's mark
+    CHECK(s.check_erase(d.g.gblock_of(at5), c, 0));
+    CHECK_FALSE(s.audit_map(c, 1000));
     CHECK_THAT(c.first_error(), Contains("map audit: LPN 5 maps to") && Contains("not marked valid"));
   }
   SECTION("two LPNs sharing a unit") {
-    FtlFaultInjection::corrupt_map_entry(*d.ftl, 6, d.ftl->lookup(5));
-    CHECK_FALSE(d.ftl->audit_map(c, 1000));
+    s.map(6, s.lookup(5));
+    CHECK_FALSE(s.audit_map(c, 1000));
     CHECK_THAT(c.first_error(), Contains("map audit: LPN 6 maps to") && Contains("which holds LPN 5"));
   }
-  SECTION("a unit marked valid that no LPN maps to") {
-    FtlFaultInjection::corrupt_map_entry(*d.ftl, 8, kInvalid);
-    CHECK_FALSE(d.ftl->audit_map(c, 1000));
-    CHECK_THAT(c.first_error(), Contains("4 units marked valid for 3 mapped LPNs"));
+  SECTION("two LPNs sharing a unit not yet programmed (its out-of-band data names neither: the count tells)") {
+    const uint32_t at7 = s.lookup(7);
+    const uint32_t unwritten = d.g.ppa(d.g.die_of(at7), d.g.block_of(at7), d.g.pages_per_block - 1);
+    REQUIRE_FALSE(s.die(d.g.die_of(at7)).programmed(d.g.block_of(at7), d.g.pages_per_block - 1));
+    s.map(7, unwritten);
+    s.map(8, unwritten);
+    CHECK_FALSE(s.audit_map(c, 1000));
+    CHECK_THAT(c.first_error(), Contains("3 units marked valid for 4 mapped LPNs (two LPNs map to one unit)"));
   }
   CHECK(c.errors() == 1);
 }

@@ -26,9 +26,9 @@ double steady_waf(Drive& d, double warm_drive_writes, double measured_drive_writ
   UniformWrites w(d.g.logical_units, 7);
   auto quiet = [](uint64_t, uint64_t) {};
   precondition(*d.ftl, nullptr, true, warm_drive_writes, &w, quiet);
-  d.ftl->counters() = FlashCounters();
+  d.ftl->state().counters() = FlashCounters();
   auto r = precondition(*d.ftl, nullptr, false, measured_drive_writes, &w, quiet);
-  const FlashCounters& f = d.ftl->counters();
+  const FlashCounters& f = d.ftl->state().counters();
   return double(f.programs[0] + f.programs[2]) * d.g.units_per_page / double(r.units_written);
 }
 
@@ -48,17 +48,17 @@ TEST_CASE("mapping: host writes invalidate the old copy and keep valid counts ex
   Drive d(0.25, 2, 64, 16);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
   FfHostExec(*d.ftl).write_page(0, lpns, v);
-  uint32_t first = d.ftl->lookup(5);
+  uint32_t first = d.ftl->state().lookup(5);
   REQUIRE(first != kInvalid);
-  CHECK(d.ftl->valid(first));
+  CHECK(d.ftl->state().valid(first));
   FfHostExec(*d.ftl).write_page(1, lpns, v);
-  CHECK(!d.ftl->valid(first));
-  CHECK(d.ftl->valid(d.ftl->lookup(5)));
-  CHECK(d.ftl->blocks().valid(d.g.gblock_of(first)) == 0);
-  CHECK(d.ftl->blocks().valid(d.g.gblock_of(d.ftl->lookup(6))) == 2);
-  CHECK(d.ftl->die(d.g.die_of(first)).kind(first % (d.g.blocks_per_die * d.g.units_per_block)) == UnitKind::UD);
-  d.ftl->unmap(6);
-  CHECK(d.ftl->lookup(6) == kInvalid);
+  CHECK(!d.ftl->state().valid(first));
+  CHECK(d.ftl->state().valid(d.ftl->state().lookup(5)));
+  CHECK(d.ftl->state().blocks().valid(d.g.gblock_of(first)) == 0);
+  CHECK(d.ftl->state().blocks().valid(d.g.gblock_of(d.ftl->state().lookup(6))) == 2);
+  CHECK(d.ftl->state().die(d.g.die_of(first)).kind(first % (d.g.blocks_per_die * d.g.units_per_block)) == UnitKind::UD);
+  d.ftl->state().unmap(6);
+  CHECK(d.ftl->state().lookup(6) == kInvalid);
 }
 
 TEST_CASE("greedy GC matches Desnoyers' model (SYSTOR'12 Eq. 12) within 3%", "[ftl][gc][analytic]") {

@@ -51,23 +51,23 @@ TEST_CASE("fast-forward leaves the same drive for any number of workers", "[ftl]
   CHECK(r1.threads == 1);
   CHECK(rn.threads == 3);
   CHECK(r1.units_written == rn.units_written);
-  const FlashCounters &a = one.ftl->counters(), &b = many.ftl->counters();
+  const FlashCounters &a = one.ftl->state().counters(), &b = many.ftl->state().counters();
   CHECK(a.gc_victims > 0);
   for (int k = 0; k < 4; ++k) CHECK(a.programs[k] == b.programs[k]);
   CHECK(a.reads[2] == b.reads[2]);
   CHECK(a.erases == b.erases);
   CHECK(a.gc_units_moved == b.gc_units_moved);
-  CHECK(one.ftl->blocks().total_free_blocks() == many.ftl->blocks().total_free_blocks());
+  CHECK(one.ftl->state().blocks().total_free_blocks() == many.ftl->state().blocks().total_free_blocks());
   const uint32_t stripe = precondition_stripe_units(one.g);
   CHECK(stripe % one.g.units_per_page == 0);
   uint64_t mismatched = 0, misplaced = 0, stale = 0;
   for (uint32_t lpn = 0; lpn < one.g.logical_units; ++lpn) {
-    const uint32_t ppa = one.ftl->lookup(lpn);
-    mismatched += ppa != many.ftl->lookup(lpn);
+    const uint32_t ppa = one.ftl->state().lookup(lpn);
+    mismatched += ppa != many.ftl->state().lookup(lpn);
     REQUIRE(ppa != kInvalid);
     misplaced += one.g.die_of(ppa) != lpn / stripe % one.g.dies;
     // The out-of-band data of the mapped unit names the LPN and its newest version.
-    const Die& die = one.ftl->die(one.g.die_of(ppa));
+    const Die& die = one.ftl->state().die(one.g.die_of(ppa));
     const uint32_t unit = ppa % (one.g.blocks_per_die * one.g.units_per_block);
     stale += die.lpn(unit) != lpn || die.version(unit) != one.checker->expected(lpn);
   }
@@ -124,15 +124,15 @@ TEST_CASE("fast-forward WAF under zoned 90/10 with one frontier matches the mixe
   ZonedWrites w(d.g.logical_units, 0.9, 0.1, 5);
   auto quiet = [](uint64_t, uint64_t) {};
   precondition(ftl, nullptr, true, 6.0, &w, quiet, 1);  // settles within about 4 drive-writes
-  ftl.counters() = FlashCounters();
+  ftl.state().counters() = FlashCounters();
   const PreconditionResult r = precondition(ftl, nullptr, false, 10.0, &w, quiet, 1);
-  const FlashCounters& f = ftl.counters();
+  const FlashCounters& f = ftl.state().counters();
   const double waf = double(f.programs[0] + f.programs[2]) * d.g.units_per_page / double(r.units_written);
   INFO("alpha " << ftl.alpha() << " WAF " << waf);
   CHECK(waf == Approx(3.52).epsilon(0.03));
   // The fast-forward hands over no half-collected victim: the partial GC page is programmed at its end.
   uint32_t victims = 0;
-  for (uint32_t b = 0; b < d.g.dies * d.g.blocks_per_die; ++b) victims += ftl.blocks().state(b) == BlockState::Victim;
+  for (uint32_t b = 0; b < d.g.dies * d.g.blocks_per_die; ++b) victims += ftl.state().blocks().state(b) == BlockState::Victim;
   CHECK(victims == 0);
 }
 
@@ -175,15 +175,15 @@ TEST_CASE("fast-forward applies the trims of a workload that asks for it, on any
   const auto quiet = [](uint64_t, uint64_t) {};
   precondition(*one.ftl, one.checker.get(), false, 0.1, &w1, quiet, 1);  // drive_writes does not bound it
   precondition(*many.ftl, many.checker.get(), false, 0.1, &wn, quiet, 3);
-  CHECK(one.ftl->counters().gc_victims > 0);
+  CHECK(one.ftl->state().counters().gc_victims > 0);
   uint64_t wrong = 0, mismatched = 0, stale = 0, live = 0;
   for (uint32_t lpn = 0; lpn < one.g.logical_units; ++lpn) {
-    const uint32_t ppa = one.ftl->lookup(lpn);
+    const uint32_t ppa = one.ftl->state().lookup(lpn);
     wrong += (ppa != kInvalid) != bool(w1.mapped[lpn]);
-    mismatched += ppa != many.ftl->lookup(lpn);
+    mismatched += ppa != many.ftl->state().lookup(lpn);
     if (ppa == kInvalid) continue;
     ++live;
-    const Die& die = one.ftl->die(one.g.die_of(ppa));
+    const Die& die = one.ftl->state().die(one.g.die_of(ppa));
     const uint32_t unit = ppa % (one.g.blocks_per_die * one.g.units_per_block);
     stale += die.lpn(unit) != lpn || die.version(unit) != one.checker->expected(lpn);
   }

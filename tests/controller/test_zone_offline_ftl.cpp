@@ -51,7 +51,7 @@ TEST_CASE("ftl module: Offline Zone of a read-only zone drops its data with the 
   CHECK(h.cmds[bad].status == kInvalidZoneStateTransition);
   for (uint32_t i = 0; i < 3; ++i) {
     CHECK(h.checker->expected(i) == 0);  // trimmed: nothing expected
-    CHECK(h.pftl->lookup(i) == kInvalid);
+    CHECK(h.pftl->state().lookup(i) == kInvalid);
   }
   CHECK(h.checker->expected(uint32_t(zu)) != 0);
   CHECK(h.checker->expected(uint32_t(zu + 1)) != 0);
@@ -83,7 +83,7 @@ TEST_CASE("ftl module: a failed reset or zoned trim keeps the zone's data, a res
     CHECK(h.checker->expected(i) != 0);  // the read-only zone and the partly trimmed zone keep every unit
     CHECK(h.checker->expected(uint32_t(zu + i)) != 0);
     CHECK(h.checker->expected(uint32_t(2 * zu + i)) == 0);  // the reset zone: all of it, beyond its first unit
-    CHECK(h.pftl->lookup(uint32_t(2 * zu + i)) == kInvalid);
+    CHECK(h.pftl->state().lookup(uint32_t(2 * zu + i)) == kInvalid);
     CHECK(h.checker->expected(uint32_t(3 * zu + i)) == 0);
   }
   CHECK(h.dut->stats().trimmed_units == 2 * zu);

@@ -118,8 +118,8 @@ TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-b
   const Geometry& g = p->geometry();
   uint64_t gud = 0, ud = 0;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
-    uint32_t ppa = p->ftl().page_ftl().lookup(lpn);
-    Die& d = p->ftl().page_ftl().die(g.die_of(ppa));
+    uint32_t ppa = p->ftl().page_ftl().state().lookup(lpn);
+    Die& d = p->ftl().page_ftl().state().die(g.die_of(ppa));
     uint32_t unit = ppa % (g.blocks_per_die * g.units_per_block);
     REQUIRE(d.lpn(unit) == lpn);
     if (d.kind(unit) == UnitKind::GUD) {

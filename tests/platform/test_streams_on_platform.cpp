@@ -135,9 +135,9 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
   const uint64_t hot = g.logical_units / 5;  // zone 1: the first 20 % of the range
   uint64_t stale = 0, wrong_stream = 0, fill = 0;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
-    const uint32_t ppa = ftl.lookup(lpn);
+    const uint32_t ppa = ftl.state().lookup(lpn);
     REQUIRE(ppa != kInvalid);
-    Die& d = ftl.die(g.die_of(ppa));
+    Die& d = ftl.state().die(g.die_of(ppa));
     const uint32_t unit = ppa % (g.blocks_per_die * g.units_per_block);
     stale += d.version(unit) != p->checker()->expected(lpn);
     const uint32_t s = d.stream(unit);
@@ -154,8 +154,8 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
       int seen = -1;
       for (uint32_t u = 0; u < g.units_per_block; ++u) {
         const uint32_t ppa = g.ppa(d, b, 0) + u;
-        if (!ftl.valid(ppa)) continue;
-        const int s = ftl.die(d).stream(b * g.units_per_block + u);
+        if (!ftl.state().valid(ppa)) continue;
+        const int s = ftl.state().die(d).stream(b * g.units_per_block + u);
         if (seen >= 0 && s != seen) ++mixed;
         seen = s;
       }

@@ -28,9 +28,9 @@ double fast_forward_waf(const std::string& distribution) {
   SyntheticWorkload w(s);
   auto quiet = [](uint64_t, uint64_t) {};
   precondition(ftl, nullptr, true, 4.0, &w, quiet);
-  ftl.counters() = FlashCounters();
+  ftl.state().counters() = FlashCounters();
   auto r = precondition(ftl, nullptr, false, 2.0, &w, quiet);
-  return double(ftl.counters().programs[0] + ftl.counters().programs[2]) * g.units_per_page / double(r.units_written);
+  return double(ftl.state().counters().programs[0] + ftl.state().counters().programs[2]) * g.units_per_page / double(r.units_written);
 }
 
 }  // namespace

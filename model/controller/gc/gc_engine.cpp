@@ -20,8 +20,8 @@ void GcEngine::snapshot(SnapshotArchive& a) {
 }
 
 GcEngine::GcEngine(PageFtl& ftl)
-    : ftl_(ftl), g_(ftl.geometry()), upp_(g_.units_per_page), dies_(g_.dies) {
-  for (GcDie& j : dies_) j.stage.resize(ftl.blocks().layout().gc);
+    : ftl_(ftl), g_(ftl.state().geometry()), upp_(g_.units_per_page), dies_(g_.dies) {
+  for (GcDie& j : dies_) j.stage.resize(ftl.state().blocks().layout().gc);
 }
 
 void GcEngine::start(uint32_t d) {
@@ -58,7 +58,7 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.map_victim = is_map_block(victim);
   j.victim = victim;
   j.next_page = 0;
-  const uint32_t v = ftl_.blocks().valid(victim);
+  const uint32_t v = ftl_.state().blocks().valid(victim);
   // A victim taken by a source that paces no host write (a fold or a read reclaim not needed for free blocks: the
   // SLC blocks it frees gate host writes instead) earns unbounded credit. (A wear-levelling victim is paced like a GC
   // victim: its relocation frees no space, so host writes to the die wait for it, and the die cannot run out of free
@@ -75,7 +75,7 @@ void GcEngine::end_scan(uint32_t d) {
 
 bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
-  const BlockManager& b = ftl_.blocks();
+  const BlockManager& b = ftl_.state().blocks();
   const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
                               ftl_.victim_sources().wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
@@ -87,7 +87,7 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
 
 bool GcEngine::wants_victim_now(uint32_t d) const {
   const GcDie& j = dies_[d];
-  const BlockManager& b = ftl_.blocks();
+  const BlockManager& b = ftl_.state().blocks();
   const uint32_t pending = uint32_t(j.scanned.size());
   if (ftl_.victim_sources().wanted_now(d)) return true;  // e.g. static wear levelling (gc/victim_source.h)
   if (!pending || b.lines() || ftl_.translation() || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
@@ -101,7 +101,7 @@ bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
   const uint32_t block = g_.block_in_die(j.victim);
   while (j.next_page < g_.pages_per_block) {
     const uint32_t p = j.next_page++;
-    const uint32_t m = ftl_.valid_mask(d, block, p);
+    const uint32_t m = ftl_.state().valid_mask(d, block, p);
     if (!m) continue;
     *page = p;
     *mask = m;
@@ -112,11 +112,11 @@ bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
 
 uint32_t GcEngine::gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const {
   const Streams& st = ftl_.streams();
-  return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.die(d).stream(old - g_.ppa(d, 0, 0))));
+  return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.state().die(d).stream(old - g_.ppa(d, 0, 0))));
 }
 
 void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
-  const BlockManager& b = ftl_.blocks();
+  const BlockManager& b = ftl_.state().blocks();
   *target = ftl_.gc_target(d, k);
   // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
   *frontier = b.layout().gc_frontier(*target);
@@ -139,16 +139,16 @@ bool GcEngine::erase_coming(uint32_t d) const {
 }
 
 bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
-  if (!erase_coming(d) || ftl_.blocks().lines()) return false;  // no erase to wait for (block mode only)
+  if (!erase_coming(d) || ftl_.state().blocks().lines()) return false;  // no erase to wait for (block mode only)
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
-  return to == d && !ftl_.blocks().can_allocate(to, frontier, 0);
+  return to == d && !ftl_.state().blocks().can_allocate(to, frontier, 0);
 }
 
 void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* stats) {
   GcDie& j = dies_[d];
   GcStage& st = j.stage[k];
-  BlockManager& b = ftl_.blocks();
+  BlockManager& b = ftl_.state().blocks();
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
   if (target != k && stats) stats->gc_spilled += n;
@@ -161,7 +161,7 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of their
   // old copies (the first unit's here, the others' set when the page lands: land_page).
   const bool mixed = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
-  out.stream = uint8_t(mixed && n ? ftl_.die(d).stream(st.old[0] - g_.ppa(d, 0, 0)) : k);
+  out.stream = uint8_t(mixed && n ? ftl_.state().die(d).stream(st.old[0] - g_.ppa(d, 0, 0)) : k);
   for (uint32_t s = 0; s < upp_; ++s) {
     const bool real = s < n;
     out.lpn[s] = real ? st.lpn[s] : kInvalid;
@@ -189,21 +189,21 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
 uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* stats) {
   --dies_[p.src].programs;
   for (uint32_t s = 0; s < p.n; ++s)
-    if (p.lpn[s] != kInvalid) ftl_.prefetch_map(p.lpn[s]);
+    if (p.lpn[s] != kInvalid) ftl_.state().prefetch_map(p.lpn[s]);
   const bool shared = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
-  Die& die = ftl_.die(p.die);
+  Die& die = ftl_.state().die(p.die);
   const uint32_t die_base = g_.ppa(p.die, 0, 0);
   uint32_t n = 0;
   for (uint32_t s = 0; s < p.n; ++s) {
-    if (p.lpn[s] == kInvalid || !ftl_.remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
+    if (p.lpn[s] == kInvalid || !ftl_.state().remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
                                                                                           // or trimmed meanwhile
     // (remapping clears the old copy's valid bit, not its out-of-band data)
     // (The old copy's stream is in its own die's out-of-band data: a striped GC page may land on another die.)
     const uint32_t from = g_.die_of(p.old[s]);
-    const uint32_t ds = shared ? ftl_.die(from).stream(p.old[s] - g_.ppa(from, 0, 0)) : p.stream;
+    const uint32_t ds = shared ? ftl_.state().die(from).stream(p.old[s] - g_.ppa(from, 0, 0)) : p.stream;
     if (shared && ds != p.stream) die.set_stream(p.ppa + s - die_base, uint8_t(ds));
     if (stats) ++stats->gc_writes[ds];
-    if (ftl_.blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;
+    if (ftl_.state().blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;
     moved[n++] = p.lpn[s];
   }
   if (batch_moves_) {
@@ -211,7 +211,7 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     for (uint32_t i = 0; i < n; ++i) m.push_back(moved[i]);  // a page's few units: no library copy
   }
   c.gc_units_moved += n;
-  ftl_.blocks().page_done(g_.gblock_of(p.ppa));
+  ftl_.state().blocks().page_done(g_.gblock_of(p.ppa));
   return n;
 }
 
@@ -227,18 +227,18 @@ bool GcEngine::erasable(uint32_t d, uint32_t victim) const {
   // A map victim's segments point at their new pages when those are issued: it erases once they landed.
   const TranslationStore* ts = ftl_.translation();
   if (dies_[d].programs && ts && ts->is_map_block(victim)) return false;
-  return !ftl_.blocks().valid(victim) || (faults_ && faults_->erase_early());
+  return !ftl_.state().blocks().valid(victim) || (faults_ && faults_->erase_early());
 }
 
 bool GcEngine::check_erase(uint32_t gblock, IntegrityChecker& checker, uint64_t time_ps) {
-  if (ftl_.check_erase(gblock, checker, time_ps)) return true;
+  if (ftl_.state().check_erase(gblock, checker, time_ps)) return true;
   if (faults_) faults_->erased_live(gblock);  // an injected fault: the block erases with its live units
   return false;
 }
 
 void GcEngine::land_erase(uint32_t gblock, FlashCounters& c) {
   if (TranslationStore* ts = ftl_.translation()) ts->erased(gblock);
-  ftl_.blocks().erased(gblock);
+  ftl_.state().blocks().erased(gblock);
   if (WearLevel* wl = ftl_.wear_level()) wl->erased(gblock);
   ++c.erases;
 }
@@ -299,7 +299,7 @@ uint32_t GcEngine::take_map_page(uint32_t d, uint32_t n, uint32_t to, FlashCount
 
 void GcEngine::land_map_page(uint32_t d, uint32_t ppa) {
   --dies_[d].programs;
-  ftl_.blocks().page_done(g_.gblock_of(ppa));
+  ftl_.state().blocks().page_done(g_.gblock_of(ppa));
 }
 
 }  // namespace ssdtlm

@@ -2,23 +2,27 @@
 // host, or a full cache), or when GC needs a victim and (dynamic cache, whose SLC blocks come from the free pool) it
 // holds no more valid units than the best TLC/QLC victim.
 #include "controller/gc/victim_source.h"
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/slc/slc_cache.h"
 
 namespace ssdtlm {
 
 namespace {
 class SlcFoldSource final : public VictimSource {
  public:
-  explicit SlcFoldSource(PageFtl& ftl) : ftl_(ftl) {}
-  bool wanted(uint32_t die) const override { return ftl_.fold_wanted(die); }
+  explicit SlcFoldSource(const VictimSourceContext& ctx) : ctx_(ctx) {}
+  // Should the die fold an SLC block now (idle host, or a full cache)?
+  bool wanted(uint32_t die) const override {
+    return ctx_.slc && ctx_.slc->fold_wanted(die, ctx_.state.blocks().free_blocks(die));
+  }
   // A fold not needed for free blocks paces no host write (the SLC blocks it frees gate them instead).
-  bool unpaced(uint32_t, uint32_t victim) const override { return ftl_.blocks().is_slc(victim); }
+  bool unpaced(uint32_t, uint32_t victim) const override { return ctx_.state.blocks().is_slc(victim); }
   uint32_t take(uint32_t die) override {
-    const SlcCache* slc = ftl_.slc();
+    const SlcCache* slc = ctx_.slc;
     if (!slc || !slc->has_full(die)) return kInvalid;
-    BlockManager& blocks = ftl_.blocks();
-    bool fold = ftl_.fold_wanted(die);
-    if (!fold && ftl_.gc_needed(die) && slc->dynamic()) {
+    BlockManager& blocks = ctx_.state.blocks();
+    bool fold = wanted(die);
+    if (!fold && ctx_.gc_needed(die) && slc->dynamic()) {
       const uint32_t best = blocks.peek_victim(die);
       fold = best == kInvalid || blocks.valid(slc->oldest_full(die)) <= blocks.valid(best);
     }
@@ -28,10 +32,12 @@ class SlcFoldSource final : public VictimSource {
   }
 
  private:
-  PageFtl& ftl_;
+  VictimSourceContext ctx_;
 };
 }  // namespace
 
-std::unique_ptr<VictimSource> make_slc_fold_source(PageFtl& ftl) { return std::make_unique<SlcFoldSource>(ftl); }
+std::unique_ptr<VictimSource> make_slc_fold_source(const VictimSourceContext& ctx) {
+  return std::make_unique<SlcFoldSource>(ctx);
+}
 
 }  // namespace ssdtlm

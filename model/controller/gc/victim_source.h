@@ -13,7 +13,12 @@
 
 namespace ssdtlm {
 
-class PageFtl;
+class DriveState;
+class GcEngine;
+class Reliability;
+class SlcCache;
+class VictimSources;
+class WearLevel;
 
 // take(): no victim now at all (the victim policy is not asked either).
 constexpr uint32_t kNoVictim = kInvalid - 1;
@@ -34,12 +39,26 @@ class VictimSource {
   virtual uint32_t take(uint32_t die) = 0;
 };
 
-using VictimSourceFactory = std::unique_ptr<VictimSource> (*)(PageFtl&);
+// What the sources read: the drive state, the GC threshold, the engines whose blocks they hand over (null when off),
+// the GC engine and the chain itself (is anything else collecting?). Not the PageFtl that owns them all.
+struct VictimSourceContext {
+  DriveState& state;
+  const uint32_t& gc_free_blocks;  // GC starts below this many free blocks (PageFtl::gc_needed)
+  SlcCache* slc;
+  Reliability* reliability;
+  WearLevel* wear_level;
+  const GcEngine& gc;
+  const VictimSources& chain;
+  bool gc_needed(uint32_t die) const;  // (victim_sources.cpp)
+};
+
+using VictimSourceFactory = std::unique_ptr<VictimSource> (*)(const VictimSourceContext&);
 
 // The chain: every registered source, in the table's order.
 class VictimSources {
  public:
-  explicit VictimSources(PageFtl& ftl);
+  VictimSources() = default;
+  explicit VictimSources(const VictimSourceContext& ctx);
   bool wanted(uint32_t die) const {
     for (const auto& s : sources_)
       if (s->wanted(die)) return true;
@@ -67,8 +86,11 @@ class VictimSources {
   std::vector<std::unique_ptr<VictimSource>> sources_;
 };
 
-std::unique_ptr<VictimSource> make_read_reclaim_source(PageFtl& ftl);
-std::unique_ptr<VictimSource> make_wear_level_source(PageFtl& ftl);
-std::unique_ptr<VictimSource> make_slc_fold_source(PageFtl& ftl);
+std::unique_ptr<VictimSource> make_read_reclaim_source(const VictimSourceContext& ctx);
+std::unique_ptr<VictimSource> make_wear_level_source(const VictimSourceContext& ctx);
+std::unique_ptr<VictimSource> make_slc_fold_source(const VictimSourceContext& ctx);
+// Static wear levelling's block on the die: its least-erased full data block while its erase-count spread is over
+// the threshold and GC does not need the die's free blocks first (kInvalid otherwise, or without wear levelling).
+uint32_t wear_level_candidate(const VictimSourceContext& ctx, uint32_t die);
 
 }  // namespace ssdtlm

@@ -3,6 +3,8 @@
 
 #include "controller/gc/victim_source.h"
 
+#include "controller/drive_state.h"
+
 namespace ssdtlm {
 
 namespace {
@@ -16,9 +18,11 @@ const std::vector<std::pair<const char*, VictimSourceFactory>>& table() {
 }
 }  // namespace
 
-VictimSources::VictimSources(PageFtl& ftl) {
-  for (const auto& [name, make] : table()) sources_.push_back(make(ftl));
+VictimSources::VictimSources(const VictimSourceContext& ctx) {
+  for (const auto& [name, make] : table()) sources_.push_back(make(ctx));
 }
+
+bool VictimSourceContext::gc_needed(uint32_t die) const { return state.blocks().free_blocks(die) < gc_free_blocks; }
 
 std::vector<std::string> VictimSources::names() {
   std::vector<std::string> out;

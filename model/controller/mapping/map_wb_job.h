@@ -48,7 +48,7 @@ template <class X, class W>
 class MapWbJob {
  public:
   using Work = MapWork<W>;
-  MapWbJob(PageFtl& ftl, X& x) : ftl_(ftl), ts_(ftl.translation()), g_(ftl.geometry()), x_(x) {
+  MapWbJob(PageFtl& ftl, X& x) : ftl_(ftl), ts_(ftl.translation()), g_(ftl.state().geometry()), x_(x) {
     if (ts_) loading_.assign(ts_->segments(), nullptr);
   }
 
@@ -72,7 +72,7 @@ class MapWbJob {
   // ---- completions
   void on_read(Work* m, uint64_t done_ps);
   void on_program(Work* m, uint32_t ppa, uint64_t done_ps) {
-    ftl_.blocks().page_done(g_.gblock_of(ppa));
+    ftl_.state().blocks().page_done(g_.gblock_of(ppa));
     x_.landed(g_.die_of(ppa));
     finish(m, done_ps);
   }

@@ -18,7 +18,7 @@ nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, ui
   const Streams& st = ftl.streams();
   const StreamParams& sp = st.params();
   const StreamStats& s = st.stats();
-  const BlockManager& blocks = ftl.blocks();
+  const BlockManager& blocks = ftl.state().blocks();
   const FrontierLayout& l = blocks.layout();
   const bool persistent = sp.gc == GcStreams::PerStream;
   uint64_t host = 0, gc = 0, rus_host = 0, rus_gc = 0;
@@ -48,17 +48,17 @@ nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, ui
 // Reclaim invariant: the blocks of an RU are erased together, so they share an erase count, but for the RUs being
 // reclaimed at the end (a scan of the dies' erase counts, at the end only). The RUs where they differ.
 uint64_t unevenly_erased_rus(const PageFtl& ftl) {
-  const Geometry& g = ftl.geometry();
-  const BlockManager& blocks = ftl.blocks();
+  const Geometry& g = ftl.state().geometry();
+  const BlockManager& blocks = ftl.state().blocks();
   const uint32_t per = g.dies / blocks.line_groups();
   uint64_t uneven = 0;
   for (uint32_t line = 0; line < blocks.line_groups() * blocks.lines_per_group(); ++line) {
     const uint32_t first = line / blocks.lines_per_group() * per;
-    const uint32_t n = ftl.die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
+    const uint32_t n = ftl.state().die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
     bool same = true;
     for (uint32_t d = first; d < first + per && same; ++d)
       for (uint32_t i = 0; i < blocks.line_depth() && same; ++i)
-        same = ftl.die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
+        same = ftl.state().die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
     uneven += !same;
   }
   return uneven;
@@ -67,12 +67,12 @@ uint64_t unevenly_erased_rus(const PageFtl& ftl) {
 }  // namespace
 
 nlohmann::json fdp_report(const PageFtl& ftl) {
-  const Geometry& g = ftl.geometry();
+  const Geometry& g = ftl.state().geometry();
   const Streams& st = ftl.streams();
   const StreamParams& sp = st.params();
-  const BlockManager& blocks = ftl.blocks();
+  const BlockManager& blocks = ftl.state().blocks();
   const FrontierLayout& l = blocks.layout();
-  const FlashCounters& f = ftl.counters();
+  const FlashCounters& f = ftl.state().counters();
   const uint64_t block_bytes = uint64_t(g.units_per_block) * kUnitBytes;
   const uint64_t page_bytes = uint64_t(g.units_per_page) * kUnitBytes;
   const uint64_t media = f.total_programs() * page_bytes;
@@ -99,7 +99,7 @@ nlohmann::json fdp_report(const PageFtl& ftl) {
     for (uint32_t d = 0; d < g.dies; ++d) {
       const uint32_t base = g.ppa(d, 0, 0), units = g.blocks_per_die * g.units_per_block;
       for (uint32_t u = 0; u < units; ++u)
-        if (ftl.valid(base + u) && !sp.allowed_on(ftl.die(d).stream(u), d, g.dies)) ++outside;
+        if (ftl.state().valid(base + u) && !sp.allowed_on(ftl.state().die(d).stream(u), d, g.dies)) ++outside;
     }
   uint32_t in_reclaim = 0, free_rus = 0;
   for (uint32_t rg = 0; rg < rgs; ++rg) {

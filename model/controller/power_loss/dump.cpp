@@ -37,9 +37,9 @@ void dump_trim_journal(const LossContext& x, RecoveryPlan& plan, DumpBudget& bud
   if (plan.whole_map_in_dram && !x.params.protected_bytes) return;  // the whole map is saved: it holds the trims
   constexpr uint64_t kRecordBytes = 8;
   bool lost = false;
-  for (uint32_t lpn = ftl.next_trimmed(0); lpn < logical; lpn = ftl.next_trimmed(lpn + 1)) {
+  for (uint32_t lpn = ftl.state().next_trimmed(0); lpn < logical; lpn = ftl.state().next_trimmed(lpn + 1)) {
     const uint32_t start = lpn;
-    while (lpn < logical && ftl.trimmed(lpn) && ftl.lookup(lpn) == kInvalid &&
+    while (lpn < logical && ftl.state().trimmed(lpn) && ftl.state().lookup(lpn) == kInvalid &&
            (plan.whole_map_in_dram || cache.segment_dirty(lpn / eps)))
       ++lpn;
     if (lpn == start) continue;  // mapped again, or its segment's checkpoint holds the trim

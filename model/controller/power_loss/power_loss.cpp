@@ -18,7 +18,7 @@ uint64_t RecoveryTimeline::span(uint64_t op_ps, uint32_t cores) const {
 RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
                           const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
                           uint64_t unacknowledged_units, uint64_t now_ps) {
-  const Geometry& g = ftl.geometry();
+  const Geometry& g = ftl.state().geometry();
   const LossContext x{state, ftl, buffer, checker, p, g, NandTiming(g, flash, bus), now_ps, uint32_t(g.logical_units)};
   RecoveryReport r;
   r.at_ps = now_ps;
@@ -35,10 +35,10 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
 }
 
 void track_recovery_changes(PowerLossState& state, PageFtl& ftl, IntegrityChecker& checker) {
-  LpnChangeLog& log = ftl.changes();
-  if (log.armed()) log.clear(); else log.arm(ftl.geometry().logical_units);
+  LpnChangeLog& log = ftl.state().changes();
+  if (log.armed()) log.clear(); else log.arm(ftl.state().geometry().logical_units);
   checker.track_changes(&log);
-  state.close_clock = ftl.blocks().close_clock();
+  state.close_clock = ftl.state().blocks().close_clock();
 }
 
 }  // namespace ssdtlm

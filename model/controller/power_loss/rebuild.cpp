@@ -18,10 +18,10 @@ struct Copy {
 // valid under lpn (its map entry), looked up for the LPNs an incremental check compares.
 uint32_t live_version(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn) {
   const Geometry& g = x.g;
-  const uint32_t e = x.ftl.lookup(lpn);
-  if (e == kInvalid || !x.ftl.valid(e) || !plan.usable[g.gblock_of(e)]) return 0;
+  const uint32_t e = x.ftl.state().lookup(lpn);
+  if (e == kInvalid || !x.ftl.state().valid(e) || !plan.usable[g.gblock_of(e)]) return 0;
   const uint32_t blk = g.block_of(e), pg = g.page_of(e);
-  const Die& die = x.ftl.die(g.die_of(e));
+  const Die& die = x.ftl.state().die(g.die_of(e));
   if (!die.programmed(blk, pg)) return 0;
   const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(e);
   const UnitKind k = die.kind(u);
@@ -30,7 +30,7 @@ uint32_t live_version(const LossContext& x, const RecoveryPlan& plan, uint32_t l
 
 // A durable trim record drops a copy older than the trim (versions are the write sequence): nothing comes back.
 void drop_if_trimmed(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn, Copy& c) {
-  if (c.version && x.ftl.trimmed(lpn) && lpn < plan.trims_kept_below && c.version <= x.checker.trimmed_version(lpn))
+  if (c.version && x.ftl.state().trimmed(lpn) && lpn < plan.trims_kept_below && c.version <= x.checker.trimmed_version(lpn))
     c = Copy();
 }
 
@@ -61,7 +61,7 @@ Copy recovered_copy(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn
 void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, Copy c, RecoveryReport& r) {
   PageFtl& ftl = x.ftl;
   IntegrityChecker& checker = x.checker;
-  const BlockManager& bm = ftl.blocks();
+  const BlockManager& bm = ftl.state().blocks();
   std::vector<uint32_t>& map_ver = x.state.map_ver;
   const uint32_t eps = ftl.map_cache().params().entries_per_segment();
   const bool from_dump = plan.in_dump.test(lpn);
@@ -77,7 +77,7 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
     ++r.lost_trims;
     plan.changed.push_back(lpn / eps);
     plan.moved.push_back(lpn);
-    if (e != c.ppa) ftl.map(lpn, c.ppa);
+    if (e != c.ppa) ftl.state().map(lpn, c.ppa);
     map_ver[lpn] = c.version;
     checker.recovered(lpn, c.version);
     return;
@@ -89,7 +89,7 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
   }
   if (got == acked) {
     if (!from_dump && e != c.ppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
-      if (c.ppa == kInvalid) ftl.unmap(lpn); else ftl.map(lpn, c.ppa);
+      if (c.ppa == kInvalid) ftl.state().unmap(lpn); else ftl.state().map(lpn, c.ppa);
       plan.moved.push_back(lpn);
       map_ver[lpn] = c.ppa == kInvalid ? 0 : c.version;
     }
@@ -103,11 +103,11 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
     // Unmapped, or the older copy sits in a block GC is collecting (it would not move it again): unmapped,
     // and the recovery's checkpoint says so.
     live = 0;
-    ftl.unmap(lpn);
+    ftl.state().unmap(lpn);
     x.state.floor[lpn] = acked;
     x.state.mark(lpn);
   } else if (e != c.ppa) {
-    ftl.map(lpn, c.ppa);
+    ftl.state().map(lpn, c.ppa);
   }
   map_ver[lpn] = live;
   checker.recovered(lpn, live);
@@ -123,7 +123,7 @@ void rebuild(const LossContext& x, RecoveryPlan& plan, RecoveryReport& r) {
   for_each_checked(x, plan, [&](uint32_t lpn) {
     if (plan.incremental) map_ver[lpn] = live_version(x, plan, lpn);
     if (map_ver[lpn] && x.state.untrusted(lpn, map_ver[lpn])) map_ver[lpn] = 0;  // the live copy is not trusted
-    const uint32_t e = x.ftl.lookup(lpn);
+    const uint32_t e = x.ftl.state().lookup(lpn);
     settle(x, plan, lpn, e, recovered_copy(x, plan, lpn, e, r), r);
   });
   // Buffered copies lost now may still be programmed by operations already in the channels: never trust them.

@@ -120,9 +120,9 @@ void for_each_checked(const LossContext& x, const RecoveryPlan& plan, F&& f) {
   }
   const std::vector<uint32_t>& checked = plan.checked;
   for (size_t i = 0; i < checked.size(); ++i) {
-    if (i + 16 < checked.size()) x.ftl.prefetch_map(checked[i + 16]);
+    if (i + 16 < checked.size()) x.ftl.state().prefetch_map(checked[i + 16]);
     if (i + 8 < checked.size()) {
-      x.ftl.prefetch_old(checked[i + 8]);
+      x.ftl.state().prefetch_old(checked[i + 8]);
       x.checker.prefetch(checked[i + 8]);
     }
     f(checked[i]);

@@ -17,15 +17,15 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.expect(wl_ != nullptr, "wear levelling");
   // Policies first: one that cannot be saved stops the save before the large arrays are written.
   streams_->snapshot(a);
-  blocks_.snapshot(a);
+  state_.blocks().snapshot(a);
   a.section("map");
-  a.io_all(l2p_, valid_bits_, trimmed_bits_);
+  state_.snapshot_map(a);
   a.section("dies");
-  for (Die* d : dies_) d->snapshot(a);
+  state_.snapshot_dies(a);
   a.section("ftl");
   bool lines_hold = pacing_->lines_hold_host();  // (the format's gc_first field; the pacing is the configuration's)
   a.io_all(gc_free_blocks_, lines_hold, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
-           relocated_lines_, counters_);
+           relocated_lines_, state_.counters());
   gc_.snapshot(a);
   cache_->snapshot(a);
   if (tstore_) tstore_->snapshot(a);

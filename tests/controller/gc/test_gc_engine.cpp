@@ -44,7 +44,7 @@ TEST_CASE("GC engine: one victim read, staged, programmed, landed and erased thr
   const uint32_t victim = gc.next_victim(0, c);
   REQUIRE(victim != kInvalid);
   CHECK(c.gc_victims == 1);
-  const uint32_t valid = d.ftl->blocks().valid(victim);
+  const uint32_t valid = d.ftl->state().blocks().valid(victim);
   REQUIRE(valid > 0);
   REQUIRE(valid < d.g.units_per_block);  // greedy took a block with invalid units
   std::set<uint32_t> live;               // the victim's live LPNs
@@ -57,7 +57,7 @@ TEST_CASE("GC engine: one victim read, staged, programmed, landed and erased thr
       const uint32_t old = d.g.ppa(0, d.g.block_in_die(victim), page, slot);
       const uint32_t unit = old - d.g.ppa(0, 0, 0);
       const uint32_t lpn = d.dies[0]->lpn(unit);
-      CHECK(d.ftl->lookup(lpn) == old);
+      CHECK(d.ftl->state().lookup(lpn) == old);
       live.insert(lpn);
       if (gc.stage(0, gc.gc_stream_of(0, lpn, old), lpn, d.dies[0]->version(unit), old)) {
         pages.emplace_back();
@@ -80,12 +80,12 @@ TEST_CASE("GC engine: one victim read, staged, programmed, landed and erased thr
     d.program(p);
     uint32_t moved[kMaxUnitsPerPage];
     const uint32_t n = gc.land_page(p, moved, c, nullptr);
-    for (uint32_t i = 0; i < n; ++i) CHECK(d.ftl->lookup(moved[i]) / d.g.units_per_block != victim);
+    for (uint32_t i = 0; i < n; ++i) CHECK(d.ftl->state().lookup(moved[i]) / d.g.units_per_block != victim);
     moved_total += n;
   }
   CHECK(moved_total == valid);
   CHECK(c.gc_units_moved == valid);
-  CHECK(d.ftl->blocks().valid(victim) == 0);
+  CHECK(d.ftl->state().blocks().valid(victim) == 0);
   IntegrityChecker checker(d.g.logical_units);
   gc.erase_ready(0, [&](uint32_t v) {
     CHECK(v == victim);
@@ -97,7 +97,7 @@ TEST_CASE("GC engine: one victim read, staged, programmed, landed and erased thr
   CHECK(erased == 1);
   CHECK(c.erases == 1);
   CHECK(checker.errors() == 0);
-  for (uint32_t lpn : live) CHECK(d.dies[0]->lpn(d.ftl->lookup(lpn) - d.g.ppa(0, 0, 0)) == lpn);
+  for (uint32_t lpn : live) CHECK(d.dies[0]->lpn(d.ftl->state().lookup(lpn) - d.g.ppa(0, 0, 0)) == lpn);
 }
 
 TEST_CASE("GC engine: a unit overwritten after its read is not moved when its copy lands", "[gc][engine]") {
@@ -118,9 +118,9 @@ TEST_CASE("GC engine: a unit overwritten after its read is not moved when its co
   CHECK(p.lpn[1] == kInvalid);
   d.program(p);                 // the die programs the copy...
   d.write(lpn, kInvalid, 999);  // ...while the host overwrites the unit, before the copy's landing
-  const uint32_t now = d.ftl->lookup(lpn);
+  const uint32_t now = d.ftl->state().lookup(lpn);
   uint32_t moved[kMaxUnitsPerPage];
   CHECK(gc.land_page(p, moved, c, nullptr) == 0);
-  CHECK(d.ftl->lookup(lpn) == now);  // the host's copy wins
+  CHECK(d.ftl->state().lookup(lpn) == now);  // the host's copy wins
   CHECK(c.gc_units_moved == 0);
 }

@@ -111,7 +111,7 @@ TEST_CASE("GC job: a timed run against a fake executor collects, lands every liv
   REQUIRE(d.ftl->gc_needed(0));
   std::vector<uint32_t> expected(d.g.logical_units, kInvalid);  // each LPN's unit content before GC: its LPN
   for (uint32_t lpn = 0; lpn < d.g.logical_units; ++lpn)
-    if (d.ftl->lookup(lpn) != kInvalid) expected[lpn] = lpn;
+    if (d.ftl->state().lookup(lpn) != kInvalid) expected[lpn] = lpn;
 
   IntegrityChecker checker(d.g.logical_units);
   FakeExec x(d, checker);
@@ -128,10 +128,10 @@ TEST_CASE("GC job: a timed run against a fake executor collects, lands every liv
   CHECK_FALSE(d.ftl->gc_needed(0));        // the die has its free blocks again
   CHECK_FALSE(gc.any_staged(0));           // no partial page left behind: padded once no victim was wanted
   CHECK(checker.errors() == 0);
-  CHECK(d.ftl->audit_map(checker, 0));
+  CHECK(d.ftl->state().audit_map(checker, 0));
   for (uint32_t lpn = 0; lpn < d.g.logical_units; ++lpn) {
     if (expected[lpn] == kInvalid) continue;
-    const uint32_t ppa = d.ftl->lookup(lpn);
+    const uint32_t ppa = d.ftl->state().lookup(lpn);
     REQUIRE(ppa != kInvalid);
     CHECK(d.dies[0]->lpn(ppa - d.g.ppa(0, 0, 0)) == lpn);
   }

@@ -31,7 +31,8 @@ TEST_CASE("victim sources: a wanted source's victim comes before the victim poli
   for (int i = 0; i < 3; ++i) wl.erased(worn);
   REQUIRE(d.ftl->victim_sources().wanted(0));
   CHECK(d.ftl->victim_sources().wanted_now(0));
-  const uint32_t expected = d.ftl->wear_level_candidate(0);
+  const BlockManager& b = d.ftl->state().blocks();
+  const uint32_t expected = wl.candidate(0, [&](uint32_t k) { return b.state(k) == BlockState::Full && !b.is_slc(k); });
   REQUIRE(expected != kInvalid);
   FlashCounters c;
   const uint32_t victim = d.ftl->pick_victim(0, c);

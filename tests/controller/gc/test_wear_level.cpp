@@ -71,7 +71,7 @@ TEST_CASE("wear level through the fast-forward: hot writes on a filled drive rel
     d.ftl->ff_finish();
     *relocated = d.ftl->wear_level()->relocated_blocks();
     for (uint32_t lpn = 0; lpn + 1 < units; ++lpn) {  // no data lost: every unit at its latest version
-      const uint32_t ppa = d.ftl->lookup(lpn);
+      const uint32_t ppa = d.ftl->state().lookup(lpn);
       REQUIRE(ppa != kInvalid);
       REQUIRE(d.dies[0]->version(ppa - d.g.ppa(0, 0, 0)) == version[lpn]);
     }

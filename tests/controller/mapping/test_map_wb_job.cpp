@@ -207,8 +207,8 @@ TEST_CASE("map write-back job: the timed FTL and the fast-forward program the sa
   ff.ftl->ff_finish();
   ff.ftl->ff_merge_counters();
 
-  const FlashCounters& timed = h.pftl->counters();
-  const FlashCounters& fast = ff.ftl->counters();
+  const FlashCounters& timed = h.pftl->state().counters();
+  const FlashCounters& fast = ff.ftl->state().counters();
   CHECK(timed.programs[uint32_t(UnitKind::UD)] == pages.size());
   CHECK(fast.programs[uint32_t(UnitKind::UD)] == pages.size());
   CHECK(timed.erases == 0);  // no GC: the map work is the host pages' alone

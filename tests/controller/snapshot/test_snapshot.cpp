@@ -95,7 +95,7 @@ TEST_CASE("a loaded snapshot is the preconditioned drive: same file saved again,
   const std::string first = dir.write("a.ssnap", ""), again = dir.write("b.ssnap", "");
   Drive a(scheme, victim), b(scheme, victim);
   a.write(true, 1.5, 5);
-  REQUIRE(a.ftl->counters().gc_victims > 0);
+  REQUIRE(a.ftl->state().counters().gc_victims > 0);
   a.save(first);
   b.load(first);
   b.save(again);
@@ -103,14 +103,14 @@ TEST_CASE("a loaded snapshot is the preconditioned drive: same file saved again,
   // Both go on with the same writes: the same GC, the same map, the same counters.
   a.write(false, 1.0, 9);
   b.write(false, 1.0, 9);
-  CHECK(a.ftl->counters().erases == b.ftl->counters().erases);
-  CHECK(a.ftl->counters().gc_units_moved == b.ftl->counters().gc_units_moved);
+  CHECK(a.ftl->state().counters().erases == b.ftl->state().counters().erases);
+  CHECK(a.ftl->state().counters().gc_units_moved == b.ftl->state().counters().gc_units_moved);
   CHECK(a.ftl->map_cache().stats().segment_writes == b.ftl->map_cache().stats().segment_writes);
   uint32_t differ = 0;
-  for (uint32_t lpn = 0; lpn < a.g.logical_units; ++lpn) differ += a.ftl->lookup(lpn) != b.ftl->lookup(lpn);
+  for (uint32_t lpn = 0; lpn < a.g.logical_units; ++lpn) differ += a.ftl->state().lookup(lpn) != b.ftl->state().lookup(lpn);
   CHECK(differ == 0);
   CHECK(b.checker->errors() == 0);
-  CHECK(b.ftl->audit_map(*b.checker, 0));
+  CHECK(b.ftl->state().audit_map(*b.checker, 0));
   a.save(first);
   b.save(again);
   CHECK(slurp(first) == slurp(again));
