@@ -3,6 +3,7 @@
 
 usage: python3 scripts/real_apps.py --captures DIR DIR DIR [--bin-dir DIR] [--out DIR] [--age F] [--doc FILE]
                                     [--part seed002|seed002_discard|seed000|all] [--hexa-age F] [--tpcc-ios N]
+                                    [--apps rocksdb|sqlite|gcc ...]
        python3 scripts/real_apps.py --check [--part ...]   (the doc's tables against the cached outputs)
 
 --captures: one folder per run of the programs (scripts/apps/capture_<app>.sh with SEED=41, 42, 43), each holding
@@ -18,6 +19,7 @@ dies_per_channel=2) with streams.assign = single (Baseline), manual (the write-l
   app model:    workload.pattern=app, workload.app = lsm / sqlite / gcc (the model of that program), the platform's
                 seed-002 state (aged by churn, warm-up, no TRIM) with workload.app.age_fraction=F (the 2 GiB drive
                 cannot hold the lsm model at the seed's 90 %).
+  --apps APP...: only those apps run (their captures in the folders); the others' rows come from the cached outputs.
 Seed 002 with discard (--part seed002_discard): rocksdb's three captures replayed as above but with
 workload.capture_discard=true (each deleted file's extents trimmed), Baseline, AutoStream and PCStream.
 Seed 000 (--part seed000): FIFO against HEXA on platform hexa_femu (64 MiB and 1 GiB buffers, 1 % of the map
@@ -248,6 +250,8 @@ def main():
                     help="seed000: the file system aged to this share before the pgbench capture (with pgbench's "
                          "files about TPC-C's 75 %% of the scaled drive, HEXA_REAL_DRIVE)")
     ap.add_argument("--tpcc-ios", type=int, default=3000000, help="seed000: timed I/Os of the TPC-C model")
+    ap.add_argument("--apps", nargs="+", choices=sorted(APPS),
+                    help="seed002: run only these apps; the other apps' rows are kept from the cached outputs")
     ap.add_argument("--check", action="store_true",
                     help="recompute the tables from the cached outputs (docs/figures/real_apps_*.json) and fail "
                          "when the doc's differ (a verdict typed by hand); runs nothing")
@@ -280,14 +284,18 @@ def main():
 
 
 def measure_seed002(args):
-    missing = [str(capture(args, i, app)) for app in APPS for i in range(len(SEEDS))
-               if (args.captures[0] / f"{app}.cap").exists() and not capture(args, i, app).exists()]
+    """{app: (waf, extra)} for every app with a capture in the first folder; with --apps only those apps are run and
+    the other apps' rows are taken unchanged from the cached outputs (docs/figures/real_apps_seed002.json)."""
+    apps = {app: model for app, model in APPS.items() if (args.captures[0] / f"{app}.cap").exists()
+            and (not args.apps or app in args.apps)}
+    missing = [str(capture(args, i, app)) for app in apps for i in range(len(SEEDS)) if not capture(args, i, app).exists()]
     if missing:
         sys.exit("missing captures: " + ", ".join(missing))
-    results = {app: measure(args, app, model) for app, model in APPS.items() if (args.captures[0] / f"{app}.cap").exists()}
-    if not results:
-        sys.exit(f"no capture in {args.captures[0]} (scripts/apps/capture_<app>.sh)")
-    return results
+    if not apps:
+        sys.exit(f"no capture of {args.apps or 'any app'} in {args.captures[0]} (scripts/apps/capture_<app>.sh)")
+    cached = json.loads(PARTS["seed002"]["cache"].read_text()) if args.apps else {}
+    return {app: measure(args, app, APPS[app]) if app in apps else cached[app] for app in APPS
+            if app in apps or app in cached}
 
 
 def measure_seed000(args):

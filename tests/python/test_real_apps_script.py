@@ -75,3 +75,35 @@ def test_one_run_of_the_program_is_shown_but_not_judged(real_apps):
     text = real_apps.table({"rocksdb": (waf, dict(extra, runs=1))})
     assert text.count("not judged: one run of the program") == 2
     assert text.count("| in size") == 2  # the app model's two claims are still judged
+
+
+def test_apps_reruns_only_those_apps_and_keeps_the_others_cached(real_apps, tmp_path, monkeypatch):
+    # --apps gcc: gcc's points run again; rocksdb's row comes from the cached outputs, unchanged.
+    cache = tmp_path / "seed002.json"
+    cache.write_text(json.dumps(seed002_results()))
+    monkeypatch.setitem(real_apps.PARTS["seed002"], "cache", cache)
+    caps = []
+    for k in range(3):
+        d = tmp_path / f"run{k}"
+        d.mkdir()
+        (d / "gcc.cap").write_bytes(b"")
+        (d / "rocksdb.cap").write_bytes(b"")  # present, but not asked for: must not run
+        caps.append(str(d))
+    ran = []
+    gcc_waf, gcc_extra = seed002_results()["rocksdb"]
+
+    def fake_measure(args, app, model):
+        ran.append(app)
+        return gcc_waf, dict(gcc_extra, distinct_pcs=99)
+    monkeypatch.setattr(real_apps, "measure", fake_measure)
+    doc = tmp_path / "real_apps.md"
+    doc.write_text("<!-- real_apps table -->\n<!-- /real_apps table -->\n")
+    monkeypatch.setattr("sys.argv", ["real_apps.py", "--part", "seed002", "--apps", "gcc", "--out", str(tmp_path / "o"),
+                                     "--doc", str(doc), "--captures"] + caps)
+    assert real_apps.main() == 0
+    assert ran == ["gcc"]
+    res = json.loads(cache.read_text())
+    assert list(res) == ["rocksdb", "gcc"]
+    assert res["rocksdb"] == json.loads(json.dumps(seed002_results()))["rocksdb"]
+    assert res["gcc"][1]["distinct_pcs"] == 99
+    assert "| gcc | PCStream lowers WAF vs Baseline" in doc.read_text()
