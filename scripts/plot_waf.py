@@ -142,22 +142,8 @@ def default_label_columns(path, rows):
     return cols
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("out")
-    ap.add_argument("inputs", nargs="+")
-    ap.add_argument("--labels", help="comma-separated bar labels, one per bar")
-    ap.add_argument("--label", help="results.csv: comma-separated columns that make a bar's label")
-    ap.add_argument("--group", help="results.csv: draw bars in groups, one per value of this column")
-    ap.add_argument("--where", action="append", default=[], help="results.csv: keep rows with COL=VALUE")
-    ap.add_argument("--title", default="")
-    a = ap.parse_args(argv)
-    where = []
-    for w in a.where:
-        if "=" not in w:
-            sys.exit("plot_waf.py: --where expects COL=VALUE, got %r" % w)
-        where.append(tuple(w.split("=", 1)))
-
+def read_bars(a, where):
+    """(labels, parts, groups) of the bars: one per run directory, one per results.csv row (--where kept)."""
     labels, parts, groups = [], [], []
     for inp in a.inputs:
         p = Path(inp)
@@ -184,17 +170,15 @@ def main(argv=None):
                 groups.append(r[a.group] if a.group else None)
         else:
             sys.exit("plot_waf.py: %s is neither a run directory nor a results.csv" % inp)
-    if a.labels:
-        given = a.labels.split(",")
-        if len(given) != len(parts):
-            sys.exit("plot_waf.py: --labels has %d labels for %d bars" % (len(given), len(parts)))
-        labels = given
-    if not parts:
-        sys.exit("plot_waf.py: no runs to draw")
+    return labels, parts, groups
 
+
+def arrange_groups(group, labels, parts, groups):
+    """With --group, the bars sorted into their groups (numeric groups in numeric order) and spaced between groups:
+    (labels, parts, x positions, [lo, hi, group] per group); without it, in input order."""
     positions = list(range(len(parts)))
     group_ticks = []
-    if a.group:
+    if group:
         order = list(dict.fromkeys(groups))
         nums = [_num(g) for g in order]
         if all(v is not None for v in nums):
@@ -212,6 +196,35 @@ def main(argv=None):
             else:
                 group_ticks[-1][1] = x
             prev = g
+    return labels, parts, positions, group_ticks
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--labels", help="comma-separated bar labels, one per bar")
+    ap.add_argument("--label", help="results.csv: comma-separated columns that make a bar's label")
+    ap.add_argument("--group", help="results.csv: draw bars in groups, one per value of this column")
+    ap.add_argument("--where", action="append", default=[], help="results.csv: keep rows with COL=VALUE")
+    ap.add_argument("--title", default="")
+    a = ap.parse_args(argv)
+    where = []
+    for w in a.where:
+        if "=" not in w:
+            sys.exit("plot_waf.py: --where expects COL=VALUE, got %r" % w)
+        where.append(tuple(w.split("=", 1)))
+
+    labels, parts, groups = read_bars(a, where)
+    if a.labels:
+        given = a.labels.split(",")
+        if len(given) != len(parts):
+            sys.exit("plot_waf.py: --labels has %d labels for %d bars" % (len(given), len(parts)))
+        labels = given
+    if not parts:
+        sys.exit("plot_waf.py: no runs to draw")
+
+    labels, parts, positions, group_ticks = arrange_groups(a.group, labels, parts, groups)
     fig, ax = plt.subplots(figsize=(max(5.0, 0.45 * len(parts) + 2.5), 4.8))
     stacked_waf(ax, labels, parts, positions=positions)
     if group_ticks:

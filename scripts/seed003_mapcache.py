@@ -215,6 +215,36 @@ def fig_wsrch(rows, fold, lru, lru_fold, path):
     save_figure(fig, path, dpi=90)
 
 
+def results_table(rnd, ws, fo, lru, lru_fold):
+    """seed003_table.csv's rows: per segment and cache size, ours (the random study, the wsrch trace, the trace folded
+    into 1 GiB and the LRU hit ratios computed from the traces) beside the paper's figures."""
+    table = []
+    for seg in SEGMENTS:
+        for i, c in enumerate(CACHES):
+            row = OrderedDict(segment_bytes=seg, cache_bytes=c)
+            row["ideal_hit_pct"] = round(100 * min(1.0, c / (512 * 1024)), 2)
+            row["hit_pct"] = round(100 * val(rnd, seg, c, "map.hit_ratio"), 2)
+            row["paper_hit_pct"] = PAPER_HIT_2K[i] if seg == 2048 else (PAPER_HIT_8K[i] if seg == 8192 else "")
+            row["hits"] = int(val(rnd, seg, c, "map.hits"))
+            row["paper_hits"] = PAPER_HIT_COUNT[seg][i] if i < 4 else ""
+            row["iops"] = round(val(rnd, seg, c, "host.iops"))
+            row["paper_iops"] = PAPER_IOPS[seg][i]
+            row["read_mean_us"] = round(val(rnd, seg, c, "host.latency_us.read.mean"), 1)
+            row["gtd_bytes"] = int(val(rnd, seg, c, "map.gtd_bytes"))
+            row["paper_gtd_bytes"] = PAPER_GTD[seg]
+            row["wsrch_hit_pct"] = round(100 * val(ws, seg, c, "map.hit_ratio"), 2)
+            row["wsrch_lru_hit_pct"] = round(100 * lru[(seg, c)], 2)
+            row["wsrch_iops"] = round(val(ws, seg, c, "host.iops"))
+            if seg == 2048:
+                row["wsrch_fold1g_hit_pct"] = round(100 * val(fo, seg, c, "map.hit_ratio"), 2)
+                row["wsrch_fold1g_lru_hit_pct"] = round(100 * lru_fold[(seg, c)], 2)
+                row["wsrch_fold1g_iops"] = round(val(fo, seg, c, "host.iops"))
+                row["paper_android_hit_pct"] = PAPER_ANDROID_HIT_2K[i]
+                row["paper_android_iops"] = PAPER_ANDROID_IOPS_2K[i]
+            table.append(row)
+    return table
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "out" / "seed003"), help="output directory (default out/seed003)")
@@ -265,30 +295,7 @@ def main(argv=None):
     freqs = read_trace(folded)
     lru_fold = {(2048, c): lru_hit_ratio(freqs, 2048, c) for c in CACHES}
 
-    table = []
-    for seg in SEGMENTS:
-        for i, c in enumerate(CACHES):
-            row = OrderedDict(segment_bytes=seg, cache_bytes=c)
-            row["ideal_hit_pct"] = round(100 * min(1.0, c / (512 * 1024)), 2)
-            row["hit_pct"] = round(100 * val(rnd, seg, c, "map.hit_ratio"), 2)
-            row["paper_hit_pct"] = PAPER_HIT_2K[i] if seg == 2048 else (PAPER_HIT_8K[i] if seg == 8192 else "")
-            row["hits"] = int(val(rnd, seg, c, "map.hits"))
-            row["paper_hits"] = PAPER_HIT_COUNT[seg][i] if i < 4 else ""
-            row["iops"] = round(val(rnd, seg, c, "host.iops"))
-            row["paper_iops"] = PAPER_IOPS[seg][i]
-            row["read_mean_us"] = round(val(rnd, seg, c, "host.latency_us.read.mean"), 1)
-            row["gtd_bytes"] = int(val(rnd, seg, c, "map.gtd_bytes"))
-            row["paper_gtd_bytes"] = PAPER_GTD[seg]
-            row["wsrch_hit_pct"] = round(100 * val(ws, seg, c, "map.hit_ratio"), 2)
-            row["wsrch_lru_hit_pct"] = round(100 * lru[(seg, c)], 2)
-            row["wsrch_iops"] = round(val(ws, seg, c, "host.iops"))
-            if seg == 2048:
-                row["wsrch_fold1g_hit_pct"] = round(100 * val(fo, seg, c, "map.hit_ratio"), 2)
-                row["wsrch_fold1g_lru_hit_pct"] = round(100 * lru_fold[(seg, c)], 2)
-                row["wsrch_fold1g_iops"] = round(val(fo, seg, c, "host.iops"))
-                row["paper_android_hit_pct"] = PAPER_ANDROID_HIT_2K[i]
-                row["paper_android_iops"] = PAPER_ANDROID_IOPS_2K[i]
-            table.append(row)
+    table = results_table(rnd, ws, fo, lru, lru_fold)
     seedrun.write_csv(table, out / "seed003_table.csv")
 
     fig_hit(rnd, figs / "seed003_hit_ratio.png")

@@ -220,6 +220,46 @@ def run(study, opts, stream=None):
             snapshots_mod.report(log, snapshots, results, remove=opts.snapshots is None and not opts.keep_snapshots)
     elapsed = time.time() - t_start
 
+    outcomes, run_rows, failed_points = _outcomes(plan, results, cached, store, out)
+
+    rows, order, columns = table.build_results(study, points, outcomes, schema)
+    _write_csv(out / "results.csv", rows, order)
+    _write_csv(out / "runs.csv", run_rows, list(run_rows[0]) if run_rows else ["point"])
+    (out / "columns.json").write_text(json.dumps(columns, indent=2, ensure_ascii=False) + "\n")
+
+    return _report(study, opts, log, out, rows, (len(points), len(to_run), reused_points, failed_points), results,
+                   elapsed)
+
+
+def _report(study, opts, log, out, rows, counts, results, elapsed):
+    """The run's last lines and its figures; the exit status (0 ok, 1 a point failed or a figure could not be drawn).
+    counts: (points, executed, reused, failed)."""
+    total, executed, reused_points, failed_points = counts
+    busy = sum(r.get("seconds") or 0.0 for r in results.values())
+    cpu = sum(r.get("cpu_seconds") or 0.0 for r in results.values())
+    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (%.1f s) wall%s"
+            % (total, executed, reused_points, failed_points, fmt_duration(elapsed), elapsed,
+               "; the runs took %.1f s on the workers (%.1f s of CPU), %.2f at a time on average"
+               % (busy, cpu, busy / elapsed)
+               if executed and elapsed > 0 else ""))
+    if opts.figures and study.figures:
+        if rows and any(r["status"] == "ok" for r in rows):
+            try:
+                paths = plot.draw_all(study, out, opts.figure_dir)
+                log.say("figures: %s" % ", ".join(_shown_path(pth, out) for pth in paths if pth.suffix == ".png"))
+            except plot.FigureError as e:
+                log.say("figure not drawn: %s" % e)
+                log.done()
+                return 1
+        else:
+            log.say("no figures: no point finished")
+    log.say("results: %s (%d rows), runs: %s" % (out / "results.csv", len(rows), out / "runs.csv"))
+    log.done()
+    return 1 if failed_points else 0
+
+
+def _outcomes(plan, results, cached, store, out):
+    """Each point's outcome (status, config, summary, request), its runs.csv row, and the number of failed points."""
     outcomes, run_rows = {}, []
     failed_points = 0
     for p, request, key, argv, _ in plan:
@@ -247,34 +287,7 @@ def run(study, opts, stream=None):
             "memory.peak_rss_bytes": machine.get("memory.peak_rss_bytes", ""),
             "precondition.threads": machine.get("precondition.threads", ""),
             "run_dir": str(store.path(key)) if ok else "", "command": shlex.join(by_hand)})
-
-    rows, order, columns = table.build_results(study, points, outcomes, schema)
-    _write_csv(out / "results.csv", rows, order)
-    _write_csv(out / "runs.csv", run_rows, list(run_rows[0]) if run_rows else ["point"])
-    (out / "columns.json").write_text(json.dumps(columns, indent=2, ensure_ascii=False) + "\n")
-
-    executed = len(to_run)
-    busy = sum(r.get("seconds") or 0.0 for r in results.values())
-    cpu = sum(r.get("cpu_seconds") or 0.0 for r in results.values())
-    log.say("%d points: %d run, %d reused from the cache, %d failed, in %s (%.1f s) wall%s"
-            % (len(points), executed, reused_points, failed_points, fmt_duration(elapsed), elapsed,
-               "; the runs took %.1f s on the workers (%.1f s of CPU), %.2f at a time on average"
-               % (busy, cpu, busy / elapsed)
-               if executed and elapsed > 0 else ""))
-    if opts.figures and study.figures:
-        if rows and any(r["status"] == "ok" for r in rows):
-            try:
-                paths = plot.draw_all(study, out, opts.figure_dir)
-                log.say("figures: %s" % ", ".join(_shown_path(pth, out) for pth in paths if pth.suffix == ".png"))
-            except plot.FigureError as e:
-                log.say("figure not drawn: %s" % e)
-                log.done()
-                return 1
-        else:
-            log.say("no figures: no point finished")
-    log.say("results: %s (%d rows), runs: %s" % (out / "results.csv", len(rows), out / "runs.csv"))
-    log.done()
-    return 1 if failed_points else 0
+    return outcomes, run_rows, failed_points
 
 
 def _default_seed(schema):

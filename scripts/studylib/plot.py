@@ -152,28 +152,7 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
         for c, fv in enumerate(facet_values):
             ax = axes[r][c]
             sub = df if facets is None else df[df[facets] == fv]
-            drawn = 0
-            for lv in line_values:
-                part = sub if lines is None else sub[sub[lines] == lv]
-                if spec.get("yscale") == "log":
-                    part = part[part[y] > 0]  # nothing to show of zeros (e.g. the read latency of a write-only run)
-                if part.empty:
-                    continue
-                drawn += 1
-                g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max", "std", "count"])
-                if numeric_x:
-                    xs = list(g.index)
-                else:
-                    xs = [x_values.index(v) for v in g.index]
-                kwargs = {"marker": "o", "markersize": 4, "label": _text(lv) if lines else None}
-                if errorbars != "none" and (g["count"] > 1).any():
-                    if errorbars == "std":
-                        err = [g["std"].fillna(0), g["std"].fillna(0)]
-                    else:
-                        err = [g["mean"] - g["min"], g["max"] - g["mean"]]
-                    ax.errorbar(xs, g["mean"], yerr=err, capsize=3, **kwargs)
-                else:
-                    ax.plot(xs, g["mean"], **kwargs)
+            drawn = _draw_lines(ax, sub, spec, y, lines, line_values, numeric_x, x_values)
             if not drawn and not _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values):
                 ax.text(0.5, 0.5, "no values > 0" if spec.get("yscale") == "log" else "no values",
                         transform=ax.transAxes, ha="center", va="center", color="grey")
@@ -212,6 +191,35 @@ def draw(spec, results_csv, out_dir, study_name="", units=None):
                        fontsize=9, title_fontsize=9)
     fig.tight_layout()
     return save_figure(fig, Path(out_dir) / name, dpi=120, tight=True)
+
+
+def _draw_lines(ax, sub, spec, y, lines, line_values, numeric_x, x_values):
+    """One panel's lines (one per value of `lines`): the mean of y over each x, with the figure's error bars;
+    returns how many lines were drawn."""
+    drawn = 0
+    x, errorbars = spec["x"], spec.get("errorbars", "range")
+    for lv in line_values:
+        part = sub if lines is None else sub[sub[lines] == lv]
+        if spec.get("yscale") == "log":
+            part = part[part[y] > 0]  # nothing to show of zeros (e.g. the read latency of a write-only run)
+        if part.empty:
+            continue
+        drawn += 1
+        g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max", "std", "count"])
+        if numeric_x:
+            xs = list(g.index)
+        else:
+            xs = [x_values.index(v) for v in g.index]
+        kwargs = {"marker": "o", "markersize": 4, "label": _text(lv) if lines else None}
+        if errorbars != "none" and (g["count"] > 1).any():
+            if errorbars == "std":
+                err = [g["std"].fillna(0), g["std"].fillna(0)]
+            else:
+                err = [g["mean"] - g["min"], g["max"] - g["mean"]]
+            ax.errorbar(xs, g["mean"], yerr=err, capsize=3, **kwargs)
+        else:
+            ax.plot(xs, g["mean"], **kwargs)
+    return drawn
 
 
 def _mark_failed(ax, failed, x, facets, fv, numeric_x, x_values):

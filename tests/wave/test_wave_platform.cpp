@@ -160,6 +160,36 @@ GtkwRows read_gtkw(const std::string& path) {
   return g;
 }
 
+// GTKWave (installed by scripts/setup.sh) loads the VCD and its layout under Xvfb: every signal row of the layout
+// shows, and GTKWave reports nothing.
+void check_in_gtkwave(const std::string& dir, const std::string& vcd, const GtkwRows& g) {
+  const std::string tcl = dir + "/rows.tcl";
+  std::ofstream(tcl) << "set n [gtkwave::getTotalNumTraces]\n"
+                        "for {set i 0} {$i < $n} {incr i} {\n"
+                        "  puts \"ROW [gtkwave::getTraceFlagsFromIndex $i] [gtkwave::getTraceNameFromIndex $i]\"\n"
+                        "}\n"
+                        "gtkwave::/File/Quit\n";
+  const std::string cmd = "xvfb-run -a gtkwave -S " + tcl + " " + vcd + " " + vcd + ".gtkw >" + dir +
+                          "/gtkwave.out 2>&1";
+  INFO("GTKWave and Xvfb come with scripts/setup.sh (Debian packages gtkwave, xvfb, xauth)");
+  REQUIRE(std::system("command -v gtkwave >/dev/null && command -v xvfb-run >/dev/null") == 0);
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string shown = read_text(dir + "/gtkwave.out");
+  INFO(shown.substr(0, 3000));
+  std::set<std::string> rows;
+  std::istringstream in(shown);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("ROW ", 0) == 0) {
+      const size_t sp = line.find(' ', 4);
+      const uint32_t flags = uint32_t(std::stoul(line.substr(4, sp - 4)));
+      if (!(flags & ((1u << 9) | (1u << 17)))) rows.insert(line.substr(sp + 1));  // not a blank, group or analog height row
+    }
+  CHECK(rows.size() == g.signals.size());
+  for (auto& [alias, name] : g.signals) CHECK(rows.count(alias));
+  for (const char* bad : {"WARNING", "Warning", "Could not", "not found", "rror"}) CHECK(shown.find(bad) == std::string::npos);
+}
+
 // The generated layout for a geometry: every signal it names exists in the VCD with the width its range
 // says, every die and bus is in it once, its filters exist and name every value the VCD holds; and, in
 // GTKWave itself (under Xvfb), every signal row loads and nothing is reported.
@@ -219,32 +249,7 @@ void check_layout(uint32_t channels, uint32_t per_channel) {
     }
   }
 
-  // GTKWave (installed by scripts/setup.sh): load the file and the layout, list the rows it shows.
-  const std::string tcl = dir + "/rows.tcl";
-  std::ofstream(tcl) << "set n [gtkwave::getTotalNumTraces]\n"
-                        "for {set i 0} {$i < $n} {incr i} {\n"
-                        "  puts \"ROW [gtkwave::getTraceFlagsFromIndex $i] [gtkwave::getTraceNameFromIndex $i]\"\n"
-                        "}\n"
-                        "gtkwave::/File/Quit\n";
-  const std::string cmd = "xvfb-run -a gtkwave -S " + tcl + " " + vcd + " " + vcd + ".gtkw >" + dir +
-                          "/gtkwave.out 2>&1";
-  INFO("GTKWave and Xvfb come with scripts/setup.sh (Debian packages gtkwave, xvfb, xauth)");
-  REQUIRE(std::system("command -v gtkwave >/dev/null && command -v xvfb-run >/dev/null") == 0);
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  const std::string shown = read_text(dir + "/gtkwave.out");
-  INFO(shown.substr(0, 3000));
-  std::set<std::string> rows;
-  std::istringstream in(shown);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("ROW ", 0) == 0) {
-      const size_t sp = line.find(' ', 4);
-      const uint32_t flags = uint32_t(std::stoul(line.substr(4, sp - 4)));
-      if (!(flags & ((1u << 9) | (1u << 17)))) rows.insert(line.substr(sp + 1));  // not a blank, group or analog height row
-    }
-  CHECK(rows.size() == g.signals.size());
-  for (auto& [alias, name] : g.signals) CHECK(rows.count(alias));
-  for (const char* bad : {"WARNING", "Warning", "Could not", "not found", "rror"}) CHECK(shown.find(bad) == std::string::npos);
+  check_in_gtkwave(dir, vcd, g);
 }
 
 }  // namespace

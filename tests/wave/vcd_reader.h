@@ -68,6 +68,48 @@ struct Vcd {
   }
 };
 
+// One word of a VCD's header (its definitions) and what follows it: scopes, variables, the timescale. Returns false
+// at $enddefinitions (the value changes follow).
+inline bool read_vcd_definition(std::istream& f, std::string word, Vcd& vcd, std::vector<std::string>& scope,
+                                std::map<std::string, std::vector<size_t>>& by_id) {
+  if (word == "$scope") {
+    std::string kind, name;
+    f >> kind >> name >> word;
+    if (scope.empty() && vcd.top.empty()) vcd.top = name;
+    scope.push_back(name);
+  } else if (word == "$upscope") {
+    f >> word;
+    scope.pop_back();
+  } else if (word == "$var") {
+    std::string type, width, id, name;
+    f >> type >> width >> id >> name >> word;
+    if (word != "$end") f >> word;  // a bit range
+    std::string full;
+    for (size_t k = 1; k < scope.size(); ++k) full += scope[k] + ".";
+    full += name;
+    VcdSignal s;
+    s.name = full;
+    s.width = uint32_t(std::stoul(width));
+    s.real = type == "real";
+    vcd.by_name[full] = vcd.signals.size();
+    by_id[id].push_back(vcd.signals.size());
+    vcd.signals.push_back(s);
+  } else if (word == "$timescale") {
+    f >> vcd.timescale >> word;
+    if (word != "$end") {
+      vcd.timescale += word;
+      f >> word;
+    }
+  } else if (word == "$enddefinitions") {
+    f >> word;
+    return false;
+  } else if (word[0] == '$') {
+    while (word != "$end" && f >> word) {
+    }
+  }
+  return true;
+}
+
 inline Vcd read_vcd(const std::string& path) {
   std::ifstream f(path);
   if (!f) throw std::runtime_error(path + ": cannot read");
@@ -92,41 +134,7 @@ inline Vcd read_vcd(const std::string& path) {
   };
   while (f >> word) {
     if (defs) {
-      if (word == "$scope") {
-        std::string kind, name;
-        f >> kind >> name >> word;
-        if (scope.empty() && vcd.top.empty()) vcd.top = name;
-        scope.push_back(name);
-      } else if (word == "$upscope") {
-        f >> word;
-        scope.pop_back();
-      } else if (word == "$var") {
-        std::string type, width, id, name;
-        f >> type >> width >> id >> name >> word;
-        if (word != "$end") f >> word;  // a bit range
-        std::string full;
-        for (size_t k = 1; k < scope.size(); ++k) full += scope[k] + ".";
-        full += name;
-        VcdSignal s;
-        s.name = full;
-        s.width = uint32_t(std::stoul(width));
-        s.real = type == "real";
-        vcd.by_name[full] = vcd.signals.size();
-        by_id[id].push_back(vcd.signals.size());
-        vcd.signals.push_back(s);
-      } else if (word == "$timescale") {
-        f >> vcd.timescale >> word;
-        if (word != "$end") {
-          vcd.timescale += word;
-          f >> word;
-        }
-      } else if (word == "$enddefinitions") {
-        f >> word;
-        defs = false;
-      } else if (word[0] == '$') {
-        while (word != "$end" && f >> word) {
-        }
-      }
+      defs = read_vcd_definition(f, word, vcd, scope, by_id);
       continue;
     }
     if (word == "$dumpvars" || word == "$end" || word == "$dumpall" || word == "$dumpon" || word == "$dumpoff")
