@@ -93,8 +93,7 @@ SsdStatus Ssd::status() const {
   s.doorbell_errors = n.doorbell_errors;
   const Geometry& g = p.geometry();
   s.nand_programs = p.ftl().page_ftl().state().counters().total_programs();
-  if (n.bytes_written)
-    s.waf = double(s.nand_programs) * double(g.units_per_page) * double(kUnitBytes) / double(n.bytes_written);
+  s.waf = FlashCounters::waf(s.nand_programs, double(g.units_per_page) * kUnitBytes, double(n.bytes_written));
   if (const uint64_t now = now_ps()) {
     s.link_up_busy = double(ep.link().up().busy_ps()) / double(now);
     s.link_down_busy = double(ep.link().down().busy_ps()) / double(now);
