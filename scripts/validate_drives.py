@@ -18,6 +18,8 @@ metric:
   curve:cache_gb       GB (10^9 B) written before the cliff, times the scale;
   curve:after_mbps     the mean rate from the cliff to the end of the run (no cliff: no result);
   curve:fill_mbps      bytes written over the whole run's time (a whole-drive fill: TechPowerUp's average);
+  ratio:<path>/<path>  one summary.json value over another (e.g. power.apst.low_power_energy_j/power.apst.low_power_s:
+                       the drive's power while in its idle power states, once idle long enough to settle);
   steady:<column>      SNIA PTS steady state of a timeseries.csv column (e.g. write_iops): the mean of the last 5
                        full samples (rounds), reported only when they are steady as the PTS defines it (the
                        range within 20 % of their mean, the least-squares line's excursion over the window within
@@ -31,7 +33,8 @@ is divided by N too). "io_bytes": "logical" is the scaled
 drive's whole logical capacity. --io-scale multiplies every run's I/O count (CI runs a short form).
 
 The rule (docs/results/drives/README.md): error = (ssdtlm - published) / published; a row is "within" when |error| is at most
-the bound of its metric kind (throughput 10 %, mean and p50 latency 20 %, p99 latency 35 %, cache size 10 %), else
+the bound of its metric kind (throughput 10 %, mean and p50 latency 20 %, p99 latency 35 %, cache size 10 %, power
+20 %), else
 "outside". The summary gives, over validation rows only, the median |error| per kind against the same bounds.
 --override KEY=VALUE runs the same measurements with a key changed: the experiment behind a miss's hypothesis
 (docs/results/drives/<drive>.md); it never writes the error table. A key the capacity scale divides
@@ -52,8 +55,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DECL = ROOT / "docs" / "results" / "drives"
-BOUNDS = {"throughput": 0.10, "mean_latency": 0.20, "p50_latency": 0.20, "p99_latency": 0.35, "cache_size": 0.10}
-KIND_OF_UNIT = {"MB/s": "throughput", "IOPS": "throughput", "GB": "cache_size"}
+BOUNDS = {"throughput": 0.10, "mean_latency": 0.20, "p50_latency": 0.20, "p99_latency": 0.35, "cache_size": 0.10,
+          "power": 0.20}
 
 
 def fail(msg):
@@ -215,6 +218,20 @@ def steady_metric(out_dir, column):
     return mean if steady else float("nan")
 
 
+def metric_value(metric, summary, run_dir, scale):
+    """The value of a declared metric ("summary:", "ratio:", "steady:" or "curve:") from one run."""
+    src, _, key = metric.partition(":")
+    if src == "summary":
+        return lookup(summary, key)
+    if src == "ratio":
+        num, _, den = key.partition("/")
+        d = lookup(summary, den)
+        return lookup(summary, num) / d if d else float("nan")
+    if src == "steady":
+        return steady_metric(run_dir, key)
+    return curve_metric(key, curve(run_dir), scale)
+
+
 def lookup(summary, path):
     v = summary
     for part in path.split("."):
@@ -260,9 +277,7 @@ def measure_drive(name, a):
             failed.append("%s/%s: %s" % (name, m["run"], err))
             ours = float("nan")
         else:
-            src, _, key = m["metric"].partition(":")
-            ours = (lookup(summary, key) if src == "summary" else steady_metric(d, key) if src == "steady"
-                    else curve_metric(key, curve(d), scale))
+            ours = metric_value(m["metric"], summary, d, scale)
         error = (ours - m["published"]) / m["published"] if not math.isnan(ours) else float("nan")
         rows.append({"drive": name, "id": m["id"], "measurement": m["what"], "source": m["source"],
                      "metric_src": m["metric"].partition(":")[0],
@@ -278,6 +293,8 @@ def fmt(v, unit):
         return "—"
     if unit in ("IOPS",):
         return "{:,.0f}".format(v)
+    if unit == "W":
+        return "{:.3g}".format(v)
     return "{:,.1f}".format(v) if abs(v) < 1e4 else "{:,.0f}".format(v)
 
 
@@ -392,7 +409,7 @@ def write_errors(path, rows, scales):
              "sources: `platforms/<drive>/README.md`; its calibration and validation measurements, declared before any",
              "validation run, and the causes of its misses: `docs/results/drives/<drive>.md`. Rule: error = (ssdtlm - published) /",
              "published; within when |error| <= the bound of the row's kind (throughput 10 %, mean and p50 latency 20 %,",
-             "p99 latency 35 %, cache size 10 %). Runs at 1/scale of the capacity: " +
+             "p99 latency 35 %, cache size 10 %, power 20 %). Runs at 1/scale of the capacity: " +
              ", ".join("%s 1/%d" % (d, s) for d, s in sorted(scales.items())) + ".", "",
              "| drive | measurement | source | published | ssdtlm | error | calibration or validation | verdict |",
              "|---|---|---|---|---|---|---|---|"]

@@ -18,10 +18,18 @@ import validate_drives  # noqa: E402
 
 BIN = os.environ.get("SSDTLM_BIN_DIR", str(ROOT / "build" / "bin"))
 # The issue's bounds, typed here independently of the script's table.
-BOUNDS = {"throughput": 0.10, "mean_latency": 0.20, "p50_latency": 0.20, "p99_latency": 0.35, "cache_size": 0.10}
+BOUNDS = {"throughput": 0.10, "mean_latency": 0.20, "p50_latency": 0.20, "p99_latency": 0.35, "cache_size": 0.10,
+          "power": 0.20}
 PINNED = {("samsung_980pro_1tb", "ds_seq_read"), ("samsung_980pro_1tb", "ds_rand_read_qd1"),
           ("samsung_970evoplus_1tb", "ds_seq_read"), ("samsung_970evoplus_1tb", "ds_rand_read_qd1"),
-          ("samsung_980_1tb", "ds_seq_read"), ("samsung_pm983_1t92", "ds_read_latency_qd1")}
+          ("samsung_980_1tb", "ds_seq_read"), ("samsung_pm983_1t92", "ds_read_latency_qd1"),
+          ("kioxia_xg6_1tb", "ds_power_l12")}
+# The power rows within their bound (docs/results/drives/errors.md), run at their full length (a few seconds): the two
+# calibrated read powers and the validation rows the model reproduces (the write powers, the XG6's L1.2 power).
+POWER_DRIVES = ("kioxia_xg6_1tb", "samsung_970evoplus_1tb")
+POWER_PINNED = {("kioxia_xg6_1tb", "ds_power_read"), ("kioxia_xg6_1tb", "ds_power_write"),
+                ("kioxia_xg6_1tb", "ds_power_l12"), ("samsung_970evoplus_1tb", "ds_power_read"),
+                ("samsung_970evoplus_1tb", "ds_power_write")}
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +42,34 @@ def short_form(tmp_path_factory):
     with open(d / "rows.json") as f:
         rows = json.load(f)["rows"]
     return rows, (d / "errors.md").read_text()
+
+
+@pytest.fixture(scope="module")
+def power_rows(tmp_path_factory):
+    d = tmp_path_factory.mktemp("validate_drives_power")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "validate_drives.py"), "--bin-dir", BIN,
+                        "--drives", ",".join(POWER_DRIVES), "--only", ",".join(sorted({i for _, i in POWER_PINNED})),
+                        "--out", str(d / "runs"), "--json", str(d / "rows.json"), "--jobs", "2"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with open(d / "rows.json") as f:
+        return json.load(f)["rows"]
+
+
+def test_the_pinned_power_rows_stay_within_their_bound(power_rows):
+    pinned = [r for r in power_rows if (r["drive"], r["id"]) in POWER_PINNED]
+    assert len(pinned) == len(POWER_PINNED)
+    for r in pinned:
+        assert r["kind"] == "power" and r["unit"] == "W", r
+        assert abs(float(r["error"])) <= BOUNDS["power"], r
+
+
+def test_ratio_metric_divides_two_summary_values():
+    summary = {"power": {"apst": {"low_power_energy_j": 1.8, "low_power_s": 600.0}}, "zero": 0}
+    metric = "ratio:power.apst.low_power_energy_j/power.apst.low_power_s"
+    assert validate_drives.metric_value(metric, summary, None, 16) == pytest.approx(0.003)
+    assert math.isnan(validate_drives.metric_value("ratio:power.apst.low_power_energy_j/zero", summary, None, 1))
+    assert math.isnan(validate_drives.metric_value("ratio:power.apst.low_power_energy_j/no.such", summary, None, 1))
 
 
 def test_every_drive_has_a_short_form_and_each_verdict_is_the_rule(short_form):
