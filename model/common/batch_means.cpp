@@ -61,30 +61,38 @@ BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, doub
   BatchEstimate e;
   if (from >= base.size() || base.size() - from < std::max<size_t>(min_batches, 2)) return e;
   // A fixed number of batches (Schmeiser 1982: 10 to 30): merged until fewer than 2 * min_batches remain, so
-  // each batch spans at least 1/(2 min_batches) of the settled run, then further while lag-1 correlated.
+  // each batch spans at least 1/(2 min_batches) of the settled run; their remaining correlation widens the interval.
   const size_t least = std::max<size_t>(min_batches, 2);
   size_t m = 1;
   while ((base.size() - from) / m >= 2 * least) m *= 2;
-  std::vector<RatioBatch> b = merged(base, from, m);
-  while (lag1_autocorrelation(b) >= 2.0 / std::sqrt(double(b.size()))) {
-    if (b.size() / 2 < least) return e;
-    m *= 2;
-    b = merged(base, from, m);
-  }
+  const std::vector<RatioBatch> b = merged(base, from, m);
+  const double r = lag1_autocorrelation(b);
   const double k = double(b.size());
   double sy = 0, sx = 0;
   for (const RatioBatch& v : b) sy += v.y, sx += v.x;
   if (sx == 0) return e;
-  const double r = sy / sx;
+  const double ratio_of_sums = sy / sx;
   double ss = 0;
-  for (const RatioBatch& v : b) ss += (v.y - r * v.x) * (v.y - r * v.x);
+  for (const RatioBatch& v : b) ss += (v.y - ratio_of_sums * v.x) * (v.y - ratio_of_sums * v.x);
   const double se = std::sqrt(ss / (k - 1) / k) / (sx / k);
-  e.ready = true;
-  e.value = r;
-  e.half_width = student_t_quantile(0.5 + confidence / 2, k - 1) * se;
+  e.value = ratio_of_sums;
   e.batches = uint32_t(b.size());
   e.batch_size = uint32_t(m);
+  if (!ar1_interval(e, r, k, se, confidence)) return BatchEstimate();
   return e;
+}
+
+bool ar1_interval(BatchEstimate& e, double r, double k, double se, double confidence) {
+  if (k < 2) return false;
+  // Marriott & Pope's bias undone (needs k > 4), kept below 1 and at least 0 (negatively correlated batch means:
+  // no narrowing).
+  const double rho = k > 4 ? std::max(0.0, std::min((r + 1 / k) / (1 - 4 / k), 0.99)) : 0.0;
+  const double factor = (1 + rho) / (1 - rho), effective = k / factor;
+  if (effective < 2) return false;
+  e.correlated = r >= 2.0 / std::sqrt(k);
+  e.half_width = student_t_quantile(0.5 + confidence / 2, effective - 1) * se * std::sqrt(factor);
+  e.ready = true;
+  return true;
 }
 
 double normal_quantile(double p) {

@@ -39,27 +39,22 @@ BatchEstimate QuantileSections::estimate(size_t from, size_t to, double confiden
   const size_t least = std::max<size_t>(min_batches, 2);
   if (to > ends_.size() || from >= to || to - from < least) return e;
   // Sections as batch_means merges batches: m base batches each, the oldest remainder left out (nearest the
-  // warm-up); fewer, longer sections while their quantiles are lag-1 correlated.
+  // warm-up); their remaining correlation widens the interval.
   size_t m = 1;
   while ((to - from) / m >= 2 * least) m *= 2;
-  std::vector<RatioBatch> sections;
-  for (;;) {
-    const size_t k = (to - from) / m, first = to - k * m;
-    sections.assign(k, RatioBatch());
-    for (size_t j = 0; j < k; ++j) sections[j] = {quantile_of(first + j * m, first + (j + 1) * m), 1.0};
-    if (lag1_autocorrelation(sections) < 2.0 / std::sqrt(double(k))) break;
-    if (k / 2 < least) return e;
-    m *= 2;
-  }
+  const size_t count = (to - from) / m, first = to - count * m;
+  std::vector<RatioBatch> sections(count);
+  for (size_t j = 0; j < count; ++j) sections[j] = {quantile_of(first + j * m, first + (j + 1) * m), 1.0};
+  const double r = lag1_autocorrelation(sections);
   const size_t k = sections.size();
   const double value = quantile_of(to - k * m, to);
   double ss = 0;
   for (const RatioBatch& s : sections) ss += (s.y - value) * (s.y - value);
-  e.ready = true;
+  const double se = std::sqrt(ss / double(k) / double(k - 1));
   e.value = value;
-  e.half_width = student_t_quantile(0.5 + confidence / 2, double(k - 1)) * std::sqrt(ss / double(k) / double(k - 1));
   e.batches = uint32_t(k);
   e.batch_size = uint32_t(m);
+  if (!ar1_interval(e, r, double(k), se, confidence)) return BatchEstimate();
   return e;
 }
 

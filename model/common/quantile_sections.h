@@ -7,8 +7,8 @@
 //   estimate: half width = t(k - 1) * sqrt(sum (q_j - q)^2 / (k (k - 1))).
 // A batch quantile is biased by its batch's size (the mean of the 99th of 1,000 samples is not the 99th of them
 // all); the estimate here is not, and the sections only measure its spread. Sections are the base batches merged as
-// common/batch_means.h merges them (a fixed number of 20 to 39, then fewer while their quantiles are lag-1
-// correlated), so both kinds of metric treat the run alike.
+// common/batch_means.h merges them (a fixed number of 20 to 39; still lag-1 correlated there, the interval widened
+// by ar1_widen), so both kinds of metric treat the run alike.
 // Memory: two bytes per sample (its histogram bucket) and three words per base batch.
 #pragma once
 #include <cstddef>

@@ -400,6 +400,8 @@ const std::vector<KeySpec>& config_schema() {
       {"sim.converge_confidence", T::Real, 0.95, 0.5, 0.999, {}, "", "sim.converge: the intervals' confidence level (two-sided)", P::Never},
       {"sim.converge_batch_ios", T::Int, 1000, 10, 100000000, {}, "", "sim.converge: measured reads and writes per base batch (merged two by two while the batch means are correlated)", P::Never},
       {"sim.converge_min_batches", T::Int, 20, 5, 100000, {}, "", "sim.converge: fewest batches behind an interval", P::Never},
+      {"sim.converge_batch_erase_share", T::Real, 0.0, 0.0, 10.0, {}, "", "sim.converge: a base batch also lasts until the drive has erased this share of its blocks (batches in units of the GC cycle, every block erased once; at most 64 times sim.converge_batch_ios completions); 0 = completions only", P::Never},
+      {"sim.converge_min_gc_cycles", T::Real, 0.0, 0.0, 100.0, {}, "", "sim.converge=stop: stop no earlier than when the drive has erased this many times its blocks since the first measured completion (GC cycles), so that the warm-up cut can see a transient as long as that; 0 = no such floor (a run that erases nothing is not held)", P::Never},
       {"sim.converge_metrics", T::String, "iops,latency_mean,waf", 0, 0, {}, "", "sim.converge=stop: comma-separated metrics that must converge (iops, latency_mean, latency_p99, waf); a metric the run has none of (reads of a write-only run) is not waited for", P::Never},
   });
   return keys;

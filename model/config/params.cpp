@@ -276,6 +276,8 @@ ConvergeParams read_converge_params(const Config& c) {
   p.confidence = c.d("sim.converge_confidence");
   p.batch_ios = uint32_t(c.u("sim.converge_batch_ios"));
   p.min_batches = uint32_t(c.u("sim.converge_min_batches"));
+  p.batch_erase_share = c.d("sim.converge_batch_erase_share");
+  p.min_gc_cycles = c.d("sim.converge_min_gc_cycles");
   p.on_iops = p.on_latency_mean = p.on_latency_p99 = p.on_waf = false;
   for (const std::string& m : split(c.s("sim.converge_metrics"), ','))  // names checked by check_converge
     (m == "iops" ? p.on_iops : m == "latency_mean" ? p.on_latency_mean : m == "latency_p99" ? p.on_latency_p99 : p.on_waf) = true;

@@ -13,7 +13,7 @@
 #include "controller/mapping/map_cache.h"
 #include "controller/nvme_controller.h"
 #include "controller/power_loss/power_loss.h"
-#include "host/convergence.h"
+#include "host/converge_params.h"
 #include "controller/slc/slc_cache.h"
 #include "flash/reliability/rber_model.h"
 #include "controller/placement/fdp.h"

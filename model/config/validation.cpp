@@ -102,7 +102,7 @@ void check_timing(const Config& c) {
 
 void check_converge(const Config& c) {
   static const char* const kKeys[] = {"sim.converge_rel_ci", "sim.converge_confidence", "sim.converge_batch_ios",
-                                      "sim.converge_min_batches"};
+                                      "sim.converge_min_batches", "sim.converge_batch_erase_share", "sim.converge_min_gc_cycles"};
   if (c.s("sim.converge") == "off") {
     for (const char* k : kKeys)
       if (c.d(k) != find_key(k)->def.get<double>()) fail(k, "applies with sim.converge=report or stop only (sim.converge is off)");

@@ -15,8 +15,12 @@ size_t first_after(const std::vector<uint64_t>& end_ps, uint64_t cut_ps) {
 }
 }  // namespace
 
-ConvergenceMonitor::ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes)
-    : p_(p), programmed_bytes_(std::move(programmed_bytes)) {
+ConvergenceMonitor::ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes,
+                                       std::function<uint64_t()> erases, uint64_t drive_blocks)
+    : p_(p), programmed_bytes_(std::move(programmed_bytes)), erases_(std::move(erases)) {
+  if (erases_ && p.batch_erase_share > 0)
+    batch_erases_ = std::max<uint64_t>(1, uint64_t(std::llround(p.batch_erase_share * double(drive_blocks))));
+  if (erases_ && p.min_gc_cycles > 0) min_erases_ = uint64_t(std::llround(p.min_gc_cycles * double(drive_blocks)));
   static const char* const kNames[kSeries] = {"host.iops", "host.latency_us.read.mean", "host.latency_us.write.mean",
                                               "waf.total", "host.latency_us.read.p99", "host.latency_us.write.p99"};
   const bool required[kSeries] = {p.on_iops, p.on_latency_mean, p.on_latency_mean, p.on_waf, p.on_latency_p99,
@@ -32,6 +36,7 @@ bool ConvergenceMonitor::completed(int dir, uint64_t bytes, uint64_t lat_ns, uin
     started_ = true;
     start_ps_ = now_ps - std::min(now_ps, lat_ns * 1000);
     programmed_at_start_ = programmed_bytes_();
+    if (batch_erases_ || min_erases_) erases_at_start_ = erases_at_first_ = erases_();
   }
   ++total_ios_;
   ++ios_;
@@ -40,7 +45,7 @@ bool ConvergenceMonitor::completed(int dir, uint64_t bytes, uint64_t lat_ns, uin
   if (dir == 1) written_ += bytes;
   p99_[dir].add(lat_ns);
   if (p99_[dir].pending() >= p_.batch_ios) p99_[dir].close_batch(now_ps);
-  if (ios_ < p_.batch_ios) return false;
+  if (!batch_full()) return false;
   close_batch(now_ps);
   if (converged_ || p_.mode != ConvergeParams::Mode::Stop || series_[kIops].batches.size() < next_check_) return false;
   next_check_ = std::max(next_check_ + 1, series_[kIops].batches.size() * 21 / 20);
@@ -48,6 +53,12 @@ bool ConvergenceMonitor::completed(int dir, uint64_t bytes, uint64_t lat_ns, uin
   converged_ = true;
   converged_ios_ = total_ios_;
   return true;
+}
+
+bool ConvergenceMonitor::batch_full() const {
+  if (ios_ < p_.batch_ios) return false;
+  if (!batch_erases_ || ios_ >= uint64_t(kMaxStretch) * p_.batch_ios) return true;
+  return erases_() - erases_at_start_ >= batch_erases_;
 }
 
 void ConvergenceMonitor::close_batch(uint64_t now_ps) {
@@ -62,6 +73,7 @@ void ConvergenceMonitor::close_batch(uint64_t now_ps) {
   }
   start_ps_ = now_ps;
   programmed_at_start_ = programmed;
+  if (batch_erases_) erases_at_start_ = erases_();
   ios_ = written_ = 0;
   lat_ns_[0] = lat_ns_[1] = count_[0] = count_[1] = 0;
 }
@@ -117,13 +129,19 @@ void ConvergenceMonitor::halves(const Series& s, uint64_t cut_ps, BatchEstimate&
 }
 
 bool ConvergenceMonitor::check() const {
+  if (min_erases_) {  // fewer GC cycles than asked (a run that has erased nothing, read-only, is not held)
+    const uint64_t erased = erases_() - erases_at_first_;
+    if (erased > 0 && erased < min_erases_) return false;
+  }
   const uint64_t cut = warmup_end_ps();
   if (cut == kNoCut) return false;
   for (const Series& s : series_) {
     if (!s.required) continue;
     if (!has_data(s)) continue;  // no reads (writes) in the run: nothing to wait for
     const BatchEstimate e = estimate(s, cut);
-    if (!e.ready || e.rel_half_width() > p_.rel_half_width || drifts(s, cut)) return false;
+    // A correlated estimate's interval is the AR(1) model's, not the batches' own: its batches have not yet
+    // separated the swings, so the run goes on.
+    if (!e.ready || e.correlated || e.rel_half_width() > p_.rel_half_width || drifts(s, cut)) return false;
   }
   return true;
 }
@@ -133,7 +151,7 @@ bool ConvergenceMonitor::drifts(const Series& s, uint64_t cut_ps) const {
   // comparison in the spirit of Geweke's diagnostic), or the series still moves.
   BatchEstimate a, b;
   halves(s, cut_ps, a, b);
-  if (!a.ready || !b.ready) return true;
+  if (!a.ready || !b.ready || a.correlated || b.correlated) return true;
   return std::abs(a.value - b.value) > std::hypot(a.half_width, b.half_width);
 }
 
@@ -143,16 +161,23 @@ void ConvergenceMonitor::report(nlohmann::json& into) const {
   const Series& iops = series_[kIops];
   const size_t warm = cut == kNoCut ? iops.batches.size()
                                       : size_t(std::upper_bound(iops.end_ps.begin(), iops.end_ps.end(), cut) - iops.end_ps.begin());
+  // A ratio's base batch holds batch_ios completions, or on average more when erase-bound; a quantile's, batch_ios
+  // of its direction.
+  double ios_closed = 0;
+  for (const RatioBatch& b : iops.batches) ios_closed += b.y;
+  const double ratio_base_ios = iops.batches.empty() ? p_.batch_ios : ios_closed / double(iops.batches.size());
   nlohmann::json metrics = nlohmann::json::object();
   for (const Series& s : series_) {
     if (!has_data(s)) continue;
     const BatchEstimate e = estimate(s, cut);
+    const double base_ios = s.quantile ? double(p_.batch_ios) : ratio_base_ios;
     metrics[s.name] = {{"ready", e.ready},
                        {"value", e.value},
                        {"half_width", e.half_width},
                        {"rel_half_width", e.ready && e.value != 0 ? e.rel_half_width() : 0.0},
                        {"batches", e.batches},
-                       {"batch_ios", uint64_t(e.batch_size) * p_.batch_ios},
+                       {"batch_ios", uint64_t(std::llround(e.batch_size * base_ios))},
+                       {"correlated", e.correlated},
                        {"required", s.required}};
   }
   into = {{"mode", kModes[int(p_.mode)]},
@@ -160,6 +185,8 @@ void ConvergenceMonitor::report(nlohmann::json& into) const {
           {"confidence", p_.confidence},
           {"target_rel_half_width", p_.rel_half_width},
           {"base_batch_ios", p_.batch_ios},
+          {"base_batch_erases", batch_erases_},
+          {"min_erases", min_erases_},
           {"base_batches", iops.batches.size()},
           {"warmup_batches", warm},
           {"measured_ios", total_ios_},

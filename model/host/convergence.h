@@ -10,6 +10,10 @@
 //   (host.latency_us.*.p99): the estimate is the 99th percentile of every settled latency together, as the run's
 //   histogram takes it, and its interval comes from the sections' 99th percentiles around it (sectioning,
 //   common/quantile_sections.h): no bias from the batches' size.
+// With sim.converge_batch_erase_share, a base batch also lasts until the drive has erased that share of its blocks
+// (at most kMaxStretch times sim.converge_batch_ios completions, for runs that erase little or nothing): batches in
+// units of the GC cycle (every block erased once), whose swings at low over-provisioning last thousands of I/Os.
+// With sim.converge_min_gc_cycles, sim.converge=stop waits until the drive has erased that many times its blocks.
 // The warm-up left out is MSER-5's on the IOPS series (the same cut for every metric: batches ended before it are
 // dropped). The check runs whenever the batches have grown by 5 % (amortised O(1) per completion).
 #pragma once
@@ -22,23 +26,20 @@
 
 #include "common/batch_means.h"
 #include "common/quantile_sections.h"
+#include "host/converge_params.h"
 
 namespace ssdtlm {
 
-struct ConvergeParams {
-  enum class Mode : uint8_t { Off, Report, Stop } mode = Mode::Off;  // sim.converge
-  double rel_half_width = 0.01;   // sim.converge_rel_ci
-  double confidence = 0.95;       // sim.converge_confidence
-  uint32_t batch_ios = 1000;      // sim.converge_batch_ios
-  uint32_t min_batches = 20;      // sim.converge_min_batches
-  // sim.converge_metrics: which metrics must be within rel_half_width to stop (every one is reported)
-  bool on_iops = true, on_latency_mean = true, on_latency_p99 = false, on_waf = true;
-};
-
 class ConvergenceMonitor {
  public:
-  // programmed_bytes: every byte programmed on the NAND so far (the WAF's numerator), read at each batch's end.
-  ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes);
+  // programmed_bytes: every byte programmed on the NAND so far (the WAF's numerator), read at each batch's end;
+  // erases: every block erased so far, and drive_blocks the drive's blocks (for sim.converge_batch_erase_share).
+  ConvergenceMonitor(const ConvergeParams& p, std::function<uint64_t()> programmed_bytes,
+                     std::function<uint64_t()> erases = nullptr, uint64_t drive_blocks = 0);
+
+  // A base batch erase-bound (sim.converge_batch_erase_share) ends after this many times sim.converge_batch_ios
+  // completions even when the drive has not erased its share of blocks by then.
+  static constexpr uint32_t kMaxStretch = 64;
 
   // A measured read (dir 0) or write (dir 1) of `bytes` completed at now_ps after lat_ns. true: the run has
   // converged (sim.converge=stop): issue no more.
@@ -56,6 +57,7 @@ class ConvergenceMonitor {
     const QuantileSections* quantile = nullptr;  // a p99: its samples and batches
   };
   enum { kIops, kReadMean, kWriteMean, kWaf, kReadP99, kWriteP99, kSeries };
+  bool batch_full() const;  // the current base batch has its completions (and erases)
   void close_batch(uint64_t now_ps);
   bool check() const;  // every required series within the target (and the warm-up over)
   bool drifts(const Series& s, uint64_t cut_ps) const;  // the two halves after the warm-up disagree
@@ -68,7 +70,10 @@ class ConvergenceMonitor {
   uint64_t warmup_end_ps() const;
 
   ConvergeParams p_;
-  std::function<uint64_t()> programmed_bytes_;
+  std::function<uint64_t()> programmed_bytes_, erases_;
+  uint64_t batch_erases_ = 0;  // erases a base batch lasts for (0: completions only)
+  uint64_t min_erases_ = 0;    // erases since the first measured completion before a stop (sim.converge_min_gc_cycles)
+  uint64_t erases_at_start_ = 0, erases_at_first_ = 0;
   Series series_[kSeries];
   uint64_t start_ps_ = 0;  // the current batch began (0: no completion yet)
   bool started_ = false;

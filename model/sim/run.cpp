@@ -91,13 +91,16 @@ PreconditionResult precondition_platform(Platform& p, const Params& params, bool
 }
 
 namespace {
-// sim.converge: batch means over the timed run's completions (the WAF's numerator read from the FTL's counters).
+// sim.converge: batch means over the timed run's completions (the WAF's numerator and the erases read from the
+// FTL's counters).
 void attach_convergence(Platform& p, const Params& params) {
   if (params.sim.converge.mode == ConvergeParams::Mode::Off) return;
   const double page_bytes = double(params.geometry.units_per_page) * kUnitBytes;
-  p.host().set_convergence(std::make_unique<ConvergenceMonitor>(params.sim.converge, [&p, page_bytes] {
-    return uint64_t(double(p.ftl().flash_counters().total_programs()) * page_bytes);
-  }));
+  const uint64_t drive_blocks = uint64_t(params.geometry.dies) * params.geometry.blocks_per_die;
+  p.host().set_convergence(std::make_unique<ConvergenceMonitor>(
+      params.sim.converge,
+      [&p, page_bytes] { return uint64_t(double(p.ftl().flash_counters().total_programs()) * page_bytes); },
+      [&p] { return p.ftl().flash_counters().erases; }, drive_blocks));
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <random>
 
 #include "../common/cli_run.h"
@@ -143,4 +144,61 @@ TEST_CASE("convergence: a level that steps inside the settled run holds the stop
   INFO("stopped at I/O " << at);
   REQUIRE(at > 0);
   CHECK(at > 100000);  // without the halves' comparison this series stops at I/O 62,600
+}
+
+TEST_CASE("convergence: batches in units of the GC cycle last until the drive has erased their share of blocks",
+          "[host][converge]") {
+  // A drive of 1,000 blocks erasing one block per 10 writes (every other I/O is a write). A share of 0.2 is 200
+  // erases, 2,000 writes, 4,000 I/Os per base batch; 0.5 would be 10,000 I/Os, beyond the cap of 64 times
+  // sim.converge_batch_ios (6,400); a drive that never erases closes its batches at the cap; a share of 0 at
+  // sim.converge_batch_ios (100).
+  struct Case {
+    double share;
+    bool erases;
+    uint64_t ios_per_batch;
+  };
+  for (const Case c : {Case{0.2, true, 4000}, Case{0.5, true, 6400}, Case{0.1, false, 6400}, Case{0.0, true, 100}}) {
+    ConvergeParams p = stop_params();
+    p.mode = ConvergeParams::Mode::Report;
+    p.batch_erase_share = c.share;
+    uint64_t programmed = 0, writes = 0;
+    ConvergenceMonitor m(p, [&] { return programmed; }, [&] { return c.erases ? writes / 10 : 0; }, 1000);
+    for (uint64_t i = 1; i <= 384000; ++i) {
+      const int dir = int(i % 2);
+      if (dir == 1) programmed += 4096 * 2, ++writes;
+      m.completed(dir, 4096, 100000, i * 10000000);
+    }
+    nlohmann::json r;
+    m.report(r);
+    INFO("share " << c.share << ": " << r.dump());
+    CHECK(r["base_batches"] == 384000 / c.ios_per_batch);
+    CHECK(r["base_batch_erases"] == uint64_t(std::llround(c.share * 1000)));
+    CHECK(r["metrics"]["waf.total"]["value"].get<double>() == Approx(2.0));
+    CHECK(r["metrics"]["host.iops"]["value"].get<double>() == Approx(100000));
+  }
+}
+
+TEST_CASE("convergence: sim.converge_min_gc_cycles holds the stop until the drive has erased its blocks that often",
+          "[host][converge]") {
+  // The steady series of the first test case stops well before I/O 200,000; a drive of 1,000 blocks erasing one
+  // block per 100 writes (every other I/O) erases 2,000 blocks, two cycles, by I/O 400,000. A drive that never
+  // erases (a read-only run's) is not held.
+  for (const bool erasing : {true, false}) {
+    ConvergeParams p = stop_params();
+    p.min_gc_cycles = 2;
+    uint64_t programmed = 0, writes = 0;
+    ConvergenceMonitor m(p, [&] { return programmed; }, [&] { return erasing ? writes / 100 : 0; }, 1000);
+    std::mt19937_64 rng(3);
+    std::exponential_distribution<double> service(1.0 / 80.0);
+    uint64_t at = 0;
+    for (uint64_t i = 1; i <= 1000000 && !at; ++i) {
+      const int dir = int(i % 2);
+      if (dir == 1) programmed += 4096 * 3, ++writes;
+      if (m.completed(dir, 4096, uint64_t((20.0 + service(rng)) * 1000), i * 10000000)) at = i;
+    }
+    INFO("erasing " << erasing << ": stopped at I/O " << at);
+    REQUIRE(at > 0);
+    if (erasing) CHECK(at >= 400000);
+    else CHECK(at < 200000);
+  }
 }
