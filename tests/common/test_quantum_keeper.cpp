@@ -24,8 +24,8 @@ struct Checker : sc_core::sc_module {
       QuantumKeeper qk;
       qk.reset();
       const uint64_t now = now_ps();
-      for (uint64_t d : {0ull, 1ull, 999999ull, 2499999ull, 2500000ull, 2500001ull, 9999999ull, 10000000ull, 10000001ull,
-                         50000000ull}) {
+      for (uint64_t d : std::vector<uint64_t>{0, 1, 999999, 2499999, 2500000, 2500001, 9999999, 10000000, 10000001,
+                                              50000000}) {
         const uint64_t t = now + d;
         qk.set(ps_time(t - now));
         INFO("quantum " << q << " ps, now " << now << " ps, t " << t << " ps");

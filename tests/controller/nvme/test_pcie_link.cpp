@@ -126,7 +126,7 @@ TEST_CASE("pcie link: TLPs of writes at every offset, against the count of MPS-a
     PcieTlpLink link(p);
     uint64_t tlps = 0;
     for (uint64_t addr = 0x10000; addr < 0x10000 + 2 * mps; addr += 4) {
-      for (uint64_t bytes : {4ull, 16ull, uint64_t(mps) - 4, uint64_t(mps), uint64_t(mps) + 4, 4096ull}) {
+      for (uint64_t bytes : {uint64_t(4), uint64_t(16), uint64_t(mps) - 4, uint64_t(mps), uint64_t(mps) + 4, uint64_t(4096)}) {
         uint64_t pieces = 0;  // counted the slow way: each MPS-aligned block the transfer touches
         for (uint64_t b = addr / mps; b * mps < addr + bytes; ++b) ++pieces;
         link.write_up(0, addr, bytes);
