@@ -14,7 +14,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
 #include <exception>
@@ -28,6 +27,7 @@
 #include "common/rng.h"
 #include "common/sim_time.h"
 #include "common/nvme_command.h"
+#include "common/quantum_keeper.h"
 #include "host/completion_log.h"
 #include "host/convergence.h"
 #include "host/io_request.h"
@@ -247,7 +247,7 @@ class NvmeHost : public sc_core::sc_module {
   uint64_t timer_ps_;         // when timer_ fires next (kNever = not armed)
   std::exception_ptr error_;
   sc_core::sc_event wake_, timer_;
-  tlm_utils::tlm_quantumkeeper qk_;  // LT: how far wake() may run ahead
+  QuantumKeeper qk_;  // LT: how far wake() may run ahead
   bool in_wake_ = false;             // wake() is taking completions (their times are local_ps_)
   uint64_t local_ps_ = 0;
   uint64_t wake_at_ = kNever;        // LT: when wake_ is notified for (kNever = not)

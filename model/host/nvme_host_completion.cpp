@@ -110,7 +110,7 @@ void NvmeHost::wake() {
   while (!heap_.empty()) {
     // AT: the completions due now; LT: those due before the quantum's end, each at its own time.
     const uint64_t now = heap_.front().first;
-    if (lt ? (qk_.set(ps_time(now - sc_now)), qk_.need_sync()) : now > sc_now) break;
+    if (lt ? qk_.beyond(now) : now > sc_now) break;
     local_ps_ = now;
     tlm::tlm_generic_payload* gp = heap_.front().second;
     std::pop_heap(heap_.begin(), heap_.end(), Later());

@@ -8,11 +8,11 @@ int Arbiter::next_in(int cls) {
   const uint32_t n = uint32_t(ready_.size());
   const uint32_t first = cls < 0 ? 0 : 1, span = n - first;  // plain round robin: the admin queue takes its turn
   if (!span) return -1;
-  uint32_t& from = rr_[cls < 0 ? 0 : cls + 1];
-  for (uint32_t i = 0; i < span; ++i) {
-    const uint32_t q = first + (from - first + i) % span;
+  uint32_t& from = rr_[cls < 0 ? 0 : cls + 1];  // always in [first, n)
+  uint32_t q = from;
+  for (uint32_t i = 0; i < span; ++i, q = q + 1 == n ? first : q + 1) {
     if (!ready_[q] || (cls >= 0 && int(prio_[q]) != cls)) continue;
-    from = first + (q - first + 1) % span;
+    from = q + 1 == n ? first : q + 1;
     return int(q);
   }
   return -1;

@@ -306,7 +306,7 @@ void NvmeEndpoint::on_due() {
   while (!due_.empty()) {
     const Event& top = due_.top();
     // AT: what is due now. LT: also the entries and messages due before the quantum's end, at their own times.
-    if (top.t > now && (!lt || !goes_ahead(int(top.what)) || (qk_.set(ps_time(top.t - now)), qk_.need_sync()))) break;
+    if (top.t > now && (!lt || !goes_ahead(int(top.what)) || qk_.beyond(top.t))) break;
     const Event ev = top;
     due_.pop();
     const uint64_t at = lt ? std::max(ev.t, now) : now;

@@ -13,7 +13,6 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <array>
 #include <deque>
@@ -24,6 +23,7 @@
 #include <vector>
 
 #include "common/nvme_command.h"
+#include "common/quantum_keeper.h"
 #include "controller/dram.h"
 #include "controller/nvme/arbiter.h"
 #include "controller/nvme/due_queue.h"
@@ -255,7 +255,7 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   nvme::DueQueue<Event> due_;
   uint64_t seq_ = 0;
   sc_core::sc_event due_ev_;
-  tlm_utils::tlm_quantumkeeper qk_;  // LT: how far on_due may run ahead
+  QuantumKeeper qk_;  // LT: how far on_due may run ahead
   bool in_due_ = false;              // on_due is running (LT: it takes what is scheduled meanwhile)
   uint64_t wake_at_ = ~uint64_t(0);  // LT: when due_ev_ is notified for
   std::vector<uint16_t> msi_now_;    // AT: the vectors whose messages on_due sends after its loop

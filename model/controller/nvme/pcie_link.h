@@ -96,7 +96,7 @@ class PcieTlpLink {
 
  private:
   // TLPs of a transfer split at MPS-aligned boundaries, each `hdr` bytes of header: wire bytes, TLP count.
-  uint64_t split_bytes(uint64_t addr, uint64_t bytes, uint32_t chunk, uint32_t hdr, uint64_t& tlps) const;
+  uint64_t split_bytes(uint64_t addr, uint64_t bytes, uint32_t hdr, uint64_t& tlps) const;
   // A control packet on `wire` (PcieWire::send_between, behind at most one max-payload TLP).
   uint64_t control(PcieWire& wire, uint64_t t, uint64_t bytes) {
     return wire.send_between(t, bytes, p_.mps + kHdr4Dw + kTlpFraming);
@@ -105,6 +105,8 @@ class PcieTlpLink {
   void acknowledge(PcieWire& wire, uint64_t t, uint64_t tlps, uint64_t& owed, uint64_t* dllps);
 
   PcieParams p_;
+  uint32_t mps_log2_;  // MPS (and MRRS) are powers of two, PCIe's encoding 128 << n: refused otherwise
+  uint64_t per_dllp_;              // tlps_per_ack x tlps_per_fc: acknowledgement units per DLLP
   double raw_bps_;
   PcieWire up_, down_;
   PcieCounters n_;
