@@ -11,8 +11,6 @@ namespace ssdtlm {
 
 class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
  public:
-  // After reset(): the next synchronisation point (the current quantum's end; now when the quantum is 0).
-  uint64_t sync_ps() const { return m_next_sync_point.value(); }
   // Whether work at `t_ps` must wait for a synchronisation (lies at or past the sync point).
   bool beyond(uint64_t t_ps) const { return t_ps >= m_next_sync_point.value(); }
 };
