@@ -24,7 +24,7 @@ nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
     for (uint32_t d = 0; d < g_.dies; ++d) free[d] = state_.blocks().free_blocks(d);
     r["slc"] = slc_->report(state_.counters(), free);
   }
-  if (streams_->params().fdp) r["fdp"] = fdp_report(*this);
+  if (streams_->params().fdp) r["fdp"] = fdp_report(state_, *streams_, victims_.relocated_lines());
   if (const ZnsNamespace* z = streams_->zns()) {
     r["zns"] = z->report();
     r["zns"]["gc_units_moved"] = state_.counters().gc_units_moved;
