@@ -129,6 +129,9 @@ class PageFtl {
   }
 
  private:
+  // summary.json "ftl.gc_unit": what GC collects on this drive: "block", "superblock" or FDP's "reclaim_units".
+  const char* gc_unit_name() const;
+
   const Geometry& g_;
   // Built in this order, each from the parts and what comes before it (page_ftl.cpp).
   std::unique_ptr<SlcCache> slc_;     // null: slc.mode=none
