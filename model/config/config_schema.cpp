@@ -6,9 +6,11 @@
 #include "controller/gc/gc_unit.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/mapping/dirty_order.h"
+#include "controller/mapping/gc_update.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/sched/sched_policy.h"
 #include "controller/streams/stream_policy.h"
+#include "flash/flash_params.h"
 
 namespace ssdtlm {
 
@@ -21,7 +23,8 @@ std::vector<KeySpec> with_registered_choices(std::vector<KeySpec> keys) {
       {"ftl.gc_pacing", gc_pacing_names()}, {"ftl.gc_unit", gc_unit_names()},
       {"ftl.write_pointer", write_pointer_names()},
       {"ftl.mapping", mapping_scheme_names()},  {"streams.assign", stream_policy_names()},
-      {"sched.policy", sched_policy_names()}, {"map.dirty_victim", dirty_order_names()}};
+      {"sched.policy", sched_policy_names()}, {"map.dirty_victim", dirty_order_names()},
+      {"map.gc_update", gc_update_names()},     {"flash.die_sched", die_sched_names()}};
   for (KeySpec& k : keys)
     for (const auto& [key, names] : registered)
       if (k.path == key) k.choices = names;
@@ -55,7 +58,7 @@ const std::vector<KeySpec>& config_schema() {
       // flash-side hardware concurrency (docs/reference/hardware.md)
       {"flash.suspend", T::String, "none", 0, 0, {"none", "program", "program_erase"}, "", "program/erase suspend: a read reaching the head of a die's queue while the die programs (program) or programs or erases (program_erase) suspends that operation, runs, and resumes it", P::Never},
       {"flash.max_suspends", T::Int, 8, 1, 1000000, {}, "", "flash.suspend: the most times one program or erase is suspended; later reads wait for it to end", P::Never},
-      {"flash.die_sched", T::String, "fifo", 0, 0, {"fifo", "read_first"}, "", "order of a die's queue: fifo = arrival order; read_first = a queued read overtakes queued programs and erases (user, map and GC), at most flash.read_first_limit reads ahead of the oldest one", P::Never},
+      {"flash.die_sched", T::String, "fifo", 0, 0, {}, "", "order of a die's queue: fifo = arrival order; read_first = a queued read overtakes queued programs and erases (user, map and GC), at most flash.read_first_limit reads ahead of the oldest one", P::Never},
       {"flash.read_first_limit", T::Int, 8, 1, 1000000, {}, "reads", "read_first: reads that may overtake the oldest queued program or erase of a die; then it is served (no starvation)", P::Never},
       {"flash.cell", T::String, "slc", 0, 0, {"slc", "mlc", "tlc", "qlc"}, "", "bits per cell: page p of a block is page type p mod bits (LSB, CSB, MSB, TSB), with timing.page_read_us and timing.page_prog_us"},
       {"flash.multiplane", T::String, "always", 0, 0, {"always", "opportunistic", "never"}, "", "multi-plane operations (geometry.planes_per_die > 1): always = every operation works all planes of a die at once (one tR, tPROG, tBERS); opportunistic = as always, and a read joins the die's next queued reads on other planes whose page satisfies flash.plane_rule (their tR overlap); never = one plane at a time (a program or erase takes planes x tPROG or tBERS, a read one tR per plane it touches)"},
@@ -135,7 +138,7 @@ const std::vector<KeySpec>& config_schema() {
       {"map.entry_bytes", T::Int, 4, 1, 8, {}, "bytes", "bytes per map entry (one 4 KiB mapping unit)"},
       {"map.clean_fraction", T::Real, 0.5, 0.0, 1.0, {}, "ratio", "ptsd, ptsd_entry: share of the cache for the clean area, in (0, 1)"},
       {"map.protected_ratio", T::Real, 1.0, 0.001, 1.0, {}, "ratio", "page mapping: share of the map's segments that may be dirty in DRAM (capacitor-protected); a write beyond it first writes back a dirty segment (seed 000)"},
-      {"map.gc_update", T::String, "victim", 0, 0, {"victim", "page", "free"}, "", "dftl, ptsd, ptsd_entry: map updates of GC moves. victim = DFTL's batch update (Gupta et al., ASPLOS'09): a victim's moves are grouped per segment once it erases; a cached segment is updated in DRAM, an uncached one read, merged and written back without entering the cache. page = each GC page's moves go through the cache as a write (a miss loads the segment). free = an experiment, no scheme's rule: GC's map updates cost nothing (no load, no dirty entry, no write-back). The page map updates per GC page either way"},
+      {"map.gc_update", T::String, "victim", 0, 0, {}, "", "dftl, ptsd, ptsd_entry: map updates of GC moves. victim = DFTL's batch update (Gupta et al., ASPLOS'09): a victim's moves are grouped per segment once it erases; a cached segment is updated in DRAM, an uncached one read, merged and written back without entering the cache. page = each GC page's moves go through the cache as a write (a miss loads the segment). free = an experiment, no scheme's rule: GC's map updates cost nothing (no load, no dirty entry, no write-back). The page map updates per GC page either way"},
       {"map.dirty_victim", T::String, "greedy", 0, 0, {}, "", "ptsd_entry: batch-update victim, the segment with the most dirty entries or the least recently updated"},
       // NVMe Flexible Data Placement (docs/reference/placement.md)
       {"fdp.enabled", T::Bool, false, 0, 0, {}, "", "NVMe FDP (TP4146): writes are placed by the placement identifier (reclaim group + reclaim unit handle) on their write command; every (RG, RUH) pair is a stream writing its own reclaim unit on its RG's dies, and GC reclaims whole reclaim units (fdp.ru_bytes; ftl.gc_unit and ftl.write_pointer do not apply; streams.* stay at their defaults)"},

@@ -12,6 +12,7 @@
 #include "config/placement_params.h"
 #include "config/validation.h"
 #include "controller/gc/gc_unit.h"
+#include "controller/mapping/gc_update.h"
 
 namespace ssdtlm {
 
@@ -88,7 +89,7 @@ FlashParams read_flash_params(const Config& c) {
   p.t_suspend_ps = us_ps(c.d("timing.t_suspend_us"));
   p.t_resume_ps = us_ps(c.d("timing.t_resume_us"));
   p.max_suspends = uint32_t(c.i("flash.max_suspends"));
-  p.die_sched = c.s("flash.die_sched") == "read_first" ? DieSched::ReadFirst : DieSched::Fifo;
+  p.die_sched = find_die_sched(c.s("flash.die_sched"), "flash.die_sched");
   p.read_first_limit = uint32_t(c.i("flash.read_first_limit"));
   const std::string cell = c.s("flash.cell");
   p.page_types = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
@@ -166,8 +167,9 @@ MapCacheParams read_map_cache_params(const Config& c, const Geometry& g) {
   p.cache_bytes = c.u("map.cache_bytes");
   p.clean_fraction = c.d("map.clean_fraction");
   p.dirty_victim = c.s("map.dirty_victim");
-  p.gc_batch = c.s("map.gc_update") == "victim" && demand_based(c.s("ftl.mapping"));
-  p.gc_free = c.s("map.gc_update") == "free" && demand_based(c.s("ftl.mapping"));
+  const GcUpdate& gc_update = find_gc_update(c.s("map.gc_update"), "map.gc_update");
+  p.gc_batch = gc_update.batch && demand_based(c.s("ftl.mapping"));  // (the page map updates per GC page)
+  p.gc_free = gc_update.free && demand_based(c.s("ftl.mapping"));
   p.protected_ratio = c.d("map.protected_ratio");
   const uint32_t page = g.units_per_page * kUnitBytes;
   p.segments_per_page = std::min<uint32_t>(kMaxGather, page / std::max<uint32_t>(1, p.segment_bytes));

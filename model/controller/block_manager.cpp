@@ -1,6 +1,7 @@
 #include "controller/block_manager.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -27,11 +28,24 @@ void BlockManager::snapshot(SnapshotArchive& a) {
            stripe_next_);
 }
 
+namespace {
+BlockParams block_mode(const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim) {
+  BlockParams p;
+  p.layout = layout;
+  p.victim = std::move(victim);
+  return p;
+}
+}  // namespace
+
 BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim)
+    : BlockManager(g, block_mode(layout, std::move(victim))) {}
+
+BlockManager::BlockManager(const Geometry& g, BlockParams p)
     : g_(g),
-      layout_(layout),
-      streams_(layout.frontiers()),
-      victim_(std::move(victim)),
+      layout_(p.layout),
+      streams_(p.layout.frontiers()),
+      gc_reserve_(p.gc_reserve),
+      victim_(std::move(p.victim)),
       blocks_(size_t(g.dies) * g.blocks_per_die),
       ring_(blocks_.size()),
       free_(g.dies),
@@ -42,7 +56,24 @@ BlockManager::BlockManager(const Geometry& g, const FrontierLayout& layout, std:
   for (auto& f : free_) f.count = g.blocks_per_die;
   total_free_ = blocks_.size();
   close_seq_.assign(blocks_.size(), 0);
-  group_dies_ = g.dies;  // one group of every die until enable_lines says otherwise
+  group_dies_ = g.dies;  // one group of every die unless lines say otherwise
+  // In the order they depend on each other: the lines (their size), the write pointers over their groups, the SLC
+  // cache's static blocks (out of the free blocks), the victims' worth (the lines' size).
+  reclaim_units_ = p.reclaim_units;
+  if (p.lines) enable_lines(p.line_victim, p.line_victim_key, p.line_groups, p.line_depth);
+  set_striped(p.striped || p.reclaim_units);
+  set_slc(p.slc);
+  set_worth(p.min_invalid, p.urgent_free_blocks);
+}
+
+void BlockManager::set_worth(double min_invalid, uint32_t urgent) {
+  if (min_invalid <= 0) return;  // any victim will do
+  const auto most_valid = [&](uint64_t units) {
+    return uint32_t(units - uint64_t(std::ceil(min_invalid * double(units))));
+  };
+  worth_ = most_valid(g_.units_per_block);
+  worth_line_ = most_valid(uint64_t(g_.units_per_block) * line_blocks());
+  urgent_ = urgent;
 }
 
 uint32_t BlockManager::open_block(uint32_t die, uint32_t stream) {
@@ -252,7 +283,6 @@ void BlockManager::enable_lines(const std::string& victim_policy, const std::str
   lines_in_gc_.assign(groups, 0);
   lines_opened_.assign(size_t(groups) * streams_, 0);
   lines_cut_.assign(size_t(groups) * streams_, 0);
-  set_striped(striped_);
 }
 
 void BlockManager::set_striped(bool on) {

@@ -3,7 +3,7 @@
 // Plain C++; every operation is O(1). The per-unit operations (validate, invalidate, page_done) are
 // inline: they run several times per simulated unit write.
 //
-// Superblock mode (ftl.gc_unit=superblock, enable_lines): block b of every die makes line b, the unit of
+// Superblock mode (ftl.gc_unit=superblock, BlockParams::lines): block b of every die makes line b, the unit of
 // allocation and of garbage collection (FEMU bbssd's "line"). Free lines form one FIFO; a frontier's
 // blocks come from a sequence of lines it opens in turn, die by die (each die writes its block of the
 // frontier's current line, then its block of the next; a die ahead of the others opens the next line),
@@ -15,7 +15,7 @@
 // that would open one more retires the oldest, closing the other dies' blocks of it where they are. To keep that
 // rare, a die a whole line ahead (line_ahead) sends its GC copies (line_gc_die) and host pages to a die behind.
 //
-// FDP reclaim units (enable_lines with groups and depth; docs/reference/placement.md): the dies form `groups` groups of
+// FDP reclaim units (lines with groups and depth; docs/reference/placement.md): the dies form `groups` groups of
 // consecutive dies (the reclaim groups) and a line is `depth` blocks on every die of one group (a reclaim unit,
 // fdp.ru_bytes): line r of group k holds blocks r * depth .. r * depth + depth - 1 of each of the group's dies.
 // Each group has its own free lines, victim lines (the victim policy's "dies" are the groups) and GC, and a
@@ -55,8 +55,30 @@ struct FrontierLayout {
   uint32_t frontiers() const { return map_frontier() + (map ? 1 : 0); }
 };
 
+// What a BlockManager is built with: it is complete once constructed (no set-up calls).
+struct BlockParams {
+  FrontierLayout layout;
+  std::unique_ptr<VictimPolicy> victim;  // required: the victim policy of blocks
+  // Free blocks (lines) a die keeps for its GC frontiers (gc_reserve()).
+  uint32_t gc_reserve = 1;
+  // Lines (superblock mode, FDP's reclaim units): victim lines chosen by the named victim policy (its key for
+  // errors) over Geometry::lines(groups, depth); groups must divide the dies and depth the blocks per die.
+  bool lines = false;
+  std::string line_victim, line_victim_key;
+  uint32_t line_groups = 1, line_depth = 1;
+  bool reclaim_units = false;  // the lines are FDP's reclaim units (striped)
+  bool striped = false;        // ftl.write_pointer=striped: one write pointer per frontier over the dies
+  SlcCache* slc = nullptr;     // slc.* (block mode): user frontiers open SLC blocks while it allows; null: none
+  // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): a victim's least share of invalid units
+  // (0: any), waived below urgent_free_blocks free blocks (lines).
+  double min_invalid = 0;
+  uint32_t urgent_free_blocks = 0;
+};
+
 class BlockManager {
  public:
+  explicit BlockManager(const Geometry& g, BlockParams p);
+  // Block mode, every block a candidate, one free block kept for GC.
   BlockManager(const Geometry& g, const FrontierLayout& layout, std::unique_ptr<VictimPolicy> victim);
 
   // Next page of the (die, stream) frontier, opening a free block when needed: the ppa of its slot 0,
@@ -65,8 +87,9 @@ class BlockManager {
   // ftl.write_pointer=striped: each frontier's pages go to the dies in turn, channel first (FEMU bbssd's one
   // write pointer); stripe_die is the die of its next page, and allocate_page moves it on.
   // With line groups (FDP), each frontier has a write pointer per group, moving over the group's dies.
-  void set_striped(bool on);
   bool striped() const { return striped_; }
+  // FDP (BlockParams::reclaim_units): the lines are reclaim units.
+  bool reclaim_units() const { return reclaim_units_; }
   // Superblock mode with per-die write pointers: the die a GC copy read on die d is programmed on. It stays on d
   // unless d would have to open one more line for the frontier while kOpenLines are open (which retires the
   // oldest and cuts the blocks of the dies behind): then it goes to the die of its group furthest behind in the
@@ -119,29 +142,21 @@ class BlockManager {
   }
   uint32_t pick_victim(uint32_t die);  // global block id or kInvalid (block mode)
   uint32_t peek_victim(uint32_t die) const { return victim_->peek(die); }
-  // The SLC cache (slc.*, block mode): user frontiers open SLC blocks while it allows. Call before use.
-  void set_slc(SlcCache* slc);
+  // The SLC cache (slc.*, block mode): user frontiers open SLC blocks while it allows.
   SlcCache* slc() const { return slc_; }
   bool is_slc(uint32_t gblock) const { return slc_ && slc_->is_slc(gblock); }
   // The die's oldest full SLC block, as a fold victim (kInvalid if none).
   uint32_t pick_slc_victim(uint32_t die);
   // A given full block as a victim (read reclaim); false if it is not a GC candidate now (block mode).
   bool take_victim(uint32_t gblock);
-  // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): while at least `urgent` blocks
-  // (lines) are free, pick_victim and start_line decline a victim with more than `max_valid` valid units
-  // (`max_valid_line` for lines); declined() tells whether the last pick was declined.
-  void set_worth(uint32_t max_valid, uint32_t max_valid_line, uint32_t urgent) {
-    worth_ = max_valid;
-    worth_line_ = max_valid_line;
-    urgent_ = urgent;
-  }
+  // Victims worth collecting (BlockParams::min_invalid): while at least urgent_free_blocks blocks (lines) are
+  // free, pick_victim and start_line decline a victim with fewer invalid units than that share of a block (line);
+  // declined() tells whether the last pick was declined.
   bool declined() const { return declined_; }
   uint64_t declines() const { return declines_; }
   void erased(uint32_t gblock);
 
-  // Superblock mode: lines, victim lines chosen by the named victim policy over Geometry::lines(groups, depth);
-  // groups and depth > 1 for FDP's reclaim units (above). groups must divide the dies and depth the blocks per die.
-  void enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups = 1, uint32_t depth = 1);
+  // Superblock mode (BlockParams::lines): groups and depth > 1 for FDP's reclaim units (above).
   bool lines() const { return lines_; }
   uint32_t line_groups() const { return groups_; }
   uint32_t line_depth() const { return depth_; }                   // blocks of a line on each die of its group
@@ -212,10 +227,9 @@ class BlockManager {
   uint32_t streams() const { return streams_; }  // frontiers per die
   const FrontierLayout& layout() const { return layout_; }
   // Free blocks a die keeps for its GC frontiers: a host flush (or a map page) may open a block only while
-  // the die has more than this. One per GC stream, but less than the GC threshold (PageFtl sets it), so GC
+  // the die has more than this. One per GC stream, but less than the GC threshold (PageFtl's parameters), so GC
   // runs whenever host writes cannot open a block; GC itself never needs more than one (it spills).
   uint32_t gc_reserve() const { return gc_reserve_; }
-  void set_gc_reserve(uint32_t n) { gc_reserve_ = n; }
   // Could die take a page of `frontier` now, keeping `reserve` free blocks (lines)?
   bool can_allocate(uint32_t die, uint32_t frontier, uint32_t reserve) const {
     if (!frontier_full(die, frontier)) return true;
@@ -254,6 +268,11 @@ class BlockManager {
     uint64_t base = 0;
     void snapshot(SnapshotArchive& a);
   };
+  // The construction's steps (BlockParams).
+  void enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups, uint32_t depth);
+  void set_striped(bool on);
+  void set_slc(SlcCache* slc);
+  void set_worth(double min_invalid, uint32_t urgent);
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
   uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid
   uint32_t open_line(uint32_t die, uint32_t stream);  // lines: the die's next block of the frontier's lines
@@ -294,7 +313,7 @@ class BlockManager {
   uint64_t retired_units_ = 0;
   std::vector<uint64_t> lines_opened_, lines_cut_;  // per (group, frontier)
   uint64_t lines_erased_ = 0;
-  bool striped_ = false;
+  bool striped_ = false, reclaim_units_ = false;
   std::vector<uint32_t> stripe_next_;  // striped: per (group, frontier), the die of its next page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;

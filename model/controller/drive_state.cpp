@@ -7,15 +7,30 @@
 
 namespace ssdtlm {
 
-DriveState::DriveState(const Geometry& g, std::vector<Die*> dies, const FrontierLayout& layout,
-                       std::unique_ptr<VictimPolicy> victim)
+DriveState::DriveState(const Geometry& g, std::vector<Die*> dies, BlockParams blocks)
     : g_(g),
       dies_(std::move(dies)),
-      blocks_(g, layout, std::move(victim)),
+      blocks_(g, std::move(blocks)),
       valid_bits_(g.physical_units / 64 + 2, 0),
-      trimmed_bits_((g.logical_units + 63) / 64, 0) {
+      trimmed_bits_((g.logical_units + 63) / 64, 0),
+      die_counters_(g.dies) {
   assign_huge(l2p_, g.logical_units, kInvalid);  // read at random: huge pages spare the TLB misses
 }
+
+void DriveState::merge_die_counters() {
+  for (FlashCounters& d : die_counters_) {
+    counters_ += d;
+    d = FlashCounters();
+  }
+}
+
+uint64_t DriveState::host_programs() const {
+  uint64_t host = counters_.programs[uint32_t(UnitKind::UD)];
+  for (const FlashCounters& f : die_counters_) host += f.programs[uint32_t(UnitKind::UD)];
+  return host;
+}
+
+void DriveState::snapshot_die_counters(SnapshotArchive& a) { a.io(die_counters_); }
 
 void DriveState::unmap(uint32_t lpn) {
   uint32_t old = l2p_[lpn];

@@ -26,9 +26,8 @@ class SnapshotArchive;
 
 class DriveState {
  public:
-  // Every LPN unmapped, every block free; blocks' victim policy and frontier layout as given.
-  DriveState(const Geometry& g, std::vector<Die*> dies, const FrontierLayout& layout,
-             std::unique_ptr<VictimPolicy> victim);
+  // Every LPN unmapped, every block free; the blocks as given (block_manager.h).
+  DriveState(const Geometry& g, std::vector<Die*> dies, BlockParams blocks);
   DriveState(const DriveState&) = delete;
   DriveState& operator=(const DriveState&) = delete;
 
@@ -39,6 +38,12 @@ class DriveState {
   const BlockManager& blocks() const { return blocks_; }
   FlashCounters& counters() { return counters_; }
   const FlashCounters& counters() const { return counters_; }
+  // The fast-forward's counters, per die (its workers own disjoint dies), until merge_die_counters adds them to
+  // counters().
+  FlashCounters& die_counters(uint32_t d) { return die_counters_[d]; }
+  void merge_die_counters();
+  // Host pages programmed so far (timed and fast-forward).
+  uint64_t host_programs() const;
   // The LPNs whose map entry changed since the last power loss (power_loss/power_loss.cpp arms and clears it).
   LpnChangeLog& changes() { return changes_; }
 
@@ -117,6 +122,7 @@ class DriveState {
   // dies' out-of-band data.
   void snapshot_map(SnapshotArchive& a);
   void snapshot_dies(SnapshotArchive& a);
+  void snapshot_die_counters(SnapshotArchive& a);
   // Map, valid bitmap, trim notes and block metadata (block state, free lists, frontiers, victim policy), in bytes.
   size_t memory_bytes() const {
     return l2p_.capacity() * 4 + valid_bits_.capacity() * 8 + trimmed_bits_.capacity() * 8 + blocks_.memory_bytes();
@@ -144,6 +150,7 @@ class DriveState {
   std::vector<uint64_t> valid_bits_;    // per physical unit
   std::vector<uint64_t> trimmed_bits_;  // per logical unit: trimmed (trim)
   FlashCounters counters_;
+  std::vector<FlashCounters> die_counters_;  // the fast-forward's, per die
   LpnChangeLog changes_;  // map updates since the last power loss, once one happened
 };
 

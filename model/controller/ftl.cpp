@@ -28,7 +28,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       low_units_(uint32_t(buffer_->capacity() * p.low_watermark)),
       host_(*this),
       flush_(*this),
-      gc_(*this, ftl),
+      gc_(*this, ftl.engines()),
       map_(*this),
       zone_erase_(*this) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {

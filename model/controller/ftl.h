@@ -132,7 +132,7 @@ class Ftl : public sc_core::sc_module, public CommandSink {
     stats_ = FtlStats();
     streams_.reset_stats();
     ftl_.state().blocks().reset_counts();
-    ftl_.reset_relocated_lines();
+    ftl_.victims().reset_relocated_lines();
   }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets
   uint64_t zone_erase_kept() const { return zone_erase_.kept(); }  // reset zones' blocks left with valid data

@@ -11,7 +11,7 @@ namespace ssdtlm {
 
 FlushScheduler::FlushScheduler(Ftl& f)
     : f_(f),
-      job_(f.ftl_, *this),
+      job_(f.ftl_.engines(), *this),
       inflight_(f.g_.dies, 0),
       flushable_((f.g_.dies + 63) / 64, 0),
       die_streams_(f.g_.dies, 0),

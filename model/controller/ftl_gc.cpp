@@ -10,7 +10,7 @@
 
 namespace ssdtlm {
 
-GcDriver::GcDriver(Ftl& f, PageFtl& ftl) : f_(f), job_(std::make_unique<GcJob<GcDriver>>(ftl, *this)) {}
+GcDriver::GcDriver(Ftl& f, const FtlEngines& e) : f_(f), job_(std::make_unique<GcJob<GcDriver>>(e, *this)) {}
 GcDriver::~GcDriver() = default;
 
 void GcDriver::kick(uint32_t die) { job_->kick(die); }

@@ -83,7 +83,7 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
 
 // ---------------------------------------------------------------- the job's operations as flash operations
 
-MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f), job_(f.ftl_, *this) {}
+MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f), job_(f.ftl_.engines(), *this) {}
 
 FlashCounters& MapWorkQueue::counters(uint32_t) { return f_.ftl_.state().counters(); }
 

@@ -158,7 +158,7 @@ class FlushScheduler final {
 class GcDriver final {
  public:
   static constexpr bool kTimed = true;
-  GcDriver(Ftl& f, PageFtl& ftl);
+  GcDriver(Ftl& f, const FtlEngines& e);
   ~GcDriver();
   GcDriver(const GcDriver&) = delete;
   GcDriver& operator=(const GcDriver&) = delete;

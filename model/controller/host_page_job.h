@@ -30,7 +30,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/ftl_engines.h"
+#include "controller/gc/gc_engine.h"
+#include "controller/gc/gc_victims.h"
+#include "controller/streams/streams.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -38,14 +42,14 @@ namespace ssdtlm {
 template <class X>
 class HostPageJob {
  public:
-  HostPageJob(PageFtl& ftl, X& x) : ftl_(ftl), g_(ftl.state().geometry()), x_(x) {}
+  HostPageJob(const FtlEngines& e, X& x) : e_(e), g_(e.state.geometry()), x_(x) {}
 
   // One page of user stream `stream` on `die` (FDP: the die's reclaim group); throws when the die has no room.
   void write(uint32_t die, uint32_t stream);
   // The page's program landed (in global block gblock).
   template <class Page>
   void on_program(Page& page, uint32_t gblock) {
-    ftl_.state().blocks().page_done(gblock);
+    e_.state.blocks().page_done(gblock);
     x_.landed(page);
   }
 
@@ -56,23 +60,23 @@ class HostPageJob {
   template <class Page>
   void map_units(uint32_t die, uint32_t ppa, const Page& page);  // mapped and counted
 
-  PageFtl& ftl_;
+  FtlEngines e_;
   const Geometry& g_;
   X& x_;
 };
 
 template <class X>
 void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
-  PageFtl& ftl = ftl_;  // (locals: the fast-forward writes millions of pages a second)
-  BlockManager& b = ftl.state().blocks();
+  const FtlEngines& e = e_;  // (locals: the fast-forward writes millions of pages a second)
+  BlockManager& b = e.state.blocks();
   const uint32_t frontier = b.layout().user_frontier(stream);
   // FDP: the page goes where the RU's write pointer is, on the dies of the die's reclaim group (the timed FTL's
   // flush scheduler picked that die already: FlushScheduler::pick_die).
-  if (ftl.reclaim_units()) die = b.stripe_die(frontier, b.group_of_die(die));
+  if (b.reclaim_units()) die = b.stripe_die(frontier, b.group_of_die(die));
   if constexpr (!X::kTimed)
-    if (ftl.gc_needed(die)) x_.make_room(die);
+    if (e.victims.gc_needed(die)) x_.make_room(die);
   // The page on the stream's frontier (zoned: the zone is told, and whether the page opened a block).
-  ZnsNamespace* zns = ftl.streams().zns();
+  ZnsNamespace* zns = e.streams.zns();
   const bool opens = zns && b.frontier_full(die, frontier);
   const uint32_t ppa = b.allocate_page(die, frontier);
   if (ppa == kInvalid) no_room(die, stream);
@@ -80,7 +84,7 @@ void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
   auto& page = x_.take(die, stream, ppa);
   map_units(die, ppa, page);
   // GC pacing: a host page taken by a collecting die spends a unit of its GC credit (only a timed job is active).
-  GcDie& gc = ftl.gc().die(die);
+  GcDie& gc = e.gc.die(die);
   if (gc.active) gc.credit -= 1.0;
   // The program, then the units' map updates (the map entries were set when the program was issued: the buffer
   // serves reads until it lands).
@@ -95,11 +99,11 @@ template <class Page>
 void HostPageJob<X>::map_units(uint32_t die, uint32_t ppa, const Page& page) {
   if (StreamStats* st = x_.stream_stats())
     for (uint32_t s = 0; s < g_.units_per_page; ++s) st->user_padding += page.lpn[s] == kInvalid;
-  PageFtl& ftl = ftl_;
-  const uint32_t units = ftl.state().map_page(ppa, page.lpn);
+  const FtlEngines& e = e_;
+  const uint32_t units = e.state.map_page(ppa, page.lpn);
   if (uint64_t* flushed = x_.flushed_units()) *flushed += units;
   FlashCounters& c = x_.counters(die);
-  if (ftl.slc()) (ftl.state().blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
+  if (e.slc) (e.state.blocks().is_slc(g_.gblock_of(ppa)) ? c.slc_host_units : c.slc_direct_units) += units;
   ++c.programs[uint32_t(UnitKind::UD)];
 }
 

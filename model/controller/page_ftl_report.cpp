@@ -6,6 +6,13 @@
 
 namespace ssdtlm {
 
+// The unit GC collects: FDP's reclaim units (lines of a reclaim group, whatever ftl.gc_unit says), superblock lines
+// or blocks.
+const char* PageFtl::gc_unit_name() const {
+  const BlockManager& b = state_.blocks();
+  return b.reclaim_units() ? "reclaim_units" : b.lines() ? "superblock" : "block";
+}
+
 nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
   const double page_bytes = double(g_.units_per_page) * kUnitBytes;
   const bool slc = slc_ != nullptr;  // the fold counts only with the cache, so other summaries stand
@@ -13,7 +20,7 @@ nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
                       {"waf", state_.counters().waf_report(page_bytes, host_bytes, slc)},
                       {"ftl",
                        {{"alpha", alpha()},
-                        {"gc_unit", state_.blocks().lines() ? "superblock" : "block"},
+                        {"gc_unit", gc_unit_name()},
                         {"line_retired_units", state_.blocks().retired_units()},
                         {"gc_declined_victims", state_.blocks().declines()},
                         {"free_blocks", state_.blocks().total_free_blocks()}}}};
@@ -24,7 +31,7 @@ nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
     for (uint32_t d = 0; d < g_.dies; ++d) free[d] = state_.blocks().free_blocks(d);
     r["slc"] = slc_->report(state_.counters(), free);
   }
-  if (streams_->params().fdp) r["fdp"] = fdp_report(*this);
+  if (streams_->params().fdp) r["fdp"] = fdp_report(state_, *streams_, victims_.relocated_lines());
   if (const ZnsNamespace* z = streams_->zns()) {
     r["zns"] = z->report();
     r["zns"]["gc_units_moved"] = state_.counters().gc_units_moved;

@@ -151,12 +151,13 @@ struct PlacedUnit {
 // as the write buffer would have absorbed it.
 class DieWriter {
  public:
-  DieWriter(PageFtl& ftl, uint32_t first, uint32_t last, std::vector<uint32_t>* written)
-      : ftl_(ftl),
+  DieWriter(FastForward& ff, uint32_t first, uint32_t last, std::vector<uint32_t>* written)
+      : ff_(ff),
+        state_(ff.engines().state),
         written_(written),
-        upp_(ftl.state().geometry().units_per_page),
+        upp_(state_.geometry().units_per_page),
         per_flush_(upp_ * std::max<uint32_t>(1, kUnitsPerFlush / upp_)),
-        streams_(ftl.streams().user_streams()),
+        streams_(ff.engines().streams.user_streams()),
         first_(first),
         last_(last),
         pending_(size_t(last - first) * streams_ * per_flush_),
@@ -167,7 +168,7 @@ class DieWriter {
     for (const PlacedUnit& u : units) {
       if (u.stream == kTrimStream) {  // older versions still pending are dropped at their flush (written_)
         (*written_)[u.lpn] = u.seq;
-        ftl_.state().unmap(u.lpn);
+        state_.unmap(u.lpn);
         continue;
       }
       const size_t k = size_t(u.die - first_) * streams_ + u.stream;
@@ -200,10 +201,10 @@ class DieWriter {
       }
       n = m;
     }
-    for (uint32_t i = 0; i < n; ++i) ftl_.state().prefetch_map(u[i].lpn);
-    for (uint32_t i = 0; i < n; ++i) ftl_.state().prefetch_old(u[i].lpn);
+    for (uint32_t i = 0; i < n; ++i) state_.prefetch_map(u[i].lpn);
+    for (uint32_t i = 0; i < n; ++i) state_.prefetch_old(u[i].lpn);
     uint32_t lpns[kMaxUnitsPerPage], versions[kMaxUnitsPerPage];
-    FfHostExec host(ftl_);  // the host page job at once (fast_forward.h)
+    FfHostExec host(ff_);  // the host page job at once (fast_forward.h)
     for (uint32_t i = 0; i < n; i += upp_) {
       for (uint32_t s = 0; s < upp_; ++s) {
         const bool real = i + s < n;
@@ -214,7 +215,8 @@ class DieWriter {
     }
     count_[k] = 0;
   }
-  PageFtl& ftl_;
+  FastForward& ff_;
+  DriveState& state_;
   std::vector<uint32_t>* written_;  // null with one stream (its units reach flash in order)
   const uint32_t upp_, per_flush_, streams_;
   const uint32_t first_, last_;
@@ -226,15 +228,15 @@ class DieWriter {
 // spreads evenly; one group (and one worker) when group boundaries would share valid-bitmap words, or
 // when some unit does not live on its stripe's die (the drive was written otherwise before): a worker
 // would then invalidate units on dies another worker is writing.
-uint32_t group_count(const PageFtl& ftl, const Striping& s, unsigned workers) {
-  const Geometry& g = ftl.state().geometry();
+uint32_t group_count(const DriveState& state, const Striping& s, unsigned workers) {
+  const Geometry& g = state.geometry();
   if (workers <= 1) return 1;
   const uint32_t n = std::min<uint32_t>(g.dies, 8 * workers);
   const uint64_t units_per_die = uint64_t(g.blocks_per_die) * g.units_per_block;
   for (uint32_t k = 1; k < n; ++k)
     if (uint64_t(k) * g.dies / n * units_per_die % 64) return 1;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
-    const uint32_t ppa = ftl.state().lookup(lpn);
+    const uint32_t ppa = state.lookup(lpn);
     if (ppa != kInvalid && g.die_of(ppa) != s.die(lpn)) return 1;
   }
   return n;
@@ -250,9 +252,9 @@ struct Batch {
 class BatchMaker {
  public:
   static constexpr size_t kBatch = size_t(1) << 16;
-  BatchMaker(PageFtl& ftl, IntegrityChecker* checker, UnitSource& source, const Striping& striping,
+  BatchMaker(DriveState& state, IntegrityChecker* checker, UnitSource& source, const Striping& striping,
              const std::vector<uint32_t>& group_of_die, uint32_t groups)
-      : ftl_(ftl), checker_(checker), source_(source), striping_(striping), group_of_die_(group_of_die),
+      : state_(state), checker_(checker), source_(source), striping_(striping), group_of_die_(group_of_die),
         groups_(groups), lpn_(kBatch), stream_(kBatch) {}
 
   // Generates and bins the next batch; false at the end of the stream.
@@ -263,7 +265,7 @@ class BatchMaker {
     for (size_t i = 0; i < n; ++i) {
       const uint32_t die = striping_.die(lpn_[i]);
       uint32_t version = 0;
-      if (stream_[i] == kTrimStream) ftl_.state().note_trimmed(lpn_[i]);  // only this thread writes the trim notes
+      if (stream_[i] == kTrimStream) state_.note_trimmed(lpn_[i]);  // only this thread writes the trim notes
       if (checker_) {
         if (stream_[i] == kTrimStream) checker_->trimmed(lpn_[i]);
         else version = checker_->next_version(lpn_[i]);
@@ -274,7 +276,7 @@ class BatchMaker {
   }
 
  private:
-  PageFtl& ftl_;
+  DriveState& state_;
   IntegrityChecker* checker_;
   UnitSource& source_;
   const Striping striping_;
@@ -286,14 +288,14 @@ class BatchMaker {
 };
 
 // A writer per die group (contiguous die ranges); group_of_die: each die's group.
-std::vector<DieWriter> die_writers(PageFtl& ftl, uint32_t groups, std::vector<uint32_t>& written,
+std::vector<DieWriter> die_writers(FastForward& ff, uint32_t groups, std::vector<uint32_t>& written,
                                    std::vector<uint32_t>& group_of_die) {
-  const Geometry& g = ftl.state().geometry();
+  const Geometry& g = ff.engines().state.geometry();
   std::vector<DieWriter> writers;
   writers.reserve(groups);
   for (uint32_t k = 0; k < groups; ++k) {
     const uint32_t first = uint32_t(uint64_t(k) * g.dies / groups), last = uint32_t(uint64_t(k + 1) * g.dies / groups);
-    writers.emplace_back(ftl, first, last, written.empty() ? nullptr : &written);
+    writers.emplace_back(ff, first, last, written.empty() ? nullptr : &written);
     for (uint32_t d = first; d < last; ++d) group_of_die[d] = k;
   }
   return writers;
@@ -305,7 +307,7 @@ std::vector<DieWriter> die_writers(PageFtl& ftl, uint32_t groups, std::vector<ui
 // number of workers. When GC classifies by write count (streams.gc_stream=hotcold), the next batch is generated
 // only after this one is written: GC then reads counts that include at most this batch's later writes (a
 // lookahead of under kBatch units), whatever the number of workers.
-void write_batches(PageFtl& ftl, BatchMaker& batches, std::vector<DieWriter>& writers, unsigned workers,
+void write_batches(const Streams& streams, BatchMaker& batches, std::vector<DieWriter>& writers, unsigned workers,
                    const UnitSource& source, const std::function<void(uint64_t, uint64_t)>& progress) {
   const uint32_t groups = uint32_t(writers.size());
   // Every group's job, on workers claiming groups one at a time; the caller runs `first` before joining.
@@ -317,7 +319,7 @@ void write_batches(PageFtl& ftl, BatchMaker& batches, std::vector<DieWriter>& wr
     }, first);
   };
 
-  const bool overlap = ftl.streams().params().gc != GcStreams::HotCold;
+  const bool overlap = streams.params().gc != GcStreams::HotCold;
   Batch batch[2];
   uint64_t reported = 0;
   bool more = batches.refill(batch[0]);
@@ -339,34 +341,35 @@ void write_batches(PageFtl& ftl, BatchMaker& batches, std::vector<DieWriter>& wr
 
 }  // namespace
 
-PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
+PreconditionResult precondition(FastForward& ff, IntegrityChecker* checker, bool fill, double drive_writes,
                                 Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,
                                 unsigned threads) {
   auto t0 = std::chrono::steady_clock::now();
-  const Geometry& g = ftl.state().geometry();
-  UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite, ftl.streams());
+  const FtlEngines& e = ff.engines();
+  const Geometry& g = e.state.geometry();
+  UnitSource source(g.logical_units, fill, uint64_t(drive_writes * double(g.logical_units)), overwrite, e.streams);
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   // With translation pages on flash the map cache is shared by every die, and superblock GC collects a line
   // on every die: one worker.
-  const uint32_t groups = ftl.translation() || ftl.state().blocks().lines()
+  const uint32_t groups = e.translation || e.state.blocks().lines()
                               ? 1
-                              : group_count(ftl, striping, std::min<unsigned>(workers, g.dies));
+                              : group_count(e.state, striping, std::min<unsigned>(workers, g.dies));
   if (groups == 1) workers = 1;
   PreconditionResult r;
   r.threads = workers;
 
   std::vector<uint32_t> group_of_die(g.dies);
   std::vector<uint32_t> written;  // per LPN, with several streams (DieWriter)
-  if (ftl.streams().user_streams() > 1 || (overwrite && overwrite->precondition_trims()))
+  if (e.streams.user_streams() > 1 || (overwrite && overwrite->precondition_trims()))
     written.assign(g.logical_units, 0);
-  std::vector<DieWriter> writers = die_writers(ftl, groups, written, group_of_die);
-  BatchMaker batches(ftl, checker, source, striping, group_of_die, groups);
-  write_batches(ftl, batches, writers, workers, source, progress);
+  std::vector<DieWriter> writers = die_writers(ff, groups, written, group_of_die);
+  BatchMaker batches(e.state, checker, source, striping, group_of_die, groups);
+  write_batches(e.streams, batches, writers, workers, source, progress);
 
-  ftl.ff_finish();
-  ftl.ff_merge_counters();
-  ftl.streams().continue_clock();  // the timed run's time, from 0, continues the nominal clock
+  ff.finish();
+  ff.merge_counters();
+  e.streams.continue_clock();  // the timed run's time, from 0, continues the nominal clock
   r.units_written = source.done();
   progress(r.units_written, source.total());
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

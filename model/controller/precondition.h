@@ -5,7 +5,8 @@
 #include <functional>
 
 #include "controller/integrity_checker.h"
-#include "controller/page_ftl.h"
+#include "controller/fast_forward.h"
+#include "flash/geometry.h"
 #include "host/io_request.h"
 
 namespace ssdtlm {
@@ -19,8 +20,8 @@ struct PreconditionResult {
   double drive_writes = 0;     //   at the start of the timed run
 };
 
-// Fills the logical space sequentially (if fill), then writes drive_writes x logical units taken from
-// the write requests of `overwrite`.
+// The drive's fast-forward (PageFtl::fast_forward()) fills the logical space sequentially (if fill), then writes
+// drive_writes x logical units taken from the write requests of `overwrite`.
 //
 // Placement is static: stripes of whole pages (at least 16 units, one cache line of map entries) are
 // dealt to the dies round-robin, channel first, so a unit always goes to the die of its stripe and each
@@ -31,7 +32,7 @@ struct PreconditionResult {
 // With a demand-based mapping scheme the writes go through the map cache (write-backs programmed on
 // the die being written) on one worker, so the timed run starts with the cache as the writes left it.
 // `progress(done, total)` is called now and then, from the calling thread.
-PreconditionResult precondition(PageFtl& ftl, IntegrityChecker* checker, bool fill, double drive_writes,
+PreconditionResult precondition(FastForward& ff, IntegrityChecker* checker, bool fill, double drive_writes,
                                 Workload* overwrite, const std::function<void(uint64_t, uint64_t)>& progress,
                                 unsigned threads = 1);
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "flash/die.h"
 
@@ -13,8 +14,12 @@ enum class SuspendMode : uint8_t { None, Program, ProgramErase };
 // flash.multiplane: how the planes of a die work together.
 enum class MultiPlane : uint8_t { Always, Opportunistic, Never };
 
-// flash.die_sched: the order a die's queue is served in.
+// flash.die_sched: the order a die's queue is served in (DieQueue), registered: the schema takes the key's choices
+// from the table in die_sched.cpp and the parameters read its entry.
 enum class DieSched : uint8_t { Fifo, ReadFirst };
+// The entry registered as `name`; a ConfigError naming `key` and the known names otherwise.
+DieSched find_die_sched(const std::string& name, const std::string& key);
+std::vector<std::string> die_sched_names();
 
 constexpr uint32_t kMaxPageTypes = 4;  // bits per cell of QLC
 

@@ -204,8 +204,8 @@ PreconditionResult GenericPlatform::precondition(Workload* overwrite,
   // The fast-forward writes straight into MLC/TLC/QLC blocks: the drive starts as if it had idled long enough to
   // fold its SLC cache (slc.*).
   if (SlcCache* slc = page_ftl_->slc()) slc->set_on(false);
-  PreconditionResult r = ssdtlm::precondition(*page_ftl_, checker_.get(), precondition_.fill, precondition_.drive_writes,
-                                              overwrite, progress, precondition_.threads);
+  PreconditionResult r = ssdtlm::precondition(page_ftl_->fast_forward(), checker_.get(), precondition_.fill,
+                                              precondition_.drive_writes, overwrite, progress, precondition_.threads);
   if (SlcCache* slc = page_ftl_->slc()) slc->set_on(true);
   const FlashCounters& f = page_ftl_->state().counters();
   r.nand_programs = f.programs[0] + f.programs[1] + f.programs[2] + f.programs[3];
@@ -223,12 +223,12 @@ void GenericPlatform::reset_statistics() {
 }
 
 void GenericPlatform::track_recovery_changes(PowerLossState& state) {
-  ssdtlm::track_recovery_changes(state, *page_ftl_, *checker_);
+  ssdtlm::track_recovery_changes(state, page_ftl_->state(), *checker_);
 }
 
 RecoveryReport GenericPlatform::lose_power(PowerLossState& state, uint64_t now_ps) {
-  RecoveryReport r = power_loss(state, *page_ftl_, ftl_->buffer(), *checker_, power_loss_, flash_, bus_.bus(),
-                                ftl_->waiting_write_units(), now_ps);
+  RecoveryReport r = power_loss(state, page_ftl_->state(), page_ftl_->map_cache(), ftl_->buffer(), *checker_,
+                                power_loss_, flash_, bus_.bus(), ftl_->waiting_write_units(), now_ps);
   r.torn_gc_programs = ftl_->gc_programs_in_flight();
   r.torn_erases = ftl_->gc_erases_in_flight();
   if (host_) host_->hold_until(now_ps + r.time_ps);

@@ -33,12 +33,21 @@ uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t fronti
   return block;
 }
 
+// Superblock mode: lines of one block on every die, victim lines by greedy.
+BlockParams lines(const Geometry& g) {
+  BlockParams p;
+  p.victim = make_greedy_victim(g);
+  p.lines = true;
+  p.line_victim = "greedy";
+  p.line_victim_key = "ftl.gc_victim";
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("superblock: a frontier writes block b of every die and opens lines in FIFO order", "[controller][superblock]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.enable_lines("greedy", "ftl.gc_victim");
+  BlockManager b(g, lines(g));
   CHECK(b.free_lines() == 4);
   CHECK(b.free_blocks(0) == 4);
   CHECK(b.total_free_blocks() == 8);
@@ -65,8 +74,7 @@ TEST_CASE("superblock: a frontier writes block b of every die and opens lines in
 
 TEST_CASE("superblock: a line is a GC candidate once full on every die and is collected whole", "[controller][superblock]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.enable_lines("greedy", "ftl.gc_victim");
+  BlockManager b(g, lines(g));
   // Fill line 0 on die 0 only: not a candidate yet.
   write(b, g, 0, 0);
   write(b, g, 0, 0);
@@ -115,8 +123,7 @@ TEST_CASE("superblock: a line is a GC candidate once full on every die and is co
 
 TEST_CASE("superblock: valid counts of a line follow its blocks through the victim order", "[controller][superblock]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.enable_lines("greedy", "ftl.gc_victim");
+  BlockManager b(g, lines(g));
   uint32_t first[3][2];
   for (uint32_t line = 0; line < 3; ++line)
     for (uint32_t d = 0; d < 2; ++d) {
@@ -139,8 +146,7 @@ TEST_CASE("superblock: valid counts of a line follow its blocks through the vict
 
 TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled blocks", "[controller][superblock]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.enable_lines("greedy", "ftl.gc_victim");
+  BlockManager b(g, lines(g));
   write(b, g, 1, 0);  // die 1 writes one page of line 0
   for (int i = 0; i < 4; ++i) write(b, g, 0, 0);  // die 0 fills its blocks of lines 0 and 1
   CHECK(b.free_lines() == 2);
@@ -166,9 +172,11 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
                         "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
     c.set(s);
   const Geometry g = read_geometry(c, 0);
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.set_striped(true);
-  b.enable_lines("greedy", "ftl.gc_victim", 2, 2);
+  BlockParams p = lines(g);
+  p.striped = true;
+  p.line_groups = 2;
+  p.line_depth = 2;
+  BlockManager b(g, std::move(p));
   CHECK(b.line_blocks() == 4);
   CHECK(b.free_lines(0) == 2);
   CHECK(b.free_lines(1) == 2);
@@ -223,8 +231,11 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
 
 TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until free blocks run short", "[controller][gc]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.set_worth(1, ~0u, 2);  // at most 1 valid unit of 2 while 2 or more blocks are free
+  BlockParams p;
+  p.victim = make_greedy_victim(g);
+  p.min_invalid = 0.5;  // at most 1 valid unit of 2 while 2 or more blocks are free
+  p.urgent_free_blocks = 2;
+  BlockManager b(g, std::move(p));
   const uint32_t first = write(b, g, 0, 0);
   write(b, g, 0, 0);  // block 0 full: 2 valid
   write(b, g, 0, 0);  // block 1 opened: 2 free
@@ -247,9 +258,10 @@ TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until fre
 
 TEST_CASE("gc_min_invalid: a victim line with too little invalid data waits", "[controller][gc][superblock]") {
   const Geometry g = two_dies();
-  BlockManager b(g, FrontierLayout{}, make_greedy_victim(g));
-  b.enable_lines("greedy", "ftl.gc_victim");
-  b.set_worth(~0u, 2, 2);  // lines of 4 units: at most 2 valid while 2 or more lines are free
+  BlockParams p = lines(g);
+  p.min_invalid = 0.5;  // lines of 4 units: at most 2 valid while 2 or more lines are free
+  p.urgent_free_blocks = 2;
+  BlockManager b(g, std::move(p));
   uint32_t blocks[2];
   for (uint32_t d = 0; d < 2; ++d) {
     blocks[d] = write(b, g, d, 0);

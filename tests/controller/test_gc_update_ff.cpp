@@ -53,7 +53,7 @@ Result precondition_with(const std::string& scheme, const std::string& gc_update
   parts.checker = &checker;
   PageFtl ftl(g, raw, std::move(parts));
   UniformWrites w(g.logical_units, 5);
-  precondition(ftl, &checker, true, 2.0, &w, [](uint64_t, uint64_t) {});
+  precondition(ftl.fast_forward(), &checker, true, 2.0, &w, [](uint64_t, uint64_t) {});
   const FlashCounters& f = ftl.state().counters();
   const MapCacheStats& m = ftl.map_cache().stats();
   return {f.erases, f.gc_units_moved, m.gc_updates, m.gc_segment_writes, checker.errors(), checker.erases_checked(),

@@ -31,7 +31,7 @@ class FakeHostExec final {
     uint32_t lpn[kMaxUnitsPerPage], version[kMaxUnitsPerPage];
     uint32_t die, stream, ppa;
   };
-  explicit FakeHostExec(FfDrive& d) : d_(d), job_(*d.ftl, *this) {}
+  explicit FakeHostExec(FfDrive& d) : d_(d), job_(d.ftl->engines(), *this) {}
 
   // Writes a page of the given LPNs (kInvalid: padding) through the job.
   void write(uint32_t die, uint32_t stream, std::vector<uint32_t> lpns) {
@@ -190,7 +190,7 @@ TEST_CASE("Host page job: the immediate job makes room first, lands the page at 
 TEST_CASE("Host page job: the fake timed executor and the fast-forward's leave the same drive", "[host_page][job]") {
   FfDrive a(small_drive()), b(small_drive());
   FakeHostExec<true> x(a);
-  FfHostExec ff(*b.ftl);
+  FfHostExec ff(b.ftl->fast_forward());
   Rng rng(46);
   const uint32_t pairs = uint32_t(a.g.logical_units) / 2;
   for (uint32_t p = 0; p < 3 * a.g.pages_per_block; ++p) {  // no GC: a few blocks' worth of random pages
@@ -208,6 +208,6 @@ TEST_CASE("Host page job: the fake timed executor and the fast-forward's leave t
     CHECK(a.ftl->state().blocks().valid(blk) == b.ftl->state().blocks().valid(blk));
     CHECK(a.ftl->state().blocks().state(blk) == b.ftl->state().blocks().state(blk));
   }
-  b.ftl->ff_merge_counters();
+  b.ftl->fast_forward().merge_counters();
   CHECK(x.c.programs[uint32_t(UnitKind::UD)] == b.ftl->state().counters().programs[uint32_t(UnitKind::UD)]);
 }

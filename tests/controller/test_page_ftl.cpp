@@ -25,9 +25,9 @@ struct Drive : FfDrive {
 double steady_waf(Drive& d, double warm_drive_writes, double measured_drive_writes) {
   UniformWrites w(d.g.logical_units, 7);
   auto quiet = [](uint64_t, uint64_t) {};
-  precondition(*d.ftl, nullptr, true, warm_drive_writes, &w, quiet);
+  precondition(d.ftl->fast_forward(), nullptr, true, warm_drive_writes, &w, quiet);
   d.ftl->state().counters() = FlashCounters();
-  auto r = precondition(*d.ftl, nullptr, false, measured_drive_writes, &w, quiet);
+  auto r = precondition(d.ftl->fast_forward(), nullptr, false, measured_drive_writes, &w, quiet);
   const FlashCounters& f = d.ftl->state().counters();
   return double(f.programs[0] + f.programs[2]) * d.g.units_per_page / double(r.units_written);
 }
@@ -47,11 +47,11 @@ TEST_CASE("lambert W and the Desnoyers greedy model reproduce the published tabl
 TEST_CASE("mapping: host writes invalidate the old copy and keep valid counts exact", "[ftl]") {
   Drive d(0.25, 2, 64, 16);
   uint32_t lpns[2] = {5, 6}, v[2] = {0, 0};
-  FfHostExec(*d.ftl).write_page(0, lpns, v);
+  FfHostExec(d.ftl->fast_forward()).write_page(0, lpns, v);
   uint32_t first = d.ftl->state().lookup(5);
   REQUIRE(first != kInvalid);
   CHECK(d.ftl->state().valid(first));
-  FfHostExec(*d.ftl).write_page(1, lpns, v);
+  FfHostExec(d.ftl->fast_forward()).write_page(1, lpns, v);
   CHECK(!d.ftl->state().valid(first));
   CHECK(d.ftl->state().valid(d.ftl->state().lookup(5)));
   CHECK(d.ftl->state().blocks().valid(d.g.gblock_of(first)) == 0);

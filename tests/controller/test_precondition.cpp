@@ -39,7 +39,7 @@ class MixedWrites : public Workload {
 
 PreconditionResult run(Drive& d, unsigned threads) {
   MixedWrites w(d.g.logical_units, 11);
-  return precondition(*d.ftl, d.checker.get(), true, 3.0, &w, [](uint64_t, uint64_t) {}, threads);
+  return precondition(d.ftl->fast_forward(), d.checker.get(), true, 3.0, &w, [](uint64_t, uint64_t) {}, threads);
 }
 
 }  // namespace
@@ -81,9 +81,9 @@ TEST_CASE("fast-forward runs on one worker when units sit off their stripe's die
   // One page on die 0 holding LPNs whose stripe belongs to die 1: the drive was not written by placement.
   const uint32_t stripe = precondition_stripe_units(d.g);
   uint32_t lpns[2] = {stripe, stripe + 1}, v[2] = {1, 2};
-  FfHostExec(*d.ftl).write_page(0, lpns, v);
+  FfHostExec(d.ftl->fast_forward()).write_page(0, lpns, v);
   MixedWrites w(d.g.logical_units, 3);
-  PreconditionResult r = precondition(*d.ftl, nullptr, false, 1.0, &w, [](uint64_t, uint64_t) {}, 4);
+  PreconditionResult r = precondition(d.ftl->fast_forward(), nullptr, false, 1.0, &w, [](uint64_t, uint64_t) {}, 4);
   CHECK(r.threads == 1);
   CHECK(r.units_written == d.g.logical_units);
 }
@@ -123,9 +123,9 @@ TEST_CASE("fast-forward WAF under zoned 90/10 with one frontier matches the mixe
   PageFtl ftl(d.g, raw, make_victim_policy("greedy", d.g, "ftl.gc_victim"), 2, one);
   ZonedWrites w(d.g.logical_units, 0.9, 0.1, 5);
   auto quiet = [](uint64_t, uint64_t) {};
-  precondition(ftl, nullptr, true, 6.0, &w, quiet, 1);  // settles within about 4 drive-writes
+  precondition(ftl.fast_forward(), nullptr, true, 6.0, &w, quiet, 1);  // settles within about 4 drive-writes
   ftl.state().counters() = FlashCounters();
-  const PreconditionResult r = precondition(ftl, nullptr, false, 10.0, &w, quiet, 1);
+  const PreconditionResult r = precondition(ftl.fast_forward(), nullptr, false, 10.0, &w, quiet, 1);
   const FlashCounters& f = ftl.state().counters();
   const double waf = double(f.programs[0] + f.programs[2]) * d.g.units_per_page / double(r.units_written);
   INFO("alpha " << ftl.alpha() << " WAF " << waf);
@@ -173,8 +173,8 @@ TEST_CASE("fast-forward applies the trims of a workload that asks for it, on any
   // About 3 drive writes: GC runs, and trims land on units still waiting in the writers' pages.
   WritesAndTrims w1(one.g.logical_units, one.g.logical_units * 2, 5), wn(one.g.logical_units, one.g.logical_units * 2, 5);
   const auto quiet = [](uint64_t, uint64_t) {};
-  precondition(*one.ftl, one.checker.get(), false, 0.1, &w1, quiet, 1);  // drive_writes does not bound it
-  precondition(*many.ftl, many.checker.get(), false, 0.1, &wn, quiet, 3);
+  precondition(one.ftl->fast_forward(), one.checker.get(), false, 0.1, &w1, quiet, 1);  // drive_writes does not bound it
+  precondition(many.ftl->fast_forward(), many.checker.get(), false, 0.1, &wn, quiet, 3);
   CHECK(one.ftl->state().counters().gc_victims > 0);
   uint64_t wrong = 0, mismatched = 0, stale = 0, live = 0;
   for (uint32_t lpn = 0; lpn < one.g.logical_units; ++lpn) {

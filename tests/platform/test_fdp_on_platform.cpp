@@ -29,6 +29,9 @@ nlohmann::json integrity_run(std::initializer_list<std::string> more) {
   CHECK(s["nand"]["gc_victims"].get<uint64_t>() > 300);
   const auto& f = s["fdp"];
   CHECK(f["enabled"] == true);
+  // GC collects reclaim units (lines of a reclaim group), whatever ftl.gc_unit (block) says: reported as such (it was
+  // "superblock" before).
+  CHECK(s["ftl"]["gc_unit"] == "reclaim_units");
   CHECK(f["units_outside_reclaim_group"] == 0);
   // The FDP statistics: host bytes are what the host wrote; media bytes all programs; per-RUH bytes add up.
   CHECK(f["host_bytes_written"] == s["host"]["bytes_written"]);

@@ -114,7 +114,7 @@ TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-b
   std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto quiet = [](uint64_t, uint64_t) {};
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
-  precondition(p->ftl().page_ftl(), p->checker(), true, 2.0, w.get(), quiet);
+  precondition(p->ftl().page_ftl().fast_forward(), p->checker(), true, 2.0, w.get(), quiet);
   const Geometry& g = p->geometry();
   uint64_t gud = 0, ud = 0;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {

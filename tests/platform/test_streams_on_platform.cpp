@@ -129,7 +129,7 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
                              "ftl.gc_free_blocks=4"});  // a free block per GC stream: GC never spills
   std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
-  precondition(p->ftl().page_ftl(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
+  precondition(p->ftl().page_ftl().fast_forward(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
   const Geometry& g = p->geometry();
   PageFtl& ftl = p->ftl().page_ftl();
   const uint64_t hot = g.logical_units / 5;  // zone 1: the first 20 % of the range

@@ -27,9 +27,9 @@ double fast_forward_waf(const std::string& distribution) {
   s.range_bytes = g.logical_bytes();
   SyntheticWorkload w(s);
   auto quiet = [](uint64_t, uint64_t) {};
-  precondition(ftl, nullptr, true, 4.0, &w, quiet);
+  precondition(ftl.fast_forward(), nullptr, true, 4.0, &w, quiet);
   ftl.state().counters() = FlashCounters();
-  auto r = precondition(ftl, nullptr, false, 2.0, &w, quiet);
+  auto r = precondition(ftl.fast_forward(), nullptr, false, 2.0, &w, quiet);
   return double(ftl.state().counters().programs[0] + ftl.state().counters().programs[2]) * g.units_per_page / double(r.units_written);
 }
 

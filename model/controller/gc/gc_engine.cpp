@@ -4,7 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/gc/gc_victims.h"
+#include "controller/gc/wear_level.h"
+#include "controller/mapping/translation_store.h"
+#include "controller/streams/streams.h"
 #include "controller/snapshot/snapshot_archive.h"
 
 namespace ssdtlm {
@@ -19,9 +23,17 @@ void GcEngine::snapshot(SnapshotArchive& a) {
   a.io_all(dies_, active_, batch_moves_);
 }
 
-GcEngine::GcEngine(PageFtl& ftl)
-    : ftl_(ftl), g_(ftl.state().geometry()), upp_(g_.units_per_page), dies_(g_.dies) {
-  for (GcDie& j : dies_) j.stage.resize(ftl.state().blocks().layout().gc);
+GcEngine::GcEngine(const GcContext& ctx)
+    : state_(ctx.state),
+      streams_(ctx.streams),
+      victims_(ctx.victims),
+      ts_(ctx.translation),
+      wl_(ctx.wear_level),
+      g_(ctx.state.geometry()),
+      upp_(g_.units_per_page),
+      dies_(g_.dies),
+      batch_moves_(ctx.batch_moves) {
+  for (GcDie& j : dies_) j.stage.resize(state_.blocks().layout().gc);
 }
 
 void GcEngine::start(uint32_t d) {
@@ -40,17 +52,16 @@ bool GcEngine::finish_if_idle(uint32_t d) {
   return true;
 }
 
-uint32_t GcEngine::pick_victim(uint32_t d, FlashCounters& c) { return ftl_.pick_victim(d, c); }
+uint32_t GcEngine::pick_victim(uint32_t d, FlashCounters& c) { return victims_.pick_victim(d, c); }
 
 uint32_t GcEngine::next_victim(uint32_t d, FlashCounters& c) {
-  const uint32_t victim = ftl_.pick_victim(d, c);
+  const uint32_t victim = victims_.pick_victim(d, c);
   if (victim != kInvalid) begin_scan(d, victim);
   return victim;
 }
 
 bool GcEngine::is_map_block(uint32_t victim) const {
-  const TranslationStore* ts = ftl_.translation();
-  return ts && ts->is_map_block(victim);
+  return ts_ && ts_->is_map_block(victim);
 }
 
 void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
@@ -58,13 +69,13 @@ void GcEngine::begin_scan(uint32_t d, uint32_t victim) {
   j.map_victim = is_map_block(victim);
   j.victim = victim;
   j.next_page = 0;
-  const uint32_t v = ftl_.state().blocks().valid(victim);
+  const uint32_t v = state_.blocks().valid(victim);
   // A victim taken by a source that paces no host write (a fold or a read reclaim not needed for free blocks: the
   // SLC blocks it frees gate host writes instead) earns unbounded credit. (A wear-levelling victim is paced like a GC
   // victim: its relocation frees no space, so host writes to the die wait for it, and the die cannot run out of free
   // blocks for the copies.)
-  const bool unpaced = ftl_.victim_sources().unpaced(d, victim) && !ftl_.gc_needed(d);
-  ftl_.gc_pacing().begin_victim(j, unpaced || !v ? 1e30 : double(g_.units_per_block - v) / double(v) / upp_);
+  const bool unpaced = victims_.sources().unpaced(d, victim) && !victims_.gc_needed(d);
+  victims_.pacing().begin_victim(j, unpaced || !v ? 1e30 : double(g_.units_per_block - v) / double(v) / upp_);
 }
 
 void GcEngine::end_scan(uint32_t d) {
@@ -75,9 +86,9 @@ void GcEngine::end_scan(uint32_t d) {
 
 bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
-  const BlockManager& b = ftl_.state().blocks();
-  const bool short_of_space = ftl_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
-                              ftl_.victim_sources().wanted(d);
+  const BlockManager& b = state_.blocks();
+  const bool short_of_space = victims_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
+                              victims_.sources().wanted(d);
   const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
@@ -87,13 +98,13 @@ bool GcEngine::wants_victim_timed(uint32_t d) const {
 
 bool GcEngine::wants_victim_now(uint32_t d) const {
   const GcDie& j = dies_[d];
-  const BlockManager& b = ftl_.state().blocks();
+  const BlockManager& b = state_.blocks();
   const uint32_t pending = uint32_t(j.scanned.size());
-  if (ftl_.victim_sources().wanted_now(d)) return true;  // e.g. static wear levelling (gc/victim_source.h)
-  if (!pending || b.lines() || ftl_.translation() || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
+  if (victims_.sources().wanted_now(d)) return true;  // e.g. static wear levelling (gc/victim_source.h)
+  if (!pending || b.lines() || ts_ || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
       b.frontier_full(d, b.layout().gc_frontier(0)))
-    return ftl_.gc_needed(d);
-  return ftl_.gc_short(d, pending);
+    return victims_.gc_needed(d);
+  return victims_.gc_short(d, pending);
 }
 
 bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
@@ -101,7 +112,7 @@ bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
   const uint32_t block = g_.block_in_die(j.victim);
   while (j.next_page < g_.pages_per_block) {
     const uint32_t p = j.next_page++;
-    const uint32_t m = ftl_.state().valid_mask(d, block, p);
+    const uint32_t m = state_.valid_mask(d, block, p);
     if (!m) continue;
     *page = p;
     *mask = m;
@@ -111,13 +122,28 @@ bool GcEngine::next_read(uint32_t d, uint32_t* page, uint32_t* mask) {
 }
 
 uint32_t GcEngine::gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const {
-  const Streams& st = ftl_.streams();
-  return st.gc_stream_of(st.gc_data_stream(lpn, ftl_.state().die(d).stream(old - g_.ppa(d, 0, 0))));
+  const Streams& st = streams_;
+  return st.gc_stream_of(st.gc_data_stream(lpn, state_.die(d).stream(old - g_.ppa(d, 0, 0))));
+}
+
+uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
+  // The GC stream whose frontier takes GC stream k's next page on `die`: k itself, unless its frontier is full and
+  // the die has no free block left; then another GC stream's open block with room (the units keep their own stream
+  // tag). So GC finishes a victim it started with one free block however its units spread over the streams (a
+  // victim holds at most a block's worth, and the block it opened last has room for it). (FDP: on the die of the GC
+  // frontier's write pointer.)
+  const BlockManager& b = state_.blocks();
+  const FrontierLayout& l = b.layout();
+  if (b.reclaim_units()) die = b.stripe_die(l.gc_frontier(k), b.group_of_die(die));
+  if (l.gc == 1 || b.can_allocate(die, l.gc_frontier(k), 0)) return k;
+  for (uint32_t j = 0; j < l.gc; ++j)
+    if (!b.frontier_full(die, l.gc_frontier(j))) return j;
+  return k;
 }
 
 void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
-  const BlockManager& b = ftl_.state().blocks();
-  *target = ftl_.gc_target(d, k);
+  const BlockManager& b = state_.blocks();
+  *target = gc_target(d, k);
   // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
   *frontier = b.layout().gc_frontier(*target);
   // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
@@ -139,16 +165,16 @@ bool GcEngine::erase_coming(uint32_t d) const {
 }
 
 bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
-  if (!erase_coming(d) || ftl_.state().blocks().lines()) return false;  // no erase to wait for (block mode only)
+  if (!erase_coming(d) || state_.blocks().lines()) return false;  // no erase to wait for (block mode only)
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
-  return to == d && !ftl_.state().blocks().can_allocate(to, frontier, 0);
+  return to == d && !state_.blocks().can_allocate(to, frontier, 0);
 }
 
 void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashCounters& c, StreamStats* stats) {
   GcDie& j = dies_[d];
   GcStage& st = j.stage[k];
-  BlockManager& b = ftl_.state().blocks();
+  BlockManager& b = state_.blocks();
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
   if (target != k && stats) stats->gc_spilled += n;
@@ -160,8 +186,8 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
   out.n = n;
   // The out-of-band stream: the GC stream's data stream; the shared GC stream's units keep the streams of their
   // old copies (the first unit's here, the others' set when the page lands: land_page).
-  const bool mixed = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
-  out.stream = uint8_t(mixed && n ? ftl_.state().die(d).stream(st.old[0] - g_.ppa(d, 0, 0)) : k);
+  const bool mixed = streams_.params().gc == GcStreams::Shared && streams_.user_streams() > 1;
+  out.stream = uint8_t(mixed && n ? state_.die(d).stream(st.old[0] - g_.ppa(d, 0, 0)) : k);
   for (uint32_t s = 0; s < upp_; ++s) {
     const bool real = s < n;
     out.lpn[s] = real ? st.lpn[s] : kInvalid;
@@ -189,21 +215,21 @@ void GcEngine::take_page(uint32_t d, uint32_t k, uint32_t n, GcPage& out, FlashC
 uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c, StreamStats* stats) {
   --dies_[p.src].programs;
   for (uint32_t s = 0; s < p.n; ++s)
-    if (p.lpn[s] != kInvalid) ftl_.state().prefetch_map(p.lpn[s]);
-  const bool shared = ftl_.streams().params().gc == GcStreams::Shared && ftl_.streams().user_streams() > 1;
-  Die& die = ftl_.state().die(p.die);
+    if (p.lpn[s] != kInvalid) state_.prefetch_map(p.lpn[s]);
+  const bool shared = streams_.params().gc == GcStreams::Shared && streams_.user_streams() > 1;
+  Die& die = state_.die(p.die);
   const uint32_t die_base = g_.ppa(p.die, 0, 0);
   uint32_t n = 0;
   for (uint32_t s = 0; s < p.n; ++s) {
-    if (p.lpn[s] == kInvalid || !ftl_.state().remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
+    if (p.lpn[s] == kInvalid || !state_.remap_if(p.lpn[s], p.old[s], p.ppa + s)) continue;  // padding, or overwritten
                                                                                           // or trimmed meanwhile
     // (remapping clears the old copy's valid bit, not its out-of-band data)
     // (The old copy's stream is in its own die's out-of-band data: a striped GC page may land on another die.)
     const uint32_t from = g_.die_of(p.old[s]);
-    const uint32_t ds = shared ? ftl_.state().die(from).stream(p.old[s] - g_.ppa(from, 0, 0)) : p.stream;
+    const uint32_t ds = shared ? state_.die(from).stream(p.old[s] - g_.ppa(from, 0, 0)) : p.stream;
     if (shared && ds != p.stream) die.set_stream(p.ppa + s - die_base, uint8_t(ds));
     if (stats) ++stats->gc_writes[ds];
-    if (ftl_.state().blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;
+    if (state_.blocks().is_slc(g_.gblock_of(p.old[s]))) ++c.slc_folded_units;
     moved[n++] = p.lpn[s];
   }
   if (batch_moves_) {
@@ -211,7 +237,7 @@ uint32_t GcEngine::land_page(const GcPage& p, uint32_t* moved, FlashCounters& c,
     for (uint32_t i = 0; i < n; ++i) m.push_back(moved[i]);  // a page's few units: no library copy
   }
   c.gc_units_moved += n;
-  ftl_.state().blocks().page_done(g_.gblock_of(p.ppa));
+  state_.blocks().page_done(g_.gblock_of(p.ppa));
   return n;
 }
 
@@ -225,21 +251,18 @@ bool GcEngine::moves_due(uint32_t d) const {
 
 bool GcEngine::erasable(uint32_t d, uint32_t victim) const {
   // A map victim's segments point at their new pages when those are issued: it erases once they landed.
-  const TranslationStore* ts = ftl_.translation();
-  if (dies_[d].programs && ts && ts->is_map_block(victim)) return false;
-  return !ftl_.state().blocks().valid(victim) || (faults_ && faults_->erase_early());
+  if (dies_[d].programs && ts_ && ts_->is_map_block(victim)) return false;
+  return !state_.blocks().valid(victim);
 }
 
 bool GcEngine::check_erase(uint32_t gblock, IntegrityChecker& checker, uint64_t time_ps) {
-  if (ftl_.state().check_erase(gblock, checker, time_ps)) return true;
-  if (faults_) faults_->erased_live(gblock);  // an injected fault: the block erases with its live units
-  return false;
+  return state_.check_erase(gblock, checker, time_ps);
 }
 
 void GcEngine::land_erase(uint32_t gblock, FlashCounters& c) {
-  if (TranslationStore* ts = ftl_.translation()) ts->erased(gblock);
-  ftl_.state().blocks().erased(gblock);
-  if (WearLevel* wl = ftl_.wear_level()) wl->erased(gblock);
+  if (ts_) ts_->erased(gblock);
+  state_.blocks().erased(gblock);
+  if (wl_) wl_->erased(gblock);
   ++c.erases;
 }
 
@@ -247,7 +270,7 @@ uint32_t GcEngine::next_map_read(uint32_t d, uint32_t* page) {
   GcDie& j = dies_[d];
   while (j.next_page < g_.pages_per_block) {
     const uint32_t p = j.next_page++;
-    const uint32_t n = ftl_.translation()->live_in_page(j.victim, p, j.rseg, j.rloc);
+    const uint32_t n = ts_->live_in_page(j.victim, p, j.rseg, j.rloc);
     if (!n) continue;
     j.reading = n;
     *page = p;
@@ -258,7 +281,7 @@ uint32_t GcEngine::next_map_read(uint32_t d, uint32_t* page) {
 
 void GcEngine::stage_map_read(uint32_t d) {
   GcDie& j = dies_[d];
-  const TranslationStore& ts = *ftl_.translation();
+  const TranslationStore& ts = *ts_;
   for (uint32_t i = 0; i < j.reading; ++i)
     if (ts.where(j.rseg[i]) == j.rloc[i]) {  // not rewritten meanwhile
       j.seg[j.staged_segs] = j.rseg[i];
@@ -269,7 +292,7 @@ void GcEngine::stage_map_read(uint32_t d) {
 
 uint32_t GcEngine::map_target(uint32_t d) const {
   // The victim's own die is short of free blocks: the copies go to whichever die has room.
-  TranslationStore& ts = *ftl_.translation();
+  TranslationStore& ts = *ts_;
   const uint32_t to = ts.pick_die();
   if (to == kInvalid && ts.can_place(d, 0)) return d;
   return to;
@@ -277,7 +300,7 @@ uint32_t GcEngine::map_target(uint32_t d) const {
 
 bool GcEngine::map_live(uint32_t d, uint32_t n) const {
   const GcDie& j = dies_[d];
-  const TranslationStore& ts = *ftl_.translation();
+  const TranslationStore& ts = *ts_;
   for (uint32_t i = 0; i < n; ++i)
     if (ts.where(j.seg[i]) == j.loc[i]) return true;
   return false;
@@ -287,7 +310,7 @@ uint32_t GcEngine::take_map_page(uint32_t d, uint32_t n, uint32_t to, FlashCount
   GcDie& j = dies_[d];
   uint32_t ppa = kInvalid, moved = 0;
   if (to != kInvalid) {
-    ppa = ftl_.translation()->relocate(to, j.seg, j.loc, n, &moved);
+    ppa = ts_->relocate(to, j.seg, j.loc, n, &moved);
     ++c.programs[uint32_t(UnitKind::GMD)];
     ++j.programs;
   }
@@ -299,7 +322,7 @@ uint32_t GcEngine::take_map_page(uint32_t d, uint32_t n, uint32_t to, FlashCount
 
 void GcEngine::land_map_page(uint32_t d, uint32_t ppa) {
   --dies_[d].programs;
-  ftl_.state().blocks().page_done(g_.gblock_of(ppa));
+  state_.blocks().page_done(g_.gblock_of(ppa));
 }
 
 }  // namespace ssdtlm

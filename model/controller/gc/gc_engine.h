@@ -17,8 +17,12 @@
 
 namespace ssdtlm {
 
-class PageFtl;
+class DriveState;
+class GcVictims;
 class IntegrityChecker;
+class Streams;
+class TranslationStore;
+class WearLevel;
 class SnapshotArchive;
 struct FlashCounters;
 struct StreamStats;
@@ -67,21 +71,21 @@ struct GcDie {
   void snapshot(SnapshotArchive& a);  // controller/snapshot
 };
 
-// A fault a test makes GC commit, to show the integrity checker catches it (tests/controller/ftl_fault_injection.h).
-// Production code sets none: GcEngine::set_fault_injection is called by tests only.
-class GcFaultInjection {
- public:
-  virtual ~GcFaultInjection() = default;
-  // Victims erase as soon as they are scanned, before their units' copies are programmed.
-  virtual bool erase_early() const = 0;
-  // The erase check found live units in gblock, which erases anyway: the fault's effect on the drive's state.
-  virtual void erased_live(uint32_t gblock) = 0;
+// What the GC engine reads: the drive state, the stream separation (the GC stream of a unit), when a die collects and
+// which victim it takes (gc_victims.h), and the engines an erase or a map victim touches (null: off). Not the
+// PageFtl that owns them.
+struct GcContext {
+  DriveState& state;
+  const Streams& streams;
+  GcVictims& victims;
+  TranslationStore* translation;  // demand-based mapping: map blocks are victims too
+  WearLevel* wear_level;
+  bool batch_moves;  // map.gc_update=victim with translation pages on flash (batches_moves)
 };
 
 class GcEngine {
  public:
-  explicit GcEngine(PageFtl& ftl);
-  void set_fault_injection(GcFaultInjection* f) { faults_ = f; }  // null (the default): none
+  explicit GcEngine(const GcContext& ctx);
 
   GcDie& die(uint32_t d) { return dies_[d]; }
   const GcDie& die(uint32_t d) const { return dies_[d]; }
@@ -164,7 +168,6 @@ class GcEngine {
   // victim: land_page keeps the moved LPNs; the map is updated with them at once, per segment, before a
   // victim erases (DFTL's batch update). page: the caller updates the map with each landed page's moves.
   bool batches_moves() const { return batch_moves_; }
-  void set_batch_moves(bool on) { batch_moves_ = on; }  // PageFtl::set_mapping
   // A victim may erase and moves wait: the caller takes them now (take_moves), before erase_ready.
   bool moves_due(uint32_t d) const;
   // Calls update(std::vector<uint32_t>& lpns) with the die's waiting moves (the caller may reorder them),
@@ -220,14 +223,18 @@ class GcEngine {
   bool erasable(uint32_t d, uint32_t victim) const;
   void page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const;
   uint32_t gc_stream_of_many(uint32_t d, uint32_t lpn, uint32_t old) const;
+  uint32_t gc_target(uint32_t die, uint32_t k) const;
 
-  PageFtl& ftl_;
+  DriveState& state_;
+  const Streams& streams_;
+  GcVictims& victims_;
+  TranslationStore* ts_;
+  WearLevel* wl_;
   const Geometry& g_;
   uint32_t upp_;
   std::vector<GcDie> dies_;
   uint32_t active_ = 0;
-  bool batch_moves_ = false;  // map.gc_update=victim (the map cache's params().gc_batch)
-  GcFaultInjection* faults_ = nullptr;
+  bool batch_moves_;  // map.gc_update=victim (GcContext::batch_moves)
 };
 
 }  // namespace ssdtlm

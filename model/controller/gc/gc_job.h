@@ -28,8 +28,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "controller/drive_state.h"
+#include "controller/ftl_engines.h"
 #include "controller/gc/gc_engine.h"
-#include "controller/page_ftl.h"
+#include "controller/gc/gc_victims.h"
+#include "controller/mapping/translation_store.h"
+#include "controller/slc/slc_cache.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -37,7 +41,7 @@ namespace ssdtlm {
 template <class X>
 class GcJob {
  public:
-  GcJob(PageFtl& ftl, X& x) : ftl_(ftl), gc_(ftl.gc()), g_(ftl.state().geometry()), x_(x) {}
+  GcJob(const FtlEngines& e, X& x) : e_(e), gc_(e.gc), g_(e.state.geometry()), x_(x) {}
 
   // ---- timed: when GC runs
   void kick(uint32_t die);      // starts the die's GC if it needs it
@@ -77,7 +81,7 @@ class GcJob {
   bool collect_line(uint32_t group);   // immediate, superblock mode (FDP: the reclaim group's lines)
   void scan(uint32_t die);             // immediate: the victim begun, to the end of its scan
 
-  PageFtl& ftl_;
+  FtlEngines e_;
   GcEngine& gc_;
   const Geometry& g_;
   X& x_;
@@ -90,7 +94,7 @@ template <class X>
 void GcJob<X>::kick(uint32_t die) {
   // (Superblock mode: also when a victim line holds a block of this die to collect.)
   if (gc_.die(die).active ||
-      !(ftl_.gc_needed(die) || ftl_.state().blocks().line_pending(die) || ftl_.victim_sources().wanted(die)) ||
+      !(e_.victims.gc_needed(die) || e_.state.blocks().line_pending(die) || e_.victims.sources().wanted(die)) ||
       !next_victim(die))
     return;
   gc_.start(die);
@@ -100,7 +104,7 @@ void GcJob<X>::kick(uint32_t die) {
 template <class X>
 void GcJob<X>::host_idle(bool idle) {
   // Background folding (slc.*): the dies with a full SLC block start folding when the host goes idle.
-  SlcCache* slc = ftl_.slc();
+  SlcCache* slc = e_.slc;
   if (!slc || slc->idle() == idle) return;
   slc->set_idle(idle);
   if (idle)
@@ -113,10 +117,10 @@ bool GcJob<X>::next_victim(uint32_t die) {
   // Staged data that cannot be padded yet (its page waits for the die's erase under way) would have to be padded
   // if the next victim held map pages (data and map pages do not mix): pick after the erase (it calls advance).
   if (gc_.any_staged(die) && pad_waits(die)) return false;
-  const uint32_t started = ftl_.state().blocks().lines_in_gc();
+  const uint32_t started = e_.state.blocks().lines_in_gc();
   const uint32_t victim = gc_.pick_victim(die, x_.counters(die));
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
-  if (ftl_.state().blocks().lines_in_gc() != started) kick_lines_ = true;  // a new victim line: every die collects its block
+  if (e_.state.blocks().lines_in_gc() != started) kick_lines_ = true;  // a new victim line: every die collects its block
   // Data and map pages do not mix while programs are in flight (the immediate job has none: its partial data page
   // waits through the map victim).
   if (gc_.is_map_block(victim) && gc_.any_staged(die)) pad(die);
@@ -133,8 +137,8 @@ void GcJob<X>::advance(uint32_t die) {
   if (kick_lines_) {  // superblock mode: a victim line was started; the idle dies start on their blocks
     kick_lines_ = false;
     for (uint32_t d = 0; d < g_.dies; ++d)
-      if (!gc_.die(d).active && ftl_.state().blocks().line_pending(d)) kick(d);
-    if (ftl_.gc_pacing().lines_hold_host()) x_.refresh_all();  // the line holds every die's host writes (refresh)
+      if (!gc_.die(d).active && e_.state.blocks().line_pending(d)) kick(d);
+    if (e_.victims.pacing().lines_hold_host()) x_.refresh_all();  // the line holds every die's host writes (refresh)
   }
 }
 
@@ -150,10 +154,10 @@ bool GcJob<X>::pad_waits(uint32_t die) const {
 
 template <class X>
 void GcJob<X>::make_room(uint32_t die) {
-  if (!ftl_.gc_needed(die)) return;
+  if (!e_.victims.gc_needed(die)) return;
   // Collections that never bring the die out of GC (each frees what its copies take) would loop forever: a
   // configuration without room for its frontiers' open blocks or lines stops with a message instead.
-  const BlockManager& b = ftl_.state().blocks();
+  const BlockManager& b = e_.state.blocks();
   uint32_t rounds = 0;
   while (gc_.wants_victim_now(die) && collect(die))
     if (++rounds > 2 * g_.blocks_per_die)
@@ -170,9 +174,9 @@ void GcJob<X>::make_room(uint32_t die) {
 
 template <class X>
 bool GcJob<X>::collect(uint32_t die) {
-  if (ftl_.state().blocks().lines()) return collect_line(ftl_.state().blocks().group_of_die(die));
+  if (e_.state.blocks().lines()) return collect_line(e_.state.blocks().group_of_die(die));
   const uint32_t victim = gc_.next_victim(die, x_.counters(die));
-  if (victim == kInvalid && ftl_.state().blocks().declined()) {
+  if (victim == kInvalid && e_.state.blocks().declined()) {
     pad(die);
     return false;
   }
@@ -198,7 +202,7 @@ template <class X>
 bool GcJob<X>::collect_line(uint32_t group) {
   // A whole victim line of the group at once, each die's blocks moved within the die (FDP: to the dies of the GC
   // frontier's write pointer) (one worker: every die is touched).
-  BlockManager& b = ftl_.state().blocks();
+  BlockManager& b = e_.state.blocks();
   if (!b.start_line(group)) {
     if (b.declined()) return false;  // no line worth collecting yet (ftl.gc_min_invalid)
     // Every line is free or open: the configuration check should have refused it.
@@ -235,7 +239,7 @@ void GcJob<X>::step(uint32_t die) {
         if (gc_.wants_victim_timed(die) && next_victim(die)) continue;
         if (job.staged > 0 && !pad_waits(die)) pad(die);  // no victim left, several GC streams, or waiting: pad
       }
-    } else if (data_scanned && gc_.streams() > 1 && ftl_.state().blocks().free_blocks(die) == 0) {
+    } else if (data_scanned && gc_.streams() > 1 && e_.state.blocks().free_blocks(die) == 0) {
       pad(die);  // several GC streams and no free block left: the partial pages go out, so the victims they hold erase
     }
     break;
@@ -246,7 +250,7 @@ template <class X>
 void GcJob<X>::read_pages(uint32_t die) {
   GcDie& job = gc_.die(die);
   const uint32_t block = g_.block_in_die(job.victim);
-  const bool fold = ftl_.state().blocks().is_slc(job.victim);  // a fold's reads (slc.*) are counted as such
+  const bool fold = e_.state.blocks().is_slc(job.victim);  // a fold's reads (slc.*) are counted as such
   FlashCounters& c = x_.counters(die);
   uint32_t page, mask;
   // One read at a time, and none while a full page waits to be programmed (an immediate read completes at once).
@@ -276,7 +280,7 @@ void GcJob<X>::settle(uint32_t die) {
 template <class X>
 void GcJob<X>::map_advance(uint32_t die) {
   GcDie& job = gc_.die(die);
-  const uint32_t k = ftl_.translation()->segments_per_page();
+  const uint32_t k = e_.translation->segments_per_page();
   for (;;) {
     while (job.staged_segs >= k)
       if (!map_program(die, k)) return;  // no room anywhere: retried after an erase
@@ -321,8 +325,8 @@ void GcJob<X>::on_read(uint32_t die, uint32_t block, uint32_t page, uint32_t mas
     const uint32_t s = uint32_t(__builtin_ctz(m));
     const uint32_t old = first + s, lpn = lpn_of(s);
     if constexpr (X::kTimed)  // (an immediate read lands as the scan found it)
-      if (lpn == kInvalid || !ftl_.state().valid(old)) continue;  // overwritten or trimmed while the read was in flight
-    if (checker) ftl_.state().check_gc_source(lpn, old, *checker, done_ps);
+      if (lpn == kInvalid || !e_.state.valid(old)) continue;  // overwritten or trimmed while the read was in flight
+    if (checker) e_.state.check_gc_source(lpn, old, *checker, done_ps);
     const uint32_t k = gc_.gc_stream_of(die, lpn, old);
     // Immediate: a page is programmed as soon as it is full (and lands at once), in the order the streams fill.
     if (gc_.stage(die, k, lpn, version_of(s), old) && !X::kTimed) program(die, k, upp);
@@ -344,7 +348,7 @@ void GcJob<X>::on_program(const GcPage& page) {
 
 template <class X>
 void GcJob<X>::on_erase(uint32_t die, uint32_t gblock) {
-  const uint32_t lines_before = ftl_.state().blocks().lines_in_gc();
+  const uint32_t lines_before = e_.state.blocks().lines_in_gc();
   gc_.land_erase(gblock, x_.counters(die));
   if constexpr (X::kTimed) x_.erased(die, gblock);  // zone resets waiting for it; map work waiting for room
   --gc_.die(die).erases;

@@ -1,5 +1,5 @@
 // GC victim sources: the reasons to collect a block other than free space (read reclaim, static wear levelling,
-// SLC folding). PageFtl::pick_victim asks them in the chain's order (victim_sources.cpp) before the victim policy
+// SLC folding). GcVictims::pick_victim asks them in the chain's order (victim_sources.cpp) before the victim policy
 // (ftl.gc_victim) that collects for free space; the GC triggers (GcEngine, the timed GC driver) ask the chain whether
 // any source wants a victim. A new source is one file (a class and its factory) plus one line in the table of
 // victim_sources.cpp; see README.md for an example.
@@ -43,7 +43,7 @@ class VictimSource {
 // the GC engine and the chain itself (is anything else collecting?). Not the PageFtl that owns them all.
 struct VictimSourceContext {
   DriveState& state;
-  const uint32_t& gc_free_blocks;  // GC starts below this many free blocks (PageFtl::gc_needed)
+  const uint32_t& gc_free_blocks;  // GC starts below this many free blocks (GcVictims::gc_needed)
   SlcCache* slc;
   Reliability* reliability;
   WearLevel* wear_level;

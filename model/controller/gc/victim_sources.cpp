@@ -1,4 +1,4 @@
-// The victim-source chain, in the order PageFtl::pick_victim asks it: one line per source.
+// The victim-source chain, in the order GcVictims::pick_victim asks it: one line per source.
 #include <utility>
 
 #include "controller/gc/victim_source.h"

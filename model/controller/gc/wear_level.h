@@ -1,7 +1,7 @@
 // Static wear levelling (ftl.wear_level_spread): every block's erase count, ordered per die, so that a die's
 // erase-count spread (its most-erased block's count minus its least-erased block's) and its least-erased
 // blocks are known in O(log n) per erase. When the spread exceeds the threshold, the GC engine relocates the
-// data of the die's least-erased full block in the background (PageFtl::pick_victim): cold data that sits on a
+// data of the die's least-erased full block in the background (GcVictims::pick_victim): cold data that sits on a
 // young block moves to the GC frontier, and the block returns to the free pool to take hot data. Plain C++,
 // no SystemC; one instance per drive, owned by PageFtl; dies are independent (fast-forward workers).
 #pragma once

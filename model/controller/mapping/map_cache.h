@@ -8,6 +8,7 @@
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -124,6 +125,38 @@ class MapCache {
     ++stats_.gc_updates;
     stats_.gc_segment_writes += stats_.segment_writes - before;
   }
+  // Map updates of n units (LPNs, kInvalid = none), batched per map segment: calls access(segment, MapAccess) for
+  // each segment touched with what the cache needs (a load, write-backs). gc: the moves of one GC page (gc_write).
+  template <class Access>
+  void write_units(const uint32_t* in, uint32_t n, Access&& access, bool gc = false) {
+    uint32_t lpns[kMaxUnitsPerPage], start[kMaxUnitsPerPage + 1];
+    const uint32_t groups = group_by_segment(in, n, lpns, start);
+    MapAccess a;
+    for (uint32_t k = 0; k < groups; ++k) {
+      a.clear();
+      const uint32_t* first = lpns + start[k];
+      const uint32_t seg = segment_of(*first);
+      if (gc) gc_write(seg, first, start[k + 1] - start[k], a);
+      else write(seg, first, start[k + 1] - start[k], a);
+      access(seg, a);
+    }
+  }
+  // map.gc_update=victim: the map updates of a victim's moves (GcEngine::take_moves), one batch update per segment
+  // touched (gc_write); sorts lpns. Calls access(segment, MapAccess) as write_units does.
+  template <class Access>
+  void gc_write_batch(std::vector<uint32_t>& lpns, Access&& access) {
+    std::sort(lpns.begin(), lpns.end());
+    MapAccess a;
+    for (size_t i = 0; i < lpns.size();) {
+      const uint32_t seg = segment_of(lpns[i]);
+      size_t end = i + 1;
+      while (end < lpns.size() && segment_of(lpns[end]) == seg) ++end;
+      a.clear();
+      gc_write(seg, lpns.data() + i, uint32_t(end - i), a);
+      access(seg, a);
+      i = end;
+    }
+  }
   // Segments holding dirty entries.
   virtual uint32_t dirty_segments() const = 0;
   // Dirty segments the cache may hold before an update to a segment that is not dirty yet forces a
@@ -138,6 +171,19 @@ class MapCache {
 
   const MapCacheParams& params() const { return p_; }
   uint32_t segment_of(uint32_t lpn) const { return lpn / eps_; }
+  // Groups n units' LPNs (kInvalid = none) by map segment: fills lpns sorted by segment and returns the number of
+  // groups, group g being lpns[start[g] .. start[g + 1]).
+  uint32_t group_by_segment(const uint32_t* in, uint32_t n, uint32_t* lpns, uint32_t* start) const {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (in[i] != kInvalid) lpns[m++] = in[i];
+    std::sort(lpns, lpns + m);  // a page's worth of units at most
+    uint32_t groups = 0;
+    for (uint32_t i = 0; i < m; ++i)
+      if (i == 0 || segment_of(lpns[i]) != segment_of(lpns[i - 1])) start[groups++] = i;
+    start[groups] = m;
+    return groups;
+  }
   const MapCacheStats& stats() const { return stats_; }
   void set_observer(SegmentObserver* o) { observer_ = o; }
   bool segment_dirty(uint32_t seg) const { return dcount_[seg] != 0; }

@@ -1,6 +1,7 @@
 // MapCache's report: summary.json "map": what the map cache did, the GTD, and the map's flash traffic.
 #include <nlohmann/json.hpp>
 
+#include "controller/mapping/gc_update.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/translation_store.h"
 
@@ -22,7 +23,7 @@ nlohmann::json MapCache::report(const TranslationStore* ts, uint64_t segment_rea
                       {"segment_writes", m.segment_writes},
                       {"dirty_evictions", m.dirty_evictions},
                       {"batch_entries_mean", ratio(m.batch_entries, m.segment_writes)},
-                      {"gc_update", mp.gc_free ? "free" : mp.gc_batch ? "victim" : "page"},
+                      {"gc_update", gc_update_name(GcUpdate{mp.gc_batch, mp.gc_free})},
                       {"gc_segment_updates", m.gc_updates},
                       {"gc_segment_writes", m.gc_segment_writes},
                       {"gtd_bytes", ts ? ts->gtd_bytes() : 0},

@@ -27,7 +27,11 @@
 #include <memory>
 #include <vector>
 
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/ftl_engines.h"
+#include "controller/gc/gc_engine.h"
+#include "controller/mapping/map_cache.h"
+#include "controller/mapping/translation_store.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -48,18 +52,18 @@ template <class X, class W>
 class MapWbJob {
  public:
   using Work = MapWork<W>;
-  MapWbJob(PageFtl& ftl, X& x) : ftl_(ftl), ts_(ftl.translation()), g_(ftl.state().geometry()), x_(x) {
+  MapWbJob(const FtlEngines& e, X& x) : e_(e), ts_(e.translation), g_(e.state.geometry()), x_(x) {
     if (ts_) loading_.assign(ts_->segments(), nullptr);
   }
 
   // One access's flash work (the cache's answer a for segment seg): its load, or a wait for a load in flight when
   // the access needs the segment in DRAM (needs_seg), and its write-back. Returns the operations w waits for.
   uint32_t access(const MapAccess& a, uint32_t seg, bool needs_seg, const W& w);
-  // Map updates of n units through the cache (PageFtl::map_write); *waits counts the operations w waits for.
+  // Map updates of n units through the cache (MapCache::write_units); *waits counts the operations w waits for.
   // gc: the moves of one GC page (MapCache::gc_write).
   void updates(const uint32_t* lpns, uint32_t n, const W& w, uint32_t* waits, bool gc) {
-    ftl_.map_write(lpns, n, [&](uint32_t seg, const MapAccess& a) {
-      *waits += access(a, seg, ftl_.map_cache().write_needs_segment(), w);
+    e_.map.write_units(lpns, n, [&](uint32_t seg, const MapAccess& a) {
+      *waits += access(a, seg, e_.map.write_needs_segment(), w);
     }, gc);
   }
   // map.gc_update=victim: a die's waiting GC moves (GcEngine::take_moves), one batch update per segment.
@@ -72,7 +76,7 @@ class MapWbJob {
   // ---- completions
   void on_read(Work* m, uint64_t done_ps);
   void on_program(Work* m, uint32_t ppa, uint64_t done_ps) {
-    ftl_.state().blocks().page_done(g_.gblock_of(ppa));
+    e_.state.blocks().page_done(g_.gblock_of(ppa));
     x_.landed(g_.die_of(ppa));
     finish(m, done_ps);
   }
@@ -97,7 +101,7 @@ class MapWbJob {
   void write_back_to(Work* m, const uint32_t* segs, uint32_t n, uint32_t die);
   void finish(Work* m, uint64_t done_ps);
 
-  PageFtl& ftl_;
+  FtlEngines e_;
   TranslationStore* ts_;  // null: the whole map stays in DRAM (no map work)
   const Geometry& g_;
   X& x_;
@@ -156,9 +160,9 @@ void MapWbJob<X, W>::gc_moves(uint32_t die, const W& w, uint32_t* waits) {
     merge_then_write(m, m->wb, m->nwb);
     ++*waits;  // (after the issue, as every access's waits are counted)
   };
-  const bool needs_seg = ftl_.map_cache().write_needs_segment();
-  ftl_.gc().take_moves(die, [&](std::vector<uint32_t>& lpns) {
-    ftl_.map_gc_batch(lpns, [&](uint32_t seg, const MapAccess& a) {
+  const bool needs_seg = e_.map.write_needs_segment();
+  e_.gc.take_moves(die, [&](std::vector<uint32_t>& lpns) {
+    e_.map.gc_write_batch(lpns, [&](uint32_t seg, const MapAccess& a) {
       if (a.merge != kInvalid && a.load == kInvalid && a.nwb == 1 && a.wb[0] == a.merge) {  // read-modify-write
         if (needs_seg && loading_[seg]) {  // a load of it still in flight (as access)
           loading_[seg]->waiters.push_back(w);

@@ -16,7 +16,8 @@
 
 namespace ssdtlm {
 
-class PageFtl;
+class DriveState;
+class Streams;
 
 constexpr uint8_t kDirectiveStreams = 1;  // NVMe directive types (DTYPE) on a write
 constexpr uint8_t kDirectiveFdp = 2;
@@ -62,7 +63,8 @@ inline const char* ruh_type_name(bool persistent) {
 }
 
 // summary.json "fdp" (fdp_report.cpp): the FDP statistics log, per-RUH counters and status, reclaim, FDP events and
-// the placement invariants, over the measured run.
-nlohmann::json fdp_report(const PageFtl& ftl);
+// the placement invariants, over the measured run; relocated_lines: the victim RUs started with valid data
+// (GcVictims::relocated_lines, the "media reallocated" events).
+nlohmann::json fdp_report(const DriveState& state, const Streams& streams, uint64_t relocated_lines);
 
 }  // namespace ssdtlm

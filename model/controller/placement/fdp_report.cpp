@@ -3,7 +3,8 @@
 // reclaim units reclaimed, and the FDP events, over the measured run.
 #include <nlohmann/json.hpp>
 
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/streams/streams.h"
 #include "controller/placement/fdp.h"
 
 namespace ssdtlm {
@@ -14,11 +15,11 @@ namespace {
 // Writes (RUAMW, the I/O Management Receive command's Reclaim Unit Handle Status: bytes the host can still write to
 // the RU the handle references before it is full; a handle whose RU is full or not open yet references a whole
 // empty one, which the model takes from the free RUs at the handle's next write).
-nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, uint64_t* host_units) {
-  const Streams& st = ftl.streams();
+nlohmann::json ruh_summary(const DriveState& state, const Streams& st, uint32_t h, uint64_t ru_bytes,
+                           uint64_t* host_units) {
   const StreamParams& sp = st.params();
   const StreamStats& s = st.stats();
-  const BlockManager& blocks = ftl.state().blocks();
+  const BlockManager& blocks = state.blocks();
   const FrontierLayout& l = blocks.layout();
   const bool persistent = sp.gc == GcStreams::PerStream;
   uint64_t host = 0, gc = 0, rus_host = 0, rus_gc = 0;
@@ -47,18 +48,18 @@ nlohmann::json ruh_summary(const PageFtl& ftl, uint32_t h, uint64_t ru_bytes, ui
 
 // Reclaim invariant: the blocks of an RU are erased together, so they share an erase count, but for the RUs being
 // reclaimed at the end (a scan of the dies' erase counts, at the end only). The RUs where they differ.
-uint64_t unevenly_erased_rus(const PageFtl& ftl) {
-  const Geometry& g = ftl.state().geometry();
-  const BlockManager& blocks = ftl.state().blocks();
+uint64_t unevenly_erased_rus(const DriveState& state) {
+  const Geometry& g = state.geometry();
+  const BlockManager& blocks = state.blocks();
   const uint32_t per = g.dies / blocks.line_groups();
   uint64_t uneven = 0;
   for (uint32_t line = 0; line < blocks.line_groups() * blocks.lines_per_group(); ++line) {
     const uint32_t first = line / blocks.lines_per_group() * per;
-    const uint32_t n = ftl.state().die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
+    const uint32_t n = state.die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
     bool same = true;
     for (uint32_t d = first; d < first + per && same; ++d)
       for (uint32_t i = 0; i < blocks.line_depth() && same; ++i)
-        same = ftl.state().die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
+        same = state.die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
     uneven += !same;
   }
   return uneven;
@@ -66,13 +67,12 @@ uint64_t unevenly_erased_rus(const PageFtl& ftl) {
 
 }  // namespace
 
-nlohmann::json fdp_report(const PageFtl& ftl) {
-  const Geometry& g = ftl.state().geometry();
-  const Streams& st = ftl.streams();
+nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t relocated_lines) {
+  const Geometry& g = state.geometry();
   const StreamParams& sp = st.params();
-  const BlockManager& blocks = ftl.state().blocks();
+  const BlockManager& blocks = state.blocks();
   const FrontierLayout& l = blocks.layout();
-  const FlashCounters& f = ftl.state().counters();
+  const FlashCounters& f = state.counters();
   const uint64_t block_bytes = uint64_t(g.units_per_block) * kUnitBytes;
   const uint64_t page_bytes = uint64_t(g.units_per_page) * kUnitBytes;
   const uint64_t media = f.total_programs() * page_bytes;
@@ -81,7 +81,7 @@ nlohmann::json fdp_report(const PageFtl& ftl) {
 
   uint64_t host_units = 0;
   nlohmann::json per = nlohmann::json::array();
-  for (uint32_t h = 0; h < ruhs; ++h) per.push_back(ruh_summary(ftl, h, sp.fdp_ru_bytes, &host_units));
+  for (uint32_t h = 0; h < ruhs; ++h) per.push_back(ruh_summary(state, st, h, sp.fdp_ru_bytes, &host_units));
   // RUs opened by the shared GC stream (initially isolated), and RUs closed before they were full (the controller
   // moved a handle on: a "Reclaim Unit Not Fully Written" event for the RU).
   uint64_t shared_gc_rus = 0, not_full = 0;
@@ -99,7 +99,7 @@ nlohmann::json fdp_report(const PageFtl& ftl) {
     for (uint32_t d = 0; d < g.dies; ++d) {
       const uint32_t base = g.ppa(d, 0, 0), units = g.blocks_per_die * g.units_per_block;
       for (uint32_t u = 0; u < units; ++u)
-        if (ftl.state().valid(base + u) && !sp.allowed_on(ftl.state().die(d).stream(u), d, g.dies)) ++outside;
+        if (state.valid(base + u) && !sp.allowed_on(state.die(d).stream(u), d, g.dies)) ++outside;
     }
   uint32_t in_reclaim = 0, free_rus = 0;
   for (uint32_t rg = 0; rg < rgs; ++rg) {
@@ -124,11 +124,11 @@ nlohmann::json fdp_report(const PageFtl& ftl) {
             {"rus_in_reclaim", in_reclaim},
             {"free_rus", free_rus},
             {"rus_opened_by_shared_gc", shared_gc_rus},
-            {"rus_unevenly_erased", unevenly_erased_rus(ftl)}}},
+            {"rus_unevenly_erased", unevenly_erased_rus(state)}}},
           {"units_outside_reclaim_group", outside},
           {"events",
            {{"ru_not_fully_written", not_full},
-            {"media_reallocated", ftl.relocated_lines()},
+            {"media_reallocated", relocated_lines},
             {"media_reallocated_units", f.gc_units_moved},
             {"invalid_placement_identifier", invalid}}}};
 }

@@ -30,16 +30,16 @@ struct DumpBudget {
 // (never written back) has no checkpoint on flash, so every trim is in its journal, unless the capacitors are
 // unlimited (power.protected_bytes=0): then the whole map is saved and holds the trims.
 void dump_trim_journal(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, RecoveryReport& r) {
-  const PageFtl& ftl = x.ftl;
-  const MapCache& cache = ftl.map_cache();
+  const DriveState& drive = x.drive;
+  const MapCache& cache = x.cache;
   const uint32_t logical = x.logical, eps = cache.params().entries_per_segment();
   plan.trims_kept_below = logical;
   if (plan.whole_map_in_dram && !x.params.protected_bytes) return;  // the whole map is saved: it holds the trims
   constexpr uint64_t kRecordBytes = 8;
   bool lost = false;
-  for (uint32_t lpn = ftl.state().next_trimmed(0); lpn < logical; lpn = ftl.state().next_trimmed(lpn + 1)) {
+  for (uint32_t lpn = drive.next_trimmed(0); lpn < logical; lpn = drive.next_trimmed(lpn + 1)) {
     const uint32_t start = lpn;
-    while (lpn < logical && ftl.state().trimmed(lpn) && ftl.state().lookup(lpn) == kInvalid &&
+    while (lpn < logical && drive.trimmed(lpn) && drive.lookup(lpn) == kInvalid &&
            (plan.whole_map_in_dram || cache.segment_dirty(lpn / eps)))
       ++lpn;
     if (lpn == start) continue;  // mapped again, or its segment's checkpoint holds the trim
@@ -80,7 +80,7 @@ void dump_buffer(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, R
 // The map: the GTD when segments have flash copies, then the dirty segments, oldest checkpoint first (saving those
 // shortens the scan most), at most ceil(map.protected_ratio x segments) of them.
 void dump_map(const LossContext& x, RecoveryPlan& plan, DumpBudget& budget, RecoveryReport& r) {
-  const MapCache& cache = x.ftl.map_cache();
+  const MapCache& cache = x.cache;
   const MapCacheParams& mp = cache.params();
   const uint32_t nseg = mp.segments();
   plan.segments.assign(nseg, SegmentSource::Flash);

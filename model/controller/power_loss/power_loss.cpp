@@ -15,11 +15,11 @@ uint64_t RecoveryTimeline::span(uint64_t op_ps, uint32_t cores) const {
   return std::max(t, ops_ * op_ps / std::max<uint32_t>(1, cores));
 }
 
-RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
-                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+RecoveryReport power_loss(PowerLossState& state, DriveState& drive, const MapCache& cache, WriteBuffer& buffer,
+                          IntegrityChecker& checker, const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
                           uint64_t unacknowledged_units, uint64_t now_ps) {
-  const Geometry& g = ftl.state().geometry();
-  const LossContext x{state, ftl, buffer, checker, p, g, NandTiming(g, flash, bus), now_ps, uint32_t(g.logical_units)};
+  const Geometry& g = drive.geometry();
+  const LossContext x{state, drive, cache, buffer, checker, p, g, NandTiming(g, flash, bus), now_ps, uint32_t(g.logical_units)};
   RecoveryReport r;
   r.at_ps = now_ps;
   r.lost_unacknowledged = unacknowledged_units;
@@ -30,15 +30,15 @@ RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buff
   rebuild(x, plan, r);
   write_checkpoint(x, plan, rec, r);
   verify_recovery(x, plan, r);
-  track_recovery_changes(state, ftl, checker);  // the next loss checks what changes from here on
+  track_recovery_changes(state, drive, checker);  // the next loss checks what changes from here on
   return r;
 }
 
-void track_recovery_changes(PowerLossState& state, PageFtl& ftl, IntegrityChecker& checker) {
-  LpnChangeLog& log = ftl.state().changes();
-  if (log.armed()) log.clear(); else log.arm(ftl.state().geometry().logical_units);
+void track_recovery_changes(PowerLossState& state, DriveState& drive, IntegrityChecker& checker) {
+  LpnChangeLog& log = drive.changes();
+  if (log.armed()) log.clear(); else log.arm(drive.geometry().logical_units);
   checker.track_changes(&log);
-  state.close_clock = ftl.state().blocks().close_clock();
+  state.close_clock = drive.blocks().close_clock();
 }
 
 }  // namespace ssdtlm

@@ -21,7 +21,8 @@
 namespace ssdtlm {
 
 class IntegrityChecker;
-class PageFtl;
+class DriveState;
+class MapCache;
 class WriteBuffer;
 
 struct PowerLossParams {
@@ -84,12 +85,13 @@ struct PowerLossState {
 // From now on the FTL and the checker note the LPNs they change, and the next power loss's check compares only
 // those (and the buffered ones): called when the timed run starts (the preconditioned state is consistent by
 // construction: the fast-forward writes map, bitmap, out-of-band data and versions together) and after each loss.
-void track_recovery_changes(PowerLossState& state, PageFtl& ftl, IntegrityChecker& checker);
+void track_recovery_changes(PowerLossState& state, DriveState& drive, IntegrityChecker& checker);
 
 // The power loss at `now_ps` and the recovery. `unacknowledged_units`: write units taken from the host and
-// not yet acknowledged (lost by definition). Integrity problems go to `checker`.
-RecoveryReport power_loss(PowerLossState& state, PageFtl& ftl, WriteBuffer& buffer, IntegrityChecker& checker,
-                          const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
+// not yet acknowledged (lost by definition). Integrity problems go to `checker`. The FTL's drive state and map
+// cache: what recovery rebuilds, and which map segments were dirty.
+RecoveryReport power_loss(PowerLossState& state, DriveState& drive, const MapCache& cache, WriteBuffer& buffer,
+                          IntegrityChecker& checker, const PowerLossParams& p, const FlashParams& flash, const Channel& bus,
                           uint64_t unacknowledged_units, uint64_t now_ps);
 
 }  // namespace ssdtlm

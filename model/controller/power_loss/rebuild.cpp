@@ -18,10 +18,10 @@ struct Copy {
 // valid under lpn (its map entry), looked up for the LPNs an incremental check compares.
 uint32_t live_version(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn) {
   const Geometry& g = x.g;
-  const uint32_t e = x.ftl.state().lookup(lpn);
-  if (e == kInvalid || !x.ftl.state().valid(e) || !plan.usable[g.gblock_of(e)]) return 0;
+  const uint32_t e = x.drive.lookup(lpn);
+  if (e == kInvalid || !x.drive.valid(e) || !plan.usable[g.gblock_of(e)]) return 0;
   const uint32_t blk = g.block_of(e), pg = g.page_of(e);
-  const Die& die = x.ftl.state().die(g.die_of(e));
+  const Die& die = x.drive.die(g.die_of(e));
   if (!die.programmed(blk, pg)) return 0;
   const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(e);
   const UnitKind k = die.kind(u);
@@ -30,7 +30,7 @@ uint32_t live_version(const LossContext& x, const RecoveryPlan& plan, uint32_t l
 
 // A durable trim record drops a copy older than the trim (versions are the write sequence): nothing comes back.
 void drop_if_trimmed(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn, Copy& c) {
-  if (c.version && x.ftl.state().trimmed(lpn) && lpn < plan.trims_kept_below && c.version <= x.checker.trimmed_version(lpn))
+  if (c.version && x.drive.trimmed(lpn) && lpn < plan.trims_kept_below && c.version <= x.checker.trimmed_version(lpn))
     c = Copy();
 }
 
@@ -39,7 +39,7 @@ void drop_if_trimmed(const LossContext& x, const RecoveryPlan& plan, uint32_t lp
 // segment to replay, the newest copy by version.
 Copy recovered_copy(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn, uint32_t e, RecoveryReport& r) {
   std::vector<uint32_t>& map_ver = x.state.map_ver;
-  const uint32_t eps = x.ftl.map_cache().params().entries_per_segment();
+  const uint32_t eps = x.cache.params().entries_per_segment();
   Copy c;
   if (plan.segments[lpn / eps] != SegmentSource::Replay) {
     if (e == kInvalid) return c;
@@ -59,11 +59,11 @@ Copy recovered_copy(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn
 
 // The recovered copy c of lpn (live entry e) set against its acknowledged version; the live state follows.
 void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, Copy c, RecoveryReport& r) {
-  PageFtl& ftl = x.ftl;
+  DriveState& drive = x.drive;
   IntegrityChecker& checker = x.checker;
-  const BlockManager& bm = ftl.state().blocks();
+  const BlockManager& bm = drive.blocks();
   std::vector<uint32_t>& map_ver = x.state.map_ver;
-  const uint32_t eps = ftl.map_cache().params().entries_per_segment();
+  const uint32_t eps = x.cache.params().entries_per_segment();
   const bool from_dump = plan.in_dump.test(lpn);
   const uint32_t acked = checker.expected(lpn);
   const uint32_t got = from_dump ? plan.saved.find(lpn)->second : c.version;
@@ -77,7 +77,7 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
     ++r.lost_trims;
     plan.changed.push_back(lpn / eps);
     plan.moved.push_back(lpn);
-    if (e != c.ppa) ftl.state().map(lpn, c.ppa);
+    if (e != c.ppa) drive.map(lpn, c.ppa);
     map_ver[lpn] = c.version;
     checker.recovered(lpn, c.version);
     return;
@@ -89,7 +89,7 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
   }
   if (got == acked) {
     if (!from_dump && e != c.ppa) {  // recovered elsewhere than the live map says (e.g. a torn GC copy)
-      if (c.ppa == kInvalid) ftl.state().unmap(lpn); else ftl.state().map(lpn, c.ppa);
+      if (c.ppa == kInvalid) drive.unmap(lpn); else drive.map(lpn, c.ppa);
       plan.moved.push_back(lpn);
       map_ver[lpn] = c.ppa == kInvalid ? 0 : c.version;
     }
@@ -103,11 +103,11 @@ void settle(const LossContext& x, RecoveryPlan& plan, uint32_t lpn, uint32_t e, 
     // Unmapped, or the older copy sits in a block GC is collecting (it would not move it again): unmapped,
     // and the recovery's checkpoint says so.
     live = 0;
-    ftl.state().unmap(lpn);
+    drive.unmap(lpn);
     x.state.floor[lpn] = acked;
     x.state.mark(lpn);
   } else if (e != c.ppa) {
-    ftl.state().map(lpn, c.ppa);
+    drive.map(lpn, c.ppa);
   }
   map_ver[lpn] = live;
   checker.recovered(lpn, live);
@@ -123,7 +123,7 @@ void rebuild(const LossContext& x, RecoveryPlan& plan, RecoveryReport& r) {
   for_each_checked(x, plan, [&](uint32_t lpn) {
     if (plan.incremental) map_ver[lpn] = live_version(x, plan, lpn);
     if (map_ver[lpn] && x.state.untrusted(lpn, map_ver[lpn])) map_ver[lpn] = 0;  // the live copy is not trusted
-    const uint32_t e = x.ftl.state().lookup(lpn);
+    const uint32_t e = x.drive.lookup(lpn);
     settle(x, plan, lpn, e, recovered_copy(x, plan, lpn, e, r), r);
   });
   // Buffered copies lost now may still be programmed by operations already in the channels: never trust them.
@@ -134,7 +134,7 @@ void rebuild(const LossContext& x, RecoveryPlan& plan, RecoveryReport& r) {
 void write_checkpoint(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec, RecoveryReport& r) {
   // The segments the replay rebuilt or the losses changed are written back (a map on flash, or a page map with a
   // flash copy); a page map that lives in DRAM only keeps them dirty.
-  const MapCacheParams& mp = x.ftl.map_cache().params();
+  const MapCacheParams& mp = x.cache.params();
   if (!plan.whole_map_in_dram) {
     uint64_t written = plan.replayed_segments;
     for (uint32_t s : plan.changed)

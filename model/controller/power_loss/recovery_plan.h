@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "controller/integrity_checker.h"
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/mapping/map_cache.h"
 #include "controller/power_loss/power_loss.h"
 #include "flash/nand_timing.h"
 
@@ -36,7 +37,8 @@ enum class SegmentSource : uint8_t {
 // What one loss works with, fixed for its duration.
 struct LossContext {
   PowerLossState& state;
-  PageFtl& ftl;
+  DriveState& drive;     // the FTL's map, valid bitmap, blocks and dies
+  const MapCache& cache;  // which map segments are dirty, and their checkpoints
   WriteBuffer& buffer;
   IntegrityChecker& checker;
   const PowerLossParams& params;
@@ -120,9 +122,9 @@ void for_each_checked(const LossContext& x, const RecoveryPlan& plan, F&& f) {
   }
   const std::vector<uint32_t>& checked = plan.checked;
   for (size_t i = 0; i < checked.size(); ++i) {
-    if (i + 16 < checked.size()) x.ftl.state().prefetch_map(checked[i + 16]);
+    if (i + 16 < checked.size()) x.drive.prefetch_map(checked[i + 16]);
     if (i + 8 < checked.size()) {
-      x.ftl.state().prefetch_old(checked[i + 8]);
+      x.drive.prefetch_old(checked[i + 8]);
       x.checker.prefetch(checked[i + 8]);
     }
     f(checked[i]);

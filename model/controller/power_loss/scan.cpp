@@ -13,7 +13,7 @@ namespace {
 // and write them back. Notes the segments to replay and the oldest of their checkpoints.
 void read_dump_and_map(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec, RecoveryReport& r) {
   const Geometry& g = x.g;
-  const MapCache& cache = x.ftl.map_cache();
+  const MapCache& cache = x.cache;
   const uint32_t nseg = cache.params().segments(), segment_bytes = cache.params().segment_bytes;
   for (uint64_t i = 0; i < r.dump_programs; ++i)
     rec.read(rec.next_die(), uint32_t(i % g.pages_per_block), x.timing.program_bytes(), g.planes);
@@ -37,7 +37,7 @@ void read_dump_and_map(const LossContext& x, RecoveryPlan& plan, RecoveryTimelin
 // looked at (fault.power_loss_check=all checks every LPN, the same outcome). With segments to replay the replay
 // needs each LPN's newest copy anywhere on flash, found in one pass over all.
 void choose_checked(const LossContext& x, RecoveryPlan& plan) {
-  LpnChangeLog& log = x.ftl.state().changes();
+  LpnChangeLog& log = x.drive.changes();
   plan.incremental = log.armed() && plan.replayed_segments == 0 && !x.params.check_all;
   if (!plan.incremental) return;
   for (uint32_t lpn : plan.buffered) log.note(lpn);
@@ -48,7 +48,7 @@ void choose_checked(const LossContext& x, RecoveryPlan& plan) {
 // after the oldest of their checkpoints. A block whose erase is in flight (a victim without valid units) is
 // garbage; a free block holds nothing.
 void choose_blocks(const LossContext& x, RecoveryPlan& plan) {
-  const BlockManager& bm = x.ftl.state().blocks();
+  const BlockManager& bm = x.drive.blocks();
   const uint32_t nblocks = x.g.dies * x.g.blocks_per_die;
   const bool replay = plan.replayed_segments != 0;
   const uint64_t oldest = plan.oldest_checkpoint;
@@ -90,11 +90,11 @@ void plan_reads(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec,
 // the same sequential pass over the blocks, instead of one random probe of the dies per unit.
 void scan_blocks(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec, RecoveryReport& r) {
   const Geometry& g = x.g;
-  PageFtl& ftl = x.ftl;
+  DriveState& drive = x.drive;
   const PowerLossState& st = x.state;
   std::vector<uint32_t>&scan_ver = x.state.scan_ver, &scan_ppa = x.state.scan_ppa, &map_ver = x.state.map_ver;
   const uint32_t logical = x.logical, nblocks = g.dies * g.blocks_per_die;
-  const uint32_t eps = ftl.map_cache().params().entries_per_segment();
+  const uint32_t eps = x.cache.params().entries_per_segment();
   const bool replay = plan.replayed_segments != 0, incremental = plan.incremental;
   constexpr uint32_t kAhead = 32;
   const uint32_t die_units = g.units_per_block * g.blocks_per_die;
@@ -103,8 +103,8 @@ void scan_blocks(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec
     const bool scanned = plan.scanned[b];
     if (incremental && !scanned && !(plan.recent[b] && !plan.pending.empty())) continue;  // map_ver comes by lookup
     const uint32_t d = g.die_of_gblock(b), blk = g.block_in_die(b);
-    Die& die = ftl.state().die(d);
-    const bool slc = ftl.state().blocks().is_slc(b);
+    Die& die = drive.die(d);
+    const bool slc = drive.blocks().is_slc(b);
     if (scanned) ++r.blocks_scanned;
     const bool all_units = scanned || replay || !plan.pending.empty();
     for (uint32_t pg = 0; pg < g.pages_per_block && die.programmed(blk, pg); ++pg) {
@@ -123,7 +123,7 @@ void scan_blocks(const LossContext& x, RecoveryPlan& plan, RecoveryTimeline& rec
           const uint32_t ahead = die.lpn(u + kAhead);
           if (ahead < logical) __builtin_prefetch(&map_ver[ahead], 1);
         }
-        const bool live = ftl.state().valid(ppa);
+        const bool live = drive.valid(ppa);
         if (!live && !all_units) continue;
         const uint32_t lpn = die.lpn(u);
         if (lpn >= logical) continue;

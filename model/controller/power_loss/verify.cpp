@@ -18,7 +18,7 @@ void mismatch(const LossContext& x, RecoveryReport& r, uint32_t lpn, uint32_t go
 bool durable(const LossContext& x, const RecoveryPlan& plan, uint32_t lpn, uint32_t ppa, uint32_t* v) {
   const Geometry& g = x.g;
   const uint32_t blk = g.block_of(ppa), pg = g.page_of(ppa);
-  const Die& die = x.ftl.state().die(g.die_of(ppa));
+  const Die& die = x.drive.die(g.die_of(ppa));
   if (!plan.usable[g.gblock_of(ppa)] || !die.programmed(blk, pg)) return false;
   const uint32_t u = blk * g.units_per_block + pg * g.units_per_page + g.slot_of(ppa);
   if (die.lpn(u) != lpn || x.state.untrusted(lpn, die.version(u))) return false;
@@ -35,7 +35,7 @@ void verify_recovery(const LossContext& x, RecoveryPlan& plan, RecoveryReport& r
     const uint32_t want = x.checker.expected(lpn);
     uint32_t got = 0;
     if (!plan.in_dump.test(lpn) || !x.buffer.lookup(lpn, &got)) {  // only what the dump saved is still buffered
-      const uint32_t e = x.ftl.state().lookup(lpn);
+      const uint32_t e = x.drive.lookup(lpn);
       if (e != kInvalid && !(got = map_ver[lpn])) got = kInvalid;  // in flight, with no copy in DRAM
     }
     map_ver[lpn] = 0;  // ready for the next loss
@@ -48,7 +48,7 @@ void verify_recovery(const LossContext& x, RecoveryPlan& plan, RecoveryReport& r
   // The units the recovery remapped, once more straight from the dies' out-of-band data.
   for (uint32_t lpn : plan.moved) {
     uint32_t got = 0;
-    const uint32_t want = x.checker.expected(lpn), e = x.ftl.state().lookup(lpn);
+    const uint32_t want = x.checker.expected(lpn), e = x.drive.lookup(lpn);
     if (x.buffer.lookup(lpn, &got)) continue;
     if (e != kInvalid && !durable(x, plan, lpn, e, &got)) got = kInvalid;
     if (e == kInvalid) got = 0;

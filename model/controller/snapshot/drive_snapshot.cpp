@@ -23,9 +23,15 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.section("dies");
   state_.snapshot_dies(a);
   a.section("ftl");
-  bool lines_hold = pacing_->lines_hold_host();  // (the format's gc_first field; the pacing is the configuration's)
-  a.io_all(gc_free_blocks_, lines_hold, reclaim_units_, ff_counters_, full_victims_, full_lines_, host_at_line_, idle_lines_,
-           relocated_lines_, state_.counters());
+  // (The GC threshold, gc_first and reclaim-unit fields are the configuration's: a snapshot of another is refused.)
+  uint32_t gc_free_blocks = victims_.gc_free_blocks();
+  bool lines_hold = victims_.pacing().lines_hold_host(), reclaim_units = state_.blocks().reclaim_units();
+  a.io_all(gc_free_blocks, lines_hold, reclaim_units);
+  if (gc_free_blocks != victims_.gc_free_blocks() || reclaim_units != state_.blocks().reclaim_units())
+    a.corrupt("GC threshold or reclaim units differ from this drive's");
+  state_.snapshot_die_counters(a);
+  victims_.snapshot(a);
+  a.io(state_.counters());
   gc_.snapshot(a);
   cache_->snapshot(a);
   if (tstore_) tstore_->snapshot(a);

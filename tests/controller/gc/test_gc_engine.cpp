@@ -22,12 +22,12 @@ struct Drive : FfDrive {
     uint32_t v = 1;
     for (uint32_t lpn = 0; lpn + 1 < g.logical_units; lpn += 2) write(lpn, lpn + 1, v++);
     for (uint32_t lpn = 0; lpn + 2 < g.logical_units; lpn += 4) write(lpn, lpn + 2, v++);
-    ftl->ff_finish();
-    ftl->ff_merge_counters();
+    ftl->fast_forward().finish();
+    ftl->fast_forward().merge_counters();
   }
   void write(uint32_t a, uint32_t b, uint32_t v) {
     const uint32_t lpns[2] = {a, b}, versions[2] = {v, v};
-    FfHostExec(*ftl).write_page(0, lpns, versions);
+    FfHostExec(ftl->fast_forward()).write_page(0, lpns, versions);
   }
   // Executes one program action on the die, as a channel would.
   void program(const GcPage& p) {

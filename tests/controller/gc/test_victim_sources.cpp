@@ -21,9 +21,9 @@ TEST_CASE("victim sources: a wanted source's victim comes before the victim poli
   const uint32_t pages = 4 * d.g.pages_per_block;
   for (uint32_t p = 0; p < pages; ++p) {
     for (uint32_t s = 0; s < d.g.units_per_page; ++s) lpns[s] = p * d.g.units_per_page + s;
-    FfHostExec(*d.ftl).write_page(0, lpns, versions);
+    FfHostExec(d.ftl->fast_forward()).write_page(0, lpns, versions);
   }
-  d.ftl->ff_merge_counters();
+  d.ftl->fast_forward().merge_counters();
   CHECK_FALSE(d.ftl->victim_sources().wanted(0));
   // Another block erased three times: the spread passes the threshold and the wear-levelling source wants a victim.
   WearLevel& wl = *d.ftl->wear_level();

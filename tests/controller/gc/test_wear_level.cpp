@@ -61,14 +61,14 @@ TEST_CASE("wear level through the fast-forward: hot writes on a filled drive rel
     auto write = [&](uint32_t a, uint32_t b) {
       const uint32_t lpns[2] = {a, b}, versions[2] = {v, v};
       version[a] = version[b] = v++;
-      FfHostExec(*d.ftl).write_page(0, lpns, versions);
+      FfHostExec(d.ftl->fast_forward()).write_page(0, lpns, versions);
     };
     for (uint32_t lpn = 0; lpn + 1 < units; lpn += 2) write(lpn, lpn + 1);
     for (uint64_t i = 0; i < 40ull * d.g.units_per_block * d.g.blocks_per_die; ++i) {
       const uint32_t a = uint32_t((i * 2654435761u) % hot);
       write(a, (a + 1 + uint32_t(i % 7)) % hot);
     }
-    d.ftl->ff_finish();
+    d.ftl->fast_forward().finish();
     *relocated = d.ftl->wear_level()->relocated_blocks();
     for (uint32_t lpn = 0; lpn + 1 < units; ++lpn) {  // no data lost: every unit at its latest version
       const uint32_t ppa = d.ftl->state().lookup(lpn);

@@ -75,7 +75,7 @@ class FakeMapExec final {
     uint32_t id;
   };
   using Work = MapWork<Waiter>;
-  explicit FakeMapExec(PageFtl& ftl) : ftl_(ftl), job_(ftl, *this) {}
+  explicit FakeMapExec(PageFtl& ftl) : ftl_(ftl), job_(ftl.engines(), *this) {}
   MapWbJob<FakeMapExec, Waiter>& job() { return job_; }
 
   FlashCounters& counters(uint32_t) { return c_; }
@@ -142,7 +142,7 @@ TEST_CASE("map write-back job: one map page per access that writes back, waiters
   std::map<uint32_t, uint32_t> waits_of;
   for (uint32_t i = 0; i < pages.size(); ++i) {
     const uint32_t lpns[2] = {pages[i], pages[i] + 1};
-    ref.ftl->map_write(lpns, 2, [&](uint32_t, const MapAccess& a) {
+    ref.ftl->map_cache().write_units(lpns, 2, [&](uint32_t, const MapAccess& a) {
       if (a.nwb) want.emplace_back(a.wb, a.wb + a.nwb);
     });
     x.blocked = i >= 100 && i < 150;  // no die for a while: the write-backs wait, in arrival order
@@ -202,10 +202,10 @@ TEST_CASE("map write-back job: the timed FTL and the fast-forward program the sa
   uint32_t version = 1;
   for (uint32_t first : pages) {
     const uint32_t lpns[2] = {first, first + 1}, versions[2] = {version, version};
-    FfHostExec(*ff.ftl).write_page(version++ % ff.g.dies, lpns, versions);
+    FfHostExec(ff.ftl->fast_forward()).write_page(version++ % ff.g.dies, lpns, versions);
   }
-  ff.ftl->ff_finish();
-  ff.ftl->ff_merge_counters();
+  ff.ftl->fast_forward().finish();
+  ff.ftl->fast_forward().merge_counters();
 
   const FlashCounters& timed = h.pftl->state().counters();
   const FlashCounters& fast = ff.ftl->state().counters();

@@ -58,9 +58,12 @@ TEST_CASE("slc: SLC blocks hold pages_per_block / bits pages, are folded oldest 
   p.static_bytes = 2ull * 4 * 16384 * g.dies;  // two SLC blocks of 4 pages on every die
   SlcCache slc(g, p, 2);
   REQUIRE(slc.static_blocks() == 2);
-  FrontierLayout layout;
-  BlockManager bm(g, layout, make_greedy_victim(g));
-  bm.set_slc(&slc);
+  const FrontierLayout layout;
+  BlockParams bp;
+  bp.layout = layout;
+  bp.victim = make_greedy_victim(g);
+  bp.slc = &slc;
+  BlockManager bm(g, std::move(bp));
   CHECK(bm.free_blocks(0) == g.blocks_per_die - 2);  // the static blocks are the cache's
   std::vector<uint32_t> blocks;
   for (uint32_t i = 0; i < 2 * slc.slc_pages(); ++i) {

@@ -64,7 +64,7 @@ struct Drive {
   }
   void write(bool fill, double drive_writes, uint64_t seed) {
     UniformWrites w(g.logical_units, seed);
-    precondition(*ftl, checker.get(), fill, drive_writes, &w, [](uint64_t, uint64_t) {});
+    precondition(ftl->fast_forward(), checker.get(), fill, drive_writes, &w, [](uint64_t, uint64_t) {});
   }
   void save(const std::string& path) {
     SnapshotArchive a = SnapshotArchive::save(path, kKey);
