@@ -52,7 +52,7 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
   shared_ = jobs_.size() == 1;
   group_state_.assign(groups(), 0);
   heap_.reserve(depth);
-  host_isock.register_nb_transport_bw(this, &NvmeHost::nb_transport_bw);
+  host_isock.bind(*this);
   SC_HAS_PROCESS(NvmeHost);
   SC_METHOD(start);
   SC_METHOD(wake);

@@ -13,7 +13,6 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
@@ -23,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/at_socket.h"
 #include "common/histogram.h"
 #include "common/payload_pool.h"
 #include "common/rng.h"
@@ -97,9 +97,9 @@ struct HostProgress {
   std::string text;
 };
 
-class NvmeHost : public sc_core::sc_module {
+class NvmeHost : public sc_core::sc_module, public AtInitiator {
  public:
-  tlm_utils::simple_initiator_socket<NvmeHost> host_isock;
+  tlm::tlm_initiator_socket<> host_isock;  // bound to this module's nb_transport_bw (common/at_socket.h)
 
   NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs);
 
@@ -229,7 +229,7 @@ class NvmeHost : public sc_core::sc_module {
   void notify_wake(uint64_t t);  // LT: wake at the start of t's quantum (at once if that has passed)
   void fail(std::exception_ptr e);
   void stop();
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
   void wake();
   void trace_queue(uint16_t qid, uint64_t now);
 
