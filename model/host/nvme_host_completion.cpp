@@ -121,15 +121,13 @@ void NvmeHost::wake() {
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
     CompletionTally* const counted[3] = {&stats_, &measured_, &j.stats};
-    // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement.
-    // After the job's runtime: a close's writes, and its flusher's writes completing then (not the job's I/O,
-    // which fio's runtime does not wait for).
+    // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement; after
+    // the job's runtime, a close's and its flusher's writes completing then (fio's runtime does not wait for its I/O).
     const bool after_end = cmd.after_end || (cmd.background && now > j.end_ps);
     const bool measured = !cmd.uncounted && !after_end && now >= j.measure_ps;
     const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
     if (shared_ && !measured) unshare();
-    if (shared_ || !measured) add<1>(counted, cmd, lat_ns, now);  // shared: stats_ counts it for all three
-    else add<3>(counted, cmd, lat_ns, now);
+    (shared_ || !measured) ? add<1>(counted, cmd, lat_ns, now) : add<3>(counted, cmd, lat_ns, now);  // shared: for all three
     shared_records_ += shared_;
     if (after_end && !cmd.status) ++stats_.after_end_ios, stats_.after_end_bytes += cmd.bytes;
     // A zone management command, a flush: counted, no bandwidth, latency or log sample.
