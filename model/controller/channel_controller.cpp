@@ -30,7 +30,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Geometr
     dies_[i].queue.configure(params_.die_sched == DieSched::ReadFirst, params_.read_first_limit);
   }
   stats_.die_array_ps.assign(dies.size(), 0);
-  tsock.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
+  tsock.bind(*this);
   SC_HAS_PROCESS(ChannelController);
   SC_METHOD(on_wake);
   sensitive << wake_;

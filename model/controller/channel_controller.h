@@ -34,10 +34,10 @@
 #include <nlohmann/json_fwd.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <vector>
 
+#include "common/at_socket.h"
 #include "controller/dram.h"
 #include "flash/channel.h"
 #include "flash/die.h"
@@ -73,9 +73,9 @@ struct ChannelStats {
 class WaveTracer;
 class PowerBudget;
 
-class ChannelController : public sc_core::sc_module, public BudgetWaiter {
+class ChannelController : public sc_core::sc_module, public BudgetWaiter, public AtTarget {
  public:
-  tlm_utils::simple_target_socket<ChannelController> tsock;
+  tlm::tlm_target_socket<> tsock;  // bound to this module's nb_transport_fw (common/at_socket.h)
   DramPort<ChannelController> dram;  // flash DMA: data-in read from DRAM, data-out written into it (optional)
 
   ChannelController(sc_core::sc_module_name name, const Geometry& g, uint32_t channel, std::vector<Die*> dies,
@@ -117,7 +117,7 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter {
     uint64_t suspended_at = 0;    // when the suspension began (reads ready by then are served within it)
   };
 
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
   void on_wake();  // the process
   void step();     // advance to now and schedule the next wake; also called directly when work arrives
   void advance(uint64_t now);

@@ -32,9 +32,8 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
       map_(*this),
       zone_erase_(*this) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
-    flash_isock.emplace_back(
-        std::make_unique<tlm_utils::simple_initiator_socket_tagged<Ftl>>(("flash_isock_" + std::to_string(ch)).c_str()));
-    flash_isock.back()->register_nb_transport_bw(this, &Ftl::nb_transport_bw, int(ch));
+    flash_isock.emplace_back(std::make_unique<tlm::tlm_initiator_socket<>>(("flash_isock_" + std::to_string(ch)).c_str()));
+    flash_isock.back()->bind(*this);
   }
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
   flush_.refresh_all();
@@ -202,7 +201,7 @@ std::string Ftl::describe_state() const {
 
 // ---------------------------------------------------------------- completions from the channels
 
-tlm::tlm_sync_enum Ftl::nb_transport_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                         sc_core::sc_time&) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   FlashOp& op = PayloadPool<FlashOp>::ext(gp);

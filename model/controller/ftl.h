@@ -9,11 +9,11 @@
 #include <nlohmann/json_fwd.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <memory>
 #include <vector>
 
+#include "common/at_socket.h"
 #include "common/payload_pool.h"
 #include "controller/dram.h"
 #include "controller/integrity_checker.h"
@@ -66,10 +66,11 @@ struct FtlStats {
   uint64_t buffer_busy_ps = 0;       // firmware core time they took (steps x firmware.buffer_step_ns)
 };
 
-class Ftl : public sc_core::sc_module, public CommandSink {
+class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
  public:
   SC_HAS_PROCESS(Ftl);
-  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<Ftl>>> flash_isock;  // one per channel
+  // One per channel, each bound to this module's nb_transport_bw (common/at_socket.h): a completion names its die.
+  std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> flash_isock;
   DramPort<Ftl> dram;  // the firmware's map lookups and updates (optional)
 
   Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
@@ -149,8 +150,8 @@ class Ftl : public sc_core::sc_module, public CommandSink {
   friend class MapWorkQueue;
   friend class ZoneEraser;
 
-  tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
   uint64_t cpu(uint64_t cost_ps);  // charge firmware time; returns when it is done
   // Charges `steps` buffer-management steps (firmware.buffer_step_ns each) starting no earlier than at_ps;
   // returns when they are done (at_ps when the step cost is 0: then no core is touched).

@@ -217,8 +217,10 @@ FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
   // old locations (valid bitmap word and block metadata, through their map entries fetched earlier), and the map
   // entries of the two pages after them, so that by their flush the misses are over (pages are often flushed
   // back to back: one page ahead is too close). A hint: nothing is decided on it.
+  uint32_t ahead[4 * kMaxUnitsPerPage];
+  buffer.upcoming(stream, 0, 4 * g.units_per_page, ahead);
   for (uint32_t k = 0; k < 4 * g.units_per_page; ++k) {
-    const uint32_t lpn = buffer.upcoming(stream, k);
+    const uint32_t lpn = ahead[k];
     if (lpn == kInvalid) continue;
     if (k < 2 * g.units_per_page) ftl.state().prefetch_old(lpn);
     else ftl.state().prefetch_map(lpn);

@@ -20,7 +20,7 @@ NvmeController::NvmeController(sc_core::sc_module_name name, const NvmeParams& p
       up_(p.link_bytes_per_s, p.link_latency_ps),
       sq_(p.queues),
       waiting_mask_((p.queues + 63) / 64, 0) {
-  nvme_tsock.register_nb_transport_fw(this, &NvmeController::nb_transport_fw);
+  nvme_tsock.bind(*this);
 }
 
 tlm::tlm_sync_enum NvmeController::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

@@ -6,10 +6,10 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <vector>
 
+#include "common/at_socket.h"
 #include "common/nvme_command.h"
 #include "controller/command_link.h"
 #include "controller/dram.h"
@@ -39,9 +39,9 @@ struct NvmeParams {
   uint32_t max_commands = 0;
 };
 
-class NvmeController : public sc_core::sc_module, public CompletionSink {
+class NvmeController : public sc_core::sc_module, public CompletionSink, public AtTarget {
  public:
-  tlm_utils::simple_target_socket<NvmeController> nvme_tsock;
+  tlm::tlm_target_socket<> nvme_tsock;  // bound to this module's nb_transport_fw (common/at_socket.h)
   DramPort<NvmeController> dram;  // host DMA: write data into the buffer, read data out of DRAM
 
   NvmeController(sc_core::sc_module_name name, const NvmeParams& p);
@@ -55,7 +55,7 @@ class NvmeController : public sc_core::sc_module, public CompletionSink {
   void set_apst(Apst* apst) { apst_ = apst; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
   void fetch(uint64_t now);  // arbitrate and fetch the waiting commands (on a doorbell rung at `now`)
   uint32_t next_waiting(uint32_t from) const;  // the first queue from `from` on (round the ring) with a command
 

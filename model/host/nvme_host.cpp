@@ -49,9 +49,10 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
     jobs_.push_back(std::move(j));
   }
   queue_outstanding_.assign(queue_job_.size(), 0);
+  shared_ = jobs_.size() == 1;
   group_state_.assign(groups(), 0);
   heap_.reserve(depth);
-  host_isock.register_nb_transport_bw(this, &NvmeHost::nb_transport_bw);
+  host_isock.bind(*this);
   SC_HAS_PROCESS(NvmeHost);
   SC_METHOD(start);
   SC_METHOD(wake);
@@ -60,6 +61,18 @@ NvmeHost::NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std:
   SC_METHOD(on_timer);
   sensitive << timer_;
   dont_initialize();
+}
+
+void NvmeHost::copy_shared() const {
+  if (!shared_records_ || copied_records_ == shared_records_) return;  // nothing counted, or copied already
+  static_cast<CompletionTally&>(measured_) = stats_;
+  static_cast<CompletionTally&>(jobs_[0]->stats) = stats_;
+  copied_records_ = shared_records_;
+}
+
+void NvmeHost::unshare() {
+  copy_shared();
+  shared_ = false;
 }
 
 void NvmeHost::stop() {
@@ -153,6 +166,7 @@ void NvmeHost::start() {
 
 // The job's statistics (and its bw/iops windows) count from `at`: its ramp's end, or the latency target's final run.
 void NvmeHost::start_measuring(Job& j, uint64_t at) {
+  if (shared_ && shared_records_) unshare();  // (not met: completions before the clock starts are set-up ones)
   j.measure_ps = at;
   j.stats.first_submit_ps = j.stats.last_complete_ps = at;
   j.bw_windows.start(at, ns_ps(j.pace.bw_avg_ns));

@@ -13,7 +13,6 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
 #include <exception>
@@ -22,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/at_socket.h"
 #include "common/histogram.h"
 #include "common/payload_pool.h"
 #include "common/rng.h"
@@ -59,19 +59,17 @@ struct HostParams {
   bool loosely_timed = false;
 };
 
-struct HostStats {
+// What one completion adds to a set of statistics (NvmeHost::wake counts it once; see NvmeHost::shared_).
+struct CompletionTally {
   Histogram latency[2];  // [0] reads, [1] writes; ns
   Histogram trim_latency;
   Histogram sync_latency;  // NVMe Flush commands (fio's fsync / fdatasync: fio.json "sync"); ns
   uint64_t syncs = 0;      // Flush commands (not counted in ios)
   uint64_t ios[2] = {0, 0};
   uint64_t bytes[2] = {0, 0};
-  uint64_t first_submit_ps = 0, last_complete_ps = 0;
+  uint64_t last_complete_ps = 0;
   uint64_t trims = 0;   // TRIM commands (not counted in ios)
   uint64_t trim_bytes = 0;
-  uint64_t after_end_ios = 0, after_end_bytes = 0;  // of ios, bytes: writes after the job's runtime (a close's,
-                                                    // IoRequest::after_end, and a flusher's completing then; only
-                                                    // in the whole run's statistics)
   uint64_t failed = 0;  // commands completed with an error status (not in ios, bytes or trims)
   uint64_t zone_commands = 0;  // zoned: Zone Management Send commands but plain trims (not in ios or trims)
   uint64_t path_count[kReadPaths] = {}, path_ns[kReadPaths] = {};  // reads by ReadPath: count, latency sum
@@ -79,6 +77,13 @@ struct HostStats {
   // count and latency sum
   uint64_t retry_count = 0, retry_steps = 0, retry_ns = 0, soft_count = 0, soft_ns = 0, uncorrectable = 0,
            clean_count = 0, clean_ns = 0;
+};
+
+struct HostStats : CompletionTally {
+  uint64_t first_submit_ps = 0;
+  uint64_t after_end_ios = 0, after_end_bytes = 0;  // of ios, bytes: writes after the job's runtime (a close's,
+                                                    // IoRequest::after_end, and a flusher's completing then; only
+                                                    // in the whole run's statistics)
   // fio's samples (job statistics only): bandwidth (KiB/s) and IOPS per window of JobPacing::bw_avg_ns /
   // iops_avg_ns, per direction; submissions by queue depth at submission (fio's iodepth_level: 1, 2, 4, 8, 16,
   // 32, >= 64).
@@ -92,19 +97,25 @@ struct HostProgress {
   std::string text;
 };
 
-class NvmeHost : public sc_core::sc_module {
+class NvmeHost : public sc_core::sc_module, public AtInitiator {
  public:
-  tlm_utils::simple_initiator_socket<NvmeHost> host_isock;
+  tlm::tlm_initiator_socket<> host_isock;  // bound to this module's nb_transport_bw (common/at_socket.h)
 
   NvmeHost(sc_core::sc_module_name name, const HostParams& p, const std::vector<HostJob>& jobs);
 
   // Every completion of the timed run, all jobs (ramps included): the time series and the WAF use these.
   const HostStats& stats() const { return stats_; }
   // What fio reports: completions after each job's ramp (the same as stats() without ramp_ms).
-  const HostStats& measured_stats() const { return measured_; }
+  const HostStats& measured_stats() const {
+    if (shared_) copy_shared();
+    return measured_;
+  }
   size_t jobs() const { return jobs_.size(); }
   const HostJob& job(size_t j) const { return jobs_[j]->spec; }
-  const HostStats& job_stats(size_t j) const { return jobs_[j]->stats; }  // after the job's ramp
+  const HostStats& job_stats(size_t j) const {  // after the job's ramp
+    if (shared_) copy_shared();
+    return jobs_[j]->stats;
+  }
   uint64_t job_start_ps(size_t j) const { return jobs_[j]->start_ps; }
   bool job_exited(size_t j) const { return jobs_[j]->exited; }  // stopped by another job's exit_what
   bool job_error_stopped(size_t j) const { return jobs_[j]->error_stopped; }  // stopped at a failed command
@@ -218,7 +229,7 @@ class NvmeHost : public sc_core::sc_module {
   void notify_wake(uint64_t t);  // LT: wake at the start of t's quantum (at once if that has passed)
   void fail(std::exception_ptr e);
   void stop();
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
   void wake();
   void trace_queue(uint16_t qid, uint64_t now);
 
@@ -229,7 +240,19 @@ class NvmeHost : public sc_core::sc_module {
   std::vector<uint64_t> cpu_free_ps_;  // per queue: when its thread is next free (host.submit_ns, complete_ns)
   PayloadPool<NvmeCommand> pool_;
   std::vector<std::pair<uint64_t, tlm::tlm_generic_payload*>> heap_;  // completions by time (min-heap)
-  HostStats stats_, measured_;
+  HostStats stats_;
+  mutable HostStats measured_;  // (copy_shared fills its tallies)
+  // One record per completion: while every completion so far went to all three statistics (one job, every
+  // completion measured: no ramp, set-up or close), wake() counts it in stats_ alone, and measured_'s and the job's
+  // tallies are stats_'s, copied out when asked for. The first completion outside the measurement (or a reset of
+  // the job's statistics) ends the sharing: each is then counted where it belongs. The same completions in the
+  // same order as three records: every value identical (a merge at report time would add the latency sums in
+  // another order, and floating-point sums depend on it).
+  bool shared_ = false;
+  uint64_t shared_records_ = 0;          // completions counted while shared
+  mutable uint64_t copied_records_ = 0;  // shared_records_ at the last copy_shared
+  void copy_shared() const;  // measured_ and the job's tallies := stats_'s (when any completion was counted)
+  void unshare();            // ends the sharing (copy_shared, then each counted on its own)
   bool measuring_ = false;    // measured_.first_submit_ps set
   size_t held_ = 0;           // jobs waiting for others (stonewall, wait_for) at the last look: none = nothing to release
   uint32_t outstanding_ = 0;

@@ -18,8 +18,10 @@ struct Later {
 };
 
 // Counts the completion in every one of `into` (the whole run's, and after the job's ramp the measured and the job's
-// statistics): the command's kind is decided and its latency's histogram bucket found once for all of them.
-void add(HostStats* const* into, int n, const NvmeCommand& cmd, uint64_t ns, uint64_t now) {
+// statistics): the command's kind is decided and its latency's histogram bucket found once for all of them. n is a
+// constant: one record (the usual case, NvmeHost::shared_) has no loops.
+template <int n>
+void add(CompletionTally* const* into, const NvmeCommand& cmd, uint64_t ns, uint64_t now) {
   const size_t bucket = Histogram::bucket_of(ns);
   for (int i = 0; i < n; ++i) into[i]->last_complete_ps = now;
   if (cmd.status) {  // failed (a zoned namespace's status, an uncorrectable read): counted apart, no bytes moved
@@ -37,7 +39,7 @@ void add(HostStats* const* into, int n, const NvmeCommand& cmd, uint64_t ns, uin
   } else {
     const int path = int(cmd.path);
     for (int i = 0; i < n; ++i) {
-      HostStats& h = *into[i];
+      CompletionTally& h = *into[i];
       h.latency[0].record_in(bucket, ns);
       ++h.path_count[path];
       h.path_ns[path] += ns;
@@ -118,14 +120,15 @@ void NvmeHost::wake() {
     NvmeCommand& cmd = PayloadPool<NvmeCommand>::ext(*gp);
     const uint16_t qid = cmd.qid;
     Job& j = *jobs_[queue_job_[qid]];
-    HostStats* const counted[3] = {&stats_, &measured_, &j.stats};
-    // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement.
-    // After the job's runtime: a close's writes, and its flusher's writes completing then (not the job's I/O,
-    // which fio's runtime does not wait for).
+    CompletionTally* const counted[3] = {&stats_, &measured_, &j.stats};
+    // The engine's set-up (IoRequest::setup) is on the drive (stats_), not in the job's or the run's measurement; after
+    // the job's runtime, a close's and its flusher's writes completing then (fio's runtime does not wait for its I/O).
     const bool after_end = cmd.after_end || (cmd.background && now > j.end_ps);
     const bool measured = !cmd.uncounted && !after_end && now >= j.measure_ps;
     const uint64_t lat_ns = (cmd.complete_ps - cmd.submit_ps) / 1000;
-    add(counted, measured ? 3 : 1, cmd, lat_ns, now);
+    if (shared_ && !measured) unshare();
+    (shared_ || !measured) ? add<1>(counted, cmd, lat_ns, now) : add<3>(counted, cmd, lat_ns, now);  // shared: for all three
+    shared_records_ += shared_;
     if (after_end && !cmd.status) ++stats_.after_end_ios, stats_.after_end_bytes += cmd.bytes;
     // A zone management command, a flush: counted, no bandwidth, latency or log sample.
     if (measured && cmd.zone_action == ZoneAction::None && cmd.op != IoOp::Flush) {

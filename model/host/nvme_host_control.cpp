@@ -117,6 +117,7 @@ void NvmeHost::latency_step(Job& j, LatencyTarget::Step s, uint64_t now) {
     case LatencyTarget::Step::None:
       return;
     case LatencyTarget::Step::Restart:  // fio's reset_all_stats before the final run at the depth found
+      if (shared_) unshare();
       j.stats = HostStats();
       start_measuring(j, now);
       return;

@@ -16,11 +16,14 @@ class FifoFlush : public FlushPolicy {
     tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
   }
   size_t memory_bytes() const override { return ring_.capacity() * 4; }
-  uint32_t peek(uint32_t k) const override {
-    const size_t n = ring_.size(), queued = tail_ >= head_ ? tail_ - head_ : tail_ + n - head_;
-    if (k >= queued) return kNoPeek;
-    const size_t i = head_ + k;
-    return ring_[i >= n ? i - n : i];
+  void peek(uint32_t k, uint32_t n, uint32_t* slots) const override {
+    const size_t size = ring_.size(), queued = tail_ >= head_ ? tail_ - head_ : tail_ + size - head_;
+    size_t i = head_ + k;
+    if (i >= size) i -= size;
+    for (uint32_t j = 0; j < n; ++j) {
+      slots[j] = k + j < queued ? ring_[i] : kNoPeek;
+      if (++i == size) i = 0;
+    }
   }
   uint32_t pop(uint64_t) override {
     if (head_ == tail_) return kInvalid;

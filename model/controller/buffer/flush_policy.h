@@ -1,6 +1,7 @@
 // The order in which the write buffer flushes dirty units. A new policy is one new file plus one line
 // in flush_policy.cpp (buffer.policy). Times are simulated picoseconds.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,9 +22,10 @@ class FlushPolicy {
   virtual uint64_t aged_picks() const { return 0; }  // choices forced by an age bound
   // Firmware steps of one insert into or pop from the flush order, as it stands (buffer/buffer_cost.h).
   virtual uint32_t order_steps() const { return 1; }
-  // The slot the k-th next pop() would return if nothing changed meanwhile (k = 0: the next), or kNoPeek when
-  // the policy cannot tell cheaply. A hint for prefetching only: nothing may be decided on it.
-  virtual uint32_t peek(uint32_t k) const { return kNoPeek; }
+  // The slots the k-th, (k+1)-th, ... next pop()s would return if nothing changed meanwhile (k = 0: the next), into
+  // slots[0, n): kNoPeek where the policy cannot tell cheaply or holds no more. A hint for prefetching only: nothing
+  // may be decided on it.
+  virtual void peek(uint32_t k, uint32_t n, uint32_t* slots) const { std::fill(slots, slots + n, kNoPeek); }
   static constexpr uint32_t kNoPeek = ~uint32_t(0);
 };
 

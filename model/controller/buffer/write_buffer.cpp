@@ -27,25 +27,7 @@ WriteBuffer::WriteBuffer(uint32_t capacity_units, std::unique_ptr<FlushPolicy> p
   mask_ = n - 1;
 }
 
-uint32_t WriteBuffer::find(uint32_t lpn) const {
-  for (size_t i = home(lpn);; i = (i + 1) & mask_) {
-    const uint64_t e = index_[i];
-    if (e == kNoEntry) return kInvalid;
-    if (entry_lpn(e) == lpn) return uint32_t(e);
-  }
-}
-
-void WriteBuffer::index_insert(uint32_t slot) {
-  const uint32_t lpn = slots_[slot].lpn;
-  size_t i = home(lpn);
-  while (index_[i] != kNoEntry) i = (i + 1) & mask_;
-  index_[i] = entry(lpn, slot);
-}
-
-void WriteBuffer::index_erase(uint32_t lpn) {
-  size_t i = home(lpn);
-  while (index_[i] != kNoEntry && entry_lpn(index_[i]) != lpn) i = (i + 1) & mask_;
-  if (index_[i] == kNoEntry) return;
+void WriteBuffer::index_erase_at(size_t i) {
   // Backward-shift deletion keeps every probe chain unbroken without tombstones.
   for (size_t j = (i + 1) & mask_; index_[j] != kNoEntry; j = (j + 1) & mask_) {
     size_t h = home(entry_lpn(index_[j]));
@@ -59,7 +41,10 @@ void WriteBuffer::index_erase(uint32_t lpn) {
 }
 
 bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_t stream) {
-  uint32_t s = find(lpn);
+  // One probe serves the lookup and the new copy's entry: the older copy's entry (then in flight), else the empty
+  // position the probe ended at.
+  size_t at = probe(lpn);
+  uint32_t s = index_[at] == kNoEntry ? kInvalid : uint32_t(index_[at]);
   uint64_t seq = next_seq_++;
   if (s != kInvalid && slots_[s].state == Dirty) {
     if (slots_[s].stream == stream) {  // absorbed: the slot keeps its older write's place for the barriers
@@ -71,15 +56,15 @@ bool WriteBuffer::write(uint32_t lpn, uint32_t version, uint64_t now_ps, uint32_
     seq_[s] = ~uint64_t(0);  // (not settled by the drop)
     drop(s);  // rewritten to another stream: the new copy joins that stream's FIFO
     ++requeued_;
-    s = kInvalid;
+    at = probe(lpn);  // (the drop took the entry out)
   }
   if (free_.empty()) throw std::logic_error("write buffer: write without a free slot");
-  if (s != kInvalid) index_erase(lpn);  // an older copy is being flushed; the new one supersedes it
+  // An older copy still there is being flushed: the new one supersedes it in its entry.
   uint32_t n = free_.back();
   free_.pop_back();
   slots_[n] = Slot{lpn, version, Dirty, uint8_t(stream)};
   seq_[n] = seq;
-  index_insert(n);
+  index_[at] = entry(lpn, n);
   ++dirty_;
   if (streams_ == 1) {
     policy_->on_dirty(n, lpn, now_ps);
@@ -204,7 +189,8 @@ uint32_t WriteBuffer::take(uint32_t stream, uint32_t* lpn, uint32_t* version, ui
 void WriteBuffer::release(uint32_t slot) {
   Slot& sl = slots_[slot];
   if (!barriers_.empty()) settle(slot);
-  if (find(sl.lpn) == slot) index_erase(sl.lpn);
+  const size_t i = probe(sl.lpn);
+  if (index_[i] != kNoEntry && uint32_t(index_[i]) == slot) index_erase_at(i);  // not superseded by a newer copy
   sl.state = Free;
   free_.push_back(slot);
 }

@@ -56,16 +56,26 @@ class WriteBuffer {
   uint32_t take(uint32_t* lpn, uint32_t* version, uint64_t now_ps = 0) { return take(0, lpn, version, now_ps); }
   // Next unit of `stream` to flush (the policy's choice with one stream).
   uint32_t take(uint32_t stream, uint32_t* lpn, uint32_t* version, uint64_t now_ps);
-  // The LPN of the k-th next unit take(stream) would return if nothing changed meanwhile (k = 0: the next), or
-  // kInvalid when unknown. A hint for prefetching what flushing it will touch; nothing may be decided on it.
-  uint32_t upcoming(uint32_t stream, uint32_t k) const {
-    uint32_t s;
+  // The LPNs of the k-th, (k+1)-th, ... next units take(stream) would return if nothing changed meanwhile (k = 0:
+  // the next), into lpns[0, n): kInvalid where unknown. A hint for prefetching what flushing them will touch; nothing
+  // may be decided on it.
+  void upcoming(uint32_t stream, uint32_t k, uint32_t n, uint32_t* lpns) const {
     if (streams_ == 1) {
-      s = policy_->peek(k);
+      policy_->peek(k, n, lpns);
     } else {
-      for (s = head_[stream]; s != kInvalid && k; --k) s = next_[s];
+      uint32_t s = head_[stream];
+      for (; s != kInvalid && k; --k) s = next_[s];
+      for (uint32_t j = 0; j < n; ++j, s = s == kInvalid ? s : next_[s]) lpns[j] = s;
     }
-    return s < slots_.size() && slots_[s].state == Dirty ? slots_[s].lpn : kInvalid;
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t s = lpns[j];
+      lpns[j] = s < slots_.size() && slots_[s].state == Dirty ? slots_[s].lpn : kInvalid;
+    }
+  }
+  uint32_t upcoming(uint32_t stream, uint32_t k) const {
+    uint32_t lpn;
+    upcoming(stream, k, 1, &lpn);
+    return lpn;
   }
   // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
   // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
@@ -120,9 +130,21 @@ class WriteBuffer {
   };
   void pop_head(uint32_t stream);        // unlinks the head of a stream's FIFO
   void free_dropped_heads(uint32_t stream);
-  uint32_t find(uint32_t lpn) const;  // slot or kInvalid
-  void index_insert(uint32_t slot);
-  void index_erase(uint32_t lpn);
+  // The index position of lpn's entry, or the empty position where its probe ends (an insert goes there).
+  size_t probe(uint32_t lpn) const {
+    size_t i = home(lpn);
+    while (index_[i] != kNoEntry && entry_lpn(index_[i]) != lpn) i = (i + 1) & mask_;
+    return i;
+  }
+  uint32_t find(uint32_t lpn) const {  // slot or kInvalid
+    const uint64_t e = index_[probe(lpn)];
+    return e == kNoEntry ? kInvalid : uint32_t(e);
+  }
+  void index_erase_at(size_t i);  // removes the entry at position i (probe's)
+  void index_erase(uint32_t lpn) {
+    const size_t i = probe(lpn);
+    if (index_[i] != kNoEntry) index_erase_at(i);
+  }
   size_t home(uint32_t lpn) const { return (lpn * 0x9E3779B1u) & mask_; }
   static constexpr uint64_t kNoEntry = ~uint64_t(0);
   static uint64_t entry(uint32_t lpn, uint32_t slot) { return uint64_t(lpn) << 32 | slot; }
