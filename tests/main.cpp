@@ -44,7 +44,7 @@ std::vector<Catch::TestCase> selected(Catch::Session& session) {
 }
 
 // Runs each selected test case in a child process (this binary, the same arguments, kChildTest naming the case).
-int run_each_in_child(int argc, char* argv[], const std::vector<Catch::TestCase>& tests) {
+int run_each_in_child(char* argv[], const std::vector<Catch::TestCase>& tests) {
   std::vector<std::string> failed;
   for (const Catch::TestCase& t : tests) {
     std::fflush(nullptr);
@@ -58,7 +58,6 @@ int run_each_in_child(int argc, char* argv[], const std::vector<Catch::TestCase>
     int status = 0;
     if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed.push_back(t.name);
   }
-  (void)argc;
   std::printf("\n%zu test cases, each in its own process: %zu passed, %zu failed\n", tests.size(),
               tests.size() - failed.size(), failed.size());
   for (const std::string& name : failed) std::printf("  failed: %s\n", name.c_str());
@@ -77,7 +76,7 @@ int run_tests(int argc, char* argv[]) {
   const bool listing = data.listTests || data.listTestNamesOnly || data.listTags || data.listReporters || data.showHelp;
   if (!listing) {
     const std::vector<Catch::TestCase> tests = selected(session);
-    if (tests.size() > 1) return run_each_in_child(argc, argv, tests);
+    if (tests.size() > 1) return run_each_in_child(argv, tests);
   }
   return session.run();
 }
