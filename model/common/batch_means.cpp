@@ -62,9 +62,7 @@ BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, doub
   if (from >= base.size() || base.size() - from < std::max<size_t>(min_batches, 2)) return e;
   // A fixed number of batches (Schmeiser 1982: 10 to 30): merged until fewer than 2 * min_batches remain, so
   // each batch spans at least 1/(2 min_batches) of the settled run; their remaining correlation widens the interval.
-  const size_t least = std::max<size_t>(min_batches, 2);
-  size_t m = 1;
-  while ((base.size() - from) / m >= 2 * least) m *= 2;
+  const size_t m = merged_batch_width(base.size() - from, min_batches);
   const std::vector<RatioBatch> b = merged(base, from, m);
   const double r = lag1_autocorrelation(b);
   const double k = double(b.size());
@@ -80,6 +78,13 @@ BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, doub
   e.batch_size = uint32_t(m);
   if (!ar1_interval(e, r, k, se, confidence)) return BatchEstimate();
   return e;
+}
+
+size_t merged_batch_width(size_t count, uint32_t min_batches) {
+  const size_t least = std::max<size_t>(min_batches, 2);
+  size_t m = 1;
+  while (count / m >= 2 * least) m *= 2;
+  return m;
 }
 
 bool ar1_interval(BatchEstimate& e, double r, double k, double se, double confidence) {

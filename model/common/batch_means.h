@@ -54,6 +54,10 @@ size_t mser5_truncation(const std::vector<RatioBatch>& base);
 // The estimate over base[from, end): merged batches, ratio, interval at `confidence` (two-sided, e.g. 0.95).
 BatchEstimate batch_means(const std::vector<RatioBatch>& base, size_t from, double confidence, uint32_t min_batches);
 
+// Base batches per merged batch for `count` base batches: doubled while at least 2 * max(min_batches, 2) merged
+// batches would remain (the header comment's batch size), so between least and 2 * least remain.
+size_t merged_batch_width(size_t count, uint32_t min_batches);
+
 // e's interval (half_width, correlated, ready) from k batches with lag-1 autocorrelation r and, were they
 // independent, standard error `se` (header comment). false when fewer than two effective batches remain.
 bool ar1_interval(BatchEstimate& e, double r, double k, double se, double confidence);

@@ -40,8 +40,7 @@ BatchEstimate QuantileSections::estimate(size_t from, size_t to, double confiden
   if (to > ends_.size() || from >= to || to - from < least) return e;
   // Sections as batch_means merges batches: m base batches each, the oldest remainder left out (nearest the
   // warm-up); their remaining correlation widens the interval.
-  size_t m = 1;
-  while ((to - from) / m >= 2 * least) m *= 2;
+  const size_t m = merged_batch_width(to - from, min_batches);
   const size_t count = (to - from) / m, first = to - count * m;
   std::vector<RatioBatch> sections(count);
   for (size_t j = 0; j < count; ++j) sections[j] = {quantile_of(first + j * m, first + (j + 1) * m), 1.0};

@@ -72,11 +72,6 @@ class WriteBuffer {
       lpns[j] = s < slots_.size() && slots_[s].state == Dirty ? slots_[s].lpn : kInvalid;
     }
   }
-  uint32_t upcoming(uint32_t stream, uint32_t k) const {
-    uint32_t lpn;
-    upcoming(stream, k, 1, &lpn);
-    return lpn;
-  }
   // The stream whose next page should be flushed (see the top of this file), or kInvalid when none should.
   // With one stream: 0 when it holds a page, or when `forced` and it holds any dirty unit.
   // `allowed`: a bit set over the streams that may be chosen (the others are ignored).
