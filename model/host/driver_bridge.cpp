@@ -12,7 +12,7 @@ using namespace nvme;
 
 DriverBridge::DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver)
     : sc_module(name), tsock("tsock"), drv_(driver) {
-  tsock.register_nb_transport_fw(this, &DriverBridge::nb_transport_fw);
+  tsock.bind(*this);
   SC_HAS_PROCESS(DriverBridge);
   SC_THREAD(bring_up);
   SC_METHOD(answer_refused);

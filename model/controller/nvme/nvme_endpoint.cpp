@@ -25,7 +25,7 @@ NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p
       coalesce_(p.msix_vectors),
       coalesce_off_(p.msix_vectors, false),
       granted_queues_(p.io_queues) {
-  bar.register_b_transport(this, &NvmeEndpoint::b_transport);
+  bar.bind(*this);
   dma.register_invalidate_direct_mem_ptr(this, &NvmeEndpoint::invalidate_dmi);
   for (uint32_t v = 0; v < p.msix_vectors; ++v) msix_[v * 4 + 3] = 1;  // vectors start masked
   SC_HAS_PROCESS(NvmeEndpoint);
@@ -85,6 +85,14 @@ void NvmeEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     reg_write(off, v, link_.write_down(t, len));  // posted: the host goes on at once
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum NvmeEndpoint::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                 sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  b_transport(gp, delay);
+  phase = tlm::BEGIN_RESP;
+  return tlm::TLM_COMPLETED;
 }
 
 void NvmeEndpoint::reg_write(uint32_t off, uint64_t v, uint64_t t) {
@@ -279,7 +287,8 @@ void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
   due_.push(Event{t, seq_++, what, q, cqe}, what == Due::Cqe);
   if (p_.loosely_timed) {
     if (!in_due_) notify_lt(t, what);  // within on_due, its loop takes it or its end notifies
-  } else if (sooner) {
+  } else if (sooner && t < wake_at_) {  // not when due_ev_ is pending for no later (the kernel would ignore it)
+    wake_at_ = t;
     due_ev_.notify(ps_time(t - now));
   }
 }
@@ -302,7 +311,8 @@ void NvmeEndpoint::on_due() {
   ++kernel_activations();
   const uint64_t now = now_ps();
   const bool lt = p_.loosely_timed;
-  if (lt) wake_at_ = ~uint64_t(0), qk_.reset(), in_due_ = true;
+  wake_at_ = ~uint64_t(0);  // due_ev_ fired: nothing pending
+  if (lt) qk_.reset(), in_due_ = true;
   while (!due_.empty()) {
     const Event& top = due_.top();
     // AT: what is due now. LT: also the entries and messages due before the quantum's end, at their own times.
@@ -345,8 +355,10 @@ void NvmeEndpoint::on_due() {
   for (size_t i = 0; i < msi_now_.size(); ++i) send_msi(msi_now_[i], 0);
   msi_now_.clear();
   if (due_.empty()) return;
-  if (lt) notify_lt(due_.top().t, due_.top().what);
-  else due_ev_.notify(ps_time(due_.top().t - now));
+  if (lt) return notify_lt(due_.top().t, due_.top().what);
+  if (due_.top().t >= wake_at_) return;  // pending for no later already (scheduled within the loop)
+  wake_at_ = due_.top().t;
+  due_ev_.notify(ps_time(due_.top().t - now));
 }
 
 void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
@@ -395,7 +407,10 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
 }
 
 void NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed, PrpWalk& out) {
-  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  if (s.psdt() == 0) {
+    if (walk_prps_direct(s.prp1(), s.prp2(), bytes, page_, out)) return;  // one or two pages: no list to read
+    return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  }
   out = walk_data(s, bytes, failed);
 }
 
