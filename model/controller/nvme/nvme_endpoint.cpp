@@ -11,6 +11,13 @@ namespace ssdtlm {
 
 using namespace nvme;
 
+namespace {
+// Ring arithmetic of a queue of `size` entries, positions below `size`: (a - b) mod size and the next position,
+// without a division.
+inline uint32_t ring_sub(uint32_t a, uint32_t b, uint32_t size) { return a >= b ? a - b : a + size - b; }
+inline uint32_t ring_next(uint32_t a, uint32_t size) { return a + 1 == size ? 0 : a + 1; }
+}  // namespace
+
 NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p)
     : sc_module(name),
       bar("bar"),
@@ -174,18 +181,16 @@ void NvmeEndpoint::doorbell(uint32_t index, uint32_t v, uint64_t t) {
     return doorbell_error(0);  // Write to Invalid Doorbell Register
   if (!is_cq) {
     Sq& s = sq_[q];
-    const uint32_t used = (s.tail + s.size - s.head) % s.size;
-    const uint32_t added = (v + s.size - s.tail) % s.size;
-    if (v >= s.size || used + added >= s.size) return doorbell_error(1);  // Invalid Doorbell Write Value
+    if (v >= s.size || ring_sub(s.tail, s.head, s.size) + ring_sub(v, s.tail, s.size) >= s.size)
+      return doorbell_error(1);  // Invalid Doorbell Write Value
     s.tail = v;
-    arb_.set_ready(q, (s.tail + s.size - s.head) % s.size);
+    arb_.set_ready(q, ring_sub(s.tail, s.head, s.size));
     return fetch(t);
   }
   Cq& c = cq_[q];
-  const uint32_t posted = (c.tail + c.size - c.head) % c.size;
-  if (v >= c.size || (v + c.size - c.head) % c.size > posted) return doorbell_error(1);
+  if (v >= c.size || ring_sub(v, c.head, c.size) > ring_sub(c.tail, c.head, c.size)) return doorbell_error(1);
   c.head = v;
-  while (!c.backlog.empty() && (c.tail + 1) % c.size != c.head) {
+  while (!c.backlog.empty() && ring_next(c.tail, c.size) != c.head) {
     const Cqe e = c.backlog.front();
     c.backlog.pop_front();
     write_cqe(uint16_t(q), e, std::max(t, now_ps()));
@@ -237,8 +242,8 @@ void NvmeEndpoint::fetch(uint64_t t) {
       fatal();  // RDY is 0 now: nothing more is fetched
       break;
     }
-    s.head = (s.head + 1) % s.size;
-    arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
+    s.head = ring_next(s.head, s.size);
+    arb_.set_ready(uint32_t(q), ring_sub(s.tail, s.head, s.size));
     // APST: the first I/O command after idle waits for the drive to leave its power state; those behind it too.
     if (apst_ && q != 0 && active_ == 0) {
       const uint64_t from = std::max(t, engine_free_);
@@ -364,7 +369,7 @@ void NvmeEndpoint::on_due() {
 void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
   Cq& c = cq_[cqid];
   if (!c.live) return;  // deleted meanwhile
-  if ((c.tail + 1) % c.size == c.head) {  // full: the entry waits for the host to free a slot
+  if (ring_next(c.tail, c.size) == c.head) {  // full: the entry waits for the host to free a slot
     c.backlog.push_back(e);
     return;
   }
