@@ -79,15 +79,16 @@ def main():
         if not (Path(d) / "ssdtlm-generic").is_file():
             print("register_identity: %s has no ssdtlm-generic" % d, file=sys.stderr)
             return 2
-    tasks = [(n, m, b) for n in names for m in modes for b in (a.bin, a.base)]
     assert all(n in MATRIX for n in names)
+    tasks = [(n, m, side) for n in names for m in modes for side in ("bin", "base")]  # only the base's are cached
     with ThreadPoolExecutor(a.jobs) as pool:
         got = dict(zip(tasks, pool.map(
-            lambda t: run(t[2], t[0], t[1], a.base_cache if t[2] == a.base else None), tasks)))
+            lambda t: run(a.bin, t[0], t[1]) if t[2] == "bin" else run(a.base, t[0], t[1], a.base_cache or None),
+            tasks)))
     bad = 0
     for n in names:
         for m in modes:
-            (new, err_new), (old, err_old) = got[(n, m, a.bin)], got[(n, m, a.base)]
+            (new, err_new), (old, err_old) = got[(n, m, "bin")], got[(n, m, "base")]
             if err_new or err_old:
                 if err_new == err_old:
                     print("ok   %s %s (both fail alike: %s)" % (n, m, err_new[:80]))
