@@ -12,7 +12,7 @@ using namespace nvme;
 
 DriverBridge::DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver)
     : sc_module(name), tsock("tsock"), drv_(driver) {
-  tsock.register_nb_transport_fw(this, &DriverBridge::nb_transport_fw);
+  tsock.bind(*this);
   SC_HAS_PROCESS(DriverBridge);
   SC_THREAD(bring_up);
   SC_METHOD(answer_refused);
@@ -58,9 +58,10 @@ tlm::tlm_sync_enum DriverBridge::nb_transport_fw(tlm::tlm_generic_payload& gp, t
 void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
   NvmeCommand& cmd = *gp.get_extension<NvmeCommand>();
   const uint64_t lba = drv_.lba_bytes();
+  const uint32_t lba_log2 = uint32_t(__builtin_ctzll(lba));  // a power of two (Identify's LBADS)
   const uint64_t off = gp.get_address();
   // The request in whole LBAs (a request not on LBA boundaries covers the LBAs it touches).
-  const uint64_t first = off / lba, end = (off + cmd.bytes + lba - 1) / lba;
+  const uint64_t first = off >> lba_log2, end = (off + cmd.bytes + lba - 1) >> lba_log2;
   NvmeDriver::Io io;
   io.queue = cmd.qid;
   io.slba = first;
@@ -90,8 +91,9 @@ void DriverBridge::issue(tlm::tlm_generic_payload& gp, uint64_t at_ps) {
     refused_ev_.notify(sc_core::SC_ZERO_TIME);  // answered after this call returns, as a completion would be
     return;
   }
-  const uint64_t most = cmd.append ? end - first : drv_.max_transfer_bytes() / lba;  // MDTS, in LBAs
-  cmd.pending = uint32_t((end - first + most - 1) / most);
+  const uint64_t most = cmd.append ? end - first : drv_.max_transfer_bytes() >> lba_log2;  // MDTS, in LBAs
+  const uint64_t lbas = end - first;
+  cmd.pending = lbas <= most ? uint32_t(lbas != 0) : uint32_t((lbas + most - 1) / most);  // one part: no division
   for (uint64_t at = first; at < end; at += most) {
     io.slba = at;
     io.nlb = uint32_t(std::min(most, end - at));

@@ -15,20 +15,20 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "common/at_socket.h"
 #include "host/nvme_driver.h"
 
 namespace ssdtlm {
 
-class DriverBridge : public sc_core::sc_module {
+class DriverBridge : public sc_core::sc_module, private AtTarget {
  public:
-  tlm_utils::simple_target_socket<DriverBridge> tsock;
+  tlm::tlm_target_socket<> tsock;  // from the host, bound to this module's nb_transport_fw (common/at_socket.h)
 
   DriverBridge(sc_core::sc_module_name name, NvmeDriver& driver);
   bool up() const { return up_; }
@@ -38,7 +38,8 @@ class DriverBridge : public sc_core::sc_module {
   uint64_t appends_refused() const { return appends_refused_; }  // Zone Appends beyond max_append_bytes, not sent
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
   void bring_up();  // SC_THREAD
   void answer_refused();  // SC_METHOD: the requests refused at issue() get their completion
   void issue(tlm::tlm_generic_payload& gp, uint64_t at_ps);  // at the host's time (LT: ahead of sc_time)

@@ -5,7 +5,6 @@
 #pragma once
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstring>
 #include <functional>
@@ -13,15 +12,15 @@
 
 namespace ssdtlm {
 
-class HostMemory : public sc_core::sc_module {
+class HostMemory : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<HostMemory> tsock;
+  // Bound to this module's own transport interface (one virtual call per access; any TLM-2.0 initiator binds).
+  tlm::tlm_target_socket<> tsock;
   static constexpr uint64_t kMsiBase = 0xFEE00000;  // where MSI-X messages go (x86's local APIC window)
 
   HostMemory(sc_core::sc_module_name name, uint64_t base, uint64_t bytes)
       : sc_module(name), tsock("tsock"), base_(base), mem_(bytes, 0) {
-    tsock.register_b_transport(this, &HostMemory::b_transport);
-    tsock.register_get_direct_mem_ptr(this, &HostMemory::get_dmi);
+    tsock.bind(*this);
   }
   // The interrupt handler: called with the message data (the vector) when an MSI-X write arrives, and the
   // write's delay (ps; a loosely-timed initiator's local time ahead of sc_time, 0 when it arrives now).
@@ -32,7 +31,7 @@ class HostMemory : public sc_core::sc_module {
   uint64_t msi_writes() const { return msi_writes_; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
     const uint64_t a = gp.get_address();
     const uint32_t n = gp.get_data_length();
     if (a >= kMsiBase && a < kMsiBase + 0x100000 && gp.is_write()) {
@@ -52,7 +51,16 @@ class HostMemory : public sc_core::sc_module {
     gp.set_dmi_allowed(true);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
-  bool get_dmi(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
+  // An approximately-timed initiator's BEGIN_REQ is answered at once (TLM_COMPLETED); no debug access.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override {
+    if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+    b_transport(gp, delay);
+    phase = tlm::BEGIN_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) override {
     if (gp.get_address() < base_ || gp.get_address() >= base_ + mem_.size()) return false;
     d.set_dmi_ptr(mem_.data());
     d.set_start_address(base_);

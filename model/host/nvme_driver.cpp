@@ -337,7 +337,7 @@ bool NvmeDriver::post(uint16_t qi, Sqe e, std::function<void(const Completion&)>
   q.done[cid] = std::move(done);
   ++q.used;
   std::memcpy(mem_.at(q.sq + uint64_t(q.tail) * sizeof(Sqe)), &e, sizeof(Sqe));
-  q.tail = (q.tail + 1) % q.entries;
+  q.tail = q.tail + 1 == q.entries ? 0 : q.tail + 1;
   uint32_t v = q.tail;
   mmio(true, doorbell(qi, false), &v, 4, at_ps - now_ps() + (qi ? p_.submit_cpu_ps : 0));
   return true;

@@ -11,6 +11,13 @@ namespace ssdtlm {
 
 using namespace nvme;
 
+namespace {
+// Ring arithmetic of a queue of `size` entries, positions below `size`: (a - b) mod size and the next position,
+// without a division.
+inline uint32_t ring_sub(uint32_t a, uint32_t b, uint32_t size) { return a >= b ? a - b : a + size - b; }
+inline uint32_t ring_next(uint32_t a, uint32_t size) { return a + 1 == size ? 0 : a + 1; }
+}  // namespace
+
 NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p)
     : sc_module(name),
       bar("bar"),
@@ -25,7 +32,7 @@ NvmeEndpoint::NvmeEndpoint(sc_core::sc_module_name name, const EndpointParams& p
       coalesce_(p.msix_vectors),
       coalesce_off_(p.msix_vectors, false),
       granted_queues_(p.io_queues) {
-  bar.register_b_transport(this, &NvmeEndpoint::b_transport);
+  bar.bind(*this);
   dma.register_invalidate_direct_mem_ptr(this, &NvmeEndpoint::invalidate_dmi);
   for (uint32_t v = 0; v < p.msix_vectors; ++v) msix_[v * 4 + 3] = 1;  // vectors start masked
   SC_HAS_PROCESS(NvmeEndpoint);
@@ -85,6 +92,14 @@ void NvmeEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     reg_write(off, v, link_.write_down(t, len));  // posted: the host goes on at once
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum NvmeEndpoint::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                 sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  b_transport(gp, delay);
+  phase = tlm::BEGIN_RESP;
+  return tlm::TLM_COMPLETED;
 }
 
 void NvmeEndpoint::reg_write(uint32_t off, uint64_t v, uint64_t t) {
@@ -166,18 +181,16 @@ void NvmeEndpoint::doorbell(uint32_t index, uint32_t v, uint64_t t) {
     return doorbell_error(0);  // Write to Invalid Doorbell Register
   if (!is_cq) {
     Sq& s = sq_[q];
-    const uint32_t used = (s.tail + s.size - s.head) % s.size;
-    const uint32_t added = (v + s.size - s.tail) % s.size;
-    if (v >= s.size || used + added >= s.size) return doorbell_error(1);  // Invalid Doorbell Write Value
+    if (v >= s.size || ring_sub(s.tail, s.head, s.size) + ring_sub(v, s.tail, s.size) >= s.size)
+      return doorbell_error(1);  // Invalid Doorbell Write Value
     s.tail = v;
-    arb_.set_ready(q, (s.tail + s.size - s.head) % s.size);
+    arb_.set_ready(q, ring_sub(s.tail, s.head, s.size));
     return fetch(t);
   }
   Cq& c = cq_[q];
-  const uint32_t posted = (c.tail + c.size - c.head) % c.size;
-  if (v >= c.size || (v + c.size - c.head) % c.size > posted) return doorbell_error(1);
+  if (v >= c.size || ring_sub(v, c.head, c.size) > ring_sub(c.tail, c.head, c.size)) return doorbell_error(1);
   c.head = v;
-  while (!c.backlog.empty() && (c.tail + 1) % c.size != c.head) {
+  while (!c.backlog.empty() && ring_next(c.tail, c.size) != c.head) {
     const Cqe e = c.backlog.front();
     c.backlog.pop_front();
     write_cqe(uint16_t(q), e, std::max(t, now_ps()));
@@ -229,8 +242,8 @@ void NvmeEndpoint::fetch(uint64_t t) {
       fatal();  // RDY is 0 now: nothing more is fetched
       break;
     }
-    s.head = (s.head + 1) % s.size;
-    arb_.set_ready(uint32_t(q), (s.tail + s.size - s.head) % s.size);
+    s.head = ring_next(s.head, s.size);
+    arb_.set_ready(uint32_t(q), ring_sub(s.tail, s.head, s.size));
     // APST: the first I/O command after idle waits for the drive to leave its power state; those behind it too.
     if (apst_ && q != 0 && active_ == 0) {
       const uint64_t from = std::max(t, engine_free_);
@@ -279,7 +292,8 @@ void NvmeEndpoint::schedule(uint64_t t, Due what, uint16_t q, const Cqe& cqe) {
   due_.push(Event{t, seq_++, what, q, cqe}, what == Due::Cqe);
   if (p_.loosely_timed) {
     if (!in_due_) notify_lt(t, what);  // within on_due, its loop takes it or its end notifies
-  } else if (sooner) {
+  } else if (sooner && t < wake_at_) {  // not when due_ev_ is pending for no later (the kernel would ignore it)
+    wake_at_ = t;
     due_ev_.notify(ps_time(t - now));
   }
 }
@@ -302,7 +316,8 @@ void NvmeEndpoint::on_due() {
   ++kernel_activations();
   const uint64_t now = now_ps();
   const bool lt = p_.loosely_timed;
-  if (lt) wake_at_ = ~uint64_t(0), qk_.reset(), in_due_ = true;
+  wake_at_ = ~uint64_t(0);  // due_ev_ fired: nothing pending
+  if (lt) qk_.reset(), in_due_ = true;
   while (!due_.empty()) {
     const Event& top = due_.top();
     // AT: what is due now. LT: also the entries and messages due before the quantum's end, at their own times.
@@ -345,14 +360,16 @@ void NvmeEndpoint::on_due() {
   for (size_t i = 0; i < msi_now_.size(); ++i) send_msi(msi_now_[i], 0);
   msi_now_.clear();
   if (due_.empty()) return;
-  if (lt) notify_lt(due_.top().t, due_.top().what);
-  else due_ev_.notify(ps_time(due_.top().t - now));
+  if (lt) return notify_lt(due_.top().t, due_.top().what);
+  if (due_.top().t >= wake_at_) return;  // pending for no later already (scheduled within the loop)
+  wake_at_ = due_.top().t;
+  due_ev_.notify(ps_time(due_.top().t - now));
 }
 
 void NvmeEndpoint::write_cqe(uint16_t cqid, Cqe e, uint64_t t) {
   Cq& c = cq_[cqid];
   if (!c.live) return;  // deleted meanwhile
-  if ((c.tail + 1) % c.size == c.head) {  // full: the entry waits for the host to free a slot
+  if (ring_next(c.tail, c.size) == c.head) {  // full: the entry waits for the host to free a slot
     c.backlog.push_back(e);
     return;
   }
@@ -395,7 +412,10 @@ PrpReader NvmeEndpoint::prp_reader(bool& failed) {
 }
 
 void NvmeEndpoint::walk_data(const Sqe& s, uint64_t bytes, bool& failed, PrpWalk& out) {
-  if (s.psdt() == 0) return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  if (s.psdt() == 0) {
+    if (walk_prps_direct(s.prp1(), s.prp2(), bytes, page_, out)) return;  // one or two pages: no list to read
+    return walk_prps(s.prp1(), s.prp2(), bytes, page_, prp_reader(failed), out);
+  }
   out = walk_data(s, bytes, failed);
 }
 

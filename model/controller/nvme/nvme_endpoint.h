@@ -12,7 +12,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <array>
 #include <deque>
@@ -82,9 +81,11 @@ struct EndpointCounters {
   uint64_t zones_selected = 0;  // zones Zone Management Send's Select All sent its action to
 };
 
-class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
+class NvmeEndpoint : public sc_core::sc_module, public CompletionSink, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<NvmeEndpoint> bar;     // host MMIO: BAR0
+  // Host MMIO: BAR0, bound to this module's own transport interface (one virtual call per access, as
+  // common/at_socket.h's modules; any TLM-2.0 initiator socket binds to it).
+  tlm::tlm_target_socket<> bar;
   tlm_utils::simple_initiator_socket<NvmeEndpoint> dma;  // bus master: host memory and MSI-X addresses
   DramPort<NvmeEndpoint> dram;  // the data's way through the controller DRAM (unbound: free)
 
@@ -140,8 +141,13 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
     bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
 
-  // Registers and doorbells (nvme_endpoint.cpp).
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // Registers and doorbells (nvme_endpoint.cpp): BAR0's transport interface. An approximately-timed initiator's
+  // BEGIN_REQ is answered at once (TLM_COMPLETED, the access's time in `delay`); no DMI, no debug access.
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   uint64_t reg_read(uint32_t off, uint32_t bytes) const;
   void reg_write(uint32_t off, uint64_t v, uint64_t t);
   void write_cc(uint32_t v, uint64_t t);
@@ -257,7 +263,9 @@ class NvmeEndpoint : public sc_core::sc_module, public CompletionSink {
   sc_core::sc_event due_ev_;
   QuantumKeeper qk_;  // LT: how far on_due may run ahead
   bool in_due_ = false;              // on_due is running (LT: it takes what is scheduled meanwhile)
-  uint64_t wake_at_ = ~uint64_t(0);  // LT: when due_ev_ is notified for
+  // When due_ev_ is notified for (none: ~0). AT: a notification for a later time than one pending is not made (the
+  // kernel would ignore it); LT: the start of the quantum the next item is due in.
+  uint64_t wake_at_ = ~uint64_t(0);
   std::vector<uint16_t> msi_now_;    // AT: the vectors whose messages on_due sends after its loop
   // Commands in flight and a pool of free ones; asynchronous event requests waiting; the error log.
   std::vector<Command*> free_;

@@ -19,26 +19,32 @@ PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, c
   return w;
 }
 
-void walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read, PrpWalk& w) {
+bool walk_prps_direct(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, PrpWalk& w) {
   w.status = kSuccess;
   w.data.clear();
   w.lists.clear();
   if (prp1 & 3) {
     w.status = kPrpOffsetInvalid;
-    return;
+    return true;
   }
+  const uint64_t first = std::min<uint64_t>(bytes, page - prp1 % page);
+  const uint64_t left = bytes - first;
+  if (left > page) return false;  // PRP2 points to a list
+  add(w.data, prp1, uint32_t(first));
+  if (!left) return true;
+  if (prp2 % page) {  // PRP2 is the second data page: it starts at offset 0
+    w.status = kPrpOffsetInvalid;
+    return true;
+  }
+  add(w.data, prp2, uint32_t(left));
+  return true;
+}
+
+void walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read, PrpWalk& w) {
+  if (walk_prps_direct(prp1, prp2, bytes, page, w)) return;
   const uint64_t first = std::min<uint64_t>(bytes, page - prp1 % page);
   add(w.data, prp1, uint32_t(first));
   uint64_t left = bytes - first;
-  if (!left) return;
-  if (left <= page) {  // PRP2 is the second data page
-    if (prp2 % page) {
-      w.status = kPrpOffsetInvalid;
-      return;
-    }
-    add(w.data, prp2, uint32_t(left));
-    return;
-  }
   // PRP2 points to a list; entries up to the end of the list's page, the last one chaining when more follow.
   if (prp2 & 7) {
     w.status = kPrpOffsetInvalid;

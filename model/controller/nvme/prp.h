@@ -31,5 +31,9 @@ using PrpReader = std::function<void(uint64_t addr, uint64_t* out, uint32_t n)>;
 PrpWalk walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read);
 // The same into `out`, whose vectors keep their capacity (a caller walking once per command allocates nothing).
 void walk_prps(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, const PrpReader& read, PrpWalk& out);
+// The walk of a transfer PRP1 and PRP2 describe without a list (at most two memory pages, the common case), into
+// `out` as walk_prps would: true. False, `out` untouched beyond being cleared, when PRP2 points to a list (walk_prps
+// then reads it); the caller then needs no reader for the short case.
+bool walk_prps_direct(uint64_t prp1, uint64_t prp2, uint64_t bytes, uint32_t page, PrpWalk& out);
 
 }  // namespace ssdtlm::nvme

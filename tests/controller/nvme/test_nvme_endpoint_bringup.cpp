@@ -187,3 +187,58 @@ TEST_CASE("nvme endpoint: an event that waited for its request is reported once 
     CHECK(events.size() == 1);  // nothing else to report
   });
 }
+
+namespace {
+// An approximately-timed initiator: BEGIN_REQ through nb_transport_fw, as an AT bus or CPU model sends it.
+struct AtProbe : sc_core::sc_module, tlm::tlm_bw_transport_if<> {
+  tlm::tlm_initiator_socket<> isock{"isock"};
+  explicit AtProbe(sc_core::sc_module_name n) : sc_module(n) { isock.bind(*this); }
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
+    return tlm::TLM_ACCEPTED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+  // One access of `bytes` at `addr`: the status the target returned, `phase` and `delay` as it left them.
+  tlm::tlm_sync_enum access(tlm::tlm_command c, uint64_t addr, void* data, uint32_t bytes, tlm::tlm_phase& phase,
+                            sc_core::sc_time& delay) {
+    gp.set_command(c), gp.set_address(addr), gp.set_data_ptr(static_cast<unsigned char*>(data));
+    gp.set_data_length(bytes), gp.set_streaming_width(bytes), gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    phase = tlm::BEGIN_REQ, delay = sc_core::SC_ZERO_TIME;
+    return isock->nb_transport_fw(gp, phase, delay);
+  }
+  tlm::tlm_generic_payload gp;
+};
+}  // namespace
+
+TEST_CASE("nvme endpoint and host memory: an approximately-timed initiator's request is answered at once") {
+  // BAR0 and host memory are bound to the modules' own transport interfaces: a BEGIN_REQ completes in the call
+  // (TLM_COMPLETED, BEGIN_RESP, the access's time in the delay), as the base protocol allows a target.
+  const EndpointParams p = small_ep();
+  NvmeEndpoint ep("ep", p);
+  HostMemory dma_target("dma_target", 0x100000, 1 << 20), mem("mem", 0x100000, 1 << 20);
+  AtProbe to_bar("to_bar"), to_mem("to_mem");
+  to_bar.isock.bind(ep.bar);
+  ep.dma.bind(dma_target.tsock);
+  to_mem.isock.bind(mem.tsock);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration completes the bindings
+  tlm::tlm_phase phase;
+  sc_core::sc_time delay;
+  uint64_t cap = 0;
+  CHECK(to_bar.access(tlm::TLM_READ_COMMAND, kCap, &cap, 8, phase, delay) == tlm::TLM_COMPLETED);
+  CHECK(phase == tlm::BEGIN_RESP);
+  CHECK(to_bar.gp.is_response_ok());
+  CHECK((cap & 0xFFFF) == p.mqes);
+  CHECK(delay > sc_core::SC_ZERO_TIME);  // a register read is a round trip over the link
+  uint32_t bad = 0;
+  CHECK(to_bar.access(tlm::TLM_READ_COMMAND, 0x2, &bad, 4, phase, delay) == tlm::TLM_COMPLETED);
+  CHECK(to_bar.gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // misaligned
+  uint32_t v = 0xA5A5F00D, back = 0;
+  CHECK(to_mem.access(tlm::TLM_WRITE_COMMAND, 0x100040, &v, 4, phase, delay) == tlm::TLM_COMPLETED);
+  CHECK(to_mem.gp.is_response_ok());
+  CHECK(to_mem.access(tlm::TLM_READ_COMMAND, 0x100040, &back, 4, phase, delay) == tlm::TLM_COMPLETED);
+  CHECK(back == v);
+  CHECK(to_mem.access(tlm::TLM_READ_COMMAND, 0x300000, &back, 4, phase, delay) == tlm::TLM_COMPLETED);
+  CHECK(to_mem.gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // beyond the memory
+  // A phase that is not a request is not one: accepted, nothing answered.
+  tlm::tlm_phase end_resp = tlm::END_RESP;
+  CHECK(to_mem.isock->nb_transport_fw(to_mem.gp, end_resp, delay) == tlm::TLM_ACCEPTED);
+}

@@ -2,6 +2,7 @@
 // alone.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -39,6 +40,34 @@ TEST_CASE("prp: one page, two pages, offsets") {
   CHECK(l.reads == 0);
   CHECK(walk_prps(0x10002, 0, 512, 4096, l.reader()).status == kPrpOffsetInvalid);      // not dword aligned
   CHECK(walk_prps(0x10000, 0x50200, 8192, 4096, l.reader()).status == kPrpOffsetInvalid);  // PRP2 data at an offset
+}
+
+TEST_CASE("prp: the direct walk gives walk_prps' result up to two pages and declines a list") {
+  // Every case PRP1 and PRP2 describe alone (offsets, sizes up to the second page's end, the offset rules), against
+  // the general walk; a transfer reaching a third page needs PRP2's list: declined, nothing read.
+  Lists l;
+  for (const uint64_t prp1 : {0x10000ull, 0x10200ull, 0x10FFCull, 0x10002ull}) {
+    for (const uint64_t bytes : {4ull, 512ull, 2048ull, 3584ull, 4096ull, 6144ull, 8192ull, 12288ull}) {
+      for (const uint64_t prp2 : {0ull, 0x50000ull, 0x50200ull}) {
+        PrpWalk direct;
+        direct.data.push_back({1, 1});  // stale content: the walk clears it
+        const bool done = walk_prps_direct(prp1, prp2, bytes, 4096, direct);
+        const bool needs_list = !(prp1 & 3) && bytes - std::min<uint64_t>(bytes, 4096 - prp1 % 4096) > 4096;
+        INFO("prp1 " << prp1 << " bytes " << bytes << " prp2 " << prp2);
+        CHECK(done == !needs_list);
+        if (!done) continue;
+        const PrpWalk general = walk_prps(prp1, prp2, bytes, 4096, l.reader());
+        CHECK(direct.status == general.status);
+        REQUIRE(direct.data.size() == general.data.size());
+        for (size_t i = 0; i < direct.data.size(); ++i) {
+          CHECK(direct.data[i].addr == general.data[i].addr);
+          CHECK(direct.data[i].bytes == general.data[i].bytes);
+        }
+        CHECK(direct.lists.empty());
+      }
+    }
+  }
+  CHECK(l.reads == 0);  // no case the direct walk takes needs a list read, in the general walk either
 }
 
 TEST_CASE("prp: lists, chained lists, and an entry with an offset") {
