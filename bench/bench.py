@@ -2,7 +2,7 @@
 """Simulation-speed benchmark of platform `generic` (release build, tracing and integrity checker off).
 
 usage: /usr/bin/python3 bench/bench.py [--ios N] [--growth] [--repeat N] [--only REGEX] [--bin build/bin/ssdtlm-generic]
-                                      [--snapshot-tib]
+                                      [--snapshot-tib] [--drive-fill] [--drive-fill-scale N]
                                       [--compare OTHER_BIN]
 
 --compare OTHER_BIN (a build of the base commit, say; --vs is an alias) runs every row with both executables in
@@ -60,7 +60,8 @@ per wall second, for the sequential fill, fill plus 2 drive-writes of random ove
 then the preconditioned-drive snapshot table (--only snapshot runs it alone): the 16 GiB drive (fill + 2 drive-writes)
 preconditioned and saved, then loaded: seconds to precondition, save and load, the file's size, and whether the two
 runs' summaries are identical (--snapshot-tib adds the 1 TiB drive). --growth adds the cost-growth table
-(100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes.
+(100k / 1M / 10M I/Os; queue depth 1, 32, 256, 1024) for 4 KiB random writes. --drive-fill adds (and --only drive-fill
+runs) the whole-drive fill of the 1 TB drive platforms at full scale on one core (bench/drive_fill.py, issue 40).
 """
 import argparse
 import json
@@ -75,6 +76,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from golden_summaries import flatten  # noqa: E402  (the results-identity comparison's field filter)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_inputs import capture_file, pc_trace  # noqa: E402  (the trace rows' generated inputs)
+import drive_fill  # noqa: E402  (the opt-in whole-drive fill rows)
 
 BASE = ["--set", "check.integrity=false", "--set", "geometry.over_provisioning=0.25", "--set", "ftl.gc_victim=greedy"]
 
@@ -416,14 +418,23 @@ def main():
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "ssdtlm-generic"))
     ap.add_argument("--snapshot-tib", action="store_true", help="add the 1 TiB drive to the snapshot table "
                     "(about 3.5 GB of disk and 3 GB of memory; $SSDTLM_SNAPSHOT_BENCH_DIR: where the file goes)")
+    ap.add_argument("--drive-fill", action="store_true", help="add the whole-drive fill rows (bench/drive_fill.py; "
+                    "a few minutes and about 4.5 GB of memory per drive)")
+    ap.add_argument("--drive-fill-scale", type=int, default=1, help="the fill rows' capacity divisor (1: the whole drive)")
     ap.add_argument("--compare", "--vs", dest="compare", default="",
                     help="a second executable (e.g. a build of the base commit): every row side by side, A/B ratio")
     a = ap.parse_args()
+    if a.drive_fill_scale < 1:
+        print("bench.py: --drive-fill-scale must be >= 1", file=sys.stderr)
+        return 2
     global REPEAT
     REPEAT = max(1, a.repeat)
+    fills = lambda: drive_fill.table(drive_fill.selected(a.only, a.drive_fill), a.bin, a.compare, a.drive_fill_scale,
+                                     REPEAT, results_label)
     if a.compare:
         print("A = %s, B = %s; %d alternating pair(s) per row" % (a.bin, a.compare, REPEAT))
-    print(COMPARE_HEADER if a.compare else HEADER)
+    if not a.only or any(re.search(a.only, name) for name in WORKLOADS):
+        print(COMPARE_HEADER if a.compare else HEADER)
     tmp = tempfile.TemporaryDirectory()
     trace = None
     for name, args in WORKLOADS.items():
@@ -446,9 +457,11 @@ def main():
     if a.only:
         if re.search(a.only, "snapshot"):
             snapshot_rows(a.bin, a.snapshot_tib)
+        fills()
         return 0
     if a.compare:
         compare_tails(a)
+        fills()
         return 0
     print("\nfast-forward precondition (16 GiB logical, OP 25 %, greedy; a logical page is one 4 KiB unit)")
     print("%-34s %8s %10s %8s %16s %16s %18s" % ("run", "threads", "units", "wall s", "logical pages/s",
@@ -472,6 +485,7 @@ def main():
             print("%-34s %8d %10d %8.2f %16.0f %16.0f %18.0f" % (
                 name, full["threads"], units, wall, units / wall, units / upp / wall, progs / wall), flush=True)
     snapshot_rows(a.bin, a.snapshot_tib)
+    fills()
     if a.growth:
         print("\ncost growth, 4 KiB random write steady state")
         print(HEADER)
