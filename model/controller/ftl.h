@@ -3,7 +3,7 @@
 // or flash, and runs garbage collection per die. Its firmware time is charged to `firmware.cores`
 // cores (each operation on the earliest free core). Flash operations leave through flash_isock[channel].
 // This module is thin: sockets, firmware time, the operation pool and the routing of completions; the work
-// is done by its parts (ftl_parts.h: host path, flush scheduler, GC driver, map-work queue) and the plain-C++
+// is done by its parts (ftl_parts.h: host path, flush scheduler, GC driver, map-work queue, zone eraser) and the plain-C++
 // engines they ask (PageFtl, GcEngine, MapCache, WriteBuffer, SchedPolicy). Waveform tracing: wave/ftl_wave.cpp.
 #pragma once
 #include <nlohmann/json_fwd.hpp>

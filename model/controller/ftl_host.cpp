@@ -279,7 +279,7 @@ void HostPath::trim(NvmeCommand& cmd) {
 
 // Zone Management Send of the zone at the command's LBA (a plain trim of whole zones: their reset), each zone in
 // turn, the first failure ending it with its status. zns.reset_erase=reset: a reset completes once the blocks its
-// zones filled are erased (ZoneEraser); lazy: at once, GC erasing them when the dies need free blocks.
+// zones filled are erased (the zone reset job, placement/zone_reset_job.h); lazy: at once, GC erasing them when the dies need free blocks.
 void HostPath::zone_send(NvmeCommand& cmd) {
   ZnsNamespace& z = *f_.streams_.zns();
   const uint64_t zu = z.layout().zones.zone_units;
@@ -300,7 +300,7 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   }
   if (cmd.status) ++f_.stats_.zns_failed_writes;
   if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.state().blocks(), false);
-  if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
+  if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, erase);
   f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
