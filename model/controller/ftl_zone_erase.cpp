@@ -9,9 +9,9 @@
 
 namespace ssdtlm {
 
-ZoneEraser::ZoneEraser(Ftl& f) : f_(f), job_(f.ftl_.engines(), *this) {}
+ZoneEraser::ZoneEraser(Ftl& f) : f_(f), job_(f.e_, *this) {}
 
-FlashCounters& ZoneEraser::counters(uint32_t) { return f_.ftl_.state().counters(); }
+FlashCounters& ZoneEraser::counters(uint32_t) { return f_.e_.state.counters(); }
 IntegrityChecker* ZoneEraser::checker() { return f_.checker_; }
 uint64_t ZoneEraser::now() { return now_ps(); }
 
