@@ -67,7 +67,7 @@ void Ssd::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 }
 
 bool Ssd::fail_zone_read_only(uint64_t zone) {
-  ZnsNamespace* z = drive_->platform->ftl().page_ftl().streams().zns();
+  ZnsNamespace* z = drive_->platform->page_ftl().streams().zns();
   if (!z || zone >= z->zones().config().zones) return false;
   z->zones().set_read_only(zone);
   drive_->platform->endpoint()->zone_changed(zone);  // the controller changed it: the Changed Zone List has it
@@ -92,7 +92,7 @@ SsdStatus Ssd::status() const {
   s.interrupts = n.interrupts;
   s.doorbell_errors = n.doorbell_errors;
   const Geometry& g = p.geometry();
-  s.nand_programs = p.ftl().page_ftl().state().counters().total_programs();
+  s.nand_programs = p.ftl().flash_counters().total_programs();
   s.waf = FlashCounters::waf(s.nand_programs, double(g.units_per_page) * kUnitBytes, double(n.bytes_written));
   if (const uint64_t now = now_ps()) {
     s.link_up_busy = double(ep.link().up().busy_ps()) / double(now);
@@ -109,7 +109,7 @@ SsdStatus Ssd::status() const {
 
 SsdStatus Ssd::finish() {
   GenericPlatform& p = *drive_->platform;
-  if (IntegrityChecker* c = p.checker()) p.ftl().page_ftl().state().audit_map(*c, now_ps());
+  if (IntegrityChecker* c = p.checker()) p.page_ftl().state().audit_map(*c, now_ps());
   return status();
 }
 

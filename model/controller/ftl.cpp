@@ -9,26 +9,25 @@
 
 namespace ssdtlm {
 
-Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
-         IntegrityChecker* checker)
+Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, const FtlEngines& e, std::unique_ptr<WriteBuffer> buffer)
     : sc_module(name),
       dram("dram_isock"),
       p_(p),
-      ftl_(ftl),
-      g_(ftl.state().geometry()),
-      streams_(ftl.streams()),
-      lifetimes_(ftl.streams().lifetimes()),
+      e_(e),
+      g_(e.state.geometry()),
+      streams_(e.streams),
+      lifetimes_(e.streams.lifetimes()),
       buffer_(std::move(buffer)),
-      checker_(checker),
+      checker_(e.checker),
       core_free_(p.cores, 0),
-      cache_(ftl.map_cache()),
-      ts_(ftl.translation()),
+      cache_(e.map),
+      ts_(e.translation),
       sched_(make_sched_policy(p.sched_policy)),
       high_units_(std::max<uint32_t>(g_.units_per_page, uint32_t(buffer_->capacity() * p.high_watermark))),
       low_units_(uint32_t(buffer_->capacity() * p.low_watermark)),
       host_(*this),
       flush_(*this),
-      gc_(*this, ftl.engines()),
+      gc_(*this, e),
       map_(*this),
       zone_erase_(*this) {
   for (uint32_t ch = 0; ch < g_.channels; ++ch) {
@@ -37,7 +36,7 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::un
   }
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
   flush_.refresh_all();
-  if (ftl_.slc()) {
+  if (e_.slc) {
     SC_METHOD(on_idle_timer);
     sensitive << idle_timer_;
     dont_initialize();
@@ -78,10 +77,10 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
   op.ready_ps = std::max(cpu(p_.flash_op_ps), not_before);
   op.payload->set_address(g_.ppa(op.die, op.block, op.page));
   const uint32_t gblock = op.die * g_.blocks_per_die + op.block;
-  op.slc = ftl_.state().blocks().is_slc(gblock);  // SLC-mode timing (slc.*)
-  if (Reliability* rel = ftl_.reliability()) {  // reliability.*: what this read costs; wear and age bookkeeping
+  op.slc = e_.state.blocks().is_slc(gblock);  // SLC-mode timing (slc.*)
+  if (Reliability* rel = e_.reliability) {  // reliability.*: what this read costs; wear and age bookkeeping
     if (op.cmd == FlashCmd::Read) {
-      const ReadOutcome o = rel->on_read(gblock, op.page, ftl_.state().die(op.die).erase_count(op.block), op.slc, now_ps());
+      const ReadOutcome o = rel->on_read(gblock, op.page, e_.state.die(op.die).erase_count(op.block), op.slc, now_ps());
       op.extra_reads = o.extra_reads;
       op.retries = o.retries;
       op.soft_tier = o.soft_tier;
@@ -95,8 +94,8 @@ void Ftl::send(FlashOp& op, uint64_t not_before) {
   }
   // Hints: the page's out-of-band data is written when a program ends and read when a read's tR ends (for the
   // FTL, as a controller reads the OOB with the data): fetched from memory meanwhile.
-  if (op.cmd == FlashCmd::Program) ftl_.state().die(op.die).prefetch_program(op.block, op.page);
-  else if (op.cmd == FlashCmd::Read) ftl_.state().die(op.die).prefetch_oob((op.block * g_.pages_per_block + op.page) * g_.units_per_page);
+  if (op.cmd == FlashCmd::Program) e_.state.die(op.die).prefetch_program(op.block, op.page);
+  else if (op.cmd == FlashCmd::Read) e_.state.die(op.die).prefetch_oob((op.block * g_.pages_per_block + op.page) * g_.units_per_page);
   if (wave_ && op.cmd != FlashCmd::Read) wave_->touch(op.die);  // may have opened a block
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -109,7 +108,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
   // entry, so that the cache miss overlaps this command.
   if (cmd.next_lpn != NvmeCommand::kNoNextLpn) {
     if (cmd.next_op == IoOp::Write) streams_.prefetch(cmd.next_lpn);
-    else if (cmd.next_op == IoOp::Read) ftl_.state().prefetch_map(cmd.next_lpn);
+    else if (cmd.next_op == IoOp::Read) e_.state.prefetch_map(cmd.next_lpn);
     if (checker_) checker_->prefetch(cmd.next_lpn);  // its expected version (check.integrity)
     buffer_->prefetch(cmd.next_lpn);  // reads and writes look the buffer's index up first
   }
@@ -121,7 +120,7 @@ void Ftl::submit(NvmeCommand& cmd, uint64_t arrival_ps) {
     if (const ZnsNamespace* z = streams_.zns()) cmd.units = uint32_t(z->layout().zones.zone_units), cmd.partial = 0;
   }
   ++arrivals_;
-  if (SlcCache* slc = ftl_.slc()) slc->set_idle(false);  // a command: the host is not idle (slc.*)
+  if (SlcCache* slc = e_.slc) slc->set_idle(false);  // a command: the host is not idle (slc.*)
   if (!started_) {  // the first command: the dies as preconditioning left them
     started_ = true;
     flush_.refresh_all();
@@ -136,7 +135,7 @@ void Ftl::complete(NvmeCommand& cmd, uint64_t t) {
 }
 
 void Ftl::host_idle_check() {
-  if (!ftl_.slc()) return;
+  if (!e_.slc) return;
   if (!host_.idle()) return gc_.host_idle(false);
   // The host is idle once it has seen its last completion (which may lie ahead: the data transfer and the entry
   // post after the FTL hands the command back; the command is in the drive until then), and folding waits
@@ -158,7 +157,7 @@ void Ftl::on_idle_timer() {
 }
 
 bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
-  if (!ftl_.state().audit_map(c, time_ps)) return false;
+  if (!e_.state.audit_map(c, time_ps)) return false;
   const Geometry& g = g_;
   const uint64_t units = std::min<uint64_t>(c.logical_units(), g.logical_units);
   for (uint32_t lpn = 0; lpn < units; ++lpn) {
@@ -167,11 +166,11 @@ bool Ftl::audit(IntegrityChecker& c, uint64_t time_ps) const {
     const char* where = "the buffer";
     if (!buffer_->lookup(lpn, &version)) {
       where = "flash";
-      const uint32_t ppa = ftl_.state().lookup(lpn);
+      const uint32_t ppa = e_.state.lookup(lpn);
       if (ppa == kInvalid) {
         got_lpn = kInvalid;
       } else {
-        const Die& die = ftl_.state().die(g.die_of(ppa));
+        const Die& die = e_.state.die(g.die_of(ppa));
         const uint32_t unit = ppa - g.ppa(g.die_of(ppa), 0, 0);
         if (!die.programmed(g.block_of(ppa), g.page_of(ppa))) where = "an unprogrammed page";
         got_lpn = die.lpn(unit), version = die.version(unit);
@@ -194,7 +193,7 @@ std::string Ftl::describe_state() const {
                   "; flush programs pending: " + std::to_string(flush_.pending()) + (flush_.flushing() ? " (flushing)" : "");
   if (host_.slot_waiting()) s += "; zoned writes waiting for a stream slot";
   if (zone_erase_.waiting()) s += "; zone resets waiting for their blocks' erases (" + zone_erase_.describe() + ")";
-  s += "; dies collecting: " + std::to_string(ftl_.gc().active_dies()) + "; " + map_.describe();
+  s += "; dies collecting: " + std::to_string(e_.gc.active_dies()) + "; " + map_.describe();
   s += ";" + flush_.describe();
   return s;
 }
@@ -211,7 +210,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
   switch (FtlOpTag(op.tag)) {
     case kHostRead:
       host_.on_read(op);
-      if (ftl_.reclaim_wanted(op.die)) gc_.kick(op.die);  // read reclaim (reliability.*): reads find the blocks
+      if ((e_.reliability && e_.reliability->reclaim_due(op.die))) gc_.kick(op.die);  // read reclaim (reliability.*): reads find the blocks
       break;
     case kRmwRead: host_.on_rmw_read(op); break;
     case kFlush: release = flush_.on_flush(op); break;

@@ -3,8 +3,10 @@
 // or flash, and runs garbage collection per die. Its firmware time is charged to `firmware.cores`
 // cores (each operation on the earliest free core). Flash operations leave through flash_isock[channel].
 // This module is thin: sockets, firmware time, the operation pool and the routing of completions; the work
-// is done by its parts (ftl_parts.h: host path, flush scheduler, GC driver, map-work queue) and the plain-C++
-// engines they ask (PageFtl, GcEngine, MapCache, WriteBuffer, SchedPolicy). Waveform tracing: wave/ftl_wave.cpp.
+// is done by its parts (ftl_parts.h: host path, flush scheduler, GC driver, map-work queue, zone eraser) and the plain-C++
+// engines they ask (FtlEngines: the drive state, GcEngine, GcVictims, MapCache, ...; WriteBuffer, SchedPolicy). It
+// holds no PageFtl: the assembly (ftl_assembly.h, build_ftl) gives it the drive state and engines, built complete.
+// Waveform tracing: wave/ftl_wave.cpp.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 #include <systemc>
@@ -18,7 +20,13 @@
 #include "controller/dram.h"
 #include "controller/integrity_checker.h"
 #include "common/nvme_command.h"
-#include "controller/page_ftl.h"
+#include "controller/drive_state.h"
+#include "controller/ftl_engines.h"
+#include "controller/gc/gc_victims.h"
+#include "controller/mapping/translation_store.h"
+#include "controller/slc/slc_cache.h"
+#include "controller/streams/streams.h"
+#include "flash/reliability/reliability.h"
 #include "controller/buffer/write_buffer.h"
 #include "controller/ftl_parts.h"
 #include "controller/sched/sched_policy.h"
@@ -73,14 +81,14 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> flash_isock;
   DramPort<Ftl> dram;  // the firmware's map lookups and updates (optional)
 
-  Ftl(sc_core::sc_module_name name, const FtlParams& p, PageFtl& ftl, std::unique_ptr<WriteBuffer> buffer,
-      IntegrityChecker* checker);
+  // Over the drive state and engines e (which must outlive it; e.checker null: check.integrity off), with its write
+  // buffer. The platforms and the FTL harness build it with build_ftl (ftl_assembly.h).
+  Ftl(sc_core::sc_module_name name, const FtlParams& p, const FtlEngines& e, std::unique_ptr<WriteBuffer> buffer);
   ~Ftl() override;
 
   void bind_frontend(CompletionSink* f) { frontend_ = f; }
   void submit(NvmeCommand& cmd, uint64_t arrival_ps) override;
 
-  PageFtl& page_ftl() { return ftl_; }
   // At the end of a checked run (sim/run.cpp): the map audit (DriveState::audit_map), then every logical unit holds the
   // version the checker expects, as a read now would find it (the buffer first, else the mapped unit's out-of-band
   // LPN and version; nothing where none is expected). Reads check what the host read; this checks every unit once,
@@ -92,7 +100,7 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   void resume_after_power_loss() {
     // Zoned: zones whose buffered units the loss dropped give their stream slots back (closing their blocks), and
     // a reset waiting for those blocks may erase them now.
-    if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, ftl_.state().blocks(), false);
+    if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, e_.state.blocks(), false);
     if (zone_erase_.waiting()) zone_erase_.kick();
     host_.admit_writes();
     if (host_.flush_waiting()) host_.barriers_progress();  // the units the loss dropped are settled
@@ -102,12 +110,12 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   // GC programs and erases issued and not finished (torn by a power loss now).
   uint64_t gc_programs_in_flight() const {
     uint64_t n = 0;
-    for (uint32_t d = 0; d < g_.dies; ++d) n += ftl_.gc().die(d).programs;
+    for (uint32_t d = 0; d < g_.dies; ++d) n += e_.gc.die(d).programs;
     return n;
   }
   uint64_t gc_erases_in_flight() const {
     uint64_t n = 0;
-    for (uint32_t d = 0; d < g_.dies; ++d) n += ftl_.gc().die(d).erases;
+    for (uint32_t d = 0; d < g_.dies; ++d) n += e_.gc.die(d).erases;
     return n + zone_erase_.in_flight();
   }
   // Units of the write commands taken from the host and not yet accepted into the buffer (not acknowledged).
@@ -120,20 +128,21 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
     uint32_t gc_active_dies = 0;
   };
   Gauges gauges() const;
-  const FlashCounters& flash_counters() const { return ftl_.state().counters(); }
-  bool slc_cache() const { return ftl_.slc() != nullptr; }  // slc.*: the counters' fold programs and reads count
+  const FlashCounters& flash_counters() const { return e_.state.counters(); }
+  bool slc_cache() const { return e_.slc != nullptr; }  // slc.*: the counters' fold programs and reads count
   // zones.csv (Report Zones at the end of the run; ZnsNamespace::zones_csv), "" without zns.enabled.
   std::string zones_csv() const;
-  // The FTL's report (ftl_report.cpp): the drive state's (PageFtl::report) with the module's own: "ftl"'s buffer and
-  // command counts, "map", "streams", and "zns"'s reset erases.
-  nlohmann::json report(double host_bytes, uint64_t now_ps) const;
+  // The FTL module's report (ftl_report.cpp): completes the drive state's (r: PageFtl::report, which the summary
+  // takes from the platform) with the module's own: "ftl"'s buffer and command counts, "map", "streams", and "zns"'s
+  // reset erases.
+  void report(nlohmann::json& r) const;
   bool volatile_cache() const { return p_.volatile_cache; }  // Flush and FUA wait for the buffered data
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
   void reset_stats() {
     stats_ = FtlStats();
     streams_.reset_stats();
-    ftl_.state().blocks().reset_counts();
-    ftl_.victims().reset_relocated_lines();
+    e_.state.blocks().reset_counts();
+    e_.victims.reset_relocated_lines();
   }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets
   uint64_t zone_erase_kept() const { return zone_erase_.kept(); }  // reset zones' blocks left with valid data
@@ -171,7 +180,7 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   uint32_t low_units() const { return low_units_; }
 
   FtlParams p_;
-  PageFtl& ftl_;
+  FtlEngines e_;  // the drive state and the engines, by reference (ftl_engines.h)
   const Geometry& g_;
   Streams& streams_;
   Lifetimes* lifetimes_;         // null: not recorded

@@ -2,6 +2,7 @@
 
 #include "config/placement_params.h"
 #include "controller/buffer/flush_policy.h"
+#include "controller/ftl.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
@@ -47,6 +48,10 @@ std::unique_ptr<WriteBuffer> build_write_buffer(const Params& p, PageFtl& ftl) {
   fc.cache = &ftl.map_cache();
   return std::make_unique<WriteBuffer>(p.ftl.buffer_units, make_flush_policy(p.buffer.policy, fc, keys::kBufferPolicy),
                                        p.streams.user_streams());
+}
+
+std::unique_ptr<Ftl> build_ftl(const char* name, const Params& p, PageFtl& ftl) {
+  return std::make_unique<Ftl>(name, p.ftl, ftl.engines(), build_write_buffer(p, ftl));
 }
 
 }  // namespace ssdtlm

@@ -11,13 +11,13 @@ namespace ssdtlm {
 
 FlushScheduler::FlushScheduler(Ftl& f)
     : f_(f),
-      job_(f.ftl_.engines(), *this),
+      job_(f.e_, *this),
       inflight_(f.g_.dies, 0),
       flushable_((f.g_.dies + 63) / 64, 0),
       die_streams_(f.g_.dies, 0),
       stream_dies_(f.streams_.user_streams(), 0),
       die_mask_(f.g_.dies, ~uint64_t(0)),
-      lines_hold_(f.ftl_.gc_pacing().lines_hold_host()) {
+      lines_hold_(f.e_.victims.pacing().lines_hold_host()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -31,7 +31,7 @@ FlushScheduler::FlushScheduler(Ftl& f)
 
 std::string FlushScheduler::describe() const {
   std::string s;
-  const BlockManager& b = f_.ftl_.state().blocks();
+  const BlockManager& b = f_.e_.state.blocks();
   for (uint32_t d = 0; d < f_.g_.dies; ++d)
     s += " die " + std::to_string(d) + ": streams 0x" + std::to_string(die_streams_[d]) + " inflight " +
          std::to_string(inflight_[d]) + " free " + std::to_string(b.free_blocks(d)) + ";";
@@ -48,7 +48,7 @@ void FlushScheduler::refresh_all() {
 }
 
 void FlushScheduler::refresh_group(uint32_t die) {
-  const BlockManager& b = f_.ftl_.state().blocks();
+  const BlockManager& b = f_.e_.state.blocks();
   const uint32_t per = f_.g_.dies / b.line_groups(), first = b.group_of_die(die) * per;
   for (uint32_t d = first; d < first + per; ++d) refresh(d);
 }
@@ -100,18 +100,18 @@ void FlushScheduler::pump() {
 }
 
 uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
-  const BlockManager& b = f_.ftl_.state().blocks();
+  const BlockManager& b = f_.e_.state.blocks();
   const uint32_t n = f_.streams_.user_streams();
   // slc.when_full=fold: with the SLC cache full, host writes wait for a fold, unless their frontier has room.
-  const SlcCache* slc = f_.ftl_.slc();
+  const SlcCache* slc = f_.e_.slc;
   const bool wait_fold = slc && slc->host_waits(d, b.free_blocks(d));
   if (b.free_blocks(d) > b.gc_reserve() && !wait_fold) return n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
   // GC into the user frontiers: a die collecting a victim may need every page left in its frontiers (in
   // superblock mode its block of the line is free again only once every die has erased theirs), so with no
   // block to spare its host writes wait for GC.
-  if (b.layout().gc_in_user && f_.ftl_.gc().die(d).active) return 0;
+  if (b.layout().gc_in_user && f_.e_.gc.die(d).active) return 0;
   uint64_t mask = 0;
-  if (f_.ftl_.reclaim_units()) {  // FDP: an open RU may have blocks left on the die besides its open one
+  if (f_.e_.state.blocks().reclaim_units()) {  // FDP: an open RU may have blocks left on the die besides its open one
     for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(b.can_allocate(d, b.layout().user_frontier(s), b.gc_reserve())) << s;
     return mask;
   }
@@ -126,8 +126,8 @@ void FlushScheduler::refresh(uint32_t d) {
   // A pacing whose victim lines hold the host (gc_first: FEMU bbssd's FTL thread collects a whole line before it serves
   // the next request): no die takes host data while a victim line is being collected (GcDriver refreshes all at the
   // edges).
-  const GcDie& gc = f_.ftl_.gc().die(d);
-  const bool line_hold = lines_hold_ && f_.ftl_.state().blocks().lines_in_gc() > 0;
+  const GcDie& gc = f_.e_.gc.die(d);
+  const bool line_hold = lines_hold_ && f_.e_.state.blocks().lines_in_gc() > 0;
   const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0) && !line_hold;
   const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;
@@ -151,7 +151,7 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
   *die = s == kInvalid ? kInvalid : pick_die(s);
   // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die), and a striped frontier's next page its write
   // pointer's die; while that die is busy, another zone's or stream's.
-  const bool one_die = f_.streams_.zns() || f_.ftl_.state().blocks().striped();
+  const bool one_die = f_.streams_.zns() || f_.e_.state.blocks().striped();
   while (*die == kInvalid && s != kInvalid && one_die && (allowed &= ~(uint64_t(1) << s)) != 0) {
     s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
     *die = s == kInvalid ? kInvalid : pick_die(s);
@@ -165,7 +165,7 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // No die may take the stream now (takeable_, kept by refresh with die_streams_): the answer of every branch
   // below, known without a scan (a writer that finds the buffer full asks this after every operation end).
   if (!(takeable_ >> stream & 1)) return kInvalid;
-  const BlockManager& b = f_.ftl_.state().blocks();
+  const BlockManager& b = f_.e_.state.blocks();
   const ZnsNamespace* z = f_.streams_.zns();
   if (z || b.striped()) {
     const uint32_t d = z ? z->stripe_die(uint16_t(stream))
@@ -190,14 +190,14 @@ void FlushScheduler::flush_page(uint32_t die, uint32_t stream) { job_.write(die,
 
 // ---------------------------------------------------------------- the host page job's timed executor
 
-FlashCounters& FlushScheduler::counters(uint32_t) { return f_.ftl_.state().counters(); }
+FlashCounters& FlushScheduler::counters(uint32_t) { return f_.e_.state.counters(); }
 StreamStats* FlushScheduler::stream_stats() { return &f_.streams_.stats(); }
 uint64_t* FlushScheduler::flushed_units() { return &f_.stats_.flushed_units; }
 
 FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
   const Geometry& g = f_.g_;
   WriteBuffer& buffer = *f_.buffer_;
-  PageFtl& ftl = f_.ftl_;
+  DriveState& state = f_.e_.state;
   FlashOp& op = f_.new_op(FlashCmd::Program, die, kFlush);
   op.block = g.block_of(ppa);
   op.page = g.page_of(ppa);
@@ -210,7 +210,7 @@ FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
     uint32_t slot = buffer.take(stream, &op.lpn[s], &op.version[s], now_ps());
     op.aux[s] = slot;
     if (slot == kInvalid) op.lpn[s] = kInvalid;  // padding
-    else ftl.state().prefetch_map(op.lpn[s]);
+    else state.prefetch_map(op.lpn[s]);
   }
   take_steps_ = steps;
   // The stream's next pages, in the order they will be flushed if nothing changes: the next two pages' units'
@@ -222,8 +222,8 @@ FlashOp& FlushScheduler::take(uint32_t die, uint32_t stream, uint32_t ppa) {
   for (uint32_t k = 0; k < 4 * g.units_per_page; ++k) {
     const uint32_t lpn = ahead[k];
     if (lpn == kInvalid) continue;
-    if (k < 2 * g.units_per_page) ftl.state().prefetch_old(lpn);
-    else ftl.state().prefetch_map(lpn);
+    if (k < 2 * g.units_per_page) state.prefetch_old(lpn);
+    else state.prefetch_map(lpn);
   }
   return op;
 }
@@ -257,7 +257,7 @@ void FlushScheduler::map_updates(FlashOp& op) {
 
 void FlushScheduler::issued(uint32_t die, FlashOp& op) {
   f_.gc_.kick(die);
-  if (f_.ftl_.reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
+  if (f_.e_.state.blocks().reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
   else refresh(die);
 }
 
@@ -270,7 +270,7 @@ bool FlushScheduler::on_flush(FlashOp& op) {
 
 void FlushScheduler::landed(FlashOp& op) {
   ZnsNamespace* z = f_.streams_.zns();
-  const bool freed = z && z->drain(*f_.buffer_, f_.ftl_.state().blocks(), f_.host_.slot_waiting());
+  const bool freed = z && z->drain(*f_.buffer_, f_.e_.state.blocks(), f_.host_.slot_waiting());
   --inflight_[op.die];
   f_.host_idle_check();
   f_.gc_.kick(op.die);  // the page may have closed a block GC was waiting for

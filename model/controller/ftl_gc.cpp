@@ -19,7 +19,7 @@ void GcDriver::advance(uint32_t die) { job_->advance(die); }
 
 // ---------------------------------------------------------------- the executor's operations
 
-FlashCounters& GcDriver::counters(uint32_t) { return f_.ftl_.state().counters(); }
+FlashCounters& GcDriver::counters(uint32_t) { return f_.e_.state.counters(); }
 StreamStats* GcDriver::stream_stats() { return &f_.streams_.stats(); }
 IntegrityChecker* GcDriver::checker() { return f_.checker_; }
 uint64_t GcDriver::now() { return now_ps(); }
@@ -27,7 +27,7 @@ uint64_t GcDriver::now() { return now_ps(); }
 void GcDriver::read(uint32_t die, uint32_t block, uint32_t page, uint32_t mask, bool fold) {
   if (f_.streams_.params().gc == GcStreams::HotCold)  // GC classifies the units by count: fetch the counts now
     for (uint32_t m = mask; m; m &= m - 1)
-      f_.streams_.prefetch(f_.ftl_.state().die(die).lpn((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page +
+      f_.streams_.prefetch(f_.e_.state.die(die).lpn((block * f_.g_.pages_per_block + page) * f_.g_.units_per_page +
                                                 uint32_t(__builtin_ctz(m))));
   FlashOp& op = f_.new_op(FlashCmd::Read, die, kGcRead);
   op.block = block;
@@ -50,9 +50,9 @@ void GcDriver::program(const GcPage& page) {
   std::copy(page.old, page.old + f_.g_.units_per_page, op.aux);
   // A hint: the units' map entries are read and written when the page lands (GcEngine::land_page).
   for (uint32_t s = 0; s < page.n; ++s)
-    if (page.lpn[s] != kInvalid) f_.ftl_.state().prefetch_map(page.lpn[s]);
-  f_.send(op, f_.ftl_.gc().die(page.src).data_ps);
-  if (f_.ftl_.reclaim_units() && op.page == 0) f_.flush_.refresh_group(page.die);  // a block opened: maybe a free RU taken
+    if (page.lpn[s] != kInvalid) f_.e_.state.prefetch_map(page.lpn[s]);
+  f_.send(op, f_.e_.gc.die(page.src).data_ps);
+  if (f_.e_.state.blocks().reclaim_units() && op.page == 0) f_.flush_.refresh_group(page.die);  // a block opened: maybe a free RU taken
   else f_.flush_.refresh(page.die);
 }
 
@@ -74,7 +74,7 @@ void GcDriver::map_read(uint32_t die, uint32_t block, uint32_t page, uint32_t se
 void GcDriver::map_program(uint32_t src, uint32_t to, uint32_t ppa) {
   FlashOp& op = f_.map_.map_page_op(to, ppa, kGcMapProgram, UnitKind::GMD);
   op.aux[0] = src;  // the collecting die
-  f_.send(op, f_.ftl_.gc().die(src).data_ps);
+  f_.send(op, f_.e_.gc.die(src).data_ps);
   job_->kick(to);
   f_.flush_.refresh(to);
 }
@@ -83,10 +83,10 @@ void GcDriver::map_stalled(uint32_t die) { f_.map_.stalled_gc(die); }
 
 void GcDriver::map_updates(uint32_t src, const uint32_t* moved, uint32_t n) {
   f_.map_.updates(moved, n, MapWorkQueue::Waiter{MapWorkQueue::Waiter::Gc, nullptr, src},
-                  &f_.ftl_.gc().die(src).map_updates, true);
+                  &f_.e_.gc.die(src).map_updates, true);
 }
 
-void GcDriver::gc_moves(uint32_t die) { f_.map_.gc_moves(die, &f_.ftl_.gc().die(die).map_updates); }
+void GcDriver::gc_moves(uint32_t die) { f_.map_.gc_moves(die, &f_.e_.gc.die(die).map_updates); }
 
 // ---------------------------------------------------------------- what GC changed, for the rest of the module
 
@@ -96,10 +96,10 @@ void GcDriver::erased(uint32_t, uint32_t gblock) {
 }
 
 void GcDriver::erase_refresh(uint32_t die, uint32_t lines_before) {
-  const BlockManager& b = f_.ftl_.state().blocks();
-  if (f_.ftl_.gc_pacing().lines_hold_host() && lines_before && !b.lines_in_gc())
+  const BlockManager& b = f_.e_.state.blocks();
+  if (f_.e_.victims.pacing().lines_hold_host() && lines_before && !b.lines_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
-  else if (f_.ftl_.reclaim_units() && b.lines_in_gc() != lines_before)
+  else if (f_.e_.state.blocks().reclaim_units() && b.lines_in_gc() != lines_before)
     f_.flush_.refresh_group(die);  // an RU is free: every die of its reclaim group may take host writes again
   else
     f_.flush_.refresh(die);

@@ -41,10 +41,10 @@ HostPath::Zoned HostPath::zoned_check(NvmeCommand& cmd) {
   ZnsNamespace& z = *f_.streams_.zns();
   uint16_t slot = 0;
   auto admit = [&] {
-    return cmd.partial ? uint16_t(kInvalidField) : z.admit_write(&cmd.lpn, cmd.units, cmd.append, &slot, f_.ftl_.state().blocks());
+    return cmd.partial ? uint16_t(kInvalidField) : z.admit_write(&cmd.lpn, cmd.units, cmd.append, &slot, f_.e_.state.blocks());
   };
   cmd.status = admit();
-  if (cmd.status == ZnsNamespace::kWaitForSlot && z.drain(*f_.buffer_, f_.ftl_.state().blocks(), true)) cmd.status = admit();
+  if (cmd.status == ZnsNamespace::kWaitForSlot && z.drain(*f_.buffer_, f_.e_.state.blocks(), true)) cmd.status = admit();
   if (cmd.status == ZnsNamespace::kWaitForSlot) return Zoned::Waits;
   if (cmd.status) {
     ++f_.stats_.zns_failed_writes;
@@ -89,7 +89,7 @@ void HostPath::start_write(NvmeCommand& cmd) {
       ++f_.stats_.subpage_merged;
       continue;
     }
-    uint32_t ppa = f_.ftl_.state().lookup(lpn);
+    uint32_t ppa = f_.e_.state.lookup(lpn);
     if (ppa == kInvalid) continue;
     ++f_.stats_.subpage_rmw;
     FlashOp& op = f_.new_op(FlashCmd::Read, g.die_of(ppa), kRmwRead);
@@ -98,7 +98,7 @@ void HostPath::start_write(NvmeCommand& cmd) {
     op.slot_mask = 1u << g.slot_of(ppa);
     op.owner = &cmd;
     ++cmd.pending;
-    ++f_.ftl_.state().counters().reads[uint32_t(ReadKind::User)];
+    ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
     f_.send(op, cmd.ready_ps);
   }
   if (--cmd.pending == 0) write(cmd);
@@ -131,7 +131,7 @@ void HostPath::read(NvmeCommand& cmd) {
       if (checker) checker->check(lpn, want, lpn, version, now_ps());
       continue;
     }
-    uint32_t ppa = f_.ftl_.state().lookup(lpn);
+    uint32_t ppa = f_.e_.state.lookup(lpn);
     if (ppa == kInvalid) {
       ++f_.stats_.unmapped_reads;
       if (checker) checker->check(lpn, want, kInvalid, 0, now_ps());
@@ -140,14 +140,14 @@ void HostPath::read(NvmeCommand& cmd) {
     uint32_t die = g.die_of(ppa), block = g.block_of(ppa), page = g.page_of(ppa), slot = g.slot_of(ppa);
     if (!cur || cur->die != die || cur->block != block || cur->page != page) {
       if (cur) f_.send(*cur, cmd.ready_ps);
-      gc_wait |= f_.ftl_.gc().busy(die);  // GC work queued on the die
+      gc_wait |= f_.e_.gc.busy(die);  // GC work queued on the die
       cur = &f_.new_op(FlashCmd::Read, die, kHostRead);
       cur->block = block;
       cur->page = page;
       cur->read_kind = ReadKind::User;
       cur->owner = &cmd;
       ++cmd.pending;
-      ++f_.ftl_.state().counters().reads[uint32_t(ReadKind::User)];
+      ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
     }
     cur->slot_mask |= 1u << slot;
     cur->aux[slot] = i;
@@ -264,7 +264,7 @@ void HostPath::trim(NvmeCommand& cmd) {
   if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
   for (uint32_t lpn = first; lpn < last; ++lpn) {
     f_.buffer_->discard(lpn);
-    f_.ftl_.state().trim(lpn);
+    f_.e_.state.trim(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
     ++f_.stats_.trimmed_units;
@@ -279,7 +279,7 @@ void HostPath::trim(NvmeCommand& cmd) {
 
 // Zone Management Send of the zone at the command's LBA (a plain trim of whole zones: their reset), each zone in
 // turn, the first failure ending it with its status. zns.reset_erase=reset: a reset completes once the blocks its
-// zones filled are erased (ZoneEraser); lazy: at once, GC erasing them when the dies need free blocks.
+// zones filled are erased (the zone reset job, placement/zone_reset_job.h); lazy: at once, GC erasing them when the dies need free blocks.
 void HostPath::zone_send(NvmeCommand& cmd) {
   ZnsNamespace& z = *f_.streams_.zns();
   const uint64_t zu = z.layout().zones.zone_units;
@@ -291,7 +291,7 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   std::vector<uint32_t> erase;
   const bool drops = a == ZoneAction::Reset || a == ZoneAction::Offline;  // the zone's blocks hold nothing after it
   for (uint64_t zone = first; !cmd.status && zone < first + n; ++zone) {
-    cmd.status = z.manage(a, zone, f_.ftl_.state().blocks());
+    cmd.status = z.manage(a, zone, f_.e_.state.blocks());
     if (cmd.status || !drops) continue;
     drop_zone(cmd, zone * zu, zu);
     if (a == ZoneAction::Reset) f_.stats_.trimmed_units += zu;
@@ -299,8 +299,8 @@ void HostPath::zone_send(NvmeCommand& cmd) {
     if (z.layout().erase_at_reset) erase.insert(erase.end(), b.begin(), b.end());
   }
   if (cmd.status) ++f_.stats_.zns_failed_writes;
-  if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.ftl_.state().blocks(), false);
-  if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, std::move(erase));
+  if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.e_.state.blocks(), false);
+  if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, erase);
   f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
 }
 
@@ -311,7 +311,7 @@ void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
   cmd.ready_ps = f_.buffer_work(units * f_.buffer_->index_steps(), cmd.ready_ps);
   for (uint32_t lpn = first; lpn < first + units; ++lpn) {
     f_.buffer_->discard(lpn);
-    f_.ftl_.state().trim(lpn);
+    f_.e_.state.trim(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
   }

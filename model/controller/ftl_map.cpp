@@ -48,7 +48,7 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
     // partial write's old end units (read-modify-write). One lookup per segment touched.
     auto needs = [&](uint32_t lpn) {
       uint32_t version;
-      return !f_.buffer_->lookup(lpn, &version) && f_.ftl_.state().lookup(lpn) != kInvalid;
+      return !f_.buffer_->lookup(lpn, &version) && f_.e_.state.lookup(lpn) != kInvalid;
     };
     auto lookup_range = [&](uint32_t lo, uint32_t hi) {  // [lo, hi)
       for (uint32_t lpn = lo; lpn < hi;) {
@@ -83,16 +83,16 @@ bool MapWorkQueue::map_phase(NvmeCommand& cmd) {
 
 // ---------------------------------------------------------------- the job's operations as flash operations
 
-MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f), job_(f.ftl_.engines(), *this) {}
+MapWorkQueue::MapWorkQueue(Ftl& f) : f_(f), job_(f.e_, *this) {}
 
-FlashCounters& MapWorkQueue::counters(uint32_t) { return f_.ftl_.state().counters(); }
+FlashCounters& MapWorkQueue::counters(uint32_t) { return f_.e_.state.counters(); }
 
 uint32_t MapWorkQueue::pick_die(bool paced) {
   // Map pages of the buffer's flushes are paced like the buffer's pages: round robin over the dies that may take a
   // flush now (queue room, and GC credit while they collect), keeping the free block their own GC needs. GC's must
   // go to any die with room (GC must progress for the dies to become ready again), and so do a host read's.
   if (!paced) return f_.ts_->pick_die();
-  const uint32_t reserve = f_.ftl_.state().blocks().gc_reserve();
+  const uint32_t reserve = f_.e_.state.blocks().gc_reserve();
   return f_.flush_.next_flushable(cursor_, [&](uint32_t d) { return f_.ts_->can_place(d, reserve); });
 }
 
@@ -110,7 +110,7 @@ void MapWorkQueue::read(Work* m, uint32_t seg, bool merge) {
 void MapWorkQueue::program(Work* m, uint32_t die, uint32_t ppa) {
   FlashOp& op = map_page_op(die, ppa, kMapWrite, UnitKind::MD);
   op.owner = m;
-  if (f_.ftl_.gc().die(die).active) f_.ftl_.gc().die(die).credit -= 1.0;
+  if (f_.e_.gc.die(die).active) f_.e_.gc.die(die).credit -= 1.0;
   f_.send(op);
   f_.gc_.kick(die);
   f_.flush_.refresh(die);
@@ -178,7 +178,7 @@ void MapWorkQueue::done(const Waiter& w, uint64_t done_ps) {
       op.payload->release();
     } break;
     case Waiter::Gc:
-      --f_.ftl_.gc().die(w.die).map_updates;
+      --f_.e_.gc.die(w.die).map_updates;
       f_.gc_.advance(w.die);
       break;
   }

@@ -8,7 +8,8 @@
 //   and which dies may take a page now (queue room, free blocks, GC credit);
 // - GcDriver (ftl_gc.cpp): the timed executor of the GC job (gc/gc_job.h): its actions as flash operations;
 // - MapWorkQueue (ftl_map.cpp): the timed executor of the map write-back job (mapping/map_wb_job.h): map cache
-//   loads, merges and write-backs as flash operations, and who waits for them.
+//   loads, merges and write-backs as flash operations, and who waits for them;
+// - ZoneEraser (ftl_zone_erase.cpp): the timed executor of the zone reset job (placement/zone_reset_job.h).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "controller/host_page_job.h"
 #include "controller/mapping/map_cache.h"
 #include "controller/mapping/map_wb_job.h"
+#include "controller/placement/zone_reset_job.h"
 #include "flash/flash_op.h"
 
 namespace ssdtlm {
@@ -197,36 +199,36 @@ class GcDriver final {
   std::unique_ptr<GcJob<GcDriver>> job_;
 };
 
-// Zoned namespaces with zns.reset_erase=reset (ftl_zone_erase.cpp): a Zone Reset erases the blocks the zone filled,
-// as a drive that erases at reset does (ConfZNS charges the erase on the reset), and completes once they are erased.
-// A block is erased once it is closed (its zone's slot drained, its programs landed) and holds nothing valid; one GC
-// erased first counts as erased; one that closed holding valid data (a write admitted before the reset that landed
-// after it) is left to GC, not erased.
-class ZoneEraser {
+// The timed executor of the zone reset job (placement/zone_reset_job.h, zns.reset_erase=reset): the job's erases as
+// flash operations, their completions (routed here by FtlOpTag) back to the job at their simulated times, a reset's
+// command completed once its blocks are erased. A final class: the job calls it directly.
+class ZoneEraser final {
  public:
-  explicit ZoneEraser(Ftl& f) : f_(f) {}
-  void reset(NvmeCommand& cmd, std::vector<uint32_t> blocks);  // completes cmd once the blocks are erased
-  void kick();                   // erases the blocks that may be erased now
-  void on_erase(FlashOp& op);    // an erase it issued landed
-  void erased(uint32_t gblock);  // GC erased a block (it may be one a reset waits for)
-  bool waiting() const { return !pending_.empty() || !inflight_.empty(); }
-  uint32_t in_flight() const { return uint32_t(inflight_.size()); }
-  uint64_t erases() const { return erases_; }  // blocks erased for resets (by it, or by GC first)
-  uint64_t kept() const { return kept_; }      // blocks of reset zones left holding valid data
-  std::string describe() const;                // the blocks resets wait for, with their states (a stuck run)
+  static constexpr bool kTimed = true;
+  explicit ZoneEraser(Ftl& f);
+  // Completes cmd once the blocks are erased (or left to GC).
+  void reset(NvmeCommand& cmd, const std::vector<uint32_t>& blocks) { job_.reset(&cmd, blocks); }
+  void kick() { job_.kick(); }                         // erases the blocks that may be erased now
+  void on_erase(FlashOp& op);                          // an erase it issued landed
+  void erased(uint32_t gblock) { job_.erased(gblock); }  // GC erased a block (it may be one a reset waits for)
+  bool waiting() const { return job_.waiting(); }
+  uint32_t in_flight() const { return job_.in_flight(); }
+  uint64_t erases() const { return job_.erases(); }    // blocks erased for resets (by it, or by GC first)
+  uint64_t kept() const { return job_.kept(); }        // blocks of reset zones left holding valid data
+  std::string describe() const { return job_.describe(); }  // the blocks resets wait for (a stuck run)
+
+  // ---- the executor (placement/zone_reset_job.h)
+  FlashCounters& counters(uint32_t die);
+  IntegrityChecker* checker();
+  uint64_t now();
+  void erase(uint32_t die, uint32_t gblock);
+  void done(NvmeCommand* cmd);
+  void erase_landed(uint32_t die);
+  void host_progress();
 
  private:
-  void done(uint32_t job);
-  struct Job {
-    NvmeCommand* cmd = nullptr;
-    uint32_t left = 0;
-  };
   Ftl& f_;
-  std::vector<std::pair<uint32_t, uint32_t>> pending_;   // (block, job) not yet erasable
-  std::vector<std::pair<uint32_t, uint32_t>> inflight_;  // (block, job) being erased
-  std::vector<Job> jobs_;
-  std::vector<uint32_t> free_jobs_;
-  uint64_t erases_ = 0, kept_ = 0;
+  ZoneResetJob<ZoneEraser, NvmeCommand*> job_;
 };
 
 // The timed executor of the map write-back job (mapping/map_wb_job.h): the host commands' map lookups, the job's

@@ -1,4 +1,4 @@
-// The FTL module's report: the drive state's objects (PageFtl::report) completed with what the module itself
+// The FTL module's report: the drive state's objects (PageFtl::report, given) completed with what the module itself
 // counted (buffer, commands, zone resets); and its gauges for the time series.
 #include <nlohmann/json.hpp>
 
@@ -13,17 +13,16 @@ std::string Ftl::zones_csv() const {
 
 Ftl::Gauges Ftl::gauges() const {
   Gauges g;
-  g.free_blocks = ftl_.state().blocks().total_free_blocks();
+  g.free_blocks = e_.state.blocks().total_free_blocks();
   g.buffer_units = buffer_->occupied();
-  g.gc_active_dies = ftl_.gc().active_dies();
+  g.gc_active_dies = e_.gc.active_dies();
   g.map_lookups = cache_.stats().lookups();
   g.map_hits = cache_.stats().hits();
   g.map_dirty_segments = cache_.dirty_segments();
   return g;
 }
 
-nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
-  nlohmann::json r = ftl_.report(host_bytes, now_ps);
+void Ftl::report(nlohmann::json& r) const {
   const FtlStats& fs = stats_;
   r["ftl"].update({{"buffer_read_hits", fs.buffer_read_hits},
                    {"buffer_absorbed_writes", fs.buffer_absorbed},
@@ -36,7 +35,7 @@ nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
                    {"subpage_rmw", fs.subpage_rmw},
                    {"trimmed_units", fs.trimmed_units},
                    {"write_stops", fs.write_stops}});
-  r["map"] = cache_.report(ts_, ftl_.state().counters().reads[uint32_t(ReadKind::Map)]);
+  r["map"] = cache_.report(ts_, e_.state.counters().reads[uint32_t(ReadKind::Map)]);
   r["map"]["buffer_aged_picks"] = buffer_->policy().aged_picks();
   r["streams"] = streams_.report();
   r["streams"]["requeued_units"] = buffer_->requeued();
@@ -45,7 +44,6 @@ nlohmann::json Ftl::report(double host_bytes, uint64_t now_ps) const {
     r["zns"]["reset_erases"] = zone_erase_.erases();
     r["zns"]["reset_blocks_kept"] = zone_erase_.kept();
   }
-  return r;
 }
 
 }  // namespace ssdtlm

@@ -95,8 +95,8 @@ PageFtl::PageFtl(const Geometry& g, std::vector<Die*> dies, PageFtlParts parts)
       wl_(wear_level_of(parts, g, state_.blocks())),
       cache_(map_of(parts, g)),
       tstore_(translation_of(parts, g, state_.blocks(), *cache_)),
+      victims_(state_, parts.gc_free_blocks, std::move(parts.pacing), slc_.get(), rel_.get(), wl_.get()),
       gc_({state_, *streams_, victims_, tstore_.get(), wl_.get(), tstore_ && cache_->params().gc_batch}),
-      victims_(state_, parts.gc_free_blocks, std::move(parts.pacing), slc_.get(), rel_.get(), wl_.get(), gc_),
       engines_{state_, gc_, victims_, *streams_, *cache_, tstore_.get(), slc_.get(), rel_.get(), wl_.get(), parts.checker},
       ff_(engines_) {}
 

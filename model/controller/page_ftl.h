@@ -75,7 +75,7 @@ class PageFtl {
   GcVictims& victims() { return victims_; }
   const GcVictims& victims() const { return victims_; }
   VictimSources& victim_sources() { return victims_.sources(); }
-  uint32_t pick_victim(uint32_t die, FlashCounters& c) { return victims_.pick_victim(die, c); }
+  uint32_t pick_victim(uint32_t die, FlashCounters& c) { return gc_.pick_victim(die, c); }
   bool gc_needed(uint32_t die) const { return victims_.gc_needed(die); }
   const GcPacing& gc_pacing() const { return victims_.pacing(); }
   // The GC engine: every die's GC job, for the timed FTL and the fast-forward alike.
@@ -141,8 +141,8 @@ class PageFtl {
   std::unique_ptr<WearLevel> wl_;     // null: ftl.wear_level_spread=0
   std::unique_ptr<MapCache> cache_;
   std::unique_ptr<TranslationStore> tstore_;  // null: the whole map in DRAM
-  GcEngine gc_;
-  GcVictims victims_;
+  GcVictims victims_;                // (knows no GC engine)
+  GcEngine gc_;                       // (reads the victims)
   FtlEngines engines_;
   FastForward ff_;
 };

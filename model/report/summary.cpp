@@ -143,7 +143,9 @@ void workload_reports(Platform& p, const WorkloadObjects& w, nlohmann::json& s) 
 void device_reports(Platform& p, double span_ps, nlohmann::json& s) {
   const HostStats& h = p.host().measured_stats();
   const HostStats& whole = p.host().stats();
-  s.update(p.ftl().report(double(whole.bytes[1]), now_ps()));  // the NAND counters cover the ramp too
+  nlohmann::json ftl = p.page_ftl().report(double(whole.bytes[1]), now_ps());  // the NAND counters cover the ramp too
+  p.ftl().report(ftl);  // the module's own (buffer, commands, map, streams, zone resets)
+  s.update(ftl);
   if (s.contains("reliability")) s["host"]["read_paths"]["ecc"] = ecc_paths_json(h);
   if (s.contains("zns")) {
     s["zns"]["host_failed_commands"] = h.failed;

@@ -15,6 +15,7 @@
 #include "controller/integrity_checker.h"
 #include "controller/nvme/nvme_endpoint.h"
 #include "controller/nvme_controller.h"
+#include "controller/page_ftl.h"
 #include "controller/power_loss/power_loss.h"
 #include "controller/precondition.h"
 #include "flash/geometry.h"
@@ -38,6 +39,9 @@ class Platform {
   // is the command-level front end built but not on the host's path.
   virtual NvmeEndpoint* endpoint() { return nullptr; }
   virtual Ftl& ftl() = 0;
+  // The drive state and the engines the FTL module runs over, with their report, snapshot and the fast-forward (the
+  // holder the platform's assembly owns, controller/ftl_assembly.h).
+  virtual PageFtl& page_ftl() = 0;
   virtual std::vector<ChannelController*> channels() = 0;
   virtual IntegrityChecker* checker() = 0;
   virtual Dram* dram() { return nullptr; }  // the controller DRAM, when the platform has one

@@ -11,7 +11,7 @@ namespace ssdtlm {
 void Ftl::trace(WaveTracer& w) {
   auto t = std::make_unique<FtlWave>(g_.dies, g_.blocks_per_die);
   t->w = &w;
-  const BlockManager& b = ftl_.state().blocks();
+  const BlockManager& b = e_.state.blocks();
   uint64_t min = g_.blocks_per_die;
   for (uint32_t d = 0; d < g_.dies; ++d) min = std::min<uint64_t>(min, b.free_blocks(d));
   const uint64_t all = uint64_t(g_.blocks_per_die) * g_.dies;
@@ -23,7 +23,7 @@ void Ftl::trace(WaveTracer& w) {
       "4 KiB units held in the DRAM write buffer");
   add(t->free_min, "ftl.free_blocks_min", g_.blocks_per_die, min, "free blocks of the die with the fewest");
   add(t->free_total, "ftl.free_blocks", all, b.total_free_blocks(), "free blocks, all dies");
-  add(t->gc_active, "ftl.gc_active_dies", g_.dies, ftl_.gc().active_dies(), "dies collecting garbage");
+  add(t->gc_active, "ftl.gc_active_dies", g_.dies, e_.gc.active_dies(), "dies collecting garbage");
   WaveGroup group;
   group.name = "ftl";
   group.rows = {{t->buffer.signal, 3}, {t->free_min.signal, 2}, {t->gc_active.signal, 2}};
@@ -84,7 +84,7 @@ void Ftl::trace_sample() {
   WaveTracer& w = *t.w;
   const uint64_t now = now_ps();
   if (!t.dirty.empty()) {
-    const BlockManager& b = ftl_.state().blocks();
+    const BlockManager& b = e_.state.blocks();
     for (uint32_t d : t.dirty) {
       t.touched[d] = 0;
       const uint64_t f = b.free_blocks(d);
@@ -100,7 +100,7 @@ void Ftl::trace_sample() {
     t.free_total.set(w, now, b.total_free_blocks());
   }
   t.buffer.set(w, now, buffer_->occupied());
-  t.gc_active.set(w, now, ftl_.gc().active_dies());
+  t.gc_active.set(w, now, e_.gc.active_dies());
   if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
   if (t.zns) {
     const ZoneManager& zm = streams_.zns()->zones();
@@ -112,7 +112,7 @@ void Ftl::trace_sample() {
 
 uint32_t Ftl::open_rus(uint32_t rg) const {
   const StreamParams& sp = streams_.params();
-  const BlockManager& b = ftl_.state().blocks();
+  const BlockManager& b = e_.state.blocks();
   uint32_t n = 0;
   for (uint32_t h = 0; h < sp.fdp_ruhs; ++h) {
     const uint64_t left = b.open_line_units_left(rg, b.layout().user_frontier(rg * sp.fdp_ruhs + h));

@@ -32,15 +32,13 @@ GenericPlatform::GenericPlatform(const Params& p, Front front)
   std::vector<Die*> all;
   for (auto& d : dies_) all.push_back(d.get());
   page_ftl_ = build_page_ftl(p, g_, all, checker_.get());
-  auto buffer = build_write_buffer(p, *page_ftl_);
-  const FtlParams& fp = p.ftl;
 
   // modules
   if (front == Front::Host) make_host(p);
   NvmeParams np = p.nvme;
   np.queues = host_ ? host_->queues() : 1;
   nvme_ = std::make_unique<NvmeController>("nvme", np);
-  ftl_ = std::make_unique<Ftl>("ftl", fp, *page_ftl_, std::move(buffer), checker_.get());
+  ftl_ = build_ftl("ftl", p, *page_ftl_);  // with its write buffer
   dram_ = std::make_unique<Dram>("dram", p.dram);
   make_channels(p);
 

@@ -38,6 +38,7 @@ class GenericPlatform : public Platform {
   NvmeController& nvme() override { return *nvme_; }
   NvmeEndpoint* endpoint() override { return endpoint_.get(); }
   Ftl& ftl() override { return *ftl_; }
+  PageFtl& page_ftl() override { return *page_ftl_; }
   std::vector<ChannelController*> channels() override;
   IntegrityChecker* checker() override { return checker_.get(); }
   Dram* dram() override { return dram_.get(); }

@@ -161,7 +161,7 @@ struct FtlHarness : sc_core::sc_module, CompletionSink {
       raw.push_back(dies.back().get());
     }
     pftl = build_page_ftl(p, g, raw, checker.get());
-    dut = std::make_unique<Ftl>("ftl", p.ftl, *pftl, build_write_buffer(p, *pftl), checker.get());
+    dut = ssdtlm::build_ftl("ftl", p, *pftl);  // (the assembly's, not this method)
   }
 
   void run() {

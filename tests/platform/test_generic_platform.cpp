@@ -114,12 +114,12 @@ TEST_CASE("GC-relocated units carry their data stream and kind in their out-of-b
   std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto quiet = [](uint64_t, uint64_t) {};
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
-  precondition(p->ftl().page_ftl().fast_forward(), p->checker(), true, 2.0, w.get(), quiet);
+  precondition(p->page_ftl().fast_forward(), p->checker(), true, 2.0, w.get(), quiet);
   const Geometry& g = p->geometry();
   uint64_t gud = 0, ud = 0;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {
-    uint32_t ppa = p->ftl().page_ftl().state().lookup(lpn);
-    Die& d = p->ftl().page_ftl().state().die(g.die_of(ppa));
+    uint32_t ppa = p->page_ftl().state().lookup(lpn);
+    Die& d = p->page_ftl().state().die(g.die_of(ppa));
     uint32_t unit = ppa % (g.blocks_per_die * g.units_per_block);
     REQUIRE(d.lpn(unit) == lpn);
     if (d.kind(unit) == UnitKind::GUD) {

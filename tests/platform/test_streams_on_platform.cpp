@@ -129,9 +129,9 @@ TEST_CASE("fast-forward with streams leaves every LPN at its newest version, in 
                              "ftl.gc_free_blocks=4"});  // a free block per GC stream: GC never spills
   std::unique_ptr<Platform> p = generic_platform_info().make(read_params(c));
   auto w = make_workload(c, p->geometry().logical_bytes(), true);
-  precondition(p->ftl().page_ftl().fast_forward(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
+  precondition(p->page_ftl().fast_forward(), p->checker(), true, 3.0, w.get(), [](uint64_t, uint64_t) {});
   const Geometry& g = p->geometry();
-  PageFtl& ftl = p->ftl().page_ftl();
+  PageFtl& ftl = p->page_ftl();
   const uint64_t hot = g.logical_units / 5;  // zone 1: the first 20 % of the range
   uint64_t stale = 0, wrong_stream = 0, fill = 0;
   for (uint32_t lpn = 0; lpn < g.logical_units; ++lpn) {

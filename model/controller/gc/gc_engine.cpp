@@ -52,10 +52,10 @@ bool GcEngine::finish_if_idle(uint32_t d) {
   return true;
 }
 
-uint32_t GcEngine::pick_victim(uint32_t d, FlashCounters& c) { return victims_.pick_victim(d, c); }
+uint32_t GcEngine::pick_victim(uint32_t d, FlashCounters& c) { return victims_.pick_victim(d, c, any_staged(d)); }
 
 uint32_t GcEngine::next_victim(uint32_t d, FlashCounters& c) {
-  const uint32_t victim = victims_.pick_victim(d, c);
+  const uint32_t victim = pick_victim(d, c);
   if (victim != kInvalid) begin_scan(d, victim);
   return victim;
 }

@@ -8,22 +8,22 @@
 namespace ssdtlm {
 
 GcVictims::GcVictims(DriveState& state, uint32_t gc_free_blocks, std::unique_ptr<GcPacing> pacing, SlcCache* slc,
-                     Reliability* reliability, WearLevel* wear_level, const GcEngine& gc)
+                     Reliability* reliability, WearLevel* wear_level)
     : state_(state),
       g_(state.geometry()),
       gc_free_blocks_(gc_free_blocks),
       pacing_(pacing ? std::move(pacing) : make_credit_pacing(0)),
       full_victims_(g_.dies, 0),
-      sources_({state, gc_free_blocks_, slc, reliability, wear_level, gc, sources_}) {}
+      sources_({state, gc_free_blocks_, slc, reliability, wear_level, sources_}) {}
 
 void GcVictims::snapshot(SnapshotArchive& a) {
   a.io_all(full_victims_, full_lines_, host_at_line_, idle_lines_, relocated_lines_);
 }
 
-uint32_t GcVictims::pick_victim(uint32_t die, FlashCounters& c) {
+uint32_t GcVictims::pick_victim(uint32_t die, FlashCounters& c, bool gc_staged) {
   if (state_.blocks().lines()) return pick_line_block(die, c);
   // The victim sources first (read reclaim, wear levelling, SLC folding: victim_sources.cpp), then free space.
-  if (const uint32_t v = sources_.take(die); v != kInvalid) return v == kNoVictim ? kInvalid : v;
+  if (const uint32_t v = sources_.take(die, gc_staged); v != kInvalid) return v == kNoVictim ? kInvalid : v;
   const uint32_t v = state_.blocks().pick_victim(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;

@@ -18,10 +18,10 @@ class SnapshotArchive;
 
 class GcVictims {
  public:
-  // The sources' engines may be null (their feature off); pacing null: credit. The GC engine is only referred to
-  // (the sources ask it whether anything else is collecting).
+  // The sources' engines may be null (their feature off); pacing null: credit. It knows no GC engine: the engine
+  // reads it (GcContext) and tells what its sources need of the die's GC job when it asks (pick_victim).
   GcVictims(DriveState& state, uint32_t gc_free_blocks, std::unique_ptr<GcPacing> pacing, SlcCache* slc,
-            Reliability* reliability, WearLevel* wear_level, const GcEngine& gc);
+            Reliability* reliability, WearLevel* wear_level);
   GcVictims(const GcVictims&) = delete;
   GcVictims& operator=(const GcVictims&) = delete;
 
@@ -39,8 +39,8 @@ class GcVictims {
   // The die's next GC victim (counted in c), or kInvalid: the victim sources first, then the victim policy
   // (superblock mode, FDP: the die's block of the victim line, a new line started when the last is done). Throws
   // when victims keep holding only valid data (the die has no reclaimable space: a configuration that cannot make
-  // progress).
-  uint32_t pick_victim(uint32_t die, FlashCounters& c);
+  // progress). gc_staged: the die's GC job holds staged units (GcEngine::any_staged; the sources' question).
+  uint32_t pick_victim(uint32_t die, FlashCounters& c, bool gc_staged);
   // GC pacing: how host writes share a collecting die.
   const GcPacing& pacing() const { return *pacing_; }
   // The reasons to collect other than free space, asked before the victim policy.

@@ -2,7 +2,6 @@
 // model queues such blocks as reads find them (Reliability::reclaim_due).
 #include "controller/gc/victim_source.h"
 #include "controller/drive_state.h"
-#include "controller/gc/gc_engine.h"
 #include "flash/reliability/reliability.h"
 
 namespace ssdtlm {
@@ -14,7 +13,7 @@ class ReadReclaimSource final : public VictimSource {
   bool wanted(uint32_t die) const override { return ctx_.reliability && ctx_.reliability->reclaim_due(die); }
   // Reclaim frees no space: the host is not held back for it.
   bool unpaced(uint32_t die, uint32_t) const override { return wanted(die); }
-  uint32_t take(uint32_t die) override {
+  uint32_t take(uint32_t die, bool gc_staged) override {
     Reliability* rel = ctx_.reliability;
     if (!rel || !rel->reclaim_due(die)) return kInvalid;
     for (uint32_t b = rel->pop_reclaim(die); b != kInvalid; b = rel->pop_reclaim(die))
@@ -23,7 +22,7 @@ class ReadReclaimSource final : public VictimSource {
         return b;
       }
     // Only stale entries (blocks collected or erased meanwhile): no victim unless GC or another source wants one.
-    if (!ctx_.gc_needed(die) && !ctx_.chain.wanted(die) && !ctx_.gc.any_staged(die)) return kNoVictim;
+    if (!ctx_.gc_needed(die) && !ctx_.chain.wanted(die) && !gc_staged) return kNoVictim;
     return kInvalid;
   }
 

@@ -17,7 +17,7 @@ class SlcFoldSource final : public VictimSource {
   }
   // A fold not needed for free blocks paces no host write (the SLC blocks it frees gate them instead).
   bool unpaced(uint32_t, uint32_t victim) const override { return ctx_.state.blocks().is_slc(victim); }
-  uint32_t take(uint32_t die) override {
+  uint32_t take(uint32_t die, bool) override {
     const SlcCache* slc = ctx_.slc;
     if (!slc || !slc->has_full(die)) return kInvalid;
     BlockManager& blocks = ctx_.state.blocks();

@@ -14,7 +14,6 @@
 namespace ssdtlm {
 
 class DriveState;
-class GcEngine;
 class Reliability;
 class SlcCache;
 class VictimSources;
@@ -35,19 +34,20 @@ class VictimSource {
   // host waits for (GcEngine::begin_scan).
   virtual bool unpaced(uint32_t die, uint32_t victim) const { return false; }
   // The die's victim from this source (taken out of the victim policy's candidates), kInvalid to ask the next
-  // source, or kNoVictim.
-  virtual uint32_t take(uint32_t die) = 0;
+  // source, or kNoVictim. gc_staged: the die's GC job holds units staged for GC pages (a victim lets them go out as
+  // full pages), told by the GC engine that asks (GcEngine::pick_victim), so no source reads the engine.
+  virtual uint32_t take(uint32_t die, bool gc_staged) = 0;
 };
 
-// What the sources read: the drive state, the GC threshold, the engines whose blocks they hand over (null when off),
-// the GC engine and the chain itself (is anything else collecting?). Not the PageFtl that owns them all.
+// What the sources read: the drive state, the GC threshold, the engines whose blocks they hand over (null when off)
+// and the chain itself (is anything else collecting?). Not the GC engine (it asks them: what they need of its state
+// comes with the question, take's gc_staged), nor the PageFtl that owns them all.
 struct VictimSourceContext {
   DriveState& state;
   const uint32_t& gc_free_blocks;  // GC starts below this many free blocks (GcVictims::gc_needed)
   SlcCache* slc;
   Reliability* reliability;
   WearLevel* wear_level;
-  const GcEngine& gc;
   const VictimSources& chain;
   bool gc_needed(uint32_t die) const;  // (victim_sources.cpp)
 };
@@ -75,9 +75,9 @@ class VictimSources {
     return false;
   }
   // The first source's victim; kInvalid when none has one (the victim policy's turn), kNoVictim when one says so.
-  uint32_t take(uint32_t die) {
+  uint32_t take(uint32_t die, bool gc_staged) {
     for (const auto& s : sources_)
-      if (const uint32_t v = s->take(die); v != kInvalid) return v;
+      if (const uint32_t v = s->take(die, gc_staged); v != kInvalid) return v;
     return kInvalid;
   }
   static std::vector<std::string> names();  // the registered sources, in the chain's order

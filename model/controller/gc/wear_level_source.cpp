@@ -13,7 +13,7 @@ class WearLevelSource final : public VictimSource {
   bool wanted(uint32_t die) const override { return ctx_.wear_level && wear_level_candidate(ctx_, die) != kInvalid; }
   // (free blocks are not short: gc_needed comes first)
   bool wanted_now(uint32_t die) const override { return wanted(die); }
-  uint32_t take(uint32_t die) override {
+  uint32_t take(uint32_t die, bool) override {
     WearLevel* wl = ctx_.wear_level;
     if (!wl) return kInvalid;
     const uint32_t b = wear_level_candidate(ctx_, die);
