@@ -4,6 +4,7 @@
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/gc_unit.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/mapping/dirty_order.h"
 #include "controller/mapping/gc_update.h"

@@ -12,6 +12,7 @@
 #include "config/placement_params.h"
 #include "config/validation.h"
 #include "controller/gc/gc_unit.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/mapping/gc_update.h"
 
 namespace ssdtlm {
@@ -154,7 +155,8 @@ GcParams read_gc_params(const Config& c) {
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
   p.superblock = find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines;
   p.pacing = c.s("ftl.gc_pacing");
-  p.striped = find_write_pointer(c.s("ftl.write_pointer"), "ftl.write_pointer").striped;
+  p.write_pointer = c.s(keys::kWritePointer);
+  find_write_pointer(p.write_pointer, keys::kWritePointer);  // a registered name
   p.wear_level_spread = uint32_t(c.i("ftl.wear_level_spread"));
   return p;
 }

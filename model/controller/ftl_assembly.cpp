@@ -3,6 +3,7 @@
 #include "config/placement_params.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
 
@@ -25,7 +26,7 @@ std::unique_ptr<PageFtl> build_page_ftl(const Params& p, const Geometry& g, std:
   }
   parts.line_victim = p.gc.victim;
   parts.line_victim_key = keys::kGcVictim;
-  parts.striped = p.gc.striped;
+  parts.write_pointer = find_write_pointer(p.gc.write_pointer, keys::kWritePointer).make;
   parts.pacing = make_gc_pacing(p.gc.pacing, p.gc.urgent_free_blocks, keys::kGcPacing);
   if (p.slc.mode != SlcMode::None) parts.slc = std::make_unique<SlcCache>(g, p.slc, p.gc.free_blocks);
   if (p.reliability.on) parts.reliability = std::make_unique<Reliability>(g, p.reliability);

@@ -22,7 +22,7 @@ BlockParams block_params(PageFtlParts& parts, SlcCache* slc) {
   b.layout = parts.layout;
   b.victim = std::move(parts.victim);
   b.gc_reserve = std::max<uint32_t>(1, std::min<uint32_t>(parts.layout.gc, parts.gc_free_blocks - 1));
-  b.striped = parts.striped;
+  b.write_pointer = parts.unit == PageFtlParts::Unit::ReclaimUnits ? make_striped_pointer : parts.write_pointer;
   if (parts.unit != PageFtlParts::Unit::Block) {
     b.lines = true;
     b.line_victim = parts.line_victim;

@@ -45,7 +45,7 @@ struct PageFtlParts {
   Unit unit = Unit::Block;
   std::string line_victim, line_victim_key;  // Superblock, ReclaimUnits: the victim policy of lines (and its key)
   uint32_t ru_groups = 1, ru_depth = 1;      // ReclaimUnits: reclaim groups, blocks per die of a reclaim unit
-  bool striped = false;                      // ftl.write_pointer=striped (reclaim units always are)
+  WritePointerFactory write_pointer = make_per_die_pointer;  // ftl.write_pointer (reclaim units: striped)
   std::unique_ptr<GcPacing> pacing;          // null: credit
   std::unique_ptr<SlcCache> slc;
   std::unique_ptr<Reliability> reliability;

@@ -173,7 +173,7 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
     c.set(s);
   const Geometry g = read_geometry(c, 0);
   BlockParams p = lines(g);
-  p.striped = true;
+  p.write_pointer = make_striped_pointer;
   p.line_groups = 2;
   p.line_depth = 2;
   BlockManager b(g, std::move(p));
@@ -184,7 +184,7 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
   CHECK(b.open_line_units_left(0, 0) == kInvalid);
   // The frontier's write pointer moves over the group's dies: die 0, 1, 0, 1 (block 0 of each), then block 1.
   auto put = [&](uint32_t group) {
-    const uint32_t die = b.stripe_die(0, group);
+    const uint32_t die = b.write_pointer().next_die(0, group);
     const uint32_t block = write(b, g, die, 0);
     CHECK(b.group_of_die(die) == group);
     return block;

@@ -134,7 +134,7 @@ uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
   // frontier's write pointer.)
   const BlockManager& b = state_.blocks();
   const FrontierLayout& l = b.layout();
-  if (b.reclaim_units()) die = b.stripe_die(l.gc_frontier(k), b.group_of_die(die));
+  if (b.reclaim_units()) die = b.write_pointer().next_die(l.gc_frontier(k), b.group_of_die(die));
   if (l.gc == 1 || b.can_allocate(die, l.gc_frontier(k), 0)) return k;
   for (uint32_t j = 0; j < l.gc; ++j)
     if (!b.frontier_full(die, l.gc_frontier(j))) return j;
@@ -144,10 +144,11 @@ uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
 void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
   const BlockManager& b = state_.blocks();
   *target = gc_target(d, k);
-  // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
+  // A write pointer that names the die (striped, FEMU bbssd): that die, whichever die staged the units.
   *frontier = b.layout().gc_frontier(*target);
-  // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
-  *to = b.striped() ? b.stripe_die(*frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, *frontier) : d;
+  *to = b.write_pointer().next_die(*frontier, b.group_of_die(d));
+  // Else the die itself (superblock GC: unless it is a line ahead, BlockManager::line_gc_die).
+  if (*to == kInvalid) *to = b.line_gc_die(d, *frontier);
 }
 
 bool GcEngine::erase_coming(uint32_t d) const {

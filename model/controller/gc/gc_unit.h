@@ -15,14 +15,9 @@ namespace ssdtlm {
 struct GcUnit {  // ftl.gc_unit
   bool lines;    // allocation and GC by lines of a block on every die (ftl.gc_unit=superblock, FEMU bbssd)
 };
-struct WritePointer {  // ftl.write_pointer
-  bool striped;        // one write pointer per frontier over the dies, channel first (FEMU bbssd's)
-};
 
 // The entry registered as `name`; a ConfigError naming `key` and the known names otherwise.
 const GcUnit& find_gc_unit(const std::string& name, const std::string& key);
 std::vector<std::string> gc_unit_names();
-const WritePointer& find_write_pointer(const std::string& name, const std::string& key);
-std::vector<std::string> write_pointer_names();
 
 }  // namespace ssdtlm
