@@ -262,7 +262,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                                        "at writes");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
-  if (p.count > 0 && orders_by_map_segment(buffer_policy))
+  if (p.count > 0 && find_flush_policy(buffer_policy, keys::kBufferPolicy).orders_by_map_segment)
     fail("buffer.policy", buffer_policy + " orders the whole buffer by map segment and does not keep streams apart; with "
                           "streams.count > 0 use fifo (hexa with streams is not supported yet)");
 }
