@@ -153,7 +153,8 @@ GcParams read_gc_params(const Config& c) {
   p.free_blocks = uint32_t(c.i("ftl.gc_free_blocks"));
   p.min_invalid = c.d("ftl.gc_min_invalid");
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
-  p.superblock = find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines;
+  p.unit = c.s(keys::kGcUnit);
+  p.superblock = find_gc_unit(p.unit, keys::kGcUnit).lines;
   p.pacing = c.s("ftl.gc_pacing");
   p.write_pointer = c.s(keys::kWritePointer);
   find_write_pointer(p.write_pointer, keys::kWritePointer);  // a registered name

@@ -59,7 +59,7 @@ BlockManager::BlockManager(const Geometry& g, BlockParams p)
   group_dies_ = g.dies;  // one group of every die unless lines say otherwise
   // In the order they depend on each other: the lines (their size), the write pointers over their groups, the SLC
   // cache's static blocks (out of the free blocks), the victims' worth (the lines' size).
-  reclaim_units_ = p.reclaim_units;
+  unit_ = p.unit ? std::move(p.unit) : make_block_unit(UnitConfig());
   if (p.lines) enable_lines(p.line_victim, p.line_victim_key, p.line_groups, p.line_depth);
   wp_ = p.write_pointer(PointerShape{groups_, group_dies_, streams_});
   set_slc(p.slc);

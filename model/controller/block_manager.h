@@ -29,6 +29,7 @@
 #include <memory>
 #include <vector>
 
+#include "controller/gc/gc_unit.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/gc/write_pointer.h"
 #include "controller/slc/slc_cache.h"
@@ -62,12 +63,13 @@ struct BlockParams {
   std::unique_ptr<VictimPolicy> victim;  // required: the victim policy of blocks
   // Free blocks (lines) a die keeps for its GC frontiers (gc_reserve()).
   uint32_t gc_reserve = 1;
+  // The GC unit (gc/gc_unit.h; null: block), which shapes these parameters (GcUnit::shape) before the build.
+  std::unique_ptr<GcUnit> unit;
   // Lines (superblock mode, FDP's reclaim units): victim lines chosen by the named victim policy (its key for
   // errors) over Geometry::lines(groups, depth); groups must divide the dies and depth the blocks per die.
   bool lines = false;
   std::string line_victim, line_victim_key;
   uint32_t line_groups = 1, line_depth = 1;
-  bool reclaim_units = false;  // the lines are FDP's reclaim units (their write pointer: striped)
   WritePointerFactory write_pointer = make_per_die_pointer;  // ftl.write_pointer (gc/write_pointer.h)
   SlcCache* slc = nullptr;     // slc.* (block mode): user frontiers open SLC blocks while it allows; null: none
   // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): a victim's least share of invalid units
@@ -88,8 +90,8 @@ class BlockManager {
   // The write pointer (ftl.write_pointer, gc/write_pointer.h): the die of a frontier's next page in a group (with
   // line groups, FDP, each frontier has one per group), told of every page allocate_page allocates.
   const WritePointer& write_pointer() const { return *wp_; }
-  // FDP (BlockParams::reclaim_units): the lines are reclaim units.
-  bool reclaim_units() const { return reclaim_units_; }
+  // The GC unit (ftl.gc_unit, or FDP's reclaim units: gc/gc_unit.h).
+  const GcUnit& unit() const { return *unit_; }
   // Superblock mode with a write pointer that leaves the die to the writer (per_die): the die a GC copy read on
   // die d is programmed on (d in block mode). It stays on d
   // unless d would have to open one more line for the frontier while kOpenLines are open (which retires the
@@ -312,7 +314,7 @@ class BlockManager {
   uint64_t retired_units_ = 0;
   std::vector<uint64_t> lines_opened_, lines_cut_;  // per (group, frontier)
   uint64_t lines_erased_ = 0;
-  bool reclaim_units_ = false;
+  std::unique_ptr<GcUnit> unit_;
   std::unique_ptr<WritePointer> wp_;  // (after the lines: their groups)
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;

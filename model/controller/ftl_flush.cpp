@@ -18,7 +18,8 @@ FlushScheduler::FlushScheduler(Ftl& f)
       stream_dies_(f.streams_.user_streams(), 0),
       die_mask_(f.g_.dies, ~uint64_t(0)),
       lines_hold_(f.ftl_.gc_pacing().lines_hold_host()),
-      one_die_(f.streams_.zns() || f.ftl_.state().blocks().write_pointer().one_die()) {
+      one_die_(f.streams_.zns() || f.ftl_.state().blocks().write_pointer().one_die()),
+      group_units_(f.ftl_.state().blocks().unit().shared_by_group()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -112,7 +113,7 @@ uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
   // block to spare its host writes wait for GC.
   if (b.layout().gc_in_user && f_.ftl_.gc().die(d).active) return 0;
   uint64_t mask = 0;
-  if (f_.ftl_.reclaim_units()) {  // FDP: an open RU may have blocks left on the die besides its open one
+  if (group_units_) {  // FDP: an open RU may have blocks left on the die besides its open one
     for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(b.can_allocate(d, b.layout().user_frontier(s), b.gc_reserve())) << s;
     return mask;
   }
@@ -257,7 +258,7 @@ void FlushScheduler::map_updates(FlashOp& op) {
 
 void FlushScheduler::issued(uint32_t die, FlashOp& op) {
   f_.gc_.kick(die);
-  if (f_.ftl_.reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
+  if (group_units_ && op.page == 0) refresh_group(die);  // a block opened: maybe a free unit of the group taken
   else refresh(die);
 }
 

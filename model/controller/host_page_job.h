@@ -70,9 +70,9 @@ void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
   const FtlEngines& e = e_;  // (locals: the fast-forward writes millions of pages a second)
   BlockManager& b = e.state.blocks();
   const uint32_t frontier = b.layout().user_frontier(stream);
-  // FDP: the page goes where the RU's write pointer is, on the dies of the die's reclaim group (the timed FTL's
-  // flush scheduler picked that die already: FlushScheduler::pick_die).
-  if (b.reclaim_units()) die = b.write_pointer().next_die(frontier, b.group_of_die(die));
+  // The GC unit may place the page elsewhere (FDP: where the RU's write pointer is, on the dies of the die's reclaim
+  // group; the timed FTL's flush scheduler picked that die already: FlushScheduler::pick_die).
+  die = b.unit().page_die(b, die, frontier);
   if constexpr (!X::kTimed)
     if (e.victims.gc_needed(die)) x_.make_room(die);
   // The page on the stream's frontier (zoned: the zone is told, and whether the page opened a block).

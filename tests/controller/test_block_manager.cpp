@@ -37,9 +37,8 @@ uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t fronti
 BlockParams lines(const Geometry& g) {
   BlockParams p;
   p.victim = make_greedy_victim(g);
-  p.lines = true;
-  p.line_victim = "greedy";
-  p.line_victim_key = "ftl.gc_victim";
+  p.unit = make_superblock_unit(UnitConfig());
+  p.unit->shape(p, 2);
   return p;
 }
 
@@ -172,10 +171,13 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
                         "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
     c.set(s);
   const Geometry g = read_geometry(c, 0);
-  BlockParams p = lines(g);
-  p.write_pointer = make_striped_pointer;
-  p.line_groups = 2;
-  p.line_depth = 2;
+  BlockParams p;
+  p.victim = make_greedy_victim(g);
+  UnitConfig ru;
+  ru.groups = 2;
+  ru.depth = 2;
+  p.unit = make_reclaim_unit(ru);
+  p.unit->shape(p, 2);  // lines of 2 groups of depth 2, striped
   BlockManager b(g, std::move(p));
   CHECK(b.line_blocks() == 4);
   CHECK(b.free_lines(0) == 2);

@@ -134,7 +134,7 @@ uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
   // frontier's write pointer.)
   const BlockManager& b = state_.blocks();
   const FrontierLayout& l = b.layout();
-  if (b.reclaim_units()) die = b.write_pointer().next_die(l.gc_frontier(k), b.group_of_die(die));
+  die = b.unit().page_die(b, die, l.gc_frontier(k));
   if (l.gc == 1 || b.can_allocate(die, l.gc_frontier(k), 0)) return k;
   for (uint32_t j = 0; j < l.gc; ++j)
     if (!b.frontier_full(die, l.gc_frontier(j))) return j;

@@ -7,16 +7,16 @@
 namespace ssdtlm {
 
 namespace {
-const std::map<std::string, GcUnit>& units() {
-  static const std::map<std::string, GcUnit> t = {
-      {"block", GcUnit{false}},
-      {"superblock", GcUnit{true}},
+const std::map<std::string, GcUnitEntry>& units() {
+  static const std::map<std::string, GcUnitEntry> t = {
+      {"block", {make_block_unit, false}},
+      {"superblock", {make_superblock_unit, true}},
   };
   return t;
 }
 }  // namespace
 
-const GcUnit& find_gc_unit(const std::string& name, const std::string& key) {
+const GcUnitEntry& find_gc_unit(const std::string& name, const std::string& key) {
   return registry_find(units(), name, key, "GC unit");
 }
 std::vector<std::string> gc_unit_names() { return registry_names(units()); }
