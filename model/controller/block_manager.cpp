@@ -62,6 +62,7 @@ BlockManager::BlockManager(const Geometry& g, BlockParams p)
   unit_ = p.unit ? std::move(p.unit) : make_block_unit(UnitConfig());
   if (p.lines) enable_lines(p.line_victim, p.line_victim_key, p.line_groups, p.line_depth);
   wp_ = p.write_pointer(PointerShape{groups_, group_dies_, streams_});
+  pointer_moves_ = wp_->one_die();
   set_slc(p.slc);
   set_worth(p.min_invalid, p.urgent_free_blocks);
 }
@@ -110,8 +111,7 @@ uint32_t BlockManager::open_line(uint32_t die, uint32_t stream) {
   return b;
 }
 
-uint32_t BlockManager::line_gc_die(uint32_t d, uint32_t frontier) const {
-  if (!line_ahead(d, frontier)) return d;
+uint32_t BlockManager::die_behind(uint32_t d, uint32_t frontier) const {
   const uint32_t group = group_of_die(d);
   const Seq& q = seq_[size_t(group) * streams_ + frontier];
   const uint64_t end = (q.base + q.lines.size()) * depth_;  // blocks of the open lines, per die
@@ -161,7 +161,7 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   Block& blk = blocks_[b];
   uint32_t page = blk.next_page++;
   ++blk.inflight;
-  wp_->allocated(die, stream);
+  if (pointer_moves_) wp_->allocated(die, stream);
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
   if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
     blk.next_page = uint16_t(g_.pages_per_block);

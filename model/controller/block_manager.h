@@ -98,7 +98,9 @@ class BlockManager {
   // oldest and cuts the blocks of the dies behind): then it goes to the die of its group furthest behind in the
   // frontier's open lines (issue 44: without it lines filled so unevenly that retirement wasted 15 % of the flash
   // written and GC starved the host on the default drive).
-  uint32_t line_gc_die(uint32_t d, uint32_t frontier) const;
+  uint32_t line_gc_die(uint32_t d, uint32_t frontier) const {
+    return line_ahead(d, frontier) ? die_behind(d, frontier) : d;
+  }
   // Superblock mode: would die's next page of the frontier open one more line while kOpenLines are open (and so
   // retire the oldest)? Host flushes go to other dies while some may take them (FlushScheduler::pick_die).
   bool line_ahead(uint32_t d, uint32_t frontier) const {
@@ -274,6 +276,7 @@ class BlockManager {
   void enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups, uint32_t depth);
   void set_slc(SlcCache* slc);
   void set_worth(double min_invalid, uint32_t urgent);
+  uint32_t die_behind(uint32_t d, uint32_t frontier) const;  // line_gc_die's: the die of d's group furthest behind
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
   uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid
   uint32_t open_line(uint32_t die, uint32_t stream);  // lines: the die's next block of the frontier's lines
@@ -316,6 +319,7 @@ class BlockManager {
   uint64_t lines_erased_ = 0;
   std::unique_ptr<GcUnit> unit_;
   std::unique_ptr<WritePointer> wp_;  // (after the lines: their groups)
+  bool pointer_moves_ = false;        // wp_->one_die(), asked once: allocate_page tells it of each page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;
   uint64_t declines_ = 0;

@@ -18,7 +18,6 @@ class BlockUnit final : public GcUnit {
   bool short_of_free(const BlockManager& b, uint32_t die, uint32_t pending, uint32_t threshold) const override {
     return b.free_blocks(die) + pending < threshold;
   }
-  uint32_t page_die(const BlockManager&, uint32_t die, uint32_t) const override { return die; }
 };
 }  // namespace
 

@@ -27,6 +27,9 @@ struct UnitConfig {
 
 class GcUnit {
  public:
+  // places_pages: the unit may send a page elsewhere than the die it is meant for (placed_die); else page_die
+  // costs no virtual call (it runs once per page).
+  explicit GcUnit(bool places_pages = false) : places_pages_(places_pages) {}
   virtual ~GcUnit() = default;
   // summary.json "ftl.gc_unit".
   virtual const char* name() const = 0;
@@ -38,9 +41,20 @@ class GcUnit {
   // `pending`: the die's victims scanned or being erased.
   virtual bool short_of_free(const BlockManager& b, uint32_t die, uint32_t pending, uint32_t threshold) const = 0;
   // The die a page of `frontier` meant for `die` is programmed on (FDP: where the RU's write pointer is).
-  virtual uint32_t page_die(const BlockManager& b, uint32_t die, uint32_t frontier) const = 0;
+  uint32_t page_die(const BlockManager& b, uint32_t die, uint32_t frontier) const {
+    return places_pages_ ? placed_die(b, die, frontier) : die;
+  }
+  // May page_die send a page elsewhere (a hot path may ask this once, at construction)?
+  bool places_pages() const { return places_pages_; }
   // Does taking or freeing a unit change what every die of its group may take (FDP: a group's dies share its RUs)?
   virtual bool shared_by_group() const { return false; }
+
+ protected:
+  // A unit that places pages (places_pages): where a page of `frontier` meant for `die` goes.
+  virtual uint32_t placed_die(const BlockManager&, uint32_t die, uint32_t) const { return die; }
+
+ private:
+  const bool places_pages_;
 };
 
 using GcUnitFactory = std::unique_ptr<GcUnit> (*)(const UnitConfig&);

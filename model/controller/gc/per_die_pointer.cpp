@@ -9,9 +9,7 @@ namespace ssdtlm {
 namespace {
 class PerDiePointer final : public WritePointer {
  public:
-  uint32_t next_die(uint32_t, uint32_t) const override { return kInvalid; }
-  bool one_die() const override { return false; }
-  void allocated(uint32_t, uint32_t) override {}
+  PerDiePointer() : WritePointer(false) {}
   void snapshot(SnapshotArchive& a) override {  // no pointer: an empty list (snapshots keep one layout)
     std::vector<uint32_t> none;
     a.io(none);

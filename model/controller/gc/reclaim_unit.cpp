@@ -10,7 +10,7 @@ namespace ssdtlm {
 namespace {
 class ReclaimUnit final : public GcUnit {
  public:
-  explicit ReclaimUnit(const UnitConfig& c) : c_(c) {}
+  explicit ReclaimUnit(const UnitConfig& c) : GcUnit(true), c_(c) {}
   const char* name() const override { return "reclaim_units"; }
   void shape(BlockParams& b, uint32_t) const override {
     b.lines = true;
@@ -26,13 +26,13 @@ class ReclaimUnit final : public GcUnit {
     const uint32_t group = b.group_of_die(die);
     return b.free_lines(group) + b.lines_in_gc(group) < threshold;
   }
-  // The RU's write pointer's die, of the die's reclaim group (the timed flush scheduler picked that die already).
-  uint32_t page_die(const BlockManager& b, uint32_t die, uint32_t frontier) const override {
-    return b.write_pointer().next_die(frontier, b.group_of_die(die));
-  }
   bool shared_by_group() const override { return true; }
 
  private:
+  // The RU's write pointer's die, of the die's reclaim group (the timed flush scheduler picked that die already).
+  uint32_t placed_die(const BlockManager& b, uint32_t die, uint32_t frontier) const override {
+    return b.write_pointer().next_die(frontier, b.group_of_die(die));
+  }
   UnitConfig c_;
 };
 }  // namespace

@@ -11,20 +11,19 @@ namespace {
 class StripedPointer final : public WritePointer {
  public:
   explicit StripedPointer(const PointerShape& s)
-      : frontiers_(s.frontiers), group_dies_(s.group_dies), next_(size_t(s.groups) * s.frontiers) {
+      : WritePointer(true), frontiers_(s.frontiers), group_dies_(s.group_dies), next_(size_t(s.groups) * s.frontiers) {
     for (size_t i = 0; i < next_.size(); ++i) next_[i] = uint32_t(i / frontiers_) * group_dies_;
-  }
-  uint32_t next_die(uint32_t frontier, uint32_t group) const override {
-    return next_[size_t(group) * frontiers_ + frontier];
-  }
-  bool one_die() const override { return true; }
-  void allocated(uint32_t die, uint32_t frontier) override {  // on to the group's next die
-    const uint32_t group = die / group_dies_, first = group * group_dies_;
-    next_[size_t(group) * frontiers_ + frontier] = die + 1 == first + group_dies_ ? first : die + 1;
   }
   void snapshot(SnapshotArchive& a) override { a.io(next_); }
 
  private:
+  uint32_t pointer_die(uint32_t frontier, uint32_t group) const override {
+    return next_[size_t(group) * frontiers_ + frontier];
+  }
+  void moved(uint32_t die, uint32_t frontier) override {  // on to the group's next die
+    const uint32_t group = die / group_dies_, first = group * group_dies_;
+    next_[size_t(group) * frontiers_ + frontier] = die + 1 == first + group_dies_ ? first : die + 1;
+  }
   uint32_t frontiers_, group_dies_;
   std::vector<uint32_t> next_;  // per (group, frontier): the die of its next page
 };

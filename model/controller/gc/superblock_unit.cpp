@@ -22,7 +22,6 @@ class SuperblockUnit final : public GcUnit {
     const uint32_t group = b.group_of_die(die);
     return b.free_lines(group) + b.lines_in_gc(group) < threshold;
   }
-  uint32_t page_die(const BlockManager&, uint32_t die, uint32_t) const override { return die; }
 
  private:
   UnitConfig c_;

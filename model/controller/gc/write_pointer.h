@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "flash/geometry.h"
+
 namespace ssdtlm {
 
 class SnapshotArchive;
@@ -22,16 +24,32 @@ struct PointerShape {
 
 class WritePointer {
  public:
+  // one_die: the rule names the die of every frontier's next page (pointer_die, moved); else it leaves the die to
+  // the writer and the per-page calls below cost no virtual call.
+  explicit WritePointer(bool one_die) : one_die_(one_die) {}
   virtual ~WritePointer() = default;
   // The die of the group that takes the frontier's next page, or kInvalid: any die of the group may (a host page
   // the die the flush scheduler's round robin picks, a GC copy its own die or the one the GC unit sends it to).
-  virtual uint32_t next_die(uint32_t frontier, uint32_t group) const = 0;
+  uint32_t next_die(uint32_t frontier, uint32_t group) const {
+    return one_die_ ? pointer_die(frontier, group) : kInvalid;
+  }
   // Does every frontier's next page have one die (next_die never kInvalid)?
-  virtual bool one_die() const = 0;
-  // A page of the frontier was allocated on `die` (per page programmed: keep it cheap).
-  virtual void allocated(uint32_t die, uint32_t frontier) = 0;
+  bool one_die() const { return one_die_; }
+  // A page of the frontier was allocated on `die` (once per page programmed).
+  void allocated(uint32_t die, uint32_t frontier) {
+    if (one_die_) moved(die, frontier);
+  }
   // Saves or loads the pointer's state (controller/snapshot).
   virtual void snapshot(SnapshotArchive& a) = 0;
+
+ protected:
+  // A rule that names the die (one_die): the die of the frontier's next page in the group, and the pointer moving
+  // on after a page of the frontier was allocated on `die`.
+  virtual uint32_t pointer_die(uint32_t /*frontier*/, uint32_t /*group*/) const { return kInvalid; }
+  virtual void moved(uint32_t /*die*/, uint32_t /*frontier*/) {}
+
+ private:
+  const bool one_die_;
 };
 
 using WritePointerFactory = std::unique_ptr<WritePointer> (*)(const PointerShape&);
