@@ -9,9 +9,11 @@
 #include "common/sim_time.h"
 #include "common/text.h"
 #include "common/units.h"
+#include "config/choices.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
 #include "controller/gc/gc_unit.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/mapping/gc_update.h"
 
 namespace ssdtlm {
@@ -84,19 +86,17 @@ Geometry read_geometry(const Config& c, uint32_t reserved_blocks_per_die) {
 FlashParams read_flash_params(const Config& c) {
   FlashParams p;
   p.timing = DieTiming{us_ps(c.d("timing.t_read_us")), us_ps(c.d("timing.t_prog_us")), us_ps(c.d("timing.t_erase_us"))};
-  const std::string s = c.s("flash.suspend");
-  p.suspend = s == "program" ? SuspendMode::Program : s == "program_erase" ? SuspendMode::ProgramErase : SuspendMode::None;
+  p.suspend = parse_choice(choices::kFlashSuspend, c.s("flash.suspend"), "flash.suspend");
   p.t_suspend_ps = us_ps(c.d("timing.t_suspend_us"));
   p.t_resume_ps = us_ps(c.d("timing.t_resume_us"));
   p.max_suspends = uint32_t(c.i("flash.max_suspends"));
   p.die_sched = find_die_sched(c.s("flash.die_sched"), "flash.die_sched");
   p.read_first_limit = uint32_t(c.i("flash.read_first_limit"));
   const std::string cell = c.s("flash.cell");
-  p.page_types = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
+  p.page_types = parse_choice(choices::kFlashCell, cell, "flash.cell");
   p.one_shot = c.b("flash.one_shot");
-  const std::string mp = c.s("flash.multiplane");
-  p.multiplane = mp == "never" ? MultiPlane::Never : mp == "opportunistic" ? MultiPlane::Opportunistic : MultiPlane::Always;
-  p.plane_any = c.s("flash.plane_rule") == "any";
+  p.multiplane = parse_choice(choices::kFlashMultiplane, c.s("flash.multiplane"), "flash.multiplane");
+  p.plane_any = parse_choice(choices::kFlashPlaneRule, c.s("flash.plane_rule"), "flash.plane_rule");
   p.slc = DieTiming{us_ps(c.d("timing.slc_read_us")), us_ps(c.d("timing.slc_prog_us")), us_ps(c.d("timing.slc_erase_us"))};
   const std::string reads = c.s("timing.page_read_us"), progs = c.s("timing.page_prog_us");
   check_page_types_for_cell(cell, reads, progs, p.one_shot);
@@ -109,12 +109,11 @@ FlashParams read_flash_params(const Config& c) {
 
 SlcParams read_slc_params(const Config& c) {
   SlcParams p;
-  const std::string mode = c.s("slc.mode"), cell = c.s("flash.cell");
-  p.mode = mode == "static" ? SlcMode::Static : mode == "dynamic" ? SlcMode::Dynamic : SlcMode::None;
+  p.mode = parse_choice(choices::kSlcMode, c.s("slc.mode"), "slc.mode");
   p.static_bytes = c.u("slc.static_bytes");
   p.dynamic_max_bytes = c.u("slc.dynamic_max_bytes");
-  p.fold_when_full = c.s("slc.when_full") == "fold";
-  p.bits = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
+  p.fold_when_full = parse_choice(choices::kSlcWhenFull, c.s("slc.when_full"), "slc.when_full");
+  p.bits = parse_choice(choices::kFlashCell, c.s("flash.cell"), "flash.cell");
   return p;
 }
 
@@ -152,9 +151,11 @@ GcParams read_gc_params(const Config& c) {
   p.free_blocks = uint32_t(c.i("ftl.gc_free_blocks"));
   p.min_invalid = c.d("ftl.gc_min_invalid");
   p.urgent_free_blocks = uint32_t(c.i("ftl.gc_urgent_free_blocks"));
-  p.superblock = find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines;
+  p.unit = c.s(keys::kGcUnit);
+  p.superblock = find_gc_unit(p.unit, keys::kGcUnit).lines;
   p.pacing = c.s("ftl.gc_pacing");
-  p.striped = find_write_pointer(c.s("ftl.write_pointer"), "ftl.write_pointer").striped;
+  p.write_pointer = c.s(keys::kWritePointer);
+  find_write_pointer(p.write_pointer, keys::kWritePointer);  // a registered name
   p.wear_level_spread = uint32_t(c.i("ftl.wear_level_spread"));
   return p;
 }
@@ -195,9 +196,9 @@ StreamParams read_stream_params(const Config& c) {
   p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
   p.pc_table_bytes = c.u("streams.pc_table_bytes");
   p.recluster_units = c.u("streams.pcstream_recluster_units");
-  p.pc_table_reset_run = c.s("streams.pc_table_reset") == "run";
+  p.pc_table_reset_run = parse_choice(choices::kStreamsPcTableReset, c.s("streams.pc_table_reset"), "streams.pc_table_reset");
   p.pc_min_deaths = uint32_t(c.i("streams.pcstream_min_deaths"));
-  p.pc_clock_time = c.s("streams.pcstream_clock") == "time";
+  p.pc_clock_time = parse_choice(choices::kStreamsPcstreamClock, c.s("streams.pcstream_clock"), "streams.pcstream_clock");
   {  // the fast-forward's nominal pace: every die programs all its planes' pages once per tPROG
     const double program_bytes = double(c.i("geometry.channels")) * double(c.i("geometry.dies_per_channel")) *
                                  double(c.i("geometry.planes_per_die")) * double(c.i("geometry.page_bytes"));
@@ -211,8 +212,8 @@ StreamParams read_stream_params(const Config& c) {
     gc = "per_stream";
     frontier = internal == "true" ? "own" : "user";
   }
-  p.gc = gc == "per_stream" ? GcStreams::PerStream : gc == "hotcold" ? GcStreams::HotCold : GcStreams::Shared;
-  p.gc_in_user = frontier == "user";
+  p.gc = parse_choice(choices::kStreamsGcStream, gc, "streams.gc_stream");
+  p.gc_in_user = parse_choice(choices::kStreamsGcFrontier, frontier, "streams.gc_frontier");
   const std::string life = c.s("stats.lifetimes");
   p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
   p.lifetime_shift = life == "all" ? 0 : 3;
@@ -228,7 +229,7 @@ NvmeParams read_nvme_params(const Config& c) {
   p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
   p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
   p.queues = uint32_t(c.i("host.queues"));
-  p.register_interface = c.s("nvme.interface") == "register";
+  p.register_interface = parse_choice(choices::kNvmeInterface, c.s("nvme.interface"), "nvme.interface");
   p.pcie.generation = uint32_t(c.i("pcie.generation"));
   p.pcie.lanes = uint32_t(c.i("pcie.lanes"));
   p.pcie.mps = uint32_t(c.i("pcie.mps_bytes"));
@@ -239,7 +240,7 @@ NvmeParams read_nvme_params(const Config& c) {
   p.completion_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   p.coalesce_threshold = uint32_t(c.i("host.coalesce_threshold"));
   p.coalesce_time_us = c.d("host.coalesce_time_us");
-  p.wrr = c.s("nvme.arbitration") == "wrr";
+  p.wrr = parse_choice(choices::kNvmeArbitration, c.s("nvme.arbitration"), "nvme.arbitration");
   p.arbitration_burst = uint32_t(c.i("nvme.arbitration_burst"));
   p.wrr_weight[0] = uint32_t(c.i("nvme.wrr_high_weight"));
   p.wrr_weight[1] = uint32_t(c.i("nvme.wrr_medium_weight"));
@@ -265,15 +266,14 @@ PowerLossParams read_power_loss_params(const Config& c) {
   p.map_on_flash = c.s("ftl.mapping") != "page";
   p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
   p.cores = uint32_t(c.u("firmware.cores"));
-  p.check_all = c.s("fault.power_loss_check") == "all";
+  p.check_all = parse_choice(choices::kPowerLossCheck, c.s("fault.power_loss_check"), "fault.power_loss_check");
   return p;
 }
 
 ConvergeParams read_converge_params(const Config& c) {
   check_converge(c);
   ConvergeParams p;
-  const std::string mode = c.s("sim.converge");
-  p.mode = mode == "stop" ? ConvergeParams::Mode::Stop : mode == "report" ? ConvergeParams::Mode::Report : ConvergeParams::Mode::Off;
+  p.mode = parse_choice(choices::kSimConverge, c.s("sim.converge"), "sim.converge");
   p.rel_half_width = c.d("sim.converge_rel_ci");
   p.confidence = c.d("sim.converge_confidence");
   p.batch_ios = uint32_t(c.u("sim.converge_batch_ios"));
@@ -355,7 +355,7 @@ void read_drive_params(const Config& c, Params& p) {
   p.sim.seed = c.u("sim.seed");
   p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
   p.sim.check_integrity = c.b("check.integrity");
-  p.sim.loosely_timed = c.s("sim.timing") == "lt";
+  p.sim.loosely_timed = parse_choice(choices::kSimTiming, c.s("sim.timing"), "sim.timing");
   check_timing(c);
   p.sim.quantum_ps = p.sim.loosely_timed ? ns_to_ps(c.d("sim.quantum_ns")) : 0;
   p.sim.converge = read_converge_params(c);

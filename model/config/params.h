@@ -32,6 +32,8 @@ namespace ssdtlm {
 namespace keys {
 constexpr const char* kGcVictim = "ftl.gc_victim";
 constexpr const char* kGcPacing = "ftl.gc_pacing";
+constexpr const char* kWritePointer = "ftl.write_pointer";
+constexpr const char* kGcUnit = "ftl.gc_unit";
 constexpr const char* kBufferPolicy = "buffer.policy";
 constexpr const char* kMapping = "ftl.mapping";
 constexpr const char* kStreamAssign = "streams.assign";
@@ -43,8 +45,9 @@ struct GcParams {
   uint32_t free_blocks = 2;           // ftl.gc_free_blocks: per die, GC runs below this
   double min_invalid = 0;             // ftl.gc_min_invalid: a victim's least invalid share (0 = any)
   uint32_t urgent_free_blocks = 2;    // ftl.gc_urgent_free_blocks: below this, any victim
-  bool superblock = false;            // ftl.gc_unit=superblock
-  bool striped = false;               // ftl.write_pointer=striped: one write pointer per frontier over all dies
+  std::string unit = "block";         // ftl.gc_unit (a registered GcUnit, gc/gc_unit.h)
+  bool superblock = false;            // its blocks form lines (GcUnitEntry::lines: superblock)
+  std::string write_pointer = "per_die";  // ftl.write_pointer (a registered WritePointer, gc/write_pointer.h)
   std::string pacing = "credit";      // ftl.gc_pacing (gc/gc_pacing.h)
   uint32_t wear_level_spread = 0;     // ftl.wear_level_spread: static wear levelling past this spread (0 = off)
   bool fdp = false;                   // fdp.enabled: GC reclaims whole reclaim units (lines within reclaim groups)

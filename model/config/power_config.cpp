@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "common/sim_time.h"
+#include "config/choices.h"
 #include "config/params.h"
 
 namespace ssdtlm {
@@ -33,13 +34,12 @@ std::vector<double> number_list(const Config& c, const std::string& key) {
 
 PowerParams read_power_params(const Config& c) {
   PowerParams p;
-  const char* const cells[4] = {"slc", "mlc", "tlc", "qlc"};
-  for (uint32_t i = 0; i < 4; ++i) {
-    const std::string k = std::string("power.") + cells[i] + ".";
-    p.nand[i] = NandOpPower{c.d(k + "read_w"), c.d(k + "program_w"), c.d(k + "erase_w")};
+  for (const Choice<uint32_t>& cell : choices::kFlashCell) {  // power.<cell>.*, by bits per cell
+    const std::string k = std::string("power.") + cell.name + ".";
+    p.nand[cell.value - 1] = NandOpPower{c.d(k + "read_w"), c.d(k + "program_w"), c.d(k + "erase_w")};
   }
   const std::string cell = c.s("flash.cell");
-  p.cell_bits = cell == "qlc" ? 4 : cell == "tlc" ? 3 : cell == "mlc" ? 2 : 1;
+  p.cell_bits = parse_choice(choices::kFlashCell, cell, "flash.cell");
   p.nand_standby_w = c.d("power.nand_standby_w");
   p.channel_pj_per_byte = c.d("power.channel_pj_per_byte");
   p.dram_nj_per_access = c.d("power.dram_nj_per_access");

@@ -9,6 +9,7 @@
 
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/stream_policy.h"
 #include "common/text.h"
@@ -261,7 +262,7 @@ void check_streams(const StreamParams& p, const std::string& internal, bool supe
                                        "at writes");
   if (p.gc == GcStreams::HotCold && p.count == 0)
     fail("streams.count", "streams.gc_stream=hotcold needs streams besides the default stream 0 (at least 1), got 0");
-  if (p.count > 0 && orders_by_map_segment(buffer_policy))
+  if (p.count > 0 && find_flush_policy(buffer_policy, keys::kBufferPolicy).orders_by_map_segment)
     fail("buffer.policy", buffer_policy + " orders the whole buffer by map segment and does not keep streams apart; with "
                           "streams.count > 0 use fifo (hexa with streams is not supported yet)");
 }
@@ -277,8 +278,9 @@ void check_gc(const GcParams& gc, const FrontierLayout& layout, uint32_t dies) {
   if (!gc.superblock && make_gc_pacing(gc.pacing, gc.urgent_free_blocks, keys::kGcPacing)->lines_hold_host())
     throw ConfigError("key 'ftl.gc_pacing': " + gc.pacing + " needs ftl.gc_unit=superblock (FEMU bbssd's line GC), got "
                       "ftl.gc_unit=block");
-  if (gc.striped && !gc.superblock)  // a die's block pool is its own in block mode
-    throw ConfigError("key 'ftl.write_pointer': striped needs ftl.gc_unit=superblock, got ftl.gc_unit=block");
+  if (find_write_pointer(gc.write_pointer, keys::kWritePointer).needs_lines && !gc.superblock)
+    throw ConfigError("key 'ftl.write_pointer': " + gc.write_pointer + " needs ftl.gc_unit=superblock, got "
+                      "ftl.gc_unit=block");
   if (gc.wear_level_spread && gc.superblock)  // a victim is a line there; wear levelling picks blocks
     throw ConfigError("key 'ftl.wear_level_spread': static wear levelling needs ftl.gc_unit=block, got "
                       "ftl.gc_unit=superblock");

@@ -24,8 +24,8 @@ void BlockManager::snapshot(SnapshotArchive& a) {
     a.io_all(line_, free_lines_, seq_, taken_, started_, start_base_, line_started_, line_taken_, lines_in_gc_,
              lines_in_gc_total_, lines_opened_, lines_cut_, lines_erased_);
   }
-  a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_,
-           stripe_next_);
+  a.io_all(retired_units_, worth_, worth_line_, urgent_, declined_, declines_, close_clock_, close_seq_, opened_, cut_);
+  wp_->snapshot(a);
 }
 
 namespace {
@@ -59,9 +59,10 @@ BlockManager::BlockManager(const Geometry& g, BlockParams p)
   group_dies_ = g.dies;  // one group of every die unless lines say otherwise
   // In the order they depend on each other: the lines (their size), the write pointers over their groups, the SLC
   // cache's static blocks (out of the free blocks), the victims' worth (the lines' size).
-  reclaim_units_ = p.reclaim_units;
+  unit_ = p.unit ? std::move(p.unit) : make_block_unit(UnitConfig());
   if (p.lines) enable_lines(p.line_victim, p.line_victim_key, p.line_groups, p.line_depth);
-  set_striped(p.striped || p.reclaim_units);
+  wp_ = p.write_pointer(PointerShape{groups_, group_dies_, streams_});
+  pointer_moves_ = wp_->one_die();
   set_slc(p.slc);
   set_worth(p.min_invalid, p.urgent_free_blocks);
 }
@@ -110,8 +111,7 @@ uint32_t BlockManager::open_line(uint32_t die, uint32_t stream) {
   return b;
 }
 
-uint32_t BlockManager::line_gc_die(uint32_t d, uint32_t frontier) const {
-  if (!line_ahead(d, frontier)) return d;
+uint32_t BlockManager::die_behind(uint32_t d, uint32_t frontier) const {
   const uint32_t group = group_of_die(d);
   const Seq& q = seq_[size_t(group) * streams_ + frontier];
   const uint64_t end = (q.base + q.lines.size()) * depth_;  // blocks of the open lines, per die
@@ -161,10 +161,7 @@ uint32_t BlockManager::allocate_page(uint32_t die, uint32_t stream) {
   Block& blk = blocks_[b];
   uint32_t page = blk.next_page++;
   ++blk.inflight;
-  if (striped_) {  // the write pointer moves on over the dies (of the die's group)
-    const uint32_t group = lines_ ? group_of_die(die) : 0, first = group * group_dies_;
-    stripe_next_[size_t(group) * streams_ + stream] = die + 1 == first + group_dies_ ? first : die + 1;
-  }
+  if (pointer_moves_) wp_->allocated(die, stream);
   if (blk.next_page == g_.pages_per_block) f = kInvalid;  // the block is fully allocated
   if (slc_ && blk.next_page == slc_->slc_pages() && slc_->is_slc(b)) {  // an SLC block holds 1/bits of the pages
     blk.next_page = uint16_t(g_.pages_per_block);
@@ -283,12 +280,6 @@ void BlockManager::enable_lines(const std::string& victim_policy, const std::str
   lines_in_gc_.assign(groups, 0);
   lines_opened_.assign(size_t(groups) * streams_, 0);
   lines_cut_.assign(size_t(groups) * streams_, 0);
-}
-
-void BlockManager::set_striped(bool on) {
-  striped_ = on;
-  stripe_next_.assign(on ? size_t(groups_) * streams_ : 0, 0);
-  for (size_t i = 0; i < stripe_next_.size(); ++i) stripe_next_[i] = uint32_t(i / streams_) * group_dies_;
 }
 
 uint64_t BlockManager::total_free_blocks() const {

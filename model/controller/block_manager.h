@@ -29,7 +29,9 @@
 #include <memory>
 #include <vector>
 
+#include "controller/gc/gc_unit.h"
 #include "controller/gc/victim_policy.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/slc/slc_cache.h"
 #include "flash/geometry.h"
 
@@ -61,13 +63,14 @@ struct BlockParams {
   std::unique_ptr<VictimPolicy> victim;  // required: the victim policy of blocks
   // Free blocks (lines) a die keeps for its GC frontiers (gc_reserve()).
   uint32_t gc_reserve = 1;
+  // The GC unit (gc/gc_unit.h; null: block), which shapes these parameters (GcUnit::shape) before the build.
+  std::unique_ptr<GcUnit> unit;
   // Lines (superblock mode, FDP's reclaim units): victim lines chosen by the named victim policy (its key for
   // errors) over Geometry::lines(groups, depth); groups must divide the dies and depth the blocks per die.
   bool lines = false;
   std::string line_victim, line_victim_key;
   uint32_t line_groups = 1, line_depth = 1;
-  bool reclaim_units = false;  // the lines are FDP's reclaim units (striped)
-  bool striped = false;        // ftl.write_pointer=striped: one write pointer per frontier over the dies
+  WritePointerFactory write_pointer = make_per_die_pointer;  // ftl.write_pointer (gc/write_pointer.h)
   SlcCache* slc = nullptr;     // slc.* (block mode): user frontiers open SLC blocks while it allows; null: none
   // Victims worth collecting (ftl.gc_min_invalid, FEMU's background GC): a victim's least share of invalid units
   // (0: any), waived below urgent_free_blocks free blocks (lines).
@@ -84,27 +87,28 @@ class BlockManager {
   // Next page of the (die, stream) frontier, opening a free block when needed: the ppa of its slot 0,
   // or kInvalid when the frontier is full and the die has no free block.
   uint32_t allocate_page(uint32_t die, uint32_t stream);
-  // ftl.write_pointer=striped: each frontier's pages go to the dies in turn, channel first (FEMU bbssd's one
-  // write pointer); stripe_die is the die of its next page, and allocate_page moves it on.
-  // With line groups (FDP), each frontier has a write pointer per group, moving over the group's dies.
-  bool striped() const { return striped_; }
-  // FDP (BlockParams::reclaim_units): the lines are reclaim units.
-  bool reclaim_units() const { return reclaim_units_; }
-  // Superblock mode with per-die write pointers: the die a GC copy read on die d is programmed on. It stays on d
+  // The write pointer (ftl.write_pointer, gc/write_pointer.h): the die of a frontier's next page in a group (with
+  // line groups, FDP, each frontier has one per group), told of every page allocate_page allocates.
+  const WritePointer& write_pointer() const { return *wp_; }
+  // The GC unit (ftl.gc_unit, or FDP's reclaim units: gc/gc_unit.h).
+  const GcUnit& unit() const { return *unit_; }
+  // Superblock mode with a write pointer that leaves the die to the writer (per_die): the die a GC copy read on
+  // die d is programmed on (d in block mode). It stays on d
   // unless d would have to open one more line for the frontier while kOpenLines are open (which retires the
   // oldest and cuts the blocks of the dies behind): then it goes to the die of its group furthest behind in the
   // frontier's open lines (issue 44: without it lines filled so unevenly that retirement wasted 15 % of the flash
   // written and GC starved the host on the default drive).
-  uint32_t line_gc_die(uint32_t d, uint32_t frontier) const;
+  uint32_t line_gc_die(uint32_t d, uint32_t frontier) const {
+    return line_ahead(d, frontier) ? die_behind(d, frontier) : d;
+  }
   // Superblock mode: would die's next page of the frontier open one more line while kOpenLines are open (and so
   // retire the oldest)? Host flushes go to other dies while some may take them (FlushScheduler::pick_die).
   bool line_ahead(uint32_t d, uint32_t frontier) const {
-    if (!lines_ || striped_) return false;
+    if (!lines_) return false;
     const size_t i = size_t(d) * streams_ + frontier;
     const Seq& q = seq_[size_t(group_of_die(d)) * streams_ + frontier];
     return frontier_[i] == kInvalid && taken_[i] >= (q.base + q.lines.size()) * depth_ && q.lines.size() >= kOpenLines;
   }
-  uint32_t stripe_die(uint32_t stream, uint32_t group = 0) const { return stripe_next_[size_t(group) * streams_ + stream]; }
   // Would allocate_page open a new block?
   bool frontier_full(uint32_t die, uint32_t stream) const {
     return frontier_[size_t(die) * streams_ + stream] == kInvalid;
@@ -270,9 +274,9 @@ class BlockManager {
   };
   // The construction's steps (BlockParams).
   void enable_lines(const std::string& victim_policy, const std::string& key, uint32_t groups, uint32_t depth);
-  void set_striped(bool on);
   void set_slc(SlcCache* slc);
   void set_worth(double min_invalid, uint32_t urgent);
+  uint32_t die_behind(uint32_t d, uint32_t frontier) const;  // line_gc_die's: the die of d's group furthest behind
   uint32_t open_block(uint32_t die, uint32_t stream);  // kInvalid: no free block (line)
   uint32_t open_slc(uint32_t die, uint32_t stream);    // an SLC block for a user frontier, or kInvalid
   uint32_t open_line(uint32_t die, uint32_t stream);  // lines: the die's next block of the frontier's lines
@@ -313,8 +317,9 @@ class BlockManager {
   uint64_t retired_units_ = 0;
   std::vector<uint64_t> lines_opened_, lines_cut_;  // per (group, frontier)
   uint64_t lines_erased_ = 0;
-  bool striped_ = false, reclaim_units_ = false;
-  std::vector<uint32_t> stripe_next_;  // striped: per (group, frontier), the die of its next page
+  std::unique_ptr<GcUnit> unit_;
+  std::unique_ptr<WritePointer> wp_;  // (after the lines: their groups)
+  bool pointer_moves_ = false;        // wp_->one_die(), asked once: allocate_page tells it of each page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;
   uint64_t declines_ = 0;

@@ -4,6 +4,7 @@
 #include "controller/buffer/flush_policy.h"
 #include "controller/ftl.h"
 #include "controller/gc/gc_pacing.h"
+#include "controller/gc/write_pointer.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/streams/streams.h"
 
@@ -16,17 +17,14 @@ std::unique_ptr<PageFtl> build_page_ftl(const Params& p, const Geometry& g, std:
   parts.gc_free_blocks = p.gc.free_blocks;
   parts.layout = p.frontiers;
   parts.streams = std::make_unique<Streams>(p.streams, g.logical_units);
-  // GC's unit: FDP's reclaim units (docs/reference/placement.md), superblock lines or blocks; its pacing.
+  // GC's unit: FDP's reclaim units (docs/reference/placement.md), else ftl.gc_unit's; its pacing.
+  UnitConfig unit{p.gc.victim, keys::kGcVictim};
   if (p.fdp.enabled) {
-    parts.unit = PageFtlParts::Unit::ReclaimUnits;
-    parts.ru_groups = p.fdp.reclaim_groups;
-    parts.ru_depth = fdp_ru_blocks_per_die(p.fdp, g);
-  } else if (p.gc.superblock) {
-    parts.unit = PageFtlParts::Unit::Superblock;
+    unit.groups = p.fdp.reclaim_groups;
+    unit.depth = fdp_ru_blocks_per_die(p.fdp, g);
   }
-  parts.line_victim = p.gc.victim;
-  parts.line_victim_key = keys::kGcVictim;
-  parts.striped = p.gc.striped;
+  parts.unit = p.fdp.enabled ? make_reclaim_unit(unit) : find_gc_unit(p.gc.unit, keys::kGcUnit).make(unit);
+  parts.write_pointer = find_write_pointer(p.gc.write_pointer, keys::kWritePointer).make;
   parts.pacing = make_gc_pacing(p.gc.pacing, p.gc.urgent_free_blocks, keys::kGcPacing);
   if (p.slc.mode != SlcMode::None) parts.slc = std::make_unique<SlcCache>(g, p.slc, p.gc.free_blocks);
   if (p.reliability.on) parts.reliability = std::make_unique<Reliability>(g, p.reliability);

@@ -17,7 +17,9 @@ FlushScheduler::FlushScheduler(Ftl& f)
       die_streams_(f.g_.dies, 0),
       stream_dies_(f.streams_.user_streams(), 0),
       die_mask_(f.g_.dies, ~uint64_t(0)),
-      lines_hold_(f.e_.victims.pacing().lines_hold_host()) {
+      lines_hold_(f.e_.victims.pacing().lines_hold_host()),
+      one_die_(f.streams_.zns() || f.e_.state.blocks().write_pointer().one_die()),
+      group_units_(f.e_.state.blocks().unit().shared_by_group()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -35,9 +37,9 @@ std::string FlushScheduler::describe() const {
   for (uint32_t d = 0; d < f_.g_.dies; ++d)
     s += " die " + std::to_string(d) + ": streams 0x" + std::to_string(die_streams_[d]) + " inflight " +
          std::to_string(inflight_[d]) + " free " + std::to_string(b.free_blocks(d)) + ";";
-  if (b.striped())
+  if (b.write_pointer().one_die())
     for (uint32_t st = 0; st < f_.streams_.user_streams(); ++st) {
-      const uint32_t d = b.stripe_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st));
+      const uint32_t d = b.write_pointer().next_die(b.layout().user_frontier(st), f_.streams_.params().rg_of(st));
       s += " stream " + std::to_string(st) + " -> die " + std::to_string(d) + (b.frontier_full(d, st) ? " (full)" : "");
     }
   return s;
@@ -111,7 +113,7 @@ uint64_t FlushScheduler::user_streams_of(uint32_t d) const {
   // block to spare its host writes wait for GC.
   if (b.layout().gc_in_user && f_.e_.gc.die(d).active) return 0;
   uint64_t mask = 0;
-  if (f_.e_.state.blocks().reclaim_units()) {  // FDP: an open RU may have blocks left on the die besides its open one
+  if (group_units_) {  // FDP: an open RU may have blocks left on the die besides its open one
     for (uint32_t s = 0; s < n; ++s) mask |= uint64_t(b.can_allocate(d, b.layout().user_frontier(s), b.gc_reserve())) << s;
     return mask;
   }
@@ -149,10 +151,9 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
   const uint32_t upp = f_.g_.units_per_page;
   uint32_t s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
   *die = s == kInvalid ? kInvalid : pick_die(s);
-  // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die), and a striped frontier's next page its write
-  // pointer's die; while that die is busy, another zone's or stream's.
-  const bool one_die = f_.streams_.zns() || f_.e_.state.blocks().striped();
-  while (*die == kInvalid && s != kInvalid && one_die && (allowed &= ~(uint64_t(1) << s)) != 0) {
+  // Zoned: a zone's next page has one die (ZnsNamespace::stripe_die), and with a write pointer that names it (striped)
+  // a frontier's next page; while that die is busy, another zone's or stream's.
+  while (*die == kInvalid && s != kInvalid && one_die_ && (allowed &= ~(uint64_t(1) << s)) != 0) {
     s = f_.buffer_->flush_stream(now_ps(), upp, f_.p_.max_age_ps, forced, allowed);
     *die = s == kInvalid ? kInvalid : pick_die(s);
   }
@@ -160,16 +161,16 @@ uint32_t FlushScheduler::choose(uint64_t allowed, bool forced, uint32_t* die) {
 }
 
 uint32_t FlushScheduler::pick_die(uint32_t stream) {
-  // One die for the stream's next page, taken if it may take it now: zoned, the die of the zone's next page;
-  // ftl.write_pointer=striped (FEMU bbssd), the die of the frontier's write pointer.
+  // One die for the stream's next page, taken if it may take it now: zoned, the die of the zone's next page; a
+  // write pointer that names the die of the frontier's next page (striped, FEMU bbssd), that die.
   // No die may take the stream now (takeable_, kept by refresh with die_streams_): the answer of every branch
   // below, known without a scan (a writer that finds the buffer full asks this after every operation end).
   if (!(takeable_ >> stream & 1)) return kInvalid;
   const BlockManager& b = f_.e_.state.blocks();
   const ZnsNamespace* z = f_.streams_.zns();
-  if (z || b.striped()) {
+  if (one_die_) {
     const uint32_t d = z ? z->stripe_die(uint16_t(stream))
-                         : b.stripe_die(b.layout().user_frontier(stream), f_.streams_.params().rg_of(stream));
+                         : b.write_pointer().next_die(b.layout().user_frontier(stream), f_.streams_.params().rg_of(stream));
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
@@ -257,7 +258,7 @@ void FlushScheduler::map_updates(FlashOp& op) {
 
 void FlushScheduler::issued(uint32_t die, FlashOp& op) {
   f_.gc_.kick(die);
-  if (f_.e_.state.blocks().reclaim_units() && op.page == 0) refresh_group(die);  // a block opened: maybe a free RU taken
+  if (group_units_ && op.page == 0) refresh_group(die);  // a block opened: maybe a free unit of the group taken
   else refresh(die);
 }
 

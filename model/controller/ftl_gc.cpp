@@ -52,7 +52,8 @@ void GcDriver::program(const GcPage& page) {
   for (uint32_t s = 0; s < page.n; ++s)
     if (page.lpn[s] != kInvalid) f_.e_.state.prefetch_map(page.lpn[s]);
   f_.send(op, f_.e_.gc.die(page.src).data_ps);
-  if (f_.e_.state.blocks().reclaim_units() && op.page == 0) f_.flush_.refresh_group(page.die);  // a block opened: maybe a free RU taken
+  if (op.page == 0 && f_.e_.state.blocks().unit().shared_by_group())
+    f_.flush_.refresh_group(page.die);  // a block opened: maybe a free unit of the group taken
   else f_.flush_.refresh(page.die);
 }
 
@@ -99,8 +100,8 @@ void GcDriver::erase_refresh(uint32_t die, uint32_t lines_before) {
   const BlockManager& b = f_.e_.state.blocks();
   if (f_.e_.victims.pacing().lines_hold_host() && lines_before && !b.lines_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
-  else if (f_.e_.state.blocks().reclaim_units() && b.lines_in_gc() != lines_before)
-    f_.flush_.refresh_group(die);  // an RU is free: every die of its reclaim group may take host writes again
+  else if (b.unit().shared_by_group() && b.lines_in_gc() != lines_before)
+    f_.flush_.refresh_group(die);  // a unit is free: every die of its group may take host writes again
   else
     f_.flush_.refresh(die);
 }

@@ -149,6 +149,8 @@ class FlushScheduler final {
   std::vector<uint64_t> die_mask_;     // per die: the user streams it may ever take (FDP: its RG's)
   bool confined_ = false;              // some die may not take every stream (FDP reclaim groups)
   bool lines_hold_ = false;            // victim lines in GC hold every die's host writes (GcPacing::lines_hold_host)
+  bool one_die_ = false;  // a stream's next page has one die: zoned, or the write pointer names it (one_die)
+  bool group_units_ = false;  // a group's dies share its GC units (GcUnit::shared_by_group: FDP's RUs)
   uint32_t flushes_pending_ = 0;       // flush programs whose buffer slots are not yet released
   bool woken_ = false;                 // a GC job ended since the last pump (gc_ended)
   static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together

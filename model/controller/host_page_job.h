@@ -42,7 +42,8 @@ namespace ssdtlm {
 template <class X>
 class HostPageJob {
  public:
-  HostPageJob(const FtlEngines& e, X& x) : e_(e), g_(e.state.geometry()), x_(x) {}
+  HostPageJob(const FtlEngines& e, X& x)
+      : e_(e), g_(e.state.geometry()), x_(x), unit_places_(e.state.blocks().unit().places_pages()) {}
 
   // One page of user stream `stream` on `die` (FDP: the die's reclaim group); throws when the die has no room.
   void write(uint32_t die, uint32_t stream);
@@ -63,6 +64,7 @@ class HostPageJob {
   FtlEngines e_;
   const Geometry& g_;
   X& x_;
+  bool unit_places_;  // the GC unit may send a page elsewhere (GcUnit::places_pages: asked once)
 };
 
 template <class X>
@@ -70,9 +72,9 @@ void HostPageJob<X>::write(uint32_t die, uint32_t stream) {
   const FtlEngines& e = e_;  // (locals: the fast-forward writes millions of pages a second)
   BlockManager& b = e.state.blocks();
   const uint32_t frontier = b.layout().user_frontier(stream);
-  // FDP: the page goes where the RU's write pointer is, on the dies of the die's reclaim group (the timed FTL's
-  // flush scheduler picked that die already: FlushScheduler::pick_die).
-  if (b.reclaim_units()) die = b.stripe_die(frontier, b.group_of_die(die));
+  // The GC unit may place the page elsewhere (FDP: where the RU's write pointer is, on the dies of the die's reclaim
+  // group; the timed FTL's flush scheduler picked that die already: FlushScheduler::pick_die).
+  if (unit_places_) die = b.unit().page_die(b, die, frontier);
   if constexpr (!X::kTimed)
     if (e.victims.gc_needed(die)) x_.make_room(die);
   // The page on the stream's frontier (zoned: the zone is told, and whether the page opened a block).

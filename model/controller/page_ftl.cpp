@@ -15,27 +15,15 @@ PageFtlParts default_parts(std::unique_ptr<VictimPolicy> victim, uint32_t gc_fre
   return parts;
 }
 
-// The blocks' parameters: the GC unit (blocks, superblock lines or FDP's reclaim units), the write pointers, the
-// free blocks kept for GC, the SLC cache's blocks and the victims' worth.
+// The blocks' parameters: the write pointer, the GC unit's shape (lines or blocks, the free blocks kept for GC; a
+// unit may fix the write pointer), the SLC cache's blocks and the victims' worth.
 BlockParams block_params(PageFtlParts& parts, SlcCache* slc) {
   BlockParams b;
   b.layout = parts.layout;
   b.victim = std::move(parts.victim);
-  b.gc_reserve = std::max<uint32_t>(1, std::min<uint32_t>(parts.layout.gc, parts.gc_free_blocks - 1));
-  b.striped = parts.striped;
-  if (parts.unit != PageFtlParts::Unit::Block) {
-    b.lines = true;
-    b.line_victim = parts.line_victim;
-    b.line_victim_key = parts.line_victim_key;
-  }
-  if (parts.unit == PageFtlParts::Unit::ReclaimUnits) {
-    b.line_groups = parts.ru_groups;
-    b.line_depth = parts.ru_depth;
-    b.reclaim_units = true;
-    b.gc_reserve = 1;
-  } else if (parts.unit == PageFtlParts::Unit::Superblock) {
-    b.gc_reserve = parts.layout.gc;
-  }
+  b.write_pointer = parts.write_pointer;
+  b.unit = parts.unit ? std::move(parts.unit) : make_block_unit(UnitConfig());
+  b.unit->shape(b, parts.gc_free_blocks);
   b.slc = slc;
   b.min_invalid = parts.min_invalid;
   b.urgent_free_blocks = parts.urgent_free_blocks;

@@ -37,15 +37,12 @@ class SnapshotArchive;
 // stream per the layout, block GC paced by credit, no SLC cache, reliability model or wear levelling, the whole map
 // in DRAM.
 struct PageFtlParts {
-  enum class Unit { Block, Superblock, ReclaimUnits };  // ftl.gc_unit, or FDP's reclaim units
   std::unique_ptr<VictimPolicy> victim;  // required: the victim policy of blocks
   uint32_t gc_free_blocks = 2;           // host writes keep min(GC streams, this - 1) free blocks for GC
   FrontierLayout layout;
   std::unique_ptr<Streams> streams;      // must match the layout's user and GC streams; null: single / manual
-  Unit unit = Unit::Block;
-  std::string line_victim, line_victim_key;  // Superblock, ReclaimUnits: the victim policy of lines (and its key)
-  uint32_t ru_groups = 1, ru_depth = 1;      // ReclaimUnits: reclaim groups, blocks per die of a reclaim unit
-  bool striped = false;                      // ftl.write_pointer=striped (reclaim units always are)
+  std::unique_ptr<GcUnit> unit;              // ftl.gc_unit, or FDP's reclaim units (gc/gc_unit.h); null: block
+  WritePointerFactory write_pointer = make_per_die_pointer;  // ftl.write_pointer (a unit may fix it: FDP's)
   std::unique_ptr<GcPacing> pacing;          // null: credit
   std::unique_ptr<SlcCache> slc;
   std::unique_ptr<Reliability> reliability;
@@ -91,13 +88,6 @@ class PageFtl {
   // Static wear levelling (ftl.wear_level_spread), null without it.
   WearLevel* wear_level() { return wl_.get(); }
   const WearLevel* wear_level() const { return wl_.get(); }
-  // Superblock mode (ftl.gc_unit=superblock): lines as the unit of allocation and GC, one victim line at a
-  // time; host writes leave a free line per GC stream (which the GC threshold must exceed).
-  // FDP (fdp.enabled): the reclaim unit is the unit of allocation and of GC (docs/reference/placement.md): lines of
-  // ru_depth blocks on every die of each of ru_groups reclaim groups, each written by one write pointer per frontier
-  // over its group's dies (striped), so a reclaim unit handle has one open RU per group. A victim RU relocates into
-  // one GC frontier (its RUH's, or the shared one), so host writes leave one free RU per group for GC.
-  bool reclaim_units() const { return state_.blocks().reclaim_units(); }
   // Physical units available to data / logical units: all blocks less the free-block reserve, with the
   // open blocks (one per stream) counted as half written on average.
   double alpha() const;
@@ -129,9 +119,6 @@ class PageFtl {
   }
 
  private:
-  // summary.json "ftl.gc_unit": what GC collects on this drive: "block", "superblock" or FDP's "reclaim_units".
-  const char* gc_unit_name() const;
-
   const Geometry& g_;
   // Built in this order, each from the parts and what comes before it (page_ftl.cpp).
   std::unique_ptr<SlcCache> slc_;     // null: slc.mode=none

@@ -6,13 +6,6 @@
 
 namespace ssdtlm {
 
-// The unit GC collects: FDP's reclaim units (lines of a reclaim group, whatever ftl.gc_unit says), superblock lines
-// or blocks.
-const char* PageFtl::gc_unit_name() const {
-  const BlockManager& b = state_.blocks();
-  return b.reclaim_units() ? "reclaim_units" : b.lines() ? "superblock" : "block";
-}
-
 nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
   const double page_bytes = double(g_.units_per_page) * kUnitBytes;
   const bool slc = slc_ != nullptr;  // the fold counts only with the cache, so other summaries stand
@@ -20,7 +13,7 @@ nlohmann::json PageFtl::report(double host_bytes, uint64_t now_ps) const {
                       {"waf", state_.counters().waf_report(page_bytes, host_bytes, slc)},
                       {"ftl",
                        {{"alpha", alpha()},
-                        {"gc_unit", gc_unit_name()},
+                        {"gc_unit", state_.blocks().unit().name()},
                         {"line_retired_units", state_.blocks().retired_units()},
                         {"gc_declined_victims", state_.blocks().declines()},
                         {"free_blocks", state_.blocks().total_free_blocks()}}}};

@@ -36,8 +36,6 @@ MemoryEstimate estimate_memory(const Params& p) {
   double index_slots = 16;
   while (index_slots < 2 * U) index_slots *= 2;
   const uint64_t streams = p.streams.count;
-  const std::string& lifetimes = p.stats.lifetimes;
-  const bool lifetimes_on = lifetimes == "on" || lifetimes == "all" || (lifetimes == "auto" && streams > 0);
 
   MemoryEstimate e;
   auto add = [&](const std::string& what, const std::string& key, double bytes) {
@@ -50,16 +48,15 @@ MemoryEstimate estimate_memory(const Params& p) {
   add("page map", "geometry.*", L * 4 + P / 8);
   add("block metadata", "geometry.*", B * 24);
   // Slot 12 B + free stack 4 B + open-addressing index (a power of two >= 2 slots per unit, 8 B each: LPN and
-  // slot); per-stream FIFOs 12 B per unit; the flush policy's own lists (hexa about 24 B per unit, fifo 4 B).
-  add("write buffer", "buffer.bytes", U * (16 + (streams > 0 ? 12 : 0) + (orders_by_map_segment(p.buffer.policy) ? 24 : 4)) + index_slots * 8);
+  // slot); per-stream FIFOs 12 B per unit; the flush policy's own lists (FlushPolicyEntry::bytes_per_unit).
+  const uint32_t policy_bytes = find_flush_policy(p.buffer.policy, keys::kBufferPolicy).bytes_per_unit;
+  add("write buffer", "buffer.bytes", U * (16 + (streams > 0 ? 12 : 0) + policy_bytes) + index_slots * 8);
   // Dirty bitmap, per-segment counts, LRU lists, GTD.
   add("map cache bookkeeping", "geometry.*", L / 8 + segments * 40);
   if (integrity) add("integrity checker", "check.integrity", L * 4);
   if (p.stats.lpn_writes) add("lpn write counts", "stats.lpn_writes", L * 4);
-  if (lifetimes_on) add("lifetime statistics", "stats.lifetimes", L * (lifetimes == "all" ? 5.0 : 0.625));
-  // PCStream: birth, PC and process per logical unit (12 B), plus its bounded PC-stream table.
-  if (p.streams.assign == "pcstream") add("pcstream lifetimes and PC-stream table", "streams.assign", L * 12 + double(p.streams.pc_table_bytes) * 1.25);
-  if (p.streams.assign == "hotcold" || p.streams.gc == GcStreams::HotCold) add("hot/cold write counts", "streams.gc_stream", L * 4);
+  // Stream separation: the lifetimes, the assignment policy's own, the write counts (Streams states them).
+  for (MemoryPart& part : Streams::memory_estimate(p.streams, g.logical_units)) e.parts.push_back(std::move(part));
   // Pooled payloads with their command extension, and the host's per-slot arrays.
   double slots = double(p.host_queues) * double(p.host_queue_depth);
   if (p.jobs_listed)

@@ -10,15 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/memory_part.h"
+
 namespace ssdtlm {
 
 struct Params;
-
-struct MemoryPart {
-  std::string what;  // "write buffer"
-  std::string key;   // what sizes it: "buffer.bytes", "geometry.*"
-  uint64_t bytes = 0;
-};
 
 struct MemoryEstimate {
   std::vector<MemoryPart> parts;  // largest first

@@ -37,9 +37,8 @@ uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t fronti
 BlockParams lines(const Geometry& g) {
   BlockParams p;
   p.victim = make_greedy_victim(g);
-  p.lines = true;
-  p.line_victim = "greedy";
-  p.line_victim_key = "ftl.gc_victim";
+  p.unit = make_superblock_unit(UnitConfig());
+  p.unit->shape(p, 2);
   return p;
 }
 
@@ -172,10 +171,13 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
                         "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
     c.set(s);
   const Geometry g = read_geometry(c, 0);
-  BlockParams p = lines(g);
-  p.striped = true;
-  p.line_groups = 2;
-  p.line_depth = 2;
+  BlockParams p;
+  p.victim = make_greedy_victim(g);
+  UnitConfig ru;
+  ru.groups = 2;
+  ru.depth = 2;
+  p.unit = make_reclaim_unit(ru);
+  p.unit->shape(p, 2);  // lines of 2 groups of depth 2, striped
   BlockManager b(g, std::move(p));
   CHECK(b.line_blocks() == 4);
   CHECK(b.free_lines(0) == 2);
@@ -184,7 +186,7 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
   CHECK(b.open_line_units_left(0, 0) == kInvalid);
   // The frontier's write pointer moves over the group's dies: die 0, 1, 0, 1 (block 0 of each), then block 1.
   auto put = [&](uint32_t group) {
-    const uint32_t die = b.stripe_die(0, group);
+    const uint32_t die = b.write_pointer().next_die(0, group);
     const uint32_t block = write(b, g, die, 0);
     CHECK(b.group_of_die(die) == group);
     return block;

@@ -4,11 +4,11 @@
 
 namespace ssdtlm {
 namespace {
-const std::map<std::string, FlushFactory>& table() {
-  static const std::map<std::string, FlushFactory> t = {
-      {"fifo", make_fifo_flush},
-      {"hexa", make_hexa_flush},
-      {"hexa_always", make_hexa_always_flush},
+const std::map<std::string, FlushPolicyEntry>& table() {
+  static const std::map<std::string, FlushPolicyEntry> t = {
+      {"fifo", {make_fifo_flush, false, 4}},
+      {"hexa", {make_hexa_flush, true, 24}},
+      {"hexa_always", {make_hexa_always_flush, true, 24}},
   };
   return t;
 }
@@ -16,10 +16,12 @@ const std::map<std::string, FlushFactory>& table() {
 
 std::vector<std::string> flush_policy_names() { return registry_names(table()); }
 
-bool orders_by_map_segment(const std::string& policy) { return policy == "hexa" || policy == "hexa_always"; }
+const FlushPolicyEntry& find_flush_policy(const std::string& name, const std::string& key) {
+  return registry_find(table(), name, key, "buffer policy");
+}
 
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key) {
-  return registry_find(table(), name, key, "buffer policy")(c);
+  return find_flush_policy(name, key).make(c);
 }
 
 }  // namespace ssdtlm

@@ -44,10 +44,17 @@ std::unique_ptr<FlushPolicy> make_fifo_flush(const FlushContext& c);
 std::unique_ptr<FlushPolicy> make_hexa_flush(const FlushContext& c);
 std::unique_ptr<FlushPolicy> make_hexa_always_flush(const FlushContext& c);
 
+// A registered policy (flush_policy.cpp's table): its factory, whether it orders the whole buffer by map segment
+// (HEXA's: streams cannot be kept apart, validation.cpp), and the bytes its own lists take per buffered unit (the
+// memory estimate, report/memory_estimate.cpp: HEXA's group links about 24 B, fifo's queue 4 B).
+struct FlushPolicyEntry {
+  FlushFactory make;
+  bool orders_by_map_segment;
+  uint32_t bytes_per_unit;
+};
+// The entry registered as `name`; a ConfigError naming `key` and the known names otherwise.
+const FlushPolicyEntry& find_flush_policy(const std::string& name, const std::string& key);
 std::unique_ptr<FlushPolicy> make_flush_policy(const std::string& name, const FlushContext& c, const std::string& key);
 std::vector<std::string> flush_policy_names();
-// HEXA's policies (hexa, hexa_always): they order the whole buffer by map segment, so streams cannot be kept apart
-// and each slot carries their group links (the memory estimate).
-bool orders_by_map_segment(const std::string& policy);
 
 }  // namespace ssdtlm

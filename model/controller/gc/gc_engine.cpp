@@ -32,7 +32,9 @@ GcEngine::GcEngine(const GcContext& ctx)
       g_(ctx.state.geometry()),
       upp_(g_.units_per_page),
       dies_(g_.dies),
-      batch_moves_(ctx.batch_moves) {
+      batch_moves_(ctx.batch_moves),
+      pointer_names_die_(ctx.state.blocks().write_pointer().one_die()),
+      unit_places_pages_(ctx.state.blocks().unit().places_pages()) {
   for (GcDie& j : dies_) j.stage.resize(state_.blocks().layout().gc);
 }
 
@@ -134,20 +136,28 @@ uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
   // frontier's write pointer.)
   const BlockManager& b = state_.blocks();
   const FrontierLayout& l = b.layout();
-  if (b.reclaim_units()) die = b.stripe_die(l.gc_frontier(k), b.group_of_die(die));
+  if (unit_places_pages_) die = b.unit().page_die(b, die, l.gc_frontier(k));
   if (l.gc == 1 || b.can_allocate(die, l.gc_frontier(k), 0)) return k;
   for (uint32_t j = 0; j < l.gc; ++j)
     if (!b.frontier_full(die, l.gc_frontier(j))) return j;
   return k;
 }
 
+namespace {
+// Out of line: rare (superblock GC with per-die write pointers), and page_target stays small enough to inline.
+__attribute__((noinline)) uint32_t line_gc_die(const BlockManager& b, uint32_t d, uint32_t frontier) {
+  return b.line_gc_die(d, frontier);
+}
+}  // namespace
+
 void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
   const BlockManager& b = state_.blocks();
-  *target = gc_target(d, k);
-  // ftl.write_pointer=striped (FEMU bbssd): the frontier's write pointer's die, whichever die staged the units.
-  *frontier = b.layout().gc_frontier(*target);
-  // Superblock GC with per-die write pointers: the die, unless it is a line ahead (BlockManager::line_gc_die).
-  *to = b.striped() ? b.stripe_die(*frontier, b.group_of_die(d)) : b.lines() ? b.line_gc_die(d, *frontier) : d;
+  const uint32_t t = gc_target(d, k), f = b.layout().gc_frontier(t);
+  *target = t;
+  *frontier = f;
+  // A write pointer that names the die (striped, FEMU bbssd): that die, whichever die staged the units. Else the die
+  // itself (superblock GC: unless it is a line ahead, BlockManager::line_gc_die).
+  *to = pointer_names_die_ ? b.write_pointer().next_die(f, b.group_of_die(d)) : b.lines() ? line_gc_die(b, d, f) : d;
 }
 
 bool GcEngine::erase_coming(uint32_t d) const {

@@ -235,6 +235,9 @@ class GcEngine {
   std::vector<GcDie> dies_;
   uint32_t active_ = 0;
   bool batch_moves_;  // map.gc_update=victim (GcContext::batch_moves)
+  // The GC unit's and write pointer's answers that do not change, asked once (page_target, gc_target run per page).
+  bool pointer_names_die_;  // WritePointer::one_die
+  bool unit_places_pages_;  // GcUnit::places_pages
 };
 
 }  // namespace ssdtlm

@@ -29,12 +29,11 @@ class GcVictims {
   uint32_t gc_free_blocks() const { return gc_free_blocks_; }
   bool gc_needed(uint32_t die) const { return state_.blocks().free_blocks(die) < gc_free_blocks_; }
   // Still short of free blocks once the victims being collected are erased? `pending`: the die's victims
-  // scanned or being erased (block mode); superblock mode counts free lines and lines being collected.
+  // scanned or being erased. The GC unit says what counts (GcUnit::short_of_free: lines count free lines and
+  // lines being collected).
   bool gc_short(uint32_t die, uint32_t pending) const {
     const BlockManager& b = state_.blocks();
-    if (!b.lines()) return b.free_blocks(die) + pending < gc_free_blocks_;
-    const uint32_t group = b.group_of_die(die);
-    return b.free_lines(group) + b.lines_in_gc(group) < gc_free_blocks_;
+    return b.unit().short_of_free(b, die, pending, gc_free_blocks_);
   }
   // The die's next GC victim (counted in c), or kInvalid: the victim sources first, then the victim policy
   // (superblock mode, FDP: the die's block of the victim line, a new line started when the last is done). Throws

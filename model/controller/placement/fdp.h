@@ -5,7 +5,7 @@
 // (PID: RG identifier in the top RGIF bits, placement handle below) in the directive specific field of a
 // write with directive type FDP (2). Here every (RG, RUH) pair is a user stream: stream rg * ruhs + ruh, writing
 // its open RU of the RG through one write pointer over the RG's dies; the flush scheduler takes a stream's pages only
-// on its RG's dies (FlushScheduler, Streams::allowed_on). GC reclaims whole RUs (PageFtlParts::Unit::ReclaimUnits). RUH
+// on its RG's dies (FlushScheduler, Streams::allowed_on). GC reclaims whole RUs (gc/reclaim_unit.cpp). RUH
 // types say what GC may mix: initially_isolated = one shared GC stream (relocated data of all RUHs of an RG meet in
 // its GC RU), persistently_isolated = a GC stream per RUH (its data never meets another RUH's). Plain C++.
 #pragma once

@@ -25,9 +25,11 @@ void PageFtl::snapshot(SnapshotArchive& a, IntegrityChecker* checker) {
   a.section("ftl");
   // (The GC threshold, gc_first and reclaim-unit fields are the configuration's: a snapshot of another is refused.)
   uint32_t gc_free_blocks = victims_.gc_free_blocks();
-  bool lines_hold = victims_.pacing().lines_hold_host(), reclaim_units = state_.blocks().reclaim_units();
+  // (The unit's field: whether a group's dies share its units, FDP's reclaim units.)
+  const bool group_units = state_.blocks().unit().shared_by_group();
+  bool lines_hold = victims_.pacing().lines_hold_host(), reclaim_units = group_units;
   a.io_all(gc_free_blocks, lines_hold, reclaim_units);
-  if (gc_free_blocks != victims_.gc_free_blocks() || reclaim_units != state_.blocks().reclaim_units())
+  if (gc_free_blocks != victims_.gc_free_blocks() || reclaim_units != group_units)
     a.corrupt("GC threshold or reclaim units differ from this drive's");
   state_.snapshot_die_counters(a);
   victims_.snapshot(a);

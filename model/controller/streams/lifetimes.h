@@ -59,6 +59,10 @@ class Lifetimes {
   uint64_t sampled_alive(uint32_t s) const { return per_[s].sampled_births - per_[s].time_ns.count(); }
   uint64_t alive(uint32_t s) const { return sampled_alive(s) << shift_; }
   size_t memory_bytes() const { return unit_.capacity() * sizeof(Unit) + times_.capacity() * 8; }
+  // Before it exists: about 5 B per recorded unit (one logical unit in 2^sample_shift).
+  static double memory_estimate(uint64_t logical_units, uint32_t sample_shift) {
+    return double(logical_units) * (5.0 / double(uint64_t(1) << sample_shift));
+  }
   // Saves or loads the recorded units and statistics (controller/snapshot: SnapshotArchive).
   template <class Archive>
   void snapshot(Archive& a) {

@@ -278,6 +278,12 @@ void PcStream::reset_stats() {
   evictions_base_ = table_.evictions();
 }
 
+// Birth, PC and process per logical unit (12 B), plus its bounded PC-stream table (its entries and buckets).
+MemoryPart pcstream_memory(const StreamContext& c) {
+  return {"pcstream lifetimes and PC-stream table", "streams.assign",
+          uint64_t(double(c.logical_units) * 12 + double(c.pc_table_bytes) * 1.25)};
+}
+
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c) {
   return std::make_unique<PcStream>(c.streams, c.logical_units, c.pc_table_bytes, c.recluster_units, c.pc_table_reset_run,
                                     c.pc_min_deaths, c.pc_clock_time);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/memory_part.h"
 #include "controller/streams/write_counts.h"
 
 namespace ssdtlm {
@@ -80,7 +81,18 @@ std::unique_ptr<StreamPolicy> make_hotcold_stream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_pcstream(const StreamContext& c);
 std::unique_ptr<StreamPolicy> make_fdp_stream(const StreamContext& c);  // placement/fdp_policy.cpp
 
-// Name -> factory; throws ConfigError naming `key` and the known names for an unknown name.
+// A registered policy (stream_policy.cpp's table): its factory, whether it reads the per-LPN write counts (Streams
+// keeps them then: StreamContext::counts), and what it will allocate, estimated from its context alone before
+// anything is built (report/memory_estimate.cpp; null: nothing that grows with the drive).
+struct StreamPolicyEntry {
+  StreamFactory make;
+  bool reads_counts = false;
+  MemoryPart (*memory)(const StreamContext&) = nullptr;
+};
+MemoryPart pcstream_memory(const StreamContext& c);  // pcstream.cpp
+
+// The entry registered as `name`; throws ConfigError naming `key` and the known names for an unknown name.
+const StreamPolicyEntry& find_stream_policy(const std::string& name, const std::string& key);
 std::unique_ptr<StreamPolicy> make_stream_policy(const std::string& name, const StreamContext& c, const std::string& key);
 std::vector<std::string> stream_policy_names();
 

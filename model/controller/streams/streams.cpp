@@ -7,22 +7,45 @@
 
 namespace ssdtlm {
 
+namespace {
+constexpr const char* kAssignKey = "streams.assign";
+
+StreamContext context_of(const StreamParams& p, uint64_t logical_units, const WriteCounts* counts) {
+  StreamContext ctx;
+  ctx.streams = p.user_streams();
+  ctx.logical_units = logical_units;
+  ctx.hot_threshold = p.hot_threshold;
+  ctx.chunk_units = p.chunk_units;
+  ctx.counts = counts;
+  ctx.pc_table_bytes = p.pc_table_bytes;
+  ctx.recluster_units = p.recluster_units;
+  ctx.pc_table_reset_run = p.pc_table_reset_run;
+  ctx.pc_min_deaths = p.pc_min_deaths;
+  ctx.pc_clock_time = p.pc_clock_time;
+  ctx.fdp_rgs = p.fdp_rgs;
+  ctx.fdp_ruhs = p.fdp_ruhs;
+  return ctx;
+}
+}  // namespace
+
+bool StreamParams::counts() const {
+  return find_stream_policy(assign, kAssignKey).reads_counts || gc == GcStreams::HotCold;
+}
+
+std::vector<MemoryPart> Streams::memory_estimate(const StreamParams& p, uint64_t logical_units) {
+  std::vector<MemoryPart> parts;
+  if (p.lifetimes)
+    parts.push_back({"lifetime statistics", "stats.lifetimes",
+                     uint64_t(Lifetimes::memory_estimate(logical_units, p.lifetime_shift))});
+  const StreamPolicyEntry& policy = find_stream_policy(p.assign, kAssignKey);
+  if (policy.memory) parts.push_back(policy.memory(context_of(p, logical_units, nullptr)));
+  if (p.counts()) parts.push_back({"hot/cold write counts", "streams.gc_stream", WriteCounts::memory_estimate(logical_units)});
+  return parts;
+}
+
 Streams::Streams(const StreamParams& p, uint64_t logical_units) : p_(p) {
   if (p_.counts()) counts_ = std::make_unique<WriteCounts>(logical_units);
-  StreamContext ctx;
-  ctx.streams = p_.user_streams();
-  ctx.logical_units = logical_units;
-  ctx.hot_threshold = p_.hot_threshold;
-  ctx.chunk_units = p_.chunk_units;
-  ctx.counts = counts_.get();
-  ctx.pc_table_bytes = p_.pc_table_bytes;
-  ctx.recluster_units = p_.recluster_units;
-  ctx.pc_table_reset_run = p_.pc_table_reset_run;
-  ctx.pc_min_deaths = p_.pc_min_deaths;
-  ctx.pc_clock_time = p_.pc_clock_time;
-  ctx.fdp_rgs = p_.fdp_rgs;
-  ctx.fdp_ruhs = p_.fdp_ruhs;
-  policy_ = make_stream_policy(p_.assign, ctx, "streams.assign");
+  policy_ = make_stream_policy(p_.assign, context_of(p_, logical_units, counts_.get()), kAssignKey);
   policy_trims_ = policy_->wants_trims();
   if (p_.zns) zns_ = std::make_unique<ZnsNamespace>(p_.zns_layout);
   if (p_.lifetimes) lifetimes_ = std::make_unique<Lifetimes>(logical_units, p_.user_streams(), p_.lifetime_shift);

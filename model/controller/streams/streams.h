@@ -51,7 +51,8 @@ struct StreamParams {
   uint32_t rg_of(uint32_t s) const { return fdp ? s / fdp_ruhs : 0; }
   uint32_t user_streams() const { return count + 1; }
   uint32_t gc_streams() const { return gc == GcStreams::Shared ? 1 : count + 1; }
-  bool counts() const { return assign == "hotcold" || gc == GcStreams::HotCold; }
+  // Are the per-LPN write counts kept (the assignment policy reads them, or streams.gc_stream=hotcold)?
+  bool counts() const;
 };
 
 struct StreamStats {
@@ -117,6 +118,9 @@ class Streams {
   nlohmann::json report() const;
   void reset_stats();
   size_t memory_bytes() const;
+  // What a Streams of these parameters will allocate, from them alone (report/memory_estimate.cpp): the write
+  // counts, the assignment policy's own (StreamPolicyEntry::memory), the lifetimes.
+  static std::vector<MemoryPart> memory_estimate(const StreamParams& p, uint64_t logical_units);
   // Saves or loads the write counts, the policy's state, lifetimes and statistics (controller/snapshot).
   void snapshot(SnapshotArchive& a);
   ZnsNamespace* zns() { return zns_.get(); }  // the zoned namespace (zns.enabled), else null

@@ -18,6 +18,7 @@ class WriteCounts {
   void prefetch(uint32_t lpn) const { __builtin_prefetch(&n_[lpn], 1); }
   uint64_t size() const { return n_.size(); }
   size_t memory_bytes() const { return n_.capacity() * 4; }
+  static uint64_t memory_estimate(uint64_t logical_units) { return logical_units * 4; }
   // Saves or loads the counts (controller/snapshot: SnapshotArchive).
   template <class Archive>
   void snapshot(Archive& a) {

@@ -1,0 +1,38 @@
+// Enum-like keys: one table per key maps each name to what it parses to. The schema lists the table's names as the
+// key's choices (config_schema.cpp, keyed_choices() in choices.h) and the reader maps them (params.cpp:
+// parse_choice), so adding a value is one line in its table and the schema cannot offer a name the reader does not
+// map (tests/config/test_choices.cpp).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+
+namespace ssdtlm {
+
+template <class V>
+struct Choice {
+  const char* name;
+  V value;
+};
+
+template <class V, size_t N>
+std::vector<std::string> choice_names(const Choice<V> (&table)[N]) {
+  std::vector<std::string> names;
+  for (const Choice<V>& c : table) names.push_back(c.name);
+  return names;
+}
+
+// The value of `name` in the table; a ConfigError naming `key` and the choices otherwise (Config refuses an unknown
+// name first: the schema's choices are the table's).
+template <class V, size_t N>
+V parse_choice(const Choice<V> (&table)[N], const std::string& name, const std::string& key) {
+  for (const Choice<V>& c : table)
+    if (name == c.name) return c.value;
+  std::string known;
+  for (const Choice<V>& c : table) known += std::string(" ") + c.name;
+  throw ConfigError("key '" + key + "': unknown value '" + name + "', expected one of" + known);
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,37 @@
+#include "config/choices.h"
+
+namespace ssdtlm {
+
+namespace {
+template <auto& Table>
+KeyedChoices keyed(const char* key) {
+  return {key, choice_names(Table), [](const std::string& name, const std::string& k) { parse_choice(Table, name, k); }};
+}
+}  // namespace
+
+const std::vector<KeyedChoices>& keyed_choices() {
+  using namespace choices;
+  static const std::vector<KeyedChoices> keys = {
+      keyed<kFlashSuspend>("flash.suspend"),
+      keyed<kFlashCell>("flash.cell"),
+      keyed<kFlashMultiplane>("flash.multiplane"),
+      keyed<kFlashPlaneRule>("flash.plane_rule"),
+      keyed<kSlcMode>("slc.mode"),
+      keyed<kSlcWhenFull>("slc.when_full"),
+      keyed<kReliabilityModel>("reliability.model"),
+      keyed<kNvmeInterface>("nvme.interface"),
+      keyed<kNvmeArbitration>("nvme.arbitration"),
+      keyed<kFdpRuhType>("fdp.ruh_type"),
+      keyed<kZnsResetErase>("zns.reset_erase"),
+      keyed<kStreamsGcStream>("streams.gc_stream"),
+      keyed<kStreamsGcFrontier>("streams.gc_frontier"),
+      keyed<kStreamsPcTableReset>("streams.pc_table_reset"),
+      keyed<kStreamsPcstreamClock>("streams.pcstream_clock"),
+      keyed<kPowerLossCheck>("fault.power_loss_check"),
+      keyed<kSimTiming>("sim.timing"),
+      keyed<kSimConverge>("sim.converge"),
+  };
+  return keys;
+}
+
+}  // namespace ssdtlm
