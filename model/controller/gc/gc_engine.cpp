@@ -150,7 +150,9 @@ __attribute__((noinline)) uint32_t line_gc_die(const BlockManager& b, uint32_t d
 }
 }  // namespace
 
-void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target, uint32_t* frontier, uint32_t* to) const {
+// Inlined into take_page and page_waits (per GC page; out of line it cost the fast-forward 1.4 % more instructions).
+__attribute__((always_inline)) inline void GcEngine::page_target(uint32_t d, uint32_t k, uint32_t* target,
+                                                                 uint32_t* frontier, uint32_t* to) const {
   const BlockManager& b = state_.blocks();
   const uint32_t t = gc_target(d, k), f = b.layout().gc_frontier(t);
   *target = t;
