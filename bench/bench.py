@@ -77,6 +77,7 @@ from golden_summaries import flatten  # noqa: E402  (the results-identity compar
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_inputs import capture_file, pc_trace  # noqa: E402  (the trace rows' generated inputs)
 import drive_fill  # noqa: E402  (the opt-in whole-drive fill rows)
+import pairs  # noqa: E402  (alternating pairs of runs)
 
 BASE = ["--set", "check.integrity=false", "--set", "geometry.over_provisioning=0.25", "--set", "ftl.gc_victim=greedy"]
 
@@ -275,20 +276,9 @@ def run_pairs(binary, other, args, ios, wall=lambda s: s["wall_time_s"], a_only=
     """REPEAT pairs, the first in the order A B, the next B A, and so on. Returns the median runs of each, the
     median of the pairs' speed ratios A/B (wall time of B over wall time of A) and the same for process CPU.
     `a_only`: arguments A runs with and B does not (LT_ROWS)."""
-    a, b = [], []
     a_args = list(args) + list(a_only)
-    for i in range(REPEAT):
-        if i % 2 == 0:
-            a.append(run_once(binary, a_args, ios))
-            b.append(run_once(other, args, ios))
-        else:
-            b.append(run_once(other, args, ios))
-            a.append(run_once(binary, a_args, ios))
-    med = lambda xs: sorted(xs)[len(xs) // 2]
-    ratio = med([wall(y) / wall(x) for x, y in zip(a, b)])
-    cpu_ratio = med([y[CPU] / x[CPU] for x, y in zip(a, b)])
-    by_wall = lambda runs: sorted(runs, key=wall)[len(runs) // 2]
-    return by_wall(a), by_wall(b), ratio, cpu_ratio
+    return pairs.alternate(lambda: run_once(binary, a_args, ios), lambda: run_once(other, args, ios), REPEAT, wall,
+                           lambda s: s[CPU])
 
 
 def same_results(x, y):

@@ -22,6 +22,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import validate_drives  # noqa: E402  (the drives' declarations and the run settings of their measurements)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pairs  # noqa: E402  (alternating pairs of runs, as bench.py's rows)
 
 DRIVES = ("samsung_980_1tb", "samsung_980pro_1tb")
 ROW_PREFIX = "drive-fill-"
@@ -126,19 +128,13 @@ def table(names, binary, other, scale, repeat, results_label):
                 print("%-30s %s" % (name, describe(run_fill(mine, drive, scale))), flush=True)
                 continue
             theirs = os.path.join(os.path.dirname(other), "ssdtlm-" + drive)
-            a, b = [], []
-            for i in range(repeat):
-                order = ((a, mine), (b, theirs)) if i % 2 == 0 else ((b, theirs), (a, mine))
-                for runs, exe in order:
-                    runs.append(run_fill(exe, drive, scale))
+            f = lambda s, k: s["bench_fill"][k]
+            x, y, wall_ratio, cpu_ratio = pairs.alternate(
+                lambda: run_fill(mine, drive, scale), lambda: run_fill(theirs, drive, scale), repeat,
+                lambda s: f(s, "wall_s"), lambda s: f(s, "cpu_s"))
         except FillError as e:
             print("%-30s %s" % (name, e), flush=True)
             continue
-        med = lambda xs: sorted(xs)[len(xs) // 2]
-        f = lambda s, k: s["bench_fill"][k]
-        wall_ratio = med([f(y, "wall_s") / f(x, "wall_s") for x, y in zip(a, b)])
-        cpu_ratio = med([f(y, "cpu_s") / f(x, "cpu_s") for x, y in zip(a, b)])
-        x, y = (sorted(r, key=lambda s: f(s, "wall_s"))[len(r) // 2] for r in (a, b))
         strip = lambda s: {k: v for k, v in s.items() if k != "bench_fill"}
         print("%-30s %8.1f %8.1f %7.3f %7.3f %9.2f %9.2f %7s %9s" % (
             name, f(x, "wall_s"), f(y, "wall_s"), wall_ratio, cpu_ratio, f(x, "rss_bytes") / 2**30,
