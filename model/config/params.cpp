@@ -215,7 +215,7 @@ StreamParams read_stream_params(const Config& c) {
   p.gc = parse_choice(choices::kStreamsGcStream, gc, "streams.gc_stream");
   p.gc_in_user = parse_choice(choices::kStreamsGcFrontier, frontier, "streams.gc_frontier");
   const std::string life = c.s("stats.lifetimes");
-  p.lifetimes = life == "on" || life == "all" || (life == "auto" && p.count > 0);
+  p.lifetimes = lifetimes_on(life, p.count);
   p.lifetime_shift = life == "all" ? 0 : 3;
   apply_fdp_streams(read_fdp_params(c), c, p);
   apply_zns_streams(read_zns_params(c), c, p);

@@ -15,6 +15,9 @@ FdpParams read_fdp_params(const Config& c);
 // fdp.enabled: the streams FDP runs on (streams.* must be at their defaults): a user stream per (RG, RUH),
 // fdp's own assignment, GC streams by RUH type (initially isolated: one GC stream whose RU in each RG takes the
 // relocated data of every RUH; persistently isolated: a GC stream, so a GC RU, per RUH).
+// stats.lifetimes: whether the lifetime statistics are kept for a drive of `streams` user streams (on, all, or auto
+// with streams).
+bool lifetimes_on(const std::string& lifetimes, uint32_t streams);
 void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s);
 // fdp.reclaim_groups divides the dies (1 with a precondition); fdp.ru_bytes a multiple of the RG's block row
 // whose blocks per die divide the blocks of a die.
