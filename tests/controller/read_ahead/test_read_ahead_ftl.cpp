@@ -64,7 +64,7 @@ TEST_CASE("ftl module: a sequential stream's reads are served from the units rea
   }
 }
 
-TEST_CASE("ftl module: a write or trim of a unit held drops it; reads see the new data", "[module][ftl][read_ahead]") {
+TEST_CASE("ftl module: a write or trim of a unit held drops it, reads see the new data", "[module][ftl][read_ahead]") {
   FtlHarness h("h", settings("sequential"));
   uint64_t unmapped = 0;
   h.script = [&](FtlHarness& h) {
