@@ -227,7 +227,10 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     case kGcMapRead: gc_.on_map_read(op); break;
     case kGcMapProgram: gc_.on_map_program(op); break;
     case kZoneErase: zone_erase_.on_erase(op); break;
-    case kReadAhead: host_.on_read_ahead(op); break;
+    case kReadAhead:
+      host_.on_read_ahead(op);
+      if ((e_.reliability && e_.reliability->reclaim_due(op.die))) gc_.kick(op.die);  // as a host read's
+      break;
   }
   if (release) gp.release();
   flush_.wake();  // a GC job that ended here lets the buffer flush to its die
