@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "config/choices.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/write_pointer.h"
@@ -95,16 +96,16 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 }
 
 void check_timing(const Config& c) {
-  if (c.s("sim.timing") == "at" && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
+  if (!parse_choice(choices::kSimTiming, c, "sim.timing") && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
     fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
-  if (c.s("slc.mode") == "none" && c.d("slc.fold_idle_us") != 0)
+  if (parse_choice(choices::kSlcMode, c, "slc.mode") == SlcMode::None && c.d("slc.fold_idle_us") != 0)
     fail("slc.fold_idle_us", "applies with an SLC cache only (slc.mode is none)");
 }
 
 void check_converge(const Config& c) {
   static const char* const kKeys[] = {"sim.converge_rel_ci", "sim.converge_confidence", "sim.converge_batch_ios",
                                       "sim.converge_min_batches", "sim.converge_batch_erase_share", "sim.converge_min_gc_cycles"};
-  if (c.s("sim.converge") == "off") {
+  if (parse_choice(choices::kSimConverge, c, "sim.converge") == ConvergeParams::Mode::Off) {
     for (const char* k : kKeys)
       if (c.d(k) != find_key(k)->def.get<double>()) fail(k, "applies with sim.converge=report or stop only (sim.converge is off)");
     if (c.s("sim.converge_metrics") != find_key("sim.converge_metrics")->def.get<std::string>())

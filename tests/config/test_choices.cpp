@@ -13,7 +13,7 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("choices: every schema choice of an enum-like key parses through its table", "[config][choices]") {
   const auto& schema = config_schema();
-  REQUIRE(keyed_choices().size() == 18);
+  REQUIRE(keyed_choices().size() == 30);
   for (const KeyedChoices& keyed : keyed_choices()) {
     INFO(keyed.key);
     const auto it = std::find_if(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.path == keyed.key; });
@@ -42,4 +42,51 @@ TEST_CASE("choices: the readers map the names through the tables", "[config][cho
   CHECK(p.sim.converge.mode == ConvergeParams::Mode::Report);
   CHECK(p.streams.gc == GcStreams::PerStream);
   CHECK(p.streams.gc_in_user);
+}
+
+TEST_CASE("choices: the workload readers map the names through the tables", "[config][choices]") {
+  Config c;
+  const WorkloadParams defaults = read_workload_params(c);
+  CHECK_FALSE(defaults.jesd219);
+  CHECK_FALSE(defaults.zone_hint);
+  CHECK(defaults.trace.max_time_ns == 0);
+  CHECK(defaults.capture.clean_cache);
+  CHECK_FALSE(defaults.capture.pc_per_inode);
+  CHECK(defaults.pacing.exit_what == ExitWhat::None);
+  CHECK_FALSE(defaults.pacing.poisson);
+  CHECK_FALSE(defaults.placement.random);
+  CHECK_FALSE(defaults.app.lsm_random_pick);
+  CHECK_FALSE(defaults.app.cache_lru);
+  CHECK(read_log_params(c).window == IoLogParams::Window::Avg);
+  for (const char* s : {"workload.preset=jesd219", "workload.stream_hint=zone", "workload.trace_timing=open",
+                        "workload.capture_page_cache=dirty_only", "workload.capture_pc_scope=inode",
+                        "workload.exit_what=stonewall", "workload.rate_process=poisson", "workload.plid_select=random",
+                        "workload.app.lsm_compaction_pick=random", "workload.app.cache_eviction=lru",
+                        "workload.log_window_value=both"})
+    c.set(s);
+  const WorkloadParams w = read_workload_params(c);
+  CHECK(w.jesd219);
+  CHECK(w.zone_hint);
+  CHECK(w.trace.max_time_ns == kMaxOpenLoopTimeNs);
+  CHECK_FALSE(w.capture.clean_cache);
+  CHECK(w.capture.pc_per_inode);
+  CHECK(w.pacing.exit_what == ExitWhat::Stonewall);
+  CHECK(w.pacing.poisson);
+  CHECK(w.placement.random);
+  CHECK(w.app.lsm_random_pick);
+  CHECK(w.app.cache_lru);
+  CHECK(read_log_params(c).window == IoLogParams::Window::Both);
+  c.set("workload.exit_what=group");
+  CHECK(read_workload_params(c).pacing.exit_what == ExitWhat::Group);
+  c.set("workload.log_window_value=max");
+  CHECK(read_log_params(c).window == IoLogParams::Window::Max);
+}
+
+TEST_CASE("choices: host.sq_priority maps to the QPRIO class", "[config][choices]") {
+  for (const auto& [name, qprio] : {std::pair<const char*, int>{"urgent", 0}, {"high", 1}, {"medium", 2}, {"low", 3}}) {
+    Config c;
+    c.set(std::string("host.sq_priority=") + name);
+    INFO(name);
+    CHECK(int(read_job_params(c).at(0).sq_priority) == qprio);
+  }
 }
