@@ -17,6 +17,12 @@
 
 namespace ssdtlm {
 
+// stats.lifetimes: the lifetime statistics kept (placement_params.h: lifetimes_on).
+enum class LifetimeStats : uint8_t { Auto, On, All, Off };
+// streams.internal (seed 002's internal streams): GC copies in GC frontiers of their own (true) or back in their
+// stream's user frontier (false); auto: streams.gc_stream and streams.gc_frontier decide (validation.cpp).
+enum class StreamsInternal : uint8_t { Auto, Own, User };
+
 namespace choices {
 inline constexpr Choice<SuspendMode> kFlashSuspend[] = {
     {"none", SuspendMode::None}, {"program", SuspendMode::Program}, {"program_erase", SuspendMode::ProgramErase}};
@@ -43,6 +49,10 @@ inline constexpr Choice<bool> kSimTiming[] = {{"at", false}, {"lt", true}};  // 
 inline constexpr Choice<ConvergeParams::Mode> kSimConverge[] = {
     {"off", ConvergeParams::Mode::Off}, {"report", ConvergeParams::Mode::Report}, {"stop", ConvergeParams::Mode::Stop}};
 inline constexpr Choice<uint8_t> kHostSqPriority[] = {{"urgent", 0}, {"high", 1}, {"medium", 2}, {"low", 3}};  // QPRIO
+inline constexpr Choice<LifetimeStats> kStatsLifetimes[] = {
+    {"auto", LifetimeStats::Auto}, {"on", LifetimeStats::On}, {"all", LifetimeStats::All}, {"off", LifetimeStats::Off}};
+inline constexpr Choice<StreamsInternal> kStreamsInternal[] = {
+    {"auto", StreamsInternal::Auto}, {"true", StreamsInternal::Own}, {"false", StreamsInternal::User}};
 // workload.* (one job's keys: workload_params.cpp, placement_params.cpp)
 inline constexpr Choice<bool> kWorkloadPreset[] = {{"none", false}, {"jesd219", true}};  // JESD219's sizes and zones
 inline constexpr Choice<bool> kWorkloadTraceTiming[] = {{"closed", false}, {"open", true}};  // at the trace's times
@@ -55,6 +65,7 @@ inline constexpr Choice<ExitWhat> kWorkloadExitWhat[] = {
 inline constexpr Choice<bool> kWorkloadRateProcess[] = {{"linear", false}, {"poisson", true}};  // exponential gaps
 inline constexpr Choice<IoLogParams::Window> kWorkloadLogWindowValue[] = {
     {"avg", IoLogParams::Window::Avg}, {"max", IoLogParams::Window::Max}, {"both", IoLogParams::Window::Both}};
+inline constexpr Choice<bool> kWorkloadFilesystem[] = {{"none", false}, {"ext4", true}};  // the area is an Ext4 file
 inline constexpr Choice<bool> kAppLsmCompactionPick[] = {{"round_robin", false}, {"random", true}};  // a random table
 inline constexpr Choice<bool> kAppCacheEviction[] = {{"fifo", false}, {"lru", true}};  // least recently read
 }  // namespace choices

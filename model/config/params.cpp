@@ -206,17 +206,17 @@ StreamParams read_stream_params(const Config& c) {
   }
   std::string gc = c.s("streams.gc_stream");
   std::string frontier = c.s("streams.gc_frontier");
-  const std::string internal = c.s("streams.internal");
+  const StreamsInternal internal = parse_choice(choices::kStreamsInternal, c, "streams.internal");
   check_streams_internal(internal, gc, frontier);
-  if (internal != "auto") {  // streams.internal decides both
+  if (internal != StreamsInternal::Auto) {  // streams.internal decides both
     gc = "per_stream";
-    frontier = internal == "true" ? "own" : "user";
+    frontier = internal == StreamsInternal::Own ? "own" : "user";
   }
   p.gc = parse_choice(choices::kStreamsGcStream, gc, "streams.gc_stream");
   p.gc_in_user = parse_choice(choices::kStreamsGcFrontier, frontier, "streams.gc_frontier");
-  const std::string life = c.s("stats.lifetimes");
+  const LifetimeStats life = parse_choice(choices::kStatsLifetimes, c, "stats.lifetimes");
   p.lifetimes = lifetimes_on(life, p.count);
-  p.lifetime_shift = life == "all" ? 0 : 3;
+  p.lifetime_shift = life == LifetimeStats::All ? 0 : 3;
   apply_fdp_streams(read_fdp_params(c), c, p);
   apply_zns_streams(read_zns_params(c), c, p);
   check_streams(p, internal, find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines, c.s("buffer.policy"));

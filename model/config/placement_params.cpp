@@ -47,11 +47,12 @@ void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s) {
   s.fdp_ruhs = f.ruhs;
   s.gc = f.persistent ? GcStreams::PerStream : GcStreams::Shared;
   s.gc_in_user = false;  // relocated data goes to GC RUs (docs/reference/placement.md)
-  s.lifetimes = lifetimes_on(c.s("stats.lifetimes"), s.count);
+  s.lifetimes = lifetimes_on(parse_choice(choices::kStatsLifetimes, c, "stats.lifetimes"), s.count);
 }
 
-bool lifetimes_on(const std::string& lifetimes, uint32_t streams) {
-  return lifetimes == "on" || lifetimes == "all" || (lifetimes == "auto" && streams > 0);
+bool lifetimes_on(LifetimeStats lifetimes, uint32_t streams) {
+  return lifetimes == LifetimeStats::On || lifetimes == LifetimeStats::All ||
+         (lifetimes == LifetimeStats::Auto && streams > 0);
 }
 
 uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g) {

@@ -231,7 +231,7 @@ WorkloadParams read_workload_params(const Config& c) {
   if (parse_choice(choices::kWorkloadTraceTiming, c, "workload.trace_timing"))  // open: at the trace's times
     w.trace.max_time_ns = kMaxOpenLoopTimeNs;
   w.app = read_app_params(c);
-  w.filesystem = c.s("workload.filesystem");
+  w.ext4 = parse_choice(choices::kWorkloadFilesystem, c, "workload.filesystem");
   w.fs.commit_ios = c.u("workload.fs_commit_ios");
   w.fs.checkpoint_commits = uint32_t(c.u("workload.fs_checkpoint_commits"));
   w.capture.dirty_expire_ns = uint64_t(c.d("workload.capture_dirty_expire_ms") * 1e6);
