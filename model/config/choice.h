@@ -35,4 +35,10 @@ V parse_choice(const Choice<V> (&table)[N], const std::string& name, const std::
   throw ConfigError("key '" + key + "': unknown value '" + name + "', expected one of" + known);
 }
 
+// The value of the configuration's `key` in the table.
+template <class V, size_t N>
+V parse_choice(const Choice<V> (&table)[N], const Config& c, const std::string& key) {
+  return parse_choice(table, c.s(key), key);
+}
+
 }  // namespace ssdtlm

@@ -31,6 +31,21 @@ const std::vector<KeyedChoices>& keyed_choices() {
       keyed<kPowerLossCheck>("fault.power_loss_check"),
       keyed<kSimTiming>("sim.timing"),
       keyed<kSimConverge>("sim.converge"),
+      keyed<kStatsLifetimes>("stats.lifetimes"),
+      keyed<kStreamsInternal>("streams.internal"),
+      keyed<kHostSqPriority>("host.sq_priority"),
+      keyed<kWorkloadPreset>("workload.preset"),
+      keyed<kWorkloadTraceTiming>("workload.trace_timing"),
+      keyed<kWorkloadStreamHint>("workload.stream_hint"),
+      keyed<kWorkloadPlidSelect>("workload.plid_select"),
+      keyed<kWorkloadCapturePageCache>("workload.capture_page_cache"),
+      keyed<kWorkloadCapturePcScope>("workload.capture_pc_scope"),
+      keyed<kWorkloadExitWhat>("workload.exit_what"),
+      keyed<kWorkloadRateProcess>("workload.rate_process"),
+      keyed<kWorkloadLogWindowValue>("workload.log_window_value"),
+      keyed<kWorkloadFilesystem>("workload.filesystem"),
+      keyed<kAppLsmCompactionPick>("workload.app.lsm_compaction_pick"),
+      keyed<kAppCacheEviction>("workload.app.cache_eviction"),
   };
   return keys;
 }

@@ -11,9 +11,17 @@
 #include "controller/slc/slc_cache.h"
 #include "controller/streams/streams.h"
 #include "flash/flash_params.h"
+#include "host/completion_log.h"
 #include "host/converge_params.h"
+#include "host/io_request.h"
 
 namespace ssdtlm {
+
+// stats.lifetimes: the lifetime statistics kept (placement_params.h: lifetimes_on).
+enum class LifetimeStats : uint8_t { Auto, On, All, Off };
+// streams.internal (seed 002's internal streams): GC copies in GC frontiers of their own (true) or back in their
+// stream's user frontier (false); auto: streams.gc_stream and streams.gc_frontier decide (validation.cpp).
+enum class StreamsInternal : uint8_t { Auto, Own, User };
 
 namespace choices {
 inline constexpr Choice<SuspendMode> kFlashSuspend[] = {
@@ -41,6 +49,26 @@ inline constexpr Choice<bool> kCacheReadAhead[] = {{"none", false}, {"sequential
 inline constexpr Choice<bool> kSimTiming[] = {{"at", false}, {"lt", true}};  // loosely timed
 inline constexpr Choice<ConvergeParams::Mode> kSimConverge[] = {
     {"off", ConvergeParams::Mode::Off}, {"report", ConvergeParams::Mode::Report}, {"stop", ConvergeParams::Mode::Stop}};
+inline constexpr Choice<uint8_t> kHostSqPriority[] = {{"urgent", 0}, {"high", 1}, {"medium", 2}, {"low", 3}};  // QPRIO
+inline constexpr Choice<LifetimeStats> kStatsLifetimes[] = {
+    {"auto", LifetimeStats::Auto}, {"on", LifetimeStats::On}, {"all", LifetimeStats::All}, {"off", LifetimeStats::Off}};
+inline constexpr Choice<StreamsInternal> kStreamsInternal[] = {
+    {"auto", StreamsInternal::Auto}, {"true", StreamsInternal::Own}, {"false", StreamsInternal::User}};
+// workload.* (one job's keys: workload_params.cpp, placement_params.cpp)
+inline constexpr Choice<bool> kWorkloadPreset[] = {{"none", false}, {"jesd219", true}};  // JESD219's sizes and zones
+inline constexpr Choice<bool> kWorkloadTraceTiming[] = {{"closed", false}, {"open", true}};  // at the trace's times
+inline constexpr Choice<bool> kWorkloadStreamHint[] = {{"none", false}, {"zone", true}};  // zone i -> stream i+1
+inline constexpr Choice<bool> kWorkloadPlidSelect[] = {{"roundrobin", false}, {"random", true}};  // a random id
+inline constexpr Choice<bool> kWorkloadCapturePageCache[] = {{"unbounded", true}, {"dirty_only", false}};  // clean kept
+inline constexpr Choice<bool> kWorkloadCapturePcScope[] = {{"page", false}, {"inode", true}};  // the inode's context
+inline constexpr Choice<ExitWhat> kWorkloadExitWhat[] = {
+    {"none", ExitWhat::None}, {"group", ExitWhat::Group}, {"stonewall", ExitWhat::Stonewall}, {"all", ExitWhat::All}};
+inline constexpr Choice<bool> kWorkloadRateProcess[] = {{"linear", false}, {"poisson", true}};  // exponential gaps
+inline constexpr Choice<IoLogParams::Window> kWorkloadLogWindowValue[] = {
+    {"avg", IoLogParams::Window::Avg}, {"max", IoLogParams::Window::Max}, {"both", IoLogParams::Window::Both}};
+inline constexpr Choice<bool> kWorkloadFilesystem[] = {{"none", false}, {"ext4", true}};  // the area is an Ext4 file
+inline constexpr Choice<bool> kAppLsmCompactionPick[] = {{"round_robin", false}, {"random", true}};  // a random table
+inline constexpr Choice<bool> kAppCacheEviction[] = {{"fifo", false}, {"lru", true}};  // least recently read
 }  // namespace choices
 
 // Every enum-like key with its table's names (the schema's choices) and a parse of a name through the table

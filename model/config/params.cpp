@@ -86,7 +86,7 @@ Geometry read_geometry(const Config& c, uint32_t reserved_blocks_per_die) {
 FlashParams read_flash_params(const Config& c) {
   FlashParams p;
   p.timing = DieTiming{us_ps(c.d("timing.t_read_us")), us_ps(c.d("timing.t_prog_us")), us_ps(c.d("timing.t_erase_us"))};
-  p.suspend = parse_choice(choices::kFlashSuspend, c.s("flash.suspend"), "flash.suspend");
+  p.suspend = parse_choice(choices::kFlashSuspend, c, "flash.suspend");
   p.t_suspend_ps = us_ps(c.d("timing.t_suspend_us"));
   p.t_resume_ps = us_ps(c.d("timing.t_resume_us"));
   p.max_suspends = uint32_t(c.i("flash.max_suspends"));
@@ -95,8 +95,8 @@ FlashParams read_flash_params(const Config& c) {
   const std::string cell = c.s("flash.cell");
   p.page_types = parse_choice(choices::kFlashCell, cell, "flash.cell");
   p.one_shot = c.b("flash.one_shot");
-  p.multiplane = parse_choice(choices::kFlashMultiplane, c.s("flash.multiplane"), "flash.multiplane");
-  p.plane_any = parse_choice(choices::kFlashPlaneRule, c.s("flash.plane_rule"), "flash.plane_rule");
+  p.multiplane = parse_choice(choices::kFlashMultiplane, c, "flash.multiplane");
+  p.plane_any = parse_choice(choices::kFlashPlaneRule, c, "flash.plane_rule");
   p.slc = DieTiming{us_ps(c.d("timing.slc_read_us")), us_ps(c.d("timing.slc_prog_us")), us_ps(c.d("timing.slc_erase_us"))};
   const std::string reads = c.s("timing.page_read_us"), progs = c.s("timing.page_prog_us");
   check_page_types_for_cell(cell, reads, progs, p.one_shot);
@@ -109,11 +109,11 @@ FlashParams read_flash_params(const Config& c) {
 
 SlcParams read_slc_params(const Config& c) {
   SlcParams p;
-  p.mode = parse_choice(choices::kSlcMode, c.s("slc.mode"), "slc.mode");
+  p.mode = parse_choice(choices::kSlcMode, c, "slc.mode");
   p.static_bytes = c.u("slc.static_bytes");
   p.dynamic_max_bytes = c.u("slc.dynamic_max_bytes");
-  p.fold_when_full = parse_choice(choices::kSlcWhenFull, c.s("slc.when_full"), "slc.when_full");
-  p.bits = parse_choice(choices::kFlashCell, c.s("flash.cell"), "flash.cell");
+  p.fold_when_full = parse_choice(choices::kSlcWhenFull, c, "slc.when_full");
+  p.bits = parse_choice(choices::kFlashCell, c, "flash.cell");
   return p;
 }
 
@@ -200,9 +200,9 @@ StreamParams read_stream_params(const Config& c) {
   p.chunk_units = uint32_t(std::min<uint64_t>(chunk / kUnitBytes, 1u << 30));
   p.pc_table_bytes = c.u("streams.pc_table_bytes");
   p.recluster_units = c.u("streams.pcstream_recluster_units");
-  p.pc_table_reset_run = parse_choice(choices::kStreamsPcTableReset, c.s("streams.pc_table_reset"), "streams.pc_table_reset");
+  p.pc_table_reset_run = parse_choice(choices::kStreamsPcTableReset, c, "streams.pc_table_reset");
   p.pc_min_deaths = uint32_t(c.i("streams.pcstream_min_deaths"));
-  p.pc_clock_time = parse_choice(choices::kStreamsPcstreamClock, c.s("streams.pcstream_clock"), "streams.pcstream_clock");
+  p.pc_clock_time = parse_choice(choices::kStreamsPcstreamClock, c, "streams.pcstream_clock");
   {  // the fast-forward's nominal pace: every die programs all its planes' pages once per tPROG
     const double program_bytes = double(c.i("geometry.channels")) * double(c.i("geometry.dies_per_channel")) *
                                  double(c.i("geometry.planes_per_die")) * double(c.i("geometry.page_bytes"));
@@ -210,17 +210,17 @@ StreamParams read_stream_params(const Config& c) {
   }
   std::string gc = c.s("streams.gc_stream");
   std::string frontier = c.s("streams.gc_frontier");
-  const std::string internal = c.s("streams.internal");
+  const StreamsInternal internal = parse_choice(choices::kStreamsInternal, c, "streams.internal");
   check_streams_internal(internal, gc, frontier);
-  if (internal != "auto") {  // streams.internal decides both
+  if (internal != StreamsInternal::Auto) {  // streams.internal decides both
     gc = "per_stream";
-    frontier = internal == "true" ? "own" : "user";
+    frontier = internal == StreamsInternal::Own ? "own" : "user";
   }
   p.gc = parse_choice(choices::kStreamsGcStream, gc, "streams.gc_stream");
   p.gc_in_user = parse_choice(choices::kStreamsGcFrontier, frontier, "streams.gc_frontier");
-  const std::string life = c.s("stats.lifetimes");
+  const LifetimeStats life = parse_choice(choices::kStatsLifetimes, c, "stats.lifetimes");
   p.lifetimes = lifetimes_on(life, p.count);
-  p.lifetime_shift = life == "all" ? 0 : 3;
+  p.lifetime_shift = life == LifetimeStats::All ? 0 : 3;
   apply_fdp_streams(read_fdp_params(c), c, p);
   apply_zns_streams(read_zns_params(c), c, p);
   check_streams(p, internal, find_gc_unit(c.s("ftl.gc_unit"), "ftl.gc_unit").lines, c.s("buffer.policy"));
@@ -233,7 +233,7 @@ NvmeParams read_nvme_params(const Config& c) {
   p.link_latency_ps = ns_to_ps(c.d("nvme.link_latency_ns"));
   p.fetch_ps = ns_to_ps(c.d("nvme.fetch_ns"));
   p.queues = uint32_t(c.i("host.queues"));
-  p.register_interface = parse_choice(choices::kNvmeInterface, c.s("nvme.interface"), "nvme.interface");
+  p.register_interface = parse_choice(choices::kNvmeInterface, c, "nvme.interface");
   p.pcie.generation = uint32_t(c.i("pcie.generation"));
   p.pcie.lanes = uint32_t(c.i("pcie.lanes"));
   p.pcie.mps = uint32_t(c.i("pcie.mps_bytes"));
@@ -244,7 +244,7 @@ NvmeParams read_nvme_params(const Config& c) {
   p.completion_ps = ns_to_ps(host_cost_ns(c).complete_ns);
   p.coalesce_threshold = uint32_t(c.i("host.coalesce_threshold"));
   p.coalesce_time_us = c.d("host.coalesce_time_us");
-  p.wrr = parse_choice(choices::kNvmeArbitration, c.s("nvme.arbitration"), "nvme.arbitration");
+  p.wrr = parse_choice(choices::kNvmeArbitration, c, "nvme.arbitration");
   p.arbitration_burst = uint32_t(c.i("nvme.arbitration_burst"));
   p.wrr_weight[0] = uint32_t(c.i("nvme.wrr_high_weight"));
   p.wrr_weight[1] = uint32_t(c.i("nvme.wrr_medium_weight"));
@@ -270,14 +270,14 @@ PowerLossParams read_power_loss_params(const Config& c) {
   p.map_on_flash = c.s("ftl.mapping") != "page";
   p.flash_op_ps = uint64_t(std::llround(c.d("firmware.flash_op_ns") * 1e3));
   p.cores = uint32_t(c.u("firmware.cores"));
-  p.check_all = parse_choice(choices::kPowerLossCheck, c.s("fault.power_loss_check"), "fault.power_loss_check");
+  p.check_all = parse_choice(choices::kPowerLossCheck, c, "fault.power_loss_check");
   return p;
 }
 
 ConvergeParams read_converge_params(const Config& c) {
   check_converge(c);
   ConvergeParams p;
-  p.mode = parse_choice(choices::kSimConverge, c.s("sim.converge"), "sim.converge");
+  p.mode = parse_choice(choices::kSimConverge, c, "sim.converge");
   p.rel_half_width = c.d("sim.converge_rel_ci");
   p.confidence = c.d("sim.converge_confidence");
   p.batch_ios = uint32_t(c.u("sim.converge_batch_ios"));
@@ -338,9 +338,9 @@ std::vector<JobParams> read_job_params(const Config& c) {
     p.name = c.job_name(j);
     p.queues = uint32_t(jc.i("host.queues"));
     p.queue_depth = uint32_t(jc.i("host.queue_depth"));
-    const std::string prio = jc.s("host.sq_priority");
-    p.sq_priority = prio == "urgent" ? 0 : prio == "high" ? 1 : prio == "medium" ? 2 : 3;
-    p.open_loop = jc.s("workload.pattern") == "trace" && jc.s("workload.trace_timing") == "open";
+    p.sq_priority = parse_choice(choices::kHostSqPriority, jc, "host.sq_priority");
+    p.open_loop =
+        jc.s("workload.pattern") == "trace" && parse_choice(choices::kWorkloadTraceTiming, jc, "workload.trace_timing");
     p.report_group = jc.i("workload.report_group");
     p.log = read_log_params(jc, c.job_count() ? "jobs[" + std::to_string(j) + "]." : "workload.");
     if (p.open_loop && p.workload.pacing.latency.on())
@@ -359,7 +359,7 @@ void read_drive_params(const Config& c, Params& p) {
   p.sim.seed = c.u("sim.seed");
   p.sim.max_memory_bytes = c.u("sim.max_memory_bytes");
   p.sim.check_integrity = c.b("check.integrity");
-  p.sim.loosely_timed = parse_choice(choices::kSimTiming, c.s("sim.timing"), "sim.timing");
+  p.sim.loosely_timed = parse_choice(choices::kSimTiming, c, "sim.timing");
   check_timing(c);
   p.sim.quantum_ps = p.sim.loosely_timed ? ns_to_ps(c.d("sim.quantum_ns")) : 0;
   p.sim.converge = read_converge_params(c);

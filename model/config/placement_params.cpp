@@ -23,7 +23,7 @@ FdpParams read_fdp_params(const Config& c) {
   f.reclaim_groups = uint32_t(c.i("fdp.reclaim_groups"));
   f.ruhs = uint32_t(c.i("fdp.ruhs"));
   f.ru_bytes = c.u("fdp.ru_bytes");
-  f.persistent = parse_choice(choices::kFdpRuhType, c.s("fdp.ruh_type"), "fdp.ruh_type");
+  f.persistent = parse_choice(choices::kFdpRuhType, c, "fdp.ruh_type");
   if (f.enabled && f.streams() > 64)
     fail("fdp.ruhs", "fdp.reclaim_groups x fdp.ruhs must be at most 64 (a stream per RG and RUH), got " +
                          std::to_string(f.reclaim_groups) + " x " + std::to_string(f.ruhs));
@@ -47,11 +47,12 @@ void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s) {
   s.fdp_ruhs = f.ruhs;
   s.gc = f.persistent ? GcStreams::PerStream : GcStreams::Shared;
   s.gc_in_user = false;  // relocated data goes to GC RUs (docs/reference/placement.md)
-  s.lifetimes = lifetimes_on(c.s("stats.lifetimes"), s.count);
+  s.lifetimes = lifetimes_on(parse_choice(choices::kStatsLifetimes, c, "stats.lifetimes"), s.count);
 }
 
-bool lifetimes_on(const std::string& lifetimes, uint32_t streams) {
-  return lifetimes == "on" || lifetimes == "all" || (lifetimes == "auto" && streams > 0);
+bool lifetimes_on(LifetimeStats lifetimes, uint32_t streams) {
+  return lifetimes == LifetimeStats::On || lifetimes == LifetimeStats::All ||
+         (lifetimes == LifetimeStats::Auto && streams > 0);
 }
 
 uint64_t fdp_ru_bytes(const FdpParams& f, const Geometry& g) {
@@ -102,7 +103,7 @@ ZnsParams read_zns_params(const Config& c) {
   z.zone_dies = uint32_t(c.i("zns.zone_dies"));
   z.zasl_bytes = c.u("zns.zasl_bytes");
   z.zone_ext_bytes = uint32_t(c.u("zns.zone_ext_bytes"));
-  z.erase_at_reset = parse_choice(choices::kZnsResetErase, c.s("zns.reset_erase"), "zns.reset_erase");
+  z.erase_at_reset = parse_choice(choices::kZnsResetErase, c, "zns.reset_erase");
   return z;
 }
 
@@ -187,7 +188,7 @@ PlacementParams read_placement_params(const Config& c) {
   } catch (const std::invalid_argument& e) {
     fail("workload.plids", e.what());
   }
-  p.random = c.s("workload.plid_select") == "random";
+  p.random = parse_choice(choices::kWorkloadPlidSelect, c, "workload.plid_select");
   p.rgs = uint32_t(c.i("fdp.reclaim_groups"));
   p.ruhs = uint32_t(c.i("fdp.ruhs"));
   return p;

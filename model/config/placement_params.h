@@ -1,6 +1,7 @@
 // Data placement keys (docs/reference/placement.md): fdp.* for the device, workload.dataplacement / plids / plid_select
 // for the host, read into FdpParams and PlacementParams, with their cross-key rules.
 #pragma once
+#include "config/choices.h"
 #include "config/config.h"
 #include "controller/block_manager.h"
 #include "controller/placement/fdp.h"
@@ -17,7 +18,7 @@ FdpParams read_fdp_params(const Config& c);
 // relocated data of every RUH; persistently isolated: a GC stream, so a GC RU, per RUH).
 // stats.lifetimes: whether the lifetime statistics are kept for a drive of `streams` user streams (on, all, or auto
 // with streams).
-bool lifetimes_on(const std::string& lifetimes, uint32_t streams);
+bool lifetimes_on(LifetimeStats lifetimes, uint32_t streams);
 void apply_fdp_streams(const FdpParams& f, const Config& c, StreamParams& s);
 // fdp.reclaim_groups divides the dies (1 with a precondition); fdp.ru_bytes a multiple of the RG's block row
 // whose blocks per die divide the blocks of a die.

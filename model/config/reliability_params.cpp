@@ -31,7 +31,7 @@ std::vector<double> numbers(const Config& c, const std::string& key, size_t want
 
 ReliabilityParams read_reliability_params(const Config& c) {
   ReliabilityParams p;
-  p.on = parse_choice(choices::kReliabilityModel, c.s("reliability.model"), "reliability.model");
+  p.on = parse_choice(choices::kReliabilityModel, c, "reliability.model");
   p.initial_pe = c.d("reliability.initial_pe_cycles");
   p.retention_hours = c.d("reliability.retention_days") * 24;
   p.ea_ev = c.d("reliability.activation_energy_ev");

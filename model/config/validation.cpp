@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "config/choices.h"
 #include "controller/buffer/flush_policy.h"
 #include "controller/gc/gc_pacing.h"
 #include "controller/gc/write_pointer.h"
@@ -95,9 +96,9 @@ void check_zns_capacity(const ZnsLayout& l, const Geometry& g, uint32_t reserved
 }
 
 void check_timing(const Config& c) {
-  if (c.s("sim.timing") == "at" && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
+  if (!parse_choice(choices::kSimTiming, c, "sim.timing") && c.d("sim.quantum_ns") != find_key("sim.quantum_ns")->def.get<double>())
     fail("sim.quantum_ns", "applies with sim.timing=lt only (sim.timing is at)");
-  if (c.s("slc.mode") == "none" && c.d("slc.fold_idle_us") != 0)
+  if (parse_choice(choices::kSlcMode, c, "slc.mode") == SlcMode::None && c.d("slc.fold_idle_us") != 0)
     fail("slc.fold_idle_us", "applies with an SLC cache only (slc.mode is none)");
 }
 
@@ -117,7 +118,7 @@ void check_read_ahead(const Config& c, const ReadAheadParams& ra, const Geometry
 void check_converge(const Config& c) {
   static const char* const kKeys[] = {"sim.converge_rel_ci", "sim.converge_confidence", "sim.converge_batch_ios",
                                       "sim.converge_min_batches", "sim.converge_batch_erase_share", "sim.converge_min_gc_cycles"};
-  if (c.s("sim.converge") == "off") {
+  if (parse_choice(choices::kSimConverge, c, "sim.converge") == ConvergeParams::Mode::Off) {
     for (const char* k : kKeys)
       if (c.d(k) != find_key(k)->def.get<double>()) fail(k, "applies with sim.converge=report or stop only (sim.converge is off)");
     if (c.s("sim.converge_metrics") != find_key("sim.converge_metrics")->def.get<std::string>())
@@ -242,13 +243,13 @@ void check_stream_chunk(uint64_t chunk) {
 // data stream; false = back into their own stream's user frontier. auto = streams.gc_stream and
 // streams.gc_frontier decide. Either key set to a value other than its default that contradicts
 // streams.internal is refused (a default cannot be told from a value written out, so it is overridden).
-void check_streams_internal(const std::string& internal, const std::string& gc, const std::string& frontier) {
-  if (internal == "auto") return;
-  const bool on = internal == "true";
+void check_streams_internal(StreamsInternal internal, const std::string& gc, const std::string& frontier) {
+  if (internal == StreamsInternal::Auto) return;
+  const bool on = internal == StreamsInternal::Own;
   const std::string want_frontier = on ? "own" : "user";
   auto clash = [&](const std::string& key, const std::string& got, const std::string& want) {
     if (got == want || find_key(key)->def.get<std::string>() == got) return;
-    fail("streams.internal", "streams.internal=" + internal + " puts GC copies " +
+    fail("streams.internal", std::string("streams.internal=") + (on ? "true" : "false") + " puts GC copies " +
                                  (on ? "in GC frontiers of their own, one per data stream (streams.gc_stream=per_stream, "
                                        "streams.gc_frontier=own)"
                                      : "back in their own stream's user frontier (streams.gc_stream=per_stream, "
@@ -259,8 +260,8 @@ void check_streams_internal(const std::string& internal, const std::string& gc, 
   clash("streams.gc_frontier", frontier, want_frontier);
 }
 
-void check_streams(const StreamParams& p, const std::string& internal, bool superblock_gc, const std::string& buffer_policy) {
-  if (internal == "true" && p.count > 0 && superblock_gc)
+void check_streams(const StreamParams& p, StreamsInternal internal, bool superblock_gc, const std::string& buffer_policy) {
+  if (internal == StreamsInternal::Own && p.count > 0 && superblock_gc)
     fail("streams.internal", "streams.internal=true gives each of the " + std::to_string(p.count + 1) +
                                  " data streams a GC frontier of its own, which superblock GC (ftl.gc_unit=superblock) "
                                  "refuses (several GC frontiers of their own; docs/reference/streams.md): use ftl.gc_unit=block, "

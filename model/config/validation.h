@@ -11,6 +11,8 @@
 
 namespace ssdtlm {
 
+enum class StreamsInternal : uint8_t;  // streams.internal (config/choices.h)
+
 // geometry.page_bytes (a multiple of 4 KiB), geometry.planes_per_die x geometry.page_bytes (at most
 // kMaxUnitsPerPage units), the 32-bit physical address space, and geometry.over_provisioning (room for
 // the logical share, `reserved_blocks_per_die` (ftl.gc_free_blocks + open blocks) and one block).
@@ -65,10 +67,10 @@ void check_power_loss_needs_integrity(const std::vector<uint64_t>& instants, boo
 // streams.autostream_chunk_bytes: a multiple of the 4 KiB mapping unit.
 void check_stream_chunk(uint64_t chunk_bytes);
 // streams.internal against streams.gc_stream and streams.gc_frontier set to other than their defaults.
-void check_streams_internal(const std::string& internal, const std::string& gc_stream, const std::string& gc_frontier);
+void check_streams_internal(StreamsInternal internal, const std::string& gc_stream, const std::string& gc_frontier);
 // streams.internal=true with ftl.gc_unit=superblock; streams.assign a registered policy; streams.count
 // against streams.assign and streams.gc_stream=hotcold; buffer.policy=hexa with streams.
-void check_streams(const StreamParams& s, const std::string& internal, bool superblock_gc, const std::string& buffer_policy);
+void check_streams(const StreamParams& s, StreamsInternal internal, bool superblock_gc, const std::string& buffer_policy);
 
 // ftl.gc_urgent_free_blocks at most ftl.gc_free_blocks (with ftl.gc_min_invalid); superblock GC
 // (ftl.gc_unit) against the free lines it needs, streams.gc_stream and a map on flash (ftl.mapping,

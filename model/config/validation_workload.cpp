@@ -77,8 +77,8 @@ void check_pattern_keys(const WorkloadParams& w, const std::string& streams_assi
   if (w.zone_hint && streams_assign != "manual")
     throw ConfigError("key 'workload.stream_hint': zone tags writes with stream ids, which only streams.assign=manual "
                       "uses (got streams.assign=" + streams_assign + ")");
-  if (w.filesystem != "none" && (w.pattern == "app" || w.pattern == "trace"))
-    throw ConfigError("key 'workload.filesystem': " + w.filesystem + " places a synthetic job's area in a file; "
+  if (w.ext4 && (w.pattern == "app" || w.pattern == "trace"))
+    throw ConfigError("key 'workload.filesystem': ext4 places a synthetic job's area in a file; "
                       "workload.pattern=" + w.pattern + " has its own addresses (app: its own file layer); set "
                       "workload.filesystem=none");
 }
@@ -153,7 +153,7 @@ namespace {
 void check_buffered(const WorkloadParams& w, uint64_t buffer_bytes) {
   if (!w.buffered) return;
   const char* why = w.pattern == "app" || w.pattern == "trace" ? "workload.pattern=app and trace have their own I/O"
-                    : w.filesystem != "none"                   ? "workload.filesystem=ext4 writes the file directly"
+                    : w.ext4                                   ? "workload.filesystem=ext4 writes the file directly"
                     : w.zbd.on                                 ? "zoned writes need direct I/O (fio: zonemode=zbd requires direct=1)"
                     : w.placement.kind != "none"               ? "placement identifiers go on direct or passthrough writes"
                     : w.sync.fua                               ? "FUA writes are direct I/O (workload.write_fua)"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/input_file.h"
+#include "config/choices.h"
 #include "config/params.h"
 #include "config/placement_params.h"
 #include "config/validation.h"
@@ -18,18 +19,14 @@ JobPacing read_pacing(const Config& c) {
   p.start_delay_ns = ns(c.d("workload.start_delay_ms") * 1e6);
   p.stonewall = c.b("workload.stonewall");
   p.wait_for = c.s("workload.wait_for");
-  const std::string exit = c.s("workload.exit_what");
-  p.exit_what = exit == "group"       ? ExitWhat::Group
-                : exit == "stonewall" ? ExitWhat::Stonewall
-                : exit == "all"       ? ExitWhat::All
-                                      : ExitWhat::None;
+  p.exit_what = parse_choice(choices::kWorkloadExitWhat, c, "workload.exit_what");
   p.ramp_ns = ns(c.d("workload.ramp_ms") * 1e6);
   p.runtime_ns = ns(c.d("workload.runtime_ms") * 1e6);
   p.think_ns = ns(c.d("workload.thinktime_us") * 1e3);
   p.think_blocks = uint32_t(c.i("workload.thinktime_blocks"));
   p.rate_iops = c.d("workload.rate_iops");
   p.rate_bytes_per_s = c.d("workload.rate_mbps") * 1e6;
-  p.poisson = c.s("workload.rate_process") == "poisson";
+  p.poisson = parse_choice(choices::kWorkloadRateProcess, c, "workload.rate_process");
   p.arrival_seed = workload_seed(c) * 31 + 7;
   p.bw_avg_ns = ns(c.d("workload.bw_avg_ms") * 1e6);
   p.iops_avg_ns = ns(c.d("workload.iops_avg_ms") * 1e6);
@@ -124,7 +121,8 @@ AppParams read_app_params(const Config& c) {
   p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
   p.gcc_gap_ns = uint64_t(c.d("workload.app.gcc_gap_ms") * 1e6 + 0.5);
   p.placement = c.s("workload.app.placement");
-  p.lsm_random_pick = c.s("workload.app.lsm_compaction_pick") == "random";
+  p.lsm_random_pick =
+      parse_choice(choices::kAppLsmCompactionPick, c, "workload.app.lsm_compaction_pick");
   p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));
   p.zone_finish_percent = uint32_t(c.u("workload.app.zone_finish_threshold"));
   p.zone_close = c.b("workload.app.zone_close");
@@ -132,7 +130,7 @@ AppParams read_app_params(const Config& c) {
   p.cache_soc_fraction = c.d("workload.app.cache_soc_fraction");
   p.cache_soc_write_share = c.d("workload.app.cache_soc_write_share");
   p.cache_region_bytes = c.u("workload.app.cache_region_bytes");
-  p.cache_lru = c.s("workload.app.cache_eviction") == "lru";
+  p.cache_lru = parse_choice(choices::kAppCacheEviction, c, "workload.app.cache_eviction");
   p.cache_reads_per_write = c.d("workload.app.cache_reads_per_write");
   if (p.placement == "fdp") {
     p.fdp_rgs = uint32_t(c.i("fdp.reclaim_groups"));
@@ -166,8 +164,7 @@ IoLogParams read_log_params(const Config& c, const std::string& prefix) {
   p.avg_ms = c.u("workload.log_avg_ms");
   p.hist_ms = c.u("workload.log_hist_ms");
   p.hist_coarseness = uint32_t(c.u("workload.log_hist_coarseness"));
-  const std::string w = c.s("workload.log_window_value");
-  p.window = w == "max" ? IoLogParams::Window::Max : w == "both" ? IoLogParams::Window::Both : IoLogParams::Window::Avg;
+  p.window = parse_choice(choices::kWorkloadLogWindowValue, c, "workload.log_window_value");
   p.offset = c.b("workload.log_offset");
   p.issue_time = c.b("workload.log_issue_time");
   p.prio = c.b("workload.log_prio");
@@ -181,7 +178,7 @@ IoLogParams read_log_params(const Config& c, const std::string& prefix) {
 WorkloadParams read_workload_params(const Config& c) {
   WorkloadParams w;
   w.pattern = c.s("workload.pattern");
-  w.jesd219 = c.s("workload.preset") == "jesd219";
+  w.jesd219 = parse_choice(choices::kWorkloadPreset, c, "workload.preset");
   w.read_fraction = c.d("workload.read_fraction");
   w.trim_fraction = c.d("workload.trim_fraction");
   w.distribution = c.s("workload.distribution");
@@ -201,7 +198,7 @@ WorkloadParams read_workload_params(const Config& c) {
   w.percentage_random = read_percentage_random(c);
   w.random_map = c.b("workload.random_map");
   w.scatter = c.b("workload.scatter");
-  w.zone_hint = c.s("workload.stream_hint") == "zone";
+  w.zone_hint = parse_choice(choices::kWorkloadStreamHint, c, "workload.stream_hint");
   w.runtime_ms = c.d("workload.runtime_ms");
   w.seed = workload_seed(c);
   w.pacing = read_pacing(c);
@@ -231,9 +228,10 @@ WorkloadParams read_workload_params(const Config& c) {
   w.trace.lenient = c.b("workload.trace_lenient");
   w.trace.blkparse_event = c.s("workload.blkparse_event");
   w.trace.devno = c.i("workload.trace_devno");
-  if (c.s("workload.trace_timing") == "open") w.trace.max_time_ns = kMaxOpenLoopTimeNs;
+  if (parse_choice(choices::kWorkloadTraceTiming, c, "workload.trace_timing"))  // open: at the trace's times
+    w.trace.max_time_ns = kMaxOpenLoopTimeNs;
   w.app = read_app_params(c);
-  w.filesystem = c.s("workload.filesystem");
+  w.ext4 = parse_choice(choices::kWorkloadFilesystem, c, "workload.filesystem");
   w.fs.commit_ios = c.u("workload.fs_commit_ios");
   w.fs.checkpoint_commits = uint32_t(c.u("workload.fs_checkpoint_commits"));
   w.capture.dirty_expire_ns = uint64_t(c.d("workload.capture_dirty_expire_ms") * 1e6);
@@ -241,9 +239,11 @@ WorkloadParams read_workload_params(const Config& c) {
   w.capture.commit_ns = uint64_t(c.d("workload.capture_commit_ms") * 1e6);
   w.capture.background_bytes = c.u("workload.capture_dirty_background_bytes");
   w.capture.max_io_bytes = c.u("workload.capture_max_io_bytes");
-  w.capture.clean_cache = c.s("workload.capture_page_cache") == "unbounded";
+  w.capture.clean_cache =
+      parse_choice(choices::kWorkloadCapturePageCache, c, "workload.capture_page_cache");
   w.capture.discard = c.b("workload.capture_discard");
-  w.capture.pc_per_inode = c.s("workload.capture_pc_scope") == "inode";
+  w.capture.pc_per_inode =
+      parse_choice(choices::kWorkloadCapturePcScope, c, "workload.capture_pc_scope");
   w.capture.age_fraction = c.d("workload.capture_age_fraction");
   w.capture.age_file_bytes = c.u("workload.app.age_file_bytes");
   w.capture.checkpoint_commits = w.fs.checkpoint_commits;

@@ -84,10 +84,12 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
 
 uint64_t ChannelController::transfer_end(const FlashOp& op, uint64_t start) {
   const uint32_t bytes = timing_.bytes_of(op);
-  const uint64_t t = timing_.transfer_ps(bytes);
+  const bool program = op.cmd == FlashCmd::Program;
+  if (bytes != xfer_bytes_[program]) xfer_bytes_[program] = bytes, xfer_ps_[program] = timing_.transfer_ps(bytes);
+  const uint64_t t = xfer_ps_[program];
   stats_.bus_busy_ps += t;
   stats_.bus_bytes += bytes;
-  const uint64_t d = op.cmd == FlashCmd::Program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
+  const uint64_t d = program ? dram.read(start, bytes, t) : dram.write(start, bytes, t);
   return std::max(start + t, d);
 }
 

@@ -157,6 +157,10 @@ class ChannelController : public sc_core::sc_module, public BudgetWaiter, public
   uint64_t bus_want_ = 0;              // dies ready to use the bus
   uint64_t ready_min_ = ~uint64_t(0);  // earliest firmware-ready time beyond the lookahead of a blocking head op
   uint64_t bus_free_at_ = 0;
+  // transfer_end's last transfer size and bus time per direction ([0] data-out, [1] data-in: a program's): the
+  // time's rounding (timing_.transfer_ps) done once per size, not per transfer
+  uint32_t xfer_bytes_[2] = {~0u, ~0u};
+  uint64_t xfer_ps_[2] = {0, 0};
   uint64_t scheduled_ = 0;             // time of the pending wake (stale once passed)
   uint32_t bus_die_ = 0;
   uint32_t rr_ = 0;

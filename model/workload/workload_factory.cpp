@@ -256,7 +256,7 @@ std::unique_ptr<Workload> make_unplaced(const WorkloadParams& p, uint64_t logica
     w = std::move(synthetic);
   }
   if (!for_precondition) w->set_pacing(p.pacing);
-  if (p.filesystem == "ext4") w = on_ext4(std::move(w), p, s, logical_bytes, for_precondition);
+  if (p.ext4) w = on_ext4(std::move(w), p, s, logical_bytes, for_precondition);
   return w;
 }
 

@@ -53,7 +53,7 @@ struct WorkloadParams {
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing
   CaptureParams capture;              // trace_format=capture: workload.capture_*, fs_checkpoint_commits
   // filesystem=ext4 (workload/filesystem/)
-  std::string filesystem = "none";    // workload.filesystem
+  bool ext4 = false;                  // workload.filesystem=ext4 (none: the raw namespace)
   FsParams fs;                        // workload.fs_commit_ios, fs_checkpoint_commits
   // pattern=app
   AppParams app;                      // workload.app, workload.app.*

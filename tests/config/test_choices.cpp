@@ -7,13 +7,14 @@
 #include "config/choices.h"
 #include "config/config.h"
 #include "config/params.h"
+#include "config/placement_params.h"
 
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
 TEST_CASE("choices: every schema choice of an enum-like key parses through its table", "[config][choices]") {
   const auto& schema = config_schema();
-  REQUIRE(keyed_choices().size() == 19);
+  REQUIRE(keyed_choices().size() == 34);
   for (const KeyedChoices& keyed : keyed_choices()) {
     INFO(keyed.key);
     const auto it = std::find_if(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.path == keyed.key; });
@@ -43,4 +44,83 @@ TEST_CASE("choices: the readers map the names through the tables", "[config][cho
   CHECK(p.sim.converge.mode == ConvergeParams::Mode::Report);
   CHECK(p.streams.gc == GcStreams::PerStream);
   CHECK(p.streams.gc_in_user);
+}
+
+TEST_CASE("choices: the workload readers map the names through the tables", "[config][choices]") {
+  Config c;
+  const WorkloadParams defaults = read_workload_params(c);
+  CHECK_FALSE(defaults.jesd219);
+  CHECK_FALSE(defaults.zone_hint);
+  CHECK(defaults.trace.max_time_ns == 0);
+  CHECK(defaults.capture.clean_cache);
+  CHECK_FALSE(defaults.capture.pc_per_inode);
+  CHECK(defaults.pacing.exit_what == ExitWhat::None);
+  CHECK_FALSE(defaults.pacing.poisson);
+  CHECK_FALSE(defaults.placement.random);
+  CHECK_FALSE(defaults.app.lsm_random_pick);
+  CHECK_FALSE(defaults.app.cache_lru);
+  CHECK_FALSE(defaults.ext4);
+  CHECK(read_log_params(c).window == IoLogParams::Window::Avg);
+  for (const char* s : {"workload.preset=jesd219", "workload.stream_hint=zone", "workload.trace_timing=open",
+                        "workload.capture_page_cache=dirty_only", "workload.capture_pc_scope=inode",
+                        "workload.exit_what=stonewall", "workload.rate_process=poisson", "workload.plid_select=random",
+                        "workload.app.lsm_compaction_pick=random", "workload.app.cache_eviction=lru",
+                        "workload.log_window_value=both", "workload.filesystem=ext4"})
+    c.set(s);
+  const WorkloadParams w = read_workload_params(c);
+  CHECK(w.jesd219);
+  CHECK(w.zone_hint);
+  CHECK(w.trace.max_time_ns == kMaxOpenLoopTimeNs);
+  CHECK_FALSE(w.capture.clean_cache);
+  CHECK(w.capture.pc_per_inode);
+  CHECK(w.pacing.exit_what == ExitWhat::Stonewall);
+  CHECK(w.pacing.poisson);
+  CHECK(w.placement.random);
+  CHECK(w.app.lsm_random_pick);
+  CHECK(w.app.cache_lru);
+  CHECK(w.ext4);
+  CHECK(read_log_params(c).window == IoLogParams::Window::Both);
+  c.set("workload.exit_what=group");
+  CHECK(read_workload_params(c).pacing.exit_what == ExitWhat::Group);
+  c.set("workload.log_window_value=max");
+  CHECK(read_log_params(c).window == IoLogParams::Window::Max);
+}
+
+TEST_CASE("choices: host.sq_priority maps to the QPRIO class", "[config][choices]") {
+  for (const auto& [name, qprio] : {std::pair<const char*, int>{"urgent", 0}, {"high", 1}, {"medium", 2}, {"low", 3}}) {
+    Config c;
+    c.set(std::string("host.sq_priority=") + name);
+    INFO(name);
+    CHECK(int(read_job_params(c).at(0).sq_priority) == qprio);
+  }
+}
+
+TEST_CASE("choices: stats.lifetimes and streams.internal map through their tables", "[config][choices]") {
+  CHECK(lifetimes_on(LifetimeStats::On, 0));
+  CHECK(lifetimes_on(LifetimeStats::All, 0));
+  CHECK_FALSE(lifetimes_on(LifetimeStats::Auto, 0));
+  CHECK(lifetimes_on(LifetimeStats::Auto, 2));
+  CHECK_FALSE(lifetimes_on(LifetimeStats::Off, 2));
+  Config c;
+  for (const char* s : {"streams.count=2", "streams.assign=manual", "stats.lifetimes=all"}) c.set(s);
+  StreamParams p = read_stream_params(c);
+  CHECK(p.lifetimes);
+  CHECK(p.lifetime_shift == 0);
+  CHECK(p.gc == GcStreams::Shared);
+  c.set("stats.lifetimes=on");
+  c.set("streams.internal=true");
+  p = read_stream_params(c);
+  CHECK(p.lifetime_shift == 3);
+  CHECK(p.gc == GcStreams::PerStream);
+  CHECK_FALSE(p.gc_in_user);
+  c.set("streams.internal=false");
+  p = read_stream_params(c);
+  CHECK(p.gc == GcStreams::PerStream);
+  CHECK(p.gc_in_user);
+  c.set("streams.gc_stream=hotcold");  // not the default, and not what streams.internal=false sets
+  CHECK_THROWS_WITH(read_stream_params(c), Contains("streams.internal=false puts GC copies back in their own"));
+  c.set("streams.gc_stream=shared");
+  c.set("streams.internal=true");
+  c.set("streams.gc_frontier=user");
+  CHECK_THROWS_WITH(read_stream_params(c), Contains("streams.internal=true puts GC copies in GC frontiers"));
 }

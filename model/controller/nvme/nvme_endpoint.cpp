@@ -393,7 +393,13 @@ void NvmeEndpoint::interrupt(uint16_t vector, uint64_t t) {
   coalesce_[vector].fired();
   if (msix_[size_t(vector) * 4 + 3] & 1) return;  // masked (the pending bit is not modelled)
   const uint32_t* m = &msix_[size_t(vector) * 4];
-  schedule(link_.write_up(t, m[0] | uint64_t(m[1]) << 32, 4, true), Due::Msi, vector);
+  const uint64_t arrives = link_.write_up(t, m[0] | uint64_t(m[1]) << 32, 4, true);
+  // LT, within on_due's pass: a message due before the quantum's end and before everything still queued goes at
+  // once, its time the write's delay, instead of through the due queue to the same pass's loop, which would send it
+  // next all the same (the handler reaps the same entries: those due no later than the message).
+  if (in_due_ && !qk_.beyond(arrives) && (due_.empty() || due_.top().t > arrives))
+    return send_msi(vector, arrives > now_ps() ? arrives - now_ps() : 0);
+  schedule(arrives, Due::Msi, vector);
 }
 
 // ---- host memory --------------------------------------------------------------------------------------------

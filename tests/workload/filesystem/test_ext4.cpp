@@ -59,7 +59,7 @@ TEST_CASE("ext4 layout: regions tile the file system without overlap, as mke2fs 
 TEST_CASE("ext4 workload: data bytes as on the raw device, commits and checkpoints counted", "[filesystem]") {
   const uint64_t ns = 1ull << 30, range = 256ull << 20, ios = 20000;
   WorkloadParams raw = fio_job(range, ios, 0.3), fs = raw;
-  fs.filesystem = "ext4";
+  fs.ext4 = true;
   fs.fs.commit_ios = 1000;
   fs.fs.checkpoint_commits = 3;
   auto a = make_workload(raw, ns, false), b = make_workload(fs, ns, false);
@@ -98,7 +98,7 @@ TEST_CASE("ext4 workload: data bytes as on the raw device, commits and checkpoin
 TEST_CASE("ext4 precondition: mkfs, the file laid out once in order, then the job's pattern", "[filesystem]") {
   const uint64_t ns = 1ull << 30, range = 64ull << 20;
   WorkloadParams p = fio_job(range, 0);
-  p.filesystem = "ext4";
+  p.ext4 = true;
   auto w = make_workload(p, ns, true);
   const auto& fs = dynamic_cast<Ext4Workload&>(*w);
   const Ext4Layout& l = fs.layout();
