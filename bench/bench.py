@@ -52,7 +52,9 @@ randread-4k-register and randwrite-4k-steady-register run on the register-level 
 the four -lt rows (randread-4k, randwrite-4k-steady and their -register rows) run loosely timed (sim.timing=lt), under
 --compare on A only: A's LT beside B's AT in one invocation, the results column giving LT's IOPS, WAF and mean latency
 against AT's (docs/reference/timing_modes.md). mixed-70r30w-4k-converge runs mixed-70r30w-4k with sim.converge=report
-(the batch-means monitor's cost: the same simulated work), under --compare on A only, as the -lt rows.
+(the batch-means monitor's cost: the same simulated work), under --compare on A only, as the -lt rows. seqread-4k reads
+the filled drive sequentially, 4 KiB at QD1; seqread-4k-readahead the same with device read-ahead
+(cache.read_ahead=sequential), under --compare on A only, its results column as the -lt rows'.
 streams. --only REGEX runs only the
 rows whose name matches (and skips the precondition tables). Then the fast-forward precondition on
 all hardware threads and on one: logical 4 KiB page writes, host flash-page writes and NAND page programs (with GC)
@@ -235,7 +237,14 @@ for _row in ("randread-4k", "randwrite-4k-steady", "randread-4k-register", "rand
 # the key existed runs the row too); the results column compares the summaries as for any row.
 CONVERGE_ROWS = {"mixed-70r30w-4k-converge": ["--set", "sim.converge=report"]}
 WORKLOADS["mixed-70r30w-4k-converge"] = WORKLOADS["mixed-70r30w-4k"]
-A_ONLY_ROWS = {**LT_ROWS, **CONVERGE_ROWS}  # arguments A runs with and B (under --compare) does not
+# Device read-ahead (cache.read_ahead, model/controller/read_ahead/): 4 KiB sequential reads at QD1 on the filled drive
+# (seqread-4k), and with read-ahead on A only under --compare (a base built before the key existed runs the plain
+# row): the results column gives A's IOPS and mean latency against B's without it, as for the -lt rows.
+WORKLOADS["seqread-4k"] = ["--set", "workload.pattern=sequential", "--set", "workload.read_fraction=1",
+                           "--set", "host.queues=1", "--set", "host.queue_depth=1", "--set", "precondition.drive_writes=0"]
+READ_AHEAD_ROWS = {"seqread-4k-readahead": ["--set", "cache.read_ahead=sequential"]}
+WORKLOADS["seqread-4k-readahead"] = WORKLOADS["seqread-4k"]
+A_ONLY_ROWS = {**LT_ROWS, **CONVERGE_ROWS, **READ_AHEAD_ROWS}  # arguments A runs with and B (under --compare) does not
 
 
 REPEAT = 1
@@ -304,7 +313,8 @@ COMPARE_HEADER = "%-34s %12s %12s %7s %7s %8s %8s %9s" % (
 
 
 def timing_label(x, y):
-    """An LT row against AT: IOPS, WAF and mean latency (reads and writes together) of A relative to B, percent."""
+    """A row whose A changes the results (an LT row against AT, read-ahead against none): IOPS, WAF and mean latency
+    (reads and writes together) of A relative to B, percent."""
     rel = lambda a, b: 100.0 * (a - b) / b if b else 0.0
     lat = lambda s: sum(s["host"]["latency_us"][d]["mean"] * s["host"]["latency_us"][d]["count"] for d in ("read", "write")) / \
         max(1, sum(s["host"]["latency_us"][d]["count"] for d in ("read", "write")))
@@ -323,7 +333,7 @@ def compare_row(name, binary, other, args, ios):
     return "%-34s %12.0f %12.0f %7.3f %7.3f %8.2f %8.2f %9s" % (
         name, mine["host"]["ios"] / mine["wall_time_s"], theirs["host"]["ios"] / theirs["wall_time_s"], ratio,
         cpu_ratio, mine["kernel"]["activations_per_io"], theirs["kernel"]["activations_per_io"],
-        timing_label(mine, theirs) if name in LT_ROWS else results_label(mine, theirs))
+        timing_label(mine, theirs) if name in LT_ROWS or name in READ_AHEAD_ROWS else results_label(mine, theirs))
 
 
 def row(name, s):

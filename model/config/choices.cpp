@@ -18,6 +18,7 @@ const std::vector<KeyedChoices>& keyed_choices() {
       keyed<kFlashPlaneRule>("flash.plane_rule"),
       keyed<kSlcMode>("slc.mode"),
       keyed<kSlcWhenFull>("slc.when_full"),
+      keyed<kCacheReadAhead>("cache.read_ahead"),
       keyed<kReliabilityModel>("reliability.model"),
       keyed<kNvmeInterface>("nvme.interface"),
       keyed<kNvmeArbitration>("nvme.arbitration"),

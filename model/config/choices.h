@@ -45,6 +45,7 @@ inline constexpr Choice<bool> kStreamsGcFrontier[] = {{"own", false}, {"user", t
 inline constexpr Choice<bool> kStreamsPcTableReset[] = {{"never", false}, {"run", true}};  // reset per run
 inline constexpr Choice<bool> kStreamsPcstreamClock[] = {{"writes", false}, {"time", true}};  // lifetimes in time
 inline constexpr Choice<bool> kPowerLossCheck[] = {{"changed", false}, {"all", true}};  // check every LPN
+inline constexpr Choice<bool> kCacheReadAhead[] = {{"none", false}, {"sequential", true}};  // read-ahead on
 inline constexpr Choice<bool> kSimTiming[] = {{"at", false}, {"lt", true}};  // loosely timed
 inline constexpr Choice<ConvergeParams::Mode> kSimConverge[] = {
     {"off", ConvergeParams::Mode::Off}, {"report", ConvergeParams::Mode::Report}, {"stop", ConvergeParams::Mode::Stop}};

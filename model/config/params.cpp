@@ -142,6 +142,10 @@ FtlParams read_ftl_params(const Config& c) {
   p.count_lpn_writes = c.b("stats.lpn_writes");
   p.sched_policy = c.s("sched.policy");
   p.slc_idle_ps = us_ps(c.d("slc.fold_idle_us"));
+  p.read_ahead.sequential = parse_choice(choices::kCacheReadAhead, c.s("cache.read_ahead"), "cache.read_ahead");
+  p.read_ahead.trigger = uint32_t(c.i("cache.read_ahead_trigger"));
+  p.read_ahead.pages = uint32_t(c.i("cache.read_ahead_pages"));
+  p.read_ahead.bytes = c.u("cache.read_ahead_bytes");
   return p;
 }
 
@@ -391,6 +395,7 @@ void read_drive_params(const Config& c, Params& p) {
   check_victim_policy_name(p.gc);
   p.map = read_map_params(c, p.geometry);
   p.ftl = read_ftl_params(c);
+  check_read_ahead(c, p.ftl.read_ahead, p.geometry);
   check_buffer_size(p.buffer, p.geometry, c.u("workload.block_bytes"));
   check_flush_policy_name(p.buffer);
 }

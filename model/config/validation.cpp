@@ -102,6 +102,19 @@ void check_timing(const Config& c) {
     fail("slc.fold_idle_us", "applies with an SLC cache only (slc.mode is none)");
 }
 
+void check_read_ahead(const Config& c, const ReadAheadParams& ra, const Geometry& g) {
+  static const char* const kKeys[] = {"cache.read_ahead_trigger", "cache.read_ahead_pages", "cache.read_ahead_bytes"};
+  if (!ra.sequential) {
+    for (const char* k : kKeys)
+      if (c.u(k) != find_key(k)->def.get<uint64_t>()) fail(k, "applies with cache.read_ahead=sequential only (cache.read_ahead is none)");
+    return;
+  }
+  const uint64_t span_bytes = uint64_t(ra.pages ? ra.pages : g.dies) * g.units_per_page * kUnitBytes;
+  if (ra.bytes < span_bytes)
+    fail("cache.read_ahead_bytes", format_bytes(ra.bytes) + " cannot hold what cache.read_ahead_pages fetch at a time (" +
+                                       format_bytes(span_bytes) + "): raise it or lower cache.read_ahead_pages");
+}
+
 void check_converge(const Config& c) {
   static const char* const kKeys[] = {"sim.converge_rel_ci", "sim.converge_confidence", "sim.converge_batch_ios",
                                       "sim.converge_min_batches", "sim.converge_batch_erase_share", "sim.converge_min_gc_cycles"};

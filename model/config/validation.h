@@ -44,6 +44,8 @@ EngineCostNs host_cost_ns(const Config& c);
 void check_queue_priorities(const std::vector<JobParams>& jobs, bool listed, bool register_interface);
 // sim.quantum_ns applies with sim.timing=lt only.
 void check_timing(const Config& c);
+// cache.read_ahead_*: only with cache.read_ahead=sequential; its DRAM budget holds what it fetches at a time.
+void check_read_ahead(const Config& c, const ReadAheadParams& ra, const Geometry& g);
 // sim.converge_*: only with sim.converge on; sim.converge_metrics a non-empty list of known metrics.
 void check_converge(const Config& c);
 

@@ -35,6 +35,10 @@ Ftl::Ftl(sc_core::sc_module_name name, const FtlParams& p, const FtlEngines& e, 
     flash_isock.back()->bind(*this);
   }
   if (p_.count_lpn_writes) lpn_writes_.assign(g_.logical_units, 0);
+  if (p_.read_ahead.sequential) {  // span: cache.read_ahead_pages pages, 0 = one page of every die
+    const uint32_t span = (p_.read_ahead.pages ? p_.read_ahead.pages : g_.dies) * g_.units_per_page;
+    read_ahead_ = std::make_unique<ReadAhead>(p_.read_ahead.trigger, span, p_.read_ahead.bytes / kUnitBytes);
+  }
   flush_.refresh_all();
   if (e_.slc) {
     SC_METHOD(on_idle_timer);
@@ -223,6 +227,10 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     case kGcMapRead: gc_.on_map_read(op); break;
     case kGcMapProgram: gc_.on_map_program(op); break;
     case kZoneErase: zone_erase_.on_erase(op); break;
+    case kReadAhead:
+      host_.on_read_ahead(op);
+      if ((e_.reliability && e_.reliability->reclaim_due(op.die))) gc_.kick(op.die);  // as a host read's
+      break;
   }
   if (release) gp.release();
   flush_.wake();  // a GC job that ended here lets the buffer flush to its die

@@ -29,6 +29,7 @@
 #include "flash/reliability/reliability.h"
 #include "controller/buffer/write_buffer.h"
 #include "controller/ftl_parts.h"
+#include "controller/read_ahead/read_ahead.h"
 #include "controller/sched/sched_policy.h"
 #include "flash/flash_op.h"
 
@@ -54,6 +55,7 @@ struct FtlParams {
   bool volatile_cache = false;  // keep a per-LPN host write count (stats.lpn_writes)
   std::string sched_policy = "fifo";  // sched.policy (sched/: fifo, read_priority)
   uint64_t slc_idle_ps = 0;  // slc.fold_idle_us: idle time before background folding starts
+  ReadAheadParams read_ahead;  // cache.read_ahead*
 };
 
 struct FtlStats {
@@ -101,6 +103,7 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
     // Zoned: zones whose buffered units the loss dropped give their stream slots back (closing their blocks), and
     // a reset waiting for those blocks may erase them now.
     if (ZnsNamespace* z = streams_.zns()) z->drain(*buffer_, e_.state.blocks(), false);
+    if (read_ahead_) read_ahead_->clear();  // the DRAM's copies are gone
     if (zone_erase_.waiting()) zone_erase_.kick();
     host_.admit_writes();
     if (host_.flush_waiting()) host_.barriers_progress();  // the units the loss dropped are settled
@@ -138,11 +141,13 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   void report(nlohmann::json& r) const;
   bool volatile_cache() const { return p_.volatile_cache; }  // Flush and FUA wait for the buffered data
   const std::vector<uint32_t>& lpn_writes() const { return lpn_writes_; }  // empty unless counted
+  const ReadAhead* read_ahead() const { return read_ahead_.get(); }  // null: cache.read_ahead=none
   void reset_stats() {
     stats_ = FtlStats();
     streams_.reset_stats();
     e_.state.blocks().reset_counts();
     e_.victims.reset_relocated_lines();
+    if (read_ahead_) read_ahead_->reset_counters();
   }
   uint64_t zone_erases() const { return zone_erase_.erases(); }     // zoned: blocks erased for zone resets
   uint64_t zone_erase_kept() const { return zone_erase_.kept(); }  // reset zones' blocks left with valid data
@@ -200,6 +205,7 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
   MapCache& cache_;
   TranslationStore* ts_;  // null when the whole map stays in DRAM
   std::unique_ptr<SchedPolicy> sched_;
+  std::unique_ptr<ReadAhead> read_ahead_;  // null: cache.read_ahead=none
   uint32_t high_units_, low_units_;  // buffer watermarks (a flash page at least for the high one)
   HostPath host_;
   FlushScheduler flush_;

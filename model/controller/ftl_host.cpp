@@ -131,6 +131,7 @@ void HostPath::read(NvmeCommand& cmd) {
       if (checker) checker->check(lpn, want, lpn, version, now_ps());
       continue;
     }
+    if (f_.read_ahead_ && read_ahead_hit(cmd, i)) continue;
     uint32_t ppa = f_.e_.state.lookup(lpn);
     if (ppa == kInvalid) {
       ++f_.stats_.unmapped_reads;
@@ -153,6 +154,7 @@ void HostPath::read(NvmeCommand& cmd) {
     cur->aux[slot] = i;
   }
   if (cur) f_.send(*cur, cmd.ready_ps);
+  if (f_.read_ahead_) read_ahead(cmd);
   if (cmd.path == ReadPath::Buffer && cur) cmd.path = gc_wait ? ReadPath::GcWait : ReadPath::Data;
   if (--cmd.pending == 0) finish_read(cmd);
 }
@@ -265,6 +267,7 @@ void HostPath::trim(NvmeCommand& cmd) {
   for (uint32_t lpn = first; lpn < last; ++lpn) {
     f_.buffer_->discard(lpn);
     f_.e_.state.trim(lpn);
+    if (f_.read_ahead_) f_.read_ahead_->invalidate(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
     ++f_.stats_.trimmed_units;
@@ -312,6 +315,7 @@ void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
   for (uint32_t lpn = first; lpn < first + units; ++lpn) {
     f_.buffer_->discard(lpn);
     f_.e_.state.trim(lpn);
+    if (f_.read_ahead_) f_.read_ahead_->invalidate(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
   }
@@ -351,6 +355,7 @@ void HostPath::accept_write(NvmeCommand& cmd, uint64_t t) {
     else steps += f_.buffer_->index_steps() + f_.buffer_->order_steps();
     if (!f_.lpn_writes_.empty()) ++f_.lpn_writes_[lpn];
     if (f_.lifetimes_) f_.lifetimes_->write(lpn, unit_stream_[i], now_ps());
+    if (f_.read_ahead_) f_.read_ahead_->invalidate(lpn);  // the copy fetched ahead is stale
   }
   f_.stats_.host_units_written += cmd.units;
   t = f_.buffer_work(steps, t);

@@ -31,7 +31,7 @@ class GcJob;  // gc/gc_job.h (included where it runs: ftl_gc.cpp)
 
 // What a flash operation is for; the module routes its completion by it.
 enum FtlOpTag : uint32_t { kHostRead, kRmwRead, kFlush, kGcRead, kGcProgram, kGcErase, kMapLoad, kMapMerge, kMapWrite,
-                           kGcMapRead, kGcMapProgram, kZoneErase };
+                           kGcMapRead, kGcMapProgram, kZoneErase, kReadAhead };
 
 class HostPath {
  public:
@@ -39,6 +39,7 @@ class HostPath {
   void start(NvmeCommand& cmd);        // after the command's firmware time and map work
   void on_rmw_read(FlashOp& op);
   void on_read(FlashOp& op);
+  void on_read_ahead(FlashOp& op);  // a read-ahead flash read landed (ftl_read_ahead.cpp)
   void admit_writes();                 // take waiting writes while the buffer has room
   void stop_or_resume_writes();        // held writes: flush once no read is left; let them in once it landed
   bool writes_held() const { return write_stop_; }
@@ -73,6 +74,16 @@ class HostPath {
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void finish_read(NvmeCommand& cmd);
   bool hold(uint32_t units);  // the policy holds this write and those after it
+  // cache.read_ahead (ftl_read_ahead.cpp): unit i of a host read served from the units fetched ahead (true), or
+  // waiting for their flash read; the flash reads that fetch the stream's next units.
+  bool read_ahead_hit(NvmeCommand& cmd, uint32_t i);
+  void read_ahead(const NvmeCommand& cmd);
+  struct ReadAheadWaiter {
+    NvmeCommand* cmd;
+    uint32_t index;    // the unit of the command
+    const void* op;    // the read-ahead flash read it waits for
+  };
+  std::vector<ReadAheadWaiter> ra_waiters_;
 
   Ftl& f_;
   std::vector<uint8_t> unit_stream_;   // scratch: the streams of one write command's units

@@ -36,6 +36,7 @@ void Ftl::report(nlohmann::json& r) const {
                    {"trimmed_units", fs.trimmed_units},
                    {"write_stops", fs.write_stops}});
   r["map"] = cache_.report(ts_, e_.state.counters().reads[uint32_t(ReadKind::Map)]);
+  if (read_ahead_) read_ahead_->report(r["read_ahead"]);  // cache.read_ahead (read_ahead/README.md)
   r["map"]["buffer_aged_picks"] = buffer_->policy().aged_picks();
   r["streams"] = streams_.report();
   r["streams"]["requeued_units"] = buffer_->requeued();

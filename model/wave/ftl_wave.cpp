@@ -33,6 +33,11 @@ void Ftl::trace(WaveTracer& w) {
         "map segments (translation pages) dirty in the DRAM map cache");
     group.rows.push_back({t->map_dirty.signal, 2});
   }
+  if (read_ahead_) {  // cache.read_ahead: the units read ahead held in DRAM (in flight or landed)
+    add(t->read_ahead, "ftl.read_ahead_units", read_ahead_->budget_units(), read_ahead_->held(),
+        "4 KiB units read ahead held in DRAM (cache.read_ahead)");
+    group.rows.push_back({t->read_ahead.signal, 2});
+  }
   WaveGroup dies;
   dies.name = "free blocks per die";
   dies.closed = true;
@@ -102,6 +107,7 @@ void Ftl::trace_sample() {
   t.buffer.set(w, now, buffer_->occupied());
   t.gc_active.set(w, now, e_.gc.active_dies());
   if (t.map) t.map_dirty.set(w, now, cache_.dirty_segments());
+  if (read_ahead_) t.read_ahead.set(w, now, read_ahead_->held());
   if (t.zns) {
     const ZoneManager& zm = streams_.zns()->zones();
     t.open_zones.set(w, now, zm.open_zones());

@@ -134,6 +134,7 @@ struct FtlWave {
   FtlWave(size_t dies, uint64_t blocks_per_die) : min(dies, blocks_per_die), die_free(dies), touched(dies, 0) {}
   WaveTracer* w = nullptr;
   WaveValue buffer, gc_active, free_min, free_total, map_dirty;
+  WaveValue read_ahead;  // cache.read_ahead: units held (traced only with it on)
   bool map = false;  // map_dirty is traced (the map reaches flash)
   WaveMin min;
   std::vector<WaveValue> die_free;

@@ -14,7 +14,7 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("choices: every schema choice of an enum-like key parses through its table", "[config][choices]") {
   const auto& schema = config_schema();
-  REQUIRE(keyed_choices().size() == 33);
+  REQUIRE(keyed_choices().size() == 34);
   for (const KeyedChoices& keyed : keyed_choices()) {
     INFO(keyed.key);
     const auto it = std::find_if(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.path == keyed.key; });
@@ -32,13 +32,14 @@ TEST_CASE("choices: the readers map the names through the tables", "[config][cho
   Config c;
   for (const char* s : {"flash.suspend=program_erase", "flash.multiplane=never", "flash.plane_rule=any",
                         "nvme.interface=register", "sim.converge=report", "streams.count=1",
-                        "streams.gc_stream=per_stream", "streams.gc_frontier=user", "flash.cell=qlc"})
+                        "streams.gc_stream=per_stream", "streams.gc_frontier=user", "flash.cell=qlc", "cache.read_ahead=sequential"})
     c.set(s);
   const Params p = read_params(c);
   CHECK(p.flash.suspend == SuspendMode::ProgramErase);
   CHECK(p.flash.multiplane == MultiPlane::Never);
   CHECK(p.flash.plane_any);
   CHECK(p.flash.page_types == 4);
+  CHECK(p.ftl.read_ahead.sequential);
   CHECK(p.nvme.register_interface);
   CHECK(p.sim.converge.mode == ConvergeParams::Mode::Report);
   CHECK(p.streams.gc == GcStreams::PerStream);
