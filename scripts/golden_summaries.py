@@ -94,6 +94,9 @@ MATRIX = {
                         "map.protected_ratio": 0.05},
     "gc-first-striped": {"ftl.gc_unit": "superblock", "ftl.gc_pacing": "gc_first", "ftl.write_pointer": "striped",
                          "ftl.gc_free_blocks": 4, "ftl.gc_urgent_free_blocks": 2, "workload.read_fraction": 0},
+    # Device read-ahead (cache.read_ahead): one sequential stream, a fifth of it writes that drop copies held.
+    "read-ahead": {"cache.read_ahead": "sequential", "workload.pattern": "sequential", "workload.block_bytes": "4k",
+                   "workload.read_fraction": 0.8, "host.queues": 1, "host.queue_depth": 4},
     # HEXA whose dirty budget never binds (half the map protected, writes on 16 MiB): arrival order, as FIFO.
     "hexa-unbound": {"buffer.policy": "hexa", "map.protected_ratio": 0.5, "workload.address_range": "16M",
                      "precondition.fill": False, "workload.read_fraction": 0, "buffer.bytes": "4M"},
