@@ -19,7 +19,8 @@ FlushScheduler::FlushScheduler(Ftl& f)
       die_mask_(f.g_.dies, ~uint64_t(0)),
       lines_hold_(f.e_.victims.pacing().lines_hold_host()),
       one_die_(f.streams_.zns() || f.e_.state.blocks().write_pointer().one_die()),
-      group_units_(f.e_.state.blocks().unit().shared_by_group()) {
+      group_units_(f.e_.state.blocks().unit().shared_by_group()),
+      units_span_dies_(f.e_.state.blocks().pool().spans_dies()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -178,7 +179,7 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // GC): a die a whole unit ahead of the others in the stream's units takes the page only when no other die may
   // (UnitPool::ahead, BlockManager::line_ahead: it would retire the oldest line, cutting the blocks of the dies
   // behind).
-  if (b.pool().spans_dies()) {
+  if (units_span_dies_) {
     const uint32_t frontier = b.layout().user_frontier(stream);
     const UnitPool& pool = b.pool();
     const uint32_t d = next_flushable(cursor_, [&](uint32_t e) {

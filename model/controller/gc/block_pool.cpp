@@ -20,9 +20,7 @@ class BlockPool final : public UnitPool {
   uint32_t unit_blocks() const override { return 1; }
   bool start_victim(uint32_t) override { return false; }
   uint32_t next_victim_block(uint32_t) override { return kInvalid; }
-  bool victim_pending(uint32_t) const override { return false; }
   uint32_t units_in_gc(uint32_t) const override { return 0; }
-  uint32_t units_in_gc() const override { return 0; }
   uint32_t free_units(uint32_t die) const override { return b_.free_blocks(die); }
   uint32_t unit_of(uint32_t gblock) const override { return gblock; }
   uint32_t unit_valid(uint32_t unit) const override { return b_.valid(unit); }

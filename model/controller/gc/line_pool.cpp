@@ -22,9 +22,7 @@ class LinePool final : public UnitPool {
   uint32_t unit_blocks() const override { return b_.line_blocks(); }
   bool start_victim(uint32_t die) override { return b_.start_line(b_.group_of_die(die)); }
   uint32_t next_victim_block(uint32_t die) override { return b_.next_line_block(die); }
-  bool victim_pending(uint32_t die) const override { return b_.line_pending(die); }
   uint32_t units_in_gc(uint32_t die) const override { return b_.lines_in_gc(b_.group_of_die(die)); }
-  uint32_t units_in_gc() const override { return b_.lines_in_gc(); }
   uint32_t free_units(uint32_t die) const override { return b_.free_lines(b_.group_of_die(die)); }
   uint32_t unit_of(uint32_t gblock) const override { return b_.line_of(gblock); }
   uint32_t unit_valid(uint32_t unit) const override { return b_.line_valid(unit); }
@@ -32,6 +30,8 @@ class LinePool final : public UnitPool {
   uint32_t gc_copy_die(uint32_t d, uint32_t frontier) const override { return b_.line_gc_die(d, frontier); }
 
  private:
+  bool spanning_victim_pending(uint32_t die) const override { return b_.line_pending(die); }
+  uint32_t spanning_units_in_gc() const override { return b_.lines_in_gc(); }
   BlockManager& b_;
 };
 }  // namespace

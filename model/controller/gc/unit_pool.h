@@ -33,9 +33,11 @@ class UnitPool {
   virtual bool start_victim(uint32_t die) = 0;
   // The die's next block of a started victim unit it has not collected yet, or kInvalid.
   virtual uint32_t next_victim_block(uint32_t die) = 0;
-  virtual bool victim_pending(uint32_t die) const = 0;  // has a started victim unit a block of the die left?
+  // Has a started victim unit a block of the die left? Started victim units not free again, of every die. Asked per
+  // page and per completion (GcJob::kick): no virtual call for units of one die (never started).
+  bool victim_pending(uint32_t die) const { return spans_dies_ && spanning_victim_pending(die); }
+  uint32_t units_in_gc() const { return spans_dies_ ? spanning_units_in_gc() : 0; }
   virtual uint32_t units_in_gc(uint32_t die) const = 0;  // started victim units of die's dies, not free again
-  virtual uint32_t units_in_gc() const = 0;               // all dies
   virtual uint32_t free_units(uint32_t die) const = 0;
   virtual uint32_t unit_of(uint32_t gblock) const = 0;
   virtual uint32_t unit_valid(uint32_t unit) const = 0;
@@ -43,6 +45,11 @@ class UnitPool {
   virtual bool ahead(uint32_t die, uint32_t frontier) const = 0;
   // The die a GC copy read on die d is programmed on (with a write pointer that leaves the die to the writer).
   virtual uint32_t gc_copy_die(uint32_t d, uint32_t frontier) const = 0;
+
+ protected:
+  // A pool whose units span dies (spans_dies): victim_pending and units_in_gc().
+  virtual bool spanning_victim_pending(uint32_t) const { return false; }
+  virtual uint32_t spanning_units_in_gc() const { return 0; }
 
  private:
   const bool spans_dies_;
