@@ -63,6 +63,7 @@ BlockManager::BlockManager(const Geometry& g, BlockParams p)
   if (p.lines) enable_lines(p.line_victim, p.line_victim_key, p.line_groups, p.line_depth);
   wp_ = p.write_pointer(PointerShape{groups_, group_dies_, streams_});
   pointer_moves_ = wp_->one_die();
+  pool_ = (p.pool ? p.pool : p.lines ? make_line_pool : make_block_pool)(*this);
   set_slc(p.slc);
   set_worth(p.min_invalid, p.urgent_free_blocks);
 }

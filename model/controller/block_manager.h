@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "controller/gc/gc_unit.h"
+#include "controller/gc/unit_pool.h"
 #include "controller/gc/victim_policy.h"
 #include "controller/gc/write_pointer.h"
 #include "controller/slc/slc_cache.h"
@@ -65,6 +66,9 @@ struct BlockParams {
   uint32_t gc_reserve = 1;
   // The GC unit (gc/gc_unit.h; null: block), which shapes these parameters (GcUnit::shape) before the build.
   std::unique_ptr<GcUnit> unit;
+  // The unit pool (gc/unit_pool.h) the callers ask about the unit's shape, set by GcUnit::shape; null: the line
+  // pool with lines, else the block pool.
+  UnitPoolFactory pool = nullptr;
   // Lines (superblock mode, FDP's reclaim units): victim lines chosen by the named victim policy (its key for
   // errors) over Geometry::lines(groups, depth); groups must divide the dies and depth the blocks per die.
   bool lines = false;
@@ -92,6 +96,10 @@ class BlockManager {
   const WritePointer& write_pointer() const { return *wp_; }
   // The GC unit (ftl.gc_unit, or FDP's reclaim units: gc/gc_unit.h).
   const GcUnit& unit() const { return *unit_; }
+  // The unit pool (gc/unit_pool.h): the unit's shape as GC, the flush scheduler and the preconditioning see it.
+  UnitPool& pool() { return *pool_; }
+  const UnitPool& pool() const { return *pool_; }
+  uint32_t dies() const { return g_.dies; }
   // Superblock mode with a write pointer that leaves the die to the writer (per_die): the die a GC copy read on
   // die d is programmed on (d in block mode). It stays on d
   // unless d would have to open one more line for the frontier while kOpenLines are open (which retires the
@@ -319,6 +327,7 @@ class BlockManager {
   uint64_t lines_erased_ = 0;
   std::unique_ptr<GcUnit> unit_;
   std::unique_ptr<WritePointer> wp_;  // (after the lines: their groups)
+  std::unique_ptr<UnitPool> pool_;    // (after the lines: the line pool reads them)
   bool pointer_moves_ = false;        // wp_->one_die(), asked once: allocate_page tells it of each page
   uint32_t worth_ = ~0u, worth_line_ = ~0u, urgent_ = 0;
   bool declined_ = false;

@@ -19,7 +19,8 @@ FlushScheduler::FlushScheduler(Ftl& f)
       die_mask_(f.g_.dies, ~uint64_t(0)),
       lines_hold_(f.e_.victims.pacing().lines_hold_host()),
       one_die_(f.streams_.zns() || f.e_.state.blocks().write_pointer().one_die()),
-      group_units_(f.e_.state.blocks().unit().shared_by_group()) {
+      group_units_(f.e_.state.blocks().unit().shared_by_group()),
+      units_span_dies_(f.e_.state.blocks().pool().spans_dies()) {
   // FDP with several reclaim groups: a die takes only its RG's streams.
   const StreamParams& sp = f.streams_.params();
   // (ZNS: a zone's pages go to its die group's dies, ZnsNamespace::stripe_die, whatever its stream slot.)
@@ -50,9 +51,9 @@ void FlushScheduler::refresh_all() {
 }
 
 void FlushScheduler::refresh_group(uint32_t die) {
-  const BlockManager& b = f_.e_.state.blocks();
-  const uint32_t per = f_.g_.dies / b.line_groups(), first = b.group_of_die(die) * per;
-  for (uint32_t d = first; d < first + per; ++d) refresh(d);
+  uint32_t first, last;
+  f_.e_.state.blocks().pool().unit_dies(die, &first, &last);
+  for (uint32_t d = first; d < last; ++d) refresh(d);
 }
 
 void FlushScheduler::pump() {
@@ -129,7 +130,7 @@ void FlushScheduler::refresh(uint32_t d) {
   // the next request): no die takes host data while a victim line is being collected (GcDriver refreshes all at the
   // edges).
   const GcDie& gc = f_.e_.gc.die(d);
-  const bool line_hold = lines_hold_ && f_.e_.state.blocks().lines_in_gc() > 0;
+  const bool line_hold = lines_hold_ && f_.e_.state.blocks().pool().units_in_gc() > 0;
   const bool ready = inflight_[d] < f_.p_.die_queue_depth && !(gc.active && gc.credit < 1.0) && !line_hold;
   const uint64_t now = ready ? user_streams_of(d) & die_mask_[d] : 0, before = die_streams_[d];
   const bool ok = now != 0;
@@ -174,13 +175,15 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
     return die_streams_[d] >> stream & 1 ? d : kInvalid;
   }
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
-  // channel-first, so consecutive flushes go to different channels first). Superblock GC: a die a whole line
-  // ahead of the others in the stream's lines takes the page only when no other die may (BlockManager::line_ahead:
-  // it would retire the oldest line, cutting the blocks of the dies behind).
-  if (b.lines()) {
+  // channel-first, so consecutive flushes go to different channels first). Units over several dies (superblock
+  // GC): a die a whole unit ahead of the others in the stream's units takes the page only when no other die may
+  // (UnitPool::ahead, BlockManager::line_ahead: it would retire the oldest line, cutting the blocks of the dies
+  // behind).
+  if (units_span_dies_) {
     const uint32_t frontier = b.layout().user_frontier(stream);
+    const UnitPool& pool = b.pool();
     const uint32_t d = next_flushable(cursor_, [&](uint32_t e) {
-      return (die_streams_[e] >> stream & 1) && !b.line_ahead(e, frontier);
+      return (die_streams_[e] >> stream & 1) && !pool.ahead(e, frontier);
     });
     if (d != kInvalid) return d;
   }

@@ -98,9 +98,9 @@ void GcDriver::erased(uint32_t, uint32_t gblock) {
 
 void GcDriver::erase_refresh(uint32_t die, uint32_t lines_before) {
   const BlockManager& b = f_.e_.state.blocks();
-  if (f_.e_.victims.pacing().lines_hold_host() && lines_before && !b.lines_in_gc())
+  if (f_.e_.victims.pacing().lines_hold_host() && lines_before && !b.pool().units_in_gc())
     f_.flush_.refresh_all();  // the last line in GC is free: every die may take host writes again
-  else if (b.unit().shared_by_group() && b.lines_in_gc() != lines_before)
+  else if (b.unit().shared_by_group() && b.pool().units_in_gc() != lines_before)
     f_.flush_.refresh_group(die);  // a unit is free: every die of its group may take host writes again
   else
     f_.flush_.refresh(die);

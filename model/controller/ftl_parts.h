@@ -162,6 +162,7 @@ class FlushScheduler final {
   bool lines_hold_ = false;            // victim lines in GC hold every die's host writes (GcPacing::lines_hold_host)
   bool one_die_ = false;  // a stream's next page has one die: zoned, or the write pointer names it (one_die)
   bool group_units_ = false;  // a group's dies share its GC units (GcUnit::shared_by_group: FDP's RUs)
+  bool units_span_dies_ = false;  // a GC unit holds blocks of several dies (UnitPool::spans_dies): a die may be ahead
   uint32_t flushes_pending_ = 0;       // flush programs whose buffer slots are not yet released
   bool woken_ = false;                 // a GC job ended since the last pump (gc_ended)
   static constexpr uint32_t kMapUpdateQuantum = 4096;  // flush map-update bursts charged to DRAM together

@@ -351,8 +351,8 @@ PreconditionResult precondition(FastForward& ff, IntegrityChecker* checker, bool
   const Striping striping{FastDiv(precondition_stripe_units(g)), FastDiv(g.dies)};
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   // With translation pages on flash the map cache is shared by every die, and superblock GC collects a line
-  // on every die: one worker.
-  const uint32_t groups = e.translation || e.state.blocks().lines()
+  // on every die (a unit over several dies, gc/unit_pool.h): one worker.
+  const uint32_t groups = e.translation || e.state.blocks().pool().spans_dies()
                               ? 1
                               : group_count(e.state, striping, std::min<unsigned>(workers, g.dies));
   if (groups == 1) workers = 1;

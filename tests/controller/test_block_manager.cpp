@@ -1,6 +1,7 @@
 // Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <vector>
 
 #include "config/config.h"
@@ -229,6 +230,78 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
   CHECK(b.free_lines(0) == 2);
   CHECK(b.lines_in_gc(0) == 0);
   CHECK(b.lines_erased() == 1);
+}
+
+TEST_CASE("unit pool: a unit's dies, victims, free units and the die ahead, per shape",
+          "[controller][superblock][fdp]") {
+  // FDP reclaim units (as above): 2 groups (dies 0-1, 2-3) of units of 2 blocks per die.
+  Config c;
+  for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=4",
+                        "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
+    c.set(s);
+  const Geometry g = read_geometry(c, 0);
+  BlockParams p;
+  p.victim = make_greedy_victim(g);
+  UnitConfig ru;
+  ru.groups = 2;
+  ru.depth = 2;
+  p.unit = make_reclaim_unit(ru);
+  p.unit->shape(p, 2);
+  BlockManager b(g, std::move(p));
+  UnitPool& u = b.pool();
+  CHECK(u.spans_dies());
+  uint32_t first = 0, last = 0;
+  u.unit_dies(3, &first, &last);
+  CHECK(first == 2);
+  CHECK(last == 4);
+  CHECK(u.blocks_per_die() == 2);
+  CHECK(u.unit_blocks() == 4);
+  CHECK(u.free_units(1) == 2);
+  for (int i = 0; i < 8; ++i) write(b, g, b.write_pointer().next_die(0, 0), 0);  // RU 0 of group 0, full
+  CHECK(u.free_units(0) == 1);
+  CHECK(u.free_units(2) == 2);
+  CHECK_FALSE(u.start_victim(2));  // group 1 has no full unit
+  CHECK(u.units_in_gc() == 0);
+  REQUIRE(u.start_victim(1));  // group 0's, started from any of its dies
+  CHECK(u.units_in_gc(0) == 1);
+  CHECK(u.units_in_gc(3) == 0);
+  CHECK(u.units_in_gc() == 1);
+  CHECK(u.victim_pending(0));
+  CHECK_FALSE(u.victim_pending(2));
+  const uint32_t v = u.next_victim_block(0);
+  CHECK(u.unit_of(v) == 0);
+  CHECK(u.unit_valid(0) == 8);
+  CHECK(u.next_victim_block(2) == kInvalid);
+
+  // Superblock: die 0 fills its blocks of the two lines it opened, so one more would retire the oldest: it is ahead,
+  // and a GC copy of it goes to the die behind.
+  const Geometry g2 = two_dies();
+  BlockManager s(g2, lines(g2));
+  for (int i = 0; i < 3; ++i) write(s, g2, 0, 0);
+  CHECK_FALSE(s.pool().ahead(0, 0));  // its block of line 1 has a page left
+  write(s, g2, 0, 0);
+  CHECK(s.pool().ahead(0, 0));
+  CHECK_FALSE(s.pool().ahead(1, 0));
+  CHECK(s.pool().gc_copy_die(0, 0) == 1);
+  CHECK(s.pool().gc_copy_die(1, 0) == 1);
+
+  // Blocks: a unit is a die's block, picked block by block (never started as a unit), no die ahead.
+  BlockManager k(g2, FrontierLayout(), make_greedy_victim(g2));
+  const UnitPool& kb = k.pool();
+  CHECK_FALSE(kb.spans_dies());
+  kb.unit_dies(1, &first, &last);
+  CHECK(first == 1);
+  CHECK(last == 2);
+  CHECK(kb.blocks_per_die() == 1);
+  CHECK(kb.free_units(1) == 4);
+  CHECK(k.pool().next_victim_block(1) == kInvalid);
+  CHECK_FALSE(k.pool().start_victim(1));
+  CHECK(kb.units_in_gc() == 0);
+  CHECK_FALSE(kb.ahead(0, 0));
+  CHECK(kb.gc_copy_die(1, 0) == 1);
+  // A pool the block manager's shape does not have is refused.
+  CHECK_THROWS_AS(make_line_pool(k), std::logic_error);
+  CHECK_THROWS_AS(make_block_pool(s), std::logic_error);
 }
 
 TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until free blocks run short", "[controller][gc]") {

@@ -34,7 +34,8 @@ GcEngine::GcEngine(const GcContext& ctx)
       dies_(g_.dies),
       batch_moves_(ctx.batch_moves),
       pointer_names_die_(ctx.state.blocks().write_pointer().one_die()),
-      unit_places_pages_(ctx.state.blocks().unit().places_pages()) {
+      unit_places_pages_(ctx.state.blocks().unit().places_pages()),
+      unit_spans_dies_(ctx.state.blocks().pool().spans_dies()) {
   for (GcDie& j : dies_) j.stage.resize(state_.blocks().layout().gc);
 }
 
@@ -89,9 +90,10 @@ void GcEngine::end_scan(uint32_t d) {
 bool GcEngine::wants_victim_timed(uint32_t d) const {
   const GcDie& j = dies_[d];
   const BlockManager& b = state_.blocks();
-  const bool short_of_space = victims_.gc_short(d, j.erases + uint32_t(j.scanned.size())) || b.line_pending(d) ||
+  const bool short_of_space = victims_.gc_short(d, j.erases + uint32_t(j.scanned.size())) ||
+                              (unit_spans_dies_ && b.pool().victim_pending(d)) ||
                               victims_.sources().wanted(d);
-  const bool fill = j.staged > 0 && j.stage.size() == 1 && !b.lines();
+  const bool fill = j.staged > 0 && j.stage.size() == 1 && !unit_spans_dies_;
   // Several GC streams: a new victim waits for a free block while an earlier one's erase is coming (its units
   // may need a block in each stream; gc_target spills only the last victim's units).
   const bool wait = j.stage.size() > 1 && b.free_blocks(d) == 0 && (j.erases || !j.scanned.empty() || j.programs);
@@ -103,7 +105,7 @@ bool GcEngine::wants_victim_now(uint32_t d) const {
   const BlockManager& b = state_.blocks();
   const uint32_t pending = uint32_t(j.scanned.size());
   if (victims_.sources().wanted_now(d)) return true;  // e.g. static wear levelling (gc/victim_source.h)
-  if (!pending || b.lines() || ts_ || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
+  if (!pending || unit_spans_dies_ || ts_ || j.stage.size() > 1 || b.free_blocks(d) == 0 ||
       b.frontier_full(d, b.layout().gc_frontier(0)))
     return victims_.gc_needed(d);
   return victims_.gc_short(d, pending);
@@ -145,8 +147,8 @@ uint32_t GcEngine::gc_target(uint32_t die, uint32_t k) const {
 
 namespace {
 // Out of line: rare (superblock GC with per-die write pointers), and page_target stays small enough to inline.
-__attribute__((noinline)) uint32_t line_gc_die(const BlockManager& b, uint32_t d, uint32_t frontier) {
-  return b.line_gc_die(d, frontier);
+__attribute__((noinline)) uint32_t gc_copy_die(const BlockManager& b, uint32_t d, uint32_t frontier) {
+  return b.pool().gc_copy_die(d, frontier);
 }
 }  // namespace
 
@@ -158,8 +160,10 @@ __attribute__((always_inline)) inline void GcEngine::page_target(uint32_t d, uin
   *target = t;
   *frontier = f;
   // A write pointer that names the die (striped, FEMU bbssd): that die, whichever die staged the units. Else the die
-  // itself (superblock GC: unless it is a line ahead, BlockManager::line_gc_die).
-  *to = pointer_names_die_ ? b.write_pointer().next_die(f, b.group_of_die(d)) : b.lines() ? line_gc_die(b, d, f) : d;
+  // itself (units over several dies, superblock GC: unless it is a unit ahead, UnitPool::gc_copy_die).
+  *to = pointer_names_die_ ? b.write_pointer().next_die(f, b.group_of_die(d))
+         : unit_spans_dies_  ? gc_copy_die(b, d, f)
+                             : d;
 }
 
 bool GcEngine::erase_coming(uint32_t d) const {
@@ -177,7 +181,8 @@ bool GcEngine::erase_coming(uint32_t d) const {
 }
 
 bool GcEngine::page_waits(uint32_t d, uint32_t k) const {
-  if (!erase_coming(d) || state_.blocks().lines()) return false;  // no erase to wait for (block mode only)
+  // No erase to wait for (a unit of one die only: one of several dies is free once all of them are erased).
+  if (!erase_coming(d) || unit_spans_dies_) return false;
   uint32_t target, frontier, to;
   page_target(d, k, &target, &frontier, &to);
   return to == d && !state_.blocks().can_allocate(to, frontier, 0);

@@ -238,6 +238,7 @@ class GcEngine {
   // The GC unit's and write pointer's answers that do not change, asked once (page_target, gc_target run per page).
   bool pointer_names_die_;  // WritePointer::one_die
   bool unit_places_pages_;  // GcUnit::places_pages
+  bool unit_spans_dies_;    // UnitPool::spans_dies
 };
 
 }  // namespace ssdtlm

@@ -78,23 +78,24 @@ class GcJob {
   }
   bool next_victim(uint32_t die);  // timed
   bool pad_waits(uint32_t die) const;  // a partial page must wait for the die's erase under way (page_waits)
-  bool collect_line(uint32_t group);   // immediate, superblock mode (FDP: the reclaim group's lines)
+  bool collect_unit(uint32_t die);     // immediate, units over several dies (superblock, FDP: the die's group's)
   void scan(uint32_t die);             // immediate: the victim begun, to the end of its scan
 
   FtlEngines e_;
   GcEngine& gc_;
   const Geometry& g_;
   X& x_;
-  bool kick_lines_ = false;  // timed, superblock GC started a victim line: the other dies must join
+  bool kick_units_ = false;  // timed, a victim unit over several dies was started: its other dies must join
 };
 
 // ---------------------------------------------------------------- timed: when GC runs
 
 template <class X>
 void GcJob<X>::kick(uint32_t die) {
-  // (Superblock mode: also when a victim line holds a block of this die to collect.)
+  // (Units over several dies, superblock: also when a started victim unit holds a block of this die to collect.)
   if (gc_.die(die).active ||
-      !(e_.victims.gc_needed(die) || e_.state.blocks().line_pending(die) || e_.victims.sources().wanted(die)) ||
+      !(e_.victims.gc_needed(die) || e_.state.blocks().pool().victim_pending(die) ||
+        e_.victims.sources().wanted(die)) ||
       !next_victim(die))
     return;
   gc_.start(die);
@@ -117,10 +118,11 @@ bool GcJob<X>::next_victim(uint32_t die) {
   // Staged data that cannot be padded yet (its page waits for the die's erase under way) would have to be padded
   // if the next victim held map pages (data and map pages do not mix): pick after the erase (it calls advance).
   if (gc_.any_staged(die) && pad_waits(die)) return false;
-  const uint32_t started = e_.state.blocks().lines_in_gc();
+  const uint32_t started = e_.state.blocks().pool().units_in_gc();
   const uint32_t victim = gc_.pick_victim(die, x_.counters(die));
   if (victim == kInvalid) return false;  // every block open or programming: retried on the next completion
-  if (e_.state.blocks().lines_in_gc() != started) kick_lines_ = true;  // a new victim line: every die collects its block
+  // A new victim unit over several dies: its dies collect their blocks.
+  if (e_.state.blocks().pool().units_in_gc() != started) kick_units_ = true;
   // Data and map pages do not mix while programs are in flight (the immediate job has none: its partial data page
   // waits through the map victim).
   if (gc_.is_map_block(victim) && gc_.any_staged(die)) pad(die);
@@ -134,10 +136,10 @@ void GcJob<X>::advance(uint32_t die) {
   settle(die);
   if (gc_.finish_if_idle(die)) x_.job_ended();  // the buffer's flushes may use the die again (wake)
   x_.refresh(die);
-  if (kick_lines_) {  // superblock mode: a victim line was started; the idle dies start on their blocks
-    kick_lines_ = false;
+  if (kick_units_) {  // a victim unit over several dies was started; the idle dies start on their blocks
+    kick_units_ = false;
     for (uint32_t d = 0; d < g_.dies; ++d)
-      if (!gc_.die(d).active && e_.state.blocks().line_pending(d)) kick(d);
+      if (!gc_.die(d).active && e_.state.blocks().pool().victim_pending(d)) kick(d);
     if (e_.victims.pacing().lines_hold_host()) x_.refresh_all();  // the line holds every die's host writes (refresh)
   }
 }
@@ -157,14 +159,14 @@ void GcJob<X>::make_room(uint32_t die) {
   if (!e_.victims.gc_needed(die)) return;
   // Collections that never bring the die out of GC (each frees what its copies take) would loop forever: a
   // configuration without room for its frontiers' open blocks or lines stops with a message instead.
-  const BlockManager& b = e_.state.blocks();
+  const bool lines = e_.state.blocks().pool().spans_dies();
   uint32_t rounds = 0;
   while (gc_.wants_victim_now(die) && collect(die))
     if (++rounds > 2 * g_.blocks_per_die)
       throw std::logic_error("die " + std::to_string(die) + ": GC collected " + std::to_string(rounds) +
-                             (b.lines() ? " lines" : " blocks") +
+                             (lines ? " lines" : " blocks") +
                              " in a row without making room for host data: too little spare for the open " +
-                             (b.lines() ? "lines" : "blocks") + " of its frontiers (raise "
+                             (lines ? "lines" : "blocks") + " of its frontiers (raise "
                              "geometry.over_provisioning, ftl.gc_free_blocks or geometry.pages_per_block, or use "
                              "fewer streams)");
   // One GC stream carries its partial page over to the next collection (its victim waits); with several,
@@ -174,7 +176,7 @@ void GcJob<X>::make_room(uint32_t die) {
 
 template <class X>
 bool GcJob<X>::collect(uint32_t die) {
-  if (e_.state.blocks().lines()) return collect_line(e_.state.blocks().group_of_die(die));
+  if (e_.state.blocks().pool().spans_dies()) return collect_unit(die);
   const uint32_t victim = gc_.next_victim(die, x_.counters(die));
   if (victim == kInvalid && e_.state.blocks().declined()) {
     pad(die);
@@ -199,18 +201,20 @@ void GcJob<X>::scan(uint32_t die) {
 }
 
 template <class X>
-bool GcJob<X>::collect_line(uint32_t group) {
-  // A whole victim line of the group at once, each die's blocks moved within the die (FDP: to the dies of the GC
-  // frontier's write pointer) (one worker: every die is touched).
+bool GcJob<X>::collect_unit(uint32_t die) {
+  // A whole victim unit of the die's dies at once (a line of its group), each die's blocks moved within the die
+  // (FDP: to the dies of the GC frontier's write pointer) (one worker: every die is touched).
   BlockManager& b = e_.state.blocks();
-  if (!b.start_line(group)) {
+  UnitPool& u = b.pool();
+  if (!u.start_victim(die)) {
     if (b.declined()) return false;  // no line worth collecting yet (ftl.gc_min_invalid)
     // Every line is free or open: the configuration check should have refused it.
-    throw std::logic_error("GC found no victim line (" + std::to_string(b.free_lines(group)) + " free)");
+    throw std::logic_error("GC found no victim line (" + std::to_string(u.free_units(die)) + " free)");
   }
-  const uint32_t first = group * (g_.dies / b.line_groups()), last = first + g_.dies / b.line_groups();
+  uint32_t first, last;
+  u.unit_dies(die, &first, &last);
   for (uint32_t d = first; d < last; ++d)
-    for (uint32_t i = 0; i < b.line_depth(); ++i)
+    for (uint32_t i = 0; i < u.blocks_per_die(); ++i)
       if (gc_.next_victim(d, x_.counters(d)) != kInvalid) scan(d);
   for (uint32_t d = first; d < last; ++d) pad(d);  // every block of the line erases now
   return true;
@@ -348,7 +352,7 @@ void GcJob<X>::on_program(const GcPage& page) {
 
 template <class X>
 void GcJob<X>::on_erase(uint32_t die, uint32_t gblock) {
-  const uint32_t lines_before = e_.state.blocks().lines_in_gc();
+  const uint32_t lines_before = e_.state.blocks().pool().units_in_gc();
   gc_.land_erase(gblock, x_.counters(die));
   if constexpr (X::kTimed) x_.erased(die, gblock);  // zone resets waiting for it; map work waiting for room
   --gc_.die(die).erases;

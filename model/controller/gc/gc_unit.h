@@ -6,7 +6,8 @@
 // schema's choices (config_schema.cpp); FDP's reclaim units (fdp.enabled) are built by the assembly
 // (ftl_assembly.cpp). A new unit is one file with its class and factory plus one line in the table, as long as
 // its blocks are those of a die or lines of the block manager's (block_manager.h: groups of dies, depth blocks per
-// die); a unit of another shape needs its mechanism in the block manager too.
+// die); a unit of another shape needs its mechanism in the block manager too, and its unit pool (unit_pool.h: the
+// shape as GC, the flush scheduler and the preconditioning ask it), which shape() names (BlockParams::pool).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -33,7 +34,8 @@ class GcUnit {
   virtual ~GcUnit() = default;
   // summary.json "ftl.gc_unit".
   virtual const char* name() const = 0;
-  // Which blocks form the unit: the block manager's lines (their victim policy, groups and depth) or none, the
+  // Which blocks form the unit: the block manager's lines (their victim policy, groups and depth) or none, and the
+  // unit pool its callers ask (BlockParams::pool: make_line_pool for lines; null: the block pool), the
   // free blocks (lines) host writes leave for GC (`gc_free_blocks`: the GC threshold), and the write pointer when
   // the unit fixes it.
   virtual void shape(BlockParams& b, uint32_t gc_free_blocks) const = 0;

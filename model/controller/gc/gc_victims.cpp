@@ -21,7 +21,7 @@ void GcVictims::snapshot(SnapshotArchive& a) {
 }
 
 uint32_t GcVictims::pick_victim(uint32_t die, FlashCounters& c, bool gc_staged) {
-  if (state_.blocks().lines()) return pick_line_block(die, c);
+  if (state_.blocks().pool().spans_dies()) return pick_unit_block(die, c);
   // The victim sources first (read reclaim, wear levelling, SLC folding: victim_sources.cpp), then free space.
   if (const uint32_t v = sources_.take(die, gc_staged); v != kInvalid) return v == kNoVictim ? kInvalid : v;
   const uint32_t v = state_.blocks().pick_victim(die);
@@ -34,35 +34,34 @@ uint32_t GcVictims::pick_victim(uint32_t die, FlashCounters& c, bool gc_staged) 
   return v;
 }
 
-uint32_t GcVictims::pick_line_block(uint32_t die, FlashCounters& c) {
-  // The die's block of the victim line, or of a new one once the last is free again (lines of the die's group:
-  // FDP's reclaim group).
-  BlockManager& b = state_.blocks();
-  uint32_t v = b.next_line_block(die);
+uint32_t GcVictims::pick_unit_block(uint32_t die, FlashCounters& c) {
+  // The die's block of the victim unit (line), or of a new one once the last is free again (units of the die's
+  // dies: its line group, FDP's reclaim group; gc/unit_pool.h).
+  UnitPool& u = state_.blocks().pool();
+  uint32_t v = u.next_victim_block(die);
   bool started = false;
-  uint64_t host = 0;  // host pages programmed, counted only when a line may start
-  const uint32_t group = b.group_of_die(die);
-  if (v == kInvalid && b.lines_in_gc(group) == 0) {
+  uint64_t host = 0;  // host pages programmed, counted only when a unit may start
+  if (v == kInvalid && u.units_in_gc(die) == 0) {
     // A pacing may have a new line wait for a host write since the last one started (gc_first: FEMU's FTL thread
     // runs one background do_gc per request, above the forced threshold ftl.gc_urgent_free_blocks).
     host = state_.host_programs();
-    const bool waits = pacing_->line_waits_for_host(b.free_lines(group)) && host == host_at_line_;
-    started = !waits && b.start_line(group);
+    const bool waits = pacing_->line_waits_for_host(u.free_units(die)) && host == host_at_line_;
+    started = !waits && u.start_victim(die);
   }
-  if (started) v = b.next_line_block(die);
+  if (started) v = u.next_victim_block(die);
   if (v == kInvalid) return v;
   ++c.gc_victims;
-  if (started) check_line_progress(b.line_of(v), host);
+  if (started) check_unit_progress(u.unit_of(v), host);
   return v;
 }
 
-void GcVictims::check_line_progress(uint32_t line, uint64_t host) {
+void GcVictims::check_unit_progress(uint32_t unit, uint64_t host) {
   // A configuration that cannot make progress: new lines keep holding only valid data, or keep being collected
   // while no host data is programmed (GC frees no more than its copies and the lines it retires take).
-  const BlockManager& b = state_.blocks();
-  const uint32_t valid = b.line_valid(line);
+  const UnitPool& u = state_.blocks().pool();
+  const uint32_t valid = u.unit_valid(unit);
   if (valid) ++relocated_lines_;  // FDP: a "media reallocated" event (the RU's valid data moves)
-  if (valid < g_.units_per_block * b.line_blocks())
+  if (valid < g_.units_per_block * u.unit_blocks())
     full_lines_ = 0;
   else if (++full_lines_ > g_.blocks_per_die)
     throw std::logic_error("superblock GC finds only fully valid lines (no reclaimable space)");

@@ -52,8 +52,8 @@ class GcVictims {
   void snapshot(SnapshotArchive& a);
 
  private:
-  uint32_t pick_line_block(uint32_t die, FlashCounters& c);  // superblock mode, FDP
-  void check_line_progress(uint32_t line, uint64_t host);
+  uint32_t pick_unit_block(uint32_t die, FlashCounters& c);  // units over several dies (superblock, FDP)
+  void check_unit_progress(uint32_t unit, uint64_t host);
 
   DriveState& state_;
   const Geometry& g_;

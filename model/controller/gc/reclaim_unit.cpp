@@ -14,6 +14,7 @@ class ReclaimUnit final : public GcUnit {
   const char* name() const override { return "reclaim_units"; }
   void shape(BlockParams& b, uint32_t) const override {
     b.lines = true;
+    b.pool = make_line_pool;
     b.line_victim = c_.victim;
     b.line_victim_key = c_.victim_key;
     b.line_groups = c_.groups;
@@ -23,8 +24,7 @@ class ReclaimUnit final : public GcUnit {
   }
   // Free RUs and RUs being reclaimed, of the die's reclaim group.
   bool short_of_free(const BlockManager& b, uint32_t die, uint32_t, uint32_t threshold) const override {
-    const uint32_t group = b.group_of_die(die);
-    return b.free_lines(group) + b.lines_in_gc(group) < threshold;
+    return b.pool().free_units(die) + b.pool().units_in_gc(die) < threshold;
   }
   bool shared_by_group() const override { return true; }
 

@@ -13,14 +13,14 @@ class SuperblockUnit final : public GcUnit {
   const char* name() const override { return "superblock"; }
   void shape(BlockParams& b, uint32_t) const override {
     b.lines = true;
+    b.pool = make_line_pool;
     b.line_victim = c_.victim;
     b.line_victim_key = c_.victim_key;
     b.gc_reserve = b.layout.gc;  // host writes leave a free line per GC stream (the GC threshold exceeds it)
   }
   // Free lines and lines being collected, of the die's group.
   bool short_of_free(const BlockManager& b, uint32_t die, uint32_t, uint32_t threshold) const override {
-    const uint32_t group = b.group_of_die(die);
-    return b.free_lines(group) + b.lines_in_gc(group) < threshold;
+    return b.pool().free_units(die) + b.pool().units_in_gc(die) < threshold;
   }
 
  private:

@@ -82,6 +82,7 @@ TEST_CASE("gc unit: each unit shapes the blocks and answers for its units", "[gc
   b.layout.gc = 2;
   block->shape(b, 4);
   CHECK_FALSE(b.lines);
+  CHECK(b.pool == nullptr);  // the block pool (gc/unit_pool.h)
   CHECK(b.gc_reserve == 2);  // a block per GC stream
   block->shape(b, 2);
   CHECK(b.gc_reserve == 1);  // but fewer than the GC threshold
@@ -89,12 +90,14 @@ TEST_CASE("gc unit: each unit shapes the blocks and answers for its units", "[gc
   s.layout.gc = 2;
   line->shape(s, 8);
   CHECK(s.lines);
+  CHECK(s.pool == make_line_pool);
   CHECK(s.line_groups == 1);  // one line over every die (its groups are FDP's)
   CHECK(s.gc_reserve == 2);   // a free line per GC stream
   CHECK(s.write_pointer == make_per_die_pointer);
   BlockParams r;
   ru->shape(r, 8);
   CHECK(r.lines);
+  CHECK(r.pool == make_line_pool);
   CHECK(r.line_groups == 2);
   CHECK(r.line_depth == 2);
   CHECK(r.gc_reserve == 1);
