@@ -211,10 +211,14 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
   op.done_ps += op.decode_ps;  // soft decoding on the controller (reliability.*)
   if (wave_ && op.cmd == FlashCmd::Erase) wave_->touch(op.die);  // a block freed
   bool release = true;
+  // Read reclaim (reliability.*): a user read, the host's or one fetched ahead, finds the blocks read too often.
+  auto reclaim = [&] {
+    if (e_.reliability && e_.reliability->reclaim_due(op.die)) gc_.kick(op.die);
+  };
   switch (FtlOpTag(op.tag)) {
     case kHostRead:
       host_.on_read(op);
-      if ((e_.reliability && e_.reliability->reclaim_due(op.die))) gc_.kick(op.die);  // read reclaim (reliability.*): reads find the blocks
+      reclaim();
       break;
     case kRmwRead: host_.on_rmw_read(op); break;
     case kFlush: release = flush_.on_flush(op); break;
@@ -229,7 +233,7 @@ tlm::tlm_sync_enum Ftl::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_p
     case kZoneErase: zone_erase_.on_erase(op); break;
     case kReadAhead:
       host_.on_read_ahead(op);
-      if ((e_.reliability && e_.reliability->reclaim_due(op.die))) gc_.kick(op.die);  // as a host read's
+      reclaim();
       break;
   }
   if (release) gp.release();
