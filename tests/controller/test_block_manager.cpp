@@ -1,4 +1,5 @@
-// Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
+// Superblock (line) allocation and collection through the block manager and its line pool (gc/line_pool.h):
+// ftl.gc_unit=superblock.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>

@@ -178,7 +178,8 @@ TEST_CASE("line pool: free lines counted on each die of the group, open lines, r
   CHECK(b.retired_units() == 2);  // not a count since a point
 }
 
-TEST_CASE("unit pools: a drive loaded from a snapshot continues as the one saved, per pool", "[controller][gc][snapshot]") {
+TEST_CASE("unit pools: a drive loaded from a snapshot continues as the one saved, per pool",
+          "[controller][gc][snapshot]") {
   const Geometry g = drive(4, 8, 4);
   test::TempDir dir("unit_pool");
   for (const std::string unit : {"block", "superblock", "reclaim_units"}) {
