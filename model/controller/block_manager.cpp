@@ -50,7 +50,7 @@ BlockManager::BlockManager(const Geometry& g, BlockParams p)
   set_groups(p.lines, p.line_groups);
   wp_ = p.write_pointer(PointerShape{groups_, group_dies_, streams_});
   pointer_moves_ = wp_->one_die();
-  pool_ = (p.pool ? p.pool : p.lines ? make_line_pool : make_block_pool)(*this, p);
+  pool_ = (p.pool ? p.pool : make_block_pool)(*this, p);
   tally_ = pool_->tally();
   set_worth(p.min_invalid, p.urgent_free_blocks);
 }

@@ -50,8 +50,8 @@ struct BlockParams {
   uint32_t gc_reserve = 1;
   // The GC unit (gc/gc_unit.h; null: block), which shapes these parameters (GcUnit::shape) before the build.
   std::unique_ptr<GcUnit> unit;
-  // The unit pool (gc/unit_pool.h) the callers ask about the unit's shape, set by GcUnit::shape; null: the line
-  // pool with lines, else the block pool.
+  // The unit pool (gc/unit_pool.h): the unit's shape and its state, set by GcUnit::shape (make_line_pool with
+  // lines); null: the block pool.
   UnitPoolFactory pool = nullptr;
   // Lines (the line pool, gc/line_pool.h: superblock mode, FDP's reclaim units): victim lines chosen by the named
   // victim policy (its key for errors) over Geometry::lines(groups, depth); groups must divide the dies and depth
