@@ -13,6 +13,7 @@
 #include "config/placement_params.h"
 #include "config/validation.h"
 #include "controller/gc/gc_unit.h"
+#include "controller/gc/line_pool.h"
 #include "controller/gc/write_pointer.h"
 #include "controller/mapping/gc_update.h"
 
@@ -377,11 +378,11 @@ void read_drive_params(const Config& c, Params& p) {
   const bool map_pages = map_on_flash(c.s("ftl.mapping"), c.d("map.protected_ratio"));
   p.frontiers = frontier_layout(p.streams, map_pages);
   // Blocks per die kept from data: the GC threshold and an open block per frontier (superblock mode: up to
-  // BlockManager::kOpenLines open lines per frontier, so that some full line always holds invalid data; FDP: the
+  // LinePool::kOpenLines open lines per frontier, so that some full line always holds invalid data; FDP: the
   // threshold in RUs and an open RU per frontier, each its RU's blocks on the die). A zoned namespace: its zones'
   // open blocks are their capacity's (check_zns_capacity); the spare keeps the GC threshold, the GC frontier and any
   // map frontier.
-  const uint32_t open = p.gc.superblock && !p.fdp.enabled ? uint32_t(BlockManager::kOpenLines) : 1;
+  const uint32_t open = p.gc.superblock && !p.fdp.enabled ? uint32_t(LinePool::kOpenLines) : 1;
   const uint32_t depth = p.fdp.enabled ? fdp_ru_blocks_per_die(p.fdp, p.geometry) : 1;
   p.reserved_blocks_per_die = depth * (p.gc.kept_free_blocks() + open * (p.streams.zns ? 1 + (p.frontiers.map ? 1 : 0)
                                                                                        : fdp_frontiers_per_die(p.fdp, p.frontiers)));

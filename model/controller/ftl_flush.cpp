@@ -177,7 +177,7 @@ uint32_t FlushScheduler::pick_die(uint32_t stream) {
   // The next flushable die at or after the cursor that may take the stream (dies are numbered
   // channel-first, so consecutive flushes go to different channels first). Units over several dies (superblock
   // GC): a die a whole unit ahead of the others in the stream's units takes the page only when no other die may
-  // (UnitPool::ahead, BlockManager::line_ahead: it would retire the oldest line, cutting the blocks of the dies
+  // (UnitPool::ahead, LinePool::line_ahead: it would retire the oldest line, cutting the blocks of the dies
   // behind).
   if (units_span_dies_) {
     const uint32_t frontier = b.layout().user_frontier(stream);

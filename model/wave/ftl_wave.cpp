@@ -4,6 +4,7 @@
 
 #include "common/sim_time.h"
 #include "controller/ftl.h"
+#include "controller/gc/line_pool.h"
 #include "wave/wave_signals.h"
 
 namespace ssdtlm {
@@ -119,9 +120,10 @@ void Ftl::trace_sample() {
 uint32_t Ftl::open_rus(uint32_t rg) const {
   const StreamParams& sp = streams_.params();
   const BlockManager& b = e_.state.blocks();
+  const LinePool& lines = line_pool(b);
   uint32_t n = 0;
   for (uint32_t h = 0; h < sp.fdp_ruhs; ++h) {
-    const uint64_t left = b.open_line_units_left(rg, b.layout().user_frontier(rg * sp.fdp_ruhs + h));
+    const uint64_t left = lines.open_line_units_left(rg, b.layout().user_frontier(rg * sp.fdp_ruhs + h));
     n += left != kInvalid && left > 0;
   }
   return n;

@@ -1,4 +1,5 @@
-// Superblock (line) allocation and collection in the block manager: ftl.gc_unit=superblock.
+// Superblock (line) allocation and collection through the block manager and its line pool (gc/line_pool.h):
+// ftl.gc_unit=superblock.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
@@ -7,6 +8,7 @@
 #include "config/config.h"
 #include "config/params.h"
 #include "controller/block_manager.h"
+#include "controller/gc/line_pool.h"
 
 using namespace ssdtlm;
 
@@ -48,21 +50,21 @@ BlockParams lines(const Geometry& g) {
 TEST_CASE("superblock: a frontier writes block b of every die and opens lines in FIFO order", "[controller][superblock]") {
   const Geometry g = two_dies();
   BlockManager b(g, lines(g));
-  CHECK(b.free_lines() == 4);
+  CHECK(line_pool(b).free_lines() == 4);
   CHECK(b.free_blocks(0) == 4);
   CHECK(b.total_free_blocks() == 8);
   // Die 0 runs ahead of die 1 on the user frontier: it opens lines 0 and 1; die 1 then finds them open.
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 0);
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 0);
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 1);
-  CHECK(b.free_lines() == 2);
+  CHECK(line_pool(b).free_lines() == 2);
   const uint32_t d1 = write(b, g, 1, 0);
   CHECK(g.die_of_gblock(d1) == 1);
   CHECK(g.block_in_die(d1) == 0);  // die 1's block of line 0, no new line taken
-  CHECK(b.free_lines() == 2);
+  CHECK(line_pool(b).free_lines() == 2);
   // The GC frontier takes the next free line; the two frontiers never share one.
   CHECK(g.block_in_die(write(b, g, 1, 1)) == 2);
-  CHECK(b.free_lines() == 1);
+  CHECK(line_pool(b).free_lines() == 1);
   // A die may take a page of a line another die opened even with no free line left to spare.
   CHECK(b.can_allocate(1, 0, 1) == true);  // die 1's block of line 0 still has a page
   write(b, g, 1, 0);                        // line 0 full on both dies
@@ -78,7 +80,7 @@ TEST_CASE("superblock: a line is a GC candidate once full on every die and is co
   // Fill line 0 on die 0 only: not a candidate yet.
   write(b, g, 0, 0);
   write(b, g, 0, 0);
-  CHECK(b.start_line() == false);
+  CHECK(line_pool(b).start_line() == false);
   write(b, g, 1, 0);
   write(b, g, 1, 0);  // line 0 full: 4 valid units
   // Line 1: full, then one unit on each die invalidated (2 valid): the greedy victim.
@@ -89,29 +91,29 @@ TEST_CASE("superblock: a line is a GC candidate once full on every die and is co
   }
   b.invalidate(blocks[0]);
   b.invalidate(blocks[1]);
-  CHECK(b.line_valid(0) == 4);
-  CHECK(b.line_valid(1) == 2);
-  CHECK(b.free_lines() == 2);
-  REQUIRE(b.start_line());
-  CHECK(b.lines_in_gc() == 1);
-  CHECK(b.line_pending(0));
-  CHECK(b.line_pending(1));
-  const uint32_t v1 = b.next_line_block(1), v0 = b.next_line_block(0);
+  CHECK(line_pool(b).line_valid(0) == 4);
+  CHECK(line_pool(b).line_valid(1) == 2);
+  CHECK(line_pool(b).free_lines() == 2);
+  REQUIRE(line_pool(b).start_line());
+  CHECK(line_pool(b).lines_in_gc() == 1);
+  CHECK(line_pool(b).line_pending(0));
+  CHECK(line_pool(b).line_pending(1));
+  const uint32_t v1 = line_pool(b).next_line_block(1), v0 = line_pool(b).next_line_block(0);
   CHECK(v0 == blocks[0]);
   CHECK(v1 == blocks[1]);
-  CHECK(b.next_line_block(0) == kInvalid);  // one victim line at a time, each die's block once
-  CHECK_FALSE(b.line_pending(0));
+  CHECK(line_pool(b).next_line_block(0) == kInvalid);  // one victim line at a time, each die's block once
+  CHECK_FALSE(line_pool(b).line_pending(0));
   CHECK(b.state(v0) == BlockState::Victim);
   // The copies leave; the line is free again only once both blocks are erased.
   b.invalidate(v0);
   b.invalidate(v1);
-  CHECK(b.line_valid(1) == 0);
+  CHECK(line_pool(b).line_valid(1) == 0);
   b.erased(v0);
-  CHECK(b.free_lines() == 2);
-  CHECK(b.lines_in_gc() == 1);
+  CHECK(line_pool(b).free_lines() == 2);
+  CHECK(line_pool(b).lines_in_gc() == 1);
   b.erased(v1);
-  CHECK(b.free_lines() == 3);
-  CHECK(b.lines_in_gc() == 0);
+  CHECK(line_pool(b).free_lines() == 3);
+  CHECK(line_pool(b).lines_in_gc() == 0);
   CHECK(b.state(v1) == BlockState::Free);
   // Line 1 went to the back of the free FIFO: lines 2 and 3 open first.
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 2);
@@ -134,14 +136,14 @@ TEST_CASE("superblock: valid counts of a line follow its blocks through the vict
   b.invalidate(first[0][0], 2);
   b.invalidate(first[0][1]);
   b.invalidate(first[2][1], 2);
-  REQUIRE(b.start_line());
-  CHECK(b.next_line_block(0) == first[0][0]);
-  CHECK(b.next_line_block(1) == first[0][1]);
+  REQUIRE(line_pool(b).start_line());
+  CHECK(line_pool(b).next_line_block(0) == first[0][0]);
+  CHECK(line_pool(b).next_line_block(1) == first[0][1]);
   b.invalidate(first[0][1]);
   b.erased(first[0][0]);
   b.erased(first[0][1]);
-  REQUIRE(b.start_line());
-  CHECK(b.next_line_block(1) == first[2][1]);
+  REQUIRE(line_pool(b).start_line());
+  CHECK(line_pool(b).next_line_block(1) == first[2][1]);
 }
 
 TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled blocks", "[controller][superblock]") {
@@ -149,14 +151,14 @@ TEST_CASE("superblock: a die two lines ahead retires the oldest line's unfilled 
   BlockManager b(g, lines(g));
   write(b, g, 1, 0);  // die 1 writes one page of line 0
   for (int i = 0; i < 4; ++i) write(b, g, 0, 0);  // die 0 fills its blocks of lines 0 and 1
-  CHECK(b.free_lines() == 2);
-  CHECK(b.start_line() == false);  // lines 0 and 1 wait for die 1
+  CHECK(line_pool(b).free_lines() == 2);
+  CHECK(line_pool(b).start_line() == false);  // lines 0 and 1 wait for die 1
   // Die 0 opens line 2: line 0 is retired, die 1's block of it closed half written; line 0 is a candidate.
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 2);
   CHECK(b.retired_units() == 1);
   CHECK(g.block_in_die(write(b, g, 1, 0)) == 1);  // die 1 continues in line 1
-  REQUIRE(b.start_line());
-  CHECK(g.block_in_die(b.next_line_block(1)) == 0);
+  REQUIRE(line_pool(b).start_line());
+  CHECK(g.block_in_die(line_pool(b).next_line_block(1)) == 0);
   // Die 0 opens line 3 while die 1 is still in line 1: line 1 is retired too.
   write(b, g, 0, 0);
   CHECK(g.block_in_die(write(b, g, 0, 0)) == 3);
@@ -180,11 +182,11 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
   p.unit = make_reclaim_unit(ru);
   p.unit->shape(p, 2);  // lines of 2 groups of depth 2, striped
   BlockManager b(g, std::move(p));
-  CHECK(b.line_blocks() == 4);
-  CHECK(b.free_lines(0) == 2);
-  CHECK(b.free_lines(1) == 2);
+  CHECK(line_pool(b).line_blocks() == 4);
+  CHECK(line_pool(b).free_lines(0) == 2);
+  CHECK(line_pool(b).free_lines(1) == 2);
   CHECK(b.free_blocks(3) == 2);  // a die's free blocks count its group's free RUs
-  CHECK(b.open_line_units_left(0, 0) == kInvalid);
+  CHECK(line_pool(b).open_line_units_left(0, 0) == kInvalid);
   // The frontier's write pointer moves over the group's dies: die 0, 1, 0, 1 (block 0 of each), then block 1.
   auto put = [&](uint32_t group) {
     const uint32_t die = b.write_pointer().next_die(0, group);
@@ -195,41 +197,41 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
   std::vector<uint32_t> got;
   for (int i = 0; i < 3; ++i) got.push_back(put(0));
   CHECK(got == std::vector<uint32_t>{0 * 4 + 0, 1 * 4 + 0, 0 * 4 + 0});
-  CHECK(b.free_lines(0) == 1);
-  CHECK(b.free_lines(1) == 2);
-  CHECK(b.open_line_units_left(0, 0) == 5);
+  CHECK(line_pool(b).free_lines(0) == 1);
+  CHECK(line_pool(b).free_lines(1) == 2);
+  CHECK(line_pool(b).open_line_units_left(0, 0) == 5);
   for (int i = 0; i < 5; ++i) got.push_back(put(0));
   CHECK(got[4] == 0 * 4 + 1);  // die 0's second block of RU 0
   CHECK(got[7] == 1 * 4 + 1);
-  CHECK(b.open_line_units_left(0, 0) == 0);
-  CHECK(b.line_of(got[7]) == 0);
-  CHECK(b.lines_opened(0, 0) == 1);
+  CHECK(line_pool(b).open_line_units_left(0, 0) == 0);
+  CHECK(line_pool(b).line_of(got[7]) == 0);
+  CHECK(line_pool(b).lines_opened(0, 0) == 1);
   CHECK(g.die_of_gblock(put(1)) == 2);  // group 1's RU: its own dies
-  CHECK(b.free_lines(1) == 1);
+  CHECK(line_pool(b).free_lines(1) == 1);
   // RU 0 is full (8 valid): the victim of group 0, none in group 1 yet; each die collects its 2 blocks of it.
-  CHECK(b.start_line(1) == false);
-  REQUIRE(b.start_line(0));
-  CHECK(b.lines_in_gc(0) == 1);
-  CHECK(b.lines_in_gc(1) == 0);
-  CHECK(b.line_pending(1));
-  CHECK_FALSE(b.line_pending(2));
-  const uint32_t v00 = b.next_line_block(0), v01 = b.next_line_block(0);
+  CHECK(line_pool(b).start_line(1) == false);
+  REQUIRE(line_pool(b).start_line(0));
+  CHECK(line_pool(b).lines_in_gc(0) == 1);
+  CHECK(line_pool(b).lines_in_gc(1) == 0);
+  CHECK(line_pool(b).line_pending(1));
+  CHECK_FALSE(line_pool(b).line_pending(2));
+  const uint32_t v00 = line_pool(b).next_line_block(0), v01 = line_pool(b).next_line_block(0);
   CHECK(v00 == 0 * 4 + 0);
   CHECK(v01 == 0 * 4 + 1);
-  CHECK(b.next_line_block(0) == kInvalid);
-  const uint32_t v10 = b.next_line_block(1), v11 = b.next_line_block(1);
-  CHECK(b.next_line_block(2) == kInvalid);
+  CHECK(line_pool(b).next_line_block(0) == kInvalid);
+  const uint32_t v10 = line_pool(b).next_line_block(1), v11 = line_pool(b).next_line_block(1);
+  CHECK(line_pool(b).next_line_block(2) == kInvalid);
   // The RU is free once its 4 blocks are erased.
   for (uint32_t v : {v00, v01, v10, v11}) b.invalidate(v, b.valid(v));
   b.erased(v00);
   b.erased(v01);
   b.erased(v10);
-  CHECK(b.free_lines(0) == 1);
-  CHECK(b.lines_erased() == 0);
+  CHECK(line_pool(b).free_lines(0) == 1);
+  CHECK(line_pool(b).lines_erased() == 0);
   b.erased(v11);
-  CHECK(b.free_lines(0) == 2);
-  CHECK(b.lines_in_gc(0) == 0);
-  CHECK(b.lines_erased() == 1);
+  CHECK(line_pool(b).free_lines(0) == 2);
+  CHECK(line_pool(b).lines_in_gc(0) == 0);
+  CHECK(line_pool(b).lines_erased() == 1);
 }
 
 TEST_CASE("unit pool: a unit's dies, victims, free units and the die ahead, per shape",
@@ -300,8 +302,9 @@ TEST_CASE("unit pool: a unit's dies, victims, free units and the die ahead, per 
   CHECK_FALSE(kb.ahead(0, 0));
   CHECK(kb.gc_copy_die(1, 0) == 1);
   // A pool the block manager's shape does not have is refused.
-  CHECK_THROWS_AS(make_line_pool(k), std::logic_error);
-  CHECK_THROWS_AS(make_block_pool(s), std::logic_error);
+  CHECK_THROWS_AS(make_line_pool(k, BlockParams()), std::logic_error);
+  CHECK_THROWS_AS(make_block_pool(s, lines(g2)), std::logic_error);
+  CHECK_THROWS_AS(line_pool(k), std::logic_error);
 }
 
 TEST_CASE("gc_min_invalid: a victim with too little invalid data waits until free blocks run short", "[controller][gc]") {
@@ -342,10 +345,10 @@ TEST_CASE("gc_min_invalid: a victim line with too little invalid data waits", "[
     blocks[d] = write(b, g, d, 0);
     write(b, g, d, 0);
   }
-  CHECK(b.start_line() == false);
+  CHECK(line_pool(b).start_line() == false);
   CHECK(b.declined());
   b.invalidate(blocks[0]);
-  CHECK(b.start_line() == false);  // 3 valid of 4
+  CHECK(line_pool(b).start_line() == false);  // 3 valid of 4
   b.invalidate(blocks[1]);
-  CHECK(b.start_line());
+  CHECK(line_pool(b).start_line());
 }

@@ -357,7 +357,7 @@ TEST_CASE("femu_hotcold: one write pointer per frontier over all dies, as FEMU's
   // fill unevenly; with forced GC and GC ahead of host writes, open lines are then retired half written, the
   // retired line is the next victim, and the same data goes round: this configuration stopped with "superblock
   // GC collected 129 lines without room for host data". Since a die a line ahead sends its GC copies and host
-  // pages to a die behind (issue 44, BlockManager::line_ahead) per die runs too, still retiring some lines;
+  // pages to a die behind (issue 44, LinePool::line_ahead) per die runs too, still retiring some lines;
   // striped (the platform's default) retires none. Both with every GC copy's source checked.
   const std::string drive = "--set geometry.channels=1 --set geometry.pages_per_block=128 "
                             "--set workload.random_map=false --set workload.distribution=normal:1 "

@@ -4,7 +4,7 @@
 // and GC ended up collecting lines without room for host data: on this 16-die drive the run stalled at 68.9 s
 // simulated (the watchdog, exit 3); on 32 dies "superblock GC collected 129 lines without room for host data";
 // on the default 64-die drive the same at gc_free_blocks 4, 6 and 8 after 115-177 simulated seconds.
-// Now a GC copy or a host page goes to a die behind when its die is a whole line ahead (BlockManager::line_ahead).
+// Now a GC copy or a host page goes to a die behind when its die is a whole line ahead (LinePool::line_ahead).
 #include <catch2/catch.hpp>
 
 #include "platform_run.h"

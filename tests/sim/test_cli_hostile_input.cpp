@@ -65,7 +65,7 @@ TEST_CASE("cli: preconditioning with superblock GC and AutoStream's streams on 8
   // AutoStream's two user streams and the GC frontier on 8 x 8 dies with 8 free lines kept: the fast-forward's GC
   // used to collect lines forever (each freed what its copies took) and the run stopped with "without making room
   // for host data". Since GC copies and host pages go to a die behind when their die is a line ahead (issue 44,
-  // BlockManager::line_ahead), the lines fill evenly enough and the run completes, every GC source checked.
+  // LinePool::line_ahead), the lines fill evenly enough and the run completes, every GC source checked.
   const std::string dir = fresh("cli_superblock_ff_stuck");
   const CliRun r = timed(dir, ssdtlm::test::cli_binary() + " --out out --quiet --set ftl.gc_unit=superblock"
                                   " --set streams.assign=autostream --set streams.count=2 --set precondition.fill=true"

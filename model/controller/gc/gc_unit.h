@@ -1,13 +1,13 @@
-// ftl.gc_unit as a policy object: the unit of allocation and garbage collection. Which blocks form a unit (the
-// block manager's shape: a die's block, or lines of blocks over a group of dies), what a die short of free units
+// ftl.gc_unit as a policy object: the unit of allocation and garbage collection. Which blocks form a unit (its unit
+// pool's shape: a die's block, or lines of blocks over a group of dies), what a die short of free units
 // is, which die a page meant for a die goes to, and whether taking or freeing a unit concerns every die of its
 // group. The block manager owns the one chosen (BlockParams::unit); the GC engine, the GC victims, the host page
 // job and the timed FTL ask it, never a unit by name. Registered in gc_unit.cpp's table, whose names are the
 // schema's choices (config_schema.cpp); FDP's reclaim units (fdp.enabled) are built by the assembly
-// (ftl_assembly.cpp). A new unit is one file with its class and factory plus one line in the table, as long as
-// its blocks are those of a die or lines of the block manager's (block_manager.h: groups of dies, depth blocks per
-// die); a unit of another shape needs its mechanism in the block manager too, and its unit pool (unit_pool.h: the
-// shape as GC, the flush scheduler and the preconditioning ask it), which shape() names (BlockParams::pool).
+// (ftl_assembly.cpp). A new unit is one file with its class and factory plus one line in the table; its blocks are
+// those of a die, lines (gc/line_pool.h: groups of dies, depth blocks per die) or those of a unit pool of its own
+// (unit_pool.h: one file with the shape's state, its allocation, closing and freeing, and the questions GC, the flush
+// scheduler and the preconditioning ask), which shape() names (BlockParams::pool); the block manager needs no code.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -34,7 +34,7 @@ class GcUnit {
   virtual ~GcUnit() = default;
   // summary.json "ftl.gc_unit".
   virtual const char* name() const = 0;
-  // Which blocks form the unit: the block manager's lines (their victim policy, groups and depth) or none, and the
+  // Which blocks form the unit: lines (BlockParams::lines: their victim policy, groups and depth) or none, and the
   // unit pool its callers ask (BlockParams::pool: make_line_pool for lines; null: the block pool), the
   // free blocks (lines) host writes leave for GC (`gc_free_blocks`: the GC threshold), and the write pointer when
   // the unit fixes it.

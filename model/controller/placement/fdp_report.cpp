@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "controller/drive_state.h"
+#include "controller/gc/line_pool.h"
 #include "controller/streams/streams.h"
 #include "controller/placement/fdp.h"
 
@@ -20,6 +21,7 @@ nlohmann::json ruh_summary(const DriveState& state, const Streams& st, uint32_t 
   const StreamParams& sp = st.params();
   const StreamStats& s = st.stats();
   const BlockManager& blocks = state.blocks();
+  const LinePool& lines = line_pool(blocks);
   const FrontierLayout& l = blocks.layout();
   const bool persistent = sp.gc == GcStreams::PerStream;
   uint64_t host = 0, gc = 0, rus_host = 0, rus_gc = 0;
@@ -28,9 +30,9 @@ nlohmann::json ruh_summary(const DriveState& state, const Streams& st, uint32_t 
     const uint32_t k = rg * sp.fdp_ruhs + h;
     host += s.writes[k];
     gc += s.gc_writes[k];
-    rus_host += blocks.lines_opened(rg, l.user_frontier(k));
-    if (persistent) rus_gc += blocks.lines_opened(rg, l.gc_frontier(k));
-    const uint64_t left = blocks.open_line_units_left(rg, l.user_frontier(k));
+    rus_host += lines.lines_opened(rg, l.user_frontier(k));
+    if (persistent) rus_gc += lines.lines_opened(rg, l.gc_frontier(k));
+    const uint64_t left = lines.open_line_units_left(rg, l.user_frontier(k));
     per_rg.push_back({{"host_bytes_written", s.writes[k] * kUnitBytes},
                       {"gc_bytes_written", s.gc_writes[k] * kUnitBytes},
                       {"ru_available_media_writes", left == kInvalid || left == 0 ? ru_bytes : left * kUnitBytes}});
@@ -50,16 +52,16 @@ nlohmann::json ruh_summary(const DriveState& state, const Streams& st, uint32_t 
 // reclaimed at the end (a scan of the dies' erase counts, at the end only). The RUs where they differ.
 uint64_t unevenly_erased_rus(const DriveState& state) {
   const Geometry& g = state.geometry();
-  const BlockManager& blocks = state.blocks();
-  const uint32_t per = g.dies / blocks.line_groups();
+  const LinePool& lines = line_pool(state.blocks());
+  const uint32_t per = g.dies / lines.line_groups();
   uint64_t uneven = 0;
-  for (uint32_t line = 0; line < blocks.line_groups() * blocks.lines_per_group(); ++line) {
-    const uint32_t first = line / blocks.lines_per_group() * per;
-    const uint32_t n = state.die(first).erase_count(g.block_in_die(blocks.line_block(line, first, 0)));
+  for (uint32_t line = 0; line < lines.line_groups() * lines.lines_per_group(); ++line) {
+    const uint32_t first = line / lines.lines_per_group() * per;
+    const uint32_t n = state.die(first).erase_count(g.block_in_die(lines.line_block(line, first, 0)));
     bool same = true;
     for (uint32_t d = first; d < first + per && same; ++d)
-      for (uint32_t i = 0; i < blocks.line_depth() && same; ++i)
-        same = state.die(d).erase_count(g.block_in_die(blocks.line_block(line, d, i))) == n;
+      for (uint32_t i = 0; i < lines.line_depth() && same; ++i)
+        same = state.die(d).erase_count(g.block_in_die(lines.line_block(line, d, i))) == n;
     uneven += !same;
   }
   return uneven;
@@ -71,6 +73,7 @@ nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t r
   const Geometry& g = state.geometry();
   const StreamParams& sp = st.params();
   const BlockManager& blocks = state.blocks();
+  const LinePool& lines = line_pool(blocks);
   const FrontierLayout& l = blocks.layout();
   const FlashCounters& f = state.counters();
   const uint64_t block_bytes = uint64_t(g.units_per_block) * kUnitBytes;
@@ -86,8 +89,8 @@ nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t r
   // moved a handle on: a "Reclaim Unit Not Fully Written" event for the RU).
   uint64_t shared_gc_rus = 0, not_full = 0;
   for (uint32_t rg = 0; rg < rgs; ++rg) {
-    if (!persistent) shared_gc_rus += blocks.lines_opened(rg, l.gc_frontier(0));
-    for (uint32_t fr = 0; fr < l.frontiers(); ++fr) not_full += blocks.lines_cut(rg, fr);
+    if (!persistent) shared_gc_rus += lines.lines_opened(rg, l.gc_frontier(0));
+    for (uint32_t fr = 0; fr < l.frontiers(); ++fr) not_full += lines.lines_cut(rg, fr);
   }
   uint64_t invalid = 0;
   for (const auto& [name, v] : st.policy().counters())
@@ -103,8 +106,8 @@ nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t r
     }
   uint32_t in_reclaim = 0, free_rus = 0;
   for (uint32_t rg = 0; rg < rgs; ++rg) {
-    in_reclaim += blocks.lines_in_gc(rg);
-    free_rus += blocks.free_lines(rg);
+    in_reclaim += lines.lines_in_gc(rg);
+    free_rus += lines.free_lines(rg);
   }
 
   const uint64_t host_bytes = host_units * kUnitBytes;
@@ -112,7 +115,7 @@ nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t r
           {"reclaim_groups", rgs},
           {"ruhs", ruhs},
           {"ru_bytes", sp.fdp_ru_bytes},
-          {"ru_blocks", blocks.line_blocks()},
+          {"ru_blocks", lines.line_blocks()},
           {"ruh_type", ruh_type_name(persistent)},
           {"host_bytes_written", host_bytes},
           {"media_bytes_written", media},
@@ -120,7 +123,7 @@ nlohmann::json fdp_report(const DriveState& state, const Streams& st, uint64_t r
           {"waf", host_bytes ? double(media) / double(host_bytes) : 0.0},
           {"ruh", per},
           {"reclaim",
-           {{"rus_reclaimed", blocks.lines_erased()},
+           {{"rus_reclaimed", lines.lines_erased()},
             {"rus_in_reclaim", in_reclaim},
             {"free_rus", free_rus},
             {"rus_opened_by_shared_gc", shared_gc_rus},

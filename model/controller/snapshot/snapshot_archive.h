@@ -45,7 +45,8 @@ struct has_snapshot<T, std::void_t<decltype(std::declval<T&>().snapshot(std::dec
 
 class SnapshotArchive {
  public:
-  static constexpr uint32_t kFormatVersion = 2;  // 2: no fast-forward map write-back pool (issue 46)
+  // 2: no fast-forward map write-back pool (issue 46); 3: the unit pool's state after the blocks' (issue 46)
+  static constexpr uint32_t kFormatVersion = 3;
   // Opens `path` for writing (saving) or reading (loading). Loading checks the header: magic, format version
   // and that the file's key text is `key` (else SnapshotError naming the first key that differs).
   static SnapshotArchive save(const std::string& path, const std::string& key);
