@@ -158,7 +158,7 @@ def table(results):
                      f"{extra['host_bytes'] / 1e9:.2f}"])
     return text + "\n" + verdict.markdown(
         ["app", "WAF Baseline / Manual / AutoStream / PCStream: app model", "real program",
-         "real: program contexts (capture / reaching the drive)", "real: host GB written"], wafs)
+         "real: program contexts (capture / reaching the drive)", "real: host GB written (the third run)"], wafs)
 
 
 # Seed 000 (HEXA against FIFO, docs/results/hexa.md) on the captured PostgreSQL run beside the TPC-C model: platform
