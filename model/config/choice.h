@@ -4,6 +4,7 @@
 // map (tests/config/test_choices.cpp).
 #pragma once
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,32 @@ std::vector<std::string> choice_names(const Choice<V> (&table)[N]) {
   return names;
 }
 
+// Whether `name` is in the table; its value in *value if so (input checked elsewhere than a configuration key,
+// such as a fio job's option, says its own error).
+template <class V, size_t N>
+bool find_choice(const Choice<V> (&table)[N], const std::string& name, V* value) {
+  for (const Choice<V>& c : table)
+    if (name == c.name) {
+      *value = c.value;
+      return true;
+    }
+  return false;
+}
+
+// The name of `value` in the table (summaries and messages name a parsed value as the configuration did).
+template <class V, size_t N>
+const char* choice_name(const Choice<V> (&table)[N], V value) {
+  for (const Choice<V>& c : table)
+    if (c.value == value) return c.name;
+  throw std::logic_error("choice_name: a value outside its key's table");  // every enumerator is in its table
+}
+
 // The value of `name` in the table; a ConfigError naming `key` and the choices otherwise (Config refuses an unknown
 // name first: the schema's choices are the table's).
 template <class V, size_t N>
 V parse_choice(const Choice<V> (&table)[N], const std::string& name, const std::string& key) {
-  for (const Choice<V>& c : table)
-    if (name == c.name) return c.value;
+  V value{};
+  if (find_choice(table, name, &value)) return value;
   std::string known;
   for (const Choice<V>& c : table) known += std::string(" ") + c.name;
   throw ConfigError("key '" + key + "': unknown value '" + name + "', expected one of" + known);

@@ -46,6 +46,12 @@ const std::vector<KeyedChoices>& keyed_choices() {
       keyed<kWorkloadFilesystem>("workload.filesystem"),
       keyed<kAppLsmCompactionPick>("workload.app.lsm_compaction_pick"),
       keyed<kAppCacheEviction>("workload.app.cache_eviction"),
+      keyed<kPreconditionSnapshot>("precondition.snapshot"),
+      keyed<kWorkloadDataplacement>("workload.dataplacement"),
+      keyed<kAppPlacement>("workload.app.placement"),
+      keyed<kAppAllocation>("workload.app.allocation"),
+      keyed<kWorkloadTraceFit>("workload.trace_fit"),
+      keyed<kWorkloadBlkparseEvent>("workload.blkparse_event"),
   };
   return keys;
 }

@@ -1,6 +1,7 @@
 // The enum-like keys' tables (choice.h): each key's names, in the schema's order, and what each parses to. The
 // schema takes the keys' choices from keyed_choices() (config_schema.cpp); the readers parse through the tables
-// (params.cpp, placement_params.cpp, reliability_params.cpp, power_config.cpp). A new value is one line in its
+// (params.cpp, placement_params.cpp, workload_params.cpp, reliability_params.cpp, power_config.cpp) and name a parsed
+// value back through them (choice_name: summaries, messages, the fio front end's job). A new value is one line in its
 // table; a new key is its table and one line in choices.cpp.
 #pragma once
 #include <cstdint>
@@ -14,6 +15,10 @@
 #include "host/completion_log.h"
 #include "host/converge_params.h"
 #include "host/io_request.h"
+#include "workload/apps/app_model.h"
+#include "workload/placement/placement_workload.h"
+#include "workload/trace/trace_fit.h"
+#include "workload/trace/trace_reader.h"
 
 namespace ssdtlm {
 
@@ -22,6 +27,9 @@ enum class LifetimeStats : uint8_t { Auto, On, All, Off };
 // streams.internal (seed 002's internal streams): GC copies in GC frontiers of their own (true) or back in their
 // stream's user frontier (false); auto: streams.gc_stream and streams.gc_frontier decide (validation.cpp).
 enum class StreamsInternal : uint8_t { Auto, Own, User };
+// precondition.snapshot (sim/precondition_snapshot.cpp): load the configuration's snapshot if there is one, else
+// precondition and save it; precondition and save; the snapshot must exist; neither.
+enum class SnapshotMode : uint8_t { Auto, Save, Load, Off };
 
 namespace choices {
 inline constexpr Choice<SuspendMode> kFlashSuspend[] = {
@@ -54,6 +62,8 @@ inline constexpr Choice<LifetimeStats> kStatsLifetimes[] = {
     {"auto", LifetimeStats::Auto}, {"on", LifetimeStats::On}, {"all", LifetimeStats::All}, {"off", LifetimeStats::Off}};
 inline constexpr Choice<StreamsInternal> kStreamsInternal[] = {
     {"auto", StreamsInternal::Auto}, {"true", StreamsInternal::Own}, {"false", StreamsInternal::User}};
+inline constexpr Choice<SnapshotMode> kPreconditionSnapshot[] = {
+    {"auto", SnapshotMode::Auto}, {"save", SnapshotMode::Save}, {"load", SnapshotMode::Load}, {"off", SnapshotMode::Off}};
 // workload.* (one job's keys: workload_params.cpp, placement_params.cpp)
 inline constexpr Choice<bool> kWorkloadPreset[] = {{"none", false}, {"jesd219", true}};  // JESD219's sizes and zones
 inline constexpr Choice<bool> kWorkloadTraceTiming[] = {{"closed", false}, {"open", true}};  // at the trace's times
@@ -69,6 +79,20 @@ inline constexpr Choice<IoLogParams::Window> kWorkloadLogWindowValue[] = {
 inline constexpr Choice<bool> kWorkloadFilesystem[] = {{"none", false}, {"ext4", true}};  // the area is an Ext4 file
 inline constexpr Choice<bool> kAppLsmCompactionPick[] = {{"round_robin", false}, {"random", true}};  // a random table
 inline constexpr Choice<bool> kAppCacheEviction[] = {{"fifo", false}, {"lru", true}};  // least recently read
+inline constexpr Choice<DataPlacement> kWorkloadDataplacement[] = {
+    {"none", DataPlacement::None}, {"fdp", DataPlacement::Fdp}, {"streams", DataPlacement::Streams}};
+inline constexpr Choice<AppPlacement> kAppPlacement[] = {
+    {"none", AppPlacement::None}, {"fdp", AppPlacement::Fdp}, {"zns", AppPlacement::Zns}};
+inline constexpr Choice<ExtentAllocator::Fit> kAppAllocation[] = {{"best_fit", ExtentAllocator::Fit::Best},
+                                                                   {"next_fit", ExtentAllocator::Fit::Next},
+                                                                   {"spread", ExtentAllocator::Fit::Spread}};
+inline constexpr Choice<TraceFitMode> kWorkloadTraceFit[] = {{"auto", TraceFitMode::Auto},
+                                                             {"error", TraceFitMode::Error},
+                                                             {"wrap", TraceFitMode::Wrap},
+                                                             {"scale", TraceFitMode::Scale},
+                                                             {"shift", TraceFitMode::Shift}};
+inline constexpr Choice<BlkparseEvent> kWorkloadBlkparseEvent[] = {
+    {"Q", BlkparseEvent::Queued}, {"D", BlkparseEvent::Issued}};
 }  // namespace choices
 
 // Every enum-like key with its table's names (the schema's choices) and a parse of a name through the table

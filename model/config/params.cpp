@@ -405,7 +405,6 @@ void read_drive_params(const Config& c, Params& p) {
 void read_run_params(const Config& c, Params& p) {
   p.stats.interval_ps = uint64_t(c.d("stats.interval_ms") * 1e9);
   p.stats.lpn_writes = c.b("stats.lpn_writes");
-  p.stats.lifetimes = c.s("stats.lifetimes");
   p.precondition.fill = c.b("precondition.fill");
   p.precondition.drive_writes = c.d("precondition.drive_writes");
   p.precondition.threads = unsigned(c.u("precondition.threads"));
@@ -462,7 +461,7 @@ Params read_params(const Config& c) {
   read_run_params(c, p);
   read_interface_params(c, p);
   p.precondition.snapshot_dir = c.s("precondition.snapshot_dir");
-  p.precondition.snapshot_mode = c.s("precondition.snapshot");
+  p.precondition.snapshot_mode = parse_choice(choices::kPreconditionSnapshot, c, "precondition.snapshot");
   if (p.precondition.snapshots()) p.precondition.snapshot_key = precondition_snapshot_key(c, p, snapshot_build_id());
   return p;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/choices.h"
 #include "config/config.h"
 #include "controller/block_manager.h"
 #include "controller/dram.h"
@@ -74,10 +75,11 @@ struct PreconditionParams {
   double drive_writes = 0;
   unsigned threads = 0;
   // Preconditioned-drive snapshots (controller/snapshot): precondition.snapshot_dir (empty = off),
-  // precondition.snapshot (auto, save, load, off), and the key: the configuration the preconditioning reads.
-  std::string snapshot_dir, snapshot_mode = "auto", snapshot_key;
+  // precondition.snapshot, and the key: the configuration the preconditioning reads.
+  std::string snapshot_dir, snapshot_key;
+  SnapshotMode snapshot_mode = SnapshotMode::Auto;
   bool any() const { return fill || drive_writes > 0; }
-  bool snapshots() const { return any() && !snapshot_dir.empty() && snapshot_mode != "off"; }
+  bool snapshots() const { return any() && !snapshot_dir.empty() && snapshot_mode != SnapshotMode::Off; }
 };
 
 // fault.* : the power-loss schedule and what the capacitors protect.
@@ -90,7 +92,7 @@ struct FaultParams {
 struct StatsParams {
   uint64_t interval_ps = 0;       // stats.interval_ms
   bool lpn_writes = false;        // stats.lpn_writes
-  std::string lifetimes = "auto"; // stats.lifetimes
+  // stats.lifetimes: StreamParams::lifetimes (streams.h)
 };
 
 // sim.* and check.*

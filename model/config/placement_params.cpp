@@ -182,7 +182,7 @@ ZbdParams read_zbd_params(const Config& c) {
 
 PlacementParams read_placement_params(const Config& c) {
   PlacementParams p;
-  p.kind = c.s("workload.dataplacement");
+  p.kind = parse_choice(choices::kWorkloadDataplacement, c, "workload.dataplacement");
   try {
     p.ids = parse_id_list(c.s("workload.plids"));
   } catch (const std::invalid_argument& e) {
@@ -195,14 +195,14 @@ PlacementParams read_placement_params(const Config& c) {
 }
 
 void check_placement(const PlacementParams& p, const FdpParams& f, const std::string& streams_assign) {
-  if (p.kind == "fdp") {
+  if (p.kind == DataPlacement::Fdp) {
     if (!f.enabled)
       fail("workload.dataplacement", "fdp puts FDP placement identifiers on the writes; the namespace has no FDP: set fdp.enabled=true");
     for (uint32_t i : p.ids)
       if (i >= f.streams())
         fail("workload.plids", "placement id index " + std::to_string(i) + " must be smaller than " + std::to_string(f.streams()) +
                                    " (the reclaim unit handle status list: fdp.reclaim_groups x fdp.ruhs entries)");
-  } else if (p.kind == "streams") {
+  } else if (p.kind == DataPlacement::Streams) {
     if (p.ids.empty()) fail("workload.plids", "dataplacement=streams needs the stream ids to use (fio: stream IDs must be provided)");
     if (streams_assign != "manual")
       fail("workload.dataplacement", "streams tags writes with stream ids, which only streams.assign=manual uses (got streams.assign=" +

@@ -22,26 +22,28 @@ namespace {
 void check_app_placement(const WorkloadParams& w, bool fdp, bool zns, uint32_t host_queues) {
   if (w.pattern != "app") return;
   const AppParams& p = w.app;
-  if (p.placement == "fdp" && !fdp)
+  if (p.placement == AppPlacement::Fdp && !fdp)
     throw ConfigError("key 'workload.app.placement': fdp puts FDP placement identifiers on the app's writes; the namespace "
                       "has no FDP: set fdp.enabled=true");
-  if (p.placement == "fdp" && w.placement.kind != "none")
+  if (p.placement == AppPlacement::Fdp && w.placement.kind != DataPlacement::None)
     throw ConfigError("key 'workload.dataplacement': the app places its own writes (workload.app.placement=fdp); "
-                      "leave workload.dataplacement at none, got " + w.placement.kind);
-  if (p.placement == "zns" && !zns)
+                      "leave workload.dataplacement at none, got " +
+                      std::string(choice_name(choices::kWorkloadDataplacement, w.placement.kind)));
+  if (p.placement == AppPlacement::Zns && !zns)
     throw ConfigError("key 'workload.app.placement': zns places the app's files in zones; the namespace is not zoned: "
                       "set zns.enabled=true");
-  if (p.placement == "zns" && p.app != "lsm")
+  if (p.placement == AppPlacement::Zns && p.app != "lsm")
     throw ConfigError("key 'workload.app.placement': zns needs an app that only appends to its files (lsm); " + p.app +
                       " rewrites file data in place, which a zone's write pointer refuses");
-  if (p.placement != "zns" && zns)
+  if (p.placement != AppPlacement::Zns && zns)
     throw ConfigError("key 'workload.app.placement': on a zoned namespace (zns.enabled) the app's files must go to zones; "
-                      "set workload.app.placement=zns, got " + p.placement);
-  if (p.placement == "zns" && host_queues > 1)
+                      "set workload.app.placement=zns, got " +
+                      std::string(choice_name(choices::kAppPlacement, p.placement)));
+  if (p.placement == AppPlacement::Zns && host_queues > 1)
     throw ConfigError("key 'host.queues': workload.app.placement=zns writes each zone at its write pointer, so a zone's "
                       "writes must reach the drive in the order the app issued them (Linux keeps them so with zone write "
                       "locking); the host model keeps that order on one queue: expected 1, got " + std::to_string(host_queues));
-  if (p.placement == "zns" && p.zones.max_active == 1)
+  if (p.placement == AppPlacement::Zns && p.zones.max_active == 1)
     throw ConfigError("key 'zns.max_active': workload.app.placement=zns keeps a zone per lifetime class and one for its GC; "
                       "expected 0 (no limit) or at least 2, got 1");
 }
@@ -155,7 +157,7 @@ void check_buffered(const WorkloadParams& w, uint64_t buffer_bytes) {
   const char* why = w.pattern == "app" || w.pattern == "trace" ? "workload.pattern=app and trace have their own I/O"
                     : w.ext4                                   ? "workload.filesystem=ext4 writes the file directly"
                     : w.zbd.on                                 ? "zoned writes need direct I/O (fio: zonemode=zbd requires direct=1)"
-                    : w.placement.kind != "none"               ? "placement identifiers go on direct or passthrough writes"
+                    : w.placement.kind != DataPlacement::None  ? "placement identifiers go on direct or passthrough writes"
                     : w.sync.fua                               ? "FUA writes are direct I/O (workload.write_fua)"
                                                                : nullptr;
   if (why) fail("workload.buffered", std::string("the page cache is modelled under a random or sequential job on the "

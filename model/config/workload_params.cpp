@@ -100,7 +100,7 @@ AppParams read_app_params(const Config& c) {
   p.trim = c.b("workload.app.trim");
   p.age_churn = c.d("workload.app.age_churn");
   p.warmup_drive_writes = c.d("workload.app.warmup_drive_writes");
-  p.allocation = c.s("workload.app.allocation");
+  p.allocation = parse_choice(choices::kAppAllocation, c, "workload.app.allocation");
   p.lsm_fanout = uint32_t(c.u("workload.app.lsm_fanout"));
   p.lsm_l0_trigger = uint32_t(c.u("workload.app.lsm_l0_trigger"));
   p.lsm_wal_write_bytes = c.u("workload.app.lsm_wal_write_bytes");
@@ -120,7 +120,7 @@ AppParams read_app_params(const Config& c) {
   p.gcc_modify_fraction = c.d("workload.app.gcc_modify_fraction");
   p.gcc_pcs = uint32_t(c.u("workload.app.gcc_pcs"));
   p.gcc_gap_ns = uint64_t(c.d("workload.app.gcc_gap_ms") * 1e6 + 0.5);
-  p.placement = c.s("workload.app.placement");
+  p.placement = parse_choice(choices::kAppPlacement, c, "workload.app.placement");
   p.lsm_random_pick =
       parse_choice(choices::kAppLsmCompactionPick, c, "workload.app.lsm_compaction_pick");
   p.zone_gc_free_zones = uint32_t(c.u("workload.app.zone_gc_free_zones"));
@@ -132,11 +132,11 @@ AppParams read_app_params(const Config& c) {
   p.cache_region_bytes = c.u("workload.app.cache_region_bytes");
   p.cache_lru = parse_choice(choices::kAppCacheEviction, c, "workload.app.cache_eviction");
   p.cache_reads_per_write = c.d("workload.app.cache_reads_per_write");
-  if (p.placement == "fdp") {
+  if (p.placement == AppPlacement::Fdp) {
     p.fdp_rgs = uint32_t(c.i("fdp.reclaim_groups"));
     p.fdp_ruhs = uint32_t(c.i("fdp.ruhs"));
   }
-  if (p.placement == "zns" && c.b("zns.enabled")) {
+  if (p.placement == AppPlacement::Zns && c.b("zns.enabled")) {
     const ZnsParams zp = read_zns_params(c);
     const ZnsLayout l = zns_layout(zp, read_geometry(c, 0));
     p.zones.zones = l.zones.zones;
@@ -223,10 +223,10 @@ WorkloadParams read_workload_params(const Config& c) {
   w.page_cache.writeback_ns = uint64_t(std::llround(c.d("workload.dirty_writeback_ms") * 1e6));
   w.trace_path = c.s("workload.trace_path");
   w.trace_format = c.s("workload.trace_format");
-  w.trace_fit = c.s("workload.trace_fit");
+  w.trace_fit = parse_choice(choices::kWorkloadTraceFit, c, "workload.trace_fit");
   w.trace.time_scale = c.d("workload.trace_time_scale");
   w.trace.lenient = c.b("workload.trace_lenient");
-  w.trace.blkparse_event = c.s("workload.blkparse_event");
+  w.trace.blkparse_event = parse_choice(choices::kWorkloadBlkparseEvent, c, "workload.blkparse_event");
   w.trace.devno = c.i("workload.trace_devno");
   if (parse_choice(choices::kWorkloadTraceTiming, c, "workload.trace_timing"))  // open: at the trace's times
     w.trace.max_time_ns = kMaxOpenLoopTimeNs;

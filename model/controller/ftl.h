@@ -219,6 +219,15 @@ class Ftl : public sc_core::sc_module, public CommandSink, public AtInitiator {
 
 namespace ssdtlm {
 
+inline FlashOp& HostPath::open_user_read(const UnitAddress& a, FtlOpTag tag) {
+  FlashOp& op = f_.new_op(FlashCmd::Read, a.die, tag);
+  op.block = a.block;
+  op.page = a.page;
+  op.read_kind = ReadKind::User;
+  ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
+  return op;
+}
+
 template <class Ok>
 uint32_t FlushScheduler::next_flushable(uint32_t& cursor, Ok&& ok) const {
   const uint32_t words = uint32_t(flushable_.size());

@@ -80,7 +80,6 @@ void HostPath::retry_slot_waits() {
 void HostPath::start_write(NvmeCommand& cmd) {
   // A unit the write covers only in part needs its old contents: merged in DRAM when buffered, read from
   // flash first (read-modify-write) when not; a never-written unit is taken as zeros.
-  const Geometry& g = f_.g_;
   cmd.pending = 1;
   for (int end = 0; end < 2; ++end) {
     if (!(cmd.partial & (1 << end)) || (end == 1 && cmd.units == 1 && (cmd.partial & 1))) continue;
@@ -92,13 +91,11 @@ void HostPath::start_write(NvmeCommand& cmd) {
     uint32_t ppa = f_.e_.state.lookup(lpn);
     if (ppa == kInvalid) continue;
     ++f_.stats_.subpage_rmw;
-    FlashOp& op = f_.new_op(FlashCmd::Read, g.die_of(ppa), kRmwRead);
-    op.block = g.block_of(ppa);
-    op.page = g.page_of(ppa);
-    op.slot_mask = 1u << g.slot_of(ppa);
+    const UnitAddress a = f_.g_.decode(ppa);
+    FlashOp& op = open_user_read(a, kRmwRead);
+    op.slot_mask = 1u << a.slot;
     op.owner = &cmd;
     ++cmd.pending;
-    ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
     f_.send(op, cmd.ready_ps);
   }
   if (--cmd.pending == 0) write(cmd);
@@ -138,20 +135,16 @@ void HostPath::read(NvmeCommand& cmd) {
       if (checker) checker->check(lpn, want, kInvalid, 0, now_ps());
       continue;
     }
-    uint32_t die = g.die_of(ppa), block = g.block_of(ppa), page = g.page_of(ppa), slot = g.slot_of(ppa);
-    if (!cur || cur->die != die || cur->block != block || cur->page != page) {
+    const UnitAddress a = g.decode(ppa);
+    if (!cur || cur->die != a.die || cur->block != a.block || cur->page != a.page) {
       if (cur) f_.send(*cur, cmd.ready_ps);
-      gc_wait |= f_.e_.gc.busy(die);  // GC work queued on the die
-      cur = &f_.new_op(FlashCmd::Read, die, kHostRead);
-      cur->block = block;
-      cur->page = page;
-      cur->read_kind = ReadKind::User;
+      gc_wait |= f_.e_.gc.busy(a.die);  // GC work queued on the die
+      cur = &open_user_read(a, kHostRead);
       cur->owner = &cmd;
       ++cmd.pending;
-      ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
     }
-    cur->slot_mask |= 1u << slot;
-    cur->aux[slot] = i;
+    cur->slot_mask |= 1u << a.slot;
+    cur->aux[a.slot] = i;
   }
   if (cur) f_.send(*cur, cmd.ready_ps);
   if (f_.read_ahead_) read_ahead(cmd);
@@ -263,21 +256,27 @@ void HostPath::trim(NvmeCommand& cmd) {
   if (f_.streams_.zns()) return zone_send(cmd);
   const uint32_t first = cmd.lpn + ((cmd.partial & 1) ? 1 : 0);
   const uint32_t last = cmd.lpn + cmd.units - ((cmd.partial & 2) ? 1 : 0);  // units fully covered: [first, last)
-  if (last > first) cmd.ready_ps = f_.buffer_work(uint64_t(last - first) * f_.buffer_->index_steps(), cmd.ready_ps);
-  for (uint32_t lpn = first; lpn < last; ++lpn) {
+  if (last > first) {
+    drop_units(cmd, first, last - first);
+    f_.stats_.trimmed_units += last - first;
+  }
+  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
+}
+
+void HostPath::drop_units(NvmeCommand& cmd, uint32_t first, uint64_t units) {
+  cmd.ready_ps = f_.buffer_work(units * f_.buffer_->index_steps(), cmd.ready_ps);
+  for (uint32_t lpn = first; lpn < first + units; ++lpn) {
     f_.buffer_->discard(lpn);
     f_.e_.state.trim(lpn);
     if (f_.read_ahead_) f_.read_ahead_->invalidate(lpn);
     if (f_.checker_) f_.checker_->trimmed(lpn);
     if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
-    ++f_.stats_.trimmed_units;
   }
-  if (last > first) {
-    if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
-    f_.streams_.trim(first, last - first);
-  }
-  if (!barrier_waits_.empty()) barriers_progress();  // trimmed units need not reach flash
-  f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
+  if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
+  f_.streams_.trim(first, uint32_t(units));
+  // Dropped units need not reach flash (units leave a barrier only here and when their program lands: nothing
+  // else settles one).
+  if (!barrier_waits_.empty()) barriers_progress();
 }
 
 // Zone Management Send of the zone at the command's LBA (a plain trim of whole zones: their reset), each zone in
@@ -296,7 +295,10 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   for (uint64_t zone = first; !cmd.status && zone < first + n; ++zone) {
     cmd.status = z.manage(a, zone, f_.e_.state.blocks());
     if (cmd.status || !drops) continue;
-    drop_zone(cmd, zone * zu, zu);
+    // A reset or offline zone's data is gone (ZNS: a reset zone reads as deallocated, an offline zone's logical
+    // blocks are no longer readable): its units are dropped as a trim's. An offline zone's blocks go as a reset's
+    // (the model retires no media for it).
+    drop_units(cmd, uint32_t(zone * zu), zu);
     if (a == ZoneAction::Reset) f_.stats_.trimmed_units += zu;
     std::vector<uint32_t> b = z.take_blocks(zone);
     if (z.layout().erase_at_reset) erase.insert(erase.end(), b.begin(), b.end());
@@ -305,23 +307,6 @@ void HostPath::zone_send(NvmeCommand& cmd) {
   if (drops || a == ZoneAction::Finish) z.drain(*f_.buffer_, f_.e_.state.blocks(), false);
   if (!cmd.status && drops && z.layout().erase_at_reset) return f_.zone_erase_.reset(cmd, erase);
   f_.complete(cmd, std::max(cmd.ready_ps, now_ps()));
-}
-
-void HostPath::drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units) {
-  // A reset or offline zone's data is gone (ZNS: a reset zone reads as deallocated, an offline zone's logical blocks
-  // are no longer readable): every unit leaves the buffer and the map, and the integrity checker expects none of them,
-  // as after a trim. An offline zone's blocks go as a reset's (the model retires no media for it).
-  cmd.ready_ps = f_.buffer_work(units * f_.buffer_->index_steps(), cmd.ready_ps);
-  for (uint32_t lpn = first; lpn < first + units; ++lpn) {
-    f_.buffer_->discard(lpn);
-    f_.e_.state.trim(lpn);
-    if (f_.read_ahead_) f_.read_ahead_->invalidate(lpn);
-    if (f_.checker_) f_.checker_->trimmed(lpn);
-    if (f_.lifetimes_) f_.lifetimes_->trim(lpn, now_ps());
-  }
-  if (f_.streams_.measures_time()) f_.streams_.set_time(now_ps() / 1000);
-  f_.streams_.trim(first, uint32_t(units));
-  if (!barrier_waits_.empty()) barriers_progress();
 }
 
 bool HostPath::offline_read(NvmeCommand& cmd) {

@@ -69,7 +69,13 @@ class HostPath {
   };
   std::vector<BarrierWait> barrier_waits_;  // oldest first, as the buffer's barriers settle
   void zone_send(NvmeCommand& cmd);  // zoned: Zone Management Send (a trim of whole zones: their reset)
-  void drop_zone(NvmeCommand& cmd, uint32_t first, uint64_t units);  // a reset or offline zone's units leave buffer and map
+  // Units [first, first + units) dropped by a trim or a reset or offline zone (units > 0): out of the buffer, the
+  // map and what read-ahead holds, expected by no check, trimmed for the lifetimes and the stream policy.
+  void drop_units(NvmeCommand& cmd, uint32_t first, uint64_t units);
+  // A flash read for the host (a read, read-ahead or read-modify-write) of the page holding the unit at `a`, counted
+  // in the drive's user reads; the caller adds the units it wants and the owner, and sends it. Inline (ftl.h): per
+  // flash page a host read touches.
+  FlashOp& open_user_read(const UnitAddress& a, FtlOpTag tag);
   bool offline_read(NvmeCommand& cmd);  // a read of an offline zone: failed (Zone Is Offline), true
   void accept_write(NvmeCommand& cmd, uint64_t t);
   void finish_read(NvmeCommand& cmd);

@@ -36,18 +36,14 @@ void HostPath::read_ahead(const NvmeCommand& cmd) {
     if (ra.holds(lpn) || f_.buffer_->lookup(lpn, &version)) continue;
     const uint32_t ppa = f_.e_.state.lookup(lpn);
     if (ppa == kInvalid) continue;
-    const uint32_t die = g.die_of(ppa), block = g.block_of(ppa), page = g.page_of(ppa), slot = g.slot_of(ppa);
-    if (!cur || cur->die != die || cur->block != block || cur->page != page) {
+    const UnitAddress a = g.decode(ppa);
+    if (!cur || cur->die != a.die || cur->block != a.block || cur->page != a.page) {
       if (cur) f_.send(*cur, cmd.ready_ps);
-      cur = &f_.new_op(FlashCmd::Read, die, kReadAhead);
-      cur->block = block;
-      cur->page = page;
-      cur->read_kind = ReadKind::User;
+      cur = &open_user_read(a, kReadAhead);
       ra.page_issued();
-      ++f_.e_.state.counters().reads[uint32_t(ReadKind::User)];
     }
-    cur->slot_mask |= 1u << slot;
-    cur->aux[slot] = lpn;
+    cur->slot_mask |= 1u << a.slot;
+    cur->aux[a.slot] = lpn;
     ra.add(lpn, cur);
   }
   if (cur) f_.send(*cur, cmd.ready_ps);

@@ -15,6 +15,11 @@ constexpr uint32_t kUnitBytes = 4096;        // mapping unit
 constexpr uint32_t kMaxUnitsPerPage = 32;    // units one NAND operation can carry
 constexpr uint32_t kInvalid = 0xFFFFFFFFu;   // unmapped / no address
 
+// A unit's physical address decoded: the die, the block within the die, the page and the unit's slot in the page.
+struct UnitAddress {
+  uint32_t die, block, page, slot;
+};
+
 struct Geometry {
   uint32_t channels = 0, dies_per_channel = 0, planes = 0, blocks_per_die = 0, pages_per_block = 0, page_bytes = 0;
   double over_provisioning = 0;
@@ -34,6 +39,7 @@ struct Geometry {
   uint32_t gblock_of(uint32_t ppa) const { return by_unit_.div(ppa); }                // global
   uint32_t page_of(uint32_t ppa) const { return by_page_.mod(by_slot_.div(ppa)); }
   uint32_t slot_of(uint32_t ppa) const { return by_slot_.mod(ppa); }
+  UnitAddress decode(uint32_t ppa) const { return {die_of(ppa), block_of(ppa), page_of(ppa), slot_of(ppa)}; }
   uint32_t die_of_gblock(uint32_t gblock) const { return by_block_.div(gblock); }
   uint32_t block_in_die(uint32_t gblock) const { return by_block_.mod(gblock); }
   uint32_t channel_of_die(uint32_t die) const { return die % channels; }  // dies are numbered channel-first

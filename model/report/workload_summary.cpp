@@ -4,6 +4,8 @@
 // one), "app" the first app's, and the host's "trace" ("traces" for several) with "folded_requests".
 #include "report/summary.h"
 
+#include "config/choices.h"
+
 namespace ssdtlm {
 
 namespace {
@@ -50,7 +52,10 @@ WorkloadObjects workload_objects(Platform& p) {
     if (mine.contains("app") && w.app.is_null()) w.app = mine["app"];
     if (mine.contains("trace")) {
       const nlohmann::json& t = mine["trace"];
-      if (t["fit_applied"] == "wrap") w.folded_requests += t["refitted_requests"].get<uint64_t>();
+      // the fit applied, as workload.trace_fit names it (trace_fit.cpp: FittedTrace::report)
+      const std::string applied = t["fit_applied"].get<std::string>();
+      if (parse_choice(choices::kWorkloadTraceFit, applied, "workload.trace_fit") == TraceFitMode::Wrap)
+        w.folded_requests += t["refitted_requests"].get<uint64_t>();
       w.traces.push_back(t);
     }
   }

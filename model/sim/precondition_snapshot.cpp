@@ -124,9 +124,9 @@ std::string snapshot_path(const PreconditionParams& pp) {
 
 bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult& pre, SnapshotOutcome& out) {
   out.file = snapshot_path(pp);
-  if (pp.snapshot_mode == "save") return false;
+  if (pp.snapshot_mode == SnapshotMode::Save) return false;
   if (!fs::exists(out.file)) {
-    if (pp.snapshot_mode == "load")
+    if (pp.snapshot_mode == SnapshotMode::Load)
       throw SnapshotError("precondition.snapshot=load: no snapshot of this configuration in '" + pp.snapshot_dir +
                           "' (looked for " + out.file + "; a run with precondition.snapshot=auto or save makes it)");
     // auto: the first run of a configuration preconditions and saves; the others wait for its file.
@@ -138,7 +138,7 @@ bool load_snapshot(Platform& p, const PreconditionParams& pp, PreconditionResult
   try {  // the header: nothing of the drive is touched yet
     a.emplace(SnapshotArchive::load(out.file, pp.snapshot_key));
   } catch (const SnapshotError& e) {
-    if (pp.snapshot_mode == "load") throw;
+    if (pp.snapshot_mode == SnapshotMode::Load) throw;
     out.note = std::string("ignored and rebuilt: ") + e.what();
     std::cerr << "[ssdtlm] " << e.what() << "; preconditioning instead and replacing it\n";
     return false;

@@ -85,7 +85,7 @@ PreconditionResult precondition_platform(Platform& p, const Params& params, bool
     throw ConfigError("key 'precondition.threads': " + std::to_string(pp.threads) + (pp.threads ? "" : " (one per hardware thread)") +
                       " workers: " + e.what() + "; lower precondition.threads (or raise ulimit -v / -u)");
   }
-  if (pp.snapshots() && pp.snapshot_mode != "load") save_snapshot(p, pp, pre, snap);
+  if (pp.snapshots() && pp.snapshot_mode != SnapshotMode::Load) save_snapshot(p, pp, pre, snap);
   p.reset_statistics();
   return asked(pre);
 }

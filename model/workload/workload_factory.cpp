@@ -33,7 +33,7 @@ std::unique_ptr<Workload> make_trace(const WorkloadParams& w, uint64_t logical_b
   }
   try {
     auto fitted = std::make_unique<FittedTrace>([=] { return open_trace(path, format, o); }, logical_bytes,
-                                                trace_fit_mode(w.trace_fit));
+                                                w.trace_fit);
     if (fitted->extent().requests == 0)
       throw ConfigError("key 'workload.trace_path': " + path + ": no request in the trace" +
                         (o.devno >= 0 ? " for device " + std::to_string(o.devno) + " (workload.trace_devno)" : ""));
@@ -199,7 +199,7 @@ std::unique_ptr<Workload> make_workload(const WorkloadParams& p, uint64_t logica
     z.range_bytes = p.address_range ? p.address_range : logical_bytes - p.address_offset;
     w = std::make_unique<ZbdWorkload>(std::move(w), z, zbd_shared(z.zones));
   }
-  if (p.placement.kind != "none")
+  if (p.placement.kind != DataPlacement::None)
     w = std::make_unique<PlacementWorkload>(std::move(w), p.placement, p.seed + (for_precondition ? 1 : 0));
   if (!for_precondition && p.buffered) {  // the page cache syncs itself (fsync, end_fsync)
     const uint64_t range = p.address_range ? p.address_range : logical_bytes - p.address_offset;

@@ -15,6 +15,7 @@
 #include "workload/placement/zbd_workload.h"
 #include "workload/sync/sync_workload.h"
 #include "workload/synthetic/synthetic_workload.h"
+#include "workload/trace/trace_fit.h"
 #include "workload/trace/trace_reader.h"
 
 namespace ssdtlm {
@@ -49,7 +50,8 @@ struct WorkloadParams {
   uint64_t verify_backlog = 0;        // workload.verify_backlog
   bool verify_only = false;           // workload.verify_only: a dry run, then the read-back
   // pattern=trace
-  std::string trace_path, trace_format, trace_fit;  // workload.trace_path, trace_format, trace_fit
+  std::string trace_path, trace_format;  // workload.trace_path, trace_format
+  TraceFitMode trace_fit = TraceFitMode::Auto;  // workload.trace_fit
   TraceOptions trace;                 // workload.trace_time_scale, trace_lenient, blkparse_event, trace_devno, trace_timing
   CaptureParams capture;              // trace_format=capture: workload.capture_*, fs_checkpoint_commits
   // filesystem=ext4 (workload/filesystem/)

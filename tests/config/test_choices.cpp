@@ -14,7 +14,7 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("choices: every schema choice of an enum-like key parses through its table", "[config][choices]") {
   const auto& schema = config_schema();
-  REQUIRE(keyed_choices().size() == 34);
+  REQUIRE(keyed_choices().size() == 40);
   for (const KeyedChoices& keyed : keyed_choices()) {
     INFO(keyed.key);
     const auto it = std::find_if(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.path == keyed.key; });
@@ -84,6 +84,43 @@ TEST_CASE("choices: the workload readers map the names through the tables", "[co
   CHECK(read_workload_params(c).pacing.exit_what == ExitWhat::Group);
   c.set("workload.log_window_value=max");
   CHECK(read_log_params(c).window == IoLogParams::Window::Max);
+}
+
+TEST_CASE("choices: the keys carried into the model map to their enums and back to their names", "[config][choices]") {
+  Config c;
+  const Params defaults = read_params(c);
+  CHECK(defaults.precondition.snapshot_mode == SnapshotMode::Auto);
+  const WorkloadParams w0 = read_workload_params(c);
+  CHECK(w0.placement.kind == DataPlacement::None);
+  CHECK(w0.app.placement == AppPlacement::None);
+  CHECK(w0.app.allocation == ExtentAllocator::Fit::Best);
+  CHECK(w0.trace_fit == TraceFitMode::Auto);
+  CHECK(w0.trace.blkparse_event == BlkparseEvent::Queued);
+  Config snap;
+  snap.set("precondition.snapshot=load");
+  CHECK(read_params(snap).precondition.snapshot_mode == SnapshotMode::Load);
+  for (const char* s : {"workload.dataplacement=streams", "workload.app.placement=zns", "workload.app.allocation=spread",
+                        "workload.trace_fit=shift", "workload.blkparse_event=D"})
+    c.set(s);
+  const WorkloadParams w = read_workload_params(c);
+  CHECK(w.placement.kind == DataPlacement::Streams);
+  CHECK(w.app.placement == AppPlacement::Zns);
+  CHECK(w.app.allocation == ExtentAllocator::Fit::Spread);
+  CHECK(w.trace_fit == TraceFitMode::Shift);
+  CHECK(w.trace.blkparse_event == BlkparseEvent::Issued);
+  CHECK(char(w.trace.blkparse_event) == 'D');  // the blkparse action's letter
+  // choice_name: a parsed value named back as the configuration spells it
+  CHECK(std::string(choice_name(choices::kWorkloadTraceFit, TraceFitMode::Scale)) == "scale");
+  CHECK(std::string(choice_name(choices::kAppPlacement, AppPlacement::Fdp)) == "fdp");
+  for (const Choice<DataPlacement>& e : choices::kWorkloadDataplacement)
+    CHECK(std::string(choice_name(choices::kWorkloadDataplacement, e.value)) == e.name);
+  DataPlacement found = DataPlacement::None;
+  CHECK(find_choice(choices::kWorkloadDataplacement, "fdp", &found));
+  CHECK(found == DataPlacement::Fdp);
+  CHECK_FALSE(find_choice(choices::kWorkloadDataplacement, "zns", &found));
+  CHECK(found == DataPlacement::Fdp);  // unchanged
+  CHECK_THROWS_WITH(parse_choice(choices::kWorkloadTraceFit, "squeeze", "workload.trace_fit"),
+                    Contains("key 'workload.trace_fit'") && Contains("auto error wrap scale shift"));
 }
 
 TEST_CASE("choices: host.sq_priority maps to the QPRIO class", "[config][choices]") {

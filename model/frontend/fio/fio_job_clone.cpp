@@ -6,6 +6,7 @@
 #include "common/input_file.h"
 #include "common/text.h"
 #include "common/units.h"
+#include "config/choices.h"
 #include "frontend/fio/fio_job_builder.h"
 
 namespace ssdtlm {
@@ -119,7 +120,7 @@ void JobBuilder::set_verify_and_durability(nlohmann::json& c) const {
   if (cached && s.zonemode == "zbd" && d.w)
     fail(s.zonemode_at, "zonemode=zbd writes need direct=1 (fio: \"Using direct I/O is mandatory for writing to ZBD "
                         "drives\"); fio's default is direct=0");
-  c["buffered"] = cached && s.zonemode != "zbd" && !trace_ && s.dataplacement == "none";
+  c["buffered"] = cached && s.zonemode != "zbd" && !trace_ && s.dataplacement == DataPlacement::None;
   c["fsync"] = d.w ? (osync && !s.direct ? uint64_t(1) : s.fsync_blocks) : uint64_t(0);
   c["fsync_end"] = d.w && s.end_fsync;
   c["write_fua"] = d.w && ((osync && s.direct) || s.writefua);
@@ -186,9 +187,9 @@ void JobBuilder::set_zones_and_placement(nlohmann::json& c) const {
   c["zone_size"] = strided ? s.zonesize : 0;
   c["zone_skip"] = strided ? s.zoneskip : 0;
 
-  if (s.dataplacement == "streams" && s.plids.empty())
+  if (s.dataplacement == DataPlacement::Streams && s.plids.empty())
     fail(s.dataplacement_at, "dataplacement=streams needs the stream ids (plids)");
-  c["dataplacement"] = s.dataplacement;
+  c["dataplacement"] = choice_name(choices::kWorkloadDataplacement, s.dataplacement);
   c["plids"] = s.plids;
   c["plid_select"] = s.plid_select;
 }

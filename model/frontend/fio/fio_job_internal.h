@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "frontend/fio/fio_job.h"
 #include "host/completion_log.h"
+#include "workload/placement/placement_workload.h"
 
 namespace ssdtlm {
 namespace fio {
@@ -184,7 +185,7 @@ struct Spec {
     bool set = false;
   } spdk_wrr;
   // Data placement (fio's dataplacement.c): fdp/dataplacement, fdp_pli/plids, fdp_pli_select/plid_select.
-  std::string dataplacement = "none";
+  DataPlacement dataplacement = DataPlacement::None;
   Line dataplacement_at;
   std::string plids, plid_select = "roundrobin";
   Line plids_at;

@@ -5,6 +5,7 @@
 
 #include "common/text.h"
 #include "common/units.h"
+#include "config/choices.h"
 #include "workload/placement/placement_workload.h"
 
 namespace ssdtlm {
@@ -89,14 +90,13 @@ const OptionTable& zone_and_placement_options() {
        s.zone_append = v == "zone_append";
      }},
     {"fdp", [](Interpreter& in, Spec& s, const Line& l) {
-       s.dataplacement = in.flag(l) ? "fdp" : "none";
+       s.dataplacement = in.flag(l) ? DataPlacement::Fdp : DataPlacement::None;
        s.dataplacement_at = l;
      }},
     {"dataplacement", [](Interpreter& in, Spec& s, const Line& l) {
        in.need_value(l);
-       s.dataplacement = lower(l.value);
        s.dataplacement_at = l;
-       if (s.dataplacement != "none" && s.dataplacement != "fdp" && s.dataplacement != "streams")
+       if (!find_choice(choices::kWorkloadDataplacement, lower(l.value), &s.dataplacement))  // fio's names are ours
          fail(l, "expected none, fdp or streams");
      }},
     {"plids", [](Interpreter& in, Spec& s, const Line& l) {

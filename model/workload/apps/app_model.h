@@ -30,6 +30,9 @@ struct WriteOrigin {
   uint16_t run = 0;  // the app's run (gcc: build number from 1; 0 = none): IoRequest::run
 };
 
+// workload.app.placement: the app's writes carry only its stream hints, FDP placement identifiers, or go to zones.
+enum class AppPlacement : uint8_t { None, Fdp, Zns };
+
 // Parameters of every model (workload.app.* keys; docs/reference/apps.md has the defaults and why).
 struct AppParams {
   std::string app = "lsm";
@@ -37,7 +40,7 @@ struct AppParams {
   uint64_t age_file_bytes = 1 << 20;
   uint64_t max_io_bytes = 128 << 10;
   double mixed_ratio = 0.5;
-  std::string allocation = "best_fit";  // file placement: best_fit, next_fit or spread (FileLayer)
+  ExtentAllocator::Fit allocation = ExtentAllocator::Fit::Best;  // workload.app.allocation: file data placement
   bool trim = true;  // the file system discards deleted files' extents (TRIM); false = mounted without discard
   double age_churn = 0;           // aging churn: aged files deleted and replaced, this many x the aged volume written
   double warmup_drive_writes = 0;  // the app runs this many x the logical capacity of writes before the measured run
@@ -75,8 +78,7 @@ struct AppParams {
   uint64_t cache_region_bytes = 1 << 20;
   bool cache_lru = false;
   double cache_reads_per_write = 1.0;
-  // placement (workload.app.placement, docs/reference/placement.md): none, fdp or zns
-  std::string placement = "none";
+  AppPlacement placement = AppPlacement::None;  // workload.app.placement (docs/reference/placement.md)
   uint32_t fdp_rgs = 1, fdp_ruhs = 1;  // the device's FDP layout (fdp.reclaim_groups, fdp.ruhs)
   ZoneGeometry zones;                  // the device's zones (zns.*)
   uint32_t zone_gc_free_zones = 4;     // workload.app.zone_gc_free_zones

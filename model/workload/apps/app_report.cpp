@@ -4,6 +4,7 @@
 // zoned run writes its layout itself).
 #include <nlohmann/json.hpp>
 
+#include "config/choices.h"
 #include "workload/apps/app_workload.h"
 
 namespace ssdtlm {
@@ -43,7 +44,7 @@ nlohmann::json zones_json(const AppIo& io, const ZoneStore& z) {
 void AppWorkload::report(nlohmann::json& into) const {
   const AppIo& io = *io_;
   nlohmann::json a = {{"app", p_.app},
-                      {"placement", p_.placement},
+                      {"placement", choice_name(choices::kAppPlacement, p_.placement)},
                       {"written_bytes", io.written_units * kUnit},
                       {"read_bytes", io.read_units * kUnit},
                       {"trimmed_bytes", io.trimmed_units * kUnit},

@@ -32,12 +32,9 @@ AppWorkload::AppWorkload(const AppParams& p, uint64_t logical_bytes, bool layout
   const uint64_t total = logical_bytes / kUnitBytes;
   io_ = std::make_unique<AppIo>(total, uint32_t(std::max<uint64_t>(1, p.max_io_bytes / kUnitBytes)));
   io_->trim = p.trim;
-  if (p.placement == "fdp") io_->place_fdp(p.fdp_rgs, p.fdp_ruhs);
-  if (p.placement == "zns") io_->place_in_zones(p.zones, p.zone_gc_free_zones, p.zone_finish_percent, p.zone_close);
-  io_->fs.set_fit(p.allocation == "next_fit" ? ExtentAllocator::Fit::Next
-                  : p.allocation == "spread" ? ExtentAllocator::Fit::Spread
-                                             : ExtentAllocator::Fit::Best,
-                  p.seed ^ 0x5EED);
+  if (p.placement == AppPlacement::Fdp) io_->place_fdp(p.fdp_rgs, p.fdp_ruhs);
+  if (p.placement == AppPlacement::Zns) io_->place_in_zones(p.zones, p.zone_gc_free_zones, p.zone_finish_percent, p.zone_close);
+  io_->fs.set_fit(p.allocation, p.seed ^ 0x5EED);
   age(total);
   const std::vector<std::string> parts = parts_of(p.app);
   uint64_t need = 0;
@@ -212,7 +209,7 @@ std::unique_ptr<Workload> make_app_workload(const WorkloadParams& job, uint64_t 
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("key 'workload.app.gcc_pcs': ") + e.what());
   }
-  if (!for_precondition && p.placement != "zns") {
+  if (!for_precondition && p.placement != AppPlacement::Zns) {
     const double need = double(w->layout_units()) / double(logical_bytes / kUnitBytes);
     if (job.precondition_drive_writes < need)
       throw ConfigError("key 'precondition.drive_writes': workload.pattern=app writes its layout (aged and initial files, " +

@@ -35,7 +35,7 @@ PlacementWorkload::PlacementWorkload(std::unique_ptr<Workload> inner, const Plac
     : inner_(std::move(inner)), p_(p), rng_(seed ^ 0x9e3779b97f4a7c15ull) {
   set_pacing(inner_->pacing());
   const FdpLayout layout{p.rgs, p.ruhs};
-  if (p.kind == "fdp") {
+  if (p.kind == DataPlacement::Fdp) {
     // No list: every PID of the RUH status list (fio takes them all, up to 128).
     if (p.ids.empty())
       for (uint32_t i = 0; i < p.rgs * p.ruhs && i < 128; ++i) ids_.push_back(layout.pid_of_index(i));
@@ -59,7 +59,7 @@ bool PlacementWorkload::next(IoRequest& r) {
     id = ids_[next_];
     if (++next_ == ids_.size()) next_ = 0;
   }
-  if (p_.kind == "fdp") {
+  if (p_.kind == DataPlacement::Fdp) {
     r.dtype = kDirectiveFdp;
     r.dspec = id;
   } else {

@@ -15,8 +15,11 @@
 
 namespace ssdtlm {
 
+// workload.dataplacement: no identifiers, FDP placement identifiers, or stream ids.
+enum class DataPlacement : uint8_t { None, Fdp, Streams };
+
 struct PlacementParams {
-  std::string kind = "none";       // workload.dataplacement: none, fdp, streams
+  DataPlacement kind = DataPlacement::None;  // workload.dataplacement
   std::vector<uint32_t> ids;       // workload.plids (FDP: RUH status list indices; streams: stream ids)
   bool random = false;             // workload.plid_select=random (else roundrobin)
   uint32_t rgs = 1, ruhs = 1;      // the device's FDP layout (fdp.reclaim_groups, fdp.ruhs): its RUH status list

@@ -44,7 +44,8 @@ TraceWorkload::Line BlkparseTrace::parse(std::string_view line, IoRequest& r, ui
   if (fields_.size() < 6 || !is_device(fields_[0]) || !parse_u64(fields_[1], cpu) ||
       !parse_u64(fields_[2], seq) || !parse_fixed(fields_[3], 9, time) || !parse_u64(fields_[4], pid))
     throw LineError{kEvent};
-  if (fields_[5] != options().blkparse_event) return Line::Ignore;
+  const char event = char(options().blkparse_event);  // the action's letter
+  if (fields_[5] != std::string_view(&event, 1)) return Line::Ignore;
   if (fields_.size() < 7) throw LineError{kEvent};
 
   const std::string_view rwbs = fields_[6];

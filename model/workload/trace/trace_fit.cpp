@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/units.h"
+#include "config/choices.h"
 
 namespace ssdtlm {
 
@@ -16,27 +17,9 @@ std::string percent(uint64_t a, uint64_t b) {
   std::snprintf(buf, sizeof buf, "%.1f%%", b ? 100.0 * double(a) / double(b) : 0.0);
   return buf;
 }
+// The fit's name, as workload.trace_fit spells it.
+const char* fit_name(TraceFitMode m) { return choice_name(choices::kWorkloadTraceFit, m); }
 }  // namespace
-
-TraceFitMode trace_fit_mode(const std::string& name) {
-  if (name == "auto") return TraceFitMode::Auto;
-  if (name == "error") return TraceFitMode::Error;
-  if (name == "wrap") return TraceFitMode::Wrap;
-  if (name == "scale") return TraceFitMode::Scale;
-  if (name == "shift") return TraceFitMode::Shift;
-  throw std::invalid_argument("unknown trace fit '" + name + "' (expected auto, error, wrap, scale or shift)");
-}
-
-const char* trace_fit_name(TraceFitMode m) {
-  switch (m) {
-    case TraceFitMode::Auto: return "auto";
-    case TraceFitMode::Error: return "error";
-    case TraceFitMode::Wrap: return "wrap";
-    case TraceFitMode::Scale: return "scale";
-    case TraceFitMode::Shift: return "shift";
-  }
-  return "?";
-}
 
 FittedTrace::FittedTrace(std::function<std::unique_ptr<TraceWorkload>()> open, uint64_t device_bytes,
                          TraceFitMode mode)
@@ -157,7 +140,7 @@ std::string FittedTrace::describe() const {
     default:
       break;
   }
-  return std::string(trace_fit_name(requested_)) + ": none of " + std::to_string(n) +
+  return std::string(fit_name(requested_)) + ": none of " + std::to_string(n) +
          " trace requests refitted (the trace spans " + size(extent_.max_end) + ", the device " + size(device_) + ")";
 }
 
@@ -166,8 +149,8 @@ void FittedTrace::report(nlohmann::json& into) const {
   into["trace"] = {{"path", path()},
                    {"requests", e.requests},
                    {"skipped_lines", e.skipped_lines},
-                   {"fit", trace_fit_name(requested())},
-                   {"fit_applied", trace_fit_name(applied())},
+                   {"fit", fit_name(requested())},
+                   {"fit_applied", fit_name(applied())},
                    {"refitted_requests", refitted()},
                    {"beyond_device_requests", e.beyond},
                    {"min_offset_bytes", e.min_offset},

@@ -23,11 +23,8 @@
 
 namespace ssdtlm {
 
-enum class TraceFitMode { Auto, Error, Wrap, Scale, Shift };
-
-// "auto", "error", ...; throws std::invalid_argument for an unknown name.
-TraceFitMode trace_fit_mode(const std::string& name);
-const char* trace_fit_name(TraceFitMode m);
+// workload.trace_fit (its names: config/choices.h).
+enum class TraceFitMode : uint8_t { Auto, Error, Wrap, Scale, Shift };
 
 // A trace that cannot be refitted as asked; the message names the request, the sizes and the choices.
 struct TraceFitError : std::runtime_error {

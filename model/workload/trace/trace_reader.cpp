@@ -115,12 +115,7 @@ std::unique_ptr<TraceWorkload> open_trace(const std::string& path, const std::st
   if (format == "disksim_ns" || format == "mqsim")
     return std::make_unique<DisksimTrace>(path, opts, DisksimTrace::Time::Nanoseconds);
   if (format == "msr") return std::make_unique<MsrTrace>(path, opts);
-  if (format == "blkparse") {
-    if (opts.blkparse_event.empty() || opts.blkparse_event.find_first_of(" \t") != std::string::npos)
-      throw std::invalid_argument("TraceOptions.blkparse_event: expected a blkparse action such as "
-                                  "'Q' or 'D', got '" + opts.blkparse_event + "'");
-    return std::make_unique<BlkparseTrace>(path, opts);
-  }
+  if (format == "blkparse") return std::make_unique<BlkparseTrace>(path, opts);
   if (format == "fio_iolog") return std::make_unique<FioIologTrace>(path, opts);
   if (format == "csv") return std::make_unique<CsvTrace>(path, opts);
   std::string list;

@@ -44,10 +44,14 @@
 
 namespace ssdtlm {
 
+// The blkparse action whose lines make requests (workload.blkparse_event): Q (queued) or D (issued to the driver).
+// Each value is its action's letter.
+enum class BlkparseEvent : char { Queued = 'Q', Issued = 'D' };
+
 struct TraceOptions {
   double time_scale = 1.0;             // multiplies every relative time (0.5 = twice as fast)
   bool lenient = false;                // skip and count malformed lines instead of throwing
-  std::string blkparse_event = "Q";    // blkparse action that makes a request ("Q" or "D")
+  BlkparseEvent blkparse_event = BlkparseEvent::Queued;  // blkparse action that makes a request
   uint64_t fio_v3_tick_ns = 1000;      // unit of fio iolog v3 timestamps (us; 1000000 for ms)
   int64_t devno = -1;                  // disksim / msr: only this device's requests (-1 = every device)
   // Open-loop replay: a request whose scaled relative time exceeds this (ns) is a TraceError naming its line

@@ -91,8 +91,8 @@ std::vector<uint16_t> pids(const PlacementParams& p, uint64_t seed = 1) {
       CHECK(r.dtype == 0);
       continue;
     }
-    out.push_back(p.kind == "fdp" ? r.dspec : r.stream);
-    if (p.kind == "fdp") CHECK(r.dtype == kDirectiveFdp);
+    out.push_back(p.kind == DataPlacement::Fdp ? r.dspec : r.stream);
+    if (p.kind == DataPlacement::Fdp) CHECK(r.dtype == kDirectiveFdp);
   }
   return out;
 }
@@ -105,7 +105,7 @@ TEST_CASE("plids: fio's id lists, round robin or random over them, FDP indices b
   CHECK_THROWS_WITH(parse_id_list("a"), Contains("expected a list"));
   CHECK_THROWS_WITH(parse_id_list("3-1"), Contains("backwards"));
   PlacementParams p;
-  p.kind = "fdp";
+  p.kind = DataPlacement::Fdp;
   p.rgs = 2;
   p.ruhs = 4;
   p.ids = {4, 5};
@@ -123,7 +123,7 @@ TEST_CASE("plids: fio's id lists, round robin or random over them, FDP indices b
   for (uint16_t v : got) ++seen[v];
   CHECK(std::count(seen.begin(), seen.end(), 0) == 0);  // 20 picks of 4: each taken (fails with p ~ 1e-2.5)
   CHECK(pids(p, 1) == got);  // reproducible
-  p.kind = "streams";
+  p.kind = DataPlacement::Streams;
   p.random = false;
   p.ids = {3, 5};
   got = pids(p);

@@ -145,7 +145,7 @@ AppParams zoned_lsm() {
   p.lsm_table_bytes = 256 << 10;
   p.lsm_reads_per_write = 0.5;
   p.max_io_bytes = 64 << 10;
-  p.placement = "zns";
+  p.placement = AppPlacement::Zns;
   p.zones = small_zones(64, 1024, 1024);  // 256 MiB in 4 MiB zones (16 tables each)
   p.zone_gc_free_zones = 4;
   return p;
@@ -196,7 +196,7 @@ TEST_CASE("lsm on zones: every write at its zone's write pointer, reads of writt
 
 TEST_CASE("lsm with FDP placement: every write carries the placement identifier of RUH hint mod ruhs", "[apps][fdp][lsm]") {
   AppParams p = zoned_lsm();
-  p.placement = "fdp";
+  p.placement = AppPlacement::Fdp;
   p.fdp_rgs = 2;
   p.fdp_ruhs = 4;
   AppWorkload w(p, 256ull << 20, false, 20000);
@@ -251,7 +251,7 @@ TEST_CASE("workload.app.placement against the namespace", "[apps][config][valida
 
 TEST_CASE("lsm_compaction_pick: round robin walks each level in key order, random does not", "[apps][lsm]") {
   AppParams p = zoned_lsm();
-  p.placement = "none";
+  p.placement = AppPlacement::None;
   auto run = [&](bool random) {
     p.lsm_random_pick = random;
     AppWorkload w(p, 256ull << 20, false, 150000);

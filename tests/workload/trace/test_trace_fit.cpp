@@ -151,8 +151,6 @@ TEST_CASE("trace devno: one device of a multi-device DiskSim or MSR trace", "[ho
   CHECK(fit(msr, TraceFitMode::Error, "msr", o)->extent().requests == 2);
   o.devno = 0;
   CHECK_THROWS_WITH(open_trace(dir.write("c.csv", "0,W,0,4096\n"), "csv", o), Contains("no device number"));
-  CHECK_THROWS_AS(trace_fit_mode("squeeze"), std::invalid_argument);
-  CHECK(trace_fit_mode("scale") == TraceFitMode::Scale);
 }
 
 TEST_CASE("trace fit: backward times and sizes that are not multiples of 512 B are counted with their first line", "[host][trace][fit]") {

@@ -140,7 +140,7 @@ TEST_CASE("blkparse output: one event kind, discards, flushes and the summary", 
   CHECK(w->lines_read() == 20);
 
   TraceOptions d;
-  d.blkparse_event = "D";
+  d.blkparse_event = BlkparseEvent::Issued;
   const auto issued = read_all(path, "blkparse", d);
   REQUIRE(issued.size() == 2);
   check_req(issued[0], IoOp::Write, 223490ull * 512, 4096, 0);
