@@ -10,7 +10,10 @@
 #include "controller/block_manager.h"
 #include "controller/gc/line_pool.h"
 
+#include "block_writes.h"
+
 using namespace ssdtlm;
+using ssdtlm::test::write;
 
 namespace {
 
@@ -24,16 +27,6 @@ Geometry two_dies() {
   c.set("geometry.page_bytes=4096");
   c.set("geometry.over_provisioning=1");
   return read_geometry(c, 0);
-}
-
-// Programs the next page of (die, frontier) with one valid unit, completing it at once; returns its block.
-uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t frontier) {
-  const uint32_t ppa = b.allocate_page(die, frontier);
-  REQUIRE(ppa != kInvalid);
-  const uint32_t block = g.gblock_of(ppa);
-  b.validate(block);
-  b.page_done(block);
-  return block;
 }
 
 // Superblock mode: lines of one block on every die, victim lines by greedy.

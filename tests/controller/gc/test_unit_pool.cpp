@@ -15,7 +15,10 @@
 #include "controller/gc/line_pool.h"
 #include "controller/snapshot/snapshot_archive.h"
 
+#include "../block_writes.h"
+
 using namespace ssdtlm;
+using ssdtlm::test::write;
 
 namespace {
 
@@ -42,16 +45,6 @@ BlockParams shaped(const std::string& unit, const Geometry& g) {
   if (unit == "reclaim_units") p.unit = make_reclaim_unit(c);
   if (p.unit) p.unit->shape(p, 2);
   return p;
-}
-
-// Programs the next page of (die, frontier) with one valid unit, completing it at once; returns its block.
-uint32_t write(BlockManager& b, const Geometry& g, uint32_t die, uint32_t frontier = 0) {
-  const uint32_t ppa = b.allocate_page(die, frontier);
-  REQUIRE(ppa != kInvalid);
-  const uint32_t block = g.gblock_of(ppa);
-  b.validate(block);
-  b.page_done(block);
-  return block;
 }
 
 // A host writing logical pages over and over, with a GC that drops a victim's data (its pages unmapped) to keep
