@@ -13,6 +13,8 @@
 #include "block_writes.h"
 
 using namespace ssdtlm;
+using ssdtlm::test::four_dies;
+using ssdtlm::test::reclaim_unit_params;
 using ssdtlm::test::write;
 
 namespace {
@@ -162,19 +164,8 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
           "[controller][superblock][fdp]") {
   // 4 dies x 4 blocks x 2 pages of one unit; 2 groups (dies 0-1, 2-3) of RUs of 2 blocks per die: RUs 0 and 1 in
   // group 0 (blocks 0-1 and 2-3 of dies 0 and 1), RUs 2 and 3 in group 1; 8 units each.
-  Config c;
-  for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=4",
-                        "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
-    c.set(s);
-  const Geometry g = read_geometry(c, 0);
-  BlockParams p;
-  p.victim = make_greedy_victim(g);
-  UnitConfig ru;
-  ru.groups = 2;
-  ru.depth = 2;
-  p.unit = make_reclaim_unit(ru);
-  p.unit->shape(p, 2);  // lines of 2 groups of depth 2, striped
-  BlockManager b(g, std::move(p));
+  const Geometry g = four_dies();
+  BlockManager b(g, reclaim_unit_params(g));
   CHECK(line_pool(b).line_blocks() == 4);
   CHECK(line_pool(b).free_lines(0) == 2);
   CHECK(line_pool(b).free_lines(1) == 2);
@@ -230,19 +221,8 @@ TEST_CASE("FDP reclaim units: lines of depth blocks per die within groups of die
 TEST_CASE("unit pool: a unit's dies, victims, free units and the die ahead, per shape",
           "[controller][superblock][fdp]") {
   // FDP reclaim units (as above): 2 groups (dies 0-1, 2-3) of units of 2 blocks per die.
-  Config c;
-  for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=4",
-                        "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
-    c.set(s);
-  const Geometry g = read_geometry(c, 0);
-  BlockParams p;
-  p.victim = make_greedy_victim(g);
-  UnitConfig ru;
-  ru.groups = 2;
-  ru.depth = 2;
-  p.unit = make_reclaim_unit(ru);
-  p.unit->shape(p, 2);
-  BlockManager b(g, std::move(p));
+  const Geometry g = four_dies();
+  BlockManager b(g, reclaim_unit_params(g));
   UnitPool& u = b.pool();
   CHECK(u.spans_dies());
   uint32_t first = 0, last = 0;

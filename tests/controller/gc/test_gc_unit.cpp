@@ -12,6 +12,8 @@
 #include "controller/gc/gc_unit.h"
 #include "controller/gc/write_pointer.h"
 
+#include "../block_writes.h"
+
 using namespace ssdtlm;
 using Catch::Matchers::Contains;
 
@@ -108,11 +110,7 @@ TEST_CASE("gc unit: each unit shapes the blocks and answers for its units", "[gc
 }
 
 TEST_CASE("gc unit: a die short of free units, and the die a page goes to", "[gc][gc_unit]") {
-  Config c;
-  for (const char* s : {"geometry.channels=2", "geometry.dies_per_channel=2", "geometry.blocks_per_plane=4",
-                        "geometry.pages_per_block=2", "geometry.page_bytes=4096", "geometry.over_provisioning=1"})
-    c.set(s);
-  const Geometry g = read_geometry(c, 0);
+  const Geometry g = ssdtlm::test::four_dies();
   BlockParams p;
   p.victim = make_greedy_victim(g);
   BlockManager blocks(g, std::move(p));
