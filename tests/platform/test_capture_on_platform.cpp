@@ -32,6 +32,7 @@ void write_script(const std::string& path) {
 struct Count {
   uint64_t writes = 0, bytes = 0;
   std::set<std::string> stacks;  // distinct call stacks above the C library's write function
+  std::set<std::string> sites;   // distinct call sites: the frame that called the C library's write function
 };
 
 // strace -f -k -y: each write line "pid pwrite64(4</dir/db-wal>, ..., n, off) = n" followed by " > module(sym+off)
@@ -49,7 +50,11 @@ Count strace_count(const std::string& file, const std::string& dir) {
   };
   while (std::getline(in, line)) {
     if (line.rfind(" > ", 0) == 0) {
-      if (in_call && frame++ > 0) stack += line.substr(line.find('[')) + line.substr(3, line.find('(') - 3) + ";";
+      if (in_call && frame++ > 0) {
+        const std::string at = line.substr(line.find('[')) + line.substr(3, line.find('(') - 3) + ";";
+        if (frame == 2) c.sites.insert(at);
+        stack += at;
+      }
       continue;
     }
     end_call();
@@ -82,19 +87,24 @@ TEST_CASE("sqlite3 captured: writes, bytes and program contexts match strace, th
   char cwd[4096];
   REQUIRE(getcwd(cwd, sizeof cwd));
   const Count s = strace_count("st.txt", std::string(cwd) + "/st");
-  INFO("strace: " << s.writes << " writes, " << s.bytes << " bytes, " << s.stacks.size() << " stacks");
+  INFO("strace: " << s.writes << " writes, " << s.bytes << " bytes, " << s.stacks.size() << " stacks, "
+                   << s.sites.size() << " call sites");
   REQUIRE(s.writes > 100);
 
   CaptureReader r("app.cap");
   CaptureEvent e;
   Count c;
   std::set<uint64_t> pcs;
+  std::set<uint32_t> sites;
   while (r.next(e))
-    if (e.kind() == capture::Kind::Write) ++c.writes, c.bytes += e.rec.bytes, pcs.insert(e.rec.pc);
+    if (e.kind() == capture::Kind::Write) ++c.writes, c.bytes += e.rec.bytes, pcs.insert(e.rec.pc), sites.insert(e.rec.aux);
   CHECK(c.writes == s.writes);
   CHECK(c.bytes == s.bytes);
   CHECK(pcs.size() == s.stacks.size());
   CHECK(pcs.count(0) == 0);
+  CHECK(sites.size() == s.sites.size());
+  CHECK(sites.count(0) == 0);
+  CHECK(sites.size() <= pcs.size());  // a call site reached through several call paths is several contexts
   std::ifstream out("cap.out");
   std::string last;
   for (std::string l; std::getline(out, l);) last = l;
@@ -116,6 +126,9 @@ TEST_CASE("sqlite3 captured: writes, bytes and program contexts match strace, th
   CHECK(cs["writes"] == s.writes);
   CHECK(cs["write_bytes"] == s.bytes);
   CHECK(cs["distinct_pcs"] == s.stacks.size());
+  CHECK(cs["write_call_sites"] == s.sites.size());
+  // PCStream receives at least one context per write call site the capture saw (issue 41).
+  CHECK(a["streams"]["pcstream"]["pcs_seen"].get<uint64_t>() >= s.sites.size());
   CHECK(cs["file_layer_check"] == "");
   CHECK(cs["unseen"]["shared_writable_mmaps"].get<uint64_t>() >= 1);  // the WAL index (-shm) is a shared mapping
   // What the program wrote reached the drive in whole pages; the host wrote that plus the file system's own.

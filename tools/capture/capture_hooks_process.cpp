@@ -103,7 +103,9 @@ void stdio_closing(FILE* fp) {
   r.time_ns = now_ns();
   r.offset = start;
   r.bytes = uint64_t(st.st_size) - start;
-  r.pc = program_context();
+  const WriteOrigin o = program_context();
+  r.pc = o.signature;
+  r.aux = o.call_site;
   emit(r);
   set_stdio_size(fd, 0, false);
   CaptureRecord u;

@@ -92,6 +92,7 @@ void read_raw(const std::string& path, size_t file, std::vector<Rec>& out) {
 struct Stats {
   uint64_t records = 0, processes = 0, writes = 0, bytes_written = 0, reads = 0, bytes_read = 0, fsyncs = 0;
   std::set<uint64_t> pcs;
+  std::set<uint32_t> call_sites;
   std::map<uint32_t, uint64_t> unseen;
 };
 
@@ -123,7 +124,7 @@ Stats merge(const std::string& dir, const std::string& out_path) {
     ++s.records;
     const Kind k = Kind(x.r.kind);
     if (k == Kind::ProcessStart) ++s.processes;
-    if (k == Kind::Write) ++s.writes, s.bytes_written += x.r.bytes, s.pcs.insert(x.r.pc);
+    if (k == Kind::Write) ++s.writes, s.bytes_written += x.r.bytes, s.pcs.insert(x.r.pc), s.call_sites.insert(x.r.aux);
     if (k == Kind::Read) ++s.reads, s.bytes_read += x.r.bytes;
     if (k == Kind::Fsync || k == Kind::Fdatasync) ++s.fsyncs;
     if (k == Kind::Unseen) ++s.unseen[x.r.aux];
@@ -138,10 +139,10 @@ void write_stats(const std::string& path, const Stats& s, double wall_s, int sta
   std::fprintf(f,
                "{\"wall_s\": %.6f, \"exit_status\": %d, \"records\": %llu, \"processes\": %llu, \"writes\": %llu, "
                "\"bytes_written\": %llu, \"reads\": %llu, \"bytes_read\": %llu, \"fsyncs\": %llu, "
-               "\"distinct_pcs\": %zu, \"unseen\": {",
+               "\"distinct_pcs\": %zu, \"write_call_sites\": %zu, \"unseen\": {",
                wall_s, status, (unsigned long long)s.records, (unsigned long long)s.processes,
                (unsigned long long)s.writes, (unsigned long long)s.bytes_written, (unsigned long long)s.reads,
-               (unsigned long long)s.bytes_read, (unsigned long long)s.fsyncs, s.pcs.size());
+               (unsigned long long)s.bytes_read, (unsigned long long)s.fsyncs, s.pcs.size(), s.call_sites.size());
   const char* names[] = {"", "shared_writable_mmap", "io_uring", "linux_aio", "stdio_write"};
   bool first = true;
   for (auto& [what, n] : s.unseen) {
@@ -206,9 +207,10 @@ int main(int argc, char** argv) {
   if (!stats.empty()) write_stats(stats, s, wall, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
   std::string rm = "rm -rf '" + dir + "'";
   if (std::system(rm.c_str()) != 0) std::fprintf(stderr, "ssdtlm-capture: could not remove %s\n", dir.c_str());
-  std::fprintf(stderr, "ssdtlm-capture: %llu records, %llu processes, %llu writes (%llu bytes), %zu program contexts, "
-               "%.3f s -> %s\n", (unsigned long long)s.records, (unsigned long long)s.processes,
-               (unsigned long long)s.writes, (unsigned long long)s.bytes_written, s.pcs.size(), wall, out.c_str());
+  std::fprintf(stderr, "ssdtlm-capture: %llu records, %llu processes, %llu writes (%llu bytes), %zu program contexts "
+               "from %zu call sites, %.3f s -> %s\n", (unsigned long long)s.records, (unsigned long long)s.processes,
+               (unsigned long long)s.writes, (unsigned long long)s.bytes_written, s.pcs.size(), s.call_sites.size(),
+               wall, out.c_str());
   for (auto& [what, n] : s.unseen)
     std::fprintf(stderr, "ssdtlm-capture: warning: %llu events the capture cannot follow (kind %u; README.md)\n",
                  (unsigned long long)n, what);

@@ -38,7 +38,11 @@ void data_record(Kind k, int fd, int64_t off, ssize_t ret, uint64_t t0) {
   if (off < 0) return;  // not seekable after all
   r.offset = uint64_t(off);
   r.bytes = uint64_t(ret);
-  if (k == Kind::Write) r.pc = program_context();
+  if (k == Kind::Write) {
+    const WriteOrigin o = program_context();
+    r.pc = o.signature;
+    r.aux = o.call_site;
+  }
   emit(r);
 }
 

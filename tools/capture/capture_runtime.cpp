@@ -185,21 +185,26 @@ void emit(CaptureRecord& r, const char* path) {
   pthread_mutex_unlock(&g.lock);
 }
 
-uint64_t program_context() {
+WriteOrigin program_context() {
   void* frames[kMaxFrames];
   const int n = backtrace(frames, kMaxFrames);
-  uint64_t h = 0x5CA9ull;
+  uint64_t h = 0x5CA9ull, site = 0;
   int used = 0;
   pthread_mutex_lock(&g.pc_lock);
   for (int i = 0; i < n; ++i) {
     // A return address points after the call: one byte back is inside the calling instruction.
     const uint64_t norm = normalise(uintptr_t(frames[i]) - 1);
     if (norm == 0) continue;  // the capture library's own frames
+    if (used == 0) site = norm;
     h = mix(h, norm);
     ++used;
   }
   pthread_mutex_unlock(&g.pc_lock);
-  return used == 0 || h == 0 ? 1 : h;
+  WriteOrigin o;
+  o.signature = used == 0 || h == 0 ? 1 : h;
+  const uint32_t folded = uint32_t(site ^ (site >> 32));
+  o.call_site = used == 0 || folded == 0 ? 1 : folded;
+  return o;
 }
 
 bool tracked(int fd) { return fd >= 0 && fd < kMaxFd && g_tracked[fd]; }

@@ -26,9 +26,15 @@ uint64_t now_ns();
 // Fills pid, tid and appends the record (and its path text, path_bytes of it) to the process's buffer.
 void emit(CaptureRecord& r, const char* path = nullptr);
 
-// The program context of the calling code: the return addresses above the capture library's own frames, each as
-// (hash of its module's path) + (offset in the module), mixed into one 64-bit value (never 0).
-uint64_t program_context();
+// Where a data write came from. signature: the program context, the return addresses above the capture library's
+// own frames, each as (hash of its module's path) + (offset in the module), mixed into one 64-bit value (never 0).
+// call_site: the first of those return addresses alone (the instruction after the call into the write), folded to
+// 32 bits (never 0): the write call site, as strace -k's frame above the C library's wrapper shows it.
+struct WriteOrigin {
+  uint64_t signature = 0;
+  uint32_t call_site = 0;
+};
+WriteOrigin program_context();
 
 // Recorded descriptors (regular files under the root).
 bool tracked(int fd);

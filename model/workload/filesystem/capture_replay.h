@@ -88,6 +88,7 @@ class CaptureWorkload : public Workload {
   const CaptureCounters& counters() const { return c_; }
   size_t distinct_pcs() const { return pcs_.size(); }            // program writes' signatures (64-bit)
   size_t distinct_pcs_issued() const { return pcs_issued_.size(); }  // ... as carried by the drive's writes (32-bit)
+  size_t write_call_sites() const { return call_sites_.size(); }     // where the program called its writes (32-bit)
   // The program's contexts that no drive write carried (a page carries its last writer's context, so a context
   // whose pages were always rewritten by another one before writeback, or whose data never left the cache, is
   // absent), and the write calls and bytes the program made through them.
@@ -176,6 +177,7 @@ class CaptureWorkload : public Workload {
   };
   std::unordered_map<uint64_t, PcWrites> pcs_;  // the program's write contexts: its calls through each
   std::set<uint32_t> pcs_issued_;
+  std::set<uint32_t> call_sites_;  // the data writes' call sites (capture version 2; none in version 1)
   std::deque<IoRequest> out_;
   std::vector<Extent> scratch_;
   uint64_t t0_ = 0, now_ = 0, last_time_ = 0, next_flush_ = 0, next_commit_ = 0, total_records_ = 0;

@@ -134,6 +134,7 @@ void CaptureWorkload::write(File& f, uint32_t flags, const CaptureRecord& r) {
     ++w.writes;
     w.bytes += r.bytes;
   }
+  if (r.aux) call_sites_.insert(r.aux);
   const uint32_t fi = uint32_t(&f - files_.data());
   const auto pr = procs_.find(r.pid);
   PageOrigin o;

@@ -15,7 +15,9 @@
 // the position of read/write without one), `bytes` what the call returned (requested bytes for a failed call are
 // not recorded: failed calls make no record). `pc` is the program context of a data write: the return addresses on
 // the call stack at the call, each taken as (its module's path, its offset in the module), hashed into 64 bits
-// (0 = none). A reader refuses a version it does not know.
+// (0 = none). Version 2 adds a data write's call site in `aux`: the first of those return addresses alone (where the
+// program called the write), hashed the same way and folded to 32 bits (0 = unknown: version 1 has none). A reader
+// reads versions 1 and 2 and refuses a version it does not know.
 #pragma once
 #include <cstdint>
 
@@ -23,7 +25,8 @@ namespace ssdtlm {
 namespace capture {
 
 constexpr char kMagic[8] = {'S', 'S', 'D', 'T', 'C', 'A', 'P', '\0'};
-constexpr uint32_t kCaptureVersion = 1;
+constexpr uint32_t kCaptureVersion = 2;
+constexpr uint32_t kOldestCaptureVersion = 1;  // version 1: no call sites (Write's aux is 0)
 constexpr uint32_t kFileHeaderBytes = 16;
 
 enum class Kind : uint8_t {
@@ -32,7 +35,7 @@ enum class Kind : uint8_t {
   Open = 3,          // fd opened on path; flags: the open flags; offset: the file's size at the open
   Close = 4,
   Read = 5,          // bytes at offset
-  Write = 6,         // bytes at offset; pc: the program context
+  Write = 6,         // bytes at offset; pc: the program context; aux: the call site (version 2)
   Fsync = 7,
   Fdatasync = 8,
   SyncRange = 9,     // sync_file_range(offset, bytes, flags)

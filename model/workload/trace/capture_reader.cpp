@@ -24,10 +24,10 @@ CaptureReader::CaptureReader(const std::string& path) : path_(path) {
   uint32_t header_bytes = 0;
   std::memcpy(&version_, header + 8, 4);
   std::memcpy(&header_bytes, header + 12, 4);
-  if (version_ != kCaptureVersion || header_bytes != kFileHeaderBytes)
+  if (version_ < kOldestCaptureVersion || version_ > kCaptureVersion || header_bytes != kFileHeaderBytes)
     throw TraceError(path, "capture format version " + std::to_string(version_) + " (header " +
-                               std::to_string(header_bytes) + " bytes); this reader knows version " +
-                               std::to_string(kCaptureVersion));
+                               std::to_string(header_bytes) + " bytes); this reader knows versions " +
+                               std::to_string(kOldestCaptureVersion) + " to " + std::to_string(kCaptureVersion));
 }
 
 CaptureReader::~CaptureReader() {

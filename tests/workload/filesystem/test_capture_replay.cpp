@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "workload/capture_writer.h"
 #include "workload/filesystem/capture_replay.h"
@@ -169,7 +170,7 @@ TEST_CASE("capture reader: refuses what is not a capture, another version, a cut
   }
   CHECK_THROWS_WITH(CaptureReader("plain.txt"), Catch::Contains("not an ssdtlm capture"));
   write_capture("v9.cap", {cap(K::Open, 0, 3, 0, 0, 0, 0, "/a")}, 9);
-  CHECK_THROWS_WITH(CaptureReader("v9.cap"), Catch::Contains("version 9") && Catch::Contains("knows version 1"));
+  CHECK_THROWS_WITH(CaptureReader("v9.cap"), Catch::Contains("version 9") && Catch::Contains("knows versions 1 to 2"));
   write_capture("cut.cap", {cap(K::Open, 0, 3, 0, 0, 0, 0, "/a"), cap(K::Write, 1, 3, 0, 10)}, 1, 7);
   CaptureReader r("cut.cap");
   CaptureEvent e;
@@ -218,4 +219,37 @@ TEST_CASE("capture replay: a page carries its last writer's context (capture_pc_
   CHECK(lost_inode.contexts == 2);  // 0x11 and 0x33
   CHECK(lost_inode.writes == 2);
   CHECK(lost_inode.write_bytes == 8292);
+}
+
+TEST_CASE("capture replay: the data writes' call sites are counted (version 2), unknown in a version 1 capture",
+          "[workload][filesystem][capture]") {
+  auto recs_with_sites = [] {  // four contexts through two call sites
+    const uint32_t kSite7 = 7, kSite8 = 8;
+    return std::vector<CapRec>{cap(K::ProcessStart, 0, -1, 0, 0, 0, 0, "/bin/prog"),
+                               cap(K::Open, 1, 3, 0, 0, 0, kCreateWrite, "/r/a"),
+                               cap(K::Write, 2, 3, 0, 4096, 0x11, 0, "", 100, kSite7),
+                               cap(K::Write, 3, 3, 4096, 4096, 0x22, 0, "", 100, kSite7),
+                               cap(K::Write, 4, 3, 8192, 4096, 0x33, 0, "", 100, kSite8),
+                               cap(K::Write, 5, 3, 12288, 4096, 0x44, 0, "", 100, kSite8),
+                               cap(K::Fsync, 6, 3), cap(K::Close, 7, 3)};
+  };
+  auto report = [](const std::string& file) {
+    CaptureWorkload w(file, kNs, CaptureParams{}, false);
+    IoRequest r;
+    while (w.next(r)) {
+    }
+    nlohmann::json j;
+    w.report(j);
+    return j["capture"];
+  };
+  write_capture("v2.cap", recs_with_sites());
+  const auto v2 = report("v2.cap");
+  CHECK(v2["distinct_pcs"] == 4);
+  CHECK(v2["write_call_sites"] == 2);
+  std::vector<CapRec> v1_recs = recs_with_sites();
+  for (CapRec& x : v1_recs) x.r.aux = 0;  // version 1 has no call sites
+  write_capture("v1.cap", v1_recs, 1);
+  const auto v1 = report("v1.cap");
+  CHECK(v1["distinct_pcs"] == 4);
+  CHECK(v1["write_call_sites"].is_null());
 }
