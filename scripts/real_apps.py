@@ -2,7 +2,7 @@
 """Seeds 002 and 000 on real programs' captures beside the app models (issue 41).
 
 usage: python3 scripts/real_apps.py --captures DIR DIR DIR [--bin-dir DIR] [--out DIR] [--age F] [--doc FILE]
-                                    [--part seed002|seed002_discard|seed000|all] [--hexa-age F] [--tpcc-ios N]
+                                    [--part seed002|seed002_discard|seed000|contexts|all] [--hexa-age F] [--tpcc-ios N]
                                     [--apps rocksdb|sqlite|gcc ...]
        python3 scripts/real_apps.py --check [--part ...]   (the doc's tables against the cached outputs)
 
@@ -26,6 +26,10 @@ Seed 000 (--part seed000): FIFO against HEXA on platform hexa_femu (64 MiB and 1
 protected, one job at QD 32) on DIR/pgbench.cap (scripts/apps/capture_pgbench.sh at its defaults) on the drive scaled
 to 4 GiB and used (HEXA_REAL_DRIVE), the file system aged to --hexa-age, beside the TPC-C model (workload.app=tpcc on
 75 % of the seed's 16 GiB drive, --tpcc-ios timed I/Os).
+Contexts (--part contexts): the first folder's rocksdb, sqlite, gcc and pgbench captures (format version 2, with call
+sites) replayed with PCStream, sim.seed 1 (rocksdb, sqlite, gcc as in seed 002; pgbench on seed 000's drive), each page's context taken from its own last writer
+(workload.capture_pc_scope=page) and from its file's last write (inode): the write call sites against the contexts
+PCStream received (issue 41's criterion; "met" when it received at least as many).
 Every point runs with sim.seed 1, 2 and 3; each claim's effect is the mean over the seeds and its verdict comes from
 scripts/studylib/verdict.py (the rule of every results table, docs/results/README.md) with the seeds' spread. With
 --doc, the tables replace the text between <!-- real_apps table --> / <!-- /real_apps table --> and
@@ -78,15 +82,16 @@ def measure(args, app, model):
     return waf, extra
 
 
-def replay(args, app, pol, i, seed, discard):
+def replay(args, app, pol, i, seed, discard, scope=None):
     """summary.json of the i-th capture of app replayed with stream policy pol at sim.seed seed; discard: the
-    capture's deletes reach the drive as trims (workload.capture_discard)."""
-    tag = "real_discard" if discard else "real"
+    capture's deletes reach the drive as trims (workload.capture_discard); scope: workload.capture_pc_scope (None:
+    the default)."""
+    tag = ("real_discard" if discard else "real") + (f"_{scope}" if scope else "")
     s = run(args.bin_dir, args.out / f"{app}_{tag}_{pol}_{seed}",
             DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
                      f"workload.trace_path={capture(args, i, app).resolve()}",
                      f"workload.capture_age_fraction={args.age}", f"workload.capture_discard={str(discard).lower()}",
-                     f"sim.seed={seed}"])
+                     f"sim.seed={seed}"] + ([f"workload.capture_pc_scope={scope}"] if scope else []))
     if s["integrity"]["errors"]:
         sys.exit(f"{app} {pol} seed {seed}: integrity errors in the replay")
     return s
@@ -114,6 +119,62 @@ def discard_table(res):
         m, sd = effect(res[pol], res["single"])
         rows.append([pol, f"{mean(res[pol]):.3f}", "—" if pol == "single" else f"{m:+.2%} ± {sd:.2%}"])
     return verdict.markdown(["rocksdb, deletes as trims: policy", "WAF (mean of seeds)", "against Baseline"], rows)
+
+
+# Issue 41: "PCStream on a real capture uses at least as many distinct program contexts as the program has write
+# call sites that the capture saw". For each app's first capture (format version 2, which has the call sites),
+# PCStream on seed 002's replay (sim.seed 1), with each page's own last writer's context (page, the default) and
+# with its file's last write's (inode, where PCStream's kernel keeps it).
+CONTEXT_SCOPES = ["page", "inode"]
+
+
+def contexts_point(args, app, scope):
+    """summary.json of app's first capture replayed with PCStream at sim.seed 1 with workload.capture_pc_scope=scope:
+    on seed 002's drive (rocksdb, sqlite, gcc) or, for pgbench, on seed 000's (the same drive as its HEXA points,
+    with seed 002's 8 streams)."""
+    if app != "pgbench":
+        return replay(args, app, "pcstream", 0, SEEDS[0], discard=False, scope=scope)
+    sets = hexa_sets("real", capture(args, 0, app), args.hexa_age, 0)
+    return run(args.bin_dir, args.out / f"pgbench_real_{scope}_pcstream_{SEEDS[0]}",
+               sets + ["streams.assign=pcstream", "streams.count=8", f"workload.capture_pc_scope={scope}",
+                       f"sim.seed={SEEDS[0]}"], platform="hexa_femu")
+
+
+def measure_contexts(args):
+    """{app: {scope: the capture's and PCStream's context counts}} for every app with a capture in the first folder."""
+    out = {}
+    for app in [*APPS, "pgbench"]:
+        if not capture(args, 0, app).exists():
+            continue
+        out[app] = {}
+        for scope in CONTEXT_SCOPES:
+            s = contexts_point(args, app, scope)
+            c, pc = s["capture"], s["streams"]["pcstream"]
+            if c["write_call_sites"] is None:
+                sys.exit(f"{capture(args, 0, app)}: a version 1 capture has no call sites (capture it again)")
+            if s["integrity"]["errors"]:
+                sys.exit(f"{app} contexts ({scope}): integrity errors in the replay")
+            out[app][scope] = {"call_sites": c["write_call_sites"], "contexts": c["distinct_pcs"],
+                               "issued": c["distinct_pcs_issued"], "seen": pc["pcs_seen"], "known": pc["pcs_known"],
+                               "lost": c["pcs_not_issued"], "waf": s["waf"]["total"]}
+    if not out:
+        sys.exit(f"no capture of {', '.join([*APPS, 'pgbench'])} in {args.captures[0]}")
+    return out
+
+
+def contexts_table(res):
+    """app | scope | call sites | contexts (capture / on the drive / PCStream received / estimated) | lost | met."""
+    rows = []
+    for app, scopes in res.items():
+        for scope, r in scopes.items():
+            lost = r["lost"]
+            rows.append([app, scope, f"{r['call_sites']:,}",
+                         f"{r['contexts']:,} / {r['issued']:,} / {r['seen']:,} / {r['known']:,}",
+                         f"{lost['contexts']:,}: {lost['writes']:,} writes, {lost['write_bytes'] / 1e6:,.1f} MB",
+                         f"{r['waf']:.3f}", "met" if r["seen"] >= r["call_sites"] else "not met"])
+    return verdict.markdown(["capture", "scope", "write call sites", "contexts: capture / on the drive / PCStream "
+                             "received / estimated", "contexts no drive write carried: writes, bytes", "WAF",
+                             "PCStream received >= call sites"], rows)
 
 
 def capture(args, i, app):
@@ -243,9 +304,10 @@ def main():
     # leaves on the 2 GiB drive (its replay stops: "the file layer needs 18 MiB more"); set before any WAF was seen.
     ap.add_argument("--age", type=float, default=0.6)
     ap.add_argument("--doc", type=Path)
-    ap.add_argument("--part", choices=["seed002", "seed002_discard", "seed000", "all"], default="all",
+    ap.add_argument("--part", choices=["seed002", "seed002_discard", "seed000", "contexts", "all"], default="all",
                     help="seed002: the stream assignments on rocksdb/sqlite/gcc; seed002_discard: rocksdb's captures "
-                         "with their deletes as trims; seed000: HEXA on pgbench")
+                         "with their deletes as trims; seed000: HEXA on pgbench; contexts: PCStream's contexts "
+                         "against the write call sites of the first folder's captures")
     ap.add_argument("--hexa-age", type=float, default=0.3,
                     help="seed000: the file system aged to this share before the pgbench capture (with pgbench's "
                          "files about TPC-C's 75 %% of the scaled drive, HEXA_REAL_DRIVE)")
@@ -316,6 +378,9 @@ PARTS = {
     "seed000": {"measure": measure_seed000, "table": hexa_table,
                 "cache": ROOT / "docs" / "figures" / "real_apps_seed000.json",
                 "markers": ("<!-- real_apps hexa table -->", "<!-- /real_apps hexa table -->")},
+    "contexts": {"measure": measure_contexts, "table": contexts_table,
+                 "cache": ROOT / "docs" / "figures" / "real_apps_contexts.json",
+                 "markers": ("<!-- real_apps contexts table -->", "<!-- /real_apps contexts table -->")},
 }
 
 

@@ -138,6 +138,31 @@ TEST_CASE("sqlite3 captured: writes, bytes and program contexts match strace, th
   for (const char* k : {"host", "ftl", "streams", "capture", "integrity", "nand"}) CHECK(a[k] == b[k]);
 }
 
+TEST_CASE("a shell's redirected output is captured: inherited descriptors are followed across exec and what stdio or "
+          "copy_file_range wrote is recorded as the file's growth", "[platform][capture]") {
+  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/";
+  REQUIRE(run("mkdir -p redir") == 0);
+  std::ofstream("redir.sh") << "cd \"$1\"\necho hello > a\nprintf 'x%d\\n' 1 2 3 >> a\nseq 1 20000 > b\n"
+                               "sed -e s/1/one/ b > c\ncat b c > d\n";
+  REQUIRE(run(bin + "ssdtlm-capture -o redir.cap --root redir -- bash redir.sh redir 2> /dev/null") == 0);
+  uint64_t on_disk = 0;
+  for (const char* f : {"redir/a", "redir/b", "redir/c", "redir/d"}) {
+    std::ifstream in(f, std::ios::binary | std::ios::ate);
+    REQUIRE(in);
+    on_disk += uint64_t(in.tellg());
+  }
+  REQUIRE(run(bin + "ssdtlm-generic --quiet --out rr --set workload.pattern=trace --set workload.trace_format=capture"
+                    " --set workload.trace_path=redir.cap --set check.integrity=true") == 0);
+  const auto s = nlohmann::json::parse(std::ifstream("rr/summary.json"));
+  const auto& cs = s["capture"];
+  INFO(cs.dump(1));
+  CHECK(cs["write_bytes"] == on_disk);  // every byte of the four files, none through a recorded write() call
+  CHECK(cs["unseen"]["growth_bytes"] == on_disk);
+  CHECK(cs["unseen"]["growth_writes"] == 5);  // a (twice), b, c, d
+  CHECK(cs["unseen"]["unknown_fd_writes"] == 0);
+  CHECK(s["integrity"]["errors"] == 0);
+}
+
 TEST_CASE("ssdtlm-capture refuses a statically linked program and a missing one", "[platform][capture]") {
   const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/";
   std::ofstream("main.c") << "int main(void) { return 0; }\n";

@@ -30,12 +30,25 @@ Fn real(const char* name) {
 #define F_SET_FILE_RW_HINT 1038
 #endif
 
+// Before dup2/dup3 replace `to`: a recorded descriptor there is closed by it.
+void replacing(int to) {
+  if (!tracked(to) || !active()) return;
+  size_seen(to);
+  HookScope scope;
+  CaptureRecord r;
+  r.kind = uint8_t(Kind::Close);
+  r.fd = to;
+  r.time_ns = now_ns();
+  emit(r);
+  set_tracked(to, false);
+}
+
 void duplicated(int from, int to) {
   if (to < 0) return;
   set_tracked(to, false);
   if (!tracked(from) || !active()) return;
   HookScope scope;
-  set_tracked(to, true);
+  copy_tracking(from, to);
   CaptureRecord r;
   r.kind = uint8_t(Kind::Dup);
   r.fd = from;
@@ -78,45 +91,10 @@ long fcntl_call(const char* name, int fd, int cmd, void* arg) {
   return r;
 }
 
-// stdio: its writes go through the C library's internal write, which no preload can interpose. A stream opened for
-// writing on a recorded file is recorded as an open; at fclose, after the buffer is flushed, the file's growth since
-// the open is recorded as one write (program context: the fclose's caller) and an Unseen record says so.
-void stdio_opened(FILE* fp, const char* mode, uint64_t t0) {
-  if (!fp || !active() || (mode[0] == 'r' && !std::strchr(mode, '+'))) return;
-  const int fd = fileno(fp);
-  if (!tracked(fd)) return;
-  struct stat st;
-  if (syscall(SYS_fstat, fd, &st) == 0) set_stdio_size(fd, uint64_t(st.st_size), true);
-}
-
-void stdio_closing(FILE* fp) {
-  const int fd = fp ? fileno(fp) : -1;
-  uint64_t start = 0;
-  if (!active() || !tracked(fd) || !stdio_size(fd, start)) return;
-  fflush(fp);
-  HookScope scope;
-  struct stat st;
-  if (syscall(SYS_fstat, fd, &st) != 0 || uint64_t(st.st_size) <= start) return;
-  CaptureRecord r;
-  r.kind = uint8_t(Kind::Write);
-  r.fd = fd;
-  r.time_ns = now_ns();
-  r.offset = start;
-  r.bytes = uint64_t(st.st_size) - start;
-  const WriteOrigin o = program_context();
-  r.pc = o.signature;
-  r.aux = o.call_site;
-  emit(r);
-  set_stdio_size(fd, 0, false);
-  CaptureRecord u;
-  u.kind = uint8_t(Kind::Unseen);
-  u.fd = fd;
-  u.time_ns = r.time_ns;
-  u.bytes = r.bytes;
-  u.aux = uint32_t(UnseenWhat::StdioWrite);
-  emit(u);
-}
-
+// stdio: its writes go through the C library's internal write, which no preload can interpose, as do the writes of
+// a program whose stdout the shell redirected into a file. A writable recorded descriptor's file size is therefore
+// recorded (Kind::Size) when it grew past this process's recorded writes: at close, dup2 over it, fclose (after the
+// flush) and exit; the replay writes the growth no recorded write explains (program context: where it was seen).
 }  // namespace
 
 extern "C" {
@@ -147,6 +125,7 @@ int dup(int fd) noexcept {
 int dup2(int fd, int to) noexcept {
   static auto f = real<int (*)(int, int)>("dup2");
   if (to == output_fd()) return -1;
+  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) replacing(to);
   const int r = f(fd, to);
   if (r >= 0 && r != fd) duplicated(fd, r);
   return r;
@@ -155,6 +134,7 @@ int dup2(int fd, int to) noexcept {
 int dup3(int fd, int to, int flags) noexcept {
   static auto f = real<int (*)(int, int, int)>("dup3");
   if (to == output_fd()) return -1;
+  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) replacing(to);
   const int r = f(fd, to, flags);
   if (r >= 0) duplicated(fd, r);
   return r;
@@ -198,25 +178,18 @@ FILE* fopen(const char* p, const char* mode) {
     }
     if (std::strchr(mode, '+')) fl = (fl & ~O_WRONLY) | O_RDWR;
     opened_by_stdio(fd, fl, now_ns());
-    stdio_opened(fp, mode, now_ns());
   }
   return fp;
 }
 
 FILE* fopen64(const char* p, const char* mode) { return fopen(p, mode); }
 
-FILE* fdopen(int fd, const char* mode) noexcept {
-  static auto f = real<FILE* (*)(int, const char*)>("fdopen");
-  FILE* fp = f(fd, mode);
-  stdio_opened(fp, mode, now_ns());
-  return fp;
-}
-
 int fclose(FILE* fp) {
   static auto f = real<int (*)(FILE*)>("fclose");
   const int fd = fp ? fileno(fp) : -1;
-  stdio_closing(fp);
   if (tracked(fd) && active()) {
+    fflush(fp);
+    size_seen(fd);
     HookScope scope;
     CaptureRecord r;
     r.kind = uint8_t(Kind::Close);
@@ -288,7 +261,7 @@ int execle(const char* p, const char* arg, ...) noexcept {
 
 void _exit(int status) {
   static auto f = real<void (*)(int)>("_exit");
-  process_exit();
+  process_exit(false);
   f(status);
   __builtin_unreachable();
 }

@@ -42,6 +42,7 @@ void data_record(Kind k, int fd, int64_t off, ssize_t ret, uint64_t t0) {
     const WriteOrigin o = program_context();
     r.pc = o.signature;
     r.aux = o.call_site;
+    wrote_to(fd, r.offset + r.bytes);
   }
   emit(r);
 }
@@ -72,7 +73,7 @@ void opened(int fd, int flags, uint64_t t0) {
   struct stat st;
   if (!fd_path(fd, path, sizeof path) || !under_root(path)) return;
   if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
-  set_tracked(fd, true);
+  set_tracked(fd, true, (flags & O_ACCMODE) != O_RDONLY, uint64_t(st.st_size));
   CaptureRecord r;
   r.kind = uint8_t(Kind::Open);
   r.fd = fd;
@@ -154,6 +155,7 @@ int close(int fd) {
   if (fd >= 0 && fd == output_fd()) return 0;  // the capture's own file stays open
   const uint64_t t0 = now_ns();
   if (tracked(fd)) {
+    size_seen(fd);
     simple_record(Kind::Close, fd, t0);
     set_tracked(fd, false);
   }

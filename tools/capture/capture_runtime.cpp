@@ -42,9 +42,17 @@ struct State {
   uint64_t pc_norm[kPcCacheSlots];
 };
 State g;
-uint8_t g_tracked[kMaxFd];
-uint8_t g_stdio[kMaxFd];
-uint64_t g_stdio_size[kMaxFd];
+uint8_t g_tracked[kMaxFd];   // 1: recorded, 2: recorded and writable
+uint64_t g_accounted[kMaxFd];  // writable: the file size this process's opens and recorded writes explain
+std::atomic<int> g_max_tracked{-1};
+
+struct Dirent64 {  // getdents64's record (linux/dirent.h)
+  uint64_t ino;
+  int64_t off;
+  uint16_t len;
+  uint8_t type;
+  char name[1];
+};
 thread_local int t_depth = 0;
 thread_local pid_t t_tid = 0;
 
@@ -127,9 +135,10 @@ __attribute__((constructor)) void capture_init() {
   open_output();
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   if (g.on) start_record();
+  if (g.on) adopt_inherited();
 }
 
-__attribute__((destructor)) void capture_fini() { process_exit(); }
+__attribute__((destructor)) void capture_fini() { process_exit(true); }
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -208,9 +217,71 @@ WriteOrigin program_context() {
 }
 
 bool tracked(int fd) { return fd >= 0 && fd < kMaxFd && g_tracked[fd]; }
-void set_tracked(int fd, bool on) {
-  if (fd >= 0 && fd < kMaxFd) g_tracked[fd] = on;
-  if (!on) set_stdio_size(fd, 0, false);
+void set_tracked(int fd, bool on, bool writable, uint64_t size) {
+  if (fd < 0 || fd >= kMaxFd) return;
+  g_tracked[fd] = uint8_t(on ? (writable ? 2 : 1) : 0);
+  g_accounted[fd] = size;
+  if (on && fd > g_max_tracked.load()) g_max_tracked.store(fd);
+}
+
+void wrote_to(int fd, uint64_t end) {
+  if (fd >= 0 && fd < kMaxFd && end > g_accounted[fd]) g_accounted[fd] = end;
+}
+
+void copy_tracking(int from, int to) {
+  if (from < 0 || from >= kMaxFd) return;
+  set_tracked(to, g_tracked[from] != 0, g_tracked[from] == 2, g_accounted[from]);
+}
+
+void size_seen(int fd) {
+  if (fd < 0 || fd >= kMaxFd || g_tracked[fd] != 2 || !active()) return;
+  HookScope scope;
+  struct stat st;
+  if (syscall(SYS_fstat, fd, &st) != 0 || uint64_t(st.st_size) <= g_accounted[fd]) return;
+  g_accounted[fd] = uint64_t(st.st_size);
+  CaptureRecord r;
+  r.kind = uint8_t(Kind::Size);
+  r.fd = fd;
+  r.time_ns = now_ns();
+  r.offset = uint64_t(st.st_size);
+  const WriteOrigin o = program_context();
+  r.pc = o.signature;
+  r.aux = o.call_site;
+  emit(r);
+}
+
+void adopt_inherited() {
+  HookScope scope;
+  const int dir = int(syscall(SYS_openat, AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir < 0) return;
+  int fds[256];
+  int n = 0;
+  char ents[4096];
+  for (long got; (got = syscall(SYS_getdents64, dir, ents, sizeof ents)) > 0;)
+    for (long at = 0; at < got;) {
+      const auto* e = reinterpret_cast<const Dirent64*>(ents + at);
+      const int fd = std::atoi(e->name);
+      if (e->name[0] >= '0' && e->name[0] <= '9' && fd != dir && fd != g.out && n < 256) fds[n++] = fd;
+      at += e->len;
+    }
+  syscall(SYS_close, dir);
+  for (int i = 0; i < n; ++i) {
+    char path[4096];
+    struct stat st;
+    const long flags = syscall(SYS_fcntl, fds[i], F_GETFL);
+    if (flags < 0 || !fd_path(fds[i], path, sizeof path) || !under_root(path)) continue;
+    if (syscall(SYS_fstat, fds[i], &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink == 0) continue;  // not deleted
+    const bool writable = (flags & O_ACCMODE) != O_RDONLY;
+    set_tracked(fds[i], true, writable, uint64_t(st.st_size));
+    CaptureRecord r;
+    r.kind = uint8_t(Kind::Open);
+    r.fd = fds[i];
+    r.time_ns = now_ns();
+    r.flags = uint32_t(flags);
+    r.offset = uint64_t(st.st_size);
+    r.path_bytes = uint16_t(std::strlen(path));
+    emit(r, path);
+  }
 }
 
 bool fd_path(int fd, char* out, size_t n) {
@@ -243,27 +314,17 @@ bool under_root(const char* p) {
                         (std::strlen(p) + 1 == g.root_len && std::strncmp(p, g.root, g.root_len - 1) == 0));
 }
 
-void set_stdio_size(int fd, uint64_t size, bool on) {
-  if (fd < 0 || fd >= kMaxFd) return;
-  g_stdio[fd] = on;
-  g_stdio_size[fd] = size;
-}
-
-bool stdio_size(int fd, uint64_t& size) {
-  if (fd < 0 || fd >= kMaxFd || !g_stdio[fd]) return false;
-  size = g_stdio_size[fd];
-  return true;
-}
-
 void flush() {
   pthread_mutex_lock(&g.lock);
   flush_locked();
   pthread_mutex_unlock(&g.lock);
 }
 
-void process_exit() {
+void process_exit(bool flush_stdio) {
   static std::atomic<bool> done{false};
   if (!g.on || done.exchange(true)) return;
+  if (flush_stdio) fflush(nullptr);  // what the C library would write after the destructors
+  for (int fd = 0; fd <= g_max_tracked.load(); ++fd) size_seen(fd);
   CaptureRecord r;
   r.kind = uint8_t(Kind::ProcessExit);
   r.time_ns = now_ns();

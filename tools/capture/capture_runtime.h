@@ -36,17 +36,22 @@ struct WriteOrigin {
 };
 WriteOrigin program_context();
 
-// Recorded descriptors (regular files under the root).
+// Recorded descriptors (regular files under the root). A writable one also keeps the file size this process has
+// accounted for (its size at the open, then the end of each recorded write through it).
 bool tracked(int fd);
-void set_tracked(int fd, bool on);
+void set_tracked(int fd, bool on, bool writable = false, uint64_t size = 0);
+void wrote_to(int fd, uint64_t end);    // a recorded write through fd reached `end`
+void copy_tracking(int from, int to);   // dup: `to` is `from`'s file
+// Records the file's size (Kind::Size) when a writable tracked fd's file grew past what this process accounted for:
+// called before the descriptor is closed or replaced, at fclose after the flush, and at exit.
+void size_seen(int fd);
+// At process start: descriptors inherited across exec that are regular files under the root, recorded as opens.
+void adopt_inherited();
 // The absolute path of an open descriptor (readlink of /proc/self/fd/N); false if it has none.
 bool fd_path(int fd, char* out, size_t n);
 // The absolute path of `path` relative to dirfd (AT_FDCWD = the working directory); no symlink resolution.
 bool absolute_path(int dirfd, const char* path, char* out, size_t n);
 bool under_root(const char* abs_path);
-// Size at an fopen for writing (stdio's writes are invisible: fclose records the growth as one write).
-void set_stdio_size(int fd, uint64_t size, bool on);
-bool stdio_size(int fd, uint64_t& size);
 
 // The capture's own output descriptor (the program may not close it).
 int output_fd();
@@ -54,8 +59,9 @@ int output_fd();
 void opened_by_stdio(int fd, int flags, uint64_t t0);
 // Writes out the buffer (before an exec, at _exit and at exit).
 void flush();
-// Records this process's exit and flushes (destructor, _exit).
-void process_exit();
+// Records this process's exit and flushes (destructor, _exit). flush_stdio: stdio's buffers are flushed first and
+// every writable descriptor's size checked (at exit, where the C library flushes them after the destructors).
+void process_exit(bool flush_stdio);
 
 }  // namespace capture
 }  // namespace ssdtlm

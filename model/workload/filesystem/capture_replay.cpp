@@ -128,8 +128,20 @@ void CaptureWorkload::dispatch(const CaptureEvent& e) {
     case Kind::Unseen: return unseen(e);
     default: break;
   }
-  if (!(f = file_of(r, &flags))) return;  // a descriptor the capture did not see opened (inherited, e.g. stdout)
+  if (!(f = file_of(r, &flags))) {  // a descriptor the capture did not see opened: counted, not replayed
+    if (e.kind() == Kind::Write) ++c_.unknown_fd_writes, c_.unknown_fd_bytes += r.bytes;
+    return;
+  }
   switch (e.kind()) {
+    case Kind::Size: {  // the growth no recorded write explains, as one write at the end of the file
+      if (r.offset <= f->size) return;
+      CaptureRecord grown = r;
+      grown.offset = f->size;
+      grown.bytes = r.offset - f->size;
+      ++c_.growth_writes;
+      c_.growth_bytes += grown.bytes;
+      return write(*f, flags, grown);
+    }
     case Kind::Read: return read(*f, flags, r.offset, r.bytes);
     case Kind::Write: return write(*f, flags, r);
     case Kind::Fsync:

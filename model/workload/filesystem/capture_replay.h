@@ -71,6 +71,8 @@ struct CaptureCounters {
   uint64_t flusher_bytes = 0, sync_bytes = 0;                        // data written back by the flusher / by syncs
   uint64_t journal_bytes = 0, metadata_bytes = 0, trim_bytes = 0, commits = 0, checkpoints = 0;
   uint64_t unseen_mmap = 0, unseen_stdio_bytes = 0, unseen_io_uring = 0, unseen_aio = 0;
+  uint64_t growth_writes = 0, growth_bytes = 0;  // (version 2) a file's growth no recorded write explained
+  uint64_t unknown_fd_writes = 0, unknown_fd_bytes = 0;  // on a descriptor whose open the capture did not record
   uint64_t layout_files = 0, layout_bytes = 0;
 };
 

@@ -41,6 +41,10 @@ void CaptureWorkload::report(nlohmann::json& into) const {
                      {"unseen",
                       {{"shared_writable_mmaps", c.unseen_mmap},
                        {"stdio_write_bytes", c.unseen_stdio_bytes},
+                       {"growth_writes", c.growth_writes},
+                       {"growth_bytes", c.growth_bytes},
+                       {"unknown_fd_writes", c.unknown_fd_writes},
+                       {"unknown_fd_bytes", c.unknown_fd_bytes},
                        {"io_uring_setups", c.unseen_io_uring},
                        {"aio_submits", c.unseen_aio}}},
                      {"file_layer_check", check()}};

@@ -46,6 +46,10 @@ enum class Kind : uint8_t {
   Hint = 14,         // fcntl(F_SET_RW_HINT): aux = the write-life hint (RWH_WRITE_LIFE_*: 0 not set .. 5 extreme)
   Dup = 15,          // fd duplicated as aux
   Unseen = 16,       // I/O the capture cannot follow, kept so the reader refuses or counts it: aux = UnseenWhat
+  Size = 17,         // (version 2) a writable descriptor's file seen at `offset` bytes when the process closed it,
+                     // replaced it (dup2), fclosed it or exited, and larger than this process's recorded writes
+                     // explain; pc, aux: the program context and call site there. The replay writes the growth no
+                     // recorded write explains (stdio's internal writes, a redirected stdout) as one write.
 };
 
 enum class UnseenWhat : uint32_t {
@@ -53,6 +57,7 @@ enum class UnseenWhat : uint32_t {
   IoUring = 2,             // io_uring_setup: submissions bypass the C library
   Aio = 3,                 // io_submit (Linux AIO)
   StdioWrite = 4,          // fopen'ed for writing: stdio's buffered writes go through glibc's internal write
+                           // (version 1; version 2 records the file's size instead: Kind::Size)
 };
 
 // Open flags the reader interprets (Linux x86-64 / generic values).

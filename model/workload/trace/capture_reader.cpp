@@ -49,7 +49,7 @@ bool CaptureReader::read_exact(void* to, size_t n, bool eof_ok) {
 bool CaptureReader::next(CaptureEvent& e) {
   if (!read_exact(&e.rec, sizeof e.rec, true)) return false;
   ++records_;
-  if (e.rec.kind < uint8_t(Kind::ProcessStart) || e.rec.kind > uint8_t(Kind::Unseen))
+  if (e.rec.kind < uint8_t(Kind::ProcessStart) || e.rec.kind > uint8_t(Kind::Size))
     throw TraceError(path_, "record " + std::to_string(records_) + ": unknown kind " + std::to_string(e.rec.kind));
   e.path.clear();
   e.path2.clear();

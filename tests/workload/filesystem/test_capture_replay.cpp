@@ -253,3 +253,26 @@ TEST_CASE("capture replay: the data writes' call sites are counted (version 2), 
   CHECK(v1["distinct_pcs"] == 4);
   CHECK(v1["write_call_sites"].is_null());
 }
+
+TEST_CASE("capture replay: a file's size seen past its recorded writes is written as the growth, a size they explain "
+          "writes nothing", "[workload][filesystem][capture]") {
+  CaptureCounters c;
+  const auto rs = replay({cap(K::ProcessStart, 0, -1, 0, 0, 0, 0, "/bin/prog"),
+                          cap(K::Open, 1, 3, 0, 0, 0, kCreateWrite, "/r/a"),
+                          cap(K::Write, 2, 3, 0, 5000, 0x11),
+                          cap(K::Size, 3, 3, 5000, 0, 0x22),    // explained by the write: nothing
+                          cap(K::Size, 4, 3, 12000, 0, 0x33),   // 7,000 bytes no write explains (stdio, a redirect)
+                          cap(K::Fsync, 5, 3), cap(K::Close, 6, 3),
+                          cap(K::Write, 7, 9, 0, 4096, 0x44)},  // a descriptor never opened: counted, not replayed
+                         CaptureParams(), &c);
+  CHECK(c.growth_writes == 1);
+  CHECK(c.growth_bytes == 7000);
+  CHECK(c.unknown_fd_writes == 1);
+  CHECK(c.unknown_fd_bytes == 4096);
+  uint64_t data = 0;
+  bool growth_context = false;
+  for (const IoRequest& r : rs)
+    if (r.op == IoOp::Write && r.pc) data += r.bytes, growth_context |= r.pc == 0x33;
+  CHECK(data == 3 * 4096);  // pages 0-2: 12,000 bytes
+  CHECK(growth_context);    // the pages the growth wrote carry the context where the size was seen
+}
