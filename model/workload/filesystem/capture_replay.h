@@ -91,6 +91,7 @@ class CaptureWorkload : public Workload {
   size_t distinct_pcs() const { return pcs_.size(); }            // program writes' signatures (64-bit)
   size_t distinct_pcs_issued() const { return pcs_issued_.size(); }  // ... as carried by the drive's writes (32-bit)
   size_t write_call_sites() const { return call_sites_.size(); }     // where the program called its writes (32-bit)
+  size_t write_call_sites_issued() const;                            // ... of the contexts the drive's writes carried
   // The program's contexts that no drive write carried (a page carries its last writer's context, so a context
   // whose pages were always rewritten by another one before writeback, or whose data never left the cache, is
   // absent), and the write calls and bytes the program made through them.
@@ -176,6 +177,7 @@ class CaptureWorkload : public Workload {
   uint64_t journal_head_ = 1;
   struct PcWrites {
     uint64_t writes = 0, bytes = 0;
+    uint32_t call_site = 0;  // a context's first return address is its call site (0: version 1)
   };
   std::unordered_map<uint64_t, PcWrites> pcs_;  // the program's write contexts: its calls through each
   std::set<uint32_t> pcs_issued_;

@@ -18,6 +18,8 @@ void CaptureWorkload::report(nlohmann::json& into) const {
                      {"distinct_pcs", distinct_pcs()},
                      {"distinct_pcs_issued", distinct_pcs_issued()},
                      {"write_call_sites", reader_->version() >= 2 ? nlohmann::json(write_call_sites()) : nullptr},
+                     {"write_call_sites_issued",
+                      reader_->version() >= 2 ? nlohmann::json(write_call_sites_issued()) : nullptr},
                      {"pcs_not_issued",
                       {{"contexts", lost.contexts}, {"writes", lost.writes}, {"write_bytes", lost.write_bytes}}},
                      {"fsyncs", c.fsyncs},

@@ -28,6 +28,13 @@ CaptureWorkload::UnissuedPcs CaptureWorkload::unissued_pcs() const {
   return u;
 }
 
+size_t CaptureWorkload::write_call_sites_issued() const {
+  std::set<uint32_t> sites;
+  for (const auto& [pc, w] : pcs_)
+    if (w.call_site && pcs_issued_.count(fold_pc(pc))) sites.insert(w.call_site);
+  return sites.size();
+}
+
 void CaptureWorkload::push(IoOp op, uint64_t unit, uint64_t units, Sent kind, const PageOrigin* o, uint16_t hint) {
   const uint64_t max_units = std::max<uint64_t>(1, p_.max_io_bytes / kUnitBytes);
   const uint64_t chunk = op == IoOp::Trim ? 8 * max_units : max_units;
@@ -133,6 +140,7 @@ void CaptureWorkload::write(File& f, uint32_t flags, const CaptureRecord& r) {
     PcWrites& w = pcs_[r.pc];
     ++w.writes;
     w.bytes += r.bytes;
+    if (r.aux) w.call_site = r.aux;
   }
   if (r.aux) call_sites_.insert(r.aux);
   const uint32_t fi = uint32_t(&f - files_.data());

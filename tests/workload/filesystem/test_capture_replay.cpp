@@ -221,17 +221,19 @@ TEST_CASE("capture replay: a page carries its last writer's context (capture_pc_
   CHECK(lost_inode.write_bytes == 8292);
 }
 
-TEST_CASE("capture replay: the data writes' call sites are counted (version 2), unknown in a version 1 capture",
-          "[workload][filesystem][capture]") {
-  auto recs_with_sites = [] {  // four contexts through two call sites
+TEST_CASE("capture replay: the data writes' call sites are counted (version 2), and those whose data reached the "
+          "drive, unknown in a version 1 capture", "[workload][filesystem][capture]") {
+  auto recs_with_sites = [] {  // four contexts through two call sites; site 8's file is deleted before writeback
     const uint32_t kSite7 = 7, kSite8 = 8;
     return std::vector<CapRec>{cap(K::ProcessStart, 0, -1, 0, 0, 0, 0, "/bin/prog"),
                                cap(K::Open, 1, 3, 0, 0, 0, kCreateWrite, "/r/a"),
+                               cap(K::Open, 1, 4, 0, 0, 0, kCreateWrite, "/r/b"),
                                cap(K::Write, 2, 3, 0, 4096, 0x11, 0, "", 100, kSite7),
                                cap(K::Write, 3, 3, 4096, 4096, 0x22, 0, "", 100, kSite7),
-                               cap(K::Write, 4, 3, 8192, 4096, 0x33, 0, "", 100, kSite8),
-                               cap(K::Write, 5, 3, 12288, 4096, 0x44, 0, "", 100, kSite8),
-                               cap(K::Fsync, 6, 3), cap(K::Close, 7, 3)};
+                               cap(K::Write, 4, 4, 0, 4096, 0x33, 0, "", 100, kSite8),
+                               cap(K::Write, 5, 4, 4096, 4096, 0x44, 0, "", 100, kSite8),
+                               cap(K::Fsync, 6, 3), cap(K::Close, 7, 3), cap(K::Close, 8, 4),
+                               cap(K::Unlink, 9, -1, 0, 0, 0, 0, "/r/b")};
   };
   auto report = [](const std::string& file) {
     CaptureWorkload w(file, kNs, CaptureParams{}, false);
@@ -245,13 +247,16 @@ TEST_CASE("capture replay: the data writes' call sites are counted (version 2), 
   write_capture("v2.cap", recs_with_sites());
   const auto v2 = report("v2.cap");
   CHECK(v2["distinct_pcs"] == 4);
+  CHECK(v2["distinct_pcs_issued"] == 2);
   CHECK(v2["write_call_sites"] == 2);
+  CHECK(v2["write_call_sites_issued"] == 1);
   std::vector<CapRec> v1_recs = recs_with_sites();
   for (CapRec& x : v1_recs) x.r.aux = 0;  // version 1 has no call sites
   write_capture("v1.cap", v1_recs, 1);
   const auto v1 = report("v1.cap");
   CHECK(v1["distinct_pcs"] == 4);
   CHECK(v1["write_call_sites"].is_null());
+  CHECK(v1["write_call_sites_issued"].is_null());
 }
 
 TEST_CASE("capture replay: a file's size seen past its recorded writes is written as the growth, a size they explain "
