@@ -107,3 +107,16 @@ def test_apps_reruns_only_those_apps_and_keeps_the_others_cached(real_apps, tmp_
     assert res["rocksdb"] == json.loads(json.dumps(seed002_results()))["rocksdb"]
     assert res["gcc"][1]["distinct_pcs"] == 99
     assert "| gcc | PCStream lowers WAF vs Baseline" in doc.read_text()
+
+
+def test_contexts_criterion_is_computed_against_all_call_sites_and_those_on_the_drive(real_apps):
+    lost = {"contexts": 11, "writes": 96392, "write_bytes": 2.0e9}
+    res = {"gcc": {"page": {"call_sites": 11, "sites_issued": 3, "contexts": 15, "issued": 4, "seen": 4, "known": 4,
+                            "lost": lost, "waf": 0.99}},
+           "sqlite": {"page": {"call_sites": 1, "sites_issued": 1, "contexts": 12, "issued": 11, "seen": 11,
+                               "known": 9, "lost": lost, "waf": 0.45}}}
+    text = real_apps.contexts_table(res)
+    gcc = [c.strip() for c in next(r for r in text.splitlines() if r.startswith("| gcc")).strip("|").split("|")]
+    sqlite = [c.strip() for c in next(r for r in text.splitlines() if r.startswith("| sqlite")).strip("|").split("|")]
+    assert gcc[2] == "11 / 3" and gcc[-2:] == ["not met", "met"]  # 4 received: fewer than 11 sites, more than 3
+    assert sqlite[-2:] == ["met", "met"]
