@@ -82,16 +82,16 @@ def measure(args, app, model):
     return waf, extra
 
 
-def replay(args, app, pol, i, seed, discard, scope=None):
+def replay(args, app, pol, i, seed, discard, scope=None, extra=(), tag_extra=""):
     """summary.json of the i-th capture of app replayed with stream policy pol at sim.seed seed; discard: the
     capture's deletes reach the drive as trims (workload.capture_discard); scope: workload.capture_pc_scope (None:
-    the default)."""
-    tag = ("real_discard" if discard else "real") + (f"_{scope}" if scope else "")
+    the default); extra: more settings, tag_extra naming their output folder."""
+    tag = ("real_discard" if discard else "real") + (f"_{scope}" if scope else "") + tag_extra
     s = run(args.bin_dir, args.out / f"{app}_{tag}_{pol}_{seed}",
             DRIVE + [f"streams.assign={pol}", "workload.pattern=trace", "workload.trace_format=capture",
                      f"workload.trace_path={capture(args, i, app).resolve()}",
                      f"workload.capture_age_fraction={args.age}", f"workload.capture_discard={str(discard).lower()}",
-                     f"sim.seed={seed}"] + ([f"workload.capture_pc_scope={scope}"] if scope else []))
+                     f"sim.seed={seed}"] + ([f"workload.capture_pc_scope={scope}"] if scope else []) + list(extra))
     if s["integrity"]["errors"]:
         sys.exit(f"{app} {pol} seed {seed}: integrity errors in the replay")
     return s
@@ -124,20 +124,25 @@ def discard_table(res):
 # Issue 41: "PCStream on a real capture uses at least as many distinct program contexts as the program has write
 # call sites that the capture saw". For each app's first capture (format version 2, which has the call sites),
 # PCStream on seed 002's replay (sim.seed 1), with each page's own last writer's context (page, the default) and
-# with its file's last write's (inode, where PCStream's kernel keeps it).
-CONTEXT_SCOPES = ["page", "inode"]
+# with its file's last write's (inode, where PCStream's kernel keeps it); and the experiment that tests why contexts
+# are lost (docs/results/real_apps.md): the page scope with every dirty page written back at once (no dirty expiry,
+# the flusher every millisecond), so no page dies in the page cache before the drive sees it.
+CONTEXT_SCOPES = {"page": [], "inode": [],
+                  "page, written back at once": ["workload.capture_dirty_expire_ms=0", "workload.capture_writeback_ms=1"]}
 
 
-def contexts_point(args, app, scope):
-    """summary.json of app's first capture replayed with PCStream at sim.seed 1 with workload.capture_pc_scope=scope:
+def contexts_point(args, app, variant):
+    """summary.json of app's first capture replayed with PCStream at sim.seed 1 in one of CONTEXT_SCOPES' variants:
     on seed 002's drive (rocksdb, sqlite, gcc) or, for pgbench, on seed 000's (the same drive as its HEXA points,
     with seed 002's 8 streams)."""
+    scope, extra = variant.split(",")[0], CONTEXT_SCOPES[variant]
+    tag = "_at_once" if extra else ""
     if app != "pgbench":
-        return replay(args, app, "pcstream", 0, SEEDS[0], discard=False, scope=scope)
+        return replay(args, app, "pcstream", 0, SEEDS[0], discard=False, scope=scope, extra=extra, tag_extra=tag)
     sets = hexa_sets("real", capture(args, 0, app), args.hexa_age, 0)
-    return run(args.bin_dir, args.out / f"pgbench_real_{scope}_pcstream_{SEEDS[0]}",
+    return run(args.bin_dir, args.out / f"pgbench_real_{scope}{tag}_pcstream_{SEEDS[0]}",
                sets + ["streams.assign=pcstream", "streams.count=8", f"workload.capture_pc_scope={scope}",
-                       f"sim.seed={SEEDS[0]}"], platform="hexa_femu")
+                       f"sim.seed={SEEDS[0]}"] + extra, platform="hexa_femu")
 
 
 def measure_contexts(args):
