@@ -163,6 +163,24 @@ TEST_CASE("a shell's redirected output is captured: inherited descriptors are fo
   CHECK(s["integrity"]["errors"] == 0);
 }
 
+TEST_CASE("the capture's exit flush of stdout does not wait for a stream another thread holds", "[platform][capture]") {
+  const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/";
+  std::ofstream("hold.c") << "#include <pthread.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+                             "static void* reader(void* a) { char b[64]; (void)a; fgets(b, sizeof b, stdin); return 0; }\n"
+                             "int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0); usleep(100000);\n"
+                             "  for (int i = 0; i < 1000; ++i) printf(\"line %d\\n\", i);\n  return 0; }\n";
+  REQUIRE(run("cc -O1 -pthread -o hold hold.c") == 0);
+  REQUIRE(run("mkdir -p hold_root") == 0);
+  // The reader blocks in fgets holding stdin's lock while main exits: a flush that locked every stream would hang.
+  REQUIRE(run("sleep 30 | timeout 20 " + bin + "ssdtlm-capture -o hold.cap --root hold_root -- sh -c "
+              "'./hold > hold_root/out.txt' 2> /dev/null") == 0);
+  REQUIRE(run(bin + "ssdtlm-generic --quiet --out rh --set workload.pattern=trace --set workload.trace_format=capture"
+                    " --set workload.trace_path=hold.cap") == 0);
+  const auto s = nlohmann::json::parse(std::ifstream("rh/summary.json"));
+  std::ifstream out("hold_root/out.txt", std::ios::binary | std::ios::ate);
+  CHECK(s["capture"]["unseen"]["growth_bytes"] == uint64_t(out.tellg()));  // printf's 8,890 bytes, flushed at exit
+}
+
 TEST_CASE("ssdtlm-capture refuses a statically linked program and a missing one", "[platform][capture]") {
   const std::string bin = std::string(SSDTLM_BINARY_DIR) + "/bin/";
   std::ofstream("main.c") << "int main(void) { return 0; }\n";

@@ -178,11 +178,19 @@ FILE* fopen(const char* p, const char* mode) {
     }
     if (std::strchr(mode, '+')) fl = (fl & ~O_WRONLY) | O_RDWR;
     opened_by_stdio(fd, fl, now_ns());
+    if (tracked(fd)) set_stream(fd, fp);
   }
   return fp;
 }
 
 FILE* fopen64(const char* p, const char* mode) { return fopen(p, mode); }
+
+FILE* fdopen(int fd, const char* mode) noexcept {
+  static auto f = real<FILE* (*)(int, const char*)>("fdopen");
+  FILE* fp = f(fd, mode);
+  if (fp && tracked(fd)) set_stream(fd, fp);
+  return fp;
+}
 
 int fclose(FILE* fp) {
   static auto f = real<int (*)(FILE*)>("fclose");

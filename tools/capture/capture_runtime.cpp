@@ -44,6 +44,7 @@ struct State {
 State g;
 uint8_t g_tracked[kMaxFd];   // 1: recorded, 2: recorded and writable
 uint64_t g_accounted[kMaxFd];  // writable: the file size this process's opens and recorded writes explain
+FILE* g_stream[kMaxFd];        // the stdio stream on a recorded descriptor, flushed at exit before its size is seen
 std::atomic<int> g_max_tracked{-1};
 
 struct Dirent64 {  // getdents64's record (linux/dirent.h)
@@ -221,11 +222,25 @@ void set_tracked(int fd, bool on, bool writable, uint64_t size) {
   if (fd < 0 || fd >= kMaxFd) return;
   g_tracked[fd] = uint8_t(on ? (writable ? 2 : 1) : 0);
   g_accounted[fd] = size;
+  g_stream[fd] = nullptr;
   if (on && fd > g_max_tracked.load()) g_max_tracked.store(fd);
 }
 
 void wrote_to(int fd, uint64_t end) {
   if (fd >= 0 && fd < kMaxFd && end > g_accounted[fd]) g_accounted[fd] = end;
+}
+
+void set_stream(int fd, FILE* fp) {
+  if (fd >= 0 && fd < kMaxFd) g_stream[fd] = fp;
+}
+
+// Writes out a stream's buffer as the C library would after the destructors, without waiting for a lock another
+// thread holds (the C library's own exit flush does not lock either: a thread blocked in a read holds its stream).
+static void flush_stream(int fd) {
+  FILE* fp = fd == 1 ? stdout : fd == 2 ? stderr : g_stream[fd];
+  if (!fp || ftrylockfile(fp) != 0) return;
+  fflush_unlocked(fp);
+  funlockfile(fp);
 }
 
 void copy_tracking(int from, int to) {
@@ -323,8 +338,10 @@ void flush() {
 void process_exit(bool flush_stdio) {
   static std::atomic<bool> done{false};
   if (!g.on || done.exchange(true)) return;
-  if (flush_stdio) fflush(nullptr);  // what the C library would write after the destructors
-  for (int fd = 0; fd <= g_max_tracked.load(); ++fd) size_seen(fd);
+  for (int fd = 0; fd <= g_max_tracked.load(); ++fd) {
+    if (flush_stdio && g_tracked[fd] == 2) flush_stream(fd);
+    size_seen(fd);
+  }
   CaptureRecord r;
   r.kind = uint8_t(Kind::ProcessExit);
   r.time_ns = now_ns();

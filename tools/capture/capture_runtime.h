@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 #include "workload/trace/capture_format.h"
 
@@ -45,6 +46,8 @@ void copy_tracking(int from, int to);   // dup: `to` is `from`'s file
 // Records the file's size (Kind::Size) when a writable tracked fd's file grew past what this process accounted for:
 // called before the descriptor is closed or replaced, at fclose after the flush, and at exit.
 void size_seen(int fd);
+// The stdio stream on a recorded descriptor (fopen, fdopen), so exit can flush it first (nullptr: none).
+void set_stream(int fd, FILE* fp);
 // At process start: descriptors inherited across exec that are regular files under the root, recorded as opens.
 void adopt_inherited();
 // The absolute path of an open descriptor (readlink of /proc/self/fd/N); false if it has none.
