@@ -236,7 +236,7 @@ HEXA_COMMON = ["jobs=[]", "host.queues=1", "host.queue_depth=32", "map.protected
 # for which the program's writes are at least 4.4 times the spare: the earlier 10.1 GB runs' buffer flushed 0.45 of
 # what the program wrote with FIFO and 1 GiB (4.56 GB), so flushes of twice the spare need writes of 4.4 times it.
 # The 2.6 GB runs of capture_pgbench.sh's defaults (scale 30, 4 x 12,000 transactions): 2.4 times the spare of 2
-# channels, 4.9 times that of 1, so 1 channel (2 GiB namespace, 0.5 GiB spare; the buffers scaled with it, below). The whole
+# channels, 4.9 times that of 1, so 1 channel (2 GiB namespace, 0.5 GiB spare; the buffers scaled with it). The whole
 # namespace is written first (a used drive), then the file system aged to --hexa-age (0.3: with pgbench's files,
 # 0.96 GB at their largest, 45 % of the namespace, about 75 % in use, TPC-C's share). The TPC-C model keeps the seed's
 # drive (16 GiB, its database 75 % of it). Set before any HEXA result of these runs was seen.
