@@ -30,17 +30,50 @@ def test_seed002_verdicts_come_from_the_rule(real_apps):
     assert cells[5].startswith("+0.0%") and cells[6] == "no"        # the real runs: no effect
 
 
+def hexa_runs(iops, waf, flushed=5e8):
+    return [{"iops": i, "waf": w, "gc_waf": 0.1, "host_bytes": 1e9, "flushed_bytes": flushed}
+            for i, w in zip(iops, waf)]
+
+
+def hexa_side(small, large, flushed=5e8):
+    """A side's four systems under the names the table uses: the seed's sizes, or the pgbench drive's scaled ones."""
+    return {"F-" + small: hexa_runs([10, 10, 10], [2, 2, 2]), "H-" + small: hexa_runs([10, 10, 10], [2, 2, 2]),
+            "F-" + large: hexa_runs([100, 101, 99], [1.0, 1.0, 1.0], flushed),
+            "H-" + large: hexa_runs([110, 111, 108], [0.9, 0.98, 1.05], flushed)}
+
+
 def test_seed000_verdicts_come_from_the_rule(real_apps):
-    def runs(iops, waf):
-        return [{"iops": i, "waf": w, "gc_waf": 0.1, "host_bytes": 1e9, "flushed_bytes": 5e8}
-                for i, w in zip(iops, waf)]
-    side = {"F-64M": runs([10, 10, 10], [2, 2, 2]), "H-64M": runs([10, 10, 10], [2, 2, 2]),
-            "F-1G": runs([100, 101, 99], [1.0, 1.0, 1.0]), "H-1G": runs([110, 111, 108], [0.9, 0.98, 1.05])}
-    text = real_apps.hexa_table({"model": side, "real": side, "runs": 3})
+    text = real_apps.hexa_table({"model": hexa_side("64M", "1G"), "real": hexa_side("8M", "128M"), "runs": 3})
     iops = next(r for r in text.splitlines() if "HEXA raises IOPS" in r)
     waf = next(r for r in text.splitlines() if "HEXA lowers WAF" in r)
     assert iops.count("| in size") == 2  # +9.7 % against +5.6 %, above the spread
     assert waf.count("| no") == 2        # -2.3 % inside a spread of 7.5 %
+
+
+def test_seed000_the_pgbench_buffers_are_the_seeds_scaled_with_the_drive(real_apps):
+    # hexa_femu's 8 channels (16 GiB) against the pgbench side's 1 (2 GiB): 64 MiB -> 8 MiB, 1 GiB -> 128 MiB.
+    assert [(n, b) for n, _, b in real_apps.hexa_systems("real")] == [
+        ("F-8M", 8 << 20), ("H-8M", 8 << 20), ("F-128M", 128 << 20), ("H-128M", 128 << 20)]
+    assert [(n, b) for n, _, b in real_apps.hexa_systems("model")] == [
+        ("F-64M", 64 << 20), ("H-64M", 64 << 20), ("F-1G", 1 << 30), ("H-1G", 1 << 30)]
+
+
+def test_seed000_a_buffer_that_flushed_nothing_is_not_judged(real_apps):
+    # The working set fits in the buffer: the drive programs a few map pages (WAF above 0) but the buffer never
+    # flushed a page, so the policies never chose anything; no verdict on that side, the other side still judged.
+    real = hexa_side("8M", "128M", flushed=0)
+    for name in ("F-128M", "H-128M"):
+        for r in real[name]:
+            r["waf"] = 1.3e-5
+    text = real_apps.hexa_table({"model": hexa_side("64M", "1G"), "real": real, "runs": 3})
+    claims = [r for r in text.splitlines() if r.startswith("| HEXA ")]
+    assert len(claims) == 2
+    assert all(r.count("not judged: the buffer flushed nothing") == 1 for r in claims)
+    assert "| in size |" in claims[0]  # the TPC-C side's IOPS claim is judged as before
+    one_flushed = hexa_side("8M", "128M", flushed=0)
+    one_flushed["F-128M"][2]["flushed_bytes"] = 4096  # one run of one system flushed a page: judged
+    text = real_apps.hexa_table({"model": hexa_side("64M", "1G"), "real": one_flushed, "runs": 3})
+    assert "not judged: the buffer flushed nothing" not in text
 
 
 def test_check_fails_on_a_table_typed_by_hand(real_apps, tmp_path, monkeypatch):
