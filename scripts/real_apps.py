@@ -135,14 +135,15 @@ CONTEXT_SCOPES = {"page": [], "inode": [],
 def contexts_point(args, app, variant):
     """summary.json of app's first capture replayed with PCStream at sim.seed 1 in one of CONTEXT_SCOPES' variants:
     on seed 002's drive (rocksdb, sqlite, gcc) or, for pgbench, on seed 000's (the same drive as its HEXA points,
-    with seed 002's 8 streams)."""
+    with seed 002's 8 streams and the FIFO buffer: HEXA's does not keep streams apart)."""
     scope, extra = variant.split(",")[0], CONTEXT_SCOPES[variant]
     tag = "_at_once" if extra else ""
     if app != "pgbench":
         return replay(args, app, "pcstream", 0, SEEDS[0], discard=False, scope=scope, extra=extra, tag_extra=tag)
     sets = hexa_sets("real", capture(args, 0, app), args.hexa_age, 0)
     return run(args.bin_dir, args.out / f"pgbench_real_{scope}{tag}_pcstream_{SEEDS[0]}",
-               sets + ["streams.assign=pcstream", "streams.count=8", f"workload.capture_pc_scope={scope}",
+               sets + ["buffer.policy=fifo", "streams.assign=pcstream", "streams.count=8",
+                       f"workload.capture_pc_scope={scope}",
                        f"sim.seed={SEEDS[0]}"] + extra, platform="hexa_femu")
 
 

@@ -9,7 +9,8 @@
 # 30, 12,000 transactions per client. Measured with SEED=41: 2.61 GB written (pgbench -i's load 1.81 GB, about 60 MB
 # per scale unit: 1.01 GB to the data files, 0.80 GB of WAL; the transactions 0.80 GB), the database (base/) 0.50 GB
 # at the end, the files 0.96 GB at their largest, 0.47 M records, 37 s alone or captured on 2 shared cores. The drive
-# it replays on is scaled by the rule of HEXA_REAL_DRIVE (scripts/real_apps.py).
+# it replays on is scaled by the rule of HEXA_REAL_DRIVE, its write buffers with it (HEXA_REAL_SCALE; both in
+# scripts/real_apps.py).
 source "$(dirname "$0")/common.sh"
 SCALE="${SCALE:-30}"; CLIENTS="${CLIENTS:-4}"; TXNS="${TXNS:-12000}"; SEED="${SEED:-41}"
 need_packages postgresql postgresql-contrib
