@@ -30,17 +30,18 @@ Fn real(const char* name) {
 #define F_SET_FILE_RW_HINT 1038
 #endif
 
-// Before dup2/dup3 replace `to`: a recorded descriptor there is closed by it.
-void replacing(int to) {
-  if (!tracked(to) || !active()) return;
-  size_seen(to);
+// A recorded descriptor closed by a call whose close is internal (fclose) or implicit (dup2/dup3 over it): its
+// file's size first, then the close.
+void closing(int fd) {
+  if (!tracked(fd) || !active()) return;
+  size_seen(fd);
   HookScope scope;
   CaptureRecord r;
   r.kind = uint8_t(Kind::Close);
-  r.fd = to;
+  r.fd = fd;
   r.time_ns = now_ns();
   emit(r);
-  set_tracked(to, false);
+  set_tracked(fd, false);
 }
 
 void duplicated(int from, int to) {
@@ -125,7 +126,7 @@ int dup(int fd) noexcept {
 int dup2(int fd, int to) noexcept {
   static auto f = real<int (*)(int, int)>("dup2");
   if (to == output_fd()) return -1;
-  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) replacing(to);
+  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) closing(to);
   const int r = f(fd, to);
   if (r >= 0 && r != fd) duplicated(fd, r);
   return r;
@@ -134,7 +135,7 @@ int dup2(int fd, int to) noexcept {
 int dup3(int fd, int to, int flags) noexcept {
   static auto f = real<int (*)(int, int, int)>("dup3");
   if (to == output_fd()) return -1;
-  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) replacing(to);
+  if (fd != to && fcntl_call("fcntl", fd, F_GETFD, nullptr) >= 0) closing(to);
   const int r = f(fd, to, flags);
   if (r >= 0) duplicated(fd, r);
   return r;
@@ -195,16 +196,8 @@ FILE* fdopen(int fd, const char* mode) noexcept {
 int fclose(FILE* fp) {
   static auto f = real<int (*)(FILE*)>("fclose");
   const int fd = fp ? fileno(fp) : -1;
-  if (tracked(fd) && active()) {
-    fflush(fp);
-    size_seen(fd);
-    HookScope scope;
-    CaptureRecord r;
-    r.kind = uint8_t(Kind::Close);
-    r.fd = fd;
-    r.time_ns = now_ns();
-    emit(r);
-  }
+  if (tracked(fd) && active()) fflush(fp);  // what the close writes out, before the size is seen
+  closing(fd);
   set_tracked(fd, false);  // fclose's close is internal
   return f(fp);
 }
