@@ -178,7 +178,7 @@ FILE* fopen(const char* p, const char* mode) {
       default: fl = O_RDONLY;
     }
     if (std::strchr(mode, '+')) fl = (fl & ~O_WRONLY) | O_RDWR;
-    opened_by_stdio(fd, fl, now_ns());
+    record_open(fd, fl, now_ns());
     if (tracked(fd)) set_stream(fd, fp);
   }
   return fp;

@@ -63,7 +63,8 @@ void simple_record(Kind k, int fd, uint64_t t0, uint64_t offset = 0, uint64_t by
   emit(r);
 }
 
-// After a successful open of fd: tracked when it is a regular file under the root.
+// After a successful open of fd: tracked when it is a regular file under the root that still has a name (an
+// inherited descriptor may be of a deleted file, whose /proc path no longer names it).
 void opened(int fd, int flags, uint64_t t0) {
   if (fd < 0) return;
   set_tracked(fd, false);
@@ -72,7 +73,7 @@ void opened(int fd, int flags, uint64_t t0) {
   char path[4096];
   struct stat st;
   if (!fd_path(fd, path, sizeof path) || !under_root(path)) return;
-  if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink == 0) return;
   set_tracked(fd, true, (flags & O_ACCMODE) != O_RDONLY, uint64_t(st.st_size));
   CaptureRecord r;
   r.kind = uint8_t(Kind::Open);
@@ -109,7 +110,7 @@ void path_record(Kind k, int dirfd, const char* p, int dirfd2, const char* p2, u
 
 }  // namespace
 
-void ssdtlm::capture::opened_by_stdio(int fd, int flags, uint64_t t0) { opened(fd, flags, t0); }
+void ssdtlm::capture::record_open(int fd, int flags, uint64_t t0) { opened(fd, flags, t0); }
 
 extern "C" {
 

@@ -265,8 +265,7 @@ void size_seen(int fd) {
   emit(r);
 }
 
-void adopt_inherited() {
-  HookScope scope;
+void adopt_inherited() {  // record_open takes the hook scope itself
   const int dir = int(syscall(SYS_openat, AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir < 0) return;
   int fds[256];
@@ -281,21 +280,8 @@ void adopt_inherited() {
     }
   syscall(SYS_close, dir);
   for (int i = 0; i < n; ++i) {
-    char path[4096];
-    struct stat st;
     const long flags = syscall(SYS_fcntl, fds[i], F_GETFL);
-    if (flags < 0 || !fd_path(fds[i], path, sizeof path) || !under_root(path)) continue;
-    if (syscall(SYS_fstat, fds[i], &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink == 0) continue;  // not deleted
-    const bool writable = (flags & O_ACCMODE) != O_RDONLY;
-    set_tracked(fds[i], true, writable, uint64_t(st.st_size));
-    CaptureRecord r;
-    r.kind = uint8_t(Kind::Open);
-    r.fd = fds[i];
-    r.time_ns = now_ns();
-    r.flags = uint32_t(flags);
-    r.offset = uint64_t(st.st_size);
-    r.path_bytes = uint16_t(std::strlen(path));
-    emit(r, path);
+    if (flags >= 0) record_open(fds[i], int(flags), now_ns());
   }
 }
 

@@ -58,8 +58,10 @@ bool under_root(const char* abs_path);
 
 // The capture's own output descriptor (the program may not close it).
 int output_fd();
-// fopen's open is internal to the C library: its hook records it through this (capture_preload.cpp).
-void opened_by_stdio(int fd, int flags, uint64_t t0);
+// Records a descriptor the program now holds as an open (capture_preload.cpp): tracked when it is a regular file under
+// the root that still has a name. For opens the preload does not see: fopen's (internal to the C library) and
+// descriptors inherited across exec.
+void record_open(int fd, int flags, uint64_t t0);
 // Writes out the buffer (before an exec, at _exit and at exit).
 void flush();
 // Records this process's exit and flushes (destructor, _exit). flush_stdio: stdio's buffers are flushed first and
